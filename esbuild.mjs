@@ -1,0 +1,68 @@
+// Builds the extension's bundles:
+//  - host:    src/extension.ts  -> dist/extension.js  (CommonJS, Node, `vscode` external)
+//  - webview: webview/main.ts   -> dist/webview.js    (ESM, browser)
+//  - demo agent: test/fixtures/agent/main.ts -> dist/demo-agent.js (CommonJS, Node): the scriptable
+//    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
+// Flags: --production (minify, no source maps), --watch (rebuild on change).
+import * as esbuild from 'esbuild';
+import { statSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints each bundle's size after every build, and errors in a problem-matcher friendly form. */
+const reportPlugin = {
+  name: 'report',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) {
+          console.error(`    ${location.file}:${location.line}:${location.column}:`);
+        }
+      }
+      if (result.errors.length === 0) {
+        const outfile = build.initialOptions.outfile;
+        const kib = (statSync(outfile).size / 1024).toFixed(1);
+        console.log(`${outfile}  ${kib} KiB`);
+      }
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'silent',
+  plugins: [reportPlugin],
+};
+
+const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20' };
+
+const builds = [
+  { ...nodeBundle, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...nodeBundle, entryPoints: ['test/fixtures/agent/main.ts'], outfile: 'dist/demo-agent.js' },
+  {
+    ...common,
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+  },
+];
+
+if (watch) {
+  for (const options of builds) {
+    const context = await esbuild.context(options);
+    await context.watch();
+  }
+  console.log('watching for changes…');
+} else {
+  const results = await Promise.allSettled(builds.map((options) => esbuild.build(options)));
+  if (results.some((r) => r.status === 'rejected')) {
+    process.exitCode = 1;
+  }
+}

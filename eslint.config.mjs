@@ -1,0 +1,52 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noVscode = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        {
+          name: 'vscode',
+          message: 'Only src/vscode/** may import vscode: core, protocol and webview talk through ports.',
+        },
+      ],
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', '.tools/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    rules: {
+      curly: ['error', 'all'],
+      eqeqeq: ['error', 'always'],
+      'default-case-last': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  { files: ['src/core/**', 'src/protocol/**', 'webview/**'], rules: noVscode },
+  {
+    files: ['src/protocol/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!zod$)(?!\\.)', message: 'src/protocol imports only zod (both bundles use it).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.mjs', 'scripts/**/*.js'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+  },
+);

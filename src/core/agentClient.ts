@@ -1,0 +1,402 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
+import * as path from 'node:path';
+import { AgentProcess, type AgentCommand, type AgentProcessOptions, type ExitInfo } from './agentProcess';
+import { AgentSession, type SessionHost, type SessionOptions } from './agentSession';
+import { Emitter, type Disposable } from './disposable';
+import { AgentError, AgentExitedError, classifyError, NotSupportedError } from './errors';
+import { registerPortHandlers } from './clientRequests';
+import { lineGuard } from './lineGuard';
+import { modesOf, configOptionsOf } from './normalize';
+import { silentLogger, type ClientPorts, type Logger } from './ports';
+import { tracedStream } from './protocolTrace';
+import { Thread, type ThreadLimits } from './thread';
+
+export interface AgentClientOptions {
+  readonly command: AgentCommand;
+  readonly ports: ClientPorts;
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
+  /** How long `initialize` may take before the start fails with a timeout (default 30 s). */
+  readonly initializeTimeoutMs?: number;
+  /** Log every protocol message at trace level. */
+  readonly traceProtocol?: boolean;
+  readonly threadLimits?: Partial<ThreadLimits>;
+  readonly sessionOptions?: SessionOptions;
+  readonly processOptions?: AgentProcessOptions;
+}
+
+/** What the agent said about itself in `initialize`. */
+export interface AgentDescription {
+  /** For messages: the agent's title or name, else the command. */
+  readonly name: string;
+  readonly protocolVersion: number;
+  readonly agentInfo?: acp.Implementation;
+  readonly capabilities: acp.AgentCapabilities;
+  readonly authMethods: readonly acp.AuthMethod[];
+}
+
+export interface SessionParams {
+  readonly cwd: string;
+  readonly mcpServers?: readonly acp.McpServer[];
+}
+
+/** Updates for a session id we do not know yet are held this long (count per id). */
+const ORPHAN_UPDATE_LIMIT = 500;
+
+/**
+ * A running agent and the ACP connection to it: one process, any number of sessions. Answers
+ * the agent's requests through the ports, routes `session/update`s to their sessions, and turns
+ * every failure into a classified `AgentError`.
+ */
+export class AgentClient implements Disposable {
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly orphanUpdates = new Map<string, acp.SessionUpdate[]>();
+  private readonly exitEmitter = new Emitter<ExitInfo>();
+  /** Fires once when the agent process has ended, for whatever reason. */
+  readonly onExit = this.exitEmitter.event;
+  readonly logger: Logger;
+  private description: AgentDescription | undefined;
+  private disposed = false;
+
+  private constructor(
+    readonly process: AgentProcess,
+    private readonly connection: acp.ClientConnection,
+    private readonly options: AgentClientOptions,
+  ) {
+    this.logger = options.ports.logger ?? silentLogger;
+  }
+
+  /** Starts the agent process and completes `initialize`. Rejects with an `AgentError`. */
+  static async start(options: AgentClientOptions): Promise<AgentClient> {
+    const logger = options.ports.logger ?? silentLogger;
+    const agentProcess = new AgentProcess(options.command, options.processOptions);
+    logger.info(
+      `Starting ${[options.command.command, ...options.command.args].join(' ')} (pid ${agentProcess.pid ?? '?'})`,
+    );
+    const stdout = agentProcess.stdout.pipeThrough(
+      lineGuard((line) =>
+        logger.warn(
+          `Ignored a line on the agent's stdout that is not JSON-RPC (${line.bytes} bytes): ${line.preview}`,
+        ),
+      ),
+    );
+    let stream = ndJsonStream(agentProcess.stdin, stdout);
+    if (options.traceProtocol) {
+      stream = tracedStream(stream, logger);
+    }
+    // Handlers are snapshotted by connect(): register them first, bound to the client made next.
+    const app = acp.client({ name: options.clientInfo?.name ?? 'acp-agents' });
+    const pending: { client?: AgentClient } = {};
+    AgentClient.registerHandlers(app, options.ports, () => pending.client as AgentClient);
+    const self = new AgentClient(agentProcess, app.connect(stream), options);
+    pending.client = self;
+    agentProcess.onStderr((text) => logger.trace(`[stderr] ${text.trimEnd()}`));
+    void agentProcess.exited.then((exit) => self.handleExit(exit));
+    try {
+      await self.initialize();
+    } catch (error) {
+      const failure = await self.settledFailure(error);
+      await agentProcess.stop();
+      throw failure;
+    }
+    return self;
+  }
+
+  private static registerHandlers(app: acp.ClientApp, ports: ClientPorts, client: () => AgentClient): void {
+    app
+      .onNotification(methods.client.session.update, ({ params }) =>
+        client().routeUpdate(params.sessionId, params.update),
+      )
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
+        const session = client().sessions.get(params.sessionId);
+        if (!session) {
+          throw RequestError.invalidParams(undefined, `Unknown session ${params.sessionId}`);
+        }
+        return session.requestPermission(params, signal);
+      });
+    registerPortHandlers(app, ports, ports.logger ?? silentLogger);
+  }
+
+  private routeUpdate(sessionId: string, update: acp.SessionUpdate): void {
+    const session = this.sessions.get(sessionId);
+    if (session) {
+      session.handleUpdate(update);
+      return;
+    }
+    // Agents may send updates (commands, modes) before their session/new response is read.
+    const held = this.orphanUpdates.get(sessionId) ?? [];
+    if (held.length >= ORPHAN_UPDATE_LIMIT) {
+      this.logger.warn(`Dropped an update for unknown session ${sessionId}`);
+      return;
+    }
+    held.push(update);
+    this.orphanUpdates.set(sessionId, held);
+  }
+
+  private async initialize(): Promise<void> {
+    const timeoutMs = this.options.initializeTimeoutMs ?? 30_000;
+    const command = this.options.command.command;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new AgentError('timeout', `${command} did not answer initialize within ${timeoutMs / 1000} s.`),
+          ),
+        timeoutMs,
+      );
+    });
+    const exited = this.process.exited.then((exit): never => {
+      throw new AgentExitedError(exit, this.process.stderr.lastLines(20));
+    });
+    const clientInfo = this.options.clientInfo ?? {
+      name: 'acp-agents',
+      title: 'ACP Agents for VS Code',
+      version: '0.0.1',
+    };
+    const params: acp.InitializeRequest = {
+      protocolVersion: PROTOCOL_VERSION,
+      clientInfo,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+    };
+    const request = this.agent.request(methods.agent.initialize, params);
+    try {
+      const response = await Promise.race([request, timeout, exited]);
+      if (response.protocolVersion !== PROTOCOL_VERSION) {
+        throw new AgentError(
+          'not_supported',
+          `${command} speaks ACP protocol version ${response.protocolVersion}; this extension speaks version ${PROTOCOL_VERSION}.`,
+        );
+      }
+      const agentInfo = response.agentInfo ?? undefined;
+      this.description = {
+        name: agentInfo?.title || agentInfo?.name || path.basename(command),
+        protocolVersion: response.protocolVersion,
+        ...(agentInfo ? { agentInfo } : {}),
+        capabilities: response.agentCapabilities ?? {},
+        authMethods: response.authMethods ?? [],
+      };
+      this.logger.info(`Connected to ${this.description.name} (ACP v${response.protocolVersion})`);
+    } finally {
+      clearTimeout(timer);
+      exited.catch(() => {});
+    }
+  }
+
+  get info(): AgentDescription {
+    if (!this.description) {
+      throw new Error('The agent is not initialized.');
+    }
+    return this.description;
+  }
+
+  get exitInfo(): ExitInfo | undefined {
+    return this.process.exitInfo;
+  }
+
+  private get agent(): acp.ClientContext {
+    return this.connection.agent;
+  }
+
+  async authenticate(methodId: string): Promise<void> {
+    try {
+      await this.agent.request(methods.agent.authenticate, { methodId });
+      this.logger.info(`Authenticated with ${this.info.name} using "${methodId}"`);
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** `session/new`. An agent that needs a sign-in rejects with kind `auth_required`. */
+  async newSession(params: SessionParams): Promise<AgentSession> {
+    try {
+      const response = await this.agent.request(methods.agent.session.new, {
+        cwd: params.cwd,
+        mcpServers: [...(params.mcpServers ?? [])],
+      });
+      const session = this.register(response.sessionId);
+      this.applySessionSetup(session, response);
+      return session;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** `session/load`: the agent replays the history into the new session's thread. */
+  async loadSession(sessionId: string, params: SessionParams): Promise<AgentSession> {
+    if (!this.info.capabilities.loadSession) {
+      throw new NotSupportedError(this.info.name, 'Loading a session (session/load)');
+    }
+    const session = this.register(sessionId);
+    session.thread.setReplaying(true);
+    try {
+      const response = await this.agent.request(methods.agent.session.load, {
+        sessionId,
+        cwd: params.cwd,
+        mcpServers: [...(params.mcpServers ?? [])],
+      });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.applySessionSetup(session, response ?? {});
+      return session;
+    } catch (error) {
+      session.dispose();
+      throw this.failure(error);
+    } finally {
+      session.thread.setReplaying(false);
+    }
+  }
+
+  /** `session/resume`: reattach to a session without a replay. */
+  async resumeSession(sessionId: string, params: SessionParams): Promise<AgentSession> {
+    if (!this.info.capabilities.sessionCapabilities?.resume) {
+      throw new NotSupportedError(this.info.name, 'Resuming a session (session/resume)');
+    }
+    const session = this.register(sessionId);
+    try {
+      const response = await this.agent.request(methods.agent.session.resume, {
+        sessionId,
+        cwd: params.cwd,
+        mcpServers: [...(params.mcpServers ?? [])],
+      });
+      this.applySessionSetup(session, response);
+      return session;
+    } catch (error) {
+      session.dispose();
+      throw this.failure(error);
+    }
+  }
+
+  /** `session/list`: the agent's sessions, newest pages first as the agent orders them. */
+  async listSessions(params: { cwd?: string; cursor?: string } = {}): Promise<acp.ListSessionsResponse> {
+    if (!this.info.capabilities.sessionCapabilities?.list) {
+      throw new NotSupportedError(this.info.name, 'Listing sessions (session/list)');
+    }
+    try {
+      return await this.agent.request(methods.agent.session.list, params);
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** `session/close`: ends the session on the agent and stops routing to it. */
+  async closeSession(sessionId: string): Promise<void> {
+    if (!this.info.capabilities.sessionCapabilities?.close) {
+      throw new NotSupportedError(this.info.name, 'Closing a session (session/close)');
+    }
+    this.sessions.get(sessionId)?.dispose();
+    try {
+      await this.agent.request(methods.agent.session.close, { sessionId });
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /**
+   * Like `failure`, but first waits briefly for the exit: when the agent dies, its stdout closes
+   * (failing the request) a moment before the exit is reported.
+   */
+  private async settledFailure(error: unknown): Promise<AgentError> {
+    const classified = classifyError(error);
+    if (classified.code === undefined && !(classified instanceof AgentExitedError)) {
+      return (await this.exitReport()) ?? classified;
+    }
+    return classified;
+  }
+
+  /** Classifies a failed request; once the process is gone that is the reason, whatever the SDK said. */
+  private failure(error: unknown): AgentError {
+    const exit = this.process.exitInfo;
+    const classified = classifyError(error);
+    if (exit && classified.code === undefined && !(classified instanceof AgentExitedError)) {
+      return new AgentExitedError(exit, this.process.stderr.lastLines(20));
+    }
+    return classified;
+  }
+
+  session(sessionId: string): AgentSession | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  private register(sessionId: string): AgentSession {
+    this.sessions.get(sessionId)?.dispose();
+    const host: SessionHost = {
+      agentName: this.info.name,
+      agent: this.agent,
+      capabilities: this.info.capabilities,
+      permissions: this.options.ports.permissions,
+      logger: this.logger,
+      exitReport: () => this.exitReport(),
+      forget: (id) => {
+        if (this.sessions.get(id) === session) {
+          this.sessions.delete(id);
+        }
+      },
+    };
+    const session = new AgentSession(
+      sessionId,
+      new Thread(this.options.threadLimits),
+      host,
+      this.options.sessionOptions,
+    );
+    this.sessions.set(sessionId, session);
+    for (const update of this.orphanUpdates.get(sessionId) ?? []) {
+      session.handleUpdate(update);
+    }
+    this.orphanUpdates.delete(sessionId);
+    return session;
+  }
+
+  private applySessionSetup(
+    session: AgentSession,
+    response: { modes?: acp.SessionModeState | null; configOptions?: acp.SessionConfigOption[] | null },
+  ): void {
+    if (response.modes) {
+      session.thread.setState('modes', modesOf(response.modes));
+    }
+    if (response.configOptions) {
+      session.thread.setState('configOptions', configOptionsOf(response.configOptions));
+    }
+  }
+
+  /** The exit as an error, waiting briefly: stdout can close a moment before the exit is reported. */
+  private async exitReport(): Promise<AgentExitedError | undefined> {
+    const exit =
+      this.process.exitInfo ??
+      (await Promise.race([
+        this.process.exited,
+        new Promise<undefined>((resolve) => setTimeout(resolve, 2000)),
+      ]));
+    return exit ? new AgentExitedError(exit, this.process.stderr.lastLines(20)) : undefined;
+  }
+
+  private handleExit(exit: ExitInfo): void {
+    const error = new AgentExitedError(exit, this.process.stderr.lastLines(20));
+    if (this.disposed) {
+      this.logger.info(`Agent stopped (${error.message})`);
+    } else {
+      this.logger.error(
+        `${error.message}${error.stderrTail.length ? `\n${error.stderrTail.join('\n')}` : ''}`,
+      );
+    }
+    for (const session of this.sessions.values()) {
+      session.abandon();
+    }
+    this.connection.close(error);
+    this.exitEmitter.fire(exit);
+  }
+
+  /** Stops the agent process (stdin closed, SIGTERM, then SIGKILL) and ends every session. */
+  async stop(): Promise<ExitInfo> {
+    this.disposed = true;
+    for (const session of [...this.sessions.values()]) {
+      session.dispose();
+    }
+    const exit = await this.process.stop();
+    this.connection.close();
+    return exit;
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+}

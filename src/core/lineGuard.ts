@@ -1,0 +1,89 @@
+const NEWLINE = 0x0a;
+
+/** What was dropped from an agent's stdout, for the log. */
+export interface RejectedLine {
+  /** The start of the line (at most 200 characters). */
+  readonly preview: string;
+  readonly bytes: number;
+}
+
+/**
+ * Sits between an agent's stdout and the SDK's newline-delimited JSON reader and drops lines that
+ * cannot be a JSON-RPC message (banners, debug prints, a torn line), reporting each one. The SDK
+ * would answer such a line with a parse error the agent never asked for; here it is logged and the
+ * session goes on. Only the first and last byte of a line are inspected, so large messages cost
+ * nothing extra.
+ */
+export function lineGuard(onRejected: (line: RejectedLine) => void): TransformStream<Uint8Array, Uint8Array> {
+  let pending: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+
+  const emitLine = (line: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void => {
+    let start = 0;
+    let end = line.length;
+    while (start < end && isSpace(line[start] as number)) {
+      start++;
+    }
+    while (end > start && isSpace(line[end - 1] as number)) {
+      end--;
+    }
+    if (start === end) {
+      return;
+    }
+    if (line[start] === 0x7b /* { */ && line[end - 1] === 0x7d /* } */) {
+      controller.enqueue(line);
+      controller.enqueue(NEWLINE_BYTES);
+      return;
+    }
+    onRejected({
+      // Decode generously, then cut by characters: a byte cut could split a UTF-8 sequence.
+      preview: decoder.decode(line.subarray(start, Math.min(end, start + 800))).slice(0, 200),
+      bytes: end - start,
+    });
+  };
+
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      let from = 0;
+      for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
+        const piece = chunk.subarray(from, nl);
+        if (pending.length > 0) {
+          pending.push(piece);
+          emitLine(concat(pending), controller);
+          pending = [];
+        } else {
+          emitLine(piece, controller);
+        }
+        from = nl + 1;
+      }
+      if (from < chunk.length) {
+        pending.push(chunk.slice(from));
+      }
+    },
+    flush(controller) {
+      if (pending.length > 0) {
+        emitLine(concat(pending), controller);
+        pending = [];
+      }
+    },
+  });
+}
+
+const NEWLINE_BYTES = new Uint8Array([NEWLINE]);
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) {
+    return parts[0] as Uint8Array;
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

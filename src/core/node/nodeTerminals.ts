@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { OutputBuffer } from '../outputBuffer';
+import {
+  ClientRefusalError,
+  type TerminalCreateRequest,
+  type TerminalExit,
+  type TerminalOutput,
+  type TerminalPort,
+} from '../ports';
+
+const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
+
+interface RunningTerminal {
+  readonly child: ChildProcess;
+  readonly output: OutputBuffer;
+  readonly exited: Promise<TerminalExit>;
+  exit?: TerminalExit;
+}
+
+/**
+ * The terminal port with `child_process`: stdout and stderr interleaved into one bounded buffer,
+ * as a terminal shows them. A command without args is one shell command line.
+ */
+export class NodeTerminals implements TerminalPort {
+  private readonly terminals = new Map<string, RunningTerminal>();
+  private nextId = 1;
+
+  constructor(private readonly defaultCwd: string = process.cwd()) {}
+
+  async create(request: TerminalCreateRequest): Promise<string> {
+    const useShell = !request.args || request.args.length === 0;
+    const child = spawn(request.command, useShell ? [] : [...request.args!], {
+      cwd: request.cwd ?? this.defaultCwd,
+      env: { ...process.env, ...request.env },
+      shell: useShell,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      detached: process.platform !== 'win32',
+    });
+    const output = new OutputBuffer(request.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT);
+    child.stdout?.on('data', (chunk: Buffer) => output.append(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output.append(chunk));
+    const terminal: RunningTerminal = {
+      child,
+      output,
+      exited: new Promise<TerminalExit>((resolve) => {
+        child.once('error', (error) => {
+          output.append(Buffer.from(`${error.message}\n`));
+          resolve((terminal.exit ??= { exitCode: 127, signal: null }));
+        });
+        // 'close' (not 'exit'): all output has been read by then.
+        child.once('close', (code, signal) => resolve((terminal.exit ??= { exitCode: code, signal })));
+      }),
+    };
+    const id = `term-${this.nextId++}`;
+    this.terminals.set(id, terminal);
+    return id;
+  }
+
+  async output(terminalId: string): Promise<TerminalOutput> {
+    const terminal = this.get(terminalId);
+    return {
+      output: terminal.output.text(),
+      truncated: terminal.output.truncated,
+      ...(terminal.exit ? { exitStatus: terminal.exit } : {}),
+    };
+  }
+
+  async waitForExit(terminalId: string): Promise<TerminalExit> {
+    return this.get(terminalId).exited;
+  }
+
+  async kill(terminalId: string): Promise<void> {
+    const terminal = this.get(terminalId);
+    if (terminal.exit || terminal.child.pid === undefined) {
+      return;
+    }
+    try {
+      if (process.platform !== 'win32') {
+        process.kill(-terminal.child.pid, 'SIGTERM');
+      } else {
+        terminal.child.kill();
+      }
+    } catch {
+      // Already exited.
+    }
+  }
+
+  async release(terminalId: string): Promise<void> {
+    await this.kill(terminalId);
+    this.terminals.delete(terminalId);
+  }
+
+  /** Kills every terminal still running. */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.terminals.keys()].map((id) => this.release(id)));
+  }
+
+  private get(terminalId: string): RunningTerminal {
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal) {
+      throw new ClientRefusalError(`Unknown or released terminal ${terminalId}`);
+    }
+    return terminal;
+  }
+}

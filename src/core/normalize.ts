@@ -1,0 +1,176 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import type {
+  Attachment,
+  AvailableCommand,
+  ConfigOption,
+  ModeState,
+  Notice,
+  PermissionOption,
+  PlanItem,
+  ToolContent,
+  ToolKind,
+  ToolLocation,
+  Usage,
+} from './threadTypes';
+
+/*
+ * Translation of ACP protocol objects (already validated by the SDK's schemas) into the thread's
+ * own types. The one place that knows both vocabularies.
+ */
+
+/** A content block's text, or undefined when it is not text (then it becomes an attachment). */
+export function textOf(block: acp.ContentBlock): string | undefined {
+  return block.type === 'text' ? block.text : undefined;
+}
+
+export function attachmentOf(block: acp.ContentBlock): Attachment | undefined {
+  switch (block.type) {
+    case 'text':
+      return undefined;
+    case 'resource_link':
+      return {
+        type: 'resource_link',
+        uri: block.uri,
+        name: block.name,
+        ...(block.title ? { title: block.title } : {}),
+      };
+    case 'resource': {
+      const resource = block.resource;
+      const chars = 'text' in resource ? resource.text.length : resource.blob.length;
+      return {
+        type: 'resource',
+        uri: resource.uri,
+        chars,
+        ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
+      };
+    }
+    case 'image':
+      return {
+        type: 'image',
+        mimeType: block.mimeType,
+        bytes: base64Bytes(block.data),
+        ...(block.uri ? { uri: block.uri } : {}),
+      };
+    case 'audio':
+      return { type: 'audio', mimeType: block.mimeType, bytes: base64Bytes(block.data) };
+    default:
+      return assertNever(block);
+  }
+}
+
+export function toolContentOf(content: acp.ToolCallContent): ToolContent {
+  switch (content.type) {
+    case 'content': {
+      const text = textOf(content.content);
+      if (text !== undefined) {
+        return { type: 'text', text };
+      }
+      return { type: 'attachment', attachment: attachmentOf(content.content) as Attachment };
+    }
+    case 'diff':
+      return { type: 'diff', path: content.path, oldText: content.oldText ?? null, newText: content.newText };
+    case 'terminal':
+      return { type: 'terminal', terminalId: content.terminalId };
+    default:
+      return assertNever(content);
+  }
+}
+
+export function locationOf(location: acp.ToolCallLocation): ToolLocation {
+  return location.line === undefined || location.line === null
+    ? { path: location.path }
+    : { path: location.path, line: location.line };
+}
+
+export function toolKindOf(kind: acp.ToolKind | null | undefined): ToolKind {
+  return kind ?? 'other';
+}
+
+export function permissionOptionOf(option: acp.PermissionOption): PermissionOption {
+  return { optionId: option.optionId, name: option.name, kind: option.kind };
+}
+
+export function planOf(plan: acp.Plan): PlanItem[] {
+  return plan.entries.map((entry) => ({
+    content: entry.content,
+    priority: entry.priority,
+    status: entry.status,
+  }));
+}
+
+export function commandsOf(update: acp.AvailableCommandsUpdate): AvailableCommand[] {
+  return update.availableCommands.map((command) => {
+    const hint = command.input && 'hint' in command.input ? command.input.hint : undefined;
+    return { name: command.name, description: command.description, ...(hint ? { inputHint: hint } : {}) };
+  });
+}
+
+export function modesOf(state: acp.SessionModeState): ModeState {
+  return {
+    currentModeId: state.currentModeId,
+    available: state.availableModes.map((mode) => ({
+      id: mode.id,
+      name: mode.name,
+      ...(mode.description ? { description: mode.description } : {}),
+    })),
+  };
+}
+
+export function configOptionsOf(options: readonly acp.SessionConfigOption[]): ConfigOption[] {
+  return options.map((option) => {
+    const base = {
+      id: option.id,
+      name: option.name,
+      ...(option.description ? { description: option.description } : {}),
+      ...(option.category ? { category: option.category } : {}),
+    };
+    if (option.type === 'boolean') {
+      return { ...base, type: 'boolean', currentValue: option.currentValue };
+    }
+    const choices = option.options.flatMap((item) =>
+      'group' in item
+        ? item.options.map((choice) => ({ ...choiceOf(choice), group: item.name }))
+        : [choiceOf(item)],
+    );
+    return { ...base, type: 'select', currentValue: option.currentValue, choices };
+  });
+}
+
+function choiceOf(choice: acp.SessionConfigSelectOption): {
+  value: string;
+  name: string;
+  description?: string;
+} {
+  return {
+    value: choice.value,
+    name: choice.name,
+    ...(choice.description ? { description: choice.description } : {}),
+  };
+}
+
+export function usageOf(update: acp.UsageUpdate): Usage {
+  return {
+    used: update.used,
+    size: update.size,
+    ...(update.cost ? { cost: { amount: update.cost.amount, currency: update.cost.currency } } : {}),
+  };
+}
+
+export function noticeOf(notice: acp.Notice): Notice {
+  const severity = notice.severity === 'error' || notice.severity === 'warning' ? notice.severity : 'info';
+  return {
+    severity,
+    title: notice.title,
+    ...(notice.description ? { description: notice.description } : {}),
+  };
+}
+
+/** Decoded size of base64 data, without decoding it. */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,99 @@
+import type { PermissionOption, ToolCallEntry } from './threadTypes';
+
+/*
+ * What the core needs from the editor, as small interfaces the core owns. src/vscode implements
+ * them with the workspace API and dialogs; src/core/node implements them for tests and tools.
+ */
+
+/** A file the agent asked for does not exist. Answered to the agent as ACP's resource-not-found. */
+export class FileNotFoundError extends Error {
+  constructor(readonly path: string) {
+    super(`File not found: ${path}`);
+    this.name = 'FileNotFoundError';
+  }
+}
+
+/**
+ * A request the client refuses for a reason the agent should hear (the user rejected an edit,
+ * a path outside the workspace, a binary file). The message is sent to the agent as is.
+ */
+export class ClientRefusalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClientRefusalError';
+  }
+}
+
+export interface FileSystemPort {
+  /** The file's whole current text (an open editor's unsaved text wins over disk). */
+  readTextFile(path: string, context: { sessionId: string }): Promise<string>;
+  /** Writes the whole text, creating the file and its folders when missing. */
+  writeTextFile(path: string, content: string, context: { sessionId: string }): Promise<void>;
+}
+
+export interface PermissionPrompt {
+  readonly sessionId: string;
+  /** Our key for this request (also on the tool call entry). */
+  readonly key: string;
+  /** The tool call as the thread knows it when the request arrives. */
+  readonly toolCall: ToolCallEntry;
+  readonly options: readonly PermissionOption[];
+}
+
+export type PermissionDecision =
+  { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
+
+export interface PermissionPort {
+  /**
+   * Asks for a decision. `signal` aborts when the request is settled elsewhere (the turn was
+   * cancelled, the user answered inline, the agent went away): stop asking then.
+   */
+  request(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionDecision>;
+}
+
+export interface TerminalCreateRequest {
+  readonly sessionId: string;
+  readonly command: string;
+  /** When absent or empty, `command` is one shell command line. */
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Output kept, in bytes; older output is dropped from the start. */
+  readonly outputByteLimit?: number;
+}
+
+export interface TerminalExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+export interface TerminalOutput {
+  readonly output: string;
+  readonly truncated: boolean;
+  readonly exitStatus?: TerminalExit;
+}
+
+export interface TerminalPort {
+  create(request: TerminalCreateRequest): Promise<string>;
+  output(terminalId: string): Promise<TerminalOutput>;
+  waitForExit(terminalId: string): Promise<TerminalExit>;
+  kill(terminalId: string): Promise<void>;
+  release(terminalId: string): Promise<void>;
+}
+
+/** Where the core writes what it did and what went wrong; the VS Code side is a LogOutputChannel. */
+export interface Logger {
+  trace(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const silentLogger: Logger = { trace() {}, info() {}, warn() {}, error() {} };
+
+export interface ClientPorts {
+  readonly fileSystem: FileSystemPort;
+  readonly permissions: PermissionPort;
+  readonly terminals: TerminalPort;
+  readonly logger?: Logger;
+}

@@ -1,0 +1,340 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { Emitter } from './disposable';
+import {
+  assertNever,
+  attachmentOf,
+  commandsOf,
+  configOptionsOf,
+  locationOf,
+  noticeOf,
+  planOf,
+  textOf,
+  toolContentOf,
+  toolKindOf,
+  usageOf,
+} from './normalize';
+import {
+  appendBounded,
+  boundText,
+  DEFAULT_MAX_MESSAGE_CHARS,
+  DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+} from './textBudget';
+import type {
+  AgentMessageEntry,
+  Attachment,
+  PermissionState,
+  SessionState,
+  ThoughtEntry,
+  ThreadEntry,
+  ThreadEvent,
+  ThreadSnapshot,
+  ToolCallEntry,
+  ToolContent,
+  Turn,
+  UserMessageEntry,
+} from './threadTypes';
+
+export interface ThreadLimits {
+  /** Characters kept per message or thought. */
+  readonly maxMessageChars: number;
+  /** Characters kept per tool output text or diff side. */
+  readonly maxToolOutputChars: number;
+}
+
+type MessageEntry = UserMessageEntry | AgentMessageEntry | ThoughtEntry;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A session's transcript: entries, turns and session-wide state, built from `session/update`s.
+ * Every change is announced as a `ThreadEvent`; `snapshot()` gives the whole thread for a view
+ * that connects late.
+ */
+export class Thread {
+  private readonly entries: ThreadEntry[] = [];
+  private readonly entryIndex = new Map<string, number>();
+  private readonly toolEntryIds = new Map<string, string>();
+  private readonly turns: Turn[] = [];
+  private state: SessionState = { configOptions: [], commands: [], plan: [] };
+  private nextEntry = 1;
+  private nextTurn = 1;
+  /** The turn new entries belong to: the running one, else the last one (late updates). */
+  private currentTurnId: string | undefined;
+  private replaying = false;
+
+  private readonly emitter = new Emitter<ThreadEvent>();
+  readonly onEvent = this.emitter.event;
+  readonly limits: ThreadLimits;
+
+  constructor(limits: Partial<ThreadLimits> = {}) {
+    this.limits = {
+      maxMessageChars: limits.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+      maxToolOutputChars: limits.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+    };
+  }
+
+  snapshot(): ThreadSnapshot {
+    return { entries: [...this.entries], turns: [...this.turns], state: this.state };
+  }
+
+  get runningTurn(): Turn | undefined {
+    const last = this.turns.at(-1);
+    return last?.status === 'running' ? last : undefined;
+  }
+
+  entry(id: string): ThreadEntry | undefined {
+    const index = this.entryIndex.get(id);
+    return index === undefined ? undefined : this.entries[index];
+  }
+
+  toolCall(toolCallId: string): ToolCallEntry | undefined {
+    const id = this.toolEntryIds.get(toolCallId);
+    const entry = id === undefined ? undefined : this.entry(id);
+    return entry?.kind === 'tool_call' ? entry : undefined;
+  }
+
+  /** While replaying (`session/load`), entries belong to no turn. */
+  setReplaying(replaying: boolean): void {
+    this.replaying = replaying;
+  }
+
+  startTurn(userText: string, attachments: readonly Attachment[]): Turn {
+    const turn: Turn = { id: `t${this.nextTurn++}`, status: 'running', startedAt: Date.now() };
+    this.turns.push(turn);
+    this.currentTurnId = turn.id;
+    this.emit({ type: 'turn_started', turn });
+    this.addEntry({
+      kind: 'user',
+      id: this.newEntryId(),
+      turnId: turn.id,
+      text: userText,
+      attachments: [...attachments],
+    });
+    return turn;
+  }
+
+  endTurn(turnId: string, outcome: Omit<Turn, 'id' | 'startedAt' | 'endedAt'>): Turn {
+    const index = this.turns.findIndex((turn) => turn.id === turnId);
+    const previous = this.turns[index];
+    if (!previous) {
+      throw new Error(`Unknown turn ${turnId}`);
+    }
+    const turn: Turn = { ...outcome, id: turnId, startedAt: previous.startedAt, endedAt: Date.now() };
+    this.turns[index] = turn;
+    this.emit({ type: 'turn_ended', turn });
+    return turn;
+  }
+
+  /** Applies one `session/update`. */
+  applyUpdate(update: acp.SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'user_message_chunk':
+        return this.appendChunk('user', update);
+      case 'agent_message_chunk':
+        return this.appendChunk('agent', update);
+      case 'agent_thought_chunk':
+        return this.appendChunk('thought', update);
+      case 'tool_call':
+        this.upsertToolCall(update);
+        return;
+      case 'tool_call_update':
+        this.upsertToolCall(update);
+        return;
+      case 'plan':
+        return this.setState('plan', planOf(update));
+      case 'available_commands_update':
+        return this.setState('commands', commandsOf(update));
+      case 'current_mode_update':
+        if (this.state.modes) {
+          this.setState('modes', { ...this.state.modes, currentModeId: update.currentModeId });
+        } else {
+          this.setState('modes', { currentModeId: update.currentModeId, available: [] });
+        }
+        return;
+      case 'config_option_update':
+        return this.setState('configOptions', configOptionsOf(update.configOptions));
+      case 'session_info_update':
+        if (update.title !== undefined) {
+          this.setState('title', update.title ?? undefined);
+        }
+        return;
+      case 'usage_update':
+        return this.setState('usage', usageOf(update));
+      case 'notice':
+        this.emit({ type: 'notice', notice: noticeOf(update) });
+        return;
+      case 'compaction_update':
+      case 'compaction_summary_chunk':
+        // Context compaction is the agent's bookkeeping; the transcript the user sees is unchanged.
+        return;
+      default:
+        return assertNever(update);
+    }
+  }
+
+  /** Replaces one part of the session-wide state (also used for the `session/new` response). */
+  setState<K extends keyof SessionState>(key: K, value: SessionState[K]): void {
+    this.state = { ...this.state, [key]: value };
+    this.emit({ type: 'state_updated', changed: key, state: this.state });
+  }
+
+  /**
+   * Creates the tool call entry or updates it: a repeated `tool_call`, a `tool_call_update` or a
+   * permission request may each be the first thing seen for an id (real agents do all three).
+   */
+  upsertToolCall(update: acp.ToolCallUpdate | acp.ToolCall): ToolCallEntry {
+    const existing = this.toolCall(update.toolCallId);
+    const content = update.content
+      ? update.content.map((item) => this.boundToolContent(toolContentOf(item)))
+      : undefined;
+    const locations = update.locations ? update.locations.map(locationOf) : undefined;
+    if (!existing) {
+      const entry: ToolCallEntry = {
+        kind: 'tool_call',
+        id: this.newEntryId(),
+        ...this.turnField(),
+        toolCallId: update.toolCallId,
+        title: update.title || 'Tool call',
+        toolKind: toolKindOf(update.kind),
+        status: update.status ?? 'pending',
+        content: content ?? [],
+        locations: locations ?? [],
+      };
+      this.toolEntryIds.set(update.toolCallId, entry.id);
+      this.addEntry(entry);
+      return entry;
+    }
+    const next: Mutable<ToolCallEntry> = { ...existing };
+    if (update.title) {
+      next.title = update.title;
+    }
+    if (update.kind) {
+      next.toolKind = update.kind;
+    }
+    if (update.status) {
+      next.status = update.status;
+    }
+    if (content) {
+      next.content = content;
+    }
+    if (locations) {
+      next.locations = locations;
+    }
+    return this.replaceEntry(next);
+  }
+
+  setPermission(toolCallId: string, permission: PermissionState): void {
+    const entry = this.toolCall(toolCallId);
+    if (entry) {
+      this.replaceEntry({ ...entry, permission });
+    }
+  }
+
+  private appendChunk(kind: MessageEntry['kind'], chunk: acp.ContentChunk): void {
+    const text = textOf(chunk.content);
+    const attachment = text === undefined ? attachmentOf(chunk.content) : undefined;
+    const messageId = chunk.messageId ?? undefined;
+    const last = this.entries.at(-1);
+    const continues =
+      last !== undefined &&
+      last.kind === kind &&
+      last.turnId === this.turnField().turnId &&
+      !(
+        messageId !== undefined &&
+        'messageId' in last &&
+        last.messageId !== undefined &&
+        last.messageId !== messageId
+      );
+
+    if (!continues) {
+      const bounded = boundText(text ?? '', this.limits.maxMessageChars);
+      const entry = {
+        kind,
+        id: this.newEntryId(),
+        ...this.turnField(),
+        text: bounded.text,
+        attachments: attachment ? [attachment] : [],
+        ...(bounded.truncated ? { truncated: bounded.truncated } : {}),
+        ...(messageId !== undefined ? { messageId } : {}),
+      } as MessageEntry;
+      this.addEntry(entry);
+      return;
+    }
+    const message = last as MessageEntry;
+    if (attachment) {
+      this.replaceEntry({ ...message, attachments: [...message.attachments, attachment] });
+      return;
+    }
+    const result = appendBounded(message.text, text ?? '', this.limits.maxMessageChars, message.truncated);
+    const updated = {
+      ...message,
+      text: result.text,
+      ...(result.truncated ? { truncated: result.truncated } : {}),
+      ...(messageId !== undefined && message.messageId === undefined ? { messageId } : {}),
+    } as MessageEntry;
+    this.entries[this.entries.length - 1] = updated;
+    // Only a plain append travels as a delta; when more than the text changed (truncation began, the
+    // message id became known) the whole entry goes, so a view rebuilt from events matches snapshot().
+    if ((result.truncated && !message.truncated) || updated.messageId !== message.messageId) {
+      this.emit({ type: 'entry_updated', entry: updated });
+    } else if (result.appended.length > 0) {
+      this.emit({ type: 'text_appended', entryId: message.id, text: result.appended });
+    }
+  }
+
+  private boundToolContent(content: ToolContent): ToolContent {
+    const limit = this.limits.maxToolOutputChars;
+    switch (content.type) {
+      case 'text': {
+        const bounded = boundText(content.text, limit);
+        return bounded.truncated
+          ? { type: 'text', text: bounded.text, truncated: bounded.truncated }
+          : content;
+      }
+      case 'diff': {
+        const newSide = boundText(content.newText, limit);
+        const oldSide = content.oldText === null ? undefined : boundText(content.oldText, limit);
+        const truncated = newSide.truncated ?? oldSide?.truncated;
+        return truncated
+          ? { ...content, newText: newSide.text, oldText: oldSide ? oldSide.text : null, truncated }
+          : content;
+      }
+      case 'terminal':
+      case 'attachment':
+        return content;
+      default:
+        return assertNever(content);
+    }
+  }
+
+  private turnField(): { turnId?: string } {
+    return this.replaying || this.currentTurnId === undefined ? {} : { turnId: this.currentTurnId };
+  }
+
+  private newEntryId(): string {
+    return `e${this.nextEntry++}`;
+  }
+
+  private addEntry(entry: ThreadEntry): void {
+    this.entryIndex.set(entry.id, this.entries.length);
+    this.entries.push(entry);
+    this.emit({ type: 'entry_added', entry });
+  }
+
+  private replaceEntry<T extends ThreadEntry>(entry: T): T {
+    const index = this.entryIndex.get(entry.id);
+    if (index === undefined) {
+      throw new Error(`Unknown entry ${entry.id}`);
+    }
+    this.entries[index] = entry;
+    this.emit({ type: 'entry_updated', entry });
+    return entry;
+  }
+
+  private emit(event: ThreadEvent): void {
+    this.emitter.fire(event);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,67 @@
+import { strict as assert } from 'node:assert';
+import type { ToolCallEntry } from '../../src/core/threadTypes';
+import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+
+describe('cancelling a turn', () => {
+  let agent: TestAgent;
+  afterEach(async () => {
+    await agent.stop();
+  });
+
+  it('ends a hanging turn as cancelled and keeps the partial text', async () => {
+    agent = await startTestAgent();
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('hang')]);
+    await waitFor(session, () => entriesOf(session).length === 2);
+    await session.cancel();
+    const turn = await running;
+    assert.equal(turn.status, 'cancelled');
+    assert.equal(turn.stopReason, 'cancelled');
+    assert.deepEqual(entriesOf(session)[1], {
+      kind: 'agent',
+      turnId: turn.id,
+      text: 'waiting ',
+      attachments: [],
+    });
+  });
+
+  it('resolves a pending permission request as cancelled', async () => {
+    // A policy that never answers: the request stays pending until something settles it.
+    agent = await startTestAgent({ policy: () => undefined });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('tool')]);
+    await waitFor(session, () => session.pendingPermissionKeys().length === 1);
+
+    await session.cancel();
+    const turn = await running;
+    assert.equal(turn.status, 'cancelled');
+    assert.deepEqual(session.pendingPermissionKeys(), []);
+    const tool = entriesOf(session)[1] as ToolCallEntry;
+    assert.equal(tool.permission?.status, 'cancelled');
+    assert.equal(tool.permission?.selectedOptionId, undefined);
+    // The port was told to stop asking.
+    assert.equal(agent.permissions.prompts.length, 1);
+  });
+
+  it('ends the turn locally when the agent does not answer session/cancel in time', async () => {
+    agent = await startTestAgent({ client: { sessionOptions: { cancelGraceMs: 300 } } });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('stubborn 5000')]);
+    await waitFor(session, () => entriesOf(session).length === 2);
+    await session.cancel();
+    const turn = await running;
+    assert.equal(turn.status, 'cancelled');
+    assert.equal(session.isRunning, false);
+    assert.ok(
+      agent.logger.messages('warn').some((m) => m.includes('did not end the cancelled turn in 300 ms')),
+    );
+  });
+
+  it('does nothing when no turn is running', async () => {
+    agent = await startTestAgent();
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.cancel();
+    const turn = await session.prompt([text('stream 1')]);
+    assert.equal(turn.status, 'completed');
+  });
+});

@@ -1,0 +1,120 @@
+import { strict as assert } from 'node:assert';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { AgentNotRunningError } from '../../src/core/agentProcess';
+import {
+  AgentError,
+  AgentExitedError,
+  classifyError,
+  NotSupportedError,
+  type AgentErrorKind,
+} from '../../src/core/errors';
+
+/** The parts of a classified error a caller reads. */
+function summary(error: AgentError): {
+  kind: AgentErrorKind;
+  message: string;
+  code?: number;
+  data?: unknown;
+} {
+  return {
+    kind: error.kind,
+    message: error.message,
+    ...(error.code !== undefined ? { code: error.code } : {}),
+    ...(error.data !== undefined ? { data: error.data } : {}),
+  };
+}
+
+describe('classifyError', () => {
+  const byCode: [number, AgentErrorKind][] = [
+    [-32000, 'auth_required'],
+    [-32602, 'invalid_params'],
+    [-32002, 'not_found'],
+    [-32601, 'not_supported'],
+    [-32800, 'cancelled'],
+    [429, 'rate_limited'],
+    [-32603, 'internal'],
+  ];
+  for (const [code, kind] of byCode) {
+    it(`classifies a RequestError with code ${code} as ${kind}`, () => {
+      const error = classifyError(new RequestError(code, 'Something failed', { detail: 'x' }));
+
+      assert.ok(error instanceof AgentError);
+      assert.deepEqual(summary(error), { kind, message: 'Something failed', code, data: { detail: 'x' } });
+    });
+  }
+
+  it('classifies a server error whose message says 429 Too Many Requests as rate_limited', () => {
+    const error = classifyError(new RequestError(-32603, '429 Too Many Requests'));
+
+    assert.deepEqual(summary(error), {
+      kind: 'rate_limited',
+      message: '429 Too Many Requests',
+      code: -32603,
+    });
+  });
+
+  it('classifies a server error whose data has status 429 as rate_limited', () => {
+    const error = classifyError(new RequestError(-32603, 'Internal error', { status: 429 }));
+
+    assert.deepEqual(summary(error), {
+      kind: 'rate_limited',
+      message: 'Internal error',
+      code: -32603,
+      data: { status: 429 },
+    });
+  });
+
+  it('classifies a server error whose message says Unauthorized as auth_required', () => {
+    const error = classifyError(new RequestError(-32603, 'Unauthorized'));
+
+    assert.equal(error.kind, 'auth_required');
+  });
+
+  it('classifies a plain JSON-RPC error object by its code', () => {
+    const error = classifyError({ code: -32602, message: 'Bad params' });
+
+    assert.deepEqual(summary(error), { kind: 'invalid_params', message: 'Bad params', code: -32602 });
+  });
+
+  it('classifies a plain Error as internal with its message', () => {
+    const error = classifyError(new Error('socket hang up'));
+
+    assert.deepEqual(summary(error), { kind: 'internal', message: 'socket hang up' });
+  });
+
+  it('classifies a thrown string as internal', () => {
+    assert.deepEqual(summary(classifyError('oops')), { kind: 'internal', message: 'oops' });
+  });
+
+  it('classifies AgentNotRunningError as process_exited with the exit described', () => {
+    const exit = { code: 1, signal: null };
+    const error = classifyError(new AgentNotRunningError(exit));
+
+    assert.ok(error instanceof AgentExitedError);
+    assert.deepEqual(summary(error), { kind: 'process_exited', message: 'The agent exited with code 1.' });
+    assert.deepEqual(error.exit, exit);
+    assert.deepEqual(error.stderrTail, []);
+  });
+
+  it('classifies AgentNotRunningError without an exit as a stopped agent', () => {
+    const error = classifyError(new AgentNotRunningError(undefined));
+
+    assert.deepEqual(summary(error), { kind: 'process_exited', message: 'The agent stopped.' });
+  });
+
+  it('passes an AgentError through unchanged', () => {
+    const original = new AgentError('timeout', 'Too slow', 7, { a: 1 });
+
+    assert.equal(classifyError(original), original);
+  });
+
+  it('passes a NotSupportedError through unchanged', () => {
+    const original = new NotSupportedError('Test Agent', 'Loading sessions');
+
+    assert.equal(classifyError(original), original);
+    assert.deepEqual(summary(original), {
+      kind: 'not_supported',
+      message: 'Loading sessions is not supported by Test Agent.',
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import { strict as assert } from 'node:assert';
+import { AgentExitedError } from '../../src/core/errors';
+import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+
+describe('agent failures', () => {
+  let agent: TestAgent;
+  afterEach(async () => {
+    await agent.stop();
+  });
+
+  it('keeps the partial text and marks the turn interrupted when the agent crashes mid-stream', async () => {
+    agent = await startTestAgent();
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const exits: unknown[] = [];
+    agent.client.onExit((exit) => exits.push(exit));
+    const turn = await session.prompt([text('crash')]);
+
+    assert.equal(turn.status, 'interrupted');
+    assert.equal(turn.error?.kind, 'process_exited');
+    assert.equal(turn.error?.message, 'The agent exited with code 3.');
+    assert.ok(
+      turn.stderrTail?.includes('acp-test-agent: crashing on purpose'),
+      JSON.stringify(turn.stderrTail),
+    );
+    assert.deepEqual(entriesOf(session)[1], {
+      kind: 'agent',
+      turnId: turn.id,
+      text: 'partial 1 partial 2 ',
+      attachments: [],
+    });
+    assert.deepEqual(exits, [{ code: 3, signal: null }]);
+    assert.deepEqual(agent.client.exitInfo, { code: 3, signal: null });
+  });
+
+  it('fails new requests to a dead agent with a process_exited error', async () => {
+    agent = await startTestAgent();
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text('crash')]);
+    const next = await session.prompt([text('stream 1')]);
+    assert.equal(next.status, 'interrupted');
+    await assert.rejects(agent.client.newSession({ cwd: agent.dir }), (error: unknown) => {
+      assert.ok(error instanceof AgentExitedError);
+      return true;
+    });
+  });
+
+  it('logs a malformed stdout line and goes on with the session', async () => {
+    agent = await startTestAgent();
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('malformed')]);
+    assert.equal(turn.status, 'completed');
+    assert.deepEqual(entriesOf(session)[1], {
+      kind: 'agent',
+      turnId: turn.id,
+      text: 'before after',
+      attachments: [],
+    });
+    assert.deepEqual(agent.logger.messages('warn'), [
+      "Ignored a line on the agent's stdout that is not JSON-RPC (18 bytes): this is not json {",
+    ]);
+    assert.equal((await session.prompt([text('stream 1')])).status, 'completed');
+  });
+
+  it('settles a pending permission when the agent dies', async () => {
+    agent = await startTestAgent({ policy: () => undefined });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('tool')]);
+    await waitFor(session, () => session.pendingPermissionKeys().length === 1);
+    process.kill(agent.client.process.pid as number, 'SIGKILL');
+    const turn = await running;
+    assert.equal(turn.status, 'interrupted');
+    assert.equal(turn.error?.message, 'The agent was killed by SIGKILL.');
+    assert.deepEqual(session.pendingPermissionKeys(), []);
+  });
+});

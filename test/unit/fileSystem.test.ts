@@ -1,0 +1,82 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ClientRefusalError } from '../../src/core/ports';
+import { entriesOf, startTestAgent, text, type TestAgent } from './support/testAgent';
+
+/** The text of the last agent message of the session. */
+function lastReply(entries: unknown[]): string {
+  const last = entries.at(-1) as { kind: string; text: string };
+  assert.equal(last.kind, 'agent');
+  return last.text;
+}
+
+describe('fs/read_text_file and fs/write_text_file', () => {
+  let agent: TestAgent;
+  beforeEach(async () => {
+    agent = await startTestAgent();
+  });
+  afterEach(async () => {
+    await agent.stop();
+  });
+
+  it('reads a whole file', async () => {
+    const file = path.join(agent.dir, 'notes.txt');
+    writeFileSync(file, 'one\ntwo\nthree\n');
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text(`fs read ${file}`)]);
+    assert.equal(lastReply(entriesOf(session)), 'one\ntwo\nthree\n');
+  });
+
+  it('honours the 1-based line and limit', async () => {
+    const file = path.join(agent.dir, 'notes.txt');
+    writeFileSync(file, 'one\ntwo\nthree\nfour\n');
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text(`fs read ${file} 2 2`)]);
+    assert.equal(lastReply(entriesOf(session)), 'two\nthree\n');
+  });
+
+  it('answers a missing file with resource-not-found (-32002)', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text(`fs read ${path.join(agent.dir, 'missing.txt')}`)]);
+    assert.match(lastReply(entriesOf(session)), /^read error -32002: /);
+  });
+
+  it('refuses a relative path with invalid params', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text('fs read relative/file.txt')]);
+    assert.match(lastReply(entriesOf(session)), /^read error -32602: /);
+  });
+
+  it('writes a file, creating its folders', async () => {
+    const file = path.join(agent.dir, 'new', 'deep', 'file.txt');
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text(`fs write ${file} hello world\\nsecond line`)]);
+    assert.equal(lastReply(entriesOf(session)), 'wrote 23 chars');
+    assert.equal(readFileSync(file, 'utf8'), 'hello world\nsecond line');
+  });
+
+  it('reads then writes through the client in one turn', async () => {
+    const file = path.join(agent.dir, 'shout.txt');
+    writeFileSync(file, 'quiet words\n');
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text(`fs roundtrip ${file}`)]);
+    assert.equal(lastReply(entriesOf(session)), 'roundtrip ok');
+    assert.equal(readFileSync(file, 'utf8'), 'QUIET WORDS\n');
+  });
+
+  it('sends a port refusal to the agent as an error with its message', async () => {
+    await agent.stop();
+    agent = await startTestAgent({
+      fileSystem: {
+        readTextFile: async () => 'x',
+        writeTextFile: async () => {
+          throw new ClientRefusalError('The user rejected this edit.');
+        },
+      },
+    });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text(`fs write ${path.join(agent.dir, 'x.txt')} nope`)]);
+    assert.equal(lastReply(entriesOf(session)), 'write error -32603: The user rejected this edit.');
+  });
+});

@@ -1,0 +1,88 @@
+import { strict as assert } from 'node:assert';
+import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { AgentClient } from '../../src/core/agentClient';
+import { AgentError, AgentExitedError } from '../../src/core/errors';
+import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
+import { NodeTerminals } from '../../src/core/node/nodeTerminals';
+import { chooseKind, PolicyPermissions } from '../../src/core/node/policyPermissions';
+import { RecordingLogger, startTestAgent, TEST_AGENT_JS } from './support/testAgent';
+
+function ports(logger = new RecordingLogger()) {
+  return {
+    fileSystem: new NodeFileSystem(),
+    permissions: new PolicyPermissions(chooseKind('allow_once')),
+    terminals: new NodeTerminals(),
+    logger,
+  };
+}
+
+describe('initialize', () => {
+  it('keeps the agent info, capabilities and auth methods', async () => {
+    const agent = await startTestAgent();
+    try {
+      const info = agent.client.info;
+      assert.equal(info.name, 'Demo agent (offline)');
+      assert.equal(info.protocolVersion, PROTOCOL_VERSION);
+      assert.deepEqual(info.agentInfo, {
+        name: 'acp-test-agent',
+        title: 'Demo agent (offline)',
+        version: '1.0.0',
+      });
+      assert.equal(info.capabilities.loadSession, true);
+      assert.deepEqual(info.capabilities.promptCapabilities, { image: true, embeddedContext: true });
+      assert.deepEqual(info.authMethods, []);
+      assert.ok(agent.logger.messages('info').includes('Connected to Demo agent (offline) (ACP v1)'));
+    } finally {
+      await agent.stop();
+    }
+  });
+
+  it('fails with a typed timeout when the agent does not answer, and stops the process', async () => {
+    const failure = await AgentClient.start({
+      command: {
+        command: process.execPath,
+        args: [TEST_AGENT_JS],
+        cwd: process.cwd(),
+        env: { TEST_AGENT_INIT_DELAY_MS: '60000' },
+      },
+      ports: ports(),
+      initializeTimeoutMs: 300,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(failure instanceof AgentError);
+    assert.equal(failure.kind, 'timeout');
+    assert.equal(failure.message, `${process.execPath} did not answer initialize within 0.3 s.`);
+  });
+
+  it('reports a command that cannot be started, with the reason', async () => {
+    const failure = await AgentClient.start({
+      command: { command: 'acp-agent-that-does-not-exist', args: ['--acp'], cwd: process.cwd() },
+      ports: ports(),
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(failure instanceof AgentExitedError);
+    assert.equal(failure.kind, 'process_exited');
+    assert.match(failure.message, /failed to start: ENOENT/);
+  });
+
+  it('reports an agent that exits during initialize with its stderr', async () => {
+    const failure = await AgentClient.start({
+      command: {
+        command: process.execPath,
+        args: ['-e', 'console.error("needs a sandbox tool"); process.exit(2)'],
+        cwd: process.cwd(),
+      },
+      ports: ports(),
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(failure instanceof AgentExitedError);
+    assert.equal(failure.message, 'The agent exited with code 2.');
+    assert.deepEqual(failure.stderrTail, ['needs a sandbox tool']);
+  });
+});

@@ -1,0 +1,151 @@
+import { strict as assert } from 'node:assert';
+import { entriesOf, recordEvents, startTestAgent, text, type TestAgent } from './support/testAgent';
+
+describe('streaming a turn over stdio', () => {
+  let agent: TestAgent;
+  beforeEach(async () => {
+    agent = await startTestAgent();
+  });
+  afterEach(async () => {
+    await agent.stop();
+  });
+
+  it('joins N text chunks into one agent message and ends the turn with end_turn', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const events = recordEvents(session);
+    const turn = await session.prompt([text('stream 5')]);
+
+    assert.equal(turn.status, 'completed');
+    assert.equal(turn.stopReason, 'end_turn');
+    assert.deepEqual(entriesOf(session), [
+      { kind: 'user', turnId: turn.id, text: 'stream 5', attachments: [] },
+      { kind: 'agent', turnId: turn.id, text: 'chunk 1 chunk 2 chunk 3 chunk 4 chunk 5 ', attachments: [] },
+    ]);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      [
+        'turn_started',
+        'entry_added',
+        'entry_added',
+        'text_appended',
+        'text_appended',
+        'text_appended',
+        'text_appended',
+        'turn_ended',
+      ],
+    );
+    const deltas = events.flatMap((event) => (event.type === 'text_appended' ? [event.text] : []));
+    assert.deepEqual(deltas, ['chunk 2 ', 'chunk 3 ', 'chunk 4 ', 'chunk 5 ']);
+  });
+
+  it('keeps thoughts in their own entry before the answer', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('stream 2 thoughts')]);
+    assert.deepEqual(entriesOf(session), [
+      { kind: 'user', turnId: turn.id, text: 'stream 2 thoughts', attachments: [] },
+      { kind: 'thought', turnId: turn.id, text: 'thinking 1 thinking 2 ', attachments: [] },
+      { kind: 'agent', turnId: turn.id, text: 'chunk 1 chunk 2 ', attachments: [] },
+    ]);
+  });
+
+  it('splits agent messages by messageId', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('stream 6 messages 3')]);
+    assert.deepEqual(entriesOf(session).slice(1), [
+      { kind: 'agent', turnId: turn.id, messageId: 'msg-1', text: 'chunk 1 chunk 2 ', attachments: [] },
+      { kind: 'agent', turnId: turn.id, messageId: 'msg-2', text: 'chunk 3 chunk 4 ', attachments: [] },
+      { kind: 'agent', turnId: turn.id, messageId: 'msg-3', text: 'chunk 5 chunk 6 ', attachments: [] },
+    ]);
+  });
+
+  it('lands updates sent after the prompt response in their turn', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const first = await session.prompt([text('late')]);
+    // The late chunk and usage may arrive just after the turn ends; they must join turn 1.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(entriesOf(session), [
+      { kind: 'user', turnId: first.id, text: 'late', attachments: [] },
+      { kind: 'agent', turnId: first.id, text: 'on time late', attachments: [] },
+    ]);
+    assert.deepEqual(session.thread.snapshot().state.usage, { used: 10, size: 100 });
+
+    const second = await session.prompt([text('stream 1')]);
+    assert.deepEqual(entriesOf(session).slice(2), [
+      { kind: 'user', turnId: second.id, text: 'stream 1', attachments: [] },
+      { kind: 'agent', turnId: second.id, text: 'chunk 1 ', attachments: [] },
+    ]);
+  });
+
+  it('truncates an oversized message with a visible marker and bounded memory', async () => {
+    await agent.stop();
+    agent = await startTestAgent({ client: { threadLimits: { maxMessageChars: 100_000 } } });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('big 3000000')]);
+    assert.equal(turn.status, 'completed');
+    const message = session.thread.snapshot().entries[1];
+    assert.equal(message?.kind, 'agent');
+    if (message?.kind !== 'agent') {
+      return;
+    }
+    assert.ok(message.text.startsWith('0123456789'));
+    assert.ok(
+      message.text.endsWith('… [truncated: output over 100,000 characters not shown]'),
+      message.text.slice(-80),
+    );
+    assert.ok(message.text.length < 100_100);
+    assert.deepEqual(message.truncated, { limit: 100_000, omittedChars: 2_900_000 });
+  });
+
+  it('streams the same text with an agent that prints stderr noise', async () => {
+    await agent.stop();
+    agent = await startTestAgent({ env: { TEST_AGENT_STDERR_NOISE: '300000' } });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('stderr 200000')]);
+    assert.equal(turn.status, 'completed');
+    assert.deepEqual(entriesOf(session)[1], {
+      kind: 'agent',
+      turnId: turn.id,
+      text: 'noisy',
+      attachments: [],
+    });
+    // The kept stderr tail is bounded (64 KiB by default) even after ~500 KB of noise.
+    assert.ok(agent.client.process.stderr.text().length <= 64 * 1024);
+    assert.ok(agent.client.process.stderr.droppedChars > 400_000);
+  });
+
+  it('describes non-text prompt blocks as attachments and sends them to the agent', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([
+      text('Explain this'),
+      { type: 'resource_link', uri: 'file:///project/a.ts', name: 'a.ts' },
+      { type: 'resource', uri: 'file:///project/b.ts', text: 'const b = 1;', mimeType: 'text/typescript' },
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+    ]);
+    assert.deepEqual(entriesOf(session), [
+      {
+        kind: 'user',
+        turnId: turn.id,
+        text: 'Explain this',
+        attachments: [
+          { type: 'resource_link', uri: 'file:///project/a.ts', name: 'a.ts' },
+          { type: 'resource', uri: 'file:///project/b.ts', chars: 12, mimeType: 'text/typescript' },
+          { type: 'image', mimeType: 'image/png', bytes: 8 },
+        ],
+      },
+      {
+        kind: 'agent',
+        turnId: turn.id,
+        text: 'You said: Explain this\n- resource_link file:///project/a.ts\n- resource file:///project/b.ts (12 chars)\n- image image/png (12 bytes base64)',
+        attachments: [],
+      },
+    ]);
+  });
+
+  it('refuses a second prompt while a turn is running', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('hang')]);
+    await assert.rejects(session.prompt([text('stream 1')]), /A turn is already running/);
+    await session.cancel();
+    assert.equal((await running).status, 'cancelled');
+  });
+});

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AgentClient, type AgentClientOptions } from '../../../src/core/agentClient';
+import type { AgentSession } from '../../../src/core/agentSession';
+import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
+import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
+import {
+  chooseKind,
+  PolicyPermissions,
+  type PermissionPolicy,
+} from '../../../src/core/node/policyPermissions';
+import type { FileSystemPort, Logger } from '../../../src/core/ports';
+import type { ThreadEvent } from '../../../src/core/threadTypes';
+
+/** The scriptable test agent, built by `node esbuild.mjs` (npm test and test:unit build first). */
+export const TEST_AGENT_JS = path.resolve(__dirname, '../../../dist/demo-agent.js');
+
+/** A logger that keeps every line, so tests can assert what was logged. */
+export class RecordingLogger implements Logger {
+  readonly lines: { level: 'trace' | 'info' | 'warn' | 'error'; message: string }[] = [];
+  trace(message: string): void {
+    this.lines.push({ level: 'trace', message });
+  }
+  info(message: string): void {
+    this.lines.push({ level: 'info', message });
+  }
+  warn(message: string): void {
+    this.lines.push({ level: 'warn', message });
+  }
+  error(message: string): void {
+    this.lines.push({ level: 'error', message });
+  }
+  messages(level: 'trace' | 'info' | 'warn' | 'error'): string[] {
+    return this.lines.filter((line) => line.level === level).map((line) => line.message);
+  }
+}
+
+export interface TestAgentOptions {
+  readonly env?: Record<string, string>;
+  readonly policy?: PermissionPolicy;
+  readonly fileSystem?: FileSystemPort;
+  readonly client?: Partial<AgentClientOptions>;
+}
+
+export interface TestAgent {
+  readonly client: AgentClient;
+  readonly logger: RecordingLogger;
+  readonly permissions: PolicyPermissions;
+  readonly terminals: NodeTerminals;
+  /** A temporary folder used as the session cwd; removed by `stop()`. */
+  readonly dir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the test agent as a real child process over stdio. */
+export async function startTestAgent(options: TestAgentOptions = {}): Promise<TestAgent> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-test-'));
+  const logger = new RecordingLogger();
+  const permissions = new PolicyPermissions(options.policy ?? chooseKind('allow_once'));
+  const terminals = new NodeTerminals(dir);
+  const client = await AgentClient.start({
+    command: { command: process.execPath, args: [TEST_AGENT_JS], cwd: dir, env: options.env ?? {} },
+    ports: { fileSystem: options.fileSystem ?? new NodeFileSystem(), permissions, terminals, logger },
+    ...options.client,
+  });
+  return {
+    client,
+    logger,
+    permissions,
+    terminals,
+    dir,
+    async stop() {
+      await client.stop();
+      await terminals.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Collects a session's events from now on. */
+export function recordEvents(session: AgentSession): ThreadEvent[] {
+  const events: ThreadEvent[] = [];
+  session.onEvent((event) => events.push(event));
+  return events;
+}
+
+/** A session's entries without their generated ids, for exact comparisons. */
+export function entriesOf(session: AgentSession): unknown[] {
+  return session.thread.snapshot().entries.map(({ id: _id, ...rest }) => rest);
+}
+
+/** Resolves when `predicate` holds, checking after every thread event; rejects after `ms`. */
+export function waitFor(session: AgentSession, predicate: () => boolean, ms = 5000): Promise<void> {
+  if (predicate()) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error('condition not reached in time'));
+    }, ms);
+    const subscription = session.onEvent(() => {
+      if (predicate()) {
+        clearTimeout(timer);
+        subscription.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
+export function text(value: string): { type: 'text'; text: string } {
+  return { type: 'text', text: value };
+}

@@ -1,0 +1,146 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { chooseKind } from '../../src/core/node/policyPermissions';
+import type { ToolCallEntry } from '../../src/core/threadTypes';
+import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+
+const EDIT_OPTIONS = [
+  { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
+  { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
+];
+
+function toolCalls(entries: unknown[]): ToolCallEntry[] {
+  return entries.filter((entry): entry is ToolCallEntry => (entry as { kind: string }).kind === 'tool_call');
+}
+
+describe('tool calls and permission requests', () => {
+  let agent: TestAgent;
+  afterEach(async () => {
+    await agent.stop();
+  });
+
+  it('runs the tool call lifecycle with a diff and an allowed permission', async () => {
+    agent = await startTestAgent({ policy: chooseKind('allow_once') });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('tool')]);
+    const readme = path.join(agent.dir, 'README.md');
+
+    assert.equal(turn.status, 'completed');
+    const entries = entriesOf(session);
+    const tool = entries[1] as Omit<ToolCallEntry, 'id'>;
+    assert.equal(tool.kind, 'tool_call');
+    assert.match(tool.toolCallId, /^call-/);
+    assert.deepEqual(
+      { ...tool, toolCallId: 'x' },
+      {
+        kind: 'tool_call',
+        turnId: turn.id,
+        toolCallId: 'x',
+        title: 'Edit README.md',
+        toolKind: 'edit',
+        status: 'completed',
+        content: [{ type: 'text', text: 'Edited README.md' }],
+        locations: [{ path: readme, line: 1 }],
+        permission: {
+          key: 'perm-1',
+          options: EDIT_OPTIONS,
+          status: 'selected',
+          selectedOptionId: 'allow-once',
+        },
+      },
+    );
+    assert.deepEqual(entries[2], { kind: 'agent', turnId: turn.id, text: 'Edit applied.', attachments: [] });
+
+    // What the permission port was shown: the tool call with its diff, and the agent's own options.
+    assert.equal(agent.permissions.prompts.length, 1);
+    const prompt = agent.permissions.prompts[0];
+    assert.deepEqual(prompt?.options, EDIT_OPTIONS);
+    assert.deepEqual(prompt?.toolCall.content, [
+      { type: 'diff', path: readme, oldText: 'old line\n', newText: 'new line\n' },
+    ]);
+    assert.deepEqual(prompt?.toolCall.permission?.status, 'pending');
+    assert.ok(
+      agent.logger
+        .messages('info')
+        .some((m) => m.includes('Permission for "Edit README.md"') && m.includes('allow_once (allow-once)')),
+    );
+  });
+
+  it('honours a rejection: the tool call fails and the agent says so', async () => {
+    agent = await startTestAgent({ policy: chooseKind('reject_once') });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('tool')]);
+    const [tool] = toolCalls(entriesOf(session));
+    assert.equal(turn.status, 'completed');
+    assert.equal(tool?.status, 'failed');
+    assert.deepEqual(tool?.permission, {
+      key: 'perm-1',
+      options: EDIT_OPTIONS,
+      status: 'selected',
+      selectedOptionId: 'reject-once',
+    });
+    assert.deepEqual(entriesOf(session).at(-1), {
+      kind: 'agent',
+      turnId: turn.id,
+      text: 'Edit rejected.',
+      attachments: [],
+    });
+  });
+
+  it('takes an inline answer while the permission is pending', async () => {
+    agent = await startTestAgent({ policy: () => undefined });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('tool')]);
+    await waitFor(session, () => session.pendingPermissionKeys().length === 1);
+    const [tool] = toolCalls(entriesOf(session));
+    assert.equal(tool?.permission?.status, 'pending');
+    assert.equal(session.answerPermission('perm-1', { outcome: 'selected', optionId: 'allow-always' }), true);
+    assert.equal(session.answerPermission('perm-1', { outcome: 'selected', optionId: 'reject-once' }), false);
+    const turn = await running;
+    assert.equal(turn.status, 'completed');
+    const [done] = toolCalls(entriesOf(session));
+    assert.equal(done?.status, 'completed');
+    assert.equal(done?.permission?.selectedOptionId, 'allow-always');
+  });
+
+  it('treats an option the agent did not offer as no answer', async () => {
+    agent = await startTestAgent({ policy: () => ({ outcome: 'selected', optionId: 'made-up' }) });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('tool')]);
+    const [tool] = toolCalls(entriesOf(session));
+    assert.equal(tool?.permission?.status, 'cancelled');
+    assert.equal(turn.status, 'cancelled');
+    assert.ok(agent.logger.messages('warn').some((m) => m.includes('"made-up" was not offered')));
+  });
+
+  it('handles real-agent quirks: permission before tool_call, unseen update ids, duplicate tool_call, string request ids', async () => {
+    agent = await startTestAgent({ policy: chooseKind('allow_once') });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([text('quirks')]);
+    assert.equal(turn.status, 'completed');
+    const tools = toolCalls(entriesOf(session));
+    assert.deepEqual(
+      tools.map((tool) => [
+        tool.toolCallId,
+        tool.title,
+        tool.toolKind,
+        tool.status,
+        tool.permission?.selectedOptionId,
+      ]),
+      [
+        ['q-perm', 'Quirky permission', 'execute', 'completed', 'allow-once'],
+        ['q-unseen', 'Unseen tool', 'other', 'completed', undefined],
+        ['q-dup', 'Duplicate', 'read', 'completed', undefined],
+        ['q-string', 'String id permission', 'execute', 'pending', 'allow-once'],
+      ],
+    );
+    assert.equal(tools.filter((tool) => tool.toolCallId === 'q-dup').length, 1);
+    assert.deepEqual(entriesOf(session).at(-1), {
+      kind: 'agent',
+      turnId: turn.id,
+      text: 'quirks done: allow-once allow-once',
+      attachments: [],
+    });
+  });
+});
