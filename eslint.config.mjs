@@ -46,7 +46,19 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', 'scripts/**/*.js'],
-    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.mjs', '**/*.cjs', 'scripts/**/*.js'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
   },
 );
