@@ -5,7 +5,7 @@
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
 // Flags: --production (minify, no source maps), --watch (rebuild on change).
 import * as esbuild from 'esbuild';
-import { statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -53,6 +53,12 @@ const builds = [
     target: 'es2022',
   },
 ];
+
+// Codicons for the webview, served from dist/ under the webview's CSP (style-src/font-src).
+mkdirSync('dist', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) {
+  copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/${file}`);
+}
 
 if (watch) {
   for (const options of builds) {

@@ -207,14 +207,17 @@ export class AgentClient implements Disposable {
     }
   }
 
-  /** `session/new`. An agent that needs a sign-in rejects with kind `auth_required`. */
-  async newSession(params: SessionParams): Promise<AgentSession> {
+  /**
+   * `session/new`. An agent that needs a sign-in rejects with kind `auth_required`. Pass `thread` to
+   * continue an existing transcript in the new session (after a restart, the user keeps what they saw).
+   */
+  async newSession(params: SessionParams & { readonly thread?: Thread }): Promise<AgentSession> {
     try {
       const response = await this.agent.request(methods.agent.session.new, {
         cwd: params.cwd,
         mcpServers: [...(params.mcpServers ?? [])],
       });
-      const session = this.register(response.sessionId);
+      const session = this.register(response.sessionId, params.thread);
       this.applySessionSetup(session, response);
       return session;
     } catch (error) {
@@ -317,7 +320,7 @@ export class AgentClient implements Disposable {
     return this.sessions.get(sessionId);
   }
 
-  private register(sessionId: string): AgentSession {
+  private register(sessionId: string, thread = new Thread(this.options.threadLimits)): AgentSession {
     this.sessions.get(sessionId)?.dispose();
     const host: SessionHost = {
       agentName: this.info.name,
@@ -332,12 +335,7 @@ export class AgentClient implements Disposable {
         }
       },
     };
-    const session = new AgentSession(
-      sessionId,
-      new Thread(this.options.threadLimits),
-      host,
-      this.options.sessionOptions,
-    );
+    const session = new AgentSession(sessionId, thread, host, this.options.sessionOptions);
     this.sessions.set(sessionId, session);
     for (const update of this.orphanUpdates.get(sessionId) ?? []) {
       session.handleUpdate(update);

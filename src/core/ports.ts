@@ -1,3 +1,4 @@
+import type { Event } from './disposable';
 import type { PermissionOption, ToolCallEntry } from './threadTypes';
 
 /*
@@ -74,6 +75,8 @@ export interface TerminalOutput {
 }
 
 export interface TerminalPort {
+  /** A terminal's id whenever its output grows or its command exits (read it with `output`). */
+  readonly onDidChange?: Event<string>;
   create(request: TerminalCreateRequest): Promise<string>;
   output(terminalId: string): Promise<TerminalOutput>;
   waitForExit(terminalId: string): Promise<TerminalExit>;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Emitter } from '../disposable';
 import { OutputBuffer } from '../outputBuffer';
 import {
   ClientRefusalError,
@@ -24,6 +25,8 @@ interface RunningTerminal {
 export class NodeTerminals implements TerminalPort {
   private readonly terminals = new Map<string, RunningTerminal>();
   private nextId = 1;
+  private readonly changeEmitter = new Emitter<string>();
+  readonly onDidChange = this.changeEmitter.event;
 
   constructor(private readonly defaultCwd: string = process.cwd()) {}
 
@@ -37,9 +40,14 @@ export class NodeTerminals implements TerminalPort {
       windowsHide: true,
       detached: process.platform !== 'win32',
     });
+    const id = `term-${this.nextId++}`;
     const output = new OutputBuffer(request.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT);
-    child.stdout?.on('data', (chunk: Buffer) => output.append(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => output.append(chunk));
+    const append = (chunk: Buffer): void => {
+      output.append(chunk);
+      this.changeEmitter.fire(id);
+    };
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
     const terminal: RunningTerminal = {
       child,
       output,
@@ -52,8 +60,8 @@ export class NodeTerminals implements TerminalPort {
         child.once('close', (code, signal) => resolve((terminal.exit ??= { exitCode: code, signal })));
       }),
     };
-    const id = `term-${this.nextId++}`;
     this.terminals.set(id, terminal);
+    void terminal.exited.then(() => this.changeEmitter.fire(id));
     return id;
   }
 

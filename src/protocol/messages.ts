@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { DeepReadonly } from './deepReadonly';
+import { ThreadEventSchema, ThreadSnapshotSchema } from './thread';
+
+/*
+ * The host ⇄ webview protocol: one discriminated union per direction. Each side parses what it
+ * receives with these schemas; a message that does not parse is reported, never acted on.
+ */
+
+export const AgentOptionSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  description: z.string().optional(),
+});
+
+export const AuthMethodSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+});
+
+/** Where the selected agent is: not started, starting, ready, or failed (with a classified error). */
+export const AgentStatusSchema = z.object({
+  state: z.enum(['idle', 'starting', 'ready', 'error']),
+  agentName: z.string().optional(),
+  error: z
+    .object({
+      kind: z.string(),
+      message: z.string(),
+      stderrTail: z.array(z.string()).optional(),
+    })
+    .optional(),
+  /** Sign-in methods the agent offers (shown with an auth_required error). */
+  authMethods: z.array(AuthMethodSchema).optional(),
+});
+
+export const ChatSchema = z.object({
+  chatId: z.string(),
+  thread: ThreadSnapshotSchema,
+});
+
+/** Everything the view shows, sent after `ready` and whenever the view must start over. */
+export const ViewStateSchema = z.object({
+  agents: z.array(AgentOptionSchema),
+  selectedAgentId: z.string().optional(),
+  status: AgentStatusSchema,
+  chat: ChatSchema.optional(),
+});
+
+export const TerminalOutputSchema = z.object({
+  terminalId: z.string(),
+  output: z.string(),
+  truncated: z.boolean(),
+  exitStatus: z.object({ exitCode: z.number().nullable(), signal: z.string().nullable() }).optional(),
+});
+
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('snapshot'), view: ViewStateSchema }),
+  /** Coalesced thread events of one chat, in order. */
+  z.object({ type: z.literal('thread_events'), chatId: z.string(), events: z.array(ThreadEventSchema) }),
+  z.object({ type: z.literal('agent_status'), status: AgentStatusSchema }),
+  z.object({ type: z.literal('terminal_output'), terminal: TerminalOutputSchema }),
+  /** Something the host could not do for the view (a bad message, a failed command). */
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+
+export const ViewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.string().nullable() }),
+  z.object({ type: z.literal('select_agent'), agentId: z.string() }),
+  z.object({ type: z.literal('set_mode'), modeId: z.string() }),
+  z.object({
+    type: z.literal('set_config_option'),
+    configId: z.string(),
+    value: z.union([z.string(), z.boolean()]),
+  }),
+  z.object({ type: z.literal('open_file'), path: z.string(), line: z.number().int().positive().optional() }),
+  z.object({ type: z.literal('open_url'), url: z.string().url() }),
+  z.object({ type: z.literal('authenticate'), methodId: z.string() }),
+  z.object({ type: z.literal('restart_agent') }),
+  z.object({ type: z.literal('new_chat') }),
+]);
+
+export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
+export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
+export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
+export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
+export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;
+export type ViewMessage = DeepReadonly<z.infer<typeof ViewMessageSchema>>;

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import type { DeepReadonly } from './deepReadonly';
+
+/*
+ * zod schemas for the thread as the webview receives it. They mirror src/core/threadTypes.ts;
+ * test/unit/protocolTypes.test.ts checks at compile time that both stay the same shape.
+ */
+
+export const AttachmentSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('resource_link'),
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('resource'),
+    uri: z.string(),
+    mimeType: z.string().optional(),
+    chars: z.number(),
+  }),
+  z.object({ type: z.literal('image'), mimeType: z.string(), uri: z.string().optional(), bytes: z.number() }),
+  z.object({ type: z.literal('audio'), mimeType: z.string(), bytes: z.number() }),
+]);
+
+export const TruncationSchema = z.object({ limit: z.number(), omittedChars: z.number() });
+
+const messageFields = {
+  id: z.string(),
+  turnId: z.string().optional(),
+  text: z.string(),
+  attachments: z.array(AttachmentSchema),
+  truncated: TruncationSchema.optional(),
+  messageId: z.string().optional(),
+};
+
+export const ToolKindSchema = z.enum([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+]);
+export const ToolStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'failed']);
+
+export const ToolContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string(), truncated: TruncationSchema.optional() }),
+  z.object({
+    type: z.literal('diff'),
+    path: z.string(),
+    oldText: z.string().nullable(),
+    newText: z.string(),
+    truncated: TruncationSchema.optional(),
+  }),
+  /** The output travels separately, as `terminal_output` messages. */
+  z.object({ type: z.literal('terminal'), terminalId: z.string() }),
+  z.object({ type: z.literal('attachment'), attachment: AttachmentSchema }),
+]);
+
+export const PermissionOptionSchema = z.object({
+  optionId: z.string(),
+  name: z.string(),
+  kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
+});
+
+export const PermissionStateSchema = z.object({
+  key: z.string(),
+  options: z.array(PermissionOptionSchema),
+  status: z.enum(['pending', 'selected', 'cancelled']),
+  selectedOptionId: z.string().optional(),
+});
+
+export const ThreadEntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), ...messageFields }),
+  z.object({ kind: z.literal('agent'), ...messageFields }),
+  z.object({ kind: z.literal('thought'), ...messageFields }),
+  z.object({
+    kind: z.literal('tool_call'),
+    id: z.string(),
+    turnId: z.string().optional(),
+    toolCallId: z.string(),
+    title: z.string(),
+    toolKind: ToolKindSchema,
+    status: ToolStatusSchema,
+    content: z.array(ToolContentSchema),
+    locations: z.array(z.object({ path: z.string(), line: z.number().optional() })),
+    permission: PermissionStateSchema.optional(),
+  }),
+]);
+
+export const ConfigOptionSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('select'),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    category: z.string().optional(),
+    currentValue: z.string(),
+    choices: z.array(
+      z.object({
+        value: z.string(),
+        name: z.string(),
+        description: z.string().optional(),
+        group: z.string().optional(),
+      }),
+    ),
+  }),
+  z.object({
+    type: z.literal('boolean'),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    category: z.string().optional(),
+    currentValue: z.boolean(),
+  }),
+]);
+
+export const SessionStateSchema = z.object({
+  title: z.string().optional(),
+  usage: z
+    .object({
+      used: z.number(),
+      size: z.number(),
+      cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
+    })
+    .optional(),
+  modes: z
+    .object({
+      currentModeId: z.string(),
+      available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional() })),
+    })
+    .optional(),
+  configOptions: z.array(ConfigOptionSchema),
+  commands: z.array(
+    z.object({ name: z.string(), description: z.string(), inputHint: z.string().optional() }),
+  ),
+  plan: z.array(
+    z.object({
+      content: z.string(),
+      priority: z.enum(['high', 'medium', 'low']),
+      status: z.enum(['pending', 'in_progress', 'completed']),
+    }),
+  ),
+});
+
+export const TurnSchema = z.object({
+  id: z.string(),
+  status: z.enum(['running', 'completed', 'cancelled', 'interrupted', 'failed']),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  stopReason: z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']).optional(),
+  error: z.object({ kind: z.string(), message: z.string(), code: z.number().optional() }).optional(),
+  stderrTail: z.array(z.string()).optional(),
+});
+
+export const NoticeSchema = z.object({
+  severity: z.enum(['info', 'warning', 'error']),
+  title: z.string(),
+  description: z.string().optional(),
+});
+
+export const ThreadEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('entry_added'), entry: ThreadEntrySchema }),
+  z.object({ type: z.literal('text_appended'), entryId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('entry_updated'), entry: ThreadEntrySchema }),
+  z.object({
+    type: z.literal('state_updated'),
+    changed: z.enum(['title', 'usage', 'modes', 'configOptions', 'commands', 'plan']),
+    state: SessionStateSchema,
+  }),
+  z.object({ type: z.literal('notice'), notice: NoticeSchema }),
+  z.object({ type: z.literal('turn_started'), turn: TurnSchema }),
+  z.object({ type: z.literal('turn_ended'), turn: TurnSchema }),
+]);
+
+export const ThreadSnapshotSchema = z.object({
+  entries: z.array(ThreadEntrySchema),
+  turns: z.array(TurnSchema),
+  state: SessionStateSchema,
+});
+
+export type ThreadEntryMessage = DeepReadonly<z.infer<typeof ThreadEntrySchema>>;
+export type ThreadEventMessage = DeepReadonly<z.infer<typeof ThreadEventSchema>>;
+export type ThreadSnapshotMessage = DeepReadonly<z.infer<typeof ThreadSnapshotSchema>>;
+export type SessionStateMessage = DeepReadonly<z.infer<typeof SessionStateSchema>>;
+export type TurnMessage = DeepReadonly<z.infer<typeof TurnSchema>>;
+export type ToolContentMessage = DeepReadonly<z.infer<typeof ToolContentSchema>>;
+export type PermissionOptionMessage = DeepReadonly<z.infer<typeof PermissionOptionSchema>>;
+export type ConfigOptionMessage = DeepReadonly<z.infer<typeof ConfigOptionSchema>>;
+export type AttachmentMessage = DeepReadonly<z.infer<typeof AttachmentSchema>>;

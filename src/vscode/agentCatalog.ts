@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import { DEMO_AGENT_ID, parseAgentSettings, type AgentDefinition, type ParsedAgents } from './agentSettings';
+
+/**
+ * The agents the chat offers, read from `acpAgents.agents` and re-read when settings change.
+ * Invalid entries are reported once per change and skipped; the demo agent fills in when none is
+ * configured.
+ */
+export class AgentCatalog implements vscode.Disposable {
+  private parsed: ParsedAgents;
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly demoAgent: AgentDefinition,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.parsed = this.read();
+    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('acpAgents.agents')) {
+        this.parsed = this.read();
+        this.changeEmitter.fire();
+      }
+    });
+  }
+
+  get agents(): ParsedAgents {
+    return this.parsed;
+  }
+
+  private read(): ParsedAgents {
+    const raw = vscode.workspace.getConfiguration('acpAgents').get<unknown>('agents');
+    const parsed = parseAgentSettings(raw, this.demoAgent);
+    if (parsed.errors.length > 0) {
+      for (const error of parsed.errors) {
+        this.log.warn(error);
+      }
+      void vscode.window.showWarningMessage(
+        `ACP Agents: some agent settings are invalid. ${parsed.errors.join(' ')}`,
+      );
+    }
+    return parsed;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changeEmitter.dispose();
+  }
+}
+
+/** The offline demo agent: the scriptable test agent bundled with the extension. */
+export function demoAgent(extensionUri: vscode.Uri): AgentDefinition {
+  return {
+    id: DEMO_AGENT_ID,
+    label: 'Demo agent (offline)',
+    description: 'Built in; answers without an account or network',
+    command: process.execPath,
+    args: [vscode.Uri.joinPath(extensionUri, 'dist', 'demo-agent.js').fsPath],
+    // The extension host may be Electron: make its binary behave as plain Node for the script.
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  };
+}

@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import type { EditorActions } from './chat/viewSink';
+
+/** Opens what the chat links to: files in an editor at the line, web pages in the browser. */
+export class VsCodeEditorActions implements EditorActions {
+  async openFile(path: string, line?: number): Promise<void> {
+    const uri = path.startsWith('file:') ? vscode.Uri.parse(path) : vscode.Uri.file(path);
+    const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(uri, {
+      selection: new vscode.Range(position, position),
+      preview: true,
+      viewColumn: vscode.ViewColumn.Active,
+    });
+  }
+
+  async openUrl(url: string): Promise<void> {
+    const uri = vscode.Uri.parse(url);
+    // Only web pages: a link in agent output must not launch other URI handlers.
+    if (uri.scheme !== 'http' && uri.scheme !== 'https') {
+      throw new Error(`Refused to open a ${uri.scheme}: link from the chat.`);
+    }
+    await vscode.env.openExternal(uri);
+  }
+}

@@ -1,0 +1,76 @@
+import { strict as assert } from 'node:assert';
+import { parseAgentSettings, type AgentDefinition } from '../../src/vscode/agentSettings';
+
+const demo: AgentDefinition = {
+  id: 'demo',
+  label: 'Demo agent (offline)',
+  command: 'node',
+  args: ['demo.js'],
+  env: {},
+};
+
+describe('acpAgents.agents settings', () => {
+  it('offers the demo agent when nothing is configured', () => {
+    assert.deepEqual(parseAgentSettings(undefined, demo), { agents: [demo], errors: [] });
+    assert.deepEqual(parseAgentSettings([], demo), { agents: [demo], errors: [] });
+  });
+
+  it('turns valid entries into agents with unique ids, without the demo agent', () => {
+    const parsed = parseAgentSettings(
+      [
+        { name: 'Copilot', command: 'copilot', args: ['--acp', '--stdio'] },
+        { name: 'Copilot', command: 'copilot', env: { GH_TOKEN: 'x' } },
+      ],
+      demo,
+    );
+    assert.deepEqual(parsed, {
+      agents: [
+        {
+          id: 'agent:copilot',
+          label: 'Copilot',
+          description: 'copilot --acp --stdio',
+          command: 'copilot',
+          args: ['--acp', '--stdio'],
+          env: {},
+        },
+        {
+          id: 'agent:copilot-2',
+          label: 'Copilot',
+          description: 'copilot',
+          command: 'copilot',
+          args: [],
+          env: { GH_TOKEN: 'x' },
+        },
+      ],
+      errors: [],
+    });
+  });
+
+  it('reports each invalid entry and keeps the valid ones', () => {
+    const parsed = parseAgentSettings(
+      [
+        { name: 'Gemini', command: 'gemini', args: ['--acp'] },
+        { name: '', command: 'x' },
+        { name: 'Bad', command: 'x', args: 'nope' },
+        42,
+      ],
+      demo,
+    );
+    assert.deepEqual(
+      parsed.agents.map((agent) => agent.id),
+      ['agent:gemini'],
+    );
+    assert.deepEqual(parsed.errors, [
+      'acpAgents.agents[1]: name needs a name',
+      'acpAgents.agents[2]: args Invalid input: expected array, received string',
+      'acpAgents.agents[3]: entry Invalid input: expected object, received number',
+    ]);
+  });
+
+  it('rejects a setting that is not a list and falls back to the demo agent', () => {
+    assert.deepEqual(parseAgentSettings({ name: 'x' }, demo), {
+      agents: [demo],
+      errors: ['acpAgents.agents must be a list of agents.'],
+    });
+  });
+});
