@@ -1,56 +1,92 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { NodeFileSystem } from './core/node/nodeFileSystem';
-import { NodeTerminals } from './core/node/nodeTerminals';
-import { PolicyPermissions } from './core/node/policyPermissions';
+import { PermissionRules } from './core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { ChatController } from './vscode/chat/chatController';
 import { ChatViewProvider } from './vscode/chatViewProvider';
+import { registerCommands } from './vscode/commands';
+import { EditReview } from './vscode/editReview';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { channelLogger } from './vscode/logChannel';
+import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
+import { defaultAgentId, fileSettings, permissionSettings, workspaceRuleStore } from './vscode/settings';
+import { VsCodeSignIn } from './vscode/signInHost';
+import { AgentStatusBar } from './vscode/statusBar';
+import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
+import { VsCodeTerminals } from './vscode/vscodeTerminals';
+import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
 
-/** What the extension exposes to its integration tests and to other extensions. */
+/** What the extension exposes to its integration tests (and to other extensions). */
 export interface AcpAgentsApi {
   readonly chat: ChatController;
+  /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
+  readonly prompts: SwappablePrompts;
+  readonly review: EditReview;
+  readonly terminals: VsCodeTerminals;
+  readonly statusBar: AgentStatusBar;
+  readonly rules: PermissionRules;
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
 export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
+  const logger = channelLogger(log);
+  const prompts = new SwappablePrompts(new VsCodeUserPrompts());
   const catalog = new AgentCatalog(demoAgent(context.extensionUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
-  const terminals = new NodeTerminals(cwd());
+  const review = new EditReview(prompts);
+  const terminals = new VsCodeTerminals(cwd);
+  const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
+  // The permission port asks whether the chat view is visible; the view is built after the controller.
+  const viewRef: { current?: ChatViewProvider } = {};
+  const permissions = new VsCodePermissions(
+    rules,
+    prompts,
+    { chatVisible: () => viewRef.current?.isVisible ?? false, showDiff: diffViewer(review) },
+    logger,
+  );
   const chat = new ChatController({
     agents: () => catalog.agents,
+    defaultAgentId,
     cwd,
     ports: {
-      fileSystem: new NodeFileSystem(),
-      // Permission requests are answered inline in the chat view until the editor integration lands.
-      permissions: new PolicyPermissions(() => undefined),
+      fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
+      permissions,
       terminals,
-      logger: channelLogger(log),
+      logger,
     },
     editor: new VsCodeEditorActions(),
+    signIn: new VsCodeSignIn(context.secrets, prompts),
+    trusted: () => vscode.workspace.isTrusted,
+    progress: (title, work) =>
+      Promise.resolve(
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => work),
+      ),
     clientOptions: {
       clientInfo: {
         name: 'acp-agents-vscode',
         title: 'ACP Agents for VS Code',
-        version: context.extension.packageJSON.version,
+        version: String(context.extension.packageJSON.version),
       },
     },
   });
-  const view = new ChatViewProvider(context.extensionUri, chat, log);
+  const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
+  const statusBar = new AgentStatusBar(chat);
 
   context.subscriptions.push(
     log,
     catalog,
+    review,
+    terminals,
     chat,
     view,
-    { dispose: () => void terminals.dispose() },
+    statusBar,
     catalog.onDidChange(() => chat.agentsChanged()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
+    ...registerCommands({ chat, view, prompts, log }),
   );
-  return { chat };
+  return { chat, prompts, review, terminals, statusBar, rules };
 }
 
 export function deactivate(): void {}

@@ -13,6 +13,8 @@ import { tracedStream } from './protocolTrace';
 import { Thread, type ThreadLimits } from './thread';
 
 export interface AgentClientOptions {
+  /** Our id for the configured agent (defaults to the command); permission answers are remembered per agent. */
+  readonly agentId?: string;
   readonly command: AgentCommand;
   readonly ports: ClientPorts;
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
@@ -323,6 +325,7 @@ export class AgentClient implements Disposable {
   private register(sessionId: string, thread = new Thread(this.options.threadLimits)): AgentSession {
     this.sessions.get(sessionId)?.dispose();
     const host: SessionHost = {
+      agentId: this.options.agentId ?? this.options.command.command,
       agentName: this.info.name,
       agent: this.agent,
       capabilities: this.info.capabilities,

@@ -3,13 +3,14 @@ import { methods } from '@agentclientprotocol/sdk';
 import type { Disposable } from './disposable';
 import { AgentError, AgentExitedError, classifyError } from './errors';
 import { permissionOptionOf } from './normalize';
-import type { Logger, PermissionDecision, PermissionPort } from './ports';
+import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from './ports';
 import { describePrompt, toAcpContent, type PromptBlock } from './promptBlocks';
 import type { Thread } from './thread';
 import type { PermissionOption, Turn } from './threadTypes';
 
 /** What a session needs from the connection that hosts it. */
 export interface SessionHost {
+  readonly agentId: string;
   readonly agentName: string;
   readonly agent: acp.ClientContext;
   readonly capabilities: acp.AgentCapabilities;
@@ -203,7 +204,8 @@ export class AgentSession implements Disposable {
         pending.settle({ outcome: 'cancelled' });
         return;
       }
-      const prompt = {
+      const prompt: PermissionPrompt = {
+        agentId: this.host.agentId,
         sessionId: this.id,
         key,
         toolCall: this.thread.toolCall(toolCall.toolCallId) ?? toolCall,
@@ -220,6 +222,21 @@ export class AgentSession implements Disposable {
 
     const chosen =
       decision.outcome === 'selected' ? options.find((o) => o.optionId === decision.optionId) : undefined;
+    const final: PermissionDecision = chosen
+      ? { outcome: 'selected', optionId: chosen.optionId }
+      : { outcome: 'cancelled' };
+    const settledPrompt: PermissionPrompt = {
+      agentId: this.host.agentId,
+      sessionId: this.id,
+      key,
+      toolCall: this.thread.toolCall(toolCall.toolCallId) ?? toolCall,
+      options,
+    };
+    try {
+      this.host.permissions.settled?.(settledPrompt, final);
+    } catch (error) {
+      this.host.logger.error(`Permission bookkeeping failed: ${classifyError(error).message}`);
+    }
     this.thread.setPermission(toolCall.toolCallId, {
       key,
       options,
@@ -229,9 +246,7 @@ export class AgentSession implements Disposable {
     this.host.logger.info(
       `Permission for "${toolCall.title}" (${toolCall.toolCallId}): ${chosen ? `${chosen.kind} (${chosen.optionId})` : 'cancelled'}`,
     );
-    return {
-      outcome: chosen ? { outcome: 'selected', optionId: chosen.optionId } : { outcome: 'cancelled' },
-    };
+    return { outcome: final };
   }
 
   /**

@@ -33,6 +33,8 @@ export interface FileSystemPort {
 }
 
 export interface PermissionPrompt {
+  /** Which configured agent asks (`AgentClientOptions.agentId`), for remembered answers. */
+  readonly agentId: string;
   readonly sessionId: string;
   /** Our key for this request (also on the tool call entry). */
   readonly key: string;
@@ -50,6 +52,8 @@ export interface PermissionPort {
    * cancelled, the user answered inline, the agent went away): stop asking then.
    */
   request(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionDecision>;
+  /** Told the final decision however it was made (dialog, inline card, cancel), e.g. to remember "always". */
+  settled?(prompt: PermissionPrompt, decision: PermissionDecision): void;
 }
 
 export interface TerminalCreateRequest {

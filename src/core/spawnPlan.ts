@@ -38,6 +38,18 @@ export function planSpawn(command: string, args: readonly string[], host: SpawnH
   return { file: shell, args: ['/d', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true };
 }
 
+/** The executable `command` runs as, searched on PATH (and PATHEXT on Windows); undefined when absent. */
+export function findOnPath(command: string, host: SpawnHost): string | undefined {
+  if (host.platform === 'win32') {
+    return resolveOnWindowsPath(command, host);
+  }
+  if (command.includes('/')) {
+    return host.isFile(command) ? command : undefined;
+  }
+  const dirs = (host.env['PATH'] ?? '').split(':').filter((dir) => dir.length > 0);
+  return dirs.map((dir) => path.posix.join(dir, command)).find(host.isFile);
+}
+
 function resolveOnWindowsPath(command: string, host: SpawnHost): string | undefined {
   const extensions = (host.env['PATHEXT'] ?? host.env['Pathext'] ?? '.COM;.EXE;.BAT;.CMD')
     .split(';')

@@ -39,12 +39,17 @@ export const ChatSchema = z.object({
   thread: ThreadSnapshotSchema,
 });
 
+/** A file the user attached to the next message (explorer "Add File to Chat"). */
+export const AttachmentRefSchema = z.object({ uri: z.string(), name: z.string() });
+
 /** Everything the view shows, sent after `ready` and whenever the view must start over. */
 export const ViewStateSchema = z.object({
   agents: z.array(AgentOptionSchema),
   selectedAgentId: z.string().optional(),
   status: AgentStatusSchema,
   chat: ChatSchema.optional(),
+  /** Files waiting on the composer for the next message. */
+  attachments: z.array(AttachmentRefSchema).optional(),
 });
 
 export const TerminalOutputSchema = z.object({
@@ -60,13 +65,19 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('thread_events'), chatId: z.string(), events: z.array(ThreadEventSchema) }),
   z.object({ type: z.literal('agent_status'), status: AgentStatusSchema }),
   z.object({ type: z.literal('terminal_output'), terminal: TerminalOutputSchema }),
+  /** Put a file on the composer as an attachment of the next message. */
+  z.object({ type: z.literal('add_attachment'), attachment: AttachmentRefSchema }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 
 export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().min(1).max(1_000_000) }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string().min(1).max(1_000_000),
+    attachments: z.array(AttachmentRefSchema).max(50).optional(),
+  }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.string().nullable() }),
   z.object({ type: z.literal('select_agent'), agentId: z.string() }),
@@ -86,6 +97,7 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
 export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
+export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
 export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;
 export type ViewMessage = DeepReadonly<z.infer<typeof ViewMessageSchema>>;

@@ -30,9 +30,14 @@ export interface ParsedAgents {
 
 /**
  * Parses `acpAgents.agents` (untrusted JSON from settings.json) entry by entry, so one bad entry
- * does not hide the others. The demo agent is offered when no other agent is configured.
+ * does not hide the others, then adds the installed presets the user did not configure
+ * themselves. The demo agent is offered when there is no other agent.
  */
-export function parseAgentSettings(raw: unknown, demo: AgentDefinition): ParsedAgents {
+export function parseAgentSettings(
+  raw: unknown,
+  demo: AgentDefinition,
+  presets: readonly AgentDefinition[] = [],
+): ParsedAgents {
   const errors: string[] = [];
   const agents: AgentDefinition[] = [];
   const list = raw === undefined || raw === null ? [] : raw;
@@ -59,7 +64,9 @@ export function parseAgentSettings(raw: unknown, demo: AgentDefinition): ParsedA
       });
     });
   }
-  return { agents: agents.length > 0 ? agents : [demo], errors };
+  const extra = presets.filter((preset) => !agents.some((agent) => agent.command === preset.command));
+  const all = [...agents, ...extra];
+  return { agents: all.length > 0 ? all : [demo], errors };
 }
 
 function uniqueId(name: string, taken: readonly AgentDefinition[]): string {

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { detectPresets } from '../../src/vscode/agentPresets';
 import { parseAgentSettings, type AgentDefinition } from '../../src/vscode/agentSettings';
 
 const demo: AgentDefinition = {
@@ -72,5 +73,54 @@ describe('acpAgents.agents settings', () => {
       agents: [demo],
       errors: ['acpAgents.agents must be a list of agents.'],
     });
+  });
+});
+
+describe('agent presets', () => {
+  const copilot: AgentDefinition = {
+    id: 'copilot',
+    label: 'GitHub Copilot CLI',
+    command: 'copilot',
+    args: ['--acp', '--stdio'],
+    env: {},
+  };
+  const gemini: AgentDefinition = {
+    id: 'gemini',
+    label: 'Gemini CLI',
+    command: 'gemini',
+    args: ['--acp'],
+    env: {},
+  };
+
+  it('adds installed presets after the configured agents, unless configured with the same command', () => {
+    const parsed = parseAgentSettings(
+      [{ name: 'My Gemini', command: 'gemini', args: ['--acp', '--debug'] }],
+      demo,
+      [copilot, gemini],
+    );
+    assert.deepEqual(
+      parsed.agents.map((agent) => agent.id),
+      ['agent:my-gemini', 'copilot'],
+    );
+  });
+
+  it('drops the demo agent once a preset is installed', () => {
+    assert.deepEqual(parseAgentSettings([], demo, [copilot]).agents, [copilot]);
+  });
+
+  it('detects presets on PATH', () => {
+    const installed = new Set(['/usr/local/bin/copilot', '/opt/bin/opencode']);
+    const found = detectPresets({
+      platform: 'linux',
+      env: { PATH: '/usr/bin:/usr/local/bin:/opt/bin' },
+      isFile: (p) => installed.has(p),
+    });
+    assert.deepEqual(
+      found.map((agent) => [agent.id, agent.description]),
+      [
+        ['copilot', 'copilot --acp --stdio'],
+        ['opencode', 'opencode acp'],
+      ],
+    );
   });
 });

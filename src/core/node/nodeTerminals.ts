@@ -27,6 +27,9 @@ export class NodeTerminals implements TerminalPort {
   private nextId = 1;
   private readonly changeEmitter = new Emitter<string>();
   readonly onDidChange = this.changeEmitter.event;
+  private readonly writeEmitter = new Emitter<{ readonly terminalId: string; readonly data: Buffer }>();
+  /** Every piece of output as it arrives (to mirror it into a terminal a person can watch). */
+  readonly onDidWrite = this.writeEmitter.event;
 
   constructor(private readonly defaultCwd: string = process.cwd()) {}
 
@@ -44,6 +47,7 @@ export class NodeTerminals implements TerminalPort {
     const output = new OutputBuffer(request.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT);
     const append = (chunk: Buffer): void => {
       output.append(chunk);
+      this.writeEmitter.fire({ terminalId: id, data: chunk });
       this.changeEmitter.fire(id);
     };
     child.stdout?.on('data', append);

@@ -1,13 +1,22 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AgentClient, type AgentClientOptions } from '../../core/agentClient';
 import type { AgentSession } from '../../core/agentSession';
 import { Emitter, type Disposable } from '../../core/disposable';
 import { AgentExitedError, classifyError, type AgentError } from '../../core/errors';
 import type { ClientPorts, Logger } from '../../core/ports';
+import type { PromptBlock } from '../../core/promptBlocks';
 import { Thread } from '../../core/thread';
 import type { ThreadEvent } from '../../core/threadTypes';
-import { ViewMessageSchema, type AgentStatus, type ViewMessage, type ViewState } from '../../protocol';
+import {
+  ViewMessageSchema,
+  type AgentStatus,
+  type AttachmentRef,
+  type ViewMessage,
+  type ViewState,
+} from '../../protocol';
 import type { AgentDefinition, ParsedAgents } from '../agentSettings';
 import { EventBatcher } from './eventBatcher';
+import { signIn, type SignInHost } from './signIn';
 import { TerminalRelay } from './terminalRelay';
 import type { EditorActions, ViewSink } from './viewSink';
 
@@ -19,6 +28,14 @@ export interface ChatHost {
   readonly ports: ClientPorts & { readonly logger: Logger };
   readonly editor: EditorActions;
   readonly clientOptions?: Partial<AgentClientOptions>;
+  /** The agent to select first (`acpAgents.defaultAgent`), when it is offered. */
+  readonly defaultAgentId?: () => string | undefined;
+  /** Terminal logins and keys; without it only agent-handled sign-in works. */
+  readonly signIn?: SignInHost;
+  /** False in an untrusted workspace: then no agent is started. */
+  readonly trusted?: () => boolean;
+  /** Shows progress (a notification) while an agent starts. */
+  readonly progress?: <T>(title: string, work: Promise<T>) => Promise<T>;
 }
 
 /**
@@ -41,12 +58,16 @@ export class ChatController implements Disposable {
   private chatId = '';
   private status: AgentStatus = { state: 'idle' };
   /** Text that could not be sent because the agent needs a sign-in; sent after `authenticate`. */
-  private waitingForSignIn: string | undefined;
+  private waitingForSignIn: readonly PromptBlock[] | undefined;
+  private attachments: AttachmentRef[] = [];
   private readonly batcher = new EventBatcher((events) => this.postEvents(events));
   private readonly terminals: TerminalRelay;
   private readonly statusEmitter = new Emitter<AgentStatus>();
   /** The agent's state, for the status bar. */
   readonly onStatus = this.statusEmitter.event;
+  private readonly workingEmitter = new Emitter<boolean>();
+  /** Whether a turn is running, each time that changes (for the status bar). */
+  readonly onWorking = this.workingEmitter.event;
 
   constructor(private readonly host: ChatHost) {
     this.thread = this.newThread();
@@ -100,7 +121,11 @@ export class ChatController implements Disposable {
         }
         return;
       case 'send':
-        return this.send(message.text);
+        this.attachments = [];
+        return this.sendPrompt([
+          { type: 'text', text: message.text },
+          ...(await this.attachmentBlocks(message.attachments ?? [])),
+        ]);
       case 'cancel':
         return this.session?.cancel();
       case 'answer_permission':
@@ -137,7 +162,8 @@ export class ChatController implements Disposable {
   /** The agents offered and the selected one (the first when none is chosen or it disappeared). */
   get agent(): AgentDefinition {
     const { agents } = this.host.agents();
-    return agents.find((agent) => agent.id === this.selectedAgentId) ?? (agents[0] as AgentDefinition);
+    const wanted = this.selectedAgentId ?? this.host.defaultAgentId?.();
+    return agents.find((agent) => agent.id === wanted) ?? (agents[0] as AgentDefinition);
   }
 
   get currentStatus(): AgentStatus {
@@ -155,22 +181,53 @@ export class ChatController implements Disposable {
       selectedAgentId: this.agent.id,
       status: this.status,
       chat: { chatId: this.chatId, thread: this.thread.snapshot() },
+      ...(this.attachments.length > 0 ? { attachments: [...this.attachments] } : {}),
     };
   }
 
   /** Sends a prompt, starting the agent and a session first when needed. */
   async send(text: string): Promise<void> {
+    await this.sendPrompt([{ type: 'text', text }]);
+  }
+
+  /** Puts a file on the view's composer, to go with the next message (kept until sent, across view reloads). */
+  addAttachment(attachment: AttachmentRef): void {
+    if (!this.attachments.some((a) => a.uri === attachment.uri)) {
+      this.attachments.push(attachment);
+      this.post({ type: 'add_attachment', attachment });
+    }
+  }
+
+  /** Attached files go as embedded text (the agent sees what the user sees); unreadable ones as links. */
+  private async attachmentBlocks(attachments: readonly AttachmentRef[]): Promise<PromptBlock[]> {
+    return Promise.all(
+      attachments.map(async (attachment): Promise<PromptBlock> => {
+        const filePath = attachment.uri.startsWith('file:') ? fileURLToPath(attachment.uri) : attachment.uri;
+        try {
+          const text = await this.host.ports.fileSystem.readTextFile(filePath, {
+            sessionId: this.session?.id ?? '',
+          });
+          return { type: 'resource', uri: pathToFileURL(filePath).href, text };
+        } catch {
+          return { type: 'resource_link', uri: attachment.uri, name: attachment.name };
+        }
+      }),
+    );
+  }
+
+  /** Sends prompt blocks (text, selections, files), starting the agent and a session first when needed. */
+  async sendPrompt(blocks: readonly PromptBlock[]): Promise<void> {
     if (this.thread.runningTurn) {
       throw new Error('A turn is already running; wait for it or press Stop.');
     }
     const session = await this.ensureSession();
     if (!session) {
       if (this.status.error?.kind === 'auth_required') {
-        this.waitingForSignIn = text;
+        this.waitingForSignIn = blocks;
       }
       return;
     }
-    await session.prompt([{ type: 'text', text }]);
+    await session.prompt(blocks);
   }
 
   private async ensureSession(): Promise<AgentSession | undefined> {
@@ -204,13 +261,30 @@ export class ChatController implements Disposable {
   private async startClient(): Promise<AgentClient | undefined> {
     const agent = this.agent;
     this.session = undefined;
+    if (this.host.trusted && !this.host.trusted()) {
+      this.setStatus({
+        state: 'error',
+        agentName: agent.label,
+        error: {
+          kind: 'untrusted',
+          message:
+            'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
+        },
+      });
+      return undefined;
+    }
     this.setStatus({ state: 'starting', agentName: agent.label });
     try {
-      const client = await AgentClient.start({
-        command: { command: agent.command, args: agent.args, env: agent.env, cwd: this.host.cwd() },
+      const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
+      const starting = AgentClient.start({
+        agentId: agent.id,
+        command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
         ports: this.host.ports,
         ...this.host.clientOptions,
       });
+      const client = await (this.host.progress
+        ? this.host.progress(`Starting ${agent.label}…`, starting)
+        : starting);
       if (this.agent.id !== agent.id) {
         // The user picked another agent while this one was starting.
         await client.stop();
@@ -263,16 +337,22 @@ export class ChatController implements Disposable {
     if (!client) {
       return;
     }
-    await client.authenticate(methodId);
+    const outcome = await signIn(methodId, client, this.agent, this.host.signIn);
+    if (outcome === 'dismissed') {
+      return;
+    }
+    if (outcome === 'restart') {
+      await this.stopClient();
+    }
     const waiting = this.waitingForSignIn;
     this.waitingForSignIn = undefined;
     const session = await this.ensureSession();
     if (session && waiting !== undefined) {
-      await session.prompt([{ type: 'text', text: waiting }]);
+      await session.prompt(waiting);
     }
   }
 
-  private async selectAgent(agentId: string): Promise<void> {
+  async selectAgent(agentId: string): Promise<void> {
     if (!this.host.agents().agents.some((agent) => agent.id === agentId)) {
       throw new Error(`Unknown agent ${agentId}`);
     }
@@ -360,6 +440,7 @@ export class ChatController implements Disposable {
     // A turn's start and end are what the composer waits for: do not hold them back.
     if (event.type === 'turn_started' || event.type === 'turn_ended') {
       this.batcher.flush();
+      this.workingEmitter.fire(event.type === 'turn_started');
     }
   }
 
@@ -390,6 +471,7 @@ export class ChatController implements Disposable {
     this.terminals.dispose();
     this.threadSubscription?.dispose();
     this.statusEmitter.dispose();
+    this.workingEmitter.dispose();
     void this.stopClient();
   }
 }

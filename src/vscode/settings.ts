@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import * as vscode from 'vscode';
+import type { PermissionRule, PermissionSettings, RuleStore } from '../core/permissionRules';
+import type { FileSettings } from './workspaceFileSystem';
+
+const FileSettingsSchema = z.object({
+  review: z.enum(['ask', 'auto']).catch('ask'),
+  maxReadBytes: z
+    .number()
+    .int()
+    .positive()
+    .catch(2 * 1024 * 1024),
+});
+const PermissionSettingsSchema = z.object({
+  autoApproveReads: z.boolean().catch(false),
+  rememberInWorkspace: z.boolean().catch(true),
+});
+
+/** `acpAgents.edits.review` and `acpAgents.files.maxReadBytes`, validated; a bad value falls back to the default. */
+export function fileSettings(): FileSettings {
+  const config = vscode.workspace.getConfiguration('acpAgents');
+  return FileSettingsSchema.parse({
+    review: config.get('edits.review'),
+    maxReadBytes: config.get('files.maxReadBytes'),
+  });
+}
+
+export function permissionSettings(): PermissionSettings {
+  const config = vscode.workspace.getConfiguration('acpAgents');
+  return PermissionSettingsSchema.parse({
+    autoApproveReads: config.get('permissions.autoApproveReads'),
+    rememberInWorkspace: config.get('permissions.rememberInWorkspace'),
+  });
+}
+
+export function defaultAgentId(): string | undefined {
+  const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('defaultAgent');
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+const RulesSchema = z.array(
+  z.object({
+    agentId: z.string(),
+    toolKind: z.enum([
+      'read',
+      'edit',
+      'delete',
+      'move',
+      'search',
+      'execute',
+      'think',
+      'fetch',
+      'switch_mode',
+      'other',
+    ]),
+    decision: z.enum(['allow', 'reject']),
+  }),
+);
+
+/** "Always" answers kept in the workspace's storage (parsed on load: storage is data, not trusted code). */
+export function workspaceRuleStore(state: vscode.Memento): RuleStore {
+  const KEY = 'acpAgents.permissionRules';
+  return {
+    load(): readonly PermissionRule[] {
+      const parsed = RulesSchema.safeParse(state.get(KEY));
+      return parsed.success ? parsed.data : [];
+    },
+    async save(rules) {
+      await state.update(KEY, rules);
+    },
+  };
+}

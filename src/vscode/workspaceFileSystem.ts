@@ -1,0 +1,168 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { isInside } from '../core/pathConfinement';
+import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
+import type { EditReview } from './editReview';
+import type { UserPrompts } from './userPrompts';
+
+export interface FileSettings {
+  /** `ask`: every write is shown as a diff and waits for Keep/Undo; `auto`: written at once. */
+  readonly review: 'ask' | 'auto';
+  /** Files larger than this are refused to the agent instead of sent as megabytes of text. */
+  readonly maxReadBytes: number;
+}
+
+const ALLOW_OUTSIDE = 'Allow';
+const OVERWRITE = 'Replace my changes';
+
+/**
+ * The agent's file access through VS Code: reads see unsaved editor text, writes are workspace
+ * edits (undoable, visible in open editors) that are saved afterwards, and nothing outside the
+ * workspace folders is touched without a modal yes.
+ */
+export class WorkspaceFileSystem implements FileSystemPort {
+  constructor(
+    private readonly settings: () => FileSettings,
+    private readonly prompts: UserPrompts,
+    private readonly review: EditReview,
+    private readonly log: Logger,
+  ) {}
+
+  async readTextFile(filePath: string): Promise<string> {
+    await this.confine(filePath, 'read');
+    const uri = vscode.Uri.file(filePath);
+    const open = this.openDocument(uri);
+    if (open) {
+      return open.getText();
+    }
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(uri);
+    } catch {
+      throw new FileNotFoundError(filePath);
+    }
+    if (stat.type & vscode.FileType.Directory) {
+      throw new ClientRefusalError(`${filePath} is a folder, not a file.`);
+    }
+    const limit = this.settings().maxReadBytes;
+    if (stat.size > limit) {
+      throw new ClientRefusalError(
+        `${filePath} is ${formatBytes(stat.size)}, over the ${formatBytes(limit)} limit for reading files (setting acpAgents.files.maxReadBytes).`,
+      );
+    }
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (looksBinary(bytes)) {
+      throw new ClientRefusalError(`${filePath} is a binary file; only text files can be read.`);
+    }
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+
+  async writeTextFile(filePath: string, content: string): Promise<void> {
+    await this.confine(filePath, 'write');
+    const uri = vscode.Uri.file(filePath);
+    const current = await this.currentText(uri);
+
+    if (this.settings().review === 'ask') {
+      const decision = await this.review.review(filePath, current, content);
+      this.log.info(`Edit review for ${filePath}: ${decision}`);
+      if (decision === 'undo') {
+        throw new ClientRefusalError(`The user rejected the edit to ${filePath}.`);
+      }
+    }
+
+    const open = this.openDocument(uri);
+    if (open?.isDirty) {
+      const saved = await this.diskText(uri);
+      if (open.getText() !== saved && open.getText() !== content) {
+        const choice = await this.prompts.modal(
+          `${path.basename(filePath)} has unsaved changes. Replace them with the agent's version?`,
+          'Your unsaved changes would be lost. Choose "Replace my changes" to apply the agent\'s edit anyway.',
+          [OVERWRITE],
+        );
+        if (choice !== OVERWRITE) {
+          throw new ClientRefusalError(`${filePath} has unsaved changes in the editor; the user kept them.`);
+        }
+      }
+    }
+    await this.apply(uri, content);
+  }
+
+  /** Applies the content as one workspace edit (undoable with Ctrl+Z) and saves the document. */
+  private async apply(uri: vscode.Uri, content: string): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    let document = this.openDocument(uri);
+    if (!document && !(await this.exists(uri))) {
+      await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(uri.fsPath)));
+      edit.createFile(uri, { ignoreIfExists: true });
+      if (!(await vscode.workspace.applyEdit(edit))) {
+        throw new ClientRefusalError(`Could not create ${uri.fsPath}.`);
+      }
+    }
+    document = await vscode.workspace.openTextDocument(uri);
+    const replace = new vscode.WorkspaceEdit();
+    const all = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
+    replace.replace(uri, all, content);
+    if (!(await vscode.workspace.applyEdit(replace))) {
+      throw new ClientRefusalError(`Could not apply the edit to ${uri.fsPath}.`);
+    }
+    if (!(await document.save())) {
+      throw new ClientRefusalError(`The edit to ${uri.fsPath} was applied but could not be saved.`);
+    }
+  }
+
+  /** Refuses paths outside the workspace folders unless the user allows it in a modal dialog. */
+  private async confine(filePath: string, access: 'read' | 'write'): Promise<void> {
+    const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    if (roots.length > 0 && (await isInside(filePath, roots))) {
+      return;
+    }
+    const choice = await this.prompts.modal(
+      `The agent wants to ${access} a file outside the workspace: ${filePath}`,
+      'Files outside the open workspace folders are refused unless you allow it, also when reached through ".." or a symbolic link.',
+      [ALLOW_OUTSIDE],
+    );
+    this.log.info(
+      `Access to ${access} ${filePath} outside the workspace: ${choice === ALLOW_OUTSIDE ? 'allowed' : 'refused'}`,
+    );
+    if (choice !== ALLOW_OUTSIDE) {
+      throw new ClientRefusalError(`Access to ${filePath} was refused: it is outside the workspace.`);
+    }
+  }
+
+  private openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find(
+      (doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === uri.fsPath,
+    );
+  }
+
+  /** What the user sees now: the editor's text when open, else the disk; null for a new file. */
+  private async currentText(uri: vscode.Uri): Promise<string | null> {
+    return this.openDocument(uri)?.getText() ?? (await this.diskText(uri));
+  }
+
+  private async diskText(uri: vscode.Uri): Promise<string | null> {
+    try {
+      return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return null;
+    }
+  }
+
+  private async exists(uri: vscode.Uri): Promise<boolean> {
+    try {
+      await vscode.workspace.fs.stat(uri);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A NUL byte in the first 8 KiB: how git and most editors tell binary from text. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
