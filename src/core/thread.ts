@@ -72,6 +72,36 @@ export class Thread {
     };
   }
 
+  /**
+   * A thread continued from a saved snapshot (the journal). A turn that was still running when
+   * it was saved was cut off (VS Code closed or crashed): it ends as interrupted with `reason`.
+   */
+  static restore(
+    snapshot: ThreadSnapshot,
+    limits: Partial<ThreadLimits> = {},
+    reason = 'VS Code closed during the answer.',
+  ): Thread {
+    const thread = new Thread(limits);
+    for (const entry of snapshot.entries) {
+      thread.entryIndex.set(entry.id, thread.entries.length);
+      thread.entries.push(entry);
+      if (entry.kind === 'tool_call') {
+        thread.toolEntryIds.set(entry.toolCallId, entry.id);
+      }
+      thread.nextEntry = Math.max(thread.nextEntry, numberOf(entry.id) + 1);
+    }
+    for (const turn of snapshot.turns) {
+      const cut = turn.status === 'running';
+      thread.turns.push(
+        cut ? { ...turn, status: 'interrupted', error: { kind: 'process_exited', message: reason } } : turn,
+      );
+      thread.nextTurn = Math.max(thread.nextTurn, numberOf(turn.id) + 1);
+    }
+    thread.currentTurnId = snapshot.turns.at(-1)?.id;
+    thread.state = snapshot.state;
+    return thread;
+  }
+
   snapshot(): ThreadSnapshot {
     return { entries: [...this.entries], turns: [...this.turns], state: this.state };
   }
@@ -337,4 +367,10 @@ export class Thread {
   dispose(): void {
     this.emitter.dispose();
   }
+}
+
+/** The number in a generated id (`e12`, `t3`), 0 when there is none. */
+function numberOf(id: string): number {
+  const match = /(\d+)$/.exec(id);
+  return match ? Number(match[1]) : 0;
 }

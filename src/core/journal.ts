@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+// The thread's wire schemas double as the journal's: the journal is read back from disk, untrusted.
+import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
+import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
+
+/** What the journal knows about a chat besides its transcript. */
+export interface ChatMeta {
+  readonly chatId: string;
+  readonly agentId: string;
+  /** The agent's session id, for `session/load` / `session/resume` after a restart. */
+  readonly acpSessionId?: string;
+  /** A name the user gave the chat; wins over the agent's title. */
+  readonly customTitle?: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface JournaledChat {
+  readonly meta: ChatMeta;
+  readonly thread: ThreadSnapshot;
+  /** The file's size in bytes, for retention. */
+  readonly bytes: number;
+}
+
+const MetaSchema = z.object({
+  chatId: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  agentId: z.string(),
+  acpSessionId: z.string().optional(),
+  customTitle: z.string().optional(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+/** One line of a chat's journal file. */
+const RecordSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('meta'), meta: MetaSchema }),
+  z.object({ t: z.literal('events'), events: z.array(ThreadEventSchema) }),
+  z.object({ t: z.literal('snapshot'), thread: ThreadSnapshotSchema }),
+]);
+type JournalRecord = z.infer<typeof RecordSchema>;
+/** What is written: the same shapes, from the core's own (readonly) types. */
+type WrittenRecord =
+  | { readonly t: 'meta'; readonly meta: ChatMeta }
+  | { readonly t: 'events'; readonly events: readonly ThreadEvent[] }
+  | { readonly t: 'snapshot'; readonly thread: ThreadSnapshot };
+
+export interface Retention {
+  /** Chats kept, newest first by last update. */
+  readonly maxChats: number;
+  /** Bytes of journal kept in all; the oldest chats go first. */
+  readonly maxBytes: number;
+}
+
+/**
+ * Every chat, journaled by the extension itself — independent of the agent — as an append-only
+ * JSON-lines file per chat in the extension's storage: a `meta` line, then batches of thread
+ * events as they happen. Appends are fsynced; a torn last line (a crash mid-write) is skipped
+ * when reading and never spoils the lines before it. A long journal is compacted into one
+ * snapshot line by writing a new file and renaming it over the old one.
+ */
+export class ChatJournal {
+  private readonly folder: string;
+  /** Serializes writes per chat so records never interleave. */
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(storageDir: string) {
+    this.folder = path.join(storageDir, 'chats');
+  }
+
+  static newChatId(): string {
+    return randomUUID();
+  }
+
+  /** Writes (or updates) a chat's meta line. */
+  saveMeta(meta: ChatMeta): Promise<void> {
+    return this.append(meta.chatId, [{ t: 'meta', meta }]);
+  }
+
+  appendEvents(chatId: string, events: readonly ThreadEvent[]): Promise<void> {
+    if (events.length === 0) {
+      return Promise.resolve();
+    }
+    return this.append(chatId, [{ t: 'events', events }]);
+  }
+
+  /** Replaces a chat's journal by its meta and one snapshot (write to a temp file, then rename). */
+  compact(meta: ChatMeta, thread: ThreadSnapshot): Promise<void> {
+    return this.enqueue(meta.chatId, async () => {
+      await mkdir(this.folder, { recursive: true });
+      const target = this.file(meta.chatId);
+      const temp = `${target}.${process.pid}.tmp`;
+      const lines =
+        [
+          { t: 'meta', meta },
+          { t: 'snapshot', thread },
+        ]
+          .map((r) => JSON.stringify(r))
+          .join('\n') + '\n';
+      const handle = await open(temp, 'w');
+      try {
+        await handle.writeFile(lines, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, target);
+    });
+  }
+
+  /** Reads every chat (skipping unreadable files), newest first. */
+  async readAll(): Promise<JournaledChat[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch {
+      return [];
+    }
+    const chats = await Promise.all(
+      names.filter((n) => n.endsWith('.jsonl')).map((n) => this.read(n.slice(0, -'.jsonl'.length))),
+    );
+    return chats
+      .filter((c): c is JournaledChat => c !== undefined)
+      .sort((a, b) => b.meta.updatedAt - a.meta.updatedAt);
+  }
+
+  /** One chat, rebuilt from its journal; undefined when there is no readable meta line. */
+  async read(chatId: string): Promise<JournaledChat | undefined> {
+    let text: string;
+    let bytes: number;
+    try {
+      [text, bytes] = await Promise.all([
+        readFile(this.file(chatId), 'utf8'),
+        stat(this.file(chatId)).then((s) => s.size),
+      ]);
+    } catch {
+      return undefined;
+    }
+    let meta: ChatMeta | undefined;
+    let snapshot: ThreadSnapshot | undefined;
+    const events: ThreadEvent[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') {
+        continue;
+      }
+      const record = parseRecord(line);
+      if (!record) {
+        continue; // a torn or foreign line: skip it, keep the rest
+      }
+      if (record.t === 'meta') {
+        meta = record.meta;
+      } else if (record.t === 'snapshot') {
+        snapshot = record.thread as ThreadSnapshot;
+        events.length = 0;
+      } else {
+        events.push(...(record.events as ThreadEvent[]));
+      }
+    }
+    if (!meta) {
+      return undefined;
+    }
+    return { meta, thread: replay(snapshot, events), bytes };
+  }
+
+  async delete(chatId: string): Promise<void> {
+    await this.enqueue(chatId, () => rm(this.file(chatId), { force: true }));
+  }
+
+  /** Deletes the oldest chats beyond the limits; returns the ids deleted. */
+  async enforce(retention: Retention, keep: ReadonlySet<string> = new Set()): Promise<string[]> {
+    const chats = await this.readAll();
+    const deleted: string[] = [];
+    let bytes = 0;
+    let count = 0;
+    for (const chat of chats) {
+      const over = count + 1 > retention.maxChats || bytes + chat.bytes > retention.maxBytes;
+      if (over && !keep.has(chat.meta.chatId)) {
+        await this.delete(chat.meta.chatId);
+        deleted.push(chat.meta.chatId);
+      } else {
+        count++;
+        bytes += chat.bytes;
+      }
+    }
+    return deleted;
+  }
+
+  /** Waits for every queued write. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.queues.values()]);
+  }
+
+  private append(chatId: string, records: readonly WrittenRecord[]): Promise<void> {
+    return this.enqueue(chatId, async () => {
+      await mkdir(this.folder, { recursive: true });
+      const handle = await open(this.file(chatId), 'a+');
+      try {
+        // A torn previous line must not swallow this record: start on a fresh line.
+        const prefix = (await handle.stat()).size > 0 && !(await endsWithNewline(handle)) ? '\n' : '';
+        await handle.appendFile(prefix + records.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  private enqueue(chatId: string, work: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(chatId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => {});
+    this.queues.set(chatId, settled);
+    void settled.then(() => {
+      if (this.queues.get(chatId) === settled) {
+        this.queues.delete(chatId);
+      }
+    });
+    return next;
+  }
+
+  private file(chatId: string): string {
+    if (!/^[A-Za-z0-9_-]+$/.test(chatId)) {
+      throw new Error(`Invalid chat id ${chatId}`);
+    }
+    return path.join(this.folder, `${chatId}.jsonl`);
+  }
+}
+
+function parseRecord(line: string): JournalRecord | undefined {
+  try {
+    const parsed = RecordSchema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function endsWithNewline(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+/** Rebuilds a thread snapshot from a starting snapshot and the events after it. */
+export function replay(start: ThreadSnapshot | undefined, events: readonly ThreadEvent[]): ThreadSnapshot {
+  const entries = [...(start?.entries ?? [])];
+  const turns = [...(start?.turns ?? [])];
+  let state = start?.state ?? { configOptions: [], commands: [], plan: [] };
+  const index = new Map(entries.map((entry, i) => [entry.id, i]));
+  for (const event of events) {
+    switch (event.type) {
+      case 'entry_added':
+        index.set(event.entry.id, entries.length);
+        entries.push(event.entry);
+        break;
+      case 'entry_updated': {
+        const i = index.get(event.entry.id);
+        if (i !== undefined) {
+          entries[i] = event.entry;
+        }
+        break;
+      }
+      case 'text_appended': {
+        const i = index.get(event.entryId);
+        const entry = i === undefined ? undefined : entries[i];
+        if (i !== undefined && entry && entry.kind !== 'tool_call') {
+          entries[i] = { ...entry, text: entry.text + event.text };
+        }
+        break;
+      }
+      case 'state_updated':
+        state = event.state;
+        break;
+      case 'turn_started':
+        turns.push(event.turn);
+        break;
+      case 'turn_ended': {
+        const i = turns.findIndex((turn) => turn.id === event.turn.id);
+        if (i === -1) {
+          turns.push(event.turn);
+        } else {
+          turns[i] = event.turn;
+        }
+        break;
+      }
+      case 'notice':
+        break;
+      default: {
+        const unknown: never = event;
+        throw new Error(`Unknown event ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+  return { entries, turns, state };
+}
