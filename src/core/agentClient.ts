@@ -116,7 +116,12 @@ export class AgentClient implements Disposable {
         }
         return session.requestPermission(params, signal);
       });
-    registerPortHandlers(app, ports, ports.logger ?? silentLogger);
+    registerPortHandlers(
+      app,
+      ports,
+      ports.logger ?? silentLogger,
+      (sessionId) => client().sessions.get(sessionId)?.cwd,
+    );
   }
 
   private routeUpdate(sessionId: string, update: acp.SessionUpdate): void {
@@ -219,7 +224,7 @@ export class AgentClient implements Disposable {
         cwd: params.cwd,
         mcpServers: [...(params.mcpServers ?? [])],
       });
-      const session = this.register(response.sessionId, params.thread);
+      const session = this.register(response.sessionId, params.cwd, params.thread);
       this.applySessionSetup(session, response);
       return session;
     } catch (error) {
@@ -232,7 +237,7 @@ export class AgentClient implements Disposable {
     if (!this.info.capabilities.loadSession) {
       throw new NotSupportedError(this.info.name, 'Loading a session (session/load)');
     }
-    const session = this.register(sessionId);
+    const session = this.register(sessionId, params.cwd);
     session.thread.setReplaying(true);
     try {
       const response = await this.agent.request(methods.agent.session.load, {
@@ -256,7 +261,7 @@ export class AgentClient implements Disposable {
     if (!this.info.capabilities.sessionCapabilities?.resume) {
       throw new NotSupportedError(this.info.name, 'Resuming a session (session/resume)');
     }
-    const session = this.register(sessionId);
+    const session = this.register(sessionId, params.cwd);
     try {
       const response = await this.agent.request(methods.agent.session.resume, {
         sessionId,
@@ -322,7 +327,11 @@ export class AgentClient implements Disposable {
     return this.sessions.get(sessionId);
   }
 
-  private register(sessionId: string, thread = new Thread(this.options.threadLimits)): AgentSession {
+  private register(
+    sessionId: string,
+    cwd: string,
+    thread = new Thread(this.options.threadLimits),
+  ): AgentSession {
     this.sessions.get(sessionId)?.dispose();
     const host: SessionHost = {
       agentId: this.options.agentId ?? this.options.command.command,
@@ -338,7 +347,7 @@ export class AgentClient implements Disposable {
         }
       },
     };
-    const session = new AgentSession(sessionId, thread, host, this.options.sessionOptions);
+    const session = new AgentSession(sessionId, cwd, thread, host, this.options.sessionOptions);
     this.sessions.set(sessionId, session);
     for (const update of this.orphanUpdates.get(sessionId) ?? []) {
       session.handleUpdate(update);

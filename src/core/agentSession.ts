@@ -51,6 +51,8 @@ export class AgentSession implements Disposable {
 
   constructor(
     readonly id: string,
+    /** The folder the session was created in (commands run there unless the agent says otherwise). */
+    readonly cwd: string,
     readonly thread: Thread,
     private readonly host: SessionHost,
     options: SessionOptions = {},

@@ -9,7 +9,13 @@ import { ClientRefusalError, FileNotFoundError, type ClientPorts, type Logger } 
  * absolute; port failures become the JSON-RPC errors agents expect (a missing file is ACP's
  * resource-not-found, a refusal carries its message).
  */
-export function registerPortHandlers(app: acp.ClientApp, ports: ClientPorts, logger: Logger): void {
+export function registerPortHandlers(
+  app: acp.ClientApp,
+  ports: ClientPorts,
+  logger: Logger,
+  /** The cwd a session was created with: where its commands run when the agent names no cwd. */
+  sessionCwd: (sessionId: string) => string | undefined,
+): void {
   const answer = <T>(work: () => Promise<T>): Promise<T> => answerWith(work, logger);
   app
     .onRequest(methods.client.fs.readTextFile, ({ params }) =>
@@ -34,7 +40,9 @@ export function registerPortHandlers(app: acp.ClientApp, ports: ClientPorts, log
           command: params.command,
           ...(params.args ? { args: params.args } : {}),
           ...(params.env ? { env } : {}),
-          ...(params.cwd ? { cwd: params.cwd } : {}),
+          ...((params.cwd ?? sessionCwd(params.sessionId))
+            ? { cwd: params.cwd ?? sessionCwd(params.sessionId) }
+            : {}),
           ...(typeof params.outputByteLimit === 'number' ? { outputByteLimit: params.outputByteLimit } : {}),
         });
         return { terminalId };

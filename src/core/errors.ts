@@ -11,7 +11,8 @@ export type AgentErrorKind =
   | 'timeout'
   | 'cancelled'
   | 'internal'
-  | 'process_exited';
+  | 'process_exited'
+  | 'untrusted';
 
 /** A failed agent request, classified. The original JSON-RPC code and data are kept. */
 export class AgentError extends Error {

@@ -77,9 +77,10 @@ export function toolContentOf(content: acp.ToolCallContent): ToolContent {
 }
 
 export function locationOf(location: acp.ToolCallLocation): ToolLocation {
-  return location.line === undefined || location.line === null
-    ? { path: location.path }
-    : { path: location.path, line: location.line };
+  // 1-based; some agents send 0 for "no particular line".
+  return typeof location.line === 'number' && location.line >= 1
+    ? { path: location.path, line: location.line }
+    : { path: location.path };
 }
 
 export function toolKindOf(kind: acp.ToolKind | null | undefined): ToolKind {
