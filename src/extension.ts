@@ -9,7 +9,14 @@ import { EditReview } from './vscode/editReview';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { channelLogger } from './vscode/logChannel';
 import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
-import { defaultAgentId, fileSettings, permissionSettings, workspaceRuleStore } from './vscode/settings';
+import {
+  agentIdleStopMs,
+  defaultAgentId,
+  fileSettings,
+  historyRetention,
+  permissionSettings,
+  workspaceRuleStore,
+} from './vscode/settings';
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
 import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
@@ -32,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
   const logger = channelLogger(log);
   const prompts = new SwappablePrompts(new VsCodeUserPrompts());
-  const catalog = new AgentCatalog(demoAgent(context.extensionUri), log);
+  const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const review = new EditReview(prompts);
   const terminals = new VsCodeTerminals(cwd);
@@ -58,6 +65,9 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     editor: new VsCodeEditorActions(),
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
+    storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
+    retention: historyRetention,
+    idleStopMs: agentIdleStopMs,
     progress: (title, work) =>
       Promise.resolve(
         vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => work),
@@ -86,7 +96,13 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     ...registerCommands({ chat, view, prompts, log }),
   );
+  shutdown = () => chat.shutdown();
   return { chat, prompts, review, terminals, statusBar, rules };
 }
 
-export function deactivate(): void {}
+/** Set by activate: writes every chat journal and stops the agents before the host goes. */
+let shutdown: (() => Promise<void>) | undefined;
+
+export async function deactivate(): Promise<void> {
+  await shutdown?.();
+}

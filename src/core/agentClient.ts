@@ -232,13 +232,22 @@ export class AgentClient implements Disposable {
     }
   }
 
-  /** `session/load`: the agent replays the history into the new session's thread. */
-  async loadSession(sessionId: string, params: SessionParams): Promise<AgentSession> {
+  /**
+   * `session/load`: the agent replays the history. Into a new thread it becomes the transcript;
+   * into a `thread` that already holds the transcript (our journal) the replayed messages are
+   * dropped rather than shown twice — only session state (modes, commands…) is taken from it.
+   */
+  async loadSession(
+    sessionId: string,
+    params: SessionParams & { readonly thread?: Thread },
+  ): Promise<AgentSession> {
     if (!this.info.capabilities.loadSession) {
       throw new NotSupportedError(this.info.name, 'Loading a session (session/load)');
     }
-    const session = this.register(sessionId, params.cwd);
+    const session = this.register(sessionId, params.cwd, params.thread);
+    const hasTranscript = session.thread.snapshot().entries.length > 0;
     session.thread.setReplaying(true);
+    session.ignoreReplayedTranscript(hasTranscript);
     try {
       const response = await this.agent.request(methods.agent.session.load, {
         sessionId,
@@ -253,15 +262,19 @@ export class AgentClient implements Disposable {
       throw this.failure(error);
     } finally {
       session.thread.setReplaying(false);
+      session.ignoreReplayedTranscript(false);
     }
   }
 
   /** `session/resume`: reattach to a session without a replay. */
-  async resumeSession(sessionId: string, params: SessionParams): Promise<AgentSession> {
+  async resumeSession(
+    sessionId: string,
+    params: SessionParams & { readonly thread?: Thread },
+  ): Promise<AgentSession> {
     if (!this.info.capabilities.sessionCapabilities?.resume) {
       throw new NotSupportedError(this.info.name, 'Resuming a session (session/resume)');
     }
-    const session = this.register(sessionId, params.cwd);
+    const session = this.register(sessionId, params.cwd, params.thread);
     try {
       const response = await this.agent.request(methods.agent.session.resume, {
         sessionId,

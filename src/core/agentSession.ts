@@ -27,6 +27,16 @@ export interface SessionOptions {
   readonly cancelGraceMs?: number;
 }
 
+/** The updates that make up a transcript (as opposed to session state such as modes or commands). */
+const TRANSCRIPT_UPDATES: ReadonlySet<acp.SessionUpdate['sessionUpdate']> = new Set([
+  'user_message_chunk',
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+]);
+
 interface PendingPermission {
   readonly options: readonly PermissionOption[];
   readonly toolCallId: string;
@@ -44,6 +54,7 @@ export class AgentSession implements Disposable {
   private readonly pending = new Map<string, PendingPermission>();
   private nextPermission = 1;
   private updateCount = 0;
+  private ignoringReplay = false;
   private cancelRequested = false;
   private forceEnd: (() => void) | undefined;
   private closed = false;
@@ -68,7 +79,15 @@ export class AgentSession implements Disposable {
   /** Routed here by the connection for this session's `session/update`s. */
   handleUpdate(update: acp.SessionUpdate): void {
     this.updateCount++;
+    if (this.ignoringReplay && TRANSCRIPT_UPDATES.has(update.sessionUpdate)) {
+      return;
+    }
     this.thread.applyUpdate(update);
+  }
+
+  /** While on, replayed messages and tool calls are dropped (the thread already has them). */
+  ignoreReplayedTranscript(on: boolean): void {
+    this.ignoringReplay = on;
   }
 
   /**

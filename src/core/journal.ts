@@ -123,7 +123,7 @@ export class ChatJournal {
     );
     return chats
       .filter((c): c is JournaledChat => c !== undefined)
-      .sort((a, b) => b.meta.updatedAt - a.meta.updatedAt);
+      .sort((a, b) => b.meta.updatedAt - a.meta.updatedAt || b.meta.createdAt - a.meta.createdAt);
   }
 
   /** One chat, rebuilt from its journal; undefined when there is no readable meta line. */

@@ -37,6 +37,18 @@ export const AgentStatusSchema = z.object({
 export const ChatSchema = z.object({
   chatId: z.string(),
   thread: ThreadSnapshotSchema,
+  /** Set when the chat's earlier session could not be taken up: shown with "Start a new session". */
+  resumeProblem: z.string().optional(),
+});
+
+/** One line of the chat list. */
+export const ChatSummarySchema = z.object({
+  chatId: z.string(),
+  title: z.string(),
+  agentId: z.string(),
+  agentLabel: z.string(),
+  updatedAt: z.number(),
+  running: z.boolean(),
 });
 
 /** A file the user attached to the next message (explorer "Add File to Chat"). */
@@ -48,6 +60,8 @@ export const ViewStateSchema = z.object({
   selectedAgentId: z.string().optional(),
   status: AgentStatusSchema,
   chat: ChatSchema.optional(),
+  /** Every chat, most recently used first. */
+  chats: z.array(ChatSummarySchema).optional(),
   /** Files waiting on the composer for the next message. */
   attachments: z.array(AttachmentRefSchema).optional(),
 });
@@ -67,6 +81,10 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('terminal_output'), terminal: TerminalOutputSchema }),
   /** Put a file on the composer as an attachment of the next message. */
   z.object({ type: z.literal('add_attachment'), attachment: AttachmentRefSchema }),
+  /** The chat list changed (a title, a running turn, a chat added or deleted). */
+  z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
+  /** The active chat's resume banner appeared or went away. */
+  z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.string().optional() }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
@@ -92,10 +110,18 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticate'), methodId: z.string() }),
   z.object({ type: z.literal('restart_agent') }),
   z.object({ type: z.literal('new_chat') }),
+  z.object({ type: z.literal('switch_chat'), chatId: z.string() }),
+  z.object({ type: z.literal('rename_chat'), chatId: z.string(), title: z.string().max(200) }),
+  z.object({ type: z.literal('delete_chat'), chatId: z.string() }),
+  /** The resume banner's action: a new session that is given the transcript. */
+  z.object({ type: z.literal('start_fresh') }),
+  /** Send the last prompt again (after an interrupted or failed turn). */
+  z.object({ type: z.literal('retry') }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
 export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
+export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
 export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;

@@ -50,7 +50,7 @@ export class AgentCatalog implements vscode.Disposable {
 }
 
 /** The offline demo agent: the scriptable test agent bundled with the extension. */
-export function demoAgent(extensionUri: vscode.Uri): AgentDefinition {
+export function demoAgent(extensionUri: vscode.Uri, storage: vscode.Uri): AgentDefinition {
   return {
     id: DEMO_AGENT_ID,
     label: 'Demo agent (offline)',
@@ -58,6 +58,10 @@ export function demoAgent(extensionUri: vscode.Uri): AgentDefinition {
     command: process.execPath,
     args: [vscode.Uri.joinPath(extensionUri, 'dist', 'demo-agent.js').fsPath],
     // The extension host may be Electron: make its binary behave as plain Node for the script.
-    env: { ELECTRON_RUN_AS_NODE: '1' },
+    // Its sessions are kept on disk, so chats with it can be loaded again after a restart.
+    env: {
+      ELECTRON_RUN_AS_NODE: '1',
+      TEST_AGENT_STATE_DIR: vscode.Uri.joinPath(storage, 'demo-agent').fsPath,
+    },
   };
 }

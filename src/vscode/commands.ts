@@ -34,7 +34,7 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
     if (!editor) {
       throw new Error('Open a file (and select some code) first.');
     }
-    const agents = chat.viewState().agents;
+    const agents = chat.agentsOffered;
     const target = agentId && agents.some((a) => a.id === agentId) ? agentId : undefined;
     const agentName = agents.find((a) => a.id === (target ?? chat.agent.id))?.label ?? chat.agent.label;
     const selection = editor.selection;
@@ -64,7 +64,7 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
   };
 
   const pickAgent = async (title: string): Promise<string | undefined> => {
-    const items = chat.viewState().agents.map((agent) => ({
+    const items = chat.agentsOffered.map((agent) => ({
       label: agent.label,
       description: agent.id === chat.agent.id ? 'current' : undefined,
       detail: agent.description,
@@ -104,6 +104,25 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
         const agentId = await pickAgent('Select Agent');
         if (agentId) {
           await chat.selectAgent(agentId);
+        }
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'acpAgents.switchChat',
+      run('Switch Chat', async () => {
+        const items = chat.chatList().map((item) => ({
+          label: item.title,
+          description: `${item.agentLabel}${item.running ? ' · working' : ''}`,
+          detail: new Date(item.updatedAt).toLocaleString(),
+          chatId: item.chatId,
+        }));
+        const picked = await vscode.window.showQuickPick(items, {
+          title: 'Switch Chat',
+          placeHolder: 'Choose a chat',
+        });
+        if (picked) {
+          await view.reveal();
+          await chat.switchChat(picked.chatId);
         }
       }),
     ),

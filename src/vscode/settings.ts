@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as vscode from 'vscode';
+import type { Retention } from '../core/journal';
 import type { PermissionRule, PermissionSettings, RuleStore } from '../core/permissionRules';
 import type { FileSettings } from './workspaceFileSystem';
 
@@ -31,6 +32,28 @@ export function permissionSettings(): PermissionSettings {
     autoApproveReads: config.get('permissions.autoApproveReads'),
     rememberInWorkspace: config.get('permissions.rememberInWorkspace'),
   });
+}
+
+const HistorySchema = z.object({
+  maxChats: z.number().int().positive().catch(100),
+  maxMegabytes: z.number().positive().catch(200),
+});
+
+/** `acpAgents.history.*`: how many chats (and how many megabytes of journal) are kept. */
+export function historyRetention(): Retention {
+  const config = vscode.workspace.getConfiguration('acpAgents');
+  const parsed = HistorySchema.parse({
+    maxChats: config.get('history.maxChats'),
+    maxMegabytes: config.get('history.maxMegabytes'),
+  });
+  return { maxChats: parsed.maxChats, maxBytes: parsed.maxMegabytes * 1024 * 1024 };
+}
+
+/** `acpAgents.agentIdleMinutes`: an idle agent process is stopped after this long (0: never). */
+export function agentIdleStopMs(): number {
+  const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('agentIdleMinutes');
+  const minutes = typeof value === 'number' && value >= 0 ? value : 15;
+  return minutes * 60_000;
 }
 
 export function defaultAgentId(): string | undefined {

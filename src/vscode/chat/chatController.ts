@@ -1,9 +1,8 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { AgentClient, type AgentClientOptions } from '../../core/agentClient';
 import type { AgentSession } from '../../core/agentSession';
 import { Emitter, type Disposable } from '../../core/disposable';
-import { AgentExitedError, classifyError, type AgentError } from '../../core/errors';
-import type { ClientPorts, Logger } from '../../core/ports';
+import { classifyError } from '../../core/errors';
+import { ChatJournal, type Retention } from '../../core/journal';
 import type { PromptBlock } from '../../core/promptBlocks';
 import { Thread } from '../../core/thread';
 import type { ThreadEvent } from '../../core/threadTypes';
@@ -11,69 +10,103 @@ import {
   ViewMessageSchema,
   type AgentStatus,
   type AttachmentRef,
+  type ChatSummary,
+  type HostMessage,
   type ViewMessage,
   type ViewState,
 } from '../../protocol';
-import type { AgentDefinition, ParsedAgents } from '../agentSettings';
+import type { AgentDefinition } from '../agentSettings';
+import { AgentPool, type PoolHost } from './agentPool';
+import { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
-import { signIn, type SignInHost } from './signIn';
+import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
 import type { EditorActions, ViewSink } from './viewSink';
 
 /** What the chat needs from its surroundings. */
-export interface ChatHost {
-  readonly agents: () => ParsedAgents;
-  /** The folder sessions run in. */
-  readonly cwd: () => string;
-  readonly ports: ClientPorts & { readonly logger: Logger };
+export interface ChatHost extends PoolHost {
   readonly editor: EditorActions;
-  readonly clientOptions?: Partial<AgentClientOptions>;
   /** The agent to select first (`acpAgents.defaultAgent`), when it is offered. */
   readonly defaultAgentId?: () => string | undefined;
-  /** Terminal logins and keys; without it only agent-handled sign-in works. */
-  readonly signIn?: SignInHost;
-  /** False in an untrusted workspace: then no agent is started. */
-  readonly trusted?: () => boolean;
-  /** Shows progress (a notification) while an agent starts. */
-  readonly progress?: <T>(title: string, work: Promise<T>) => Promise<T>;
+  /** Where chats are journaled (the extension's workspace storage). */
+  readonly storageDir: string;
+  readonly retention?: () => Retention;
 }
 
+const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
+
 /**
- * The sidebar chat's brain, free of `vscode`: which agent is selected, its process and session,
- * the transcript, and the conversation with the webview (ready handshake, full snapshot, then
- * coalesced events). Every message from the webview is parsed before it is acted on.
+ * The sidebar chat's brain, free of `vscode`: the chats (journaled, listed, switched, renamed,
+ * deleted), the agents behind them, and the conversation with the webview — a ready handshake,
+ * a full snapshot, then coalesced events of the active chat. Every view message is parsed first.
  */
 export class ChatController implements Disposable {
   private sink: ViewSink | undefined;
   private ready = false;
-  private selectedAgentId: string | undefined;
-  private client: AgentClient | undefined;
-  /** The agent the running client was started for. */
-  private clientAgentId: string | undefined;
-  private starting: Promise<AgentClient | undefined> | undefined;
-  private session: AgentSession | undefined;
-  private thread: Thread;
-  private threadSubscription: Disposable | undefined;
-  private chatNumber = 0;
-  private chatId = '';
-  private status: AgentStatus = { state: 'idle' };
-  /** Text that could not be sent because the agent needs a sign-in; sent after `authenticate`. */
-  private waitingForSignIn: readonly PromptBlock[] | undefined;
+  private readonly journal: ChatJournal;
+  private readonly pool: AgentPool;
+  private readonly chats = new Map<string, Conversation>();
+  private readonly chatSubscriptions = new Map<string, Disposable>();
+  private activeId = '';
+  /** Prompts that waited for a sign-in, per chat; sent after `authenticate`. */
+  private readonly waitingForSignIn = new Map<string, readonly PromptBlock[]>();
   private attachments: AttachmentRef[] = [];
-  private readonly batcher = new EventBatcher((events) => this.postEvents(events));
+  private readonly batcher = new EventBatcher((events) =>
+    this.post({ type: 'thread_events', chatId: this.activeId, events }),
+  );
   private readonly terminals: TerminalRelay;
   private readonly statusEmitter = new Emitter<AgentStatus>();
-  /** The agent's state, for the status bar. */
+  /** The active chat's agent state, for the status bar. */
   readonly onStatus = this.statusEmitter.event;
   private readonly workingEmitter = new Emitter<boolean>();
-  /** Whether a turn is running, each time that changes (for the status bar). */
+  /** Whether the active chat runs a turn, each time that changes (for the status bar). */
   readonly onWorking = this.workingEmitter.event;
+  /** Resolves once the journal has been read and the chats are back. */
+  readonly restored: Promise<void>;
+  private readonly poolSubscription: Disposable;
 
   constructor(private readonly host: ChatHost) {
-    this.thread = this.newThread();
+    this.journal = new ChatJournal(host.storageDir);
+    this.pool = new AgentPool(host);
     this.terminals = new TerminalRelay(host.ports.terminals, (terminal) =>
       this.post({ type: 'terminal_output', terminal }),
     );
+    this.poolSubscription = this.pool.onStatus(({ agentId, status }) => {
+      if (agentId === this.active?.agentId) {
+        this.batcher.flush();
+        this.post({ type: 'agent_status', status });
+        this.statusEmitter.fire(status);
+      }
+      if (status.state !== 'ready' && status.state !== 'starting') {
+        for (const chat of this.chats.values()) {
+          if (chat.agentId === agentId && !this.pool.running(agentId)) {
+            chat.detach();
+          }
+        }
+      }
+    });
+    this.restored = this.restore();
+  }
+
+  private async restore(): Promise<void> {
+    const deps = this.conversationDeps();
+    try {
+      await this.journal.enforce(this.retention());
+      for (const saved of await this.journal.readAll()) {
+        const thread = Thread.restore(saved.thread, this.host.clientOptions?.threadLimits);
+        this.adopt(Conversation.restore(saved.meta, thread, deps));
+      }
+    } catch (error) {
+      this.host.ports.logger.error(`Could not read the chat journal: ${String(error)}`);
+    }
+    const newest = [...this.chats.values()].sort(
+      (a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt,
+    )[0];
+    if (newest && this.offered(newest.agentId)) {
+      this.activeId = newest.id;
+    } else {
+      this.activeId = this.createChat(this.defaultAgent().id).id;
+    }
   }
 
   /** A webview (re)connected. Nothing is posted to it before it says `ready`. */
@@ -103,6 +136,7 @@ export class ChatController implements Disposable {
       return;
     }
     try {
+      await this.restored;
       await this.dispatch(parsed.data);
     } catch (error) {
       const failure = classifyError(error);
@@ -116,8 +150,8 @@ export class ChatController implements Disposable {
       case 'ready':
         this.ready = true;
         this.postSnapshot();
-        if (this.status.state === 'idle') {
-          void this.ensureSession();
+        if (this.pool.status(this.activeChat().agentId).state === 'idle') {
+          void this.connectActive();
         }
         return;
       case 'send':
@@ -127,9 +161,9 @@ export class ChatController implements Disposable {
           ...(await this.attachmentBlocks(message.attachments ?? [])),
         ]);
       case 'cancel':
-        return this.session?.cancel();
+        return this.cancel();
       case 'answer_permission':
-        this.session?.answerPermission(
+        this.activeChat().currentSession?.answerPermission(
           message.key,
           message.optionId === null
             ? { outcome: 'cancelled' }
@@ -139,9 +173,9 @@ export class ChatController implements Disposable {
       case 'select_agent':
         return this.selectAgent(message.agentId);
       case 'set_mode':
-        return this.requireSession().setMode(message.modeId);
+        return (await this.requireSession()).setMode(message.modeId);
       case 'set_config_option':
-        return this.requireSession().setConfigOption(message.configId, message.value);
+        return (await this.requireSession()).setConfigOption(message.configId, message.value);
       case 'open_file':
         return this.host.editor.openFile(message.path, message.line);
       case 'open_url':
@@ -152,6 +186,16 @@ export class ChatController implements Disposable {
         return this.restart();
       case 'new_chat':
         return this.newChat();
+      case 'switch_chat':
+        return this.switchChat(message.chatId);
+      case 'rename_chat':
+        return this.renameChat(message.chatId, message.title);
+      case 'delete_chat':
+        return this.deleteChat(message.chatId);
+      case 'start_fresh':
+        return this.startFresh();
+      case 'retry':
+        return this.retry();
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);
@@ -159,35 +203,118 @@ export class ChatController implements Disposable {
     }
   }
 
-  /** The agents offered and the selected one (the first when none is chosen or it disappeared). */
+  /** The active chat's agent. */
   get agent(): AgentDefinition {
-    const { agents } = this.host.agents();
-    const wanted = this.selectedAgentId ?? this.host.defaultAgentId?.();
-    return agents.find((agent) => agent.id === wanted) ?? (agents[0] as AgentDefinition);
+    return this.definitionOr(this.active?.agentId);
   }
 
   get currentStatus(): AgentStatus {
-    return this.status;
+    return this.pool.status(this.agent.id);
+  }
+
+  /** The agents offered (for pickers). */
+  get agentsOffered(): readonly AgentDefinition[] {
+    return this.host.agents().agents;
   }
 
   viewState(): ViewState {
-    const { agents } = this.host.agents();
+    const chat = this.active;
     return {
-      agents: agents.map((agent) => ({
+      agents: this.agentsOffered.map((agent) => ({
         id: agent.id,
         label: agent.label,
         ...(agent.description ? { description: agent.description } : {}),
       })),
       selectedAgentId: this.agent.id,
-      status: this.status,
-      chat: { chatId: this.chatId, thread: this.thread.snapshot() },
+      status: this.currentStatus,
+      ...(chat
+        ? {
+            chat: {
+              chatId: chat.id,
+              thread: chat.thread.snapshot(),
+              ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
+            },
+          }
+        : {}),
+      chats: this.chatList(),
       ...(this.attachments.length > 0 ? { attachments: [...this.attachments] } : {}),
     };
   }
 
-  /** Sends a prompt, starting the agent and a session first when needed. */
+  /** Every chat, most recently used first. */
+  chatList(): ChatSummary[] {
+    return [...this.chats.values()]
+      .sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt)
+      .map((chat) => ({
+        chatId: chat.id,
+        title: chat.title,
+        agentId: chat.agentId,
+        agentLabel: this.definitionOr(chat.agentId).label,
+        updatedAt: chat.updatedAt,
+        running: chat.running,
+      }));
+  }
+
+  /** Sends a prompt to the active chat. */
   async send(text: string): Promise<void> {
     await this.sendPrompt([{ type: 'text', text }]);
+  }
+
+  /** Sends prompt blocks (text, selections, files) to the active chat, connecting first when needed. */
+  async sendPrompt(blocks: readonly PromptBlock[]): Promise<void> {
+    await this.restored;
+    const chat = this.activeChat();
+    if (chat.running) {
+      throw new Error('A turn is already running; wait for it or press Stop.');
+    }
+    if (chat.resumeProblem) {
+      throw new Error(`${chat.resumeProblem} Start a new session with this transcript to go on.`);
+    }
+    const session = await this.connect(chat);
+    if (!session) {
+      if (this.pool.status(chat.agentId).error?.kind === 'auth_required') {
+        this.waitingForSignIn.set(chat.id, blocks);
+      }
+      return;
+    }
+    this.pool.setBusy(chat.agentId, true);
+    try {
+      await chat.prompt(session, blocks);
+    } finally {
+      this.pool.setBusy(
+        chat.agentId,
+        [...this.chats.values()].some((c) => c.agentId === chat.agentId && c.running),
+      );
+    }
+  }
+
+  /** Connects the active chat (starts its agent, takes up its session); resolves whether it worked. */
+  async connectActive(): Promise<boolean> {
+    await this.restored;
+    return (await this.connect(this.activeChat())) !== undefined;
+  }
+
+  /** The chat's session, starting its agent and taking up or creating the session; failures go to the status. */
+  private async connect(chat: Conversation): Promise<AgentSession | undefined> {
+    try {
+      const client = await this.pool.client(chat.agentId);
+      const session = await chat.ensureSession(client, this.host.cwd());
+      this.pool.clearReport(chat.agentId);
+      return session;
+    } catch (error) {
+      if (!chat.resumeProblem) {
+        this.pool.report(chat.agentId, error);
+      }
+      return undefined;
+    }
+  }
+
+  private async requireSession(): Promise<AgentSession> {
+    const session = await this.connect(this.activeChat());
+    if (!session) {
+      throw new Error('The agent is not connected.');
+    }
+    return session;
   }
 
   /** Puts a file on the view's composer, to go with the next message (kept until sent, across view reloads). */
@@ -204,9 +331,7 @@ export class ChatController implements Disposable {
       attachments.map(async (attachment): Promise<PromptBlock> => {
         const filePath = attachment.uri.startsWith('file:') ? fileURLToPath(attachment.uri) : attachment.uri;
         try {
-          const text = await this.host.ports.fileSystem.readTextFile(filePath, {
-            sessionId: this.session?.id ?? '',
-          });
+          const text = await this.host.ports.fileSystem.readTextFile(filePath, { sessionId: '' });
           return { type: 'resource', uri: pathToFileURL(filePath).href, text };
         } catch {
           return { type: 'resource_link', uri: attachment.uri, name: attachment.name };
@@ -215,227 +340,172 @@ export class ChatController implements Disposable {
     );
   }
 
-  /** Sends prompt blocks (text, selections, files), starting the agent and a session first when needed. */
-  async sendPrompt(blocks: readonly PromptBlock[]): Promise<void> {
-    if (this.thread.runningTurn) {
-      throw new Error('A turn is already running; wait for it or press Stop.');
-    }
-    const session = await this.ensureSession();
-    if (!session) {
-      if (this.status.error?.kind === 'auth_required') {
-        this.waitingForSignIn = blocks;
-      }
-      return;
-    }
-    await session.prompt(blocks);
-  }
-
-  private async ensureSession(): Promise<AgentSession | undefined> {
-    const client = await this.ensureClient();
-    if (!client) {
-      return undefined;
-    }
-    if (this.session && this.client === client) {
-      return this.session;
-    }
-    try {
-      const session = await client.newSession({ cwd: this.host.cwd(), thread: this.thread });
-      this.session?.dispose();
-      this.session = session;
-      this.setStatus({ state: 'ready', agentName: client.info.name });
-      return session;
-    } catch (error) {
-      this.fail(error, client);
-      return undefined;
-    }
-  }
-
-  private ensureClient(): Promise<AgentClient | undefined> {
-    if (this.client?.exitInfo === undefined && this.client) {
-      return Promise.resolve(this.client);
-    }
-    this.starting ??= this.startClient().finally(() => (this.starting = undefined));
-    return this.starting;
-  }
-
-  private async startClient(): Promise<AgentClient | undefined> {
-    const agent = this.agent;
-    this.session = undefined;
-    if (this.host.trusted && !this.host.trusted()) {
-      this.setStatus({
-        state: 'error',
-        agentName: agent.label,
-        error: {
-          kind: 'untrusted',
-          message:
-            'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
-        },
-      });
-      return undefined;
-    }
-    this.setStatus({ state: 'starting', agentName: agent.label });
-    try {
-      const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
-      const starting = AgentClient.start({
-        agentId: agent.id,
-        command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
-        ports: this.host.ports,
-        ...this.host.clientOptions,
-      });
-      const client = await (this.host.progress
-        ? this.host.progress(`Starting ${agent.label}…`, starting)
-        : starting);
-      if (this.agent.id !== agent.id) {
-        // The user picked another agent while this one was starting.
-        await client.stop();
-        return undefined;
-      }
-      this.client = client;
-      this.clientAgentId = agent.id;
-      client.onExit(() => {
-        if (this.client === client) {
-          this.session = undefined;
-          const exit = client.exitInfo;
-          this.fail(
-            exit
-              ? new AgentExitedError(exit, client.process.stderr.lastLines(20))
-              : new Error('The agent stopped.'),
-            client,
-          );
-        }
-      });
-      return client;
-    } catch (error) {
-      this.fail(error, undefined);
-      return undefined;
-    }
-  }
-
-  private fail(error: unknown, client: AgentClient | undefined): void {
-    const failure: AgentError = classifyError(error);
-    const authMethods = client?.info.authMethods.map((method) => ({
-      id: method.id,
-      name: method.name,
-      ...(method.description ? { description: method.description } : {}),
-    }));
-    this.setStatus({
-      state: 'error',
-      agentName: client?.info.name ?? this.agent.label,
-      error: {
-        kind: failure.kind,
-        message: failure.message,
-        ...(failure instanceof AgentExitedError && failure.stderrTail.length > 0
-          ? { stderrTail: [...failure.stderrTail] }
-          : {}),
-      },
-      ...(failure.kind === 'auth_required' && authMethods ? { authMethods } : {}),
-    });
-  }
-
   private async authenticate(methodId: string): Promise<void> {
-    const client = await this.ensureClient();
-    if (!client) {
-      return;
-    }
-    const outcome = await signIn(methodId, client, this.agent, this.host.signIn);
+    const chat = this.activeChat();
+    const client = await this.pool.client(chat.agentId);
+    const outcome = await signIn(methodId, client, this.pool.definition(chat.agentId), this.host.signIn);
     if (outcome === 'dismissed') {
       return;
     }
     if (outcome === 'restart') {
-      await this.stopClient();
+      await this.pool.restart(chat.agentId);
     }
-    const waiting = this.waitingForSignIn;
-    this.waitingForSignIn = undefined;
-    const session = await this.ensureSession();
-    if (session && waiting !== undefined) {
-      await session.prompt(waiting);
+    const waiting = this.waitingForSignIn.get(chat.id);
+    this.waitingForSignIn.delete(chat.id);
+    const session = await this.connect(chat);
+    if (session && waiting) {
+      await this.sendPrompt(waiting);
     }
   }
 
+  /** Switches to `agentId`: the empty active chat changes agent, otherwise a new chat starts with it. */
   async selectAgent(agentId: string): Promise<void> {
-    if (!this.host.agents().agents.some((agent) => agent.id === agentId)) {
-      throw new Error(`Unknown agent ${agentId}`);
-    }
-    if (agentId === this.agent.id && this.status.state !== 'error') {
+    this.definitionOr(agentId, true);
+    const chat = this.activeChat();
+    if (chat.agentId === agentId) {
+      if (this.currentStatus.state === 'error') {
+        await this.restart();
+      }
       return;
     }
-    await this.restartOn(agentId);
-  }
-
-  /** Stops the current agent and starts `agentId` with an empty transcript. */
-  private async restartOn(agentId: string): Promise<void> {
-    this.selectedAgentId = agentId;
-    await this.stopClient();
-    this.startNewThread();
-    this.setStatus({ state: 'idle' });
-    this.postSnapshot();
-    await this.ensureSession();
-  }
-
-  /** The agent settings changed: if the selected agent is gone, move to the first one. */
-  agentsChanged(): void {
-    const { agents } = this.host.agents();
-    if (this.clientAgentId !== undefined && !agents.some((agent) => agent.id === this.clientAgentId)) {
-      this.selectedAgentId = undefined;
-      void this.restartOn(this.agent.id).catch((error: unknown) => this.fail(error, undefined));
-      return;
+    if (!chat.changeAgent(agentId)) {
+      this.activeId = this.createChat(agentId).id;
     }
     this.postSnapshot();
+    this.statusEmitter.fire(this.currentStatus);
+    await this.connect(this.activeChat());
   }
 
-  /** Restarts the agent; the transcript stays and continues in a new session. */
+  /** Restarts the active chat's agent; its chats take up their sessions again. */
   async restart(): Promise<void> {
-    await this.stopClient();
-    this.setStatus({ state: 'idle' });
-    await this.ensureSession();
+    const chat = this.activeChat();
+    try {
+      await this.pool.restart(chat.agentId);
+    } catch {
+      return; // the status says why
+    }
+    await this.connect(chat);
   }
 
-  /** Starts over with an empty transcript on the same agent. */
+  /** Starts a new, empty chat with the active chat's agent. */
   async newChat(): Promise<void> {
-    if (this.session) {
-      await this.session.cancel();
-      this.session.dispose();
-      this.session = undefined;
-    }
-    this.startNewThread();
+    await this.restored;
+    const agentId =
+      this.active && this.offered(this.active.agentId) ? this.active.agentId : this.defaultAgent().id;
+    this.activeId = this.createChat(agentId).id;
     this.postSnapshot();
-    await this.ensureSession();
+    await this.connect(this.activeChat());
+  }
+
+  async switchChat(chatId: string): Promise<void> {
+    if (!this.chats.has(chatId)) {
+      throw new Error(`Unknown chat ${chatId}`);
+    }
+    this.activeId = chatId;
+    this.postSnapshot();
+    this.statusEmitter.fire(this.currentStatus);
+    this.workingEmitter.fire(this.activeChat().running);
+  }
+
+  async renameChat(chatId: string, title: string): Promise<void> {
+    const chat = this.chats.get(chatId);
+    if (!chat) {
+      throw new Error(`Unknown chat ${chatId}`);
+    }
+    chat.rename(title);
+  }
+
+  /** Deletes a chat and its journal; deleting the active chat moves to the next (or a new) one. */
+  async deleteChat(chatId: string): Promise<void> {
+    const chat = this.chats.get(chatId);
+    if (!chat) {
+      throw new Error(`Unknown chat ${chatId}`);
+    }
+    await chat.cancel();
+    this.forget(chat);
+    await this.journal.delete(chatId);
+    if (this.activeId === chatId) {
+      const next = this.chatList()[0];
+      this.activeId = next ? next.chatId : this.createChat(this.agent.id).id;
+      this.postSnapshot();
+    } else {
+      this.postChats();
+    }
+  }
+
+  /** The resume banner's action. */
+  private async startFresh(): Promise<void> {
+    const chat = this.activeChat();
+    const client = await this.pool.client(chat.agentId);
+    await chat.startFresh(client, this.host.cwd());
+  }
+
+  /** Sends the last prompt of the active chat again. */
+  private async retry(): Promise<void> {
+    const text = this.activeChat().lastUserText();
+    if (text === undefined) {
+      throw new Error('There is nothing to retry.');
+    }
+    await this.send(text);
   }
 
   async cancel(): Promise<void> {
-    await this.session?.cancel();
+    await this.active?.cancel();
   }
 
-  private async stopClient(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    this.clientAgentId = undefined;
-    this.session = undefined;
-    await client?.stop();
+  /** The agent settings changed: the view gets the new list. */
+  agentsChanged(): void {
+    this.postSnapshot();
   }
 
-  private requireSession(): AgentSession {
-    if (!this.session) {
-      throw new Error('No session yet: the agent is not connected.');
+  private createChat(agentId: string): Conversation {
+    const { chat, saved } = Conversation.create(ChatJournal.newChatId(), agentId, this.conversationDeps());
+    this.adopt(chat);
+    // Retention counts the new chat too: wait until it is in the journal.
+    void saved
+      .then(() => this.journal.enforce(this.retention(), new Set([chat.id])))
+      .then((deleted) => {
+        for (const id of deleted) {
+          const gone = this.chats.get(id);
+          if (gone) {
+            this.forget(gone);
+          }
+        }
+        if (deleted.length > 0) {
+          this.postChats();
+        }
+      })
+      .catch((error: unknown) => this.host.ports.logger.error(`Retention failed: ${String(error)}`));
+    return chat;
+  }
+
+  private adopt(chat: Conversation): void {
+    this.chats.set(chat.id, chat);
+    const events = chat.thread.onEvent((event) => this.onThreadEvent(chat, event));
+    const changes = chat.onDidChange(() => {
+      this.postChats();
+      if (chat.id === this.activeId) {
+        this.post({
+          type: 'resume_problem',
+          chatId: chat.id,
+          ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
+        });
+      }
+    });
+    this.chatSubscriptions.set(chat.id, { dispose: () => (events.dispose(), changes.dispose()) });
+  }
+
+  private forget(chat: Conversation): void {
+    this.chatSubscriptions.get(chat.id)?.dispose();
+    this.chatSubscriptions.delete(chat.id);
+    this.chats.delete(chat.id);
+    chat.dispose();
+  }
+
+  private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
+    if (chat.id !== this.activeId) {
+      return; // journaled by the chat itself; the view shows only the active chat
     }
-    return this.session;
-  }
-
-  private newThread(): Thread {
-    this.chatId = `chat-${++this.chatNumber}`;
-    const thread = new Thread(this.host.clientOptions?.threadLimits);
-    this.threadSubscription?.dispose();
-    this.threadSubscription = thread.onEvent((event) => this.onThreadEvent(event));
-    return thread;
-  }
-
-  private startNewThread(): void {
-    this.thread.dispose();
-    this.thread = this.newThread();
-    this.batcher.clear();
-  }
-
-  private onThreadEvent(event: ThreadEvent): void {
     this.batcher.push(event);
     // A turn's start and end are what the composer waits for: do not hold them back.
     if (event.type === 'turn_started' || event.type === 'turn_ended') {
@@ -444,8 +514,51 @@ export class ChatController implements Disposable {
     }
   }
 
-  private postEvents(events: ThreadEvent[]): void {
-    this.post({ type: 'thread_events', chatId: this.chatId, events });
+  private get active(): Conversation | undefined {
+    return this.chats.get(this.activeId);
+  }
+
+  private activeChat(): Conversation {
+    const chat = this.active;
+    if (!chat) {
+      throw new Error('No chat is open.');
+    }
+    return chat;
+  }
+
+  private offered(agentId: string): boolean {
+    return this.agentsOffered.some((agent) => agent.id === agentId);
+  }
+
+  private defaultAgent(): AgentDefinition {
+    const wanted = this.host.defaultAgentId?.();
+    return (
+      this.agentsOffered.find((agent) => agent.id === wanted || agent.label === wanted) ??
+      (this.agentsOffered[0] as AgentDefinition)
+    );
+  }
+
+  /** The definition of `agentId`; a chat whose agent is no longer configured falls back to the default (or throws). */
+  private definitionOr(agentId: string | undefined, strict = false): AgentDefinition {
+    const found = this.agentsOffered.find((agent) => agent.id === agentId);
+    if (!found && strict) {
+      throw new Error(`Unknown agent ${agentId}`);
+    }
+    return found ?? this.defaultAgent();
+  }
+
+  private conversationDeps() {
+    return {
+      journal: this.journal,
+      logger: this.host.ports.logger,
+      ...(this.host.clientOptions?.threadLimits
+        ? { threadLimits: this.host.clientOptions.threadLimits }
+        : {}),
+    };
+  }
+
+  private retention(): Retention {
+    return this.host.retention?.() ?? DEFAULT_RETENTION;
   }
 
   private postSnapshot(): void {
@@ -453,25 +566,33 @@ export class ChatController implements Disposable {
     this.post({ type: 'snapshot', view: this.viewState() });
   }
 
-  private setStatus(status: AgentStatus): void {
-    this.status = status;
-    this.batcher.flush();
-    this.post({ type: 'agent_status', status });
-    this.statusEmitter.fire(status);
+  private postChats(): void {
+    this.post({ type: 'chats', chats: this.chatList(), activeChatId: this.activeId });
   }
 
-  private post(message: Parameters<ViewSink['post']>[0]): void {
+  private post(message: HostMessage): void {
     if (this.sink && this.ready) {
       this.sink.post(message);
     }
   }
 
+  /** Writes every journal and stops every agent (deactivation). */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.chats.values()].map((chat) => chat.flush()));
+    await this.journal.flush();
+    await this.pool.stopAll();
+  }
+
   dispose(): void {
+    void this.shutdown();
     this.batcher.dispose();
     this.terminals.dispose();
-    this.threadSubscription?.dispose();
+    this.poolSubscription.dispose();
+    for (const chat of [...this.chats.values()]) {
+      this.forget(chat);
+    }
+    this.pool.dispose();
     this.statusEmitter.dispose();
     this.workingEmitter.dispose();
-    void this.stopClient();
   }
 }

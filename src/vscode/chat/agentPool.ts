@@ -1,0 +1,249 @@
+import { AgentClient, type AgentClientOptions } from '../../core/agentClient';
+import { Emitter, type Disposable } from '../../core/disposable';
+import { AgentError, AgentExitedError, classifyError } from '../../core/errors';
+import type { ClientPorts, Logger } from '../../core/ports';
+import type { AgentStatus } from '../../protocol';
+import type { AgentDefinition, ParsedAgents } from '../agentSettings';
+import type { SignInHost } from './signIn';
+
+export interface PoolHost {
+  readonly agents: () => ParsedAgents;
+  readonly cwd: () => string;
+  readonly ports: ClientPorts & { readonly logger: Logger };
+  readonly clientOptions?: Partial<AgentClientOptions>;
+  readonly signIn?: SignInHost;
+  /** False in an untrusted workspace: then no agent is started. */
+  readonly trusted?: () => boolean;
+  /** Shows progress (a notification) while an agent starts. */
+  readonly progress?: <T>(title: string, work: Promise<T>) => Promise<T>;
+  /** An agent with no running turn is stopped after this long (when it can resume its sessions). */
+  readonly idleStopMs?: () => number;
+}
+
+/** Crashes within this window count toward the backoff. */
+const CRASH_WINDOW_MS = 60_000;
+const MAX_CRASHES = 5;
+
+interface Runtime {
+  client?: AgentClient;
+  starting?: Promise<AgentClient>;
+  status: AgentStatus;
+  /** When the process ended without being asked to, most recent last. */
+  crashes: number[];
+  busy: boolean;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * The agent processes: each agent in its own process, started lazily on first use, stopped when
+ * idle for a while and on dispose, restarted after a crash on the next use — with a growing
+ * delay, and not at all after repeated crashes until the user asks — so a broken agent cannot
+ * spin in a restart loop.
+ */
+export class AgentPool implements Disposable {
+  private readonly runtimes = new Map<string, Runtime>();
+  private readonly statusEmitter = new Emitter<{ readonly agentId: string; readonly status: AgentStatus }>();
+  readonly onStatus = this.statusEmitter.event;
+
+  constructor(private readonly host: PoolHost) {}
+
+  status(agentId: string): AgentStatus {
+    return this.runtimes.get(agentId)?.status ?? { state: 'idle' };
+  }
+
+  /** The running client of an agent, started when needed. Rejects with a classified `AgentError`. */
+  client(agentId: string): Promise<AgentClient> {
+    const runtime = this.runtime(agentId);
+    if (runtime.client && runtime.client.exitInfo === undefined) {
+      return Promise.resolve(runtime.client);
+    }
+    runtime.starting ??= this.start(agentId, runtime).finally(() => (runtime.starting = undefined));
+    return runtime.starting;
+  }
+
+  /** The client if it is running now, without starting it. */
+  running(agentId: string): AgentClient | undefined {
+    const client = this.runtimes.get(agentId)?.client;
+    return client && client.exitInfo === undefined ? client : undefined;
+  }
+
+  /** Marks the agent busy (a turn runs) or idle; idle agents are stopped after the idle time. */
+  setBusy(agentId: string, busy: boolean): void {
+    const runtime = this.runtime(agentId);
+    runtime.busy = busy;
+    if (runtime.idleTimer) {
+      clearTimeout(runtime.idleTimer);
+      runtime.idleTimer = undefined;
+    }
+    const idleMs = this.host.idleStopMs?.() ?? 0;
+    const client = runtime.client;
+    if (busy || idleMs <= 0 || !client) {
+      return;
+    }
+    const caps = client.info.capabilities;
+    // An agent that cannot load or resume its sessions would lose them: keep it running.
+    if (!caps.loadSession && !caps.sessionCapabilities?.resume) {
+      return;
+    }
+    runtime.idleTimer = setTimeout(() => {
+      this.host.ports.logger.info(`Stopping ${client.info.name}: idle for ${Math.round(idleMs / 1000)} s.`);
+      void this.stop(agentId);
+    }, idleMs);
+    runtime.idleTimer.unref?.();
+  }
+
+  /** Stops the agent's process (its sessions end with it). */
+  async stop(agentId: string): Promise<void> {
+    const runtime = this.runtimes.get(agentId);
+    const client = runtime?.client;
+    if (!runtime || !client) {
+      return;
+    }
+    runtime.client = undefined;
+    if (runtime.idleTimer) {
+      clearTimeout(runtime.idleTimer);
+    }
+    await client.stop();
+    this.setStatus(agentId, runtime, { state: 'idle' });
+  }
+
+  /** Stops and starts again, forgetting earlier crashes (the user asked for it). */
+  async restart(agentId: string): Promise<AgentClient> {
+    await this.stop(agentId);
+    this.runtime(agentId).crashes = [];
+    return this.client(agentId);
+  }
+
+  /** Reports a failure that belongs to the agent (e.g. sign-in required at session creation). */
+  report(agentId: string, error: unknown): void {
+    const runtime = this.runtime(agentId);
+    this.setStatus(agentId, runtime, this.errorStatus(agentId, error, runtime.client));
+  }
+
+  /** Back to ready after a reported failure was dealt with. */
+  clearReport(agentId: string): void {
+    const runtime = this.runtime(agentId);
+    if (runtime.status.state === 'error' && runtime.client && runtime.client.exitInfo === undefined) {
+      this.setStatus(agentId, runtime, { state: 'ready', agentName: runtime.client.info.name });
+    }
+  }
+
+  private async start(agentId: string, runtime: Runtime): Promise<AgentClient> {
+    const agent = this.definition(agentId);
+    if (this.host.trusted && !this.host.trusted()) {
+      const error = new AgentError(
+        'untrusted',
+        'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
+      );
+      this.setStatus(agentId, runtime, {
+        state: 'error',
+        agentName: agent.label,
+        error: { kind: error.kind, message: error.message },
+      });
+      throw error;
+    }
+    const now = Date.now();
+    runtime.crashes = runtime.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
+    if (runtime.crashes.length >= MAX_CRASHES) {
+      const error = new AgentError(
+        'process_exited',
+        `${agent.label} crashed ${runtime.crashes.length} times in a minute; it is not restarted automatically. Check the agent log, then press Restart.`,
+      );
+      this.setStatus(agentId, runtime, {
+        state: 'error',
+        agentName: agent.label,
+        error: { kind: error.kind, message: error.message },
+      });
+      throw error;
+    }
+    this.setStatus(agentId, runtime, { state: 'starting', agentName: agent.label });
+    if (runtime.crashes.length > 0) {
+      const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
+      this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    try {
+      const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
+      const starting = AgentClient.start({
+        agentId: agent.id,
+        command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
+        ports: this.host.ports,
+        ...this.host.clientOptions,
+      });
+      const client = await (this.host.progress
+        ? this.host.progress(`Starting ${agent.label}…`, starting)
+        : starting);
+      runtime.client = client;
+      client.onExit((exit) => {
+        if (runtime.client !== client) {
+          return; // stopped on purpose
+        }
+        runtime.client = undefined;
+        runtime.crashes.push(Date.now());
+        this.setStatus(
+          agentId,
+          runtime,
+          this.errorStatus(agentId, new AgentExitedError(exit, client.process.stderr.lastLines(20)), client),
+        );
+      });
+      this.setStatus(agentId, runtime, { state: 'ready', agentName: client.info.name });
+      return client;
+    } catch (error) {
+      this.setStatus(agentId, runtime, this.errorStatus(agentId, error, undefined));
+      throw classifyError(error);
+    }
+  }
+
+  private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
+    const failure = classifyError(error);
+    const authMethods = client?.info.authMethods.map((method) => ({
+      id: method.id,
+      name: method.name,
+      ...(method.description ? { description: method.description } : {}),
+    }));
+    return {
+      state: 'error',
+      agentName: client?.info.name ?? this.definition(agentId).label,
+      error: {
+        kind: failure.kind,
+        message: failure.message,
+        ...(failure instanceof AgentExitedError && failure.stderrTail.length > 0
+          ? { stderrTail: [...failure.stderrTail] }
+          : {}),
+      },
+      ...(failure.kind === 'auth_required' && authMethods ? { authMethods } : {}),
+    };
+  }
+
+  definition(agentId: string): AgentDefinition {
+    const agent = this.host.agents().agents.find((a) => a.id === agentId);
+    if (!agent) {
+      throw new AgentError('not_found', `No agent "${agentId}" is configured.`);
+    }
+    return agent;
+  }
+
+  private runtime(agentId: string): Runtime {
+    let runtime = this.runtimes.get(agentId);
+    if (!runtime) {
+      runtime = { status: { state: 'idle' }, crashes: [], busy: false };
+      this.runtimes.set(agentId, runtime);
+    }
+    return runtime;
+  }
+
+  private setStatus(agentId: string, runtime: Runtime, status: AgentStatus): void {
+    runtime.status = status;
+    this.statusEmitter.fire({ agentId, status });
+  }
+
+  /** Stops every agent (extension deactivation). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.runtimes.keys()].map((agentId) => this.stop(agentId)));
+  }
+
+  dispose(): void {
+    void this.stopAll();
+    this.statusEmitter.dispose();
+  }
+}

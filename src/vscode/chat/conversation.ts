@@ -1,0 +1,283 @@
+import type { AgentClient } from '../../core/agentClient';
+import type { AgentSession } from '../../core/agentSession';
+import { Emitter, type Disposable } from '../../core/disposable';
+import { AgentError, classifyError, NotSupportedError } from '../../core/errors';
+import type { ChatJournal, ChatMeta } from '../../core/journal';
+import type { Logger } from '../../core/ports';
+import type { PromptBlock } from '../../core/promptBlocks';
+import { Thread, type ThreadLimits } from '../../core/thread';
+import type { ThreadEvent, Turn } from '../../core/threadTypes';
+import { transcriptAsMarkdown } from './transcriptMarkdown';
+
+/** How often a streaming answer is checkpointed to the journal. */
+const CHECKPOINT_MS = 500;
+
+export interface ConversationDeps {
+  readonly journal: ChatJournal;
+  readonly logger: Logger;
+  readonly threadLimits?: Partial<ThreadLimits>;
+}
+
+/**
+ * One chat: its transcript (journaled as it happens, independent of the agent), the agent it
+ * talks to and the ACP session behind it. After a restart the session is taken up again with
+ * `session/resume` or `session/load`; when neither works the chat says so and waits for the
+ * user to start a new session with the transcript as context — it never silently starts over.
+ */
+export class Conversation implements Disposable {
+  readonly thread: Thread;
+  private session: AgentSession | undefined;
+  private meta: ChatMeta;
+  private pending: ThreadEvent[] = [];
+  private checkpoint: ReturnType<typeof setTimeout> | undefined;
+  /** Set when taking up the old session failed: shown as a banner with a way forward. */
+  resumeProblem: string | undefined;
+  /** The next prompt carries the transcript, for a new session that did not see it. */
+  private carryTranscript = false;
+  private connecting: Promise<AgentSession> | undefined;
+  private readonly changeEmitter = new Emitter<void>();
+  /** Title, running state or the resume problem changed (for the chat list and the banner). */
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly subscription: Disposable;
+
+  private constructor(
+    meta: ChatMeta,
+    thread: Thread,
+    private readonly deps: ConversationDeps,
+  ) {
+    this.meta = meta;
+    this.thread = thread;
+    this.subscription = thread.onEvent((event) => this.record(event));
+  }
+
+  /** A new, empty chat with `agentId`. */
+  static create(
+    chatId: string,
+    agentId: string,
+    deps: ConversationDeps,
+  ): { chat: Conversation; saved: Promise<void> } {
+    const now = Date.now();
+    const chat = new Conversation(
+      { chatId, agentId, createdAt: now, updatedAt: now },
+      new Thread(deps.threadLimits),
+      deps,
+    );
+    return { chat, saved: chat.saveMeta() };
+  }
+
+  /** A chat read back from the journal. */
+  static restore(meta: ChatMeta, thread: Thread, deps: ConversationDeps): Conversation {
+    return new Conversation(meta, thread, deps);
+  }
+
+  get id(): string {
+    return this.meta.chatId;
+  }
+
+  get agentId(): string {
+    return this.meta.agentId;
+  }
+
+  get updatedAt(): number {
+    return this.meta.updatedAt;
+  }
+
+  get createdAt(): number {
+    return this.meta.createdAt;
+  }
+
+  get running(): boolean {
+    return this.thread.runningTurn !== undefined;
+  }
+
+  get title(): string {
+    if (this.meta.customTitle) {
+      return this.meta.customTitle;
+    }
+    const snapshot = this.thread.snapshot();
+    if (snapshot.state.title) {
+      return snapshot.state.title;
+    }
+    const first = snapshot.entries.find((entry) => entry.kind === 'user');
+    const text = first && first.kind === 'user' ? first.text.trim().replace(/\s+/g, ' ') : '';
+    return text ? (text.length > 60 ? `${text.slice(0, 59)}…` : text) : 'New chat';
+  }
+
+  rename(title: string): void {
+    const trimmed = title.trim();
+    this.meta = { ...this.meta, ...(trimmed ? { customTitle: trimmed } : { customTitle: undefined }) };
+    if (!trimmed) {
+      const { customTitle: _dropped, ...rest } = this.meta;
+      this.meta = rest;
+    }
+    this.touch();
+  }
+
+  /** An empty chat may change agent; one with a transcript keeps its agent. */
+  changeAgent(agentId: string): boolean {
+    if (this.thread.snapshot().entries.length > 0) {
+      return false;
+    }
+    // Nothing was said in the session yet: let it go with the old agent.
+    this.session?.dispose();
+    this.session = undefined;
+    const { acpSessionId: _dropped, ...rest } = this.meta;
+    this.meta = { ...rest, agentId };
+    void this.saveMeta();
+    return true;
+  }
+
+  /**
+   * The live session on `client`: the current one, the old one taken up again (resume, else
+   * load), or a new one for a chat that never had one. Rejects when the old session cannot be
+   * taken up (`resumeProblem` says why) or the agent refuses (e.g. sign-in required).
+   */
+  ensureSession(client: AgentClient, cwd: string): Promise<AgentSession> {
+    if (this.session && client.session(this.session.id) === this.session) {
+      return Promise.resolve(this.session);
+    }
+    // One attempt at a time: a prompt sent while the view's first connect runs must not open a second session.
+    this.connecting ??= this.takeUpSession(client, cwd).finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async takeUpSession(client: AgentClient, cwd: string): Promise<AgentSession> {
+    if (this.resumeProblem) {
+      throw new AgentError('not_supported', this.resumeProblem);
+    }
+    const oldId = this.meta.acpSessionId;
+    if (oldId === undefined) {
+      return this.adopt(await client.newSession({ cwd, thread: this.thread }));
+    }
+    try {
+      const caps = client.info.capabilities;
+      if (caps.sessionCapabilities?.resume) {
+        return this.adopt(await client.resumeSession(oldId, { cwd, thread: this.thread }));
+      }
+      if (caps.loadSession) {
+        return this.adopt(await client.loadSession(oldId, { cwd, thread: this.thread }));
+      }
+      throw new NotSupportedError(
+        client.info.name,
+        'Continuing an earlier session (session/resume or session/load)',
+      );
+    } catch (error) {
+      const failure = classifyError(error);
+      if (failure.kind === 'auth_required') {
+        throw failure;
+      }
+      this.resumeProblem = `${client.info.name} could not continue this chat's earlier session: ${failure.message}`;
+      this.deps.logger.warn(this.resumeProblem);
+      this.changeEmitter.fire();
+      throw new AgentError('not_supported', this.resumeProblem);
+    }
+  }
+
+  /** The banner's way forward: a new session, with the transcript sent along with the next prompt. */
+  async startFresh(client: AgentClient, cwd: string): Promise<AgentSession> {
+    this.resumeProblem = undefined;
+    this.carryTranscript = this.thread.snapshot().entries.length > 0;
+    const session = this.adopt(await client.newSession({ cwd, thread: this.thread }));
+    this.changeEmitter.fire();
+    return session;
+  }
+
+  async prompt(session: AgentSession, blocks: readonly PromptBlock[]): Promise<Turn> {
+    let toSend = blocks;
+    if (this.carryTranscript) {
+      this.carryTranscript = false;
+      toSend = [
+        ...blocks,
+        {
+          type: 'resource',
+          uri: `acp-agents:/transcripts/${this.id}.md`,
+          mimeType: 'text/markdown',
+          text: transcriptAsMarkdown(this.thread.snapshot()),
+        },
+      ];
+    }
+    return session.prompt(toSend);
+  }
+
+  /** The last prompt of an interrupted or failed turn, to send again. */
+  lastUserText(): string | undefined {
+    const entries = this.thread.snapshot().entries;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i];
+      if (entry?.kind === 'user') {
+        return entry.text;
+      }
+    }
+    return undefined;
+  }
+
+  async cancel(): Promise<void> {
+    await this.session?.cancel();
+  }
+
+  /** The session ended with its agent process; the next prompt takes it up again. */
+  detach(): void {
+    this.session = undefined;
+  }
+
+  get currentSession(): AgentSession | undefined {
+    return this.session;
+  }
+
+  private adopt(session: AgentSession): AgentSession {
+    this.session = session;
+    if (this.meta.acpSessionId !== session.id) {
+      this.meta = { ...this.meta, acpSessionId: session.id };
+      void this.saveMeta();
+    }
+    return session;
+  }
+
+  /** Journals events in batches: at once when a turn starts or ends, else at most every checkpoint. */
+  private record(event: ThreadEvent): void {
+    this.pending.push(event);
+    if (event.type === 'turn_started' || event.type === 'turn_ended') {
+      this.touch();
+      void this.flush();
+      return;
+    }
+    if (event.type === 'state_updated' && event.changed === 'title') {
+      this.changeEmitter.fire();
+    }
+    this.checkpoint ??= setTimeout(() => void this.flush(), CHECKPOINT_MS);
+  }
+
+  /** Writes what is pending to the journal. */
+  async flush(): Promise<void> {
+    if (this.checkpoint) {
+      clearTimeout(this.checkpoint);
+      this.checkpoint = undefined;
+    }
+    const events = this.pending;
+    this.pending = [];
+    try {
+      await this.deps.journal.appendEvents(this.id, events);
+    } catch (error) {
+      this.deps.logger.error(`Could not journal chat ${this.id}: ${String(error)}`);
+    }
+  }
+
+  private touch(): void {
+    this.meta = { ...this.meta, updatedAt: Date.now() };
+    void this.saveMeta();
+    this.changeEmitter.fire();
+  }
+
+  private saveMeta(): Promise<void> {
+    return this.deps.journal.saveMeta(this.meta).catch((error: unknown) => {
+      this.deps.logger.error(`Could not journal chat ${this.id}: ${String(error)}`);
+    });
+  }
+
+  dispose(): void {
+    void this.flush();
+    this.subscription.dispose();
+    this.changeEmitter.dispose();
+    this.session?.dispose();
+  }
+}

@@ -1,0 +1,218 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ChatHarness, testAgent, until } from './support/chatHarness';
+
+describe('chats that survive: several chats, the journal, resume and retry', () => {
+  let chat: ChatHarness | undefined;
+  let agentState: string;
+  beforeEach(() => {
+    agentState = mkdtempSync(path.join(os.tmpdir(), 'acp-agent-state-'));
+  });
+  afterEach(async () => {
+    await chat?.dispose();
+    chat = undefined;
+    rmSync(agentState, { recursive: true, force: true });
+  });
+
+  it('renders every chat from the journal after a restart, before and without the agent', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    await chat.ready();
+    await chat.send('stream 2');
+    await chat.controller.newChat();
+    await chat.send('hello there');
+    const storage = chat.storageDir;
+    await chat.dispose({ keepStorage: true });
+
+    chat = new ChatHarness({
+      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
+      storageDir: storage,
+    });
+    await chat.controller.restored;
+    // No agent has been started: the transcript comes from the journal alone.
+    assert.equal(chat.controller.currentStatus.state, 'idle');
+    assert.deepEqual(
+      chat.controller.chatList().map((c) => c.title),
+      ['hello there', 'stream 2'],
+    );
+    assert.equal(chat.transcript(), 'user:hello there|agent:You said: hello there');
+    await chat.controller.switchChat(chat.controller.chatList()[1]?.chatId ?? '');
+    assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 ');
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('continues an old chat with session/load after a restart, without duplicating the replayed history', async () => {
+    chat = new ChatHarness({
+      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState, TEST_AGENT_MINIMAL: '' })],
+    });
+    await chat.ready();
+    await chat.send('stream 2');
+    const storage = chat.storageDir;
+    await chat.dispose({ keepStorage: true });
+
+    chat = new ChatHarness({
+      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
+      storageDir: storage,
+    });
+    await chat.ready();
+    await chat.send('stream 1');
+    assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 |user:stream 1|agent:chunk 1 ');
+    assert.equal(chat.controller.viewState().chat?.resumeProblem, undefined);
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('says so when the old session cannot be continued, and starts a new one with the transcript on request', async () => {
+    // Without a state dir the agent forgets its sessions when it exits.
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    await chat.send('stream 1');
+    const storage = chat.storageDir;
+    await chat.dispose({ keepStorage: true });
+
+    chat = new ChatHarness({ agents: [testAgent('a')], storageDir: storage });
+    await chat.ready();
+    const problem = chat.controller.viewState().chat?.resumeProblem ?? '';
+    assert.match(problem, /^Demo agent \(offline\) could not continue this chat's earlier session: /);
+    // Sending does not silently start over.
+    await chat.send('stream 1');
+    assert.match(
+      chat.view.of('error').at(-1)?.message ?? '',
+      /Start a new session with this transcript to go on\.$/,
+    );
+    assert.equal(chat.transcript(), 'user:stream 1|agent:chunk 1 ');
+
+    await chat.controller.handleMessage({ type: 'start_fresh' });
+    assert.equal(chat.controller.viewState().chat?.resumeProblem, undefined);
+    await chat.send('what did we do?');
+    // The agent (echo) reports the transcript it was given along with the prompt.
+    assert.match(
+      chat.transcript(),
+      /\|user:what did we do\?\|agent:You said: what did we do\?\n- resource acp-agents:\/transcripts\/.+\.md \(\d+ chars\)$/,
+    );
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('keeps the partial text when the agent crashes mid-turn and continues after a retry', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    await chat.ready();
+    await chat.send('stream 1');
+    await chat.send('crash');
+    await until(() => chat?.controller.currentStatus.state === 'error', 'crash reported');
+    const status = chat.controller.currentStatus;
+    assert.equal(status.error?.kind, 'process_exited');
+    assert.ok(status.error?.stderrTail?.includes('acp-test-agent: crashing on purpose'));
+    const turns = chat.controller.viewState().chat?.thread.turns ?? [];
+    assert.deepEqual(
+      turns.map((t) => t.status),
+      ['completed', 'interrupted'],
+    );
+    assert.ok(turns[1]?.stderrTail?.includes('acp-test-agent: crashing on purpose'));
+    assert.equal(chat.transcript(), 'user:stream 1|agent:chunk 1 |user:crash|agent:partial 1 partial 2 ');
+
+    // The next message restarts the agent (after a short backoff) and takes up the session with session/load.
+    await chat.send('stream 2');
+    assert.equal(
+      chat.transcript(),
+      'user:stream 1|agent:chunk 1 |user:crash|agent:partial 1 partial 2 |user:stream 2|agent:chunk 1 chunk 2 ',
+    );
+    assert.equal(chat.controller.currentStatus.state, 'ready');
+  });
+
+  it('retries the last prompt of an interrupted turn', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    await chat.ready();
+    await chat.send('stream 1');
+    const sending = chat.send('hang');
+    await until(() => (chat?.transcript() ?? '').endsWith('agent:waiting '));
+    process.kill(pidOf(chat), 'SIGKILL');
+    await sending;
+    const retrying = chat.controller.handleMessage({ type: 'retry' });
+    await until(() => (chat?.transcript() ?? '').split('user:hang').length === 3, 'retried');
+    await chat.controller.cancel();
+    await retrying;
+    assert.deepEqual(
+      chat.controller.viewState().chat?.thread.turns.map((t) => t.status),
+      ['completed', 'interrupted', 'cancelled'],
+    );
+  });
+
+  it('streams two chats at the same time without mixing them', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_CHUNK_DELAY_MS: '5' })] });
+    await chat.ready();
+    const first = chat.send('stream 20');
+    const firstId = chat.controller.viewState().chat?.chatId ?? '';
+    await until(() => (chat?.transcript() ?? '').includes('chunk 2 '));
+    await chat.controller.newChat();
+    await chat.send('stream 3 thoughts');
+    await first;
+    assert.equal(
+      chat.transcript(),
+      'user:stream 3 thoughts|thought:thinking 1 thinking 2 |agent:chunk 1 chunk 2 chunk 3 ',
+    );
+    await chat.controller.switchChat(firstId);
+    assert.equal(
+      chat.transcript(),
+      `user:stream 20|agent:${Array.from({ length: 20 }, (_, i) => `chunk ${i + 1} `).join('')}`,
+    );
+  });
+
+  it('switches agent in an empty chat, and starts a new chat for another agent otherwise', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a'), testAgent('b')] });
+    await chat.ready();
+    await chat.controller.handleMessage({ type: 'select_agent', agentId: 'b' });
+    assert.equal(chat.controller.chatList().length, 1);
+    assert.equal(chat.controller.viewState().selectedAgentId, 'b');
+    await chat.send('stream 1');
+    await chat.controller.handleMessage({ type: 'select_agent', agentId: 'a' });
+    assert.deepEqual(
+      chat.controller.chatList().map((c) => [c.agentId, c.title]),
+      [
+        ['a', 'New chat'],
+        ['b', 'stream 1'],
+      ],
+    );
+    await chat.controller.handleMessage({ type: 'select_agent', agentId: 'nope' });
+    assert.match(chat.view.of('error').at(-1)?.message ?? '', /Unknown agent nope/);
+  });
+
+  it('renames and deletes chats, deleting their journals', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    await chat.send('stream 1');
+    const id = chat.controller.viewState().chat?.chatId ?? '';
+    await chat.controller.handleMessage({ type: 'rename_chat', chatId: id, title: 'My chat' });
+    assert.equal(chat.controller.chatList()[0]?.title, 'My chat');
+    const journalFile = path.join(chat.storageDir, 'chats', `${id}.jsonl`);
+    await until(() => existsSync(journalFile));
+    await chat.controller.handleMessage({ type: 'delete_chat', chatId: id });
+    assert.equal(existsSync(journalFile), false);
+    assert.equal(chat.controller.chatList().length, 1);
+    assert.notEqual(chat.controller.viewState().chat?.chatId, id);
+  });
+
+  it('keeps only as many chats as the retention allows', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')], retention: { maxChats: 2, maxBytes: 10_000_000 } });
+    await chat.ready();
+    await chat.send('stream 1');
+    await chat.controller.newChat();
+    await chat.send('stream 2');
+    await chat.controller.newChat();
+    await until(() => chat?.controller.chatList().length === 2, 'oldest chat deleted');
+    await until(
+      () =>
+        readdirSync(path.join(chat?.storageDir ?? '', 'chats')).filter((f) => f.endsWith('.jsonl')).length ===
+        2,
+    );
+    assert.deepEqual(
+      chat.controller.chatList().map((c) => c.title),
+      ['New chat', 'stream 2'],
+    );
+  });
+});
+
+function pidOf(harness: ChatHarness): number {
+  const line = harness.logger.messages('info').findLast((m) => m.startsWith('Starting '));
+  const match = /\(pid (\d+)\)/.exec(line ?? '');
+  return Number(match?.[1]);
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Retention } from '../../../src/core/journal';
+import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
+import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
+import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
+import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '../../../src/protocol';
+import type { AgentDefinition } from '../../../src/vscode/agentSettings';
+import { ChatController } from '../../../src/vscode/chat/chatController';
+import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
+
+export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
+  return { id, label: `Test ${id}`, command: process.execPath, args: [TEST_AGENT_JS], env };
+}
+
+/** A webview stand-in: records what the controller posts, checking each message against the schema. */
+export class RecordingView {
+  readonly messages: HostMessage[] = [];
+  post(message: HostMessage): void {
+    HostMessageSchema.parse(message);
+    this.messages.push(message);
+  }
+  of<T extends HostMessage['type']>(type: T): Extract<HostMessage, { type: T }>[] {
+    return this.messages.filter((m): m is Extract<HostMessage, { type: T }> => m.type === type);
+  }
+  events(): ThreadEventMessage[] {
+    return this.of('thread_events').flatMap((m) => m.events);
+  }
+}
+
+/** Polls until `predicate` holds (bounded), for state that settles through several async hops. */
+export async function until(predicate: () => boolean, what = 'condition', ms = 8000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) {
+      throw new Error(`${what} not reached in ${ms} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export interface HarnessOptions {
+  readonly agents: AgentDefinition[];
+  /** Reuse a storage folder: a second controller on it is VS Code after a restart. */
+  readonly storageDir?: string;
+  readonly retention?: Retention;
+}
+
+/** A chat controller over real agent processes, temp folders and a recording view. */
+export class ChatHarness {
+  readonly dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+  readonly storageDir: string;
+  readonly logger = new RecordingLogger();
+  readonly terminals = new NodeTerminals(this.dir);
+  readonly controller: ChatController;
+  view = new RecordingView();
+  private readonly ownsStorage: boolean;
+
+  constructor(options: HarnessOptions) {
+    this.ownsStorage = options.storageDir === undefined;
+    this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
+    this.controller = new ChatController({
+      agents: () => ({ agents: options.agents, errors: [] }),
+      cwd: () => this.dir,
+      ports: {
+        fileSystem: new NodeFileSystem(),
+        permissions: new PolicyPermissions(() => undefined),
+        terminals: this.terminals,
+        logger: this.logger,
+      },
+      editor: { openFile: async () => {}, openUrl: async () => {} },
+      storageDir: this.storageDir,
+      ...(options.retention ? { retention: () => options.retention as Retention } : {}),
+    });
+    this.controller.attachView(this.view);
+  }
+
+  /** The view says ready; resolves once the active chat is connected (or failed to). */
+  async ready(): Promise<void> {
+    await this.controller.handleMessage({ type: 'ready' });
+    await this.controller.connectActive();
+  }
+
+  send(text: string): Promise<void> {
+    return this.controller.handleMessage({ type: 'send', text });
+  }
+
+  /** The active chat's transcript as `kind:text` pieces. */
+  transcript(): string {
+    const entries = this.controller.viewState().chat?.thread.entries ?? [];
+    return entries.map((e) => ('text' in e ? `${e.kind}:${e.text}` : `${e.kind}:${e.title}`)).join('|');
+  }
+
+  async dispose(options: { keepStorage?: boolean } = {}): Promise<void> {
+    await this.controller.shutdown();
+    this.controller.dispose();
+    await this.terminals.dispose();
+    rmSync(this.dir, { recursive: true, force: true });
+    if (this.ownsStorage && !options.keepStorage) {
+      rmSync(this.storageDir, { recursive: true, force: true });
+    }
+  }
+}
