@@ -11,11 +11,15 @@ import { transcriptAsMarkdown } from './transcriptMarkdown';
 
 /** How often a streaming answer is checkpointed to the journal. */
 const CHECKPOINT_MS = 500;
+/** After this many appends the journal is rewritten as one snapshot, so reading it stays fast. */
+const COMPACT_AFTER_APPENDS = 200;
 
 export interface ConversationDeps {
   readonly journal: ChatJournal;
   readonly logger: Logger;
   readonly threadLimits?: Partial<ThreadLimits>;
+  /** Appends before the journal is rewritten as one snapshot (default 200). */
+  readonly compactAfterAppends?: number;
 }
 
 /**
@@ -35,6 +39,7 @@ export class Conversation implements Disposable {
   /** The next prompt carries the transcript, for a new session that did not see it. */
   private carryTranscript = false;
   private connecting: Promise<AgentSession> | undefined;
+  private appendsSinceCompaction = 0;
   private readonly changeEmitter = new Emitter<void>();
   /** Title, running state or the resume problem changed (for the chat list and the banner). */
   readonly onDidChange = this.changeEmitter.event;
@@ -256,6 +261,16 @@ export class Conversation implements Disposable {
     const events = this.pending;
     this.pending = [];
     try {
+      if (events.length === 0) {
+        return;
+      }
+      const compactAfter = this.deps.compactAfterAppends ?? COMPACT_AFTER_APPENDS;
+      if (++this.appendsSinceCompaction >= compactAfter && !this.running) {
+        // The snapshot already holds these events: one snapshot line replaces the whole file.
+        this.appendsSinceCompaction = 0;
+        await this.deps.journal.compact(this.meta, this.thread.snapshot());
+        return;
+      }
       await this.deps.journal.appendEvents(this.id, events);
     } catch (error) {
       this.deps.logger.error(`Could not journal chat ${this.id}: ${String(error)}`);
