@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       logger,
     },
     editor: new VsCodeEditorActions(),
+    reviews: review,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,

@@ -54,6 +54,14 @@ export const ChatSummarySchema = z.object({
 /** A file the user attached to the next message (explorer "Add File to Chat"). */
 export const AttachmentRefSchema = z.object({ uri: z.string(), name: z.string() });
 
+/** A file write waiting for Keep or Undo (`acpAgents.edits.review: ask`). */
+export const EditReviewSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  /** True when the agent creates the file. */
+  isNew: z.boolean(),
+});
+
 /** Everything the view shows, sent after `ready` and whenever the view must start over. */
 export const ViewStateSchema = z.object({
   agents: z.array(AgentOptionSchema),
@@ -62,6 +70,8 @@ export const ViewStateSchema = z.object({
   chat: ChatSchema.optional(),
   /** Every chat, most recently used first. */
   chats: z.array(ChatSummarySchema).optional(),
+  /** File writes waiting for the user's Keep or Undo. */
+  editReviews: z.array(EditReviewSchema).optional(),
   /** Files waiting on the composer for the next message. */
   attachments: z.array(AttachmentRefSchema).optional(),
 });
@@ -85,6 +95,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
   /** The active chat's resume banner appeared or went away. */
   z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.string().optional() }),
+  /** The file writes waiting for Keep or Undo changed. */
+  z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
@@ -115,12 +127,15 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delete_chat'), chatId: z.string() }),
   /** The resume banner's action: a new session that is given the transcript. */
   z.object({ type: z.literal('start_fresh') }),
+  /** Keep or Undo a file write the agent proposed. */
+  z.object({ type: z.literal('answer_review'), id: z.string(), decision: z.enum(['keep', 'undo']) }),
   /** Send the last prompt again (after an interrupted or failed turn). */
   z.object({ type: z.literal('retry') }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
 export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
+export type EditReview = DeepReadonly<z.infer<typeof EditReviewSchema>>;
 export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
 export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { EditReviews } from './chat/viewSink';
 import type { UserPrompts } from './userPrompts';
 
 export type ReviewDecision = 'keep' | 'undo';
@@ -19,8 +20,7 @@ interface PendingReview {
 export interface ReviewRequest {
   readonly id: string;
   readonly path: string;
-  readonly oldText: string | null;
-  readonly newText: string;
+  readonly isNew: boolean;
 }
 
 /**
@@ -28,19 +28,21 @@ export interface ReviewRequest {
  * proposal held in a read-only virtual document) and waits for Keep or Undo — from the diff
  * editor's title buttons, a notification, or the chat. The first answer wins.
  */
-export class EditReview implements vscode.Disposable, vscode.TextDocumentContentProvider {
+export class EditReview implements vscode.Disposable, EditReviews {
   private readonly proposals = new Map<string, string>();
-  private readonly pending = new Map<string, PendingReview>();
+  private readonly waiting = new Map<string, PendingReview>();
   private readonly subscriptions: vscode.Disposable[];
   private next = 1;
   private readonly changeEmitter = new vscode.EventEmitter<readonly ReviewRequest[]>();
   /** The reviews waiting for an answer, whenever that list changes (for the chat). */
-  readonly onDidChangePending = this.changeEmitter.event;
+  readonly onDidChange = this.changeEmitter.event;
   private readonly requests = new Map<string, ReviewRequest>();
 
   constructor(private readonly prompts: UserPrompts) {
     this.subscriptions = [
-      vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this),
+      vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, {
+        provideTextDocumentContent: (uri) => this.proposals.get(uri.path.split('/')[1] ?? '') ?? '',
+      }),
       vscode.commands.registerCommand('acpAgents.review.keep', (uri?: vscode.Uri) =>
         this.answerFor(uri, 'keep'),
       ),
@@ -48,10 +50,6 @@ export class EditReview implements vscode.Disposable, vscode.TextDocumentContent
         this.answerFor(uri, 'undo'),
       ),
     ];
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.proposals.get(uri.path.split('/')[1] ?? '') ?? '';
   }
 
   /** Opens the diff of `oldText` (null: a new file) against `newText` and waits for the decision. */
@@ -64,12 +62,12 @@ export class EditReview implements vscode.Disposable, vscode.TextDocumentContent
     this.proposals.set(`${id}-original`, oldText ?? '');
     const abort = new AbortController();
     const decision = new Promise<ReviewDecision>((resolve) => {
-      this.pending.set(id, {
+      this.waiting.set(id, {
         id,
         path: filePath,
         proposal,
         decide: (answer) => {
-          if (this.pending.delete(id)) {
+          if (this.waiting.delete(id)) {
             this.requests.delete(id);
             this.changeEmitter.fire([...this.requests.values()]);
             abort.abort();
@@ -78,7 +76,7 @@ export class EditReview implements vscode.Disposable, vscode.TextDocumentContent
         },
       });
     });
-    this.requests.set(id, { id, path: filePath, oldText, newText });
+    this.requests.set(id, { id, path: filePath, isNew: oldText === null });
     this.changeEmitter.fire([...this.requests.values()]);
 
     const title = `${name}: agent's proposal ${oldText === null ? '(new file)' : ''}`.trim();
@@ -120,22 +118,22 @@ export class EditReview implements vscode.Disposable, vscode.TextDocumentContent
 
   /** Answers a pending review by id (from the chat). Returns false when it was not pending. */
   answer(id: string, decision: ReviewDecision): boolean {
-    const pending = this.pending.get(id);
+    const pending = this.waiting.get(id);
     pending?.decide(decision);
     return pending !== undefined;
   }
 
-  get pendingReviews(): readonly ReviewRequest[] {
+  pending(): readonly ReviewRequest[] {
     return [...this.requests.values()];
   }
 
   /** From the diff editor's title buttons: the review whose proposal is shown (else the newest). */
   private answerFor(uri: vscode.Uri | undefined, decision: ReviewDecision): void {
     const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-    const match = [...this.pending.values()].find(
+    const match = [...this.waiting.values()].find(
       (p) => target && p.proposal.toString() === target.toString(),
     );
-    const pending = match ?? [...this.pending.values()].at(-1);
+    const pending = match ?? [...this.waiting.values()].at(-1);
     pending?.decide(decision);
   }
 
@@ -152,7 +150,7 @@ export class EditReview implements vscode.Disposable, vscode.TextDocumentContent
 
   /** Every pending review is answered Undo: nothing is written without a decision. */
   dispose(): void {
-    for (const pending of [...this.pending.values()]) {
+    for (const pending of [...this.waiting.values()]) {
       pending.decide('undo');
     }
     this.changeEmitter.dispose();

@@ -21,7 +21,7 @@ import { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
-import type { EditorActions, ViewSink } from './viewSink';
+import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
 /** What the chat needs from its surroundings. */
 export interface ChatHost extends PoolHost {
@@ -31,6 +31,8 @@ export interface ChatHost extends PoolHost {
   /** Where chats are journaled (the extension's workspace storage). */
   readonly storageDir: string;
   readonly retention?: () => Retention;
+  /** File writes waiting for Keep or Undo, answered inline in the chat too. */
+  readonly reviews?: EditReviews;
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -64,6 +66,7 @@ export class ChatController implements Disposable {
   /** Resolves once the journal has been read and the chats are back. */
   readonly restored: Promise<void>;
   private readonly poolSubscription: Disposable;
+  private readonly reviewSubscription: Disposable | undefined;
 
   constructor(private readonly host: ChatHost) {
     this.journal = new ChatJournal(host.storageDir);
@@ -85,6 +88,9 @@ export class ChatController implements Disposable {
         }
       }
     });
+    this.reviewSubscription = host.reviews?.onDidChange((reviews) =>
+      this.post({ type: 'edit_reviews', reviews: [...reviews] }),
+    );
     this.restored = this.restore();
   }
 
@@ -196,6 +202,11 @@ export class ChatController implements Disposable {
         return this.startFresh();
       case 'retry':
         return this.retry();
+      case 'answer_review':
+        if (!this.host.reviews?.answer(message.id, message.decision)) {
+          throw new Error('That edit was already decided.');
+        }
+        return;
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);
@@ -238,6 +249,9 @@ export class ChatController implements Disposable {
         : {}),
       chats: this.chatList(),
       ...(this.attachments.length > 0 ? { attachments: [...this.attachments] } : {}),
+      ...(this.host.reviews && this.host.reviews.pending().length > 0
+        ? { editReviews: [...this.host.reviews.pending()] }
+        : {}),
     };
   }
 
@@ -588,6 +602,7 @@ export class ChatController implements Disposable {
     this.batcher.dispose();
     this.terminals.dispose();
     this.poolSubscription.dispose();
+    this.reviewSubscription?.dispose();
     for (const chat of [...this.chats.values()]) {
       this.forget(chat);
     }

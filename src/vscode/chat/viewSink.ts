@@ -1,4 +1,5 @@
-import type { HostMessage } from '../../protocol';
+import type { Disposable } from '../../core/disposable';
+import type { EditReview, HostMessage } from '../../protocol';
 
 /** Where the controller posts to a webview; the view provider adapts `vscode.Webview` to it. */
 export interface ViewSink {
@@ -9,4 +10,12 @@ export interface ViewSink {
 export interface EditorActions {
   openFile(path: string, line?: number): Promise<void>;
   openUrl(url: string): Promise<void>;
+}
+
+/** File writes waiting for Keep or Undo, as the chat shows them (the edit review in VS Code). */
+export interface EditReviews {
+  pending(): readonly EditReview[];
+  readonly onDidChange: (listener: (reviews: readonly EditReview[]) => void) => Disposable;
+  /** Returns false when the review was no longer pending. */
+  answer(id: string, decision: 'keep' | 'undo'): boolean;
 }

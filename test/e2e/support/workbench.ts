@@ -1,0 +1,76 @@
+/**
+ * Starts a real VS Code (code-server) with this repository loaded as a development extension on the sample
+ * workspace, and opens it in headless Chromium for a test to drive. Run `npm run build` first (the
+ * `test:e2e` script does): the extension is loaded from dist/.
+ *
+ *   const wb = await startWorkbench();
+ *   try { await openAcpView(wb.page); … } finally { await wb.stop(); }
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startCodeServer, type CodeServer } from '../../../scripts/codeServer.mjs';
+import { chromiumPath, ensureCodeServer, repoRoot } from '../../../scripts/tools.mjs';
+import { developmentPayload, openWorkbench, type WorkbenchLog } from '../../../scripts/workbench.mjs';
+
+export {
+  hasApp,
+  hasRenderedApp,
+  openAcpView,
+  screenshot,
+  webviewFrame,
+} from '../../../scripts/workbench.mjs';
+
+/** The tiny project the workbench opens. */
+export const sampleWorkspace = join(repoRoot, 'test', 'fixtures', 'workspace');
+
+export interface StartWorkbenchOptions {
+  /** Folder to open; default: the sample workspace. */
+  readonly workspace?: string;
+  /** VS Code user settings, merged over the quiet defaults. */
+  readonly settings?: Record<string, unknown>;
+  /** Environment variables for the extension host. */
+  readonly env?: Record<string, string>;
+  /** Print workbench log lines as they arrive (default: only keep them in `logs`). */
+  readonly printLogs?: boolean;
+}
+
+export interface RunningWorkbench {
+  readonly page: Page;
+  readonly server: CodeServer;
+  /** Extension host console and error lines, for assertions and failure reports. */
+  readonly logs: WorkbenchLog[];
+  /** Closes Chromium and stops code-server. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startWorkbench(options: StartWorkbenchOptions = {}): Promise<RunningWorkbench> {
+  await ensureCodeServer({ quiet: true });
+  chromiumPath(); // fails now, with the apt-get line, rather than after the server started
+  const workspace = options.workspace ?? sampleWorkspace;
+  const server = await startCodeServer({ workspace, settings: options.settings });
+  try {
+    const workbench = await openWorkbench({
+      server,
+      folder: workspace,
+      payload: developmentPayload(server, { extensionPath: repoRoot, env: options.env }),
+      onLog: options.printLogs ? (log) => console.log(`[workbench ${log.type}] ${log.text}`) : () => {},
+    });
+    let stopped = false;
+    return {
+      page: workbench.page,
+      server,
+      logs: workbench.logs,
+      async stop() {
+        if (stopped) {
+          return;
+        }
+        stopped = true;
+        await workbench.close();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
