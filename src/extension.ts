@@ -32,6 +32,8 @@ export interface AcpAgentsApi {
   readonly terminals: VsCodeTerminals;
   readonly statusBar: AgentStatusBar;
   readonly rules: PermissionRules;
+  /** The agents offered and the settings errors found (`acpAgents.agents`). */
+  readonly catalog: AgentCatalog;
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
@@ -98,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     ...registerCommands({ chat, view, prompts, log }),
   );
   shutdown = () => chat.shutdown();
-  return { chat, prompts, review, terminals, statusBar, rules };
+  return { chat, prompts, review, terminals, statusBar, rules, catalog };
 }
 
 /** Set by activate: writes every chat journal and stops the agents before the host goes. */
