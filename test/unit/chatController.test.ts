@@ -108,6 +108,23 @@ describe('chat controller (host side of the chat view)', () => {
     assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 ');
   });
 
+  it('starts no agent in an untrusted workspace and says why', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')], trusted: false });
+    await chat.ready();
+    await chat.send('stream 1');
+    assert.deepEqual(chat.controller.currentStatus, {
+      state: 'error',
+      agentName: 'Test a',
+      error: {
+        kind: 'untrusted',
+        message:
+          'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
+      },
+    });
+    assert.equal(chat.transcript(), '');
+    assert.equal(chat.logger.messages('info').filter((m) => m.startsWith('Starting ')).length, 0);
+  });
+
   it('reports an agent that cannot start', async () => {
     chat = new ChatHarness({
       agents: [{ id: 'broken', label: 'Broken', command: 'no-such-acp-agent', args: [], env: {} }],

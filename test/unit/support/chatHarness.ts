@@ -45,6 +45,8 @@ export interface HarnessOptions {
   /** Reuse a storage folder: a second controller on it is VS Code after a restart. */
   readonly storageDir?: string;
   readonly retention?: Retention;
+  /** False: an untrusted workspace. */
+  readonly trusted?: boolean;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -72,6 +74,7 @@ export class ChatHarness {
       editor: { openFile: async () => {}, openUrl: async () => {} },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
+      ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
     });
     this.controller.attachView(this.view);
   }
