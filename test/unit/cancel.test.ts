@@ -57,6 +57,21 @@ describe('cancelling a turn', () => {
     );
   });
 
+  it('stops a slow stream in the middle and keeps what arrived', async () => {
+    agent = await startTestAgent();
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('stream 100 delay 50')]);
+    await waitFor(
+      session,
+      () => (entriesOf(session)[1] as { text?: string } | undefined)?.text === 'chunk 1 chunk 2 ',
+    );
+    await session.cancel();
+    const turn = await running;
+    assert.equal(turn.status, 'cancelled');
+    const reply = (entriesOf(session)[1] as { text: string }).text;
+    assert.match(reply, /^chunk 1 chunk 2 (chunk 3 )?$/);
+  });
+
   it('does nothing when no turn is running', async () => {
     agent = await startTestAgent();
     const session = await agent.client.newSession({ cwd: agent.dir });
