@@ -15,6 +15,7 @@ import {
   fileSettings,
   historyRetention,
   permissionSettings,
+  permissionSurface,
   workspaceRuleStore,
 } from './vscode/settings';
 import { VsCodeSignIn } from './vscode/signInHost';
@@ -51,7 +52,11 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const permissions = new VsCodePermissions(
     rules,
     prompts,
-    { chatVisible: () => viewRef.current?.isVisible ?? false, showDiff: diffViewer(review) },
+    {
+      chatVisible: () => viewRef.current?.isVisible ?? false,
+      where: permissionSurface,
+      showDiff: diffViewer(review),
+    },
     logger,
   );
   const chat = new ChatController({

@@ -8,6 +8,8 @@ const SHOW_DIFF = 'Show diff';
 export interface PermissionSurfaces {
   /** Whether the chat view is on screen: then the request is answered inline there. */
   readonly chatVisible: () => boolean;
+  /** `acpAgents.permissions.ask`: `auto` (inline when the chat is visible, else a dialog), or always one of them. */
+  readonly where: () => 'auto' | 'modal' | 'inline';
   /** Opens a diff of a proposed edit for a look before deciding. */
   readonly showDiff: (path: string, oldText: string | null, newText: string) => Promise<void>;
 }
@@ -34,7 +36,8 @@ export class VsCodePermissions implements PermissionPort {
       );
       return automatic.decision;
     }
-    if (this.surfaces.chatVisible()) {
+    const where = this.surfaces.where();
+    if (where === 'inline' || (where === 'auto' && this.surfaces.chatVisible())) {
       // Answered by the inline card (AgentSession.answerPermission); settle only if abandoned.
       return new Promise((resolve) =>
         signal.addEventListener('abort', () => resolve({ outcome: 'cancelled' }), { once: true }),

@@ -56,6 +56,12 @@ export function agentIdleStopMs(): number {
   return minutes * 60_000;
 }
 
+/** `acpAgents.permissions.ask`: where permission requests are asked. */
+export function permissionSurface(): 'auto' | 'modal' | 'inline' {
+  const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('permissions.ask');
+  return value === 'modal' || value === 'inline' ? value : 'auto';
+}
+
 export function defaultAgentId(): string | undefined {
   const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('defaultAgent');
   return typeof value === 'string' && value !== '' ? value : undefined;
