@@ -1,10 +1,14 @@
-// The chat view's browser code. Until the chat UI lands it explains what the view is for.
-const app = document.getElementById('app');
-if (app) {
-  const heading = document.createElement('h2');
-  heading.textContent = 'ACP Agents';
-  const text = document.createElement('p');
-  text.textContent =
-    'Chat with coding agents that speak the Agent Client Protocol. The chat view is being built.';
-  app.replaceChildren(heading, text);
+// The chat view's browser code: builds the UI in <main id="app">, then says `ready` so the host
+// sends the snapshot.
+import './zodSetup';
+import './elements';
+import { ChatApp } from './app';
+import { HostBridge } from './vscodeApi';
+
+const root = document.getElementById('app');
+if (root) {
+  const bridge = new HostBridge();
+  const app = new ChatApp(root, bridge);
+  window.addEventListener('message', (event: MessageEvent<unknown>) => app.receive(event.data));
+  bridge.post({ type: 'ready' });
 }

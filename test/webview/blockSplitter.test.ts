@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { BlockSplitter, type SplitResult } from '../../webview/markdown/blockSplitter';
+
+/** Feeds `text` in chunks of `size`; returns every committed segment and the last result. */
+function stream(text: string, size: number): { segments: string[]; last: SplitResult } {
+  const splitter = new BlockSplitter();
+  const segments: string[] = [];
+  let last: SplitResult | undefined;
+  for (let end = size; end < text.length + size; end += size) {
+    last = splitter.update(text.slice(0, end));
+    assert.ok(last);
+    segments.push(...last.committed);
+  }
+  return { segments, last: last as SplitResult };
+}
+
+describe('webview markdown block splitter', () => {
+  it('commits paragraphs once the next block starts, whatever the chunk size', () => {
+    const text = 'First para.\n\nSecond para\ncontinues.\n\nThird';
+    for (const size of [1, 2, 3, 7, 100]) {
+      const { segments, last } = stream(text, size);
+      assert.deepEqual(segments, ['First para.\n\n', 'Second para\ncontinues.\n\n'], `chunk ${size}`);
+      assert.equal(last.tail, 'Third');
+      assert.equal(segments.join('') + last.tail, text);
+    }
+  });
+
+  it('never splits inside a fence, even across blank lines', () => {
+    const text = 'Intro\n\n```js\na();\n\n\nb();\n```\nAfter';
+    const { segments, last } = stream(text, 1);
+    assert.deepEqual(segments, ['Intro\n\n', '```js\na();\n\n\nb();\n```\n']);
+    assert.equal(last.tail, 'After');
+  });
+
+  it('reports a top-level fence that is still open, with its code so far', () => {
+    const splitter = new BlockSplitter();
+    const result = splitter.update('Text\n```py\nprint(1)\nprint(2');
+    assert.deepEqual(result?.committed, ['Text\n']);
+    assert.deepEqual(result?.openFence, { language: 'py', code: 'print(1)\nprint(2' });
+    // A partial line that may be the closing fence is held back…
+    assert.deepEqual(splitter.update('Text\n```py\nprint(1)\n``')?.openFence, {
+      language: 'py',
+      code: 'print(1)\n',
+    });
+    // …and a complete closing fence without a newline ends the open state.
+    assert.equal(splitter.update('Text\n```py\nprint(1)\n```')?.openFence, undefined);
+  });
+
+  it('keeps indented continuations (list items, indented code) with their block', () => {
+    const text = '- item\n\n  more of the item\n\n    code\n\nNext';
+    const { segments, last } = stream(text, 1);
+    assert.deepEqual(segments, ['- item\n\n  more of the item\n\n    code\n\n']);
+    assert.equal(last.tail, 'Next');
+  });
+
+  it('does not treat an indented fence (in a list) as a block boundary', () => {
+    const text = '1. step\n   ```sh\n   ls\n\n   ```\n2. next';
+    const { segments } = stream(text, 1);
+    assert.deepEqual(segments, []);
+  });
+
+  it('asks to start over when the text is replaced, and handles tilde fences', () => {
+    const splitter = new BlockSplitter();
+    splitter.update('One\n\nTwo\n\nThree');
+    assert.equal(splitter.update('Different'), undefined);
+    splitter.reset();
+    const result = splitter.update('~~~\ncode ``` here\n\n~~~\n\nAfter');
+    assert.deepEqual(result?.committed, ['~~~\ncode ``` here\n\n~~~\n', '\n']);
+  });
+
+  it('rescans an unstable tail that changed but keeps the stable prefix', () => {
+    const splitter = new BlockSplitter();
+    splitter.update('Stable.\n\nTail one\n');
+    const result = splitter.update('Stable.\n\nTail two\n\nMore');
+    assert.deepEqual(result?.committed, ['Tail two\n\n']);
+    assert.equal(splitter.stableLength, 'Stable.\n\nTail two\n\n'.length);
+  });
+});

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
+import { events, sessionState, snapshot } from './support/builders';
+import { useChatPages } from './support/suite';
+
+const STATE = sessionState({
+  title: 'Refactor parser',
+  usage: { used: 1234, size: 200_000, cost: { amount: 0.01, currency: 'USD' } },
+  modes: {
+    currentModeId: 'ask',
+    available: [
+      { id: 'ask', name: 'Ask', description: 'Answers only' },
+      { id: 'code', name: 'Code' },
+    ],
+  },
+  configOptions: [
+    {
+      type: 'select',
+      id: 'model',
+      name: 'Model',
+      currentValue: 'fast',
+      choices: [
+        { value: 'fast', name: 'Fast' },
+        { value: 'smart', name: 'Smart' },
+      ],
+    },
+    { type: 'boolean', id: 'web', name: 'Web search', currentValue: false },
+  ],
+});
+
+/** Picks an option the way a user does: open the dropdown, click the option. */
+async function pick(select: Locator, label: string): Promise<void> {
+  await select.click();
+  await select.locator('li[role="option"]', { hasText: label }).click();
+}
+
+describe('webview: header', () => {
+  const chat = useChatPages();
+
+  it('shows the title, usage and cost, and updates them from state events', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ state: STATE }));
+    assert.equal(await page.page.locator('.session-title').textContent(), 'Refactor parser');
+    assert.equal(await page.page.locator('.usage-text').textContent(), '1.2k / 200k tokens · $0.01');
+    const meter = page.page.locator('.usage');
+    assert.equal(await meter.getAttribute('role'), 'meter');
+    assert.equal(await meter.getAttribute('aria-valuenow'), '1234');
+    const width = await page.page.locator('.usage-fill').evaluate((fill) => fill.style.width);
+    assert.equal(width, '0.6%');
+    await page.host(
+      events({
+        type: 'state_updated',
+        changed: 'usage',
+        state: { ...STATE, title: 'Renamed', usage: { used: 170_000, size: 200_000 } },
+      }),
+    );
+    assert.equal(await page.page.locator('.session-title').textContent(), 'Renamed');
+    assert.equal(await page.page.locator('.usage-text').textContent(), '170k / 200k tokens');
+    assert.equal(await meter.getAttribute('data-level'), 'high');
+  });
+
+  it('posts select_agent, set_mode and set_config_option from the pickers', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ state: STATE }));
+    await pick(page.page.locator('vscode-single-select[label="Agent"]'), 'Demo agent (offline)');
+    await pick(page.page.locator('vscode-single-select[label="Mode"]'), 'Code');
+    await pick(page.page.locator('vscode-single-select[label="Model"]'), 'Smart');
+    await page.page.locator('vscode-checkbox[label="Web search"]').click();
+    assert.deepEqual((await page.posted()).slice(1), [
+      { type: 'select_agent', agentId: 'demo' },
+      { type: 'set_mode', modeId: 'code' },
+      { type: 'set_config_option', configId: 'model', value: 'smart' },
+      { type: 'set_config_option', configId: 'web', value: true },
+    ]);
+  });
+
+  it('shows the values the host reports, without posting them back', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ state: STATE }));
+    await page.host(
+      events({
+        type: 'state_updated',
+        changed: 'modes',
+        state: { ...STATE, modes: { ...STATE.modes!, currentModeId: 'code' } },
+      }),
+    );
+    await page.frame();
+    assert.equal(
+      await page.page
+        .locator('vscode-single-select[label="Mode"]')
+        .evaluate((s) => (s as HTMLSelectElement).value),
+      'code',
+    );
+    assert.deepEqual(await page.posted(), [{ type: 'ready' }]);
+  });
+
+  it('hides mode and config pickers when the agent offers none', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    assert.equal(await page.page.locator('vscode-single-select[label="Mode"]').count(), 0);
+    assert.equal(await page.page.locator('.picker').count(), 1, 'only the agent picker');
+    assert.equal(await page.page.locator('.usage').isVisible(), false);
+    assert.equal(await page.page.locator('.session-title').textContent(), 'New chat');
+  });
+
+  it('starts a new chat', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    const button = page.page.getByRole('button', { name: 'New chat' });
+    await button.click();
+    assert.deepEqual((await page.posted()).at(-1), { type: 'new_chat' });
+  });
+});

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import {
+  added,
+  appended,
+  CHAT_ID,
+  events,
+  message,
+  snapshot,
+  status,
+  toolCall,
+  turn,
+} from './support/builders';
+import { useChatPages } from './support/suite';
+
+describe('webview: handshake, snapshot and store', () => {
+  const chat = useChatPages();
+
+  it('posts ready once on load', async () => {
+    const page = await chat.open();
+    assert.deepEqual(await page.posted(), [{ type: 'ready' }]);
+  });
+
+  it('renders a snapshot: title, entries in order, agent picker', async () => {
+    const page = await chat.open();
+    await page.host(
+      snapshot({
+        entries: [
+          message('user', 'e1', 'Hello agent'),
+          message('agent', 'e2', 'Hello **human**'),
+          toolCall('e3', { title: 'Read README.md', status: 'completed' }),
+        ],
+        turns: [turn('t1', { status: 'completed', stopReason: 'end_turn', endedAt: 1_700_000_001_000 })],
+        state: { configOptions: [], commands: [], plan: [], title: 'Greetings' },
+      }),
+    );
+    const { page: p } = page;
+    assert.equal(await p.locator('.session-title').textContent(), 'Greetings');
+    const ids = await p
+      .locator('[data-entry-id]')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.entryId));
+    assert.deepEqual(ids, ['e1', 'e2', 'e3']);
+    assert.equal(await p.locator('.entry-agent strong').textContent(), 'human');
+    assert.equal(await p.locator('.tool-title').textContent(), 'Read README.md');
+    assert.equal(
+      await p.locator('vscode-single-select[label="Agent"]').evaluate((e) => (e as HTMLSelectElement).value),
+      'copilot',
+    );
+  });
+
+  it('applies events like the core thread: append, replace, turns by id', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.host(
+      events(
+        { type: 'turn_started', turn: turn('t1') },
+        added(message('user', 'e1', 'Count to three')),
+        added(message('agent', 'e2', 'One')),
+        appended('e2', ', two'),
+        appended('e2', ', three.'),
+      ),
+    );
+    assert.equal(await page.page.locator('.entry-agent .markdown').innerText(), 'One, two, three.');
+    await page.host(events({ type: 'entry_updated', entry: message('agent', 'e2', 'Replaced') }));
+    assert.equal(await page.page.locator('.entry-agent .markdown').innerText(), 'Replaced');
+    await page.host(events({ type: 'turn_ended', turn: turn('t1', { status: 'cancelled' }) }));
+    assert.equal(await page.page.locator('.turn').count(), 1);
+    assert.equal(await page.page.locator('.turn-cancelled').innerText(), 'Cancelled');
+  });
+
+  it('ignores batches for another chat', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.host({
+      type: 'thread_events',
+      chatId: 'chat-old',
+      events: [added(message('agent', 'x1', 'stale'))],
+    });
+    assert.equal(await page.page.locator('[data-entry-id]').count(), 0);
+    await page.host({
+      type: 'thread_events',
+      chatId: CHAT_ID,
+      events: [added(message('agent', 'x2', 'fresh'))],
+    });
+    assert.equal(await page.page.locator('[data-entry-id="x2"]').count(), 1);
+  });
+
+  it('shows an invalid host message as an inline error and keeps working', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    const warnings: string[] = [];
+    page.page.on('console', (m) => {
+      if (m.type() === 'warning') {
+        warnings.push(m.text());
+      }
+    });
+    await page.hostRaw({ type: 'thread_events', chatId: CHAT_ID, events: [{ type: 'entry_added' }] });
+    await page.hostRaw({ type: 'no_such_message' });
+    await page.hostRaw('not even an object');
+    assert.equal(await page.page.locator('.alert-warning').count(), 3);
+    assert.match(await page.page.locator('.alert-warning').first().innerText(), /invalid message/);
+    assert.ok(
+      warnings.some((text) => text.includes('invalid message')),
+      'logged with console.warn',
+    );
+    await page.host(events(added(message('agent', 'e9', 'still alive'))));
+    assert.equal(await page.page.locator('[data-entry-id="e9"] .markdown').innerText(), 'still alive');
+  });
+
+  it('shows the empty state, naming the agent and the offline demo', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }));
+    const text = await page.page.locator('.empty-state').innerText();
+    assert.match(text, /Chat with Demo agent \(offline\)/);
+    assert.match(text, /Use \/ for commands/);
+    assert.match(text, /Send to Agent…/);
+    assert.match(text, /offline Demo agent/);
+    await page.host(events(added(message('user', 'e1', 'hi'))));
+    assert.equal(await page.page.locator('.empty-state').count(), 0);
+  });
+
+  it('shows "Starting <agent>…" while the agent starts', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({}, { status: { state: 'idle' } }));
+    await page.host(status({ state: 'starting', agentName: 'Claude Code' }));
+    assert.equal(await page.page.locator('.status-starting').innerText(), 'Starting Claude Code…');
+    assert.equal(await page.page.locator('.status-starting vscode-progress-ring').count(), 1);
+    await page.host(status({ state: 'ready', agentName: 'Claude Code' }));
+    assert.equal(await page.page.locator('.status-starting').count(), 0);
+  });
+
+  it('keeps the composer draft across a reload (vscode.setState)', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.page.locator('.composer-input').fill('half-written thought');
+    await page.page.reload();
+    await page.waitForReady();
+    await page.host(snapshot());
+    assert.equal(await page.page.locator('.composer-input').inputValue(), 'half-written thought');
+  });
+});

@@ -1,0 +1,96 @@
+import type {
+  AgentStatus,
+  HostMessage,
+  SessionStateMessage,
+  ThreadEntryMessage,
+  ThreadEventMessage,
+  TurnMessage,
+  ViewState,
+} from '../../../src/protocol';
+
+/** Typed builders for what the host sends, with defaults the tests override. */
+
+export const CHAT_ID = 'chat-1';
+
+type ToolCall = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
+type Message = Exclude<ThreadEntryMessage, { kind: 'tool_call' }>;
+
+export function sessionState(partial: Partial<SessionStateMessage> = {}): SessionStateMessage {
+  return { configOptions: [], commands: [], plan: [], ...partial };
+}
+
+export function viewState(
+  thread: { entries?: ThreadEntryMessage[]; turns?: TurnMessage[]; state?: SessionStateMessage } = {},
+  partial: Partial<ViewState> = {},
+): ViewState {
+  return {
+    agents: [
+      { id: 'copilot', label: 'Copilot CLI' },
+      { id: 'demo', label: 'Demo agent (offline)' },
+    ],
+    selectedAgentId: 'copilot',
+    status: { state: 'ready', agentName: 'Copilot CLI' },
+    chat: {
+      chatId: CHAT_ID,
+      thread: {
+        entries: thread.entries ?? [],
+        turns: thread.turns ?? [],
+        state: thread.state ?? sessionState(),
+      },
+    },
+    ...partial,
+  };
+}
+
+export function snapshot(
+  thread: Parameters<typeof viewState>[0] = {},
+  partial: Partial<ViewState> = {},
+): HostMessage {
+  return { type: 'snapshot', view: viewState(thread, partial) };
+}
+
+export function events(...list: ThreadEventMessage[]): HostMessage {
+  return { type: 'thread_events', chatId: CHAT_ID, events: list };
+}
+
+export function status(value: AgentStatus): HostMessage {
+  return { type: 'agent_status', status: value };
+}
+
+export function message(
+  kind: Message['kind'],
+  id: string,
+  text: string,
+  partial: Partial<Message> = {},
+): Message {
+  return { kind, id, turnId: 't1', text, attachments: [], ...partial } as Message;
+}
+
+export function toolCall(id: string, partial: Partial<ToolCall> = {}): ToolCall {
+  return {
+    kind: 'tool_call',
+    id,
+    turnId: 't1',
+    toolCallId: `call-${id}`,
+    title: 'Read file',
+    toolKind: 'read',
+    status: 'pending',
+    content: [],
+    locations: [],
+    ...partial,
+  };
+}
+
+export function turn(id: string, partial: Partial<TurnMessage> = {}): TurnMessage {
+  return { id, status: 'running', startedAt: 1_700_000_000_000, ...partial };
+}
+
+export const added = (entry: ThreadEntryMessage): ThreadEventMessage => ({ type: 'entry_added', entry });
+export const updated = (entry: ThreadEntryMessage): ThreadEventMessage => ({ type: 'entry_updated', entry });
+export const appended = (entryId: string, text: string): ThreadEventMessage => ({
+  type: 'text_appended',
+  entryId,
+  text,
+});
+export const started = (value: TurnMessage): ThreadEventMessage => ({ type: 'turn_started', turn: value });
+export const ended = (value: TurnMessage): ThreadEventMessage => ({ type: 'turn_ended', turn: value });

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { HostMessage, ViewMessage } from '../../../src/protocol';
+import type { StaticServer, Theme } from './server';
+
+export interface OpenOptions {
+  readonly theme?: Theme;
+  readonly width?: number;
+  readonly height?: number;
+}
+
+/**
+ * The chat page in Chromium, driven like the host drives it: `host()` posts a HostMessage and
+ * resolves once the view has rendered it; `posted()` returns what the view sent. Page errors,
+ * console errors and CSP violations are collected; `assertClean()` fails the test on any.
+ */
+export class ChatPage {
+  readonly problems: string[] = [];
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {
+    page.on('pageerror', (error) => this.problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') {
+        this.problems.push(`console error: ${message.text()}`);
+      }
+    });
+  }
+
+  static async open(browser: Browser, server: StaticServer, options: OpenOptions = {}): Promise<ChatPage> {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 420, height: options.height ?? 900 },
+      colorScheme: options.theme ?? 'dark',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    const chat = new ChatPage(context, page);
+    await page.goto(server.chatUrl(options.theme ?? 'dark'));
+    await chat.waitForReady();
+    return chat;
+  }
+
+  /** Waits until the view has posted `ready` (after a load or reload). */
+  async waitForReady(): Promise<void> {
+    await this.page.waitForFunction(() =>
+      window.__posted.some((message) => (message as { type?: string }).type === 'ready'),
+    );
+  }
+
+  /** Posts a message as the host would and waits for the frame that renders it. */
+  async host(message: HostMessage): Promise<void> {
+    await this.hostRaw(message);
+  }
+
+  /** Posts anything (also invalid messages) and waits for the next rendered frame. */
+  async hostRaw(message: unknown): Promise<void> {
+    await this.page.evaluate(
+      (data) =>
+        new Promise<void>((resolve) => {
+          // Registered after the view's own listener, so the view has handled the message and
+          // requested its frame before this requests the frame that resolves.
+          window.addEventListener('message', () => requestAnimationFrame(() => resolve()), { once: true });
+          window.postMessage(data, '*');
+        }),
+      message,
+    );
+  }
+
+  async posted(): Promise<ViewMessage[]> {
+    return (await this.page.evaluate(() => window.__posted)) as ViewMessage[];
+  }
+
+  /** Posted messages of one type. */
+  async postedOf<T extends ViewMessage['type']>(type: T): Promise<Extract<ViewMessage, { type: T }>[]> {
+    const all = await this.posted();
+    return all.filter((message): message is Extract<ViewMessage, { type: T }> => message.type === type);
+  }
+
+  async clearPosted(): Promise<void> {
+    await this.page.evaluate(() => {
+      window.__posted.length = 0;
+    });
+  }
+
+  /** Waits one rendered frame (after UI interactions that schedule work). */
+  async frame(): Promise<void> {
+    await this.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+  }
+
+  assertClean(): void {
+    assert.deepEqual(this.problems, [], 'no page errors, console errors or CSP violations');
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+  }
+}

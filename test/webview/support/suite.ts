@@ -1,0 +1,46 @@
+import type { Browser } from 'playwright-core';
+import { ChatPage, type OpenOptions } from './chatPage';
+import { launchChromium } from './chromium';
+import { StaticServer } from './server';
+
+/**
+ * Mocha hooks for a browser suite: one Chromium and one static server per file, a fresh browser
+ * context per page. After each test its pages are closed, and the test fails if any of them saw
+ * a page error, a console error or a CSP violation.
+ */
+export function useChatPages(): { open: (options?: OpenOptions) => Promise<ChatPage> } {
+  let browser: Browser | undefined;
+  let server: StaticServer | undefined;
+  let pages: ChatPage[] = [];
+
+  before(async function () {
+    this.timeout(30_000);
+    [browser, server] = await Promise.all([launchChromium(), StaticServer.start()]);
+  });
+
+  afterEach(async function () {
+    const opened = pages;
+    pages = [];
+    const problems = opened.flatMap((page) => page.problems);
+    await Promise.all(opened.map((page) => page.close()));
+    if (problems.length > 0 && this.currentTest?.state === 'passed') {
+      throw new Error(`The page reported problems:\n${problems.join('\n')}`);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  return {
+    open: async (options) => {
+      if (!browser || !server) {
+        throw new Error('The browser suite did not start');
+      }
+      const page = await ChatPage.open(browser, server, options);
+      pages.push(page);
+      return page;
+    },
+  };
+}

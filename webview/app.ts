@@ -1,0 +1,196 @@
+import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/protocol';
+import { handleContentClicks } from './clicks';
+import { Alerts } from './render/alerts';
+import { Composer } from './render/composer';
+import { el } from './render/dom';
+import { EditReviewsView } from './render/editReviews';
+import { Header } from './render/header';
+import { PlanView } from './render/plan';
+import { ResumeBanner } from './render/resumeBanner';
+import { StatusBanner } from './render/statusBanner';
+import { Transcript } from './render/transcript';
+import type { RenderContext } from './render/types';
+import { FrameScheduler } from './scheduler';
+import { ChatStore } from './store';
+import type { HostBridge } from './vscodeApi';
+
+const DEMO_AGENT_ID = 'demo';
+
+/**
+ * The chat view: parses what the host sends, applies it to the store at once, and renders the
+ * accumulated changes once per animation frame.
+ */
+export class ChatApp {
+  private readonly store = new ChatStore();
+  private readonly scheduler = new FrameScheduler(() => this.render());
+  private readonly header: Header;
+  private readonly banner: StatusBanner;
+  private readonly resume: ResumeBanner;
+  private readonly transcript: Transcript;
+  private readonly alerts = new Alerts();
+  private readonly plan = new PlanView();
+  private readonly reviews: EditReviewsView;
+  private readonly composer: Composer;
+  private readonly focusRequests: HTMLElement[] = [];
+  private headerDirty = true;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly bridge: HostBridge,
+  ) {
+    const post = (message: ViewMessage): boolean => this.bridge.post(message);
+    const context: RenderContext = {
+      post,
+      requestFocus: (element) => this.focusRequests.push(element),
+      terminal: (terminalId) => this.store.terminal(terminalId),
+      authMethods: () => this.store.status.authMethods ?? [],
+    };
+    this.header = new Header(post);
+    this.reviews = new EditReviewsView(post);
+    this.banner = new StatusBanner(context);
+    this.resume = new ResumeBanner(context);
+    this.transcript = new Transcript(context);
+    this.composer = new Composer({
+      post,
+      get draft() {
+        return bridge.draft;
+      },
+      set draft(text: string) {
+        bridge.draft = text;
+      },
+      onSent: () => this.transcript.scrollToEnd(),
+      report: (message) => this.alerts.show(message),
+      setAttachments: (attachments) => {
+        this.store.setAttachments(attachments);
+        this.scheduler.request();
+      },
+    });
+    const footer = el(
+      'div',
+      'chat-footer',
+      this.alerts.element,
+      this.reviews.element,
+      this.plan.element,
+      this.composer.element,
+    );
+    root.classList.add('chat');
+    const banners = el('div', 'banners', this.banner.element, this.resume.element);
+    root.replaceChildren(this.header.element, banners, this.transcript.element, footer);
+    handleContentClicks(root, post);
+    this.scheduler.request();
+  }
+
+  /** Handles one message event's data; anything that is not a valid HostMessage is reported. */
+  receive(data: unknown): void {
+    const parsed = HostMessageSchema.safeParse(data);
+    if (!parsed.success) {
+      console.warn('ACP chat: ignored an invalid message from the extension', data, parsed.error.issues);
+      this.alerts.show(
+        'Ignored an invalid message from the extension (see the developer tools console).',
+        'warning',
+      );
+      return;
+    }
+    this.apply(parsed.data);
+    this.scheduler.request();
+  }
+
+  private apply(message: HostMessage): void {
+    switch (message.type) {
+      case 'snapshot':
+        this.store.applySnapshot(message.view);
+        this.headerDirty = true;
+        this.composer.sendAccepted();
+        return;
+      case 'thread_events': {
+        const applied = this.store.applyEvents(message.chatId, message.events);
+        if (applied && message.events.some((event) => event.type === 'state_updated')) {
+          this.headerDirty = true;
+        }
+        if (applied && message.events.some((event) => event.type === 'turn_started')) {
+          this.composer.sendAccepted();
+        }
+        return;
+      }
+      case 'agent_status':
+        this.store.setStatus(message.status);
+        this.headerDirty = true;
+        if (message.status.state === 'error' && this.composer.isPending) {
+          // A sign-in keeps the prompt on the host and sends it afterwards; other errors give it back.
+          if (message.status.error?.kind === 'auth_required') {
+            this.composer.sendAccepted();
+          } else {
+            this.composer.sendFailed();
+          }
+        }
+        return;
+      case 'terminal_output':
+        this.store.setTerminal(message.terminal);
+        return;
+      case 'add_attachment':
+        this.store.addAttachment(message.attachment);
+        return;
+      case 'chats':
+        this.store.setChats(message.chats);
+        return;
+      case 'resume_problem':
+        this.store.setResumeProblem(message.chatId, message.message);
+        return;
+      case 'edit_reviews':
+        this.store.setEditReviews(message.reviews);
+        return;
+      case 'error':
+        this.alerts.show(message.message);
+        this.composer.sendFailed();
+        this.transcript.unlockPermissions();
+        return;
+      default: {
+        const never: never = message;
+        console.warn('ACP chat: unhandled message', never);
+      }
+    }
+  }
+
+  private render(): void {
+    const store = this.store;
+    const changes = store.takeChanges();
+    if (changes.reset || changes.view || changes.chats || this.headerDirty) {
+      this.header.update(store);
+      this.headerDirty = false;
+    }
+    this.banner.update(store.status, store.agentName);
+    this.resume.update(store.resumeProblem);
+    const agentId = store.selectedAgent?.id;
+    this.transcript.apply(changes, store, {
+      agentName: store.agentName,
+      isDemo: agentId === DEMO_AGENT_ID,
+      hasCommands: store.state.commands.length > 0,
+      recentChats: store.chats.filter((chat) => chat.chatId !== store.chatId && chat.title.trim() !== ''),
+    });
+    this.plan.update(store.state.plan);
+    this.reviews.update(store.editReviews);
+    this.composer.update({
+      running: store.runningTurn !== undefined,
+      agentName: store.agentName,
+      commands: store.state.commands,
+      attachments: store.attachments,
+    });
+    // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
+    // layout: reading scrollHeight here would force an extra layout of the whole transcript.
+    this.applyFocusRequests();
+  }
+
+  /** Moves focus to a new permission prompt unless the user is busy in another control. */
+  private applyFocusRequests(): void {
+    const target = this.focusRequests.pop();
+    this.focusRequests.length = 0;
+    if (!target || !target.isConnected) {
+      return;
+    }
+    const active = document.activeElement;
+    const idle = !active || active === document.body || active === this.root;
+    if (idle || this.transcript.element.contains(active)) {
+      target.focus();
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Splits a growing markdown text into a stable prefix and an unstable tail, so a streaming message
+ * is parsed incrementally: each stable segment is rendered once and kept, only the tail is
+ * re-rendered. Re-parsing the whole reply per chunk is quadratic (cline#13209); this is linear.
+ *
+ * A segment ends where what follows cannot change how it renders:
+ *  - at a blank line outside a fence, once the next non-blank line starts at column 0 (an indented
+ *    line could continue a list item or an indented code block across the blank line);
+ *  - before a fence that opens at column 0 (it ends any paragraph) and after it closes.
+ * Only complete lines are scanned, each once; the scan state carries over between updates.
+ */
+
+export interface SplitResult {
+  /** Newly stable segments, in order, since the previous update. */
+  readonly committed: readonly string[];
+  /** Everything after the stable prefix. */
+  readonly tail: string;
+  /** Set when the tail is exactly one top-level fence that is still open. */
+  readonly openFence?: { readonly language: string; readonly code: string };
+}
+
+interface Fence {
+  readonly char: string;
+  readonly length: number;
+  readonly topLevel: boolean;
+  readonly info: string;
+  /** Where the opening fence line starts. */
+  readonly openStart: number;
+  /** Where the line after the opening fence starts. */
+  readonly bodyStart: number;
+}
+
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+const BLANK = /^[ \t]*$/;
+
+export class BlockSplitter {
+  private text = '';
+  private stableEnd = 0;
+  private scanPos = 0;
+  private fence: Fence | undefined;
+  /** Just after the last blank line outside a fence, while waiting to see the next line. */
+  private blankEnd: number | undefined;
+
+  /** The stable prefix's length. */
+  get stableLength(): number {
+    return this.stableEnd;
+  }
+
+  /**
+   * Takes the whole text so far. When it no longer extends the stable prefix (the entry was
+   * replaced), returns undefined: the caller starts over with `reset()`.
+   */
+  update(text: string): SplitResult | undefined {
+    if (!text.startsWith(this.text.slice(0, this.scanPos))) {
+      if (!text.startsWith(this.text.slice(0, this.stableEnd))) {
+        return undefined;
+      }
+      // Only lines after the stable prefix changed: scan them again.
+      this.rewindTo(this.stableEnd);
+    }
+    this.text = text;
+    const committed: string[] = [];
+    const commit = (end: number): void => {
+      if (end > this.stableEnd) {
+        committed.push(text.slice(this.stableEnd, end));
+        this.stableEnd = end;
+      }
+    };
+
+    for (;;) {
+      const newline = text.indexOf('\n', this.scanPos);
+      if (newline < 0) {
+        break;
+      }
+      const lineStart = this.scanPos;
+      const next = newline + 1;
+      const line = text.slice(lineStart, newline).replace(/\r$/, '');
+      this.scanPos = next;
+      this.scanLine(line, lineStart, next, commit);
+    }
+
+    // The first character of the line being received is enough to end a block after a blank line.
+    const partialStart = text[this.scanPos];
+    if (
+      this.fence === undefined &&
+      this.blankEnd !== undefined &&
+      partialStart !== undefined &&
+      !/\s/.test(partialStart)
+    ) {
+      commit(this.blankEnd);
+    }
+
+    const tail = text.slice(this.stableEnd);
+    const fence = this.fence;
+    if (fence?.topLevel && this.stableEnd === fence.openStart) {
+      const partial = text.slice(Math.max(this.scanPos, fence.bodyStart));
+      const marker = FENCE_CLOSE.exec(partial)?.[1];
+      if (marker?.[0] === fence.char && marker.length >= fence.length) {
+        // The text ends on the closing fence without a newline: let markdown close it.
+        return { committed, tail };
+      }
+      // A partial line that may become the closing fence is held back rather than shown as code.
+      const start = partial.trimStart()[0];
+      const pending =
+        /^ {0,3}(?:`*|~*)$/.test(partial) && (start === undefined || start === fence.char)
+          ? partial.length
+          : 0;
+      const code = text.slice(fence.bodyStart, text.length - pending);
+      return { committed, tail, openFence: { language: fence.info, code } };
+    }
+    return { committed, tail };
+  }
+
+  reset(): void {
+    this.text = '';
+    this.rewindTo(0);
+  }
+
+  private rewindTo(position: number): void {
+    this.stableEnd = position;
+    this.scanPos = position;
+    this.fence = undefined;
+    this.blankEnd = undefined;
+  }
+
+  private scanLine(line: string, lineStart: number, next: number, commit: (end: number) => void): void {
+    const fence = this.fence;
+    if (fence) {
+      const close = FENCE_CLOSE.exec(line);
+      const marker = close?.[1];
+      if (marker !== undefined && marker[0] === fence.char && marker.length >= fence.length) {
+        this.fence = undefined;
+        if (fence.topLevel) {
+          commit(next);
+        }
+      }
+      return;
+    }
+    if (BLANK.test(line)) {
+      this.blankEnd = next;
+      return;
+    }
+    const open = FENCE_OPEN.exec(line);
+    const marker = open?.[2];
+    const info = open?.[3] ?? '';
+    if (marker !== undefined && !(marker[0] === '`' && info.includes('`'))) {
+      const topLevel = open?.[1] === '';
+      if (topLevel) {
+        commit(lineStart);
+      }
+      this.fence = {
+        char: marker[0] ?? '`',
+        length: marker.length,
+        topLevel,
+        info: info.trim(),
+        openStart: lineStart,
+        bodyStart: next,
+      };
+      this.blankEnd = undefined;
+      return;
+    }
+    if (this.blankEnd !== undefined && !/^\s/.test(line)) {
+      commit(this.blankEnd);
+    }
+    this.blankEnd = undefined;
+  }
+}

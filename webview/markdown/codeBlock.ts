@@ -1,0 +1,63 @@
+/**
+ * The code block look shared by finished markdown (built as an HTML string inside markdown-it)
+ * and by a fence still streaming (built as DOM, its text updated in place). Both produce the same
+ * structure so a block does not change shape when its fence closes.
+ */
+
+const escapeMap: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => escapeMap[char] ?? char);
+}
+
+/** The first word of a fence's info string, reduced to characters safe in a class name. */
+export function languageOf(info: string): string {
+  const word = info.trim().split(/\s+/)[0] ?? '';
+  return word.replace(/[^\w+#.-]/g, '').slice(0, 40);
+}
+
+const COPY_BUTTON =
+  '<button type="button" class="code-copy" data-action="copy-code" aria-label="Copy code" title="Copy">' +
+  '<span class="codicon codicon-copy" aria-hidden="true"></span><span class="code-copy-label">Copy</span></button>';
+
+/** A fenced or indented code block as HTML; `code` is escaped here. */
+export function codeBlockHtml(language: string, code: string): string {
+  const lang = escapeHtml(language);
+  const label = lang === '' ? 'text' : lang;
+  const codeClass = lang === '' ? '' : ` class="language-${lang}"`;
+  return (
+    `<div class="code-block"><div class="code-block-header"><span class="code-lang">${label}</span>` +
+    `${COPY_BUTTON}</div><pre tabindex="0"><code${codeClass}>${escapeHtml(code)}</code></pre></div>\n`
+  );
+}
+
+/** A code block still receiving text: build once, then `setCode` as the fence grows. */
+export class LiveCodeBlock {
+  readonly element: HTMLElement;
+  private readonly text: Text;
+
+  constructor(readonly language: string) {
+    const template = document.createElement('template');
+    // Safe: the language is reduced by languageOf/escapeHtml and the code is set as a Text node.
+    template.innerHTML = codeBlockHtml(language, '');
+    this.element = template.content.firstElementChild as HTMLElement;
+    this.text = document.createTextNode('');
+    this.element.querySelector('code')?.append(this.text);
+  }
+
+  setCode(code: string): void {
+    const current = this.text.data;
+    if (code.startsWith(current)) {
+      this.text.appendData(code.slice(current.length));
+    } else {
+      this.text.data = code;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import MarkdownIt from 'markdown-it';
+import type { Token } from 'markdown-it';
+import { classifyLink, describeFileTarget, type LinkTarget } from '../links';
+import { codeBlockHtml, escapeHtml, languageOf } from './codeBlock';
+
+/**
+ * Markdown for untrusted agent text: raw HTML is disabled (it is shown as text), every link is
+ * classified by `classifyLink` and marked for the view's click handler, images become links (no
+ * remote loads, no tracking pixels), and code blocks get a language label and a Copy button.
+ * The output is the only agent-derived HTML the view ever assigns to innerHTML.
+ */
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+md.linkify.set({ fuzzyEmail: false });
+// Let every link through the parser; link_open below decides what it may do.
+md.validateLink = () => true;
+
+md.renderer.rules.fence = (tokens, idx) => {
+  const token = tokens[idx] as Token;
+  return codeBlockHtml(languageOf(token.info), token.content);
+};
+md.renderer.rules.code_block = (tokens, idx) => codeBlockHtml('', (tokens[idx] as Token).content);
+
+md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+  const token = tokens[idx] as Token;
+  const href = String(token.attrGet('href') ?? '');
+  token.attrs = linkAttrs(classifyLink(href), href);
+  return self.renderToken(tokens, idx, options);
+};
+
+md.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx] as Token;
+  const alt = self.renderInlineAsText(token.children ?? [], options, env) || 'image';
+  const src = String(token.attrGet('src') ?? '');
+  const attrs = linkAttrs(classifyLink(src), src)
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+    .join('');
+  return `<a${attrs}><span class="codicon codicon-file-media" aria-hidden="true"></span>${escapeHtml(alt)}</a>`;
+};
+
+md.renderer.rules.table_open = () => '<div class="md-table"><table>\n';
+md.renderer.rules.table_close = () => '</table></div>\n';
+
+/** The attributes the click handler reads; an inert link gets no href. */
+function linkAttrs(target: LinkTarget, href: string): [string, string][] {
+  switch (target.kind) {
+    case 'url':
+      return [
+        ['href', target.url],
+        ['data-link', 'url'],
+        ['title', target.url],
+      ];
+    case 'file': {
+      const attrs: [string, string][] = [
+        ['href', href],
+        ['data-link', 'file'],
+        ['data-path', target.path],
+        ['title', describeFileTarget(target.path, target.line)],
+      ];
+      if (target.line !== undefined) {
+        attrs.push(['data-line', String(target.line)]);
+      }
+      return attrs;
+    }
+    case 'inert':
+      return [
+        ['class', 'md-link-inert'],
+        ['title', 'Link not opened: only web and file links are allowed'],
+      ];
+    default: {
+      const never: never = target;
+      throw new Error(`Unknown link target ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Renders markdown to sanitised HTML (see the module comment). */
+export function renderMarkdown(text: string): string {
+  return md.render(text);
+}

@@ -1,0 +1,75 @@
+import { BlockSplitter, type SplitResult } from './blockSplitter';
+import { LiveCodeBlock, languageOf } from './codeBlock';
+import { renderMarkdown } from './renderer';
+
+/**
+ * A message body that grows while the agent streams. Stable segments (see BlockSplitter) are
+ * rendered once into their own element and never touched again; only the tail is re-rendered,
+ * and a code fence still open in the tail is appended to as plain text instead of re-parsed.
+ */
+export class StreamingMarkdown {
+  readonly element: HTMLElement;
+  private readonly tail: HTMLElement;
+  private readonly splitter = new BlockSplitter();
+  private text = '';
+  private tailText: string | undefined;
+  private liveFence: LiveCodeBlock | undefined;
+
+  constructor(className = 'markdown') {
+    this.element = document.createElement('div');
+    this.element.className = className;
+    this.tail = document.createElement('div');
+    this.tail.className = 'md-tail';
+    this.element.append(this.tail);
+  }
+
+  /** Shows `text`; cheap when it extends the previous text. */
+  setText(text: string): void {
+    if (text === this.text) {
+      return;
+    }
+    let result = this.splitter.update(text);
+    if (!result) {
+      // The text was replaced rather than extended: start over.
+      this.splitter.reset();
+      this.element.replaceChildren(this.tail);
+      result = this.splitter.update(text) as SplitResult;
+    }
+    this.text = text;
+    for (const segment of result.committed) {
+      this.appendBlock(segment);
+    }
+    this.renderTail(result);
+  }
+
+  private appendBlock(segment: string): void {
+    if (segment.trim() === '') {
+      return;
+    }
+    const block = document.createElement('div');
+    block.className = 'md-block';
+    // renderMarkdown escapes raw HTML and vets links: see markdown/renderer.ts.
+    block.innerHTML = renderMarkdown(segment);
+    this.element.insertBefore(block, this.tail);
+  }
+
+  private renderTail(result: SplitResult): void {
+    const fence = result.openFence;
+    if (fence) {
+      const language = languageOf(fence.language);
+      if (this.liveFence?.language !== language) {
+        this.liveFence = new LiveCodeBlock(language);
+        this.tail.replaceChildren(this.liveFence.element);
+      }
+      this.liveFence.setCode(fence.code);
+      this.tailText = undefined;
+      return;
+    }
+    this.liveFence = undefined;
+    if (result.tail === this.tailText) {
+      return;
+    }
+    this.tailText = result.tail;
+    this.tail.innerHTML = result.tail.trim() === '' ? '' : renderMarkdown(result.tail);
+  }
+}

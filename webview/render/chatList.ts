@@ -1,0 +1,205 @@
+import type { ChatSummary, ViewMessage } from '../../src/protocol';
+import { button, el, icon, iconButton } from './dom';
+
+/**
+ * The list of chats, opened from the header: switch to a chat, rename it in place, delete it
+ * (after an inline confirmation — webviews have no confirm dialog). Escape or a click outside
+ * closes it and focus goes back to the button that opened it.
+ */
+export class ChatList {
+  readonly element: HTMLElement;
+  private readonly list = el('ul', 'chat-list-items');
+  private chats: readonly ChatSummary[] = [];
+  private activeChatId: string | undefined;
+  private editing: string | undefined;
+  private confirming: string | undefined;
+  private opener: HTMLElement | undefined;
+
+  constructor(private readonly post: (message: ViewMessage) => boolean) {
+    this.element = el('div', 'chat-list', el('div', 'chat-list-title', 'Chats'), this.list);
+    this.element.id = 'chat-list';
+    this.element.setAttribute('role', 'dialog');
+    this.element.setAttribute('aria-label', 'Chats');
+    this.element.hidden = true;
+    // On the document: after a delete the focused row is gone and focus is on the body.
+    document.addEventListener('keydown', (event) => {
+      if (
+        this.isOpen &&
+        event.key === 'Escape' &&
+        this.editing === undefined &&
+        this.confirming === undefined
+      ) {
+        event.preventDefault();
+        this.close();
+      }
+    });
+    document.addEventListener('mousedown', (event) => {
+      const target = event.target instanceof Node ? event.target : null;
+      if (this.isOpen && target && !this.element.contains(target) && !this.opener?.contains(target)) {
+        this.close(false);
+      }
+    });
+  }
+
+  get isOpen(): boolean {
+    return !this.element.hidden;
+  }
+
+  toggle(opener: HTMLElement): void {
+    if (this.isOpen) {
+      this.close();
+      return;
+    }
+    this.opener = opener;
+    this.element.hidden = false;
+    opener.setAttribute('aria-expanded', 'true');
+    this.render();
+    this.list.querySelector<HTMLElement>('[aria-current="true"] .chat-open, .chat-open')?.focus();
+  }
+
+  close(restoreFocus = true): void {
+    this.element.hidden = true;
+    this.editing = undefined;
+    this.confirming = undefined;
+    this.opener?.setAttribute('aria-expanded', 'false');
+    if (restoreFocus) {
+      this.opener?.focus();
+    }
+  }
+
+  update(chats: readonly ChatSummary[], activeChatId: string | undefined): void {
+    this.chats = chats;
+    this.activeChatId = activeChatId;
+    if (this.isOpen && this.editing === undefined) {
+      const hadFocus =
+        this.element.contains(document.activeElement) || document.activeElement === document.body;
+      this.render();
+      if (hadFocus && !this.element.contains(document.activeElement)) {
+        this.list.querySelector<HTMLElement>('.chat-open')?.focus();
+      }
+    }
+  }
+
+  private render(): void {
+    if (this.chats.length === 0) {
+      this.list.replaceChildren(el('li', 'chat-list-empty', 'No chats yet.'));
+      return;
+    }
+    this.list.replaceChildren(...this.chats.map((chat) => this.row(chat)));
+  }
+
+  private row(chat: ChatSummary): HTMLElement {
+    const row = el('li', 'chat-row');
+    const active = chat.chatId === this.activeChatId;
+    if (active) {
+      row.setAttribute('aria-current', 'true');
+    }
+    if (this.editing === chat.chatId) {
+      row.append(this.renameField(chat));
+      return row;
+    }
+    if (this.confirming === chat.chatId) {
+      row.classList.add('confirming');
+      row.append(
+        el('span', 'chat-confirm-text', `Delete “${chat.title}”?`),
+        button('Delete', {
+          onClick: () => {
+            this.confirming = undefined;
+            this.post({ type: 'delete_chat', chatId: chat.chatId });
+          },
+        }),
+        button('Cancel', { secondary: true, onClick: () => this.rerender(undefined) }),
+      );
+      return row;
+    }
+    const open = el(
+      'button',
+      'chat-open',
+      el('span', 'chat-title', chat.title || 'New chat'),
+      el('span', 'chat-meta', `${chat.agentLabel} · ${relativeTime(chat.updatedAt)}`),
+    );
+    open.type = 'button';
+    open.title = chat.title;
+    open.addEventListener('click', () => {
+      this.close();
+      if (!active) {
+        this.post({ type: 'switch_chat', chatId: chat.chatId });
+      }
+    });
+    const status = chat.running ? icon('loading', true) : null;
+    status?.setAttribute('title', 'Working');
+    row.append(
+      open,
+      el('span', 'chat-status', status),
+      iconButton('edit', `Rename ${chat.title}`, () => {
+        this.editing = chat.chatId;
+        this.render();
+      }),
+      iconButton('trash', `Delete ${chat.title}`, () => this.rerender(chat.chatId)),
+    );
+    return row;
+  }
+
+  private rerender(confirming: string | undefined): void {
+    this.confirming = confirming;
+    this.render();
+    const focus = confirming
+      ? this.list.querySelector<HTMLElement>('.confirming vscode-button')
+      : this.list.querySelector<HTMLElement>('.chat-open');
+    focus?.focus();
+  }
+
+  private renameField(chat: ChatSummary): HTMLElement {
+    const input = el('input', 'chat-rename');
+    input.type = 'text';
+    input.value = chat.title;
+    input.maxLength = 200;
+    input.setAttribute('aria-label', 'Chat name');
+    const finish = (save: boolean): void => {
+      if (this.editing !== chat.chatId) {
+        return;
+      }
+      this.editing = undefined;
+      const title = input.value.trim();
+      if (save && title !== '' && title !== chat.title) {
+        this.post({ type: 'rename_chat', chatId: chat.chatId, title });
+      }
+      this.render();
+      this.list.querySelector<HTMLElement>('.chat-open')?.focus();
+    };
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.isComposing) {
+        event.preventDefault();
+        finish(true);
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        finish(false);
+      }
+    });
+    input.addEventListener('blur', () => finish(true));
+    queueMicrotask(() => {
+      input.focus();
+      input.select();
+    });
+    return input;
+  }
+}
+
+/** "just now", "5 min ago", "3 h ago", "yesterday", or the date. */
+export function relativeTime(timestamp: number, now = Date.now()): string {
+  const minutes = Math.round((now - timestamp) / 60_000);
+  if (minutes < 1) {
+    return 'just now';
+  }
+  if (minutes < 60) {
+    return `${minutes} min ago`;
+  }
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) {
+    return `${hours} h ago`;
+  }
+  if (hours < 48) {
+    return 'yesterday';
+  }
+  return new Date(timestamp).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+}

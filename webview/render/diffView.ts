@@ -1,0 +1,114 @@
+import { diffLines, type DiffLine } from '../diff';
+import { el, icon } from './dom';
+import type { RenderContext } from './types';
+
+/** Lines drawn at most per diff; the rest is summarised (a card must stay cheap to render). */
+const MAX_RENDERED_LINES = 1500;
+
+export interface DiffContent {
+  readonly path: string;
+  readonly oldText: string | null;
+  readonly newText: string;
+  readonly truncated?: { readonly limit: number; readonly omittedChars: number };
+}
+
+/** A unified diff of one file: header with path and +/− counts, then hunks with a line gutter. */
+export function diffView(content: DiffContent, context: RenderContext): HTMLElement {
+  const diff = diffLines(content.oldText, content.newText);
+  const path = el(
+    'button',
+    'diff-path link-button',
+    icon('file'),
+    el('span', 'diff-path-text', content.path),
+  );
+  path.type = 'button';
+  path.title = `Open ${content.path}`;
+  path.addEventListener('click', () => context.post({ type: 'open_file', path: content.path }));
+
+  const stats = el(
+    'span',
+    'diff-stats',
+    el('span', 'diff-stat-add', `+${diff.added}`),
+    el('span', 'diff-stat-del', `−${diff.removed}`),
+  );
+  stats.setAttribute('aria-label', `${diff.added} lines added, ${diff.removed} removed`);
+  const header = el(
+    'div',
+    'diff-header',
+    path,
+    content.oldText === null ? el('span', 'diff-badge', 'New file') : null,
+    stats,
+  );
+
+  const body = el('div', 'diff-body');
+  body.tabIndex = 0;
+  body.setAttribute('role', 'region');
+  body.setAttribute('aria-label', `Changes to ${content.path}`);
+  let rendered = 0;
+  let hidden = 0;
+  for (const hunk of diff.hunks) {
+    if (rendered >= MAX_RENDERED_LINES) {
+      hidden += hunk.lines.length;
+      continue;
+    }
+    body.append(
+      el(
+        'div',
+        'diff-line diff-hunk',
+        el('span', 'diff-gutter'),
+        el('span', 'diff-gutter'),
+        el('span', 'diff-sign'),
+        el(
+          'span',
+          'diff-text',
+          `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+        ),
+      ),
+    );
+    for (const line of hunk.lines) {
+      if (rendered >= MAX_RENDERED_LINES) {
+        hidden++;
+        continue;
+      }
+      body.append(lineRow(line));
+      rendered++;
+    }
+  }
+  if (diff.hunks.length === 0) {
+    body.append(el('div', 'diff-empty', 'No changes'));
+  }
+
+  const notes: HTMLElement[] = [];
+  if (hidden > 0) {
+    notes.push(
+      el('div', 'note', icon('ellipsis'), `${hidden.toLocaleString('en-US')} more lines not shown.`),
+    );
+  }
+  if (diff.approximate) {
+    notes.push(el('div', 'note', icon('info'), 'Large change: shown as a replacement, not a minimal diff.'));
+  }
+  if (content.truncated) {
+    notes.push(
+      el(
+        'div',
+        'note note-truncated',
+        icon('fold'),
+        'The edit was truncated: the diff shows only its start.',
+      ),
+    );
+  }
+  return el('div', 'diff', header, body, ...notes);
+}
+
+const SIGNS: Record<DiffLine['kind'], string> = { add: '+', del: '−', context: ' ' };
+
+function lineRow(line: DiffLine): HTMLElement {
+  return el(
+    'div',
+    `diff-line diff-${line.kind}`,
+    el('span', 'diff-gutter', line.oldNo === undefined ? '' : String(line.oldNo)),
+    el('span', 'diff-gutter', line.newNo === undefined ? '' : String(line.newNo)),
+    el('span', 'diff-sign', SIGNS[line.kind]),
+    el('span', 'diff-text', line.text),
+  );
+}

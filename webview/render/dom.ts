@@ -1,0 +1,89 @@
+/*
+ * Small DOM builders. Text always goes in as Text nodes (`append` of strings), never as HTML, so
+ * agent output cannot become markup here.
+ */
+
+type Child = Node | string | null | undefined | false;
+
+/** Creates an element with an optional class and children (strings become text). */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (className) {
+    element.className = className;
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined && child !== false) {
+      element.append(child);
+    }
+  }
+  return element;
+}
+
+/** A codicon, hidden from assistive technology (the surrounding control carries the name). */
+export function icon(name: string, spin = false): HTMLSpanElement {
+  const span = document.createElement('span');
+  span.className = `codicon codicon-${name}${spin ? ' codicon-modifier-spin' : ''}`;
+  span.setAttribute('aria-hidden', 'true');
+  return span;
+}
+
+interface ButtonOptions {
+  readonly icon?: string;
+  readonly secondary?: boolean;
+  /** Accessible name when it differs from the label. */
+  readonly ariaLabel?: string;
+  readonly title?: string;
+  readonly onClick: () => void;
+}
+
+/** A vscode-button with a text label. */
+export function button(label: string, options: ButtonOptions): HTMLElement {
+  const element = document.createElement('vscode-button');
+  // Set now rather than when Lit first renders, so the button can take focus right away.
+  element.setAttribute('tabindex', '0');
+  element.append(label);
+  if (options.icon) {
+    element.setAttribute('icon', options.icon);
+  }
+  if (options.secondary) {
+    element.setAttribute('secondary', '');
+  }
+  if (options.ariaLabel) {
+    element.setAttribute('aria-label', options.ariaLabel);
+  }
+  if (options.title) {
+    element.title = options.title;
+  }
+  element.addEventListener('click', () => {
+    if (!element.hasAttribute('disabled')) {
+      options.onClick();
+    }
+  });
+  return element;
+}
+
+/** A borderless icon button (a native button: cheap enough for every card and code block). */
+export function iconButton(iconName: string, label: string, onClick: () => void): HTMLButtonElement {
+  const element = el('button', 'icon-button', icon(iconName));
+  element.type = 'button';
+  element.setAttribute('aria-label', label);
+  element.title = label;
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+/** "1.2k", "200k", "1.5M" — token counts at a glance. */
+export function compactNumber(value: number): string {
+  const abs = Math.abs(value);
+  if (abs < 1000) {
+    return String(Math.round(value));
+  }
+  const [divisor, suffix] = abs < 1e6 ? [1e3, 'k'] : abs < 1e9 ? [1e6, 'M'] : [1e9, 'B'];
+  const scaled = value / divisor;
+  const text = Math.abs(scaled) < 10 ? scaled.toFixed(1) : Math.round(scaled).toString();
+  return `${text.replace(/\.0$/, '')}${suffix}`;
+}

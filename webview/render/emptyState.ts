@@ -1,0 +1,83 @@
+import type { ChatSummary, ViewMessage } from '../../src/protocol';
+import { relativeTime } from './chatList';
+import { el, icon } from './dom';
+
+export interface EmptyStateInfo {
+  readonly agentName: string;
+  readonly isDemo: boolean;
+  readonly hasCommands: boolean;
+  /** Other chats to go back to, most recent first. */
+  readonly recentChats: readonly ChatSummary[];
+}
+
+const MAX_RECENT = 5;
+
+/** What an empty chat says: what to ask, how to use commands, how to bring code in, recent chats. */
+export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) => boolean): HTMLElement {
+  const tips = el(
+    'ul',
+    'empty-tips',
+    el(
+      'li',
+      '',
+      icon('comment-discussion'),
+      `Ask ${info.agentName} to explain, fix or build something in this workspace.`,
+    ),
+    el(
+      'li',
+      '',
+      icon('symbol-keyword'),
+      info.hasCommands
+        ? 'Type / to see the agent’s commands.'
+        : 'Use / for commands when the agent offers them.',
+    ),
+    el(
+      'li',
+      '',
+      icon('selection'),
+      'Select code and run “Send to Agent…” from the editor’s context menu, or “Add File to Chat” from the Explorer.',
+    ),
+    el(
+      'li',
+      '',
+      icon('shield'),
+      'You approve file edits and commands before they run, unless you allow them always.',
+    ),
+  );
+  const demo = info.isDemo
+    ? el(
+        'p',
+        'empty-demo',
+        icon('beaker'),
+        el(
+          'span',
+          '',
+          'This is the offline Demo agent: it answers with scripted replies, no account or network needed. ' +
+            'Add a real agent (Copilot CLI, Claude Code, Gemini CLI, Codex, OpenCode) in the acpAgents.agents setting.',
+        ),
+      )
+    : null;
+  const recent = info.recentChats.slice(0, MAX_RECENT).map((chat) => {
+    const item = el(
+      'button',
+      'recent-chat',
+      icon('comment'),
+      el('span', 'chat-title', chat.title || 'New chat'),
+      el('span', 'chat-meta', relativeTime(chat.updatedAt)),
+    );
+    item.type = 'button';
+    item.title = `${chat.title} · ${chat.agentLabel}`;
+    item.addEventListener('click', () => post({ type: 'switch_chat', chatId: chat.chatId }));
+    return el('li', '', item);
+  });
+  return el(
+    'div',
+    'empty-state',
+    el('div', 'empty-icon', icon('hubot')),
+    el('h2', 'empty-title', `Chat with ${info.agentName}`),
+    tips,
+    demo,
+    recent.length > 0 ? el('h3', 'recent-title', 'Recent chats') : null,
+    recent.length > 0 ? el('ul', 'recent-chats', ...recent) : null,
+  );
+}

@@ -1,0 +1,100 @@
+import { Disclosure } from './disclosure';
+import { button, el, icon } from './dom';
+import type { AuthMethod, RenderContext } from './types';
+
+export interface AgentErrorInfo {
+  /** An AgentErrorKind, or 'interrupted' for a turn the agent's exit cut short. */
+  readonly kind: string;
+  readonly message: string;
+  readonly code?: number;
+  readonly stderrTail?: readonly string[];
+  readonly authMethods?: readonly AuthMethod[];
+  /** Offer "Retry" (send the last prompt again): for the latest failed turn. */
+  readonly retry?: boolean;
+}
+
+/**
+ * An agent error with what the user can do about it: sign in (auth_required), wait (rate_limited),
+ * restart (the process exited), or read the message and code. Used for failed turns and for the
+ * agent status banner, so both offer the same actions.
+ */
+export function agentErrorView(error: AgentErrorInfo, context: RenderContext): HTMLElement {
+  const view = el('div', 'agent-error');
+  view.setAttribute('role', 'alert');
+  view.dataset.kind = error.kind;
+  const actions = el('div', 'error-actions');
+
+  let title: string;
+  let iconName = 'error';
+  switch (error.kind) {
+    case 'auth_required': {
+      title = 'Sign in required';
+      iconName = 'account';
+      const methods = error.authMethods ?? [];
+      for (const [index, method] of methods.entries()) {
+        actions.append(
+          button(methods.length === 1 ? 'Sign in' : `Sign in with ${method.name}`, {
+            icon: 'sign-in',
+            secondary: index > 0,
+            ariaLabel: `Sign in with ${method.name}`,
+            ...(method.description ? { title: method.description } : {}),
+            onClick: () => context.post({ type: 'authenticate', methodId: method.id }),
+          }),
+        );
+      }
+      break;
+    }
+    case 'rate_limited':
+      title = 'Rate limited';
+      iconName = 'watch';
+      break;
+    case 'process_exited':
+    case 'interrupted':
+      title = 'Agent exited';
+      actions.append(
+        button('Restart', {
+          icon: 'debug-restart',
+          ariaLabel: 'Restart agent',
+          onClick: () => context.post({ type: 'restart_agent' }),
+        }),
+      );
+      break;
+    case 'timeout':
+      title = 'Timed out';
+      break;
+    case 'not_supported':
+      title = 'Not supported';
+      break;
+    default:
+      title = 'Error';
+  }
+
+  if (error.retry) {
+    actions.append(
+      button('Retry', {
+        icon: 'refresh',
+        secondary: actions.childElementCount > 0,
+        ariaLabel: 'Retry the last message',
+        onClick: () => context.post({ type: 'retry' }),
+      }),
+    );
+  }
+
+  const code = error.code === undefined ? '' : ` (code ${error.code})`;
+  view.append(
+    el('div', 'error-title', icon(iconName), el('span', '', title)),
+    el('div', 'error-message', `${error.message}${code}`),
+  );
+  if (error.stderrTail && error.stderrTail.length > 0) {
+    const stderr = new Disclosure('stderr', false);
+    stderr.header.append(el('span', '', `Agent output (last ${error.stderrTail.length} lines)`));
+    const pre = el('pre', 'stderr-tail', error.stderrTail.join('\n'));
+    pre.tabIndex = 0;
+    stderr.body.append(pre);
+    view.append(stderr.element);
+  }
+  if (actions.childElementCount > 0) {
+    view.append(actions);
+  }
+  return view;
+}

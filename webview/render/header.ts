@@ -1,0 +1,159 @@
+import type { ConfigOptionMessage, ViewMessage } from '../../src/protocol';
+import type { ChatStore } from '../store';
+import { ChatList } from './chatList';
+import { el, iconButton } from './dom';
+import { UsageMeter } from './usage';
+
+interface Choice {
+  readonly value: string;
+  readonly label: string;
+  readonly description?: string;
+}
+
+/**
+ * Chat title, the chat list, "New chat", the pickers (agent, mode, the agent's config options) and the usage
+ * meter. Pickers are rebuilt only when their choices change; otherwise only the value is set,
+ * so an open dropdown is not torn down by an unrelated update.
+ */
+export class Header {
+  readonly element: HTMLElement;
+  private readonly title = el('h1', 'session-title');
+  private readonly controls = el('div', 'pickers');
+  private readonly usage = new UsageMeter();
+  private readonly chatList: ChatList;
+  private controlsKey = '';
+
+  constructor(private readonly post: (message: ViewMessage) => boolean) {
+    this.chatList = new ChatList(post);
+    const history = toolbarButton('history', 'Show chats', 'show-chats');
+    history.setAttribute('aria-controls', this.chatList.element.id);
+    history.setAttribute('aria-expanded', 'false');
+    history.addEventListener('click', () => this.chatList.toggle(history));
+    const newChat = toolbarButton('add', 'New chat', 'new-chat');
+    newChat.addEventListener('click', () => this.post({ type: 'new_chat' }));
+    this.element = el(
+      'header',
+      'chat-header',
+      el('div', 'header-row', this.title, history, newChat),
+      el('div', 'header-controls', this.controls, this.usage.element),
+      this.chatList.element,
+    );
+  }
+
+  update(store: ChatStore): void {
+    this.chatList.update(store.chats, store.chatId);
+    const title = store.activeChat?.title.trim() || store.state.title?.trim() || 'New chat';
+    if (this.title.textContent !== title) {
+      this.title.textContent = title;
+      this.title.title = title;
+    }
+    this.usage.update(store.state.usage);
+
+    const pickers: { key: string; build: () => HTMLElement }[] = [];
+    if (store.agents.length > 0) {
+      const choices = store.agents.map((agent) => ({
+        value: agent.id,
+        label: agent.label,
+        ...(agent.description ? { description: agent.description } : {}),
+      }));
+      const selected = store.selectedAgent?.id ?? '';
+      pickers.push({
+        key: `agent:${JSON.stringify(choices)}:${selected}`,
+        build: () =>
+          picker('Agent', choices, selected, (agentId) => this.post({ type: 'select_agent', agentId })),
+      });
+    }
+    const modes = store.state.modes;
+    if (modes && modes.available.length > 0) {
+      const choices = modes.available.map((mode) => ({
+        value: mode.id,
+        label: mode.name,
+        ...(mode.description ? { description: mode.description } : {}),
+      }));
+      pickers.push({
+        key: `mode:${JSON.stringify(choices)}:${modes.currentModeId}`,
+        build: () =>
+          picker('Mode', choices, modes.currentModeId, (modeId) => this.post({ type: 'set_mode', modeId })),
+      });
+    }
+    for (const option of store.state.configOptions) {
+      pickers.push({ key: `config:${JSON.stringify(option)}`, build: () => this.configPicker(option) });
+    }
+
+    // Values are part of the key: a picker whose value the host changed is rebuilt, which also
+    // puts it back if the host refused the user's choice.
+    const key = pickers.map((item) => item.key).join('\n');
+    if (key !== this.controlsKey) {
+      this.controlsKey = key;
+      this.controls.replaceChildren(...pickers.map((item) => item.build()));
+    }
+    this.controls.hidden = pickers.length === 0;
+  }
+
+  private configPicker(option: ConfigOptionMessage): HTMLElement {
+    if (option.type === 'boolean') {
+      const checkbox = document.createElement('vscode-checkbox');
+      checkbox.checked = option.currentValue;
+      checkbox.setAttribute('label', option.name);
+      if (option.description) {
+        checkbox.title = option.description;
+      }
+      checkbox.addEventListener('change', () =>
+        this.post({ type: 'set_config_option', configId: option.id, value: checkbox.checked }),
+      );
+      return el('div', 'picker picker-boolean', checkbox);
+    }
+    const choices = option.choices.map((choice) => ({
+      value: choice.value,
+      label: choice.name,
+      ...(choice.description ? { description: choice.description } : {}),
+    }));
+    return picker(option.name, choices, option.currentValue, (value) =>
+      this.post({ type: 'set_config_option', configId: option.id, value }),
+    );
+  }
+}
+
+/**
+ * A header action. A native button (not vscode-toolbar-button, whose real button sits in its
+ * shadow root) so aria-expanded and focus() apply to the element that has focus.
+ */
+function toolbarButton(iconName: string, label: string, className: string): HTMLButtonElement {
+  const element = iconButton(iconName, label, () => undefined);
+  element.classList.add('toolbar-button', className);
+  return element;
+}
+
+/**
+ * A vscode-single-select that reports only choices the user makes. No visible caption (the sidebar
+ * is narrow): the accessible label and the tooltip name it.
+ */
+function picker(
+  label: string,
+  choices: readonly Choice[],
+  value: string,
+  onPick: (value: string) => void,
+): HTMLElement {
+  const select = document.createElement('vscode-single-select');
+  select.setAttribute('label', label);
+  const current = choices.find((choice) => choice.value === value);
+  select.title = current ? `${label}: ${current.label}` : label;
+  for (const choice of choices) {
+    const option = document.createElement('vscode-option');
+    option.value = choice.value;
+    option.append(choice.label);
+    if (choice.description) {
+      option.description = choice.description;
+    }
+    option.selected = choice.value === value;
+    select.append(option);
+  }
+  select.addEventListener('change', () => {
+    if (select.value !== value) {
+      onPick(select.value);
+    }
+  });
+  const wrapper = el('div', 'picker', select);
+  wrapper.dataset.picker = label;
+  return wrapper;
+}

@@ -1,0 +1,114 @@
+import type { ThreadEntryMessage } from '../../src/protocol';
+import { StreamingMarkdown } from '../markdown/streamingMarkdown';
+import { attachmentChips } from './attachments';
+import { Disclosure } from './disclosure';
+import { el, icon } from './dom';
+import type { EntryView, MessageEntry, RenderContext } from './types';
+
+/** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
+export class MessageView implements EntryView {
+  readonly element: HTMLElement;
+  private readonly markdown = new StreamingMarkdown();
+  private readonly extras: HTMLElement;
+  private attachments: MessageEntry['attachments'] | undefined;
+  private truncated: MessageEntry['truncated'];
+
+  constructor(
+    entry: MessageEntry,
+    private readonly context: RenderContext,
+  ) {
+    this.extras = el('div', 'message-extras');
+    const body = el('div', 'message-body', this.markdown.element, this.extras);
+    this.element = el('article', `entry entry-${entry.kind}`);
+    this.element.dataset.entryId = entry.id;
+    this.element.setAttribute('aria-label', entry.kind === 'user' ? 'You' : 'Agent');
+    this.element.append(entry.kind === 'user' ? el('div', 'user-bubble', body) : body);
+    this.update(entry);
+  }
+
+  update(entry: ThreadEntryMessage): void {
+    if (entry.kind === 'tool_call') {
+      return;
+    }
+    this.markdown.setText(entry.text);
+    if (entry.attachments !== this.attachments || entry.truncated !== this.truncated) {
+      this.attachments = entry.attachments;
+      this.truncated = entry.truncated;
+      this.extras.replaceChildren(...messageExtras(entry, this.context));
+    }
+  }
+}
+
+/**
+ * Thoughts in a collapsible "Thinking" block: open while the agent thinks, closed after. A closed
+ * block renders its text only when opened.
+ */
+export class ThoughtView implements EntryView {
+  readonly element: HTMLElement;
+  private readonly disclosure = new Disclosure('thought', false);
+  private readonly markdown = new StreamingMarkdown('markdown thought-text');
+  private readonly extras = el('div', 'message-extras');
+  private readonly spinner = icon('loading', true);
+  private truncated: MessageEntry['truncated'];
+  private text = '';
+
+  constructor(
+    entry: MessageEntry,
+    private readonly context: RenderContext,
+  ) {
+    this.disclosure.onToggle = (open) => {
+      if (open) {
+        this.markdown.setText(this.text);
+      }
+    };
+    this.spinner.classList.add('thought-spinner');
+    this.disclosure.header.append(icon('lightbulb'), el('span', 'thought-label', 'Thinking'), this.spinner);
+    this.disclosure.body.append(this.markdown.element, this.extras);
+    this.element = el('div', 'entry entry-thought', this.disclosure.element);
+    this.element.dataset.entryId = entry.id;
+    this.update(entry);
+  }
+
+  update(entry: ThreadEntryMessage): void {
+    if (entry.kind === 'tool_call') {
+      return;
+    }
+    this.text = entry.text;
+    if (this.disclosure.isOpen) {
+      this.markdown.setText(entry.text);
+    }
+    if (entry.truncated !== this.truncated) {
+      this.truncated = entry.truncated;
+      this.extras.replaceChildren(...messageExtras(entry, this.context));
+    }
+  }
+
+  /** Active while it is the newest thing in a running turn. */
+  setActive(active: boolean): void {
+    this.spinner.hidden = !active;
+    this.disclosure.setAutoOpen(active);
+  }
+}
+
+function messageExtras(entry: MessageEntry, context: RenderContext): Node[] {
+  const nodes: Node[] = [];
+  if (entry.attachments.length > 0) {
+    nodes.push(attachmentChips(entry.attachments, context));
+  }
+  if (entry.truncated) {
+    nodes.push(truncationNote(entry.truncated));
+  }
+  return nodes;
+}
+
+/** The marker is already in the text; this says how much was dropped. */
+export function truncationNote(truncated: NonNullable<MessageEntry['truncated']>): HTMLElement {
+  const omitted = truncated.omittedChars.toLocaleString('en-US');
+  const limit = truncated.limit.toLocaleString('en-US');
+  return el(
+    'div',
+    'note note-truncated',
+    icon('fold'),
+    `Truncated: ${omitted} characters past the ${limit}-character limit were not kept.`,
+  );
+}

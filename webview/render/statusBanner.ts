@@ -1,0 +1,55 @@
+import type { AgentStatus } from '../../src/protocol';
+import { el } from './dom';
+import { agentErrorView } from './errorView';
+import type { RenderContext } from './types';
+
+/** The agent's state above the transcript: starting (with progress) or failed (with actions). */
+export class StatusBanner {
+  readonly element = el('div', 'status-banner');
+  private shown: AgentStatus | undefined;
+
+  constructor(private readonly context: RenderContext) {
+    this.element.hidden = true;
+  }
+
+  update(status: AgentStatus, agentName: string): void {
+    if (status === this.shown) {
+      return;
+    }
+    this.shown = status;
+    this.element.dataset.state = status.state;
+    switch (status.state) {
+      case 'starting': {
+        const ring = document.createElement('vscode-progress-ring');
+        ring.setAttribute('aria-label', 'Starting');
+        this.element.replaceChildren(
+          el('div', 'status-starting', ring, el('span', '', `Starting ${status.agentName ?? agentName}…`)),
+        );
+        this.element.setAttribute('role', 'status');
+        this.element.hidden = false;
+        return;
+      }
+      case 'error': {
+        const error = status.error ?? { kind: 'internal', message: `${agentName} failed.` };
+        this.element.replaceChildren(
+          agentErrorView(
+            { ...error, ...(status.authMethods ? { authMethods: status.authMethods } : {}) },
+            this.context,
+          ),
+        );
+        this.element.removeAttribute('role');
+        this.element.hidden = false;
+        return;
+      }
+      case 'idle':
+      case 'ready':
+        this.element.replaceChildren();
+        this.element.hidden = true;
+        return;
+      default: {
+        const never: never = status.state;
+        console.warn('ACP chat: unknown agent state', never);
+      }
+    }
+  }
+}

@@ -1,0 +1,300 @@
+import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
+import type { ChatStore, StoreChanges } from '../store';
+import { el, icon } from './dom';
+import { emptyState, type EmptyStateInfo } from './emptyState';
+import { MessageView, ThoughtView } from './message';
+import { ToolCardView } from './toolCard';
+import { turnFooter } from './turnFooter';
+import type { EntryView, RenderContext } from './types';
+
+/** Entries of one turn (or of replayed history) and the turn's footer. */
+interface Group {
+  readonly element: HTMLElement;
+  readonly entries: HTMLElement;
+  readonly footer: HTMLElement;
+  readonly views: EntryView[];
+  turn: TurnMessage | undefined;
+  readonly history: boolean;
+}
+
+/** How close to the bottom still counts as "following the stream". */
+const STICK_THRESHOLD_PX = 32;
+
+/**
+ * The conversation: entry views grouped by turn, updated from the store's change sets so only
+ * what changed is touched (a streaming message re-renders its tail, nothing else). Keeps the view
+ * at the bottom while the user follows along and offers "Jump to latest" once they scroll up.
+ */
+export class Transcript {
+  readonly element: HTMLElement;
+  private readonly log: HTMLElement;
+  /** Everything in the log; its size changes whenever anything in the transcript does. */
+  private readonly content: HTMLElement;
+  private readonly jump: HTMLButtonElement;
+  private readonly views = new Map<string, EntryView>();
+  private readonly groups = new Map<string, Group>();
+  private readonly terminalCards = new Map<string, Set<ToolCardView>>();
+  private lastGroup: Group | undefined;
+  private latestTurn: Group | undefined;
+  private empty: { element: HTMLElement; key: string } | undefined;
+  private stick = true;
+  private lastScrollTop = 0;
+  private streaming: HTMLElement | undefined;
+
+  constructor(private readonly context: RenderContext) {
+    this.content = el('div', 'transcript-content');
+    this.log = el('div', 'transcript', this.content);
+    this.log.setAttribute('role', 'log');
+    this.log.setAttribute('aria-live', 'polite');
+    this.log.setAttribute('aria-label', 'Conversation');
+    this.log.tabIndex = 0;
+    this.jump = el('button', 'jump-latest', icon('arrow-down'), el('span', '', 'Jump to latest'));
+    this.jump.type = 'button';
+    this.jump.hidden = true;
+    this.jump.addEventListener('click', () => this.scrollToEnd());
+    this.element = el('div', 'transcript-wrap', this.log, this.jump);
+    this.log.addEventListener('scroll', () => this.onScroll());
+    // Content grows without scroll events (late fonts, a card opening, streamed text): follow it.
+    new ResizeObserver(() => this.followBottom()).observe(this.content);
+  }
+
+  /**
+   * At the bottom: follow. Moved up: the user is reading, stop following. Anything else (the
+   * browser adjusting the position while content changes) keeps the current mode.
+   */
+  private onScroll(): void {
+    const top = this.log.scrollTop;
+    const distance = this.log.scrollHeight - top - this.log.clientHeight;
+    if (distance <= STICK_THRESHOLD_PX) {
+      this.stick = true;
+    } else if (top < this.lastScrollTop) {
+      this.stick = false;
+    }
+    this.lastScrollTop = top;
+    this.jump.hidden = this.stick;
+  }
+
+  /** Follows the stream again (the user sent a message or asked to jump). */
+  scrollToEnd(): void {
+    this.stick = true;
+    this.jump.hidden = true;
+    this.followBottom();
+  }
+
+  /** Applies one render's worth of changes. */
+  apply(changes: StoreChanges, store: ChatStore, emptyInfo: EmptyStateInfo): void {
+    const touched = new Set<Group>();
+    if (changes.reset) {
+      this.rebuild(store, touched);
+    } else {
+      for (const id of changes.added) {
+        const entry = store.entry(id);
+        if (entry) {
+          touched.add(this.addEntry(entry));
+        }
+      }
+      for (const id of changes.changed) {
+        const entry = store.entry(id);
+        const view = this.views.get(id);
+        if (entry && view) {
+          view.update(entry);
+          this.trackTerminals(view);
+        }
+      }
+      for (const id of changes.turns) {
+        const turn = store.turn(id);
+        if (turn) {
+          touched.add(this.updateTurn(turn, store.turns.at(-1)?.id === id));
+        }
+      }
+      for (const notice of changes.notices) {
+        const item = el(
+          'div',
+          `notice notice-${notice.severity}`,
+          icon(notice.severity === 'info' ? 'info' : notice.severity),
+          el('span', 'notice-title', notice.title),
+          notice.description ? el('span', 'notice-description', notice.description) : null,
+        );
+        (this.lastGroup?.entries ?? this.content).append(item);
+      }
+    }
+    for (const terminalId of changes.terminals) {
+      for (const card of this.terminalCards.get(terminalId) ?? []) {
+        card.updateTerminal(terminalId);
+      }
+    }
+    for (const group of touched) {
+      this.refreshThoughts(group);
+    }
+    this.refreshEmpty(store.entries.length === 0 && store.turns.length === 0, emptyInfo);
+    this.refreshBusy(store);
+  }
+
+  /** Keeps the bottom in view while following (the ResizeObserver calls it after layout). */
+  followBottom(): void {
+    if (this.stick) {
+      this.log.scrollTop = this.log.scrollHeight;
+      this.lastScrollTop = this.log.scrollTop;
+    }
+  }
+
+  /** The host rejected a permission answer: let the user answer again. */
+  unlockPermissions(): void {
+    for (const view of this.views.values()) {
+      if (view instanceof ToolCardView) {
+        view.unlockPermission();
+      }
+    }
+  }
+
+  private rebuild(store: ChatStore, touched: Set<Group>): void {
+    this.views.clear();
+    this.groups.clear();
+    this.terminalCards.clear();
+    this.lastGroup = undefined;
+    this.latestTurn = undefined;
+    this.empty = undefined;
+    this.content.replaceChildren();
+    for (const entry of store.entries) {
+      touched.add(this.addEntry(entry));
+    }
+    for (const [index, turn] of store.turns.entries()) {
+      touched.add(this.updateTurn(turn, index === store.turns.length - 1));
+    }
+    this.stick = true;
+    this.jump.hidden = true;
+  }
+
+  private addEntry(entry: ThreadEntryMessage): Group {
+    const group = this.groupFor(entry.turnId);
+    const view = this.createView(entry);
+    this.views.set(entry.id, view);
+    group.views.push(view);
+    group.entries.append(view.element);
+    this.trackTerminals(view);
+    return group;
+  }
+
+  private createView(entry: ThreadEntryMessage): EntryView {
+    switch (entry.kind) {
+      case 'user':
+      case 'agent':
+        return new MessageView(entry, this.context);
+      case 'thought':
+        return new ThoughtView(entry, this.context);
+      case 'tool_call':
+        return new ToolCardView(entry, this.context);
+      default: {
+        const never: never = entry;
+        throw new Error(`Unknown entry ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private updateTurn(turn: TurnMessage, latest: boolean): Group {
+    const group = this.groupFor(turn.id);
+    group.turn = turn;
+    group.element.dataset.status = turn.status;
+    if (latest) {
+      const previous = this.latestTurn;
+      this.latestTurn = group;
+      if (previous && previous !== group && previous.turn) {
+        // No longer the latest: its footer loses the actions that only apply to the latest turn.
+        previous.footer.replaceChildren(...turnFooter(previous.turn, this.context, false));
+      }
+    }
+    group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+    return group;
+  }
+
+  private groupFor(turnId: string | undefined): Group {
+    if (turnId === undefined && this.lastGroup?.history) {
+      return this.lastGroup;
+    }
+    const existing = turnId === undefined ? undefined : this.groups.get(turnId);
+    if (existing) {
+      return existing;
+    }
+    const entries = el('div', 'turn-entries');
+    const footer = el('div', 'turn-footer');
+    const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn', entries, footer);
+    const group: Group = {
+      element,
+      entries,
+      footer,
+      views: [],
+      turn: undefined,
+      history: turnId === undefined,
+    };
+    if (turnId !== undefined) {
+      element.dataset.turnId = turnId;
+      this.groups.set(turnId, group);
+    }
+    this.content.append(element);
+    this.lastGroup = group;
+    return group;
+  }
+
+  /** Thinking stays open only while it is the newest entry of a running turn. */
+  private refreshThoughts(group: Group): void {
+    const running = group.turn?.status === 'running';
+    const last = group.views.at(-1);
+    for (const view of group.views) {
+      if (view instanceof ThoughtView) {
+        view.setActive(running && view === last);
+      }
+    }
+  }
+
+  /**
+   * The message being streamed is aria-busy, so screen readers announce it once complete rather
+   * than chunk by chunk; everything else in the log (a permission prompt) is announced at once.
+   */
+  private refreshBusy(store: ChatStore): void {
+    const running = store.runningTurn;
+    const last = running ? this.groups.get(running.id)?.views.at(-1) : undefined;
+    const streaming = last instanceof MessageView || last instanceof ThoughtView ? last.element : undefined;
+    if (streaming !== this.streaming) {
+      this.streaming?.removeAttribute('aria-busy');
+      streaming?.setAttribute('aria-busy', 'true');
+      this.streaming = streaming;
+    }
+  }
+
+  private trackTerminals(view: EntryView): void {
+    if (!(view instanceof ToolCardView)) {
+      return;
+    }
+    for (const terminalId of view.terminalIds) {
+      let cards = this.terminalCards.get(terminalId);
+      if (!cards) {
+        cards = new Set();
+        this.terminalCards.set(terminalId, cards);
+      }
+      cards.add(view);
+    }
+  }
+
+  private refreshEmpty(isEmpty: boolean, info: EmptyStateInfo): void {
+    if (!isEmpty) {
+      this.empty?.element.remove();
+      this.empty = undefined;
+      return;
+    }
+    // Chat times move on their own; the list's order and titles decide a rebuild.
+    const key = JSON.stringify({
+      ...info,
+      recentChats: info.recentChats.map((chat) => [chat.chatId, chat.title]),
+    });
+    if (this.empty?.key === key) {
+      return;
+    }
+    const element = emptyState(info, (message) => this.context.post(message));
+    if (this.empty) {
+      this.empty.element.replaceWith(element);
+    } else {
+      this.content.prepend(element);
+    }
+    this.empty = { element, key };
+  }
+}

@@ -1,0 +1,25 @@
+import type { AgentStatus, TerminalOutputMessage, ThreadEntryMessage, ViewMessage } from '../../src/protocol';
+
+/** Entry types narrowed by kind, for the renderers. */
+export type ToolCallEntry = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
+export type MessageEntry = Exclude<ThreadEntryMessage, { kind: 'tool_call' }>;
+
+/** One entry's view in the transcript. */
+export interface EntryView {
+  readonly element: HTMLElement;
+  update(entry: ThreadEntryMessage): void;
+}
+
+/** What the renderers may do besides building DOM. */
+export interface RenderContext {
+  /** Posts to the host (validated); false when the message was not valid. */
+  post(message: ViewMessage): boolean;
+  /** Moves focus to `element` after the next render, unless the user is typing elsewhere. */
+  requestFocus(element: HTMLElement): void;
+  /** The latest output of a terminal. */
+  terminal(terminalId: string): TerminalOutputMessage | undefined;
+  /** Sign-in methods of the current agent, for auth errors. */
+  authMethods(): readonly AuthMethod[];
+}
+
+export type AuthMethod = NonNullable<AgentStatus['authMethods']>[number];
