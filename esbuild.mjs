@@ -30,13 +30,33 @@ const reportPlugin = {
   },
 };
 
+/**
+ * zod re-exports every locale (~250 KB) from its namespace; our messages are English, so the
+ * locale index is replaced by English alone (the webview bundle shrinks by a third).
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: 'zod-locales-en', namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
   sourcemap: production ? false : 'linked',
   sourcesContent: false,
   logLevel: 'silent',
-  plugins: [reportPlugin],
+  plugins: [englishOnlyZod, reportPlugin],
 };
 
 const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20' };

@@ -31,6 +31,8 @@ export const QUIET_SETTINGS = {
   'update.mode': 'none',
   'telemetry.telemetryLevel': 'off',
   'security.workspace.trust.enabled': false,
+  // Tests edit buffers and expect them dirty until the extension saves them.
+  'files.autoSave': 'off',
 };
 
 const HEALTH_TIMEOUT_MS = 60_000;

@@ -89,6 +89,11 @@ export class PermissionRules {
     }
   }
 
+  /** The answers kept for the workspace. */
+  workspaceRules(): readonly PermissionRule[] {
+    return this.store.load();
+  }
+
   /** Forgets every remembered answer (session and workspace). */
   async clear(): Promise<void> {
     this.sessionRules.splice(0);

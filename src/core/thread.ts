@@ -212,7 +212,11 @@ export class Thread {
    * permission request may each be the first thing seen for an id (real agents do all three).
    */
   upsertToolCall(update: acp.ToolCallUpdate | acp.ToolCall): ToolCallEntry {
-    const existing = this.toolCall(update.toolCallId);
+    const known = this.toolCall(update.toolCallId);
+    // A restarted agent may number its tool calls afresh: an id from an earlier turn, seen
+    // again while a new turn runs, is a new tool call of this turn, not the old one revived.
+    const running = this.replaying ? undefined : this.runningTurn;
+    const existing = known && running && known.turnId !== running.id ? undefined : known;
     const content = update.content
       ? update.content.map((item) => this.boundToolContent(toolContentOf(item)))
       : undefined;

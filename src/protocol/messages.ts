@@ -127,6 +127,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delete_chat'), chatId: z.string() }),
   /** The resume banner's action: a new session that is given the transcript. */
   z.object({ type: z.literal('start_fresh') }),
+  /** The user took a file off the composer. */
+  z.object({ type: z.literal('remove_attachment'), uri: z.string() }),
   /** Keep or Undo a file write the agent proposed. */
   z.object({ type: z.literal('answer_review'), id: z.string(), decision: z.enum(['keep', 'undo']) }),
   /** Send the last prompt again (after an interrupted or failed turn). */

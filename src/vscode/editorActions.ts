@@ -1,16 +1,23 @@
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorActions } from './chat/viewSink';
 
 /** Opens what the chat links to: files in an editor at the line, web pages in the browser. */
 export class VsCodeEditorActions implements EditorActions {
   async openFile(path: string, line?: number): Promise<void> {
-    const uri = path.startsWith('file:') ? vscode.Uri.parse(path) : vscode.Uri.file(path);
+    const uri = path.startsWith('file:') ? vscode.Uri.parse(path) : vscode.Uri.file(this.absolute(path));
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(uri, {
       selection: new vscode.Range(position, position),
       preview: true,
       viewColumn: vscode.ViewColumn.Active,
     });
+  }
+
+  /** Agents often name files relative to the workspace (`src/a.ts:12`). */
+  private absolute(filePath: string): string {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return nodePath.isAbsolute(filePath) || !root ? filePath : nodePath.join(root, filePath);
   }
 
   async openUrl(url: string): Promise<void> {

@@ -31,9 +31,14 @@ export class WorkspaceFileSystem implements FileSystemPort {
   async readTextFile(filePath: string): Promise<string> {
     await this.confine(filePath, 'read');
     const uri = vscode.Uri.file(filePath);
+    const limit = this.settings().maxReadBytes;
     const open = this.openDocument(uri);
     if (open) {
-      return open.getText();
+      const text = open.getText();
+      if (text.length > limit) {
+        throw tooLarge(filePath, text.length, limit);
+      }
+      return text;
     }
     let stat: vscode.FileStat;
     try {
@@ -44,11 +49,8 @@ export class WorkspaceFileSystem implements FileSystemPort {
     if (stat.type & vscode.FileType.Directory) {
       throw new ClientRefusalError(`${filePath} is a folder, not a file.`);
     }
-    const limit = this.settings().maxReadBytes;
     if (stat.size > limit) {
-      throw new ClientRefusalError(
-        `${filePath} is ${formatBytes(stat.size)}, over the ${formatBytes(limit)} limit for reading files (setting acpAgents.files.maxReadBytes).`,
-      );
+      throw tooLarge(filePath, stat.size, limit);
     }
     const bytes = await vscode.workspace.fs.readFile(uri);
     if (looksBinary(bytes)) {
@@ -161,6 +163,12 @@ export class WorkspaceFileSystem implements FileSystemPort {
 /** A NUL byte in the first 8 KiB: how git and most editors tell binary from text. */
 export function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, 8192).includes(0);
+}
+
+function tooLarge(filePath: string, size: number, limit: number): ClientRefusalError {
+  return new ClientRefusalError(
+    `${filePath} is ${formatBytes(size)}, over the ${formatBytes(limit)} limit for reading files (setting acpAgents.files.maxReadBytes).`,
+  );
 }
 
 function formatBytes(bytes: number): string {

@@ -764,3 +764,46 @@ describe('Thread', () => {
     });
   });
 });
+
+describe('Thread: tool call ids across turns', () => {
+  it('treats an id from an earlier turn, seen again in a running turn, as a new tool call', () => {
+    const thread = new Thread();
+    const first = thread.startTurn('first', []);
+    thread.applyUpdate({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'call-1',
+      title: 'Edit a',
+      kind: 'edit',
+      status: 'pending',
+    });
+    thread.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'call-1', status: 'completed' });
+    thread.endTurn(first.id, { status: 'completed', stopReason: 'end_turn' });
+    // A late update for the finished turn still reaches its entry.
+    thread.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'call-1', title: 'Edit a (done)' });
+
+    const second = thread.startTurn('second', []);
+    thread.applyUpdate({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'call-1',
+      title: 'Edit b',
+      kind: 'edit',
+      status: 'pending',
+    });
+    thread.applyUpdate({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'call-1',
+      title: 'Edit b',
+      kind: 'edit',
+      status: 'in_progress',
+    });
+
+    const tools = thread
+      .snapshot()
+      .entries.filter((e) => e.kind === 'tool_call')
+      .map((e) => (e.kind === 'tool_call' ? [e.turnId, e.title, e.status] : []));
+    assert.deepEqual(tools, [
+      [first.id, 'Edit a (done)', 'completed'],
+      [second.id, 'Edit b', 'in_progress'],
+    ]);
+  });
+});

@@ -143,6 +143,9 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['a.ts', 'b.ts', 'c.ts']);
     await page.page.getByRole('button', { name: 'Remove b.ts' }).click();
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['a.ts', 'c.ts']);
+    assert.deepEqual(await page.postedOf('remove_attachment'), [
+      { type: 'remove_attachment', uri: 'file:///w/b.ts' },
+    ]);
     const input = page.page.locator('.composer-input');
     await input.fill('Review these');
     await input.press('Enter');

@@ -67,9 +67,11 @@ export class Composer {
       onClick: () => this.host.post({ type: 'cancel' }),
     });
     this.stop.classList.add('stop-button');
-    this.attachments = new ComposerAttachments((uri) =>
-      this.host.setAttachments(this.state.attachments.filter((attachment) => attachment.uri !== uri)),
-    );
+    this.attachments = new ComposerAttachments((uri) => {
+      this.host.setAttachments(this.state.attachments.filter((attachment) => attachment.uri !== uri));
+      // The host keeps attachments across view reloads: tell it, or the chip comes back.
+      this.host.post({ type: 'remove_attachment', uri });
+    });
     const box = el(
       'div',
       'composer-box',

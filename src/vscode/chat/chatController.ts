@@ -202,6 +202,9 @@ export class ChatController implements Disposable {
         return this.startFresh();
       case 'retry':
         return this.retry();
+      case 'remove_attachment':
+        this.attachments = this.attachments.filter((attachment) => attachment.uri !== message.uri);
+        return;
       case 'answer_review':
         if (!this.host.reviews?.answer(message.id, message.decision)) {
           throw new Error('That edit was already decided.');
@@ -578,6 +581,7 @@ export class ChatController implements Disposable {
   private postSnapshot(): void {
     this.batcher.clear();
     this.post({ type: 'snapshot', view: this.viewState() });
+    this.terminals.resend();
   }
 
   private postChats(): void {

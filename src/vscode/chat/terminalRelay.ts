@@ -3,12 +3,17 @@ import type { TerminalPort } from '../../core/ports';
 import type { TerminalOutputMessage } from '../../protocol';
 import { FLUSH_INTERVAL_MS } from './eventBatcher';
 
+/** Terminals whose output is kept for a reconnecting view. */
+const KEPT_OUTPUTS = 20;
+
 /**
  * Forwards terminal output to the view, coalesced: however often a command prints, each terminal's
  * current output is read and sent at most once per flush interval.
  */
 export class TerminalRelay implements Disposable {
   private readonly changed = new Set<string>();
+  /** The latest output of recent terminals, for a view that connects after it was sent. */
+  private readonly latest = new Map<string, TerminalOutputMessage>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscription: Disposable | undefined;
 
@@ -29,10 +34,23 @@ export class TerminalRelay implements Disposable {
     for (const terminalId of ids) {
       try {
         const { output, truncated, exitStatus } = await this.terminals.output(terminalId);
-        this.send({ terminalId, output, truncated, ...(exitStatus ? { exitStatus } : {}) });
+        const message = { terminalId, output, truncated, ...(exitStatus ? { exitStatus } : {}) };
+        this.latest.delete(terminalId);
+        this.latest.set(terminalId, message);
+        while (this.latest.size > KEPT_OUTPUTS) {
+          this.latest.delete(this.latest.keys().next().value as string);
+        }
+        this.send(message);
       } catch {
         // Released in the meantime: nothing more to show.
       }
+    }
+  }
+
+  /** Sends the latest output of every recent terminal again (after a snapshot). */
+  resend(): void {
+    for (const message of this.latest.values()) {
+      this.send(message);
     }
   }
 

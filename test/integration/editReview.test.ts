@@ -1,0 +1,186 @@
+/**
+ * Issue 4: with `acpAgents.edits.review: ask` an agent's file write opens VS Code's diff editor (the
+ * proposal in the read-only `acp-proposed` scheme) and the agent's request waits for Keep or Undo —
+ * given in the chat (`answer_review`), with the diff editor's title commands, or on the notification.
+ * The diff tab closes once decided.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { AcpAgentsApi } from '../../src/extension';
+import {
+  activeThread,
+  begin,
+  closeAllEditors,
+  eventually,
+  freshChat,
+  getApi,
+  installPrompts,
+  proposalDiffTabs,
+  replyOf,
+  Settings,
+  TempFolder,
+  type RunningTurn,
+  type ScriptedPrompts,
+} from './support/harness';
+
+type DiffTab = ReturnType<typeof proposalDiffTabs>[number];
+
+describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
+  let api: AcpAgentsApi;
+  let prompts: ScriptedPrompts & { restore(): void };
+  let folder: TempFolder;
+  const settings = new Settings();
+
+  before(async () => {
+    api = await getApi();
+    await settings.set('edits.review', 'ask');
+  });
+
+  after(async () => {
+    await settings.restore();
+  });
+
+  beforeEach(async () => {
+    prompts = installPrompts(api);
+    folder = new TempFolder('review');
+    await closeAllEditors();
+    await freshChat(api);
+  });
+
+  afterEach(async () => {
+    // Nothing may stay pending: undo whatever a failed test left open.
+    for (const review of api.review.pending()) {
+      api.review.answer(review.id, 'undo');
+    }
+    await closeAllEditors();
+    prompts.restore();
+    folder.dispose();
+  });
+
+  /** Starts `fs write <file> <text>` and waits until its review is pending with its diff tab open. */
+  async function proposeWrite(
+    file: string,
+    text: string,
+  ): Promise<{ running: RunningTurn; id: string; tab: DiffTab }> {
+    const running = await begin(api, `fs write ${file} ${text}`);
+    const [review] = await eventually('the edit review to be pending', () => {
+      const pending = api.review.pending();
+      return pending.length > 0 && pending;
+    });
+    assert.ok(review);
+    assert.equal(api.review.pending().length, 1);
+    assert.equal(review.path, file);
+    const tab = await eventually('the proposal diff tab', () => proposalDiffTabs()[0]);
+    assert.equal(proposalDiffTabs().length, 1);
+    assert.equal(tab.input.original.scheme, 'acp-proposed');
+    assert.equal(tab.input.modified.scheme, 'acp-proposed');
+    // Not answered before a decision: the turn runs, the agent has said nothing.
+    assert.equal(activeThread(api).turns.at(-1)?.status, 'running');
+    assert.equal(replyOf(api, running.turnId), '');
+    assert.deepEqual(api.chat.viewState().editReviews, [{ id: review.id, path: file, isNew: review.isNew }]);
+    return { running, id: review.id, tab };
+  }
+
+  async function assertDecided(): Promise<void> {
+    await eventually('the diff tab to close', () => proposalDiffTabs().length === 0);
+    assert.deepEqual(api.review.pending(), []);
+    assert.equal(api.chat.viewState().editReviews, undefined);
+  }
+
+  it('opens the diff and writes the file on Keep from the chat (answer_review)', async () => {
+    const file = folder.file('keep.txt');
+    writeFileSync(file, 'before\n');
+    const { running, id, tab } = await proposeWrite(file, 'after\\nmore');
+
+    assert.equal(tab.label, "keep.txt: agent's proposal");
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'before\n');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'after\nmore');
+    // The notification follows the diff editor.
+    assert.deepEqual(await prompts.waitFor('notify'), [
+      {
+        kind: 'notify',
+        message: 'The agent wants to change keep.txt. Keep the change?',
+        choices: ['Keep', 'Undo'],
+      },
+    ]);
+    assert.equal(readFileSync(file, 'utf8'), 'before\n', 'nothing is written before the decision');
+
+    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'keep' });
+    const { turn, reply } = await running.done;
+    assert.equal(turn.status, 'completed');
+    assert.equal(reply, 'wrote 10 chars');
+    assert.equal(readFileSync(file, 'utf8'), 'after\nmore');
+    await assertDecided();
+  });
+
+  it('leaves the file unchanged and tells the agent on Undo from the chat', async () => {
+    const file = folder.file('undo.txt');
+    writeFileSync(file, 'before\n');
+    const { running, id } = await proposeWrite(file, 'after');
+
+    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
+    const { turn, reply } = await running.done;
+    assert.equal(turn.status, 'completed');
+    assert.equal(reply, `write error -32603: The user rejected the edit to ${file}.`);
+    assert.equal(readFileSync(file, 'utf8'), 'before\n');
+    await assertDecided();
+  });
+
+  it('keeps the edit from the diff editor title command (acpAgents.review.keep)', async () => {
+    const file = folder.file('title-keep.txt');
+    writeFileSync(file, 'before\n');
+    const { running, tab } = await proposeWrite(file, 'kept');
+
+    // The editor title button passes the diff's (modified) resource.
+    await vscode.commands.executeCommand('acpAgents.review.keep', tab.input.modified);
+    const { reply } = await running.done;
+    assert.equal(reply, 'wrote 4 chars');
+    assert.equal(readFileSync(file, 'utf8'), 'kept');
+    await assertDecided();
+  });
+
+  it('undoes the edit from the diff editor title command (acpAgents.review.undo)', async () => {
+    const file = folder.file('title-undo.txt');
+    writeFileSync(file, 'before\n');
+    const { running, tab } = await proposeWrite(file, 'dropped');
+
+    await vscode.commands.executeCommand('acpAgents.review.undo', tab.input.modified);
+    const { reply } = await running.done;
+    assert.equal(reply, `write error -32603: The user rejected the edit to ${file}.`);
+    assert.equal(readFileSync(file, 'utf8'), 'before\n');
+    await assertDecided();
+  });
+
+  it('reviews a new file as a creation and creates it on Keep from the notification', async () => {
+    const file = folder.file('created.txt');
+    prompts.answerNotify('Keep');
+    const running = await begin(api, `fs write ${file} brand new`);
+
+    const { reply } = await running.done;
+    assert.equal(reply, 'wrote 9 chars');
+    assert.equal(readFileSync(file, 'utf8'), 'brand new');
+    assert.deepEqual(prompts.questions('notify'), [
+      {
+        kind: 'notify',
+        message: 'The agent wants to create created.txt. Keep the change?',
+        choices: ['Keep', 'Undo'],
+      },
+    ]);
+    await assertDecided();
+  });
+
+  it('shows a new file as "(new file)" and creates nothing on Undo', async () => {
+    const file = folder.file('not-created.txt');
+    const { running, id, tab } = await proposeWrite(file, 'never');
+    assert.equal(tab.label, "not-created.txt: agent's proposal (new file)");
+    assert.deepEqual(api.review.pending(), [{ id, path: file, isNew: true }]);
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), '');
+
+    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
+    const { reply } = await running.done;
+    assert.equal(reply, `write error -32603: The user rejected the edit to ${file}.`);
+    assert.equal(existsSync(file), false);
+    await assertDecided();
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Issue 4: `session/request_permission` in VS Code. With the chat view hidden the demo agent's `tool`
+ * scenario asks through a modal dialog (answered by the prompts seam) with the agent's own options plus
+ * "Show diff"; dismissing rejects; "Always allow" is remembered per agent and tool kind (in workspace
+ * storage when `permissions.rememberInWorkspace` is on). With the chat view visible the request is
+ * answered inline instead.
+ */
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PermissionRule, PermissionRules } from '../../src/core/permissionRules';
+import type { PermissionPrompt } from '../../src/core/ports';
+import type { AcpAgentsApi } from '../../src/extension';
+import {
+  ask,
+  begin,
+  closeAllEditors,
+  DEMO_AGENT_ID,
+  eventually,
+  freshChat,
+  getApi,
+  hideChatView,
+  installPrompts,
+  proposalDiffTabs,
+  Settings,
+  showChatView,
+  toolCallsOf,
+  workspaceRoot,
+  type ScriptedPrompts,
+} from './support/harness';
+
+const OPTIONS = ['Allow once', 'Always allow', 'Reject'];
+
+/** The "always" answers kept in workspace storage. */
+function workspaceRules(rules: PermissionRules): readonly PermissionRule[] {
+  return rules.workspaceRules();
+}
+
+/** A permission prompt as the demo agent's `tool` sends it, for asking the rules directly. */
+function editPrompt(agentId: string): PermissionPrompt {
+  return {
+    agentId,
+    sessionId: 'sess-test',
+    key: 'perm-test',
+    toolCall: {
+      kind: 'tool_call',
+      id: 'e1',
+      toolCallId: 'call-test',
+      title: 'Edit README.md',
+      toolKind: 'edit',
+      status: 'pending',
+      content: [],
+      locations: [],
+    },
+    options: [
+      { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
+      { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
+}
+
+describe('permissions: modal when the chat is hidden, inline when visible (issue 4)', () => {
+  let api: AcpAgentsApi;
+  let prompts: ScriptedPrompts & { restore(): void };
+  const settings = new Settings();
+  const readme = (): string => path.join(workspaceRoot(), 'README.md');
+
+  before(async () => {
+    api = await getApi();
+  });
+
+  after(async () => {
+    await settings.restore();
+    await api.rules.clear();
+  });
+
+  beforeEach(async () => {
+    await api.rules.clear();
+    await hideChatView();
+    prompts = installPrompts(api);
+    await freshChat(api);
+  });
+
+  afterEach(async () => {
+    prompts.restore();
+    await api.rules.clear();
+    await closeAllEditors();
+  });
+
+  /** The modal question the demo agent's `tool` scenario should cause. */
+  function expectedToolModal() {
+    return {
+      kind: 'modal',
+      message: 'The agent asks permission: Edit README.md',
+      detail: `${readme()}:1\nEdits ${readme()}`,
+      choices: [...OPTIONS, 'Show diff'],
+    };
+  }
+
+  it('asks with a modal listing the agent options and "Show diff"; Allow once applies the edit', async () => {
+    prompts.answerModal('Allow once');
+    const { turn, reply } = await ask(api, 'tool');
+
+    assert.deepEqual(prompts.asked, [expectedToolModal()]);
+    assert.equal(turn.status, 'completed');
+    assert.equal(reply, 'Edit applied.');
+    const [call] = toolCallsOf(api, turn.id);
+    assert.equal(call?.status, 'completed');
+    assert.equal(call?.permission?.status, 'selected');
+    assert.equal(call?.permission?.selectedOptionId, 'allow-once');
+    assert.equal(api.rules.decide(editPrompt(DEMO_AGENT_ID)), undefined, '"Allow once" is not remembered');
+  });
+
+  it('rejects the edit when the user picks Reject', async () => {
+    prompts.answerModal('Reject');
+    const { turn, reply } = await ask(api, 'tool');
+
+    assert.equal(prompts.questions('modal').length, 1);
+    assert.equal(reply, 'Edit rejected.');
+    const [call] = toolCallsOf(api, turn.id);
+    assert.equal(call?.status, 'failed');
+    assert.equal(call?.permission?.selectedOptionId, 'reject-once');
+  });
+
+  it('rejects (never hangs) when the modal is dismissed', async () => {
+    prompts.answerModal(undefined);
+    const { turn, reply } = await ask(api, 'tool');
+
+    assert.deepEqual(prompts.asked, [expectedToolModal()]);
+    assert.equal(turn.status, 'completed');
+    assert.equal(reply, 'Edit rejected.');
+    assert.equal(toolCallsOf(api, turn.id)[0]?.permission?.selectedOptionId, 'reject-once');
+  });
+
+  it('remembers "Always allow" per agent and tool kind, in workspace storage', async () => {
+    await settings.set('permissions.rememberInWorkspace', true);
+    prompts.answerModal('Always allow');
+    const first = await ask(api, 'tool');
+    assert.equal(first.reply, 'Edit applied.');
+    assert.equal(prompts.questions('modal').length, 1);
+    assert.deepEqual(
+      await eventually(
+        'the rule in workspace storage',
+        () => workspaceRules(api.rules).length > 0 && workspaceRules(api.rules),
+      ),
+      [{ agentId: DEMO_AGENT_ID, toolKind: 'edit', decision: 'allow' }],
+    );
+    assert.deepEqual(api.rules.decide(editPrompt(DEMO_AGENT_ID)), {
+      decision: { outcome: 'selected', optionId: 'allow-always' },
+      reason: 'remembered: always allow edit',
+    });
+    assert.equal(api.rules.decide(editPrompt('agent:other')), undefined, 'another agent is still asked');
+
+    // A new chat (a new ACP session): the edit goes through without a dialog.
+    await freshChat(api);
+    const second = await ask(api, 'tool');
+    assert.equal(second.reply, 'Edit applied.');
+    assert.equal(prompts.questions('modal').length, 1, 'no second modal');
+    const [call] = toolCallsOf(api, second.turn.id);
+    assert.equal(call?.permission?.selectedOptionId, 'allow-always');
+
+    // Another tool kind (execute) is still asked.
+    prompts.answerModal('Allow once', 'Reject');
+    const quirks = await ask(api, 'quirks');
+    assert.equal(quirks.reply, 'quirks done: allow-once reject-once');
+    assert.deepEqual(
+      prompts
+        .questions('modal')
+        .slice(1)
+        .map((question) => [question.message, question.choices]),
+      [
+        ['The agent asks permission: Quirky permission', ['Allow once', 'Reject']],
+        ['The agent asks permission: String id permission', ['Allow once', 'Reject']],
+      ],
+    );
+  });
+
+  it('with rememberInWorkspace off keeps "Always allow" for the session only', async () => {
+    await settings.set('permissions.rememberInWorkspace', false);
+    prompts.answerModal('Always allow');
+    assert.equal((await ask(api, 'tool')).reply, 'Edit applied.');
+
+    await freshChat(api);
+    assert.equal((await ask(api, 'tool')).reply, 'Edit applied.');
+    assert.equal(prompts.questions('modal').length, 1, 'remembered for the session');
+    assert.deepEqual(workspaceRules(api.rules), [], 'nothing in workspace storage');
+  });
+
+  it('"Show diff" opens the proposed edit and asks again', async () => {
+    prompts.answerModal('Show diff', 'Allow once');
+    const { reply } = await ask(api, 'tool');
+
+    assert.equal(reply, 'Edit applied.');
+    assert.deepEqual(prompts.asked, [expectedToolModal(), expectedToolModal()]);
+    const tab = await eventually('the diff of the proposed edit', () => proposalDiffTabs()[0]);
+    assert.equal(tab.label, 'README.md: proposed edit');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'old line\n');
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'new line\n');
+  });
+
+  it('with the chat view visible asks inline, not with a modal', async () => {
+    await showChatView();
+    try {
+      const running = await begin(api, 'tool');
+      const call = await eventually('the inline permission request', () => {
+        const entry = toolCallsOf(api, running.turnId)[0];
+        return entry?.permission?.status === 'pending' ? entry : undefined;
+      });
+      assert.deepEqual(
+        call.permission?.options.map((option) => option.name),
+        OPTIONS,
+      );
+      assert.deepEqual(prompts.asked, [], 'no modal while the chat view is visible');
+
+      await api.chat.handleMessage({
+        type: 'answer_permission',
+        key: call.permission!.key,
+        optionId: 'reject-once',
+      });
+      const { turn, reply } = await running.done;
+      assert.equal(turn.status, 'completed');
+      assert.equal(reply, 'Edit rejected.');
+      assert.equal(toolCallsOf(api, turn.id)[0]?.permission?.selectedOptionId, 'reject-once');
+      assert.deepEqual(prompts.asked, []);
+    } finally {
+      await hideChatView();
+    }
+  });
+});
