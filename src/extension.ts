@@ -80,12 +80,16 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       Promise.resolve(
         vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => work),
       ),
-    clientOptions: {
-      clientInfo: {
-        name: 'acp-agents-vscode',
-        title: 'ACP Agents for VS Code',
-        version: String(context.extension.packageJSON.version),
-      },
+    // Read at each agent start: set the log level to Trace, restart the agent, and every protocol message is logged.
+    get clientOptions() {
+      return {
+        clientInfo: {
+          name: 'acp-agents-vscode',
+          title: 'ACP Agents for VS Code',
+          version: String(context.extension.packageJSON.version),
+        },
+        traceProtocol: log.logLevel === vscode.LogLevel.Trace,
+      };
     },
   });
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));

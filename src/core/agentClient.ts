@@ -92,7 +92,7 @@ export class AgentClient implements Disposable {
     AgentClient.registerHandlers(app, options.ports, () => pending.client as AgentClient);
     const self = new AgentClient(agentProcess, app.connect(stream), options);
     pending.client = self;
-    agentProcess.onStderr((text) => logger.trace(`[stderr] ${text.trimEnd()}`));
+    agentProcess.onStderr((text) => logger.info(`[stderr] ${text.trimEnd()}`));
     void agentProcess.exited.then((exit) => self.handleExit(exit));
     try {
       await self.initialize();
