@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as vscode from 'vscode';
 import type { Retention } from '../core/journal';
+import { ToolKindSchema } from '../protocol';
 import type { PermissionRule, PermissionSettings, RuleStore } from '../core/permissionRules';
 import type { FileSettings } from './workspaceFileSystem';
 
@@ -70,18 +71,7 @@ export function defaultAgentId(): string | undefined {
 const RulesSchema = z.array(
   z.object({
     agentId: z.string(),
-    toolKind: z.enum([
-      'read',
-      'edit',
-      'delete',
-      'move',
-      'search',
-      'execute',
-      'think',
-      'fetch',
-      'switch_mode',
-      'other',
-    ]),
+    toolKind: ToolKindSchema,
     decision: z.enum(['allow', 'reject']),
   }),
 );
