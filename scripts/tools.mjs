@@ -81,7 +81,7 @@ export async function ensureCodeServer({ quiet = false } = {}) {
     );
     writePackageJson(codeServerDir, { 'code-server': CODE_SERVER_VERSION });
     await npmInstall(codeServerDir, {
-      ...process.env,
+      ...withoutOuterNpm(process.env),
       PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
       npm_config_nodedir: nodePackageDir,
     });
@@ -156,6 +156,17 @@ function writePackageJson(/** @type {string} */ dir, /** @type {Record<string, s
 }
 
 /** Runs `npm install` in `cwd`, streaming its output so a slow native build is visibly alive. */
+/**
+ * The environment without what an enclosing `npm run`/`npm test` exported. npm reads `npm_config_*`
+ * variables as its own config, so the inner install would otherwise report the outer Node
+ * (`npm_config_user_agent` … node/v20) and code-server's postinstall refuses to build.
+ */
+function withoutOuterNpm(/** @type {NodeJS.ProcessEnv} */ env) {
+  return Object.fromEntries(
+    Object.entries(env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD'),
+  );
+}
+
 function npmInstall(/** @type {string} */ cwd, /** @type {NodeJS.ProcessEnv} */ env) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
