@@ -157,6 +157,8 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
         { uri: 'file:///w/c.ts', name: 'c.ts' },
       ],
     });
+    // The send re-renders on the next animation frame: wait for it rather than read the DOM at once.
+    await chips.first().waitFor({ state: 'detached', timeout: 5_000 });
     assert.equal(await chips.count(), 0, 'sent attachments leave the composer');
     await page.host({ type: 'error', message: 'The agent is not connected.' });
     assert.deepEqual(
