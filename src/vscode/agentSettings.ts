@@ -70,7 +70,11 @@ export function parseAgentSettings(
 }
 
 function uniqueId(name: string, taken: readonly AgentDefinition[]): string {
-  const base = `agent:${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const base = `agent:${slug || 'agent'}`;
   let id = base;
   for (let n = 2; taken.some((agent) => agent.id === id); n++) {
     id = `${base}-${n}`;

@@ -124,3 +124,19 @@ describe('agent presets', () => {
     );
   });
 });
+
+describe('agent ids', () => {
+  it('are slugs of the names without stray hyphens', () => {
+    const parsed = parseAgentSettings(
+      [
+        { name: 'Claude Code (test)', command: 'x' },
+        { name: '!!!', command: 'y' },
+      ],
+      demo,
+    );
+    assert.deepEqual(
+      parsed.agents.map((agent) => agent.id),
+      ['agent:claude-code-test', 'agent:agent'],
+    );
+  });
+});

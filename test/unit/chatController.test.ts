@@ -125,6 +125,26 @@ describe('chat controller (host side of the chat view)', () => {
     assert.equal(chat.logger.messages('info').filter((m) => m.startsWith('Starting ')).length, 0);
   });
 
+  it('stops an agent that is no longer configured', async () => {
+    const agents = [testAgent('a'), testAgent('b')];
+    chat = new ChatHarness({ agents });
+    await chat.ready();
+    assert.equal(chat.controller.currentStatus.state, 'ready');
+    agents.splice(0, 1);
+    chat.controller.agentsChanged();
+    await until(
+      () => chat.logger.messages('info').some((m) => m.startsWith('Agent stopped')),
+      'agent a stopped',
+    );
+    assert.deepEqual(
+      chat.view
+        .of('snapshot')
+        .at(-1)
+        ?.view.agents.map((agent) => agent.id),
+      ['b'],
+    );
+  });
+
   it('reports an agent that cannot start', async () => {
     chat = new ChatHarness({
       agents: [{ id: 'broken', label: 'Broken', command: 'no-such-acp-agent', args: [], env: {} }],

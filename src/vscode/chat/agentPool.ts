@@ -237,6 +237,11 @@ export class AgentPool implements Disposable {
     this.statusEmitter.fire({ agentId, status });
   }
 
+  /** The agents that have (or had) a process in this pool. */
+  agentIds(): string[] {
+    return [...this.runtimes.keys()];
+  }
+
   /** Stops every agent (extension deactivation). */
   async stopAll(): Promise<void> {
     await Promise.all([...this.runtimes.keys()].map((agentId) => this.stop(agentId)));

@@ -470,8 +470,13 @@ export class ChatController implements Disposable {
     await this.active?.cancel();
   }
 
-  /** The agent settings changed: the view gets the new list. */
+  /** The agent settings changed: agents no longer offered are stopped, and the view gets the new list. */
   agentsChanged(): void {
+    for (const agentId of this.pool.agentIds()) {
+      if (!this.offered(agentId)) {
+        void this.pool.stop(agentId);
+      }
+    }
     this.postSnapshot();
   }
 
