@@ -79,8 +79,13 @@ export interface TerminalOutput {
 }
 
 export interface TerminalPort {
-  /** A terminal's id whenever its output grows or its command exits (read it with `output`). */
+  /** A terminal's id whenever its output grows or its command exits (read it with `lastOutput`). */
   readonly onDidChange?: Event<string>;
+  /**
+   * The terminal's output for display, also shortly after the agent released it (the agent often
+   * releases a terminal right after reading it; the view must still show how it ended).
+   */
+  lastOutput?(terminalId: string): TerminalOutput | undefined;
   create(request: TerminalCreateRequest): Promise<string>;
   output(terminalId: string): Promise<TerminalOutput>;
   waitForExit(terminalId: string): Promise<TerminalExit>;

@@ -44,6 +44,10 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
     return terminalId;
   }
 
+  lastOutput(terminalId: string): TerminalOutput | undefined {
+    return this.processes.lastOutput(terminalId);
+  }
+
   output(terminalId: string): Promise<TerminalOutput> {
     return this.processes.output(terminalId);
   }

@@ -153,3 +153,19 @@ async function waitForOutput(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('NodeTerminals: the last output for the view', () => {
+  it('keeps a released terminal’s final output and exit status readable for display', async () => {
+    const terminals = new NodeTerminals();
+    const id = await terminals.create({ sessionId: 's', command: 'echo done; exit 2' });
+    await terminals.waitForExit(id);
+    await terminals.release(id);
+    await assert.rejects(terminals.output(id));
+    assert.deepEqual(terminals.lastOutput(id), {
+      output: 'done\n',
+      truncated: false,
+      exitStatus: { exitCode: 2, signal: null },
+    });
+    await terminals.dispose();
+  });
+});

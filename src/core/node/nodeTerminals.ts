@@ -10,6 +10,8 @@ import {
 } from '../ports';
 
 const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
+/** Released terminals whose final output stays readable for the view. */
+const KEPT_RELEASED = 20;
 
 interface RunningTerminal {
   readonly child: ChildProcess;
@@ -25,6 +27,7 @@ interface RunningTerminal {
 export class NodeTerminals implements TerminalPort {
   private readonly terminals = new Map<string, RunningTerminal>();
   private nextId = 1;
+  private readonly released = new Map<string, TerminalOutput>();
   private readonly changeEmitter = new Emitter<string>();
   readonly onDidChange = this.changeEmitter.event;
   private readonly writeEmitter = new Emitter<{ readonly terminalId: string; readonly data: Buffer }>();
@@ -100,7 +103,27 @@ export class NodeTerminals implements TerminalPort {
 
   async release(terminalId: string): Promise<void> {
     await this.kill(terminalId);
+    const terminal = this.terminals.get(terminalId);
     this.terminals.delete(terminalId);
+    if (terminal) {
+      this.released.set(terminalId, this.snapshot(terminal));
+      while (this.released.size > KEPT_RELEASED) {
+        this.released.delete(this.released.keys().next().value as string);
+      }
+    }
+  }
+
+  lastOutput(terminalId: string): TerminalOutput | undefined {
+    const terminal = this.terminals.get(terminalId);
+    return terminal ? this.snapshot(terminal) : this.released.get(terminalId);
+  }
+
+  private snapshot(terminal: RunningTerminal): TerminalOutput {
+    return {
+      output: terminal.output.text(),
+      truncated: terminal.output.truncated,
+      ...(terminal.exit ? { exitStatus: terminal.exit } : {}),
+    };
   }
 
   /** Kills every terminal still running. */

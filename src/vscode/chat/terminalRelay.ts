@@ -33,7 +33,8 @@ export class TerminalRelay implements Disposable {
     this.changed.clear();
     for (const terminalId of ids) {
       try {
-        const { output, truncated, exitStatus } = await this.terminals.output(terminalId);
+        const { output, truncated, exitStatus } =
+          this.terminals.lastOutput?.(terminalId) ?? (await this.terminals.output(terminalId));
         const message = { terminalId, output, truncated, ...(exitStatus ? { exitStatus } : {}) };
         this.latest.delete(terminalId);
         this.latest.set(terminalId, message);
@@ -42,7 +43,7 @@ export class TerminalRelay implements Disposable {
         }
         this.send(message);
       } catch {
-        // Released in the meantime: nothing more to show.
+        // Released and no longer known: nothing more to show.
       }
     }
   }

@@ -1,0 +1,299 @@
+/**
+ * What an e2e test does with the chat view, the way a person does it: type into the composer and press
+ * Enter, click the buttons the webview shows, read the transcript's text. Plus the workbench chores the
+ * tests share: a larger window with a wide sidebar (README screenshots), the command palette, a temporary
+ * folder in the sample workspace.
+ *
+ * Selectors follow webview/render/*.ts: a turn is `section.turn[data-turn-id]` with its entries and a
+ * `.turn-footer`; an agent message is `article.entry-agent` whose markdown is `.markdown`.
+ */
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { repoRoot } from '../../../scripts/tools.mjs';
+import {
+  hasRenderedApp,
+  sampleWorkspace,
+  screenshot,
+  webviewFrame,
+  type RunningWorkbench,
+} from './workbench';
+
+/** How long a UI change may take to show (a webview round trip, an agent start). */
+export const UI_TIMEOUT = 20_000;
+
+/**
+ * Opens the ACP Agents view and returns its webview frame once the chat has rendered. Like openAcpView(),
+ * but it checks the outcome and clicks again: right after a window (re)load the workbench may still be
+ * restoring its sidebar, and a click in that moment can close the container it is opening.
+ */
+export async function openChat(page: Page, { timeout = 30_000 } = {}): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  const item = page.locator('.activitybar a.action-label[aria-label^="ACP Agents"]');
+  await item.waitFor({ state: 'visible', timeout });
+  const webview = page.locator('iframe.webview');
+  for (;;) {
+    const selected = await item.evaluate((element) =>
+      element.closest('[role="tab"]')?.getAttribute('aria-selected'),
+    );
+    if (selected !== 'true') {
+      await item.click();
+    }
+    try {
+      await webview.first().waitFor({ state: 'attached', timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw new Error('the ACP Agents view did not open', { cause: error });
+      }
+    }
+  }
+  // Off the item, so its hover does not cover screenshots.
+  const viewport = page.viewportSize();
+  await page.mouse.move((viewport?.width ?? 1400) / 2, (viewport?.height ?? 900) / 2);
+  const frame = await webviewFrame(page, hasRenderedApp, { timeout: Math.max(deadline - Date.now(), 5_000) });
+  await frame.locator('.composer-input').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  return frame;
+}
+
+/** Starts a new, empty chat with the header's "New chat" button, so a test does not see earlier turns. */
+export async function newChat(frame: Frame): Promise<void> {
+  const turns = frame.locator('section.turn');
+  await frame.locator('.chat-header .new-chat').click();
+  await turns.first().waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+  await frame
+    .locator('.chat-header .session-title')
+    .filter({ hasText: /^New chat$/ })
+    .waitFor({
+      timeout: UI_TIMEOUT,
+    });
+}
+
+/**
+ * Types `text` into the composer and presses Enter; resolves with the id of the new turn once it is on
+ * screen, so later assertions address exactly that turn.
+ */
+export async function sendPrompt(frame: Frame, text: string): Promise<string> {
+  const input = frame.locator('.composer-input');
+  const turns = frame.locator('section.turn[data-turn-id]');
+  const before = await turns.count();
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+  await frame.waitForFunction(
+    (count) => document.querySelectorAll('section.turn[data-turn-id]').length > count,
+    before,
+    { timeout: UI_TIMEOUT },
+  );
+  const turnId = await turns.last().getAttribute('data-turn-id');
+  assert.ok(turnId, 'the new turn has no id');
+  assert.equal(await input.inputValue(), '', 'the composer is emptied on send');
+  return turnId;
+}
+
+/** The turn with `turnId`. */
+export function turn(frame: Frame, turnId: string): Locator {
+  return frame.locator(`section.turn[data-turn-id="${turnId}"]`);
+}
+
+/** Waits until the turn shows `status` (`completed`, `cancelled`, `interrupted`, …). */
+export async function waitForTurnStatus(
+  frame: Frame,
+  turnId: string,
+  status: string,
+  { timeout = UI_TIMEOUT } = {},
+): Promise<void> {
+  try {
+    await frame
+      .locator(`section.turn[data-turn-id="${turnId}"][data-status="${status}"]`)
+      .waitFor({ state: 'attached', timeout });
+  } catch (error) {
+    const actual = await turn(frame, turnId)
+      .getAttribute('data-status', { timeout: 1_000 })
+      .catch(() => '(turn not found)');
+    throw new Error(`turn ${turnId} is "${actual}", not "${status}", after ${timeout} ms`, { cause: error });
+  }
+}
+
+/** The markdown of the turn's agent messages, as the user reads it (whitespace collapsed). */
+export async function agentText(frame: Frame, turnId: string): Promise<string> {
+  const texts = await turn(frame, turnId).locator('article.entry-agent .markdown').allTextContents();
+  return collapse(texts.join(' '));
+}
+
+/** Waits until the turn's agent text is exactly `expected` (whitespace collapsed), else says what it was. */
+export async function waitForAgentText(
+  frame: Frame,
+  turnId: string,
+  expected: string,
+  { timeout = UI_TIMEOUT } = {},
+): Promise<void> {
+  const want = collapse(expected);
+  try {
+    await frame.waitForFunction(
+      ({ id, want }) => {
+        const section = document.querySelector(`section.turn[data-turn-id="${id}"]`);
+        const parts = [...(section?.querySelectorAll('article.entry-agent .markdown') ?? [])].map(
+          (node) => node.textContent ?? '',
+        );
+        return parts.join(' ').replace(/\s+/g, ' ').trim() === want;
+      },
+      { id: turnId, want },
+      { timeout, polling: 100 },
+    );
+  } catch (error) {
+    const actual = await agentText(frame, turnId).catch(() => '(turn not found)');
+    throw new Error(
+      `agent text of turn ${turnId} is ${JSON.stringify(actual)}, want ${JSON.stringify(want)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A bigger window with a wider primary sidebar, for screenshots a person can read. Resizes the viewport,
+ * then drags the sash on the sidebar's right edge until the sidebar is `sidebarWidth` px wide.
+ */
+export async function setLayout(
+  page: Page,
+  {
+    width = 1600,
+    height = 1000,
+    sidebarWidth = 520,
+  }: { width?: number; height?: number; sidebarWidth?: number } = {},
+): Promise<void> {
+  await page.setViewportSize({ width, height });
+  const sidebar = page.locator('[id="workbench.parts.sidebar"]');
+  await sidebar.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  // The workbench lays itself out again after the window resize: wait until the sidebar's height follows.
+  await page.waitForFunction(
+    (h) => {
+      const element = document.getElementById('workbench.parts.sidebar');
+      return element !== null && element.getBoundingClientRect().height > h - 120;
+    },
+    height,
+    { timeout: UI_TIMEOUT },
+  );
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const box = await sidebar.boundingBox();
+    assert.ok(box, 'the sidebar has no box');
+    if (Math.abs(box.width - sidebarWidth) <= 4) {
+      break;
+    }
+    const x = box.x + box.width;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + (sidebarWidth - box.width) / 2, y, { steps: 5 });
+    await page.mouse.move(box.x + sidebarWidth, y, { steps: 5 });
+    await page.mouse.up();
+  }
+  const box = await sidebar.boundingBox();
+  assert.ok(
+    box && Math.abs(box.width - sidebarWidth) <= 4,
+    `the sidebar is ${box?.width} px wide, not ${sidebarWidth}`,
+  );
+  // Off every control, so no hover tooltip covers a screenshot.
+  await page.mouse.move(width - 5, height / 2);
+}
+
+/** Runs a command by its label from the command palette (F1), like a person does. */
+export async function runCommand(page: Page, label: string): Promise<void> {
+  // F1 works with the focus in a webview too: webviews pass keybindings on to the workbench.
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await input.fill(`>${label}`);
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await row.click();
+  await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+}
+
+/** Opens a workspace file by name with Quick Open (F1, then the name without ">"), like a person does. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await input.fill(name);
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await row.click();
+  await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  await page
+    .locator('.tabs-container .tab.active', { hasText: name })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A temporary folder inside the sample workspace (the agent may write only there); removed by dispose(). */
+export class WorkspaceTempFolder {
+  readonly path: string;
+
+  constructor(name: string) {
+    this.path = join(sampleWorkspace, `.e2e-${name}-${randomBytes(3).toString('hex')}`);
+    mkdirSync(this.path, { recursive: true });
+  }
+
+  file(name: string): string {
+    return join(this.path, name);
+  }
+
+  dispose(): void {
+    rmSync(this.path, { recursive: true, force: true });
+  }
+}
+
+/**
+ * When the current test failed: prints the workbench's log lines (the first clue for a UI assertion) and
+ * saves a screenshot as test-results/failed-<test title>.png.
+ */
+export async function reportFailure(
+  context: Mocha.Context,
+  workbench: () => RunningWorkbench | undefined,
+): Promise<void> {
+  const current = workbench();
+  if (context.currentTest?.state !== 'failed' || !current) {
+    return;
+  }
+  console.log(current.logs.map((log) => `    [workbench ${log.type}] ${log.text}`).join('\n'));
+  const path = await screenshot(current.page, `failed-${context.currentTest.title}`).catch(() => undefined);
+  if (path) {
+    console.log(`    screenshot: ${path}`);
+  }
+}
+
+/** `<repo>/docs`: screenshots the README shows. */
+export const docsDir = join(repoRoot, 'docs');
+
+/**
+ * Saves a screenshot of the whole window as docs/<name> (PNG) for the README and returns its path. The
+ * pointer is parked on the status bar's empty middle first, so no hover shows.
+ */
+export async function docsScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(docsDir, { recursive: true });
+  const path = join(docsDir, name);
+  const viewport = page.viewportSize();
+  if (viewport) {
+    await page.mouse.move(viewport.width / 2, viewport.height - 4);
+  }
+  await page.screenshot({ path, type: 'png', timeout: 30_000 });
+  return path;
+}
