@@ -1,10 +1,8 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentSession } from '../../core/agentSession';
 import { Emitter, type Disposable } from '../../core/disposable';
 import { classifyError } from '../../core/errors';
-import { ChatJournal, type Retention } from '../../core/journal';
+import type { Retention } from '../../core/journal';
 import type { PromptBlock } from '../../core/promptBlocks';
-import { Thread } from '../../core/thread';
 import type { ThreadEvent } from '../../core/threadTypes';
 import {
   ViewMessageSchema,
@@ -17,7 +15,9 @@ import {
 } from '../../protocol';
 import type { AgentDefinition } from '../agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
-import { Conversation } from './conversation';
+import { attachmentBlocks } from './attachmentBlocks';
+import { ChatStore } from './chatStore';
+import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
@@ -45,10 +45,8 @@ const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 102
 export class ChatController implements Disposable {
   private sink: ViewSink | undefined;
   private ready = false;
-  private readonly journal: ChatJournal;
   private readonly pool: AgentPool;
-  private readonly chats = new Map<string, Conversation>();
-  private readonly chatSubscriptions = new Map<string, Disposable>();
+  private readonly chats: ChatStore;
   private activeId = '';
   /** Prompts that waited for a sign-in, per chat; sent after `authenticate`. */
   private readonly waitingForSignIn = new Map<string, readonly PromptBlock[]>();
@@ -69,7 +67,19 @@ export class ChatController implements Disposable {
   private readonly reviewSubscription: Disposable | undefined;
 
   constructor(private readonly host: ChatHost) {
-    this.journal = new ChatJournal(host.storageDir);
+    this.chats = new ChatStore(
+      {
+        storageDir: host.storageDir,
+        logger: host.ports.logger,
+        ...(host.clientOptions?.threadLimits ? { threadLimits: host.clientOptions.threadLimits } : {}),
+        retention: () => this.host.retention?.() ?? DEFAULT_RETENTION,
+      },
+      {
+        onEvent: (chat, event) => this.onThreadEvent(chat, event),
+        onChange: (chat) => this.onChatChange(chat),
+        onDeleted: () => this.postChats(),
+      },
+    );
     this.pool = new AgentPool(host);
     this.terminals = new TerminalRelay(host.ports.terminals, (terminal) =>
       this.post({ type: 'terminal_output', terminal }),
@@ -81,7 +91,7 @@ export class ChatController implements Disposable {
         this.statusEmitter.fire(status);
       }
       if (status.state !== 'ready' && status.state !== 'starting') {
-        for (const chat of this.chats.values()) {
+        for (const chat of this.chats.sorted()) {
           if (chat.agentId === agentId && !this.pool.running(agentId)) {
             chat.detach();
           }
@@ -95,24 +105,10 @@ export class ChatController implements Disposable {
   }
 
   private async restore(): Promise<void> {
-    const deps = this.conversationDeps();
-    try {
-      await this.journal.enforce(this.retention());
-      for (const saved of await this.journal.readAll()) {
-        const thread = Thread.restore(saved.thread, this.host.clientOptions?.threadLimits);
-        this.adopt(Conversation.restore(saved.meta, thread, deps));
-      }
-    } catch (error) {
-      this.host.ports.logger.error(`Could not read the chat journal: ${String(error)}`);
-    }
-    const newest = [...this.chats.values()].sort(
-      (a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt,
-    )[0];
-    if (newest && this.offered(newest.agentId)) {
-      this.activeId = newest.id;
-    } else {
-      this.activeId = this.createChat(this.defaultAgent().id).id;
-    }
+    await this.chats.restore();
+    const newest = this.chats.sorted()[0];
+    this.activeId =
+      newest && this.offered(newest.agentId) ? newest.id : this.createChat(this.defaultAgent().id).id;
   }
 
   /** A webview (re)connected. Nothing is posted to it before it says `ready`. */
@@ -164,7 +160,7 @@ export class ChatController implements Disposable {
         this.attachments = [];
         return this.sendPrompt([
           { type: 'text', text: message.text },
-          ...(await this.attachmentBlocks(message.attachments ?? [])),
+          ...(await attachmentBlocks(message.attachments ?? [], this.host.ports.fileSystem)),
         ]);
       case 'cancel':
         return this.cancel();
@@ -260,16 +256,14 @@ export class ChatController implements Disposable {
 
   /** Every chat, most recently used first. */
   chatList(): ChatSummary[] {
-    return [...this.chats.values()]
-      .sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt)
-      .map((chat) => ({
-        chatId: chat.id,
-        title: chat.title,
-        agentId: chat.agentId,
-        agentLabel: this.definitionOr(chat.agentId).label,
-        updatedAt: chat.updatedAt,
-        running: chat.running,
-      }));
+    return this.chats.sorted().map((chat) => ({
+      chatId: chat.id,
+      title: chat.title,
+      agentId: chat.agentId,
+      agentLabel: this.definitionOr(chat.agentId).label,
+      updatedAt: chat.updatedAt,
+      running: chat.running,
+    }));
   }
 
   /** Sends a prompt to the active chat. */
@@ -300,7 +294,7 @@ export class ChatController implements Disposable {
     } finally {
       this.pool.setBusy(
         chat.agentId,
-        [...this.chats.values()].some((c) => c.agentId === chat.agentId && c.running),
+        this.chats.sorted().some((c) => c.agentId === chat.agentId && c.running),
       );
     }
   }
@@ -340,21 +334,6 @@ export class ChatController implements Disposable {
       this.attachments.push(attachment);
       this.post({ type: 'add_attachment', attachment });
     }
-  }
-
-  /** Attached files go as embedded text (the agent sees what the user sees); unreadable ones as links. */
-  private async attachmentBlocks(attachments: readonly AttachmentRef[]): Promise<PromptBlock[]> {
-    return Promise.all(
-      attachments.map(async (attachment): Promise<PromptBlock> => {
-        const filePath = attachment.uri.startsWith('file:') ? fileURLToPath(attachment.uri) : attachment.uri;
-        try {
-          const text = await this.host.ports.fileSystem.readTextFile(filePath, { sessionId: '' });
-          return { type: 'resource', uri: pathToFileURL(filePath).href, text };
-        } catch {
-          return { type: 'resource_link', uri: attachment.uri, name: attachment.name };
-        }
-      }),
-    );
   }
 
   private async authenticate(methodId: string): Promise<void> {
@@ -415,7 +394,7 @@ export class ChatController implements Disposable {
   }
 
   async switchChat(chatId: string): Promise<void> {
-    if (!this.chats.has(chatId)) {
+    if (!this.chats.get(chatId)) {
       throw new Error(`Unknown chat ${chatId}`);
     }
     this.activeId = chatId;
@@ -439,8 +418,7 @@ export class ChatController implements Disposable {
       throw new Error(`Unknown chat ${chatId}`);
     }
     await chat.cancel();
-    this.forget(chat);
-    await this.journal.delete(chatId);
+    await this.chats.delete(chatId);
     if (this.activeId === chatId) {
       const next = this.chatList()[0];
       this.activeId = next ? next.chatId : this.createChat(this.agent.id).id;
@@ -481,47 +459,18 @@ export class ChatController implements Disposable {
   }
 
   private createChat(agentId: string): Conversation {
-    const { chat, saved } = Conversation.create(ChatJournal.newChatId(), agentId, this.conversationDeps());
-    this.adopt(chat);
-    // Retention counts the new chat too: wait until it is in the journal.
-    void saved
-      .then(() => this.journal.enforce(this.retention(), new Set([chat.id])))
-      .then((deleted) => {
-        for (const id of deleted) {
-          const gone = this.chats.get(id);
-          if (gone) {
-            this.forget(gone);
-          }
-        }
-        if (deleted.length > 0) {
-          this.postChats();
-        }
-      })
-      .catch((error: unknown) => this.host.ports.logger.error(`Retention failed: ${String(error)}`));
-    return chat;
+    return this.chats.create(agentId);
   }
 
-  private adopt(chat: Conversation): void {
-    this.chats.set(chat.id, chat);
-    const events = chat.thread.onEvent((event) => this.onThreadEvent(chat, event));
-    const changes = chat.onDidChange(() => {
-      this.postChats();
-      if (chat.id === this.activeId) {
-        this.post({
-          type: 'resume_problem',
-          chatId: chat.id,
-          ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
-        });
-      }
-    });
-    this.chatSubscriptions.set(chat.id, { dispose: () => (events.dispose(), changes.dispose()) });
-  }
-
-  private forget(chat: Conversation): void {
-    this.chatSubscriptions.get(chat.id)?.dispose();
-    this.chatSubscriptions.delete(chat.id);
-    this.chats.delete(chat.id);
-    chat.dispose();
+  private onChatChange(chat: Conversation): void {
+    this.postChats();
+    if (chat.id === this.activeId) {
+      this.post({
+        type: 'resume_problem',
+        chatId: chat.id,
+        ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
+      });
+    }
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
@@ -569,20 +518,6 @@ export class ChatController implements Disposable {
     return found ?? this.defaultAgent();
   }
 
-  private conversationDeps() {
-    return {
-      journal: this.journal,
-      logger: this.host.ports.logger,
-      ...(this.host.clientOptions?.threadLimits
-        ? { threadLimits: this.host.clientOptions.threadLimits }
-        : {}),
-    };
-  }
-
-  private retention(): Retention {
-    return this.host.retention?.() ?? DEFAULT_RETENTION;
-  }
-
   private postSnapshot(): void {
     this.batcher.clear();
     this.post({ type: 'snapshot', view: this.viewState() });
@@ -601,8 +536,7 @@ export class ChatController implements Disposable {
 
   /** Writes every journal and stops every agent (deactivation). */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.chats.values()].map((chat) => chat.flush()));
-    await this.journal.flush();
+    await this.chats.flush();
     await this.pool.stopAll();
   }
 
@@ -612,9 +546,7 @@ export class ChatController implements Disposable {
     this.terminals.dispose();
     this.poolSubscription.dispose();
     this.reviewSubscription?.dispose();
-    for (const chat of [...this.chats.values()]) {
-      this.forget(chat);
-    }
+    this.chats.dispose();
     this.pool.dispose();
     this.statusEmitter.dispose();
     this.workingEmitter.dispose();

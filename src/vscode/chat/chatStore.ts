@@ -1,0 +1,119 @@
+import type { Disposable } from '../../core/disposable';
+import { ChatJournal, type Retention } from '../../core/journal';
+import type { Logger } from '../../core/ports';
+import { Thread, type ThreadLimits } from '../../core/thread';
+import type { ThreadEvent } from '../../core/threadTypes';
+import { Conversation, type ConversationDeps } from './conversation';
+
+export interface ChatStoreOptions {
+  readonly storageDir: string;
+  readonly logger: Logger;
+  readonly threadLimits?: Partial<ThreadLimits>;
+  readonly retention: () => Retention;
+}
+
+/** What the store tells its owner about its chats. */
+export interface ChatStoreListener {
+  onEvent(chat: Conversation, event: ThreadEvent): void;
+  /** A chat's title, running state or resume problem changed. */
+  onChange(chat: Conversation): void;
+  /** Retention deleted these chats. */
+  onDeleted(chatIds: readonly string[]): void;
+}
+
+/**
+ * The chats: read back from the journal at start, created, deleted, and kept within the
+ * retention limits (the chat in use is never the one deleted).
+ */
+export class ChatStore implements Disposable {
+  private readonly chats = new Map<string, Conversation>();
+  private readonly subscriptions = new Map<string, Disposable>();
+  private readonly journal: ChatJournal;
+
+  constructor(
+    private readonly options: ChatStoreOptions,
+    private readonly listener: ChatStoreListener,
+  ) {
+    this.journal = new ChatJournal(options.storageDir);
+  }
+
+  /** Reads every journaled chat (after applying retention). Failures are logged: a broken journal must not block the chat. */
+  async restore(): Promise<void> {
+    try {
+      await this.journal.enforce(this.options.retention());
+      for (const saved of await this.journal.readAll()) {
+        const thread = Thread.restore(saved.thread, this.options.threadLimits);
+        this.adopt(Conversation.restore(saved.meta, thread, this.deps()));
+      }
+    } catch (error) {
+      this.options.logger.error(`Could not read the chat journal: ${String(error)}`);
+    }
+  }
+
+  get(chatId: string): Conversation | undefined {
+    return this.chats.get(chatId);
+  }
+
+  /** Every chat, most recently used first. */
+  sorted(): Conversation[] {
+    return [...this.chats.values()].sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
+  }
+
+  /** A new, empty chat; retention runs once it is in the journal. */
+  create(agentId: string): Conversation {
+    const { chat, saved } = Conversation.create(ChatJournal.newChatId(), agentId, this.deps());
+    this.adopt(chat);
+    void saved
+      .then(() => this.journal.enforce(this.options.retention(), new Set([chat.id])))
+      .then((deleted) => {
+        for (const id of deleted) {
+          this.forget(id);
+        }
+        if (deleted.length > 0) {
+          this.listener.onDeleted(deleted);
+        }
+      })
+      .catch((error: unknown) => this.options.logger.error(`Retention failed: ${String(error)}`));
+    return chat;
+  }
+
+  /** Deletes a chat and its journal. */
+  async delete(chatId: string): Promise<void> {
+    this.forget(chatId);
+    await this.journal.delete(chatId);
+  }
+
+  /** Writes everything pending to the journal. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.chats.values()].map((chat) => chat.flush()));
+    await this.journal.flush();
+  }
+
+  private adopt(chat: Conversation): void {
+    this.chats.set(chat.id, chat);
+    const events = chat.thread.onEvent((event) => this.listener.onEvent(chat, event));
+    const changes = chat.onDidChange(() => this.listener.onChange(chat));
+    this.subscriptions.set(chat.id, { dispose: () => (events.dispose(), changes.dispose()) });
+  }
+
+  private forget(chatId: string): void {
+    this.subscriptions.get(chatId)?.dispose();
+    this.subscriptions.delete(chatId);
+    this.chats.get(chatId)?.dispose();
+    this.chats.delete(chatId);
+  }
+
+  private deps(): ConversationDeps {
+    return {
+      journal: this.journal,
+      logger: this.options.logger,
+      ...(this.options.threadLimits ? { threadLimits: this.options.threadLimits } : {}),
+    };
+  }
+
+  dispose(): void {
+    for (const chatId of [...this.chats.keys()]) {
+      this.forget(chatId);
+    }
+  }
+}
