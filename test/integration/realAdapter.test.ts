@@ -9,6 +9,7 @@
  * answered the way the chat view answers them.
  */
 import { strict as assert } from 'node:assert';
+import { offlineClaudeEnv } from '../fixtures/llm/offlineClaudeEnv';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -166,20 +167,7 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
         args: [script],
         env: {
           ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
-          HOME: home,
-          CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-          // Claude Code refuses to run as root (CI does) without it.
-          IS_SANDBOX: '1',
-          ANTHROPIC_BASE_URL: stub.url,
-          ANTHROPIC_API_KEY: 'dummy',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          NO_PROXY: '127.0.0.1,localhost',
-          no_proxy: '127.0.0.1,localhost',
-          CLAUDE_CODE_USE_BEDROCK: '',
-          CLAUDE_CODE_USE_VERTEX: '',
+          ...offlineClaudeEnv(home, stub.url),
         },
       },
     ]);

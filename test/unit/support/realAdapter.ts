@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { offlineClaudeEnv } from '../../fixtures/llm/offlineClaudeEnv';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentClient } from '../../../src/core/agentClient';
@@ -159,20 +160,7 @@ export async function startRealAdapter(options: RealAdapterOptions = {}): Promis
         args: [CLAUDE_CODE_ACP_JS],
         cwd: project,
         env: {
-          HOME: home,
-          CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-          // Claude Code refuses to run as root (CI does) without it.
-          IS_SANDBOX: '1',
-          ANTHROPIC_BASE_URL: stub.url,
-          ANTHROPIC_API_KEY: 'dummy',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          NO_PROXY: '127.0.0.1,localhost',
-          no_proxy: '127.0.0.1,localhost',
-          CLAUDE_CODE_USE_BEDROCK: '',
-          CLAUDE_CODE_USE_VERTEX: '',
+          ...offlineClaudeEnv(home, stub.url),
         },
       },
       ports: { fileSystem, permissions, terminals, logger },
