@@ -33,6 +33,19 @@ export default tseslint.config(
   },
   { files: ['src/core/**', 'src/protocol/**', 'webview/**'], rules: noVscode },
   {
+    // Chat orchestration is editor-independent: it reaches VS Code only through the core's ports.
+    files: ['src/chat/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noVscode['no-restricted-imports'][1].paths,
+          patterns: [{ group: ['**/vscode/**', '../vscode'], message: 'src/chat must not depend on src/vscode.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/protocol/**'],
     rules: {
       'no-restricted-imports': [

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
-import { ChatController } from './vscode/chat/chatController';
+import { ChatController } from './chat/chatController';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DEMO_AGENT_ID, parseAgentSettings, type AgentDefinition, type ParsedAgents } from './agentSettings';
+import { DEMO_AGENT_ID, parseAgentSettings, type AgentDefinition, type ParsedAgents } from '../chat/agentSettings';
 
 /**
  * The agents the chat offers, read from `acpAgents.agents` and re-read when settings change.

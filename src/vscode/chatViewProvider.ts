@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatController } from './chat/chatController';
+import type { ChatController } from '../chat/chatController';
 
 /**
  * The sidebar chat view. Serves the webview bundle under a strict CSP (scripts only from dist/

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PromptBlock } from '../core/promptBlocks';
-import type { ChatController } from './chat/chatController';
+import type { ChatController } from '../chat/chatController';
 import type { ChatViewProvider } from './chatViewProvider';
 import type { UserPrompts } from './userPrompts';
 

@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import type { EditorActions } from './chat/viewSink';
+import type { EditorActions } from '../chat/viewSink';
 
 /** Opens what the chat links to: files in an editor at the line, web pages in the browser. */
 export class VsCodeEditorActions implements EditorActions {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as vscode from 'vscode';
-import type { SignInHost } from './chat/signIn';
+import type { SignInHost } from '../chat/signIn';
 import type { UserPrompts } from './userPrompts';
 
 const SecretEnv = z.record(z.string(), z.string());

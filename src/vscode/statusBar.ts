@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentStatus } from '../protocol';
-import type { ChatController } from './chat/chatController';
+import type { ChatController } from '../chat/chatController';
 
 /** The status bar item: the active agent and its state; clicking it opens the chat. */
 export class AgentStatusBar implements vscode.Disposable {

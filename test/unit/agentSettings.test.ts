@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { detectPresets } from '../../src/vscode/agentPresets';
-import { parseAgentSettings, type AgentDefinition } from '../../src/vscode/agentSettings';
+import { detectPresets } from '../../src/chat/agentPresets';
+import { parseAgentSettings, type AgentDefinition } from '../../src/chat/agentSettings';
 
 const demo: AgentDefinition = {
   id: 'demo',

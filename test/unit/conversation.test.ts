@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChatJournal } from '../../src/core/journal';
-import { Conversation } from '../../src/vscode/chat/conversation';
+import { Conversation } from '../../src/chat/conversation';
 import { RecordingLogger } from './support/testAgent';
 
 describe('conversation journaling', () => {

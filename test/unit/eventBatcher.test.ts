@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ThreadEvent } from '../../src/core/threadTypes';
-import { EventBatcher } from '../../src/vscode/chat/eventBatcher';
+import { EventBatcher } from '../../src/chat/eventBatcher';
 
 describe('event batcher', () => {
   it('joins consecutive deltas to one entry and flushes once per interval', async () => {

@@ -6,8 +6,8 @@ import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
 import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
 import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '../../../src/protocol';
-import type { AgentDefinition } from '../../../src/vscode/agentSettings';
-import { ChatController } from '../../../src/vscode/chat/chatController';
+import type { AgentDefinition } from '../../../src/chat/agentSettings';
+import { ChatController } from '../../../src/chat/chatController';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {

@@ -1,4 +1,4 @@
-import type { ThreadSnapshot } from '../../core/threadTypes';
+import type { ThreadSnapshot } from '../core/threadTypes';
 
 /** A transcript as markdown: what a new session is given when the old one could not be continued. */
 export function transcriptAsMarkdown(thread: ThreadSnapshot): string {

@@ -1,7 +1,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FileSystemPort } from '../../core/ports';
-import type { PromptBlock } from '../../core/promptBlocks';
-import type { AttachmentRef } from '../../protocol';
+import type { FileSystemPort } from '../core/ports';
+import type { PromptBlock } from '../core/promptBlocks';
+import type { AttachmentRef } from '../protocol';
 
 /**
  * Files attached to a message go as embedded text (the agent sees what the user sees, unsaved

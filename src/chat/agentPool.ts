@@ -1,9 +1,9 @@
-import { AgentClient, type AgentClientOptions } from '../../core/agentClient';
-import { Emitter, type Disposable } from '../../core/disposable';
-import { AgentError, AgentExitedError, classifyError } from '../../core/errors';
-import type { ClientPorts, Logger } from '../../core/ports';
-import type { AgentStatus } from '../../protocol';
-import type { AgentDefinition, ParsedAgents } from '../agentSettings';
+import { AgentClient, type AgentClientOptions } from '../core/agentClient';
+import { Emitter, type Disposable } from '../core/disposable';
+import { AgentError, AgentExitedError, classifyError } from '../core/errors';
+import type { ClientPorts, Logger } from '../core/ports';
+import type { AgentStatus } from '../protocol';
+import type { AgentDefinition, ParsedAgents } from './agentSettings';
 import type { SignInHost } from './signIn';
 
 export interface PoolHost {

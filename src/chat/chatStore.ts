@@ -1,8 +1,8 @@
-import type { Disposable } from '../../core/disposable';
-import { ChatJournal, type Retention } from '../../core/journal';
-import type { Logger } from '../../core/ports';
-import { Thread, type ThreadLimits } from '../../core/thread';
-import type { ThreadEvent } from '../../core/threadTypes';
+import type { Disposable } from '../core/disposable';
+import { ChatJournal, type Retention } from '../core/journal';
+import type { Logger } from '../core/ports';
+import { Thread, type ThreadLimits } from '../core/thread';
+import type { ThreadEvent } from '../core/threadTypes';
 import { Conversation, type ConversationDeps } from './conversation';
 
 export interface ChatStoreOptions {

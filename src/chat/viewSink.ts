@@ -1,5 +1,5 @@
-import type { Disposable } from '../../core/disposable';
-import type { EditReview, HostMessage } from '../../protocol';
+import type { Disposable } from '../core/disposable';
+import type { EditReview, HostMessage } from '../protocol';
 
 /** Where the controller posts to a webview; the view provider adapts `vscode.Webview` to it. */
 export interface ViewSink {

@@ -1,4 +1,4 @@
-import type { ThreadEvent } from '../../core/threadTypes';
+import type { ThreadEvent } from '../core/threadTypes';
 
 /** How often streamed events are flushed to the webview at most. */
 export const FLUSH_INTERVAL_MS = 16;

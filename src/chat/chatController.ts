@@ -1,9 +1,9 @@
-import type { AgentSession } from '../../core/agentSession';
-import { Emitter, type Disposable } from '../../core/disposable';
-import { classifyError } from '../../core/errors';
-import type { Retention } from '../../core/journal';
-import type { PromptBlock } from '../../core/promptBlocks';
-import type { ThreadEvent } from '../../core/threadTypes';
+import type { AgentSession } from '../core/agentSession';
+import { Emitter, type Disposable } from '../core/disposable';
+import { classifyError } from '../core/errors';
+import type { Retention } from '../core/journal';
+import type { PromptBlock } from '../core/promptBlocks';
+import type { ThreadEvent } from '../core/threadTypes';
 import {
   ViewMessageSchema,
   type AgentStatus,
@@ -12,8 +12,8 @@ import {
   type HostMessage,
   type ViewMessage,
   type ViewState,
-} from '../../protocol';
-import type { AgentDefinition } from '../agentSettings';
+} from '../protocol';
+import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
 import { attachmentBlocks } from './attachmentBlocks';
 import { ChatStore } from './chatStore';

@@ -1,6 +1,6 @@
-import type { AgentClient } from '../../core/agentClient';
-import { signInMethodsOf, type SignInMethod } from '../../core/authMethods';
-import type { AgentDefinition } from '../agentSettings';
+import type { AgentClient } from '../core/agentClient';
+import { signInMethodsOf, type SignInMethod } from '../core/authMethods';
+import type { AgentDefinition } from './agentSettings';
 
 /** What signing in needs from the editor. */
 export interface SignInHost {

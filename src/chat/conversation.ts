@@ -1,12 +1,12 @@
-import type { AgentClient } from '../../core/agentClient';
-import type { AgentSession } from '../../core/agentSession';
-import { Emitter, type Disposable } from '../../core/disposable';
-import { AgentError, classifyError, NotSupportedError } from '../../core/errors';
-import type { ChatJournal, ChatMeta } from '../../core/journal';
-import type { Logger } from '../../core/ports';
-import type { PromptBlock } from '../../core/promptBlocks';
-import { Thread, type ThreadLimits } from '../../core/thread';
-import type { ThreadEvent, Turn } from '../../core/threadTypes';
+import type { AgentClient } from '../core/agentClient';
+import type { AgentSession } from '../core/agentSession';
+import { Emitter, type Disposable } from '../core/disposable';
+import { AgentError, classifyError, NotSupportedError } from '../core/errors';
+import type { ChatJournal, ChatMeta } from '../core/journal';
+import type { Logger } from '../core/ports';
+import type { PromptBlock } from '../core/promptBlocks';
+import { Thread, type ThreadLimits } from '../core/thread';
+import type { ThreadEvent, Turn } from '../core/threadTypes';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
 
 /** How often a streaming answer is checkpointed to the journal. */

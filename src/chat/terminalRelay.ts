@@ -1,6 +1,6 @@
-import type { Disposable } from '../../core/disposable';
-import type { TerminalPort } from '../../core/ports';
-import type { TerminalOutputMessage } from '../../protocol';
+import type { Disposable } from '../core/disposable';
+import type { TerminalPort } from '../core/ports';
+import type { TerminalOutputMessage } from '../protocol';
 import { FLUSH_INTERVAL_MS } from './eventBatcher';
 
 /** Terminals whose output is kept for a reconnecting view. */
