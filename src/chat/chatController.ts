@@ -1,16 +1,13 @@
 import type { AgentSession } from '../core/agentSession';
 import { Emitter, type Disposable } from '../core/disposable';
-import { classifyError } from '../core/errors';
 import type { Retention } from '../core/journal';
 import type { PromptBlock } from '../core/promptBlocks';
 import type { ThreadEvent } from '../core/threadTypes';
 import {
-  ViewMessageSchema,
   type AgentStatus,
   type AttachmentRef,
   type ChatSummary,
   type HostMessage,
-  type ViewMessage,
   type ViewState,
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
@@ -21,6 +18,7 @@ import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
+import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
 import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
 /** What the chat needs from its surroundings. */
@@ -42,7 +40,7 @@ const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 102
  * deleted), the agents behind them, and the conversation with the webview — a ready handshake,
  * a full snapshot, then coalesced events of the active chat. Every view message is parsed first.
  */
-export class ChatController implements Disposable {
+export class ChatController implements ChatActions, Disposable {
   private sink: ViewSink | undefined;
   private ready = false;
   private readonly pool: AgentPool;
@@ -65,6 +63,7 @@ export class ChatController implements Disposable {
   readonly restored: Promise<void>;
   private readonly poolSubscription: Disposable;
   private readonly reviewSubscription: Disposable | undefined;
+  private readonly viewMessages: ViewMessageHandler;
 
   constructor(private readonly host: ChatHost) {
     this.chats = new ChatStore(
@@ -102,6 +101,13 @@ export class ChatController implements Disposable {
       this.post({ type: 'edit_reviews', reviews: [...reviews] }),
     );
     this.restored = this.restore();
+    this.viewMessages = new ViewMessageHandler(
+      this,
+      host.editor,
+      host.ports.logger,
+      (message) => this.post({ type: 'error', message }),
+      this.restored,
+    );
   }
 
   private async restore(): Promise<void> {
@@ -126,90 +132,50 @@ export class ChatController implements Disposable {
     };
   }
 
-  /** Handles one message from the webview; a malformed one is logged and answered with an error. */
-  async handleMessage(raw: unknown): Promise<void> {
-    const parsed = ViewMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      const problem = parsed.error.issues
-        .map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`)
-        .join('; ');
-      this.host.ports.logger.warn(`Ignored an invalid message from the chat view (${problem})`);
-      this.post({ type: 'error', message: `The chat view sent an invalid message (${problem}).` });
-      return;
-    }
-    try {
-      await this.restored;
-      await this.dispatch(parsed.data);
-    } catch (error) {
-      const failure = classifyError(error);
-      this.host.ports.logger.error(`${parsed.data.type} failed: ${failure.message}`);
-      this.post({ type: 'error', message: failure.message });
+  /** Handles one message from the webview (parsed there; a malformed one is reported). */
+  handleMessage(raw: unknown): Promise<void> {
+    return this.viewMessages.handle(raw);
+  }
+
+  /** The view said `ready`: it gets the full state, and the active chat's agent is started. */
+  viewReady(): void {
+    this.ready = true;
+    this.postSnapshot();
+    if (this.pool.status(this.activeChat().agentId).state === 'idle') {
+      void this.connectActive();
     }
   }
 
-  private async dispatch(message: ViewMessage): Promise<void> {
-    switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        this.postSnapshot();
-        if (this.pool.status(this.activeChat().agentId).state === 'idle') {
-          void this.connectActive();
-        }
-        return;
-      case 'send':
-        this.attachments = [];
-        return this.sendPrompt([
-          { type: 'text', text: message.text },
-          ...(await attachmentBlocks(message.attachments ?? [], this.host.ports.fileSystem)),
-        ]);
-      case 'cancel':
-        return this.cancel();
-      case 'answer_permission':
-        this.activeChat().currentSession?.answerPermission(
-          message.key,
-          message.optionId === null
-            ? { outcome: 'cancelled' }
-            : { outcome: 'selected', optionId: message.optionId },
-        );
-        return;
-      case 'select_agent':
-        return this.selectAgent(message.agentId);
-      case 'set_mode':
-        return (await this.requireSession()).setMode(message.modeId);
-      case 'set_config_option':
-        return (await this.requireSession()).setConfigOption(message.configId, message.value);
-      case 'open_file':
-        return this.host.editor.openFile(message.path, message.line);
-      case 'open_url':
-        return this.host.editor.openUrl(message.url);
-      case 'authenticate':
-        return this.authenticate(message.methodId);
-      case 'restart_agent':
-        return this.restart();
-      case 'new_chat':
-        return this.newChat();
-      case 'switch_chat':
-        return this.switchChat(message.chatId);
-      case 'rename_chat':
-        return this.renameChat(message.chatId, message.title);
-      case 'delete_chat':
-        return this.deleteChat(message.chatId);
-      case 'start_fresh':
-        return this.startFresh();
-      case 'retry':
-        return this.retry();
-      case 'remove_attachment':
-        this.attachments = this.attachments.filter((attachment) => attachment.uri !== message.uri);
-        return;
-      case 'answer_review':
-        if (!this.host.reviews?.answer(message.id, message.decision)) {
-          throw new Error('That edit was already decided.');
-        }
-        return;
-      default: {
-        const unknown: never = message;
-        throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);
-      }
+  async sendFromView(text: string, attachments: readonly AttachmentRef[]): Promise<void> {
+    this.attachments = [];
+    await this.sendPrompt([
+      { type: 'text', text },
+      ...(await attachmentBlocks(attachments, this.host.ports.fileSystem)),
+    ]);
+  }
+
+  answerPermission(key: string, optionId: string | null): void {
+    this.activeChat().currentSession?.answerPermission(
+      key,
+      optionId === null ? { outcome: 'cancelled' } : { outcome: 'selected', optionId },
+    );
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await (await this.requireSession()).setMode(modeId);
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    await (await this.requireSession()).setConfigOption(configId, value);
+  }
+
+  removeAttachment(uri: string): void {
+    this.attachments = this.attachments.filter((attachment) => attachment.uri !== uri);
+  }
+
+  answerReview(id: string, decision: 'keep' | 'undo'): void {
+    if (!this.host.reviews?.answer(id, decision)) {
+      throw new Error('That edit was already decided.');
     }
   }
 
@@ -336,7 +302,7 @@ export class ChatController implements Disposable {
     }
   }
 
-  private async authenticate(methodId: string): Promise<void> {
+  async authenticate(methodId: string): Promise<void> {
     const chat = this.activeChat();
     const client = await this.pool.client(chat.agentId);
     const outcome = await signIn(methodId, client, this.pool.definition(chat.agentId), this.host.signIn);
@@ -429,14 +395,14 @@ export class ChatController implements Disposable {
   }
 
   /** The resume banner's action. */
-  private async startFresh(): Promise<void> {
+  async startFresh(): Promise<void> {
     const chat = this.activeChat();
     const client = await this.pool.client(chat.agentId);
     await chat.startFresh(client, this.host.cwd());
   }
 
   /** Sends the last prompt of the active chat again. */
-  private async retry(): Promise<void> {
+  async retry(): Promise<void> {
     const text = this.activeChat().lastUserText();
     if (text === undefined) {
       throw new Error('There is nothing to retry.');
