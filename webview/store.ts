@@ -231,6 +231,7 @@ export class ChatStore {
         return;
       case 'turn_started':
       case 'turn_ended':
+      case 'turn_updated':
         this.putTurn(event.turn);
         this.changes.turns.add(event.turn.id);
         return;

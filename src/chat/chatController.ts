@@ -13,6 +13,7 @@ import {
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
 import { attachmentBlocks } from './attachmentBlocks';
+import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
 import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
@@ -31,6 +32,8 @@ export interface ChatHost extends PoolHost {
   readonly retention?: () => Retention;
   /** File writes waiting for Keep or Undo, answered inline in the chat too. */
   readonly reviews?: EditReviews;
+  /** Checkpoints before each turn and the turns' change cards (absent without a workspace folder). */
+  readonly changes?: ChangeReview;
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -171,6 +174,23 @@ export class ChatController implements ChatActions, Disposable {
 
   removeAttachment(uri: string): void {
     this.attachments = this.attachments.filter((attachment) => attachment.uri !== uri);
+  }
+
+  /** The change card's actions on the active chat's turn `turnId`. */
+  async turnChanges(turnId: string, action: 'diff' | 'keep' | 'undo', path?: string): Promise<void> {
+    await this.changeReview().act(this.activeChat().thread, turnId, action, path);
+  }
+
+  /** Puts the workspace back to before the active chat's turn `turnId` (the user confirms first). */
+  async restoreCheckpoint(turnId: string): Promise<void> {
+    await this.changeReview().restore(this.activeChat().thread, turnId);
+  }
+
+  private changeReview(): ChangeReview {
+    if (!this.host.changes) {
+      throw new Error('Reviewing changes needs a workspace folder.');
+    }
+    return this.host.changes;
   }
 
   answerReview(id: string, decision: 'keep' | 'undo'): void {

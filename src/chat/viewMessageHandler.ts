@@ -22,6 +22,8 @@ export interface ChatActions {
   retry(): Promise<void>;
   removeAttachment(uri: string): void;
   answerReview(id: string, decision: 'keep' | 'undo'): void;
+  turnChanges(turnId: string, action: 'diff' | 'keep' | 'undo', path?: string): Promise<void>;
+  restoreCheckpoint(turnId: string): Promise<void>;
 }
 
 /**
@@ -100,6 +102,10 @@ export class ViewMessageHandler {
         return chat.removeAttachment(message.uri);
       case 'answer_review':
         return chat.answerReview(message.id, message.decision);
+      case 'turn_changes':
+        return chat.turnChanges(message.turnId, message.action, message.path);
+      case 'restore_checkpoint':
+        return chat.restoreCheckpoint(message.turnId);
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);

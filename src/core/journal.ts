@@ -277,7 +277,8 @@ export function replay(start: ThreadSnapshot | undefined, events: readonly Threa
       case 'turn_started':
         turns.push(event.turn);
         break;
-      case 'turn_ended': {
+      case 'turn_ended':
+      case 'turn_updated': {
         const i = turns.findIndex((turn) => turn.id === event.turn.id);
         if (i === -1) {
           turns.push(event.turn);

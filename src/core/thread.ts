@@ -127,8 +127,12 @@ export class Thread {
     this.replaying = replaying;
   }
 
-  startTurn(userText: string, attachments: readonly Attachment[]): Turn {
-    const turn: Turn = { id: `t${this.nextTurn++}`, status: 'running', startedAt: Date.now() };
+  startTurn(
+    userText: string,
+    attachments: readonly Attachment[],
+    extra: Pick<Turn, 'checkpointId'> = {},
+  ): Turn {
+    const turn: Turn = { id: `t${this.nextTurn++}`, status: 'running', startedAt: Date.now(), ...extra };
     this.turns.push(turn);
     this.currentTurnId = turn.id;
     this.emit({ type: 'turn_started', turn });
@@ -148,10 +152,33 @@ export class Thread {
     if (!previous) {
       throw new Error(`Unknown turn ${turnId}`);
     }
-    const turn: Turn = { ...outcome, id: turnId, startedAt: previous.startedAt, endedAt: Date.now() };
+    const turn: Turn = {
+      ...outcome,
+      id: turnId,
+      startedAt: previous.startedAt,
+      endedAt: Date.now(),
+      ...carriedOver(previous),
+    };
     this.turns[index] = turn;
     this.emit({ type: 'turn_ended', turn });
     return turn;
+  }
+
+  /** Sets a turn's checkpoint, changes or restore mark (also after it ended). */
+  updateTurn(turnId: string, patch: Partial<Pick<Turn, 'checkpointId' | 'changes' | 'restoredAt'>>): Turn {
+    const index = this.turns.findIndex((turn) => turn.id === turnId);
+    const previous = this.turns[index];
+    if (!previous) {
+      throw new Error(`Unknown turn ${turnId}`);
+    }
+    const turn: Turn = { ...previous, ...patch };
+    this.turns[index] = turn;
+    this.emit({ type: 'turn_updated', turn });
+    return turn;
+  }
+
+  turn(turnId: string): Turn | undefined {
+    return this.turns.find((turn) => turn.id === turnId);
   }
 
   /** Applies one `session/update`. */
@@ -377,4 +404,13 @@ export class Thread {
 function numberOf(id: string): number {
   const match = /(\d+)$/.exec(id);
   return match ? Number(match[1]) : 0;
+}
+
+/** What a turn keeps when it ends: set around the agent's answer, not by it. */
+function carriedOver(turn: Turn): Pick<Turn, 'checkpointId' | 'changes' | 'restoredAt'> {
+  return {
+    ...(turn.checkpointId !== undefined ? { checkpointId: turn.checkpointId } : {}),
+    ...(turn.changes !== undefined ? { changes: turn.changes } : {}),
+    ...(turn.restoredAt !== undefined ? { restoredAt: turn.restoredAt } : {}),
+  };
 }

@@ -175,6 +175,36 @@ export interface TurnError {
   readonly code?: number;
 }
 
+/** How a file differs after a turn. A rename shows as a deletion plus a creation. */
+export type FileChangeKind = 'created' | 'modified' | 'deleted';
+
+/** What the user decided about a file a turn changed. */
+export type FileChangeDecision = 'pending' | 'kept' | 'undone';
+
+/** One file a turn created, modified or deleted — whoever wrote it (the agent itself or through us). */
+export interface TurnFileChange {
+  /** Absolute path. */
+  readonly path: string;
+  /** Relative to its workspace folder (prefixed by the folder's name in a multi-root workspace). */
+  readonly relativePath: string;
+  readonly kind: FileChangeKind;
+  readonly added: number;
+  readonly removed: number;
+  readonly binary?: boolean;
+  readonly decision: FileChangeDecision;
+}
+
+/** The files a turn changed, for the "N files changed" card. */
+export interface TurnChanges {
+  readonly files: readonly TurnFileChange[];
+  /** True while the turn runs and the list can still grow. */
+  readonly live: boolean;
+  /** `limited` when only files we wrote or tool calls named can be seen (git is not available). */
+  readonly coverage: 'full' | 'limited';
+  /** The workspace as the turn left it: tells whether the user edited a file since. */
+  readonly afterCheckpointId?: string;
+}
+
 export interface Turn {
   readonly id: string;
   readonly status: TurnStatus;
@@ -186,6 +216,12 @@ export interface Turn {
   readonly error?: TurnError;
   /** The agent's last stderr lines, when it exited mid-turn. */
   readonly stderrTail?: readonly string[];
+  /** The workspace as it was before the turn: "Restore checkpoint" goes back to it. */
+  readonly checkpointId?: string;
+  /** The files the turn changed. */
+  readonly changes?: TurnChanges;
+  /** When the workspace was restored to before this turn (the transcript is marked from here). */
+  readonly restoredAt?: number;
 }
 
 /** Everything the thread emits, in order. Replaying them onto an empty thread rebuilds it. */
@@ -198,7 +234,9 @@ export type ThreadEvent =
   | { readonly type: 'state_updated'; readonly changed: keyof SessionState; readonly state: SessionState }
   | { readonly type: 'notice'; readonly notice: Notice }
   | { readonly type: 'turn_started'; readonly turn: Turn }
-  | { readonly type: 'turn_ended'; readonly turn: Turn };
+  | { readonly type: 'turn_ended'; readonly turn: Turn }
+  /** A turn's checkpoint, changes or restore mark changed (also after it ended). */
+  | { readonly type: 'turn_updated'; readonly turn: Turn };
 
 /** A full copy of a thread, for a view that (re)connects. */
 export interface ThreadSnapshot {

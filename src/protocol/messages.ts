@@ -133,6 +133,18 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answer_review'), id: z.string(), decision: z.enum(['keep', 'undo']) }),
   /** Send the last prompt again (after an interrupted or failed turn). */
   z.object({ type: z.literal('retry') }),
+  /**
+   * The change card of a turn: `diff` opens one file's diff (before the turn ↔ now), or every file's in
+   * the multi-file diff editor when `path` is absent ("Review all"); `keep` / `undo` one file or all.
+   */
+  z.object({
+    type: z.literal('turn_changes'),
+    turnId: z.string(),
+    action: z.enum(['diff', 'keep', 'undo']),
+    path: z.string().optional(),
+  }),
+  /** Put the workspace back to how it was before the turn's message (after a confirmation). */
+  z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;

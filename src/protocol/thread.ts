@@ -156,6 +156,26 @@ export const TurnSchema = z.object({
   stopReason: z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']).optional(),
   error: z.object({ kind: z.string(), message: z.string(), code: z.number().optional() }).optional(),
   stderrTail: z.array(z.string()).optional(),
+  checkpointId: z.string().optional(),
+  changes: z
+    .object({
+      files: z.array(
+        z.object({
+          path: z.string(),
+          relativePath: z.string(),
+          kind: z.enum(['created', 'modified', 'deleted']),
+          added: z.number(),
+          removed: z.number(),
+          binary: z.boolean().optional(),
+          decision: z.enum(['pending', 'kept', 'undone']),
+        }),
+      ),
+      live: z.boolean(),
+      coverage: z.enum(['full', 'limited']),
+      afterCheckpointId: z.string().optional(),
+    })
+    .optional(),
+  restoredAt: z.number().optional(),
 });
 
 export const NoticeSchema = z.object({
@@ -176,6 +196,7 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), notice: NoticeSchema }),
   z.object({ type: z.literal('turn_started'), turn: TurnSchema }),
   z.object({ type: z.literal('turn_ended'), turn: TurnSchema }),
+  z.object({ type: z.literal('turn_updated'), turn: TurnSchema }),
 ]);
 
 export const ThreadSnapshotSchema = z.object({
@@ -189,6 +210,8 @@ export type ThreadEventMessage = DeepReadonly<z.infer<typeof ThreadEventSchema>>
 export type ThreadSnapshotMessage = DeepReadonly<z.infer<typeof ThreadSnapshotSchema>>;
 export type SessionStateMessage = DeepReadonly<z.infer<typeof SessionStateSchema>>;
 export type TurnMessage = DeepReadonly<z.infer<typeof TurnSchema>>;
+export type TurnChangesMessage = NonNullable<TurnMessage['changes']>;
+export type TurnFileChangeMessage = TurnChangesMessage['files'][number];
 export type ToolContentMessage = DeepReadonly<z.infer<typeof ToolContentSchema>>;
 export type PermissionOptionMessage = DeepReadonly<z.infer<typeof PermissionOptionSchema>>;
 export type ConfigOptionMessage = DeepReadonly<z.infer<typeof ConfigOptionSchema>>;
