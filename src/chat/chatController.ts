@@ -75,6 +75,7 @@ export class ChatController implements ChatActions, Disposable {
         logger: host.ports.logger,
         ...(host.clientOptions?.threadLimits ? { threadLimits: host.clientOptions.threadLimits } : {}),
         retention: () => this.host.retention?.() ?? DEFAULT_RETENTION,
+        ...(host.changes ? { changes: host.changes } : {}),
       },
       {
         onEvent: (chat, event) => this.onThreadEvent(chat, event),

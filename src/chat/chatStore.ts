@@ -3,6 +3,7 @@ import { ChatJournal, type Retention } from '../core/journal';
 import type { Logger } from '../core/ports';
 import { Thread, type ThreadLimits } from '../core/thread';
 import type { ThreadEvent } from '../core/threadTypes';
+import type { ChangeReview } from './changeReview';
 import { Conversation, type ConversationDeps } from './conversation';
 
 export interface ChatStoreOptions {
@@ -10,6 +11,8 @@ export interface ChatStoreOptions {
   readonly logger: Logger;
   readonly threadLimits?: Partial<ThreadLimits>;
   readonly retention: () => Retention;
+  /** Checkpoints and change cards for the chats' turns. */
+  readonly changes?: ChangeReview;
 }
 
 /** What the store tells its owner about its chats. */
@@ -44,6 +47,8 @@ export class ChatStore implements Disposable {
       for (const saved of await this.journal.readAll()) {
         const thread = Thread.restore(saved.thread, this.options.threadLimits);
         this.adopt(Conversation.restore(saved.meta, thread, this.deps()));
+        // A turn cut off while it changed files gets its final list from the disk as it is now.
+        void this.options.changes?.recover(thread);
       }
     } catch (error) {
       this.options.logger.error(`Could not read the chat journal: ${String(error)}`);
@@ -108,6 +113,7 @@ export class ChatStore implements Disposable {
       journal: this.journal,
       logger: this.options.logger,
       ...(this.options.threadLimits ? { threadLimits: this.options.threadLimits } : {}),
+      ...(this.options.changes ? { changes: this.options.changes } : {}),
     };
   }
 

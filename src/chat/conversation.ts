@@ -7,6 +7,7 @@ import type { Logger } from '../core/ports';
 import type { PromptBlock } from '../core/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread';
 import type { ThreadEvent, Turn } from '../core/threadTypes';
+import type { ChangeReview } from './changeReview';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
 
 /** How often a streaming answer is checkpointed to the journal. */
@@ -20,6 +21,8 @@ export interface ConversationDeps {
   readonly threadLimits?: Partial<ThreadLimits>;
   /** Appends before the journal is rewritten as one snapshot (default 200). */
   readonly compactAfterAppends?: number;
+  /** Checkpoints before each turn and the turn's changes (absent without a workspace folder). */
+  readonly changes?: ChangeReview;
 }
 
 /**
@@ -44,6 +47,10 @@ export class Conversation implements Disposable {
   /** Title, running state or the resume problem changed (for the chat list and the banner). */
   readonly onDidChange = this.changeEmitter.event;
   private readonly subscription: Disposable;
+  /** Following the running turn's file changes. */
+  private following: Disposable | undefined;
+  /** Set while the checkpoint before a prompt is taken: the chat counts as running. */
+  private preparing = false;
 
   private constructor(
     meta: ChatMeta,
@@ -92,7 +99,7 @@ export class Conversation implements Disposable {
   }
 
   get running(): boolean {
-    return this.thread.runningTurn !== undefined;
+    return this.preparing || this.thread.runningTurn !== undefined;
   }
 
   get title(): string {
@@ -201,7 +208,14 @@ export class Conversation implements Disposable {
         },
       ];
     }
-    return session.prompt(toSend);
+    this.preparing = true;
+    let checkpointId: string | undefined;
+    try {
+      checkpointId = await this.deps.changes?.checkpoint();
+    } finally {
+      this.preparing = false;
+    }
+    return session.prompt(toSend, checkpointId !== undefined ? { checkpointId } : {});
   }
 
   /** The last prompt of an interrupted or failed turn, to send again. */
@@ -241,6 +255,14 @@ export class Conversation implements Disposable {
   /** Journals events in batches: at once when a turn starts or ends, else at most every checkpoint. */
   private record(event: ThreadEvent): void {
     this.pending.push(event);
+    if (event.type === 'turn_started' && event.turn.checkpointId !== undefined && this.deps.changes) {
+      this.following?.dispose();
+      this.following = this.deps.changes.follow(this.thread, event.turn.id);
+    }
+    if (event.type === 'turn_updated') {
+      void this.flush(); // a decision on a file must survive a reload at once
+      return;
+    }
     if (event.type === 'turn_started' || event.type === 'turn_ended') {
       this.touch();
       void this.flush();
@@ -292,6 +314,7 @@ export class Conversation implements Disposable {
   dispose(): void {
     void this.flush();
     this.subscription.dispose();
+    this.following?.dispose();
     this.changeEmitter.dispose();
     this.session?.dispose();
   }

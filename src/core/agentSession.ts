@@ -95,7 +95,7 @@ export class AgentSession implements Disposable {
    * cancelled, failed (a classified error) or interrupted (the agent exited) — and never rejects
    * for agent-side failures: they are part of the transcript.
    */
-  async prompt(blocks: readonly PromptBlock[]): Promise<Turn> {
+  async prompt(blocks: readonly PromptBlock[], turnFields: Pick<Turn, 'checkpointId'> = {}): Promise<Turn> {
     if (this.closed) {
       throw new AgentError('invalid_params', 'This session is closed.');
     }
@@ -104,7 +104,7 @@ export class AgentSession implements Disposable {
     }
     const content = toAcpContent(blocks, this.host.capabilities.promptCapabilities, this.host.agentName);
     const { text, attachments } = describePrompt(blocks);
-    const turn = this.thread.startTurn(text, attachments);
+    const turn = this.thread.startTurn(text, attachments, turnFields);
     this.cancelRequested = false;
 
     const forcedEnd = new Promise<'forced'>((resolve) => (this.forceEnd = () => resolve('forced')));

@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
-import { DEMO_AGENT_ID, parseAgentSettings, type AgentDefinition, type ParsedAgents } from '../chat/agentSettings';
+import {
+  DEMO_AGENT_ID,
+  parseAgentSettings,
+  type AgentDefinition,
+  type ParsedAgents,
+} from '../chat/agentSettings';
 
 /**
  * The agents the chat offers, read from `acpAgents.agents` and re-read when settings change.
