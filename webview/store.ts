@@ -22,8 +22,13 @@ export interface StoreChanges {
   chats: boolean;
   /** Entries added, in order. */
   readonly added: string[];
-  /** Entries whose content changed (appended to or replaced). */
+  /** Entries whose content changed (replaced, or appended to right after being added or replaced). */
   readonly changed: Set<string>;
+  /**
+   * Text appended to entries that were otherwise unchanged since the last render, as the deltas
+   * arrived: the view appends them instead of looking at the whole text again.
+   */
+  readonly appended: Map<string, string[]>;
   readonly turns: Set<string>;
   readonly state: Set<keyof SessionStateMessage>;
   readonly notices: { severity: 'info' | 'warning' | 'error'; title: string; description?: string }[];
@@ -37,6 +42,7 @@ export function noChanges(): StoreChanges {
     chats: false,
     added: [],
     changed: new Set(),
+    appended: new Map(),
     turns: new Set(),
     state: new Set(),
     notices: [],
@@ -71,6 +77,8 @@ export class ChatStore {
   private turnIndex = new Map<string, number>();
   private readonly terminalOutputs = new Map<string, TerminalOutputMessage>();
   private changes = noChanges();
+  /** Entries added or replaced since the last render: the view will read their whole text anyway. */
+  private wholeSinceRender = new Set<string>();
 
   get entries(): readonly ThreadEntryMessage[] {
     return this.entryList;
@@ -113,6 +121,7 @@ export class ChatStore {
   takeChanges(): StoreChanges {
     const changes = this.changes;
     this.changes = noChanges();
+    this.wholeSinceRender = new Set();
     return changes;
   }
 
@@ -140,6 +149,7 @@ export class ChatStore {
     // Terminal output is kept: terminals outlive a re-sent snapshot of the same chat.
     this.changes = noChanges();
     this.changes.reset = true;
+    this.wholeSinceRender = new Set();
   }
 
   setStatus(status: AgentStatus): void {
@@ -203,6 +213,8 @@ export class ChatStore {
     switch (event.type) {
       case 'entry_added':
       case 'entry_updated':
+        this.wholeSinceRender.add(event.entry.id);
+        this.changes.appended.delete(event.entry.id);
         if (this.entryIndex.has(event.entry.id)) {
           this.entryList[this.entryIndex.get(event.entry.id) as number] = event.entry;
           this.changes.changed.add(event.entry.id);
@@ -218,8 +230,18 @@ export class ChatStore {
           console.warn(`ACP chat: text for unknown message ${event.entryId}`);
           return;
         }
+        // A rope in V8: the whole text is only joined when something reads it.
         this.entryList[index] = { ...entry, text: entry.text + event.text };
-        this.changes.changed.add(entry.id);
+        if (this.changes.reset || this.wholeSinceRender.has(entry.id)) {
+          this.changes.changed.add(entry.id);
+        } else {
+          const deltas = this.changes.appended.get(entry.id);
+          if (deltas) {
+            deltas.push(event.text);
+          } else {
+            this.changes.appended.set(entry.id, [event.text]);
+          }
+        }
         return;
       }
       case 'state_updated':

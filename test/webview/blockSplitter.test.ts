@@ -75,4 +75,25 @@ describe('webview markdown block splitter', () => {
     assert.deepEqual(result?.committed, ['Tail two\n\n']);
     assert.equal(splitter.stableLength, 'Stable.\n\nTail two\n\n'.length);
   });
+
+  it('from deltas, keeps the same blocks, tail and open fence as a fresh scan of the whole text', () => {
+    const text =
+      'Intro para\nline two\n\n- a\n- b\n\n  indented\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n' +
+      '| x | y |\n| - | - |\n| 1 | 2 |\n\n~~~\nopen fence\n``';
+    for (const size of [1, 2, 5, 13, 1000]) {
+      const deltas = new BlockSplitter();
+      const fromDeltas: string[] = [];
+      for (let at = 0; at < text.length; at += size) {
+        const b = deltas.append(text.slice(at, at + size));
+        fromDeltas.push(...b.committed);
+        const fresh = new BlockSplitter().update(text.slice(0, at + size));
+        assert.ok(fresh);
+        assert.deepEqual(fromDeltas, fresh.committed, `chunk ${size} at ${at}`);
+        assert.equal(b.tail, fresh.tail, `chunk ${size} at ${at}`);
+        assert.deepEqual(b.openFence, fresh.openFence, `chunk ${size} at ${at}`);
+      }
+      assert.equal(fromDeltas.join('') + deltas.append('').tail, text);
+      assert.deepEqual(deltas.append('').openFence, { language: '', code: 'open fence\n``' });
+    }
+  });
 });

@@ -35,7 +35,10 @@ const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const BLANK = /^[ \t]*$/;
 
 export class BlockSplitter {
+  /** Everything received so far (a rope of the deltas; only read when a whole text is compared). */
   private text = '';
+  /** The unstable part, from `stableEnd` on: the only text a delta makes us look at again. */
+  private buffer = '';
   private stableEnd = 0;
   private scanPos = 0;
   private fence: Fence | undefined;
@@ -49,39 +52,68 @@ export class BlockSplitter {
 
   /**
    * Takes the whole text so far. When it no longer extends the stable prefix (the entry was
-   * replaced), returns undefined: the caller starts over with `reset()`.
+   * replaced), returns undefined: the caller starts over with `reset()`. Comparing the whole text
+   * costs its length: a stream should use `append`.
    */
   update(text: string): SplitResult | undefined {
-    if (!text.startsWith(this.text.slice(0, this.scanPos))) {
-      if (!text.startsWith(this.text.slice(0, this.stableEnd))) {
-        return undefined;
-      }
-      // Only lines after the stable prefix changed: scan them again.
-      this.rewindTo(this.stableEnd);
+    if (text.length >= this.text.length && text.startsWith(this.text)) {
+      return this.append(text.slice(this.text.length));
     }
+    if (!text.startsWith(this.text.slice(0, this.stableEnd))) {
+      return undefined;
+    }
+    // Only lines after the stable prefix changed: scan them again.
+    this.rewindTo(this.stableEnd);
     this.text = text;
+    this.buffer = text.slice(this.stableEnd);
+    return this.scan();
+  }
+
+  /**
+   * Takes what was appended since the last call. Costs the delta plus the unstable tail: the
+   * stable prefix is never looked at again.
+   */
+  append(delta: string): SplitResult {
+    this.text += delta;
+    this.buffer += delta;
+    return this.scan();
+  }
+
+  reset(): void {
+    this.text = '';
+    this.buffer = '';
+    this.rewindTo(0);
+  }
+
+  /** Scans the complete lines not seen yet and says what became stable. */
+  private scan(): SplitResult {
     const committed: string[] = [];
     const commit = (end: number): void => {
       if (end > this.stableEnd) {
-        committed.push(text.slice(this.stableEnd, end));
+        const cut = end - this.stableEnd;
+        committed.push(this.buffer.slice(0, cut));
+        this.buffer = this.buffer.slice(cut);
         this.stableEnd = end;
       }
     };
 
+    // Positions are absolute; the buffer starts at stableEnd.
     for (;;) {
-      const newline = text.indexOf('\n', this.scanPos);
+      const newline = this.buffer.indexOf('\n', this.scanPos - this.stableEnd);
       if (newline < 0) {
         break;
       }
       const lineStart = this.scanPos;
-      const next = newline + 1;
-      const line = text.slice(lineStart, newline).replace(/\r$/, '');
+      const next = this.stableEnd + newline + 1;
+      const line = this.buffer
+        .slice(lineStart - this.stableEnd, next - 1 - this.stableEnd)
+        .replace(/\r$/, '');
       this.scanPos = next;
       this.scanLine(line, lineStart, next, commit);
     }
 
     // The first character of the line being received is enough to end a block after a blank line.
-    const partialStart = text[this.scanPos];
+    const partialStart = this.buffer[this.scanPos - this.stableEnd];
     if (
       this.fence === undefined &&
       this.blankEnd !== undefined &&
@@ -91,30 +123,26 @@ export class BlockSplitter {
       commit(this.blankEnd);
     }
 
-    const tail = text.slice(this.stableEnd);
+    const tail = this.buffer;
     const fence = this.fence;
     if (fence?.topLevel && this.stableEnd === fence.openStart) {
-      const partial = text.slice(Math.max(this.scanPos, fence.bodyStart));
+      const partial = tail.slice(Math.max(this.scanPos, fence.bodyStart) - this.stableEnd);
       const marker = FENCE_CLOSE.exec(partial)?.[1];
       if (marker?.[0] === fence.char && marker.length >= fence.length) {
         // The text ends on the closing fence without a newline: let markdown close it.
         return { committed, tail };
       }
       // A partial line that may become the closing fence is held back rather than shown as code.
+      // The code shown is therefore always a prefix of the code to come: it only ever grows.
       const start = partial.trimStart()[0];
       const pending =
         /^ {0,3}(?:`*|~*)$/.test(partial) && (start === undefined || start === fence.char)
           ? partial.length
           : 0;
-      const code = text.slice(fence.bodyStart, text.length - pending);
+      const code = tail.slice(fence.bodyStart - this.stableEnd, tail.length - pending);
       return { committed, tail, openFence: { language: fence.info, code } };
     }
     return { committed, tail };
-  }
-
-  reset(): void {
-    this.text = '';
-    this.rewindTo(0);
   }
 
   private rewindTo(position: number): void {

@@ -42,6 +42,8 @@ export function codeBlockHtml(language: string, code: string): string {
 export class LiveCodeBlock {
   readonly element: HTMLElement;
   private readonly text: Text;
+  private shownLength = 0;
+  private lastChar = NaN;
 
   constructor(readonly language: string) {
     const template = document.createElement('template');
@@ -52,12 +54,22 @@ export class LiveCodeBlock {
     this.element.querySelector('code')?.append(this.text);
   }
 
+  /**
+   * Shows `code`, which extends the code shown so far (the block splitter holds back a line that
+   * could still become the closing fence, so an open fence's code only grows): only the new part
+   * is appended. Comparing the shown prefix would cost the block's length on every update; the
+   * last shown character is checked as a guard, and anything else is set whole.
+   */
   setCode(code: string): void {
-    const current = this.text.data;
-    if (code.startsWith(current)) {
-      this.text.appendData(code.slice(current.length));
+    const shown = this.shownLength;
+    if (code.length >= shown && (shown === 0 || code.charCodeAt(shown - 1) === this.lastChar)) {
+      if (code.length > shown) {
+        this.text.appendData(code.slice(shown));
+      }
     } else {
       this.text.data = code;
     }
+    this.shownLength = code.length;
+    this.lastChar = code.charCodeAt(code.length - 1);
   }
 }

@@ -23,7 +23,10 @@ export class StreamingMarkdown {
     this.element.append(this.tail);
   }
 
-  /** Shows `text`; cheap when it extends the previous text. */
+  /**
+   * Shows `text`. It is compared with what is shown (a cost of its length), so a stream uses
+   * `append`; this is for a text that was replaced, or shown for the first time.
+   */
   setText(text: string): void {
     if (text === this.text) {
       return;
@@ -36,6 +39,20 @@ export class StreamingMarkdown {
       result = this.splitter.update(text) as SplitResult;
     }
     this.text = text;
+    for (const segment of result.committed) {
+      this.appendBlock(segment);
+    }
+    this.renderTail(result);
+  }
+
+  /** Shows `delta` after the text shown so far: costs the delta and the unstable tail only. */
+  append(delta: string): void {
+    if (delta === '') {
+      return;
+    }
+    // A rope: V8 joins the pieces only if the whole text is ever read (setText's comparison).
+    this.text += delta;
+    const result = this.splitter.append(delta);
     for (const segment of result.committed) {
       this.appendBlock(segment);
     }

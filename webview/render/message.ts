@@ -37,6 +37,11 @@ export class MessageView implements EntryView {
       this.extras.replaceChildren(...messageExtras(entry, this.context));
     }
   }
+
+  /** Text appended to the entry shown (nothing else about it changed). */
+  appendText(_entry: MessageEntry, delta: string): void {
+    this.markdown.append(delta);
+  }
 }
 
 /**
@@ -80,6 +85,14 @@ export class ThoughtView implements EntryView {
     if (entry.truncated !== this.truncated) {
       this.truncated = entry.truncated;
       this.extras.replaceChildren(...messageExtras(entry, this.context));
+    }
+  }
+
+  /** Text appended to the entry shown (nothing else about it changed). */
+  appendText(entry: MessageEntry, delta: string): void {
+    this.text = entry.text;
+    if (this.disclosure.isOpen) {
+      this.markdown.append(delta);
     }
   }
 

@@ -101,6 +101,19 @@ export class Transcript {
           this.trackTerminals(view);
         }
       }
+      for (const [id, deltas] of changes.appended) {
+        const entry = store.entry(id);
+        const view = this.views.get(id);
+        if (
+          entry &&
+          entry.kind !== 'tool_call' &&
+          (view instanceof MessageView || view instanceof ThoughtView)
+        ) {
+          view.appendText(entry, deltas.join(''));
+        } else if (entry && view) {
+          view.update(entry);
+        }
+      }
       for (const id of changes.turns) {
         const turn = store.turn(id);
         if (turn) {
