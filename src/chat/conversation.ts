@@ -8,6 +8,7 @@ import type { PromptBlock } from '../core/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread';
 import type { ThreadEvent, Turn } from '../core/threadTypes';
 import type { ChangeReview } from './changeReview';
+import { CoalescedEvents } from './coalescedEvents';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
 
 /** How often a streaming answer is checkpointed to the journal. */
@@ -35,7 +36,7 @@ export class Conversation implements Disposable {
   readonly thread: Thread;
   private session: AgentSession | undefined;
   private meta: ChatMeta;
-  private pending: ThreadEvent[] = [];
+  private readonly pending = new CoalescedEvents();
   private checkpoint: ReturnType<typeof setTimeout> | undefined;
   /** Set when taking up the old session failed: shown as a banner with a way forward. */
   resumeProblem: string | undefined;
@@ -280,8 +281,7 @@ export class Conversation implements Disposable {
       clearTimeout(this.checkpoint);
       this.checkpoint = undefined;
     }
-    const events = this.pending;
-    this.pending = [];
+    const events = this.pending.take();
     try {
       if (events.length === 0) {
         return;

@@ -1,7 +1,12 @@
 import type { ThreadEvent } from '../core/threadTypes';
+import { CoalescedEvents } from './coalescedEvents';
 
-/** How often streamed events are flushed to the webview at most. */
-export const FLUSH_INTERVAL_MS = 16;
+/**
+ * How often streamed events are flushed to the webview at most: once per frame of a 60 Hz
+ * display, so a stream costs the view at most 60 messages a second (the timer starts at the first
+ * event after a flush, so flushes are at least this far apart).
+ */
+export const FLUSH_INTERVAL_MS = 17;
 
 /**
  * Coalesces a chat's thread events so a burst of thousands of chunks becomes a few
@@ -9,7 +14,7 @@ export const FLUSH_INTERVAL_MS = 16;
  * the same entry are joined into one.
  */
 export class EventBatcher {
-  private queue: ThreadEvent[] = [];
+  private readonly queue = new CoalescedEvents();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -18,12 +23,7 @@ export class EventBatcher {
   ) {}
 
   push(event: ThreadEvent): void {
-    const last = this.queue.at(-1);
-    if (event.type === 'text_appended' && last?.type === 'text_appended' && last.entryId === event.entryId) {
-      this.queue[this.queue.length - 1] = { ...last, text: last.text + event.text };
-    } else {
-      this.queue.push(event);
-    }
+    this.queue.push(event);
     this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
   }
 
@@ -33,12 +33,10 @@ export class EventBatcher {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.queue.length === 0) {
+    if (this.queue.isEmpty) {
       return;
     }
-    const events = this.queue;
-    this.queue = [];
-    this.flushTo(events);
+    this.flushTo(this.queue.take());
   }
 
   /** Drops what is queued (the view will get a full snapshot instead). */
@@ -47,7 +45,7 @@ export class EventBatcher {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    this.queue = [];
+    this.queue.clear();
   }
 
   dispose(): void {

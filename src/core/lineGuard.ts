@@ -18,22 +18,20 @@ export function lineGuard(onRejected: (line: RejectedLine) => void): TransformSt
   let pending: Uint8Array[] = [];
   const decoder = new TextDecoder();
 
+  /** Passes a line (with a newline) or drops it. */
   const emitLine = (line: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void => {
-    let start = 0;
-    let end = line.length;
-    while (start < end && isSpace(line[start] as number)) {
-      start++;
-    }
-    while (end > start && isSpace(line[end - 1] as number)) {
-      end--;
-    }
-    if (start === end) {
-      return;
-    }
-    if (line[start] === 0x7b /* { */ && line[end - 1] === 0x7d /* } */) {
+    if (acceptable(line)) {
       controller.enqueue(line);
       controller.enqueue(NEWLINE_BYTES);
-      return;
+    } else {
+      reject(line);
+    }
+  };
+
+  const reject = (line: Uint8Array): void => {
+    const { start, end } = trimmed(line);
+    if (start === end) {
+      return; // blank lines are dropped silently
     }
     onRejected({
       // Decode generously, then cut by characters: a byte cut could split a UTF-8 sequence.
@@ -44,17 +42,28 @@ export function lineGuard(onRejected: (line: RejectedLine) => void): TransformSt
 
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
+      // Accepted lines pass as runs of the chunk itself (newlines included): one enqueue per run,
+      // not two per line, so a burst of small messages costs the reader a few reads per chunk.
       let from = 0;
+      let runStart = 0;
       for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
         const piece = chunk.subarray(from, nl);
         if (pending.length > 0) {
           pending.push(piece);
           emitLine(concat(pending), controller);
           pending = [];
-        } else {
-          emitLine(piece, controller);
+          runStart = nl + 1;
+        } else if (!acceptable(piece)) {
+          if (from > runStart) {
+            controller.enqueue(chunk.subarray(runStart, from));
+          }
+          reject(piece);
+          runStart = nl + 1;
         }
         from = nl + 1;
+      }
+      if (from > runStart) {
+        controller.enqueue(chunk.subarray(runStart, from));
       }
       if (from < chunk.length) {
         pending.push(chunk.slice(from));
@@ -67,6 +76,24 @@ export function lineGuard(onRejected: (line: RejectedLine) => void): TransformSt
       }
     },
   });
+}
+
+/** A line that can be a JSON-RPC message: `{` … `}` once surrounding whitespace is ignored. */
+function acceptable(line: Uint8Array): boolean {
+  const { start, end } = trimmed(line);
+  return start < end && line[start] === 0x7b /* { */ && line[end - 1] === 0x7d; /* } */
+}
+
+function trimmed(line: Uint8Array): { start: number; end: number } {
+  let start = 0;
+  let end = line.length;
+  while (start < end && isSpace(line[start] as number)) {
+    start++;
+  }
+  while (end > start && isSpace(line[end - 1] as number)) {
+    end--;
+  }
+  return { start, end };
 }
 
 const NEWLINE_BYTES = new Uint8Array([NEWLINE]);

@@ -33,4 +33,40 @@ describe('event batcher', () => {
     assert.deepEqual(flushed, [[{ type: 'text_appended', entryId: 'e1', text: 'a' }]]);
     batcher.dispose();
   });
+
+  it('keeps other events in order between deltas, and a stream to the view at most 60 messages a second', async () => {
+    const flushed: ThreadEvent[][] = [];
+    const batcher = new EventBatcher((events) => flushed.push(events));
+    const notice: ThreadEvent = { type: 'notice', notice: { severity: 'info', title: 'between' } };
+    batcher.push({ type: 'text_appended', entryId: 'e1', text: 'a' });
+    batcher.push(notice);
+    batcher.push({ type: 'text_appended', entryId: 'e1', text: 'b' });
+    batcher.push({ type: 'text_appended', entryId: 'e1', text: 'c' });
+    batcher.flush();
+    assert.deepEqual(flushed, [
+      [
+        { type: 'text_appended', entryId: 'e1', text: 'a' },
+        notice,
+        { type: 'text_appended', entryId: 'e1', text: 'bc' },
+      ],
+    ]);
+    // A chunk every millisecond for half a second.
+    flushed.length = 0;
+    const started = Date.now();
+    let pushed = 0;
+    while (Date.now() - started < 500) {
+      batcher.push({ type: 'text_appended', entryId: 'e1', text: 'x' });
+      pushed++;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const elapsed = Date.now() - started;
+    batcher.flush();
+    assert.ok(
+      flushed.length <= Math.ceil((elapsed / 1000) * 60) + 1,
+      `${flushed.length} flushes in ${elapsed} ms`,
+    );
+    const received = flushed.flat().map((event) => (event.type === 'text_appended' ? event.text : ''));
+    assert.equal(received.join(''), 'x'.repeat(pushed));
+    batcher.dispose();
+  });
 });
