@@ -38,7 +38,7 @@ const englishOnlyZod = {
   name: 'english-only-zod',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer)
         ? { path: 'zod-locales-en', namespace: 'zod-locales' }
         : undefined,
     );

@@ -40,7 +40,9 @@ export default tseslint.config(
         'error',
         {
           paths: noVscode['no-restricted-imports'][1].paths,
-          patterns: [{ group: ['**/vscode/**', '../vscode'], message: 'src/chat must not depend on src/vscode.' }],
+          patterns: [
+            { group: ['**/vscode/**', '../vscode'], message: 'src/chat must not depend on src/vscode.' },
+          ],
         },
       ],
     },
@@ -52,7 +54,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '^(?!zod$)(?!\\.)', message: 'src/protocol imports only zod (both bundles use it).' },
+            {
+              regex: '^(?!zod(/mini)?$)(?!\\.)',
+              message: 'src/protocol imports only zod (both bundles use it).',
+            },
           ],
         },
       ],

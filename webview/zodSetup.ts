@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // zod probes `new Function` (when object schemas are built) to speed up parsing; under the
 // webview's CSP that probe is reported as a violation. Interpreted parsing is fast enough for our

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One agent as the user configures it in `acpAgents.agents`. */
 export const AgentSettingSchema = z.object({

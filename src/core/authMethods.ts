@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** How an agent wants the user to sign in, in our terms. */
 export type SignInMethod =

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 // The thread's wire schemas double as the journal's: the journal is read back from disk, untrusted.
 import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
 import type { ThreadEvent, ThreadSnapshot } from './threadTypes';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { DeepReadonly } from './deepReadonly';
 import { ThreadEventSchema, ThreadSnapshotSchema } from './thread';
 
@@ -10,35 +10,35 @@ import { ThreadEventSchema, ThreadSnapshotSchema } from './thread';
 export const AgentOptionSchema = z.object({
   id: z.string(),
   label: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
 });
 
 export const AuthMethodSchema = z.object({
   id: z.string(),
   name: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
 });
 
 /** Where the selected agent is: not started, starting, ready, or failed (with a classified error). */
 export const AgentStatusSchema = z.object({
   state: z.enum(['idle', 'starting', 'ready', 'error']),
-  agentName: z.string().optional(),
-  error: z
-    .object({
+  agentName: z.optional(z.string()),
+  error: z.optional(
+    z.object({
       kind: z.string(),
       message: z.string(),
-      stderrTail: z.array(z.string()).optional(),
-    })
-    .optional(),
+      stderrTail: z.optional(z.array(z.string())),
+    }),
+  ),
   /** Sign-in methods the agent offers (shown with an auth_required error). */
-  authMethods: z.array(AuthMethodSchema).optional(),
+  authMethods: z.optional(z.array(AuthMethodSchema)),
 });
 
 export const ChatSchema = z.object({
   chatId: z.string(),
   thread: ThreadSnapshotSchema,
   /** Set when the chat's earlier session could not be taken up: shown with "Start a new session". */
-  resumeProblem: z.string().optional(),
+  resumeProblem: z.optional(z.string()),
 });
 
 /** One line of the chat list. */
@@ -65,22 +65,22 @@ export const EditReviewSchema = z.object({
 /** Everything the view shows, sent after `ready` and whenever the view must start over. */
 export const ViewStateSchema = z.object({
   agents: z.array(AgentOptionSchema),
-  selectedAgentId: z.string().optional(),
+  selectedAgentId: z.optional(z.string()),
   status: AgentStatusSchema,
-  chat: ChatSchema.optional(),
+  chat: z.optional(ChatSchema),
   /** Every chat, most recently used first. */
-  chats: z.array(ChatSummarySchema).optional(),
+  chats: z.optional(z.array(ChatSummarySchema)),
   /** File writes waiting for the user's Keep or Undo. */
-  editReviews: z.array(EditReviewSchema).optional(),
+  editReviews: z.optional(z.array(EditReviewSchema)),
   /** Files waiting on the composer for the next message. */
-  attachments: z.array(AttachmentRefSchema).optional(),
+  attachments: z.optional(z.array(AttachmentRefSchema)),
 });
 
 export const TerminalOutputSchema = z.object({
   terminalId: z.string(),
   output: z.string(),
   truncated: z.boolean(),
-  exitStatus: z.object({ exitCode: z.number().nullable(), signal: z.string().nullable() }).optional(),
+  exitStatus: z.optional(z.object({ exitCode: z.nullable(z.number()), signal: z.nullable(z.string()) })),
 });
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
@@ -94,7 +94,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
   /** The active chat's resume banner appeared or went away. */
-  z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.string().optional() }),
+  z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.optional(z.string()) }),
   /** The file writes waiting for Keep or Undo changed. */
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** Something the host could not do for the view (a bad message, a failed command). */
@@ -105,11 +105,11 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({
     type: z.literal('send'),
-    text: z.string().min(1).max(1_000_000),
-    attachments: z.array(AttachmentRefSchema).max(50).optional(),
+    text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
+    attachments: z.optional(z.array(AttachmentRefSchema).check(z.maxLength(50))),
   }),
   z.object({ type: z.literal('cancel') }),
-  z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.string().nullable() }),
+  z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.nullable(z.string()) }),
   z.object({ type: z.literal('select_agent'), agentId: z.string() }),
   z.object({ type: z.literal('set_mode'), modeId: z.string() }),
   z.object({
@@ -117,13 +117,13 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     configId: z.string(),
     value: z.union([z.string(), z.boolean()]),
   }),
-  z.object({ type: z.literal('open_file'), path: z.string(), line: z.number().int().positive().optional() }),
-  z.object({ type: z.literal('open_url'), url: z.string().url() }),
+  z.object({ type: z.literal('open_file'), path: z.string(), line: z.optional(z.int().check(z.positive())) }),
+  z.object({ type: z.literal('open_url'), url: z.url() }),
   z.object({ type: z.literal('authenticate'), methodId: z.string() }),
   z.object({ type: z.literal('restart_agent') }),
   z.object({ type: z.literal('new_chat') }),
   z.object({ type: z.literal('switch_chat'), chatId: z.string() }),
-  z.object({ type: z.literal('rename_chat'), chatId: z.string(), title: z.string().max(200) }),
+  z.object({ type: z.literal('rename_chat'), chatId: z.string(), title: z.string().check(z.maxLength(200)) }),
   z.object({ type: z.literal('delete_chat'), chatId: z.string() }),
   /** The resume banner's action: a new session that is given the transcript. */
   z.object({ type: z.literal('start_fresh') }),
@@ -141,7 +141,7 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('turn_changes'),
     turnId: z.string(),
     action: z.enum(['diff', 'keep', 'undo']),
-    path: z.string().optional(),
+    path: z.optional(z.string()),
   }),
   /** Put the workspace back to how it was before the turn's message (after a confirmation). */
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),

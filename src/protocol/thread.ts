@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { DeepReadonly } from './deepReadonly';
 
 /*
@@ -11,15 +11,20 @@ export const AttachmentSchema = z.discriminatedUnion('type', [
     type: z.literal('resource_link'),
     uri: z.string(),
     name: z.string(),
-    title: z.string().optional(),
+    title: z.optional(z.string()),
   }),
   z.object({
     type: z.literal('resource'),
     uri: z.string(),
-    mimeType: z.string().optional(),
+    mimeType: z.optional(z.string()),
     chars: z.number(),
   }),
-  z.object({ type: z.literal('image'), mimeType: z.string(), uri: z.string().optional(), bytes: z.number() }),
+  z.object({
+    type: z.literal('image'),
+    mimeType: z.string(),
+    uri: z.optional(z.string()),
+    bytes: z.number(),
+  }),
   z.object({ type: z.literal('audio'), mimeType: z.string(), bytes: z.number() }),
 ]);
 
@@ -27,11 +32,11 @@ export const TruncationSchema = z.object({ limit: z.number(), omittedChars: z.nu
 
 const messageFields = {
   id: z.string(),
-  turnId: z.string().optional(),
+  turnId: z.optional(z.string()),
   text: z.string(),
   attachments: z.array(AttachmentSchema),
-  truncated: TruncationSchema.optional(),
-  messageId: z.string().optional(),
+  truncated: z.optional(TruncationSchema),
+  messageId: z.optional(z.string()),
 };
 
 export const ToolKindSchema = z.enum([
@@ -49,13 +54,13 @@ export const ToolKindSchema = z.enum([
 export const ToolStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'failed']);
 
 export const ToolContentSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string(), truncated: TruncationSchema.optional() }),
+  z.object({ type: z.literal('text'), text: z.string(), truncated: z.optional(TruncationSchema) }),
   z.object({
     type: z.literal('diff'),
     path: z.string(),
-    oldText: z.string().nullable(),
+    oldText: z.nullable(z.string()),
     newText: z.string(),
-    truncated: TruncationSchema.optional(),
+    truncated: z.optional(TruncationSchema),
   }),
   /** The output travels separately, as `terminal_output` messages. */
   z.object({ type: z.literal('terminal'), terminalId: z.string() }),
@@ -72,7 +77,7 @@ export const PermissionStateSchema = z.object({
   key: z.string(),
   options: z.array(PermissionOptionSchema),
   status: z.enum(['pending', 'selected', 'cancelled']),
-  selectedOptionId: z.string().optional(),
+  selectedOptionId: z.optional(z.string()),
 });
 
 export const ThreadEntrySchema = z.discriminatedUnion('kind', [
@@ -82,14 +87,14 @@ export const ThreadEntrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('tool_call'),
     id: z.string(),
-    turnId: z.string().optional(),
+    turnId: z.optional(z.string()),
     toolCallId: z.string(),
     title: z.string(),
     toolKind: ToolKindSchema,
     status: ToolStatusSchema,
     content: z.array(ToolContentSchema),
-    locations: z.array(z.object({ path: z.string(), line: z.number().optional() })),
-    permission: PermissionStateSchema.optional(),
+    locations: z.array(z.object({ path: z.string(), line: z.optional(z.number()) })),
+    permission: z.optional(PermissionStateSchema),
   }),
 ]);
 
@@ -98,15 +103,15 @@ export const ConfigOptionSchema = z.discriminatedUnion('type', [
     type: z.literal('select'),
     id: z.string(),
     name: z.string(),
-    description: z.string().optional(),
-    category: z.string().optional(),
+    description: z.optional(z.string()),
+    category: z.optional(z.string()),
     currentValue: z.string(),
     choices: z.array(
       z.object({
         value: z.string(),
         name: z.string(),
-        description: z.string().optional(),
-        group: z.string().optional(),
+        description: z.optional(z.string()),
+        group: z.optional(z.string()),
       }),
     ),
   }),
@@ -114,30 +119,30 @@ export const ConfigOptionSchema = z.discriminatedUnion('type', [
     type: z.literal('boolean'),
     id: z.string(),
     name: z.string(),
-    description: z.string().optional(),
-    category: z.string().optional(),
+    description: z.optional(z.string()),
+    category: z.optional(z.string()),
     currentValue: z.boolean(),
   }),
 ]);
 
 export const SessionStateSchema = z.object({
-  title: z.string().optional(),
-  usage: z
-    .object({
+  title: z.optional(z.string()),
+  usage: z.optional(
+    z.object({
       used: z.number(),
       size: z.number(),
-      cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
-    })
-    .optional(),
-  modes: z
-    .object({
+      cost: z.optional(z.object({ amount: z.number(), currency: z.string() })),
+    }),
+  ),
+  modes: z.optional(
+    z.object({
       currentModeId: z.string(),
-      available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional() })),
-    })
-    .optional(),
+      available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })),
+    }),
+  ),
   configOptions: z.array(ConfigOptionSchema),
   commands: z.array(
-    z.object({ name: z.string(), description: z.string(), inputHint: z.string().optional() }),
+    z.object({ name: z.string(), description: z.string(), inputHint: z.optional(z.string()) }),
   ),
   plan: z.array(
     z.object({
@@ -152,13 +157,13 @@ export const TurnSchema = z.object({
   id: z.string(),
   status: z.enum(['running', 'completed', 'cancelled', 'interrupted', 'failed']),
   startedAt: z.number(),
-  endedAt: z.number().optional(),
-  stopReason: z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']).optional(),
-  error: z.object({ kind: z.string(), message: z.string(), code: z.number().optional() }).optional(),
-  stderrTail: z.array(z.string()).optional(),
-  checkpointId: z.string().optional(),
-  changes: z
-    .object({
+  endedAt: z.optional(z.number()),
+  stopReason: z.optional(z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'])),
+  error: z.optional(z.object({ kind: z.string(), message: z.string(), code: z.optional(z.number()) })),
+  stderrTail: z.optional(z.array(z.string())),
+  checkpointId: z.optional(z.string()),
+  changes: z.optional(
+    z.object({
       files: z.array(
         z.object({
           path: z.string(),
@@ -166,22 +171,22 @@ export const TurnSchema = z.object({
           kind: z.enum(['created', 'modified', 'deleted']),
           added: z.number(),
           removed: z.number(),
-          binary: z.boolean().optional(),
+          binary: z.optional(z.boolean()),
           decision: z.enum(['pending', 'kept', 'undone']),
         }),
       ),
       live: z.boolean(),
       coverage: z.enum(['full', 'limited']),
-      afterCheckpointId: z.string().optional(),
-    })
-    .optional(),
-  restoredAt: z.number().optional(),
+      afterCheckpointId: z.optional(z.string()),
+    }),
+  ),
+  restoredAt: z.optional(z.number()),
 });
 
 export const NoticeSchema = z.object({
   severity: z.enum(['info', 'warning', 'error']),
   title: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
 });
 
 export const ThreadEventSchema = z.discriminatedUnion('type', [

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as vscode from 'vscode';
 import type { Retention } from '../core/journal';
 import { ToolKindSchema } from '../protocol';

@@ -50,6 +50,20 @@ describe('webview: markdown', () => {
     assert.equal(await root.locator('img').count(), 0, 'images are not loaded');
   });
 
+  it('aligns table columns with classes, not the style attributes the CSP would block', async () => {
+    const page = await chat.open();
+    const table = ['| left | middle | right |', '| :--- | :---: | ---: |', '| a | b | c |'].join('\n');
+    await page.host(snapshot({ entries: [message('agent', 'e1', table)] }));
+    const cells = page.page.locator('[data-entry-id="e1"] td');
+    assert.deepEqual(await cells.evaluateAll((tds) => tds.map((td) => getComputedStyle(td).textAlign)), [
+      'left',
+      'center',
+      'right',
+    ]);
+    assert.equal(await page.page.locator('[data-entry-id="e1"] [style]').count(), 0);
+    assert.deepEqual(await page.page.evaluate(() => window.__cspViolations), []);
+  });
+
   it('copies a code block with its Copy button', async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('agent', 'e1', '```sh\nnpm test -- --grep "a b"\n```')] }));

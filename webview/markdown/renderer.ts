@@ -38,6 +38,21 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
 };
 
 md.renderer.rules.table_open = () => '<div class="md-table"><table>\n';
+// markdown-it aligns table columns with a style attribute, which the webview's CSP blocks (and
+// reports): a class does the same.
+for (const rule of ['th_open', 'td_open']) {
+  md.renderer.rules[rule] = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx] as Token;
+    const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet('style') ?? ''))?.[1];
+    if (token.attrs) {
+      token.attrs = token.attrs.filter(([name]) => name !== 'style');
+    }
+    if (align) {
+      token.attrJoin('class', `md-align-${align}`);
+    }
+    return self.renderToken(tokens, idx, options);
+  };
+}
 md.renderer.rules.table_close = () => '</table></div>\n';
 
 /** The attributes the click handler reads; an inert link gets no href. */

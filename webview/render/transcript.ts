@@ -39,6 +39,8 @@ export class Transcript {
   private empty: { element: HTMLElement; key: string } | undefined;
   private stick = true;
   private lastScrollTop = 0;
+  /** Where followBottom last put the view. */
+  private followedTo = -1;
   private streaming: HTMLElement | undefined;
 
   constructor(private readonly context: RenderContext) {
@@ -64,6 +66,11 @@ export class Transcript {
    */
   private onScroll(): void {
     const top = this.log.scrollTop;
+    if (this.stick && top === this.followedTo) {
+      // Our own scroll to the bottom: nothing to decide, and reading scrollHeight would cost a
+      // layout of the whole transcript on every frame of a stream.
+      return;
+    }
     const distance = this.log.scrollHeight - top - this.log.clientHeight;
     if (distance <= STICK_THRESHOLD_PX) {
       this.stick = true;
@@ -148,6 +155,7 @@ export class Transcript {
     if (this.stick) {
       this.log.scrollTop = this.log.scrollHeight;
       this.lastScrollTop = this.log.scrollTop;
+      this.followedTo = this.lastScrollTop;
     }
   }
 
