@@ -15,7 +15,19 @@ interface Group {
   readonly views: EntryView[];
   turn: TurnMessage | undefined;
   readonly history: boolean;
+  /**
+   * Entries of a group not built yet (a long chat opened from a snapshot): their views are made,
+   * from the store's latest copy, once the group nears the visible part of the transcript.
+   */
+  deferred: string[] | undefined;
 }
+
+/** A snapshot with more entries than this builds only its latest turns at once; older ones lazily. */
+const EAGER_ENTRIES = 150;
+/** How far outside the visible part of the transcript deferred turns are built. */
+const LAZY_MARGIN_PX = 1500;
+/** A deferred entry's height until it is built (keeps the scrollbar roughly right). */
+const DEFERRED_ENTRY_PX = 120;
 
 /** How close to the bottom still counts as "following the stream". */
 const STICK_THRESHOLD_PX = 32;
@@ -42,6 +54,9 @@ export class Transcript {
   /** Where followBottom last put the view. */
   private followedTo = -1;
   private streaming: HTMLElement | undefined;
+  private store: ChatStore | undefined;
+  private readonly deferredGroups = new Map<Element, Group>();
+  private readonly lazy: IntersectionObserver;
 
   constructor(private readonly context: RenderContext) {
     this.content = el('div', 'transcript-content');
@@ -58,6 +73,10 @@ export class Transcript {
     this.log.addEventListener('scroll', () => this.onScroll());
     // Content grows without scroll events (late fonts, a card opening, streamed text): follow it.
     new ResizeObserver(() => this.followBottom()).observe(this.content);
+    this.lazy = new IntersectionObserver((records) => this.buildVisible(records), {
+      root: this.log,
+      rootMargin: `${LAZY_MARGIN_PX}px 0px`,
+    });
   }
 
   /**
@@ -172,12 +191,27 @@ export class Transcript {
     this.views.clear();
     this.groups.clear();
     this.terminalCards.clear();
+    this.lazy.disconnect();
+    this.deferredGroups.clear();
+    this.store = store;
     this.lastGroup = undefined;
     this.latestTurn = undefined;
     this.empty = undefined;
     this.content.replaceChildren();
-    for (const entry of store.entries) {
-      touched.add(this.addEntry(entry));
+    const entries = store.entries;
+    // Only the latest entries are built now; the turns before them are built as they near view.
+    const eagerFrom = this.eagerStart(entries);
+    for (const [index, entry] of entries.entries()) {
+      if (index < eagerFrom) {
+        this.deferEntry(entry);
+      } else {
+        touched.add(this.addEntry(entry));
+      }
+    }
+    for (const group of this.deferredGroups.values()) {
+      group.element.classList.add('turn-deferred');
+      group.element.style.minHeight = `${(group.deferred?.length ?? 0) * DEFERRED_ENTRY_PX}px`;
+      this.lazy.observe(group.element);
     }
     for (const [index, turn] of store.turns.entries()) {
       touched.add(this.updateTurn(turn, index === store.turns.length - 1));
@@ -186,8 +220,71 @@ export class Transcript {
     this.jump.hidden = true;
   }
 
+  /**
+   * The index of the first entry built at once: everything in a short chat, else the entries of
+   * the latest turns from about EAGER_ENTRIES back (whole turns, so a turn is never half built).
+   */
+  private eagerStart(entries: readonly ThreadEntryMessage[]): number {
+    if (entries.length <= EAGER_ENTRIES) {
+      return 0;
+    }
+    let start = entries.length - EAGER_ENTRIES;
+    const turnId = entries[start]?.turnId;
+    while (start > 0 && turnId !== undefined && entries[start - 1]?.turnId === turnId) {
+      start--;
+    }
+    return start;
+  }
+
+  private deferEntry(entry: ThreadEntryMessage): void {
+    const group = this.groupFor(entry.turnId);
+    if (!group.deferred) {
+      group.deferred = [];
+      this.deferredGroups.set(group.element, group);
+    }
+    group.deferred.push(entry.id);
+  }
+
+  private buildVisible(records: IntersectionObserverEntry[]): void {
+    for (const record of records) {
+      const group = record.isIntersecting ? this.deferredGroups.get(record.target) : undefined;
+      if (group) {
+        this.buildDeferred(group);
+      }
+    }
+  }
+
+  /** Builds a deferred group's entries (from the store's latest copy) and its footer. */
+  private buildDeferred(group: Group): void {
+    const ids = group.deferred;
+    if (!ids) {
+      return;
+    }
+    group.deferred = undefined;
+    this.deferredGroups.delete(group.element);
+    this.lazy.unobserve(group.element);
+    group.element.classList.remove('turn-deferred');
+    group.element.style.minHeight = '';
+    for (const id of ids) {
+      const entry = this.store?.entry(id);
+      if (entry) {
+        const view = this.createView(entry);
+        this.views.set(entry.id, view);
+        group.views.push(view);
+        group.entries.append(view.element);
+        this.trackTerminals(view);
+      }
+    }
+    if (group.turn) {
+      group.footer.replaceChildren(...turnFooter(group.turn, this.context, group === this.latestTurn));
+    }
+    this.refreshThoughts(group);
+  }
+
   private addEntry(entry: ThreadEntryMessage): Group {
     const group = this.groupFor(entry.turnId);
+    // An entry added to a turn that is not built yet: build the turn first, to keep the order.
+    this.buildDeferred(group);
     const view = this.createView(entry);
     this.views.set(entry.id, view);
     group.views.push(view);
@@ -219,12 +316,14 @@ export class Transcript {
     if (latest) {
       const previous = this.latestTurn;
       this.latestTurn = group;
-      if (previous && previous !== group && previous.turn) {
+      if (previous && previous !== group && previous.turn && !previous.deferred) {
         // No longer the latest: its footer loses the actions that only apply to the latest turn.
         previous.footer.replaceChildren(...turnFooter(previous.turn, this.context, false));
       }
     }
-    group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+    if (!group.deferred) {
+      group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+    }
     return group;
   }
 
@@ -246,6 +345,7 @@ export class Transcript {
       views: [],
       turn: undefined,
       history: turnId === undefined,
+      deferred: undefined,
     };
     if (turnId !== undefined) {
       element.dataset.turnId = turnId;
