@@ -6,6 +6,7 @@
 // Flags: --production (minify, no source maps), --watch (rebuild on change).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -50,6 +51,21 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * markdown-it decodes named entities with the `entities` package and its 20 KiB table; in the
+ * webview the browser's HTML parser does the same (webview/markdown/entities.ts).
+ */
+const browserEntities = {
+  name: 'browser-entities',
+  setup(build) {
+    build.onResolve({ filter: /^entities$/ }, (args) =>
+      /[\\/]markdown-it[\\/]/.test(args.importer)
+        ? { path: resolve('webview/markdown/entities.ts') }
+        : undefined,
+    );
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -68,6 +84,7 @@ const builds = [
     ...common,
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
+    plugins: [browserEntities, ...common.plugins],
     format: 'esm',
     platform: 'browser',
     target: 'es2022',

@@ -64,6 +64,15 @@ describe('webview: markdown', () => {
     assert.deepEqual(await page.page.evaluate(() => window.__cspViolations), []);
   });
 
+  it('decodes named entities like markdown-it does, and leaves unknown or prefix-only ones as written', async () => {
+    const page = await chat.open();
+    const text = 'A &copy; B &amp; C &NotEqualTilde; D &ampx; E &nosuchentity; F &lt;b&gt;';
+    await page.host(snapshot({ entries: [message('agent', 'e1', text)] }));
+    const paragraph = page.page.locator('[data-entry-id="e1"] .markdown p');
+    assert.equal(await paragraph.textContent(), 'A © B & C \u2242\u0338 D &ampx; E &nosuchentity; F <b>');
+    assert.equal(await paragraph.locator('b').count(), 0);
+  });
+
   it('copies a code block with its Copy button', async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('agent', 'e1', '```sh\nnpm test -- --grep "a b"\n```')] }));
