@@ -110,6 +110,7 @@ function checkpointFigure() {
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const started = Date.now();
+  process.stderr.write(`host: ${RUNS} runs of the bare SDK client and of the pipeline…\n`);
   const host = await measureHost();
   const web = await measureWebview({ runs: RUNS, sizes: SIZES, mainSize: MAIN_SIZE, longTurns: LONG_TURNS });
 

@@ -212,6 +212,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const naive = [];
     const long = [];
     for (let run = 0; run < runs; run++) {
+      process.stderr.write(`webview: run ${run + 1} of ${runs}…\n`);
       for (const size of sizes) {
         curve.get(size).push(await streamOnce(browser, origin, texts.get(size)));
       }
