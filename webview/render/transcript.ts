@@ -26,6 +26,8 @@ interface Group {
 const EAGER_ENTRIES = 150;
 /** How far outside the visible part of the transcript deferred turns are built. */
 const LAZY_MARGIN_PX = 1500;
+/** How long building deferred turns may take in one frame; the rest waits for the next. */
+const BUILD_BUDGET_MS = 6;
 /** A deferred entry's height until it is built (keeps the scrollbar roughly right). */
 const DEFERRED_ENTRY_PX = 120;
 
@@ -56,6 +58,9 @@ export class Transcript {
   private streaming: HTMLElement | undefined;
   private store: ChatStore | undefined;
   private readonly deferredGroups = new Map<Element, Group>();
+  /** Deferred turns that came near the view, waiting for a frame with time to build them. */
+  private readonly buildQueue = new Set<Group>();
+  private buildScheduled = false;
   private readonly lazy: IntersectionObserver;
 
   constructor(private readonly context: RenderContext) {
@@ -193,6 +198,7 @@ export class Transcript {
     this.terminalCards.clear();
     this.lazy.disconnect();
     this.deferredGroups.clear();
+    this.buildQueue.clear();
     this.store = store;
     this.lastGroup = undefined;
     this.latestTurn = undefined;
@@ -249,8 +255,27 @@ export class Transcript {
     for (const record of records) {
       const group = record.isIntersecting ? this.deferredGroups.get(record.target) : undefined;
       if (group) {
-        this.buildDeferred(group);
+        this.buildQueue.add(group);
       }
+    }
+    this.drainBuildQueue();
+  }
+
+  /** Builds queued turns, the latest first, for at most BUILD_BUDGET_MS; the rest next frame. */
+  private drainBuildQueue(): void {
+    const deadline = performance.now() + BUILD_BUDGET_MS;
+    for (const group of [...this.buildQueue].reverse()) {
+      if (performance.now() > deadline) {
+        if (!this.buildScheduled) {
+          this.buildScheduled = true;
+          requestAnimationFrame(() => {
+            this.buildScheduled = false;
+            this.drainBuildQueue();
+          });
+        }
+        return;
+      }
+      this.buildDeferred(group);
     }
   }
 
@@ -261,6 +286,7 @@ export class Transcript {
       return;
     }
     group.deferred = undefined;
+    this.buildQueue.delete(group);
     this.deferredGroups.delete(group.element);
     this.lazy.unobserve(group.element);
     group.element.classList.remove('turn-deferred');
