@@ -198,6 +198,8 @@ export class ChatController implements Disposable {
         return this.startFresh();
       case 'retry':
         return this.retry();
+      case 'check_agents':
+        return this.host.editor.checkAgents();
       case 'remove_attachment':
         this.attachments = this.attachments.filter((attachment) => attachment.uri !== message.uri);
         return;

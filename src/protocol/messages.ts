@@ -133,6 +133,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answer_review'), id: z.string(), decision: z.enum(['keep', 'undo']) }),
   /** Send the last prompt again (after an interrupted or failed turn). */
   z.object({ type: z.literal('retry') }),
+  /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
+  z.object({ type: z.literal('check_agents') }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
