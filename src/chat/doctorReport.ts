@@ -63,11 +63,12 @@ export function verdictOf(
   return diagnosis.session?.ok && diagnosis.problems.length === 0 ? 'ready' : 'problem';
 }
 
+// Symbols every UI font has (an emoji font is not a given in a webview or a headless browser).
 const VERDICT_BADGE = {
-  ready: '✅ ready',
-  'not installed': '➖ not installed',
-  'not signed in': '🔑 not signed in',
-  problem: '❌ problem',
+  ready: '✓ ready',
+  'not installed': '– not installed',
+  'not signed in': '! not signed in',
+  problem: '✗ problem',
 } as const;
 
 function summaryRow(diagnosis: AgentDiagnosis): string {
@@ -86,7 +87,7 @@ function summaryRow(diagnosis: AgentDiagnosis): string {
 function agentSection(diagnosis: AgentDiagnosis): string[] {
   const { agent } = diagnosis;
   const lines = [
-    `## ${heading(agent.label)} — ${VERDICT_BADGE[verdictOf(diagnosis)]}`,
+    `## ${heading(agent.label)} — ${verdictOf(diagnosis)}`,
     '',
     `- **Command:** ${code([agent.command, ...agent.args].join(' '))} (${ORIGIN_LABEL[diagnosis.origin]})`,
     `- **Found:** ${diagnosis.foundAt ? code(diagnosis.foundAt) : 'no'}`,

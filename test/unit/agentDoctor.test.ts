@@ -197,9 +197,9 @@ describe('agent doctor', () => {
         report,
         /^# ACP agents check\n\n2026-11-26 07:00:00 UTC · linux-x64 · extension host Node v20\.0\.0/,
       );
-      assert.match(report, /\| Demo \\\| \\\*agent\\\* \| ✅ ready \| yes \| \d+ ms \| yes \|/);
-      assert.match(report, /\| Needs login \| 🔑 not signed in \| yes \| \d+ ms \| no \|/);
-      assert.match(report, /\| Gemini CLI \| ➖ not installed \| no \| — \| — \|/);
+      assert.match(report, /\| Demo \\\| \\\*agent\\\* \| ✓ ready \| yes \| \d+ ms \| yes \|/);
+      assert.match(report, /\| Needs login \| ! not signed in \| yes \| \d+ ms \| no \|/);
+      assert.match(report, /\| Gemini CLI \| – not installed \| no \| — \| — \|/);
     });
 
     it('gives each agent its findings and each problem its fix', () => {
@@ -217,6 +217,7 @@ describe('agent doctor', () => {
       assert.doesNotMatch(demo, /Problems/);
 
       const login = section(report, 'Needs login');
+      assert.match(login, /^\n## Needs login — not signed in\n/);
       assert.match(login, /- \*\*Sign-in methods:\*\* Test login \(agent\)/);
       assert.match(
         login,
