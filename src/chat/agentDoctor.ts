@@ -186,8 +186,13 @@ async function trySession(client: AgentClient, cwd: string, timeoutMs: number): 
     );
   });
   try {
-    await Promise.race([client.newSession({ cwd }), timeout]);
-    return { ok: true, ms: Math.round(performance.now() - started) };
+    const session = await Promise.race([client.newSession({ cwd }), timeout]);
+    const ms = Math.round(performance.now() - started);
+    // The check's session is of no use to anyone: end it where the agent lets us, so it lists no empty chat.
+    if (client.info.capabilities.sessionCapabilities?.close) {
+      await client.closeSession(session.id).catch(() => undefined);
+    }
+    return { ok: true, ms };
   } catch (error) {
     const failure = classifyError(error);
     const message = boundedText(failure.message);
