@@ -20,8 +20,8 @@ import {
   vsixEntries,
 } from '../../scripts/package.mjs';
 import { chromiumPath, ensureCodeServer } from '../../scripts/tools.mjs';
-import { openWorkbench, screenshot, type Workbench } from '../../scripts/workbench.mjs';
-import { openChat, sendPrompt, waitForAgentText, waitForTurnStatus } from '../e2e/support/chat';
+import { openWorkbench, screenshot, webviewFrame, type Workbench } from '../../scripts/workbench.mjs';
+import { openChat, runCommand, sendPrompt, waitForAgentText, waitForTurnStatus } from '../e2e/support/chat';
 
 describe('the packaged extension (.vsix)', () => {
   let tempRoot: string;
@@ -159,6 +159,19 @@ describe('the packaged extension (.vsix)', () => {
       );
       assert.equal(fonts.checked, true);
       await screenshot(workbench!.page, 'package-installed-chat');
+    });
+
+    it('"ACP: Check Agents" reports the demo agent ready (the production bundle runs the doctor)', async () => {
+      assert.ok(workbench);
+      await runCommand(workbench.page, 'ACP: Check Agents');
+      const preview = await webviewFrame(
+        workbench.page,
+        async (candidate) => (await candidate.locator('h1', { hasText: 'ACP agents check' }).count()) > 0,
+        { timeout: 60_000 },
+      );
+      const rows = await preview.locator('table tbody tr').allInnerTexts();
+      const demo = rows.find((row) => row.startsWith('Demo agent (offline)'));
+      assert.match(demo ?? `(no demo row in ${JSON.stringify(rows)})`, /ready\s+yes\s+\d+ ms\s+yes/);
     });
   });
 });
