@@ -24,6 +24,19 @@ describe('ACP: Check Agents (issue 10)', () => {
     await closeAllEditors();
   });
 
+  it("is in the palette and in the chat view's title menu", async () => {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+      contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
+    };
+    assert.ok((await vscode.commands.getCommands(true)).includes('acpAgents.checkAgents'));
+    assert.ok(
+      manifest.contributes.menus['view/title']?.some(
+        (item) => item.command === 'acpAgents.checkAgents' && item.when === 'view == acpAgents.chat',
+      ),
+      'no view/title entry for the chat view',
+    );
+  });
+
   it('explains a working, a signed-out and a missing agent in a markdown preview', async () => {
     const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath;
     assert.ok(extensionPath);
