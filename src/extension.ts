@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import { registerCheckAgents } from './vscode/checkAgents';
 import { ChatController } from './chat/chatController';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -107,6 +108,13 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     ...registerCommands({ chat, view, prompts, log }),
+    registerCheckAgents({
+      catalog,
+      log,
+      cwd,
+      storage: context.globalStorageUri,
+      extensionVersion: String(context.extension.packageJSON.version),
+    }),
   );
   shutdown = () => chat.shutdown();
   return { chat, prompts, review, terminals, statusBar, rules, catalog };

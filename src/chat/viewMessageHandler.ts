@@ -98,6 +98,8 @@ export class ViewMessageHandler {
         return chat.startFresh();
       case 'retry':
         return chat.retry();
+      case 'check_agents':
+        return this.editor.checkAgents();
       case 'remove_attachment':
         return chat.removeAttachment(message.uri);
       case 'answer_review':

@@ -10,6 +10,8 @@ export interface ViewSink {
 export interface EditorActions {
   openFile(path: string, line?: number): Promise<void>;
   openUrl(url: string): Promise<void>;
+  /** Runs the agent doctor and shows its report (ACP: Check Agents). */
+  checkAgents(): Promise<void>;
 }
 
 /** File writes waiting for Keep or Undo, as the chat shows them (the edit review in VS Code). */

@@ -145,6 +145,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** Put the workspace back to how it was before the turn's message (after a confirmation). */
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
+  /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
+  z.object({ type: z.literal('check_agents') }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;

@@ -20,6 +20,10 @@ export class VsCodeEditorActions implements EditorActions {
     return nodePath.isAbsolute(filePath) || !root ? filePath : nodePath.join(root, filePath);
   }
 
+  async checkAgents(): Promise<void> {
+    await vscode.commands.executeCommand('acpAgents.checkAgents');
+  }
+
   async openUrl(url: string): Promise<void> {
     const uri = vscode.Uri.parse(url);
     // Only web pages: a link in agent output must not launch other URI handlers.

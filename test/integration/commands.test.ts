@@ -33,6 +33,7 @@ const PALETTE_COMMANDS = [
   'acpAgents.selectAgent',
   'acpAgents.restartAgent',
   'acpAgents.showLog',
+  'acpAgents.checkAgents',
   'acpAgents.switchChat',
   'acpAgents.addFileToChat',
   'acpAgents.review.keep',

@@ -153,6 +153,9 @@ describe('chat controller (host side of the chat view)', () => {
     assert.equal(chat.controller.currentStatus.state, 'error');
     assert.equal(chat.controller.currentStatus.error?.kind, 'process_exited');
     assert.match(chat.controller.currentStatus.error?.message ?? '', /failed to start: ENOENT/);
+    // The banner's "Check agents" runs the agent doctor through the editor port.
+    await chat.controller.handleMessage({ type: 'check_agents' });
+    assert.equal(chat.checkAgentsRuns, 1);
   });
 
   it('sends a fresh snapshot with the transcript so far when a view reconnects', async () => {

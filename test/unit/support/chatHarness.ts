@@ -57,6 +57,8 @@ export class ChatHarness {
   readonly terminals = new NodeTerminals(this.dir);
   readonly controller: ChatController;
   view = new RecordingView();
+  /** How often the view asked for the agent doctor (the "Check agents" button). */
+  checkAgentsRuns = 0;
   private readonly ownsStorage: boolean;
 
   constructor(options: HarnessOptions) {
@@ -71,7 +73,13 @@ export class ChatHarness {
         terminals: this.terminals,
         logger: this.logger,
       },
-      editor: { openFile: async () => {}, openUrl: async () => {} },
+      editor: {
+        openFile: async () => {},
+        openUrl: async () => {},
+        checkAgents: async () => {
+          this.checkAgentsRuns++;
+        },
+      },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
