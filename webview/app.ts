@@ -143,6 +143,7 @@ export class ChatApp {
         this.alerts.show(message.message);
         this.composer.sendFailed();
         this.transcript.unlockPermissions();
+        this.transcript.unlockChanges();
         return;
       default: {
         const never: never = message;

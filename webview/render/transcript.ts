@@ -1,5 +1,7 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChatStore, StoreChanges } from '../store';
+import { ChangeCardView } from './changeCard';
+import { restoreCheckpointRow, restoredMark } from './checkpoint';
 import { el, icon } from './dom';
 import { emptyState, type EmptyStateInfo } from './emptyState';
 import { MessageView, ThoughtView } from './message';
@@ -7,14 +9,21 @@ import { ToolCardView } from './toolCard';
 import { turnFooter } from './turnFooter';
 import type { EntryView, RenderContext } from './types';
 
-/** Entries of one turn (or of replayed history) and the turn's footer. */
+/** Entries of one turn (or of replayed history), the files it changed and the turn's footer. */
 interface Group {
   readonly element: HTMLElement;
   readonly entries: HTMLElement;
   readonly footer: HTMLElement;
+  readonly changes: ChangeCardView | undefined;
   readonly views: EntryView[];
   turn: TurnMessage | undefined;
   readonly history: boolean;
+  /** The message that started the turn: "Restore checkpoint" sits under it. */
+  userMessage?: HTMLElement;
+  /** The Restore checkpoint row, with what it was built from. */
+  checkpoint?: { readonly element: HTMLElement; readonly key: string };
+  /** The "Workspace restored" divider above the turn, with the time it shows. */
+  restored?: { readonly element: HTMLElement; readonly at: number };
 }
 
 /** How close to the bottom still counts as "following the stream". */
@@ -107,6 +116,9 @@ export class Transcript {
           touched.add(this.updateTurn(turn, store.turns.at(-1)?.id === id));
         }
       }
+      if (changes.turns.size > 0 || this.addedUserMessage(changes, store)) {
+        this.refreshCheckpoints(store);
+      }
       for (const notice of changes.notices) {
         const item = el(
           'div',
@@ -147,6 +159,13 @@ export class Transcript {
     }
   }
 
+  /** The host could not act on a change card's Keep or Undo: let the user ask again. */
+  unlockChanges(): void {
+    for (const group of this.groups.values()) {
+      group.changes?.unlock();
+    }
+  }
+
   private rebuild(store: ChatStore, touched: Set<Group>): void {
     this.views.clear();
     this.groups.clear();
@@ -161,6 +180,7 @@ export class Transcript {
     for (const [index, turn] of store.turns.entries()) {
       touched.add(this.updateTurn(turn, index === store.turns.length - 1));
     }
+    this.refreshCheckpoints(store);
     this.stick = true;
     this.jump.hidden = true;
   }
@@ -169,6 +189,9 @@ export class Transcript {
     const group = this.groupFor(entry.turnId);
     const view = this.createView(entry);
     this.views.set(entry.id, view);
+    if (entry.kind === 'user' && !group.history && group.userMessage === undefined) {
+      group.userMessage = view.element;
+    }
     group.views.push(view);
     group.entries.append(view.element);
     this.trackTerminals(view);
@@ -204,6 +227,7 @@ export class Transcript {
       }
     }
     group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+    group.changes?.update(turn.changes);
     return group;
   }
 
@@ -217,11 +241,19 @@ export class Transcript {
     }
     const entries = el('div', 'turn-entries');
     const footer = el('div', 'turn-footer');
-    const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn', entries, footer);
+    const changes = turnId === undefined ? undefined : new ChangeCardView(turnId, this.context.post);
+    const element = el(
+      'section',
+      turnId === undefined ? 'turn turn-history' : 'turn',
+      entries,
+      changes?.element,
+      footer,
+    );
     const group: Group = {
       element,
       entries,
       footer,
+      changes,
       views: [],
       turn: undefined,
       history: turnId === undefined,
@@ -233,6 +265,58 @@ export class Transcript {
     this.content.append(element);
     this.lastGroup = group;
     return group;
+  }
+
+  private addedUserMessage(changes: StoreChanges, store: ChatStore): boolean {
+    return changes.added.some((id) => store.entry(id)?.kind === 'user');
+  }
+
+  /**
+   * Restore checkpoint under each finished turn's message (disabled while any turn runs), the
+   * "Workspace restored" divider above each turn restored to, and the mark on every turn that was
+   * undone by a restore: it started before a restore to it or to an earlier turn.
+   */
+  private refreshCheckpoints(store: ChatStore): void {
+    const running = store.runningTurn !== undefined;
+    let latestRestore = -Infinity;
+    for (const turn of store.turns) {
+      const group = this.groups.get(turn.id);
+      if (!group) {
+        continue;
+      }
+      latestRestore = Math.max(latestRestore, turn.restoredAt ?? -Infinity);
+      group.element.classList.toggle('restored-away', turn.startedAt <= latestRestore);
+      this.refreshRestoredMark(group, turn.restoredAt);
+      this.refreshRestoreAction(group, turn, running);
+    }
+  }
+
+  private refreshRestoredMark(group: Group, restoredAt: number | undefined): void {
+    if (group.restored?.at === restoredAt) {
+      return;
+    }
+    group.restored?.element.remove();
+    group.restored = undefined;
+    if (restoredAt !== undefined) {
+      const element = restoredMark(restoredAt);
+      group.element.before(element);
+      group.restored = { element, at: restoredAt };
+    }
+  }
+
+  private refreshRestoreAction(group: Group, turn: TurnMessage, anyRunning: boolean): void {
+    const offered = turn.checkpointId !== undefined && turn.status !== 'running' && group.userMessage;
+    const key = offered ? `${turn.checkpointId}:${anyRunning}` : '';
+    if (group.checkpoint?.key === key) {
+      return;
+    }
+    group.checkpoint?.element.remove();
+    group.checkpoint = undefined;
+    if (offered) {
+      const element = restoreCheckpointRow(turn.id, anyRunning, this.context.post);
+      offered.after(element);
+      group.checkpoint = { element, key };
+    }
   }
 
   /** Thinking stays open only while it is the newest entry of a running turn. */

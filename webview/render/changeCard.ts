@@ -1,0 +1,268 @@
+import type { TurnChangesMessage, TurnFileChangeMessage, ViewMessage } from '../../src/protocol';
+import { Disclosure } from './disclosure';
+import { button, el, icon, iconButton } from './dom';
+
+/** More files than this and the card starts folded: a long list would push the answer away. */
+const FOLD_ABOVE_FILES = 8;
+
+const KIND: Record<TurnFileChangeMessage['kind'], { icon: string; label: string }> = {
+  created: { icon: 'diff-added', label: 'Created' },
+  modified: { icon: 'diff-modified', label: 'Modified' },
+  deleted: { icon: 'diff-removed', label: 'Deleted' },
+};
+
+const DECISION_BADGES: Partial<Record<TurnFileChangeMessage['decision'], string>> = {
+  kept: 'Kept',
+  undone: 'Undone',
+};
+
+type ChangeAction = 'diff' | 'keep' | 'undo';
+
+interface Row {
+  readonly element: HTMLElement;
+  /** The file data and liveness the row was built from: an equal key keeps the row (and its focus). */
+  readonly key: string;
+}
+
+/**
+ * The "N files changed" card at the end of a turn: every file the turn created, modified or
+ * deleted, whoever wrote it, with Open diff / Keep / Undo per file and Review all / Keep all /
+ * Undo all for the turn. The host decides and answers with `turn_updated`; until then the
+ * buttons of what was asked stay disabled, so a double click cannot ask twice.
+ */
+export class ChangeCardView {
+  readonly element: HTMLElement;
+  private readonly disclosure = new Disclosure('change-card', true);
+  private readonly title = el('span', 'change-title');
+  private readonly stats = el('span', 'change-stats diff-stats');
+  private readonly liveIndicator = el(
+    'span',
+    'change-live',
+    icon('loading', true),
+    el('span', '', 'Changing…'),
+  );
+  private readonly actions = el('div', 'change-actions');
+  private readonly hint = el(
+    'div',
+    'note change-hint',
+    icon('info'),
+    el(
+      'span',
+      '',
+      'Only files the agent named or wrote through the editor are tracked — git is not available.',
+    ),
+  );
+  private readonly list = el('ul', 'change-files');
+  private readonly rows = new Map<string, Row>();
+  private shown: TurnChangesMessage | undefined;
+  private actionsKey = '';
+
+  constructor(
+    private readonly turnId: string,
+    private readonly post: (message: ViewMessage) => boolean,
+  ) {
+    this.disclosure.header.append(icon('diff-multiple'), this.title, this.stats, this.liveIndicator);
+    this.disclosure.header.after(this.actions);
+    this.disclosure.body.append(this.hint, this.list);
+    this.element = el('div', 'turn-changes', this.disclosure.element);
+    this.element.setAttribute('role', 'region');
+    this.element.dataset.turnId = turnId;
+    this.element.hidden = true;
+  }
+
+  /** Shows the turn's changes; hidden while there are none. */
+  update(changes: TurnChangesMessage | undefined): void {
+    if (changes === this.shown) {
+      return;
+    }
+    this.shown = changes;
+    const files = changes?.files ?? [];
+    this.element.hidden = !changes || files.length === 0;
+    if (!changes || files.length === 0) {
+      return;
+    }
+    const count = files.length === 1 ? '1 file changed' : `${files.length} files changed`;
+    this.title.textContent = count;
+    this.element.setAttribute('aria-label', count);
+    const added = files.reduce((sum, file) => sum + file.added, 0);
+    const removed = files.reduce((sum, file) => sum + file.removed, 0);
+    this.stats.replaceChildren(
+      el('span', 'diff-stat-add', `+${added}`),
+      el('span', 'diff-stat-del', `−${removed}`),
+    );
+    this.stats.setAttribute('aria-label', `${added} lines added, ${removed} removed`);
+    this.liveIndicator.hidden = !changes.live;
+    this.disclosure.element.classList.toggle('live', changes.live);
+    this.hint.hidden = changes.coverage !== 'limited';
+    this.disclosure.setAutoOpen(files.length <= FOLD_ABOVE_FILES);
+    this.renderActions(changes);
+    this.renderRows(changes);
+  }
+
+  private renderActions(changes: TurnChangesMessage): void {
+    const decidable = !changes.live && changes.files.some((file) => file.decision === 'pending');
+    const key = String(decidable);
+    if (key === this.actionsKey) {
+      return;
+    }
+    this.actionsKey = key;
+    this.actions.replaceChildren(
+      button('Review all', {
+        icon: 'diff-multiple',
+        secondary: true,
+        title: 'Open every changed file in the multi-file diff editor',
+        onClick: () => this.send('diff'),
+      }),
+      ...(decidable
+        ? [
+            button('Keep all', {
+              icon: 'check-all',
+              title: 'Keep every change of this turn',
+              onClick: () => this.send('keep'),
+            }),
+            button('Undo all', {
+              icon: 'discard',
+              secondary: true,
+              title: 'Put every file this turn changed back as it was',
+              onClick: () => this.send('undo'),
+            }),
+          ].map((control) => {
+            control.classList.add('change-decide-all');
+            return control;
+          })
+        : []),
+    );
+  }
+
+  private renderRows(changes: TurnChangesMessage): void {
+    const seen = new Set<string>();
+    const elements = changes.files.map((file) => {
+      seen.add(file.path);
+      const key = JSON.stringify([file, changes.live]);
+      let row = this.rows.get(file.path);
+      if (row?.key !== key) {
+        row = { element: this.row(file, changes.live), key };
+        this.rows.set(file.path, row);
+      }
+      return row.element;
+    });
+    for (const path of [...this.rows.keys()]) {
+      if (!seen.has(path)) {
+        this.rows.delete(path);
+      }
+    }
+    // Only touch the list when the rows differ: replacing a row that has focus would drop it.
+    const current = Array.from(this.list.children);
+    if (current.length !== elements.length || current.some((child, index) => child !== elements[index])) {
+      this.list.replaceChildren(...elements);
+    }
+  }
+
+  private row(file: TurnFileChangeMessage, live: boolean): HTMLElement {
+    const kind = KIND[file.kind];
+    const { name, folder } = splitPath(file.relativePath);
+    const kindIcon = icon(kind.icon);
+    kindIcon.classList.add('change-kind');
+    kindIcon.removeAttribute('aria-hidden');
+    kindIcon.setAttribute('role', 'img');
+    kindIcon.setAttribute('aria-label', kind.label);
+    kindIcon.title = kind.label;
+
+    const open = el(
+      'button',
+      'change-path link-button',
+      el('span', 'change-name', name),
+      folder ? el('span', 'change-folder', folder) : null,
+    );
+    open.type = 'button';
+    open.title = file.path;
+    // Named by the path alone: the row's Open diff button carries the action's name.
+    open.setAttribute('aria-label', file.relativePath);
+    open.addEventListener('click', () => this.send('diff', file.path));
+
+    const stats = file.binary
+      ? el('span', 'change-binary', 'binary')
+      : el(
+          'span',
+          'diff-stats',
+          el('span', 'diff-stat-add', `+${file.added}`),
+          el('span', 'diff-stat-del', `−${file.removed}`),
+        );
+    if (!file.binary) {
+      stats.setAttribute('aria-label', `${file.added} lines added, ${file.removed} removed`);
+    }
+    const badge = DECISION_BADGES[file.decision];
+    const buttons = el(
+      'span',
+      'change-buttons',
+      iconButton('diff', `Open the diff of ${file.relativePath}`, () => this.send('diff', file.path)),
+      ...(file.decision === 'pending' && !live
+        ? [
+            decideButton('check', `Keep the change to ${file.relativePath}`, () =>
+              this.send('keep', file.path),
+            ),
+            decideButton('discard', `Undo the change to ${file.relativePath}`, () =>
+              this.send('undo', file.path),
+            ),
+          ]
+        : []),
+    );
+    const row = el(
+      'li',
+      'change-row',
+      kindIcon,
+      open,
+      stats,
+      badge ? el('span', 'change-badge', badge) : null,
+      buttons,
+    );
+    row.dataset.path = file.path;
+    row.dataset.kind = file.kind;
+    row.dataset.decision = file.decision;
+    return row;
+  }
+
+  /** Posts one action; Keep and Undo lock the buttons they apply to until the host answers. */
+  private send(action: ChangeAction, path?: string): void {
+    if (action !== 'diff') {
+      const scope = path === undefined ? this.element : this.rowElement(path);
+      for (const control of scope?.querySelectorAll<HTMLButtonElement>('.change-decide') ?? []) {
+        control.disabled = true;
+      }
+      if (path === undefined) {
+        for (const control of this.actions.querySelectorAll('.change-decide-all')) {
+          control.setAttribute('disabled', '');
+        }
+      }
+    }
+    this.post({ type: 'turn_changes', turnId: this.turnId, action, ...(path === undefined ? {} : { path }) });
+  }
+
+  private rowElement(path: string): HTMLElement | undefined {
+    return this.rows.get(path)?.element;
+  }
+
+  /** The host could not act on a Keep or Undo: offer the buttons again. */
+  unlock(): void {
+    const changes = this.shown;
+    this.shown = undefined;
+    this.rows.clear();
+    this.actionsKey = '';
+    this.update(changes);
+  }
+}
+
+/** Keep or Undo of one file: locked once clicked, until the host's answer rebuilds the row. */
+function decideButton(iconName: string, label: string, onClick: () => void): HTMLButtonElement {
+  const control = iconButton(iconName, label, onClick);
+  control.classList.add('change-decide');
+  return control;
+}
+
+/** "src/lib/a.ts" → name "a.ts", folder "src/lib" (either separator: Windows paths too). */
+export function splitPath(relativePath: string): { name: string; folder: string } {
+  const cut = Math.max(relativePath.lastIndexOf('/'), relativePath.lastIndexOf('\\'));
+  return cut < 0
+    ? { name: relativePath, folder: '' }
+    : { name: relativePath.slice(cut + 1), folder: relativePath.slice(0, cut) };
+}
