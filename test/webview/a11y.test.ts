@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { ChatPage } from './support/chatPage';
+import { changesTranscript } from './support/changesTranscript';
 import { richTranscript } from './support/richTranscript';
 import { useChatPages } from './support/suite';
 
@@ -13,21 +15,42 @@ describe('webview: accessibility', () => {
     const transcript = page.page.locator('.transcript');
     assert.equal(await transcript.getAttribute('role'), 'log');
     assert.equal(await transcript.getAttribute('aria-live'), 'polite');
-    const unnamed = await page.page.evaluate(() =>
-      Array.from(
-        document.querySelectorAll(
-          '#app :is(button, vscode-button, textarea, vscode-single-select, [role="button"])',
-        ),
-      )
-        .filter((control) => {
-          const name =
-            control.getAttribute('aria-label') ?? control.getAttribute('label') ?? control.textContent ?? '';
-          return name.trim() === '';
-        })
-        .map((control) => control.outerHTML.slice(0, 120)),
-    );
-    assert.deepEqual(unnamed, []);
+    assert.deepEqual(await unnamedControls(page), []);
     assert.equal(await page.page.locator('.tool-status').first().getAttribute('role'), 'img');
+  });
+
+  it('names every control of the change card and the checkpoint actions', async () => {
+    const page = await chat.open();
+    for (const message of changesTranscript()) {
+      await page.host(message);
+    }
+    assert.ok(
+      (await page.page.locator('.turn-changes .change-row button').count()) >= 10,
+      'the rows are there',
+    );
+    assert.deepEqual(await unnamedControls(page), []);
+    const card = page.page.locator('.turn-changes[data-turn-id="t2"]');
+    assert.equal(await card.getAttribute('role'), 'region');
+    assert.equal(await card.getAttribute('aria-label'), '5 files changed');
+    assert.equal(await card.getByRole('img', { name: 'Created' }).count(), 2);
+    // Every icon button says what it does, also as a tooltip.
+    const iconButtons = await card
+      .locator('.change-buttons button')
+      .evaluateAll((buttons) => buttons.map((b) => [b.getAttribute('aria-label'), b.getAttribute('title')]));
+    for (const [label, title] of iconButtons) {
+      assert.ok(label && label === title, `${label} / ${title}`);
+    }
+    const keep = card.getByRole('button', { name: 'Keep the change to src/config.ts' });
+    await keep.focus();
+    await page.page.keyboard.press('Enter');
+    assert.deepEqual((await page.posted()).at(-1), {
+      type: 'turn_changes',
+      turnId: 't2',
+      action: 'keep',
+      path: '/work/app/src/config.ts',
+    });
+    assert.equal(await page.page.getByRole('button', { name: 'Restore checkpoint' }).count(), 2);
+    assert.equal(await page.page.getByRole('note').filter({ hasText: 'Workspace restored' }).count(), 1);
   });
 
   it('reaches the controls by keyboard and shows focus with the theme focus border', async () => {
@@ -53,3 +76,20 @@ describe('webview: accessibility', () => {
     assert.equal(await page.page.locator('.composer-input').inputValue(), 'typed with the keyboard');
   });
 });
+
+/** Controls with no accessible name (aria-label, label or text). */
+async function unnamedControls(page: ChatPage): Promise<string[]> {
+  return page.page.evaluate(() =>
+    Array.from(
+      document.querySelectorAll(
+        '#app :is(button, vscode-button, textarea, vscode-single-select, [role="button"])',
+      ),
+    )
+      .filter((control) => {
+        const name =
+          control.getAttribute('aria-label') ?? control.getAttribute('label') ?? control.textContent ?? '';
+        return name.trim() === '';
+      })
+      .map((control) => control.outerHTML.slice(0, 120)),
+  );
+}
