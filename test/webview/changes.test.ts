@@ -462,4 +462,35 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     ]);
     assert.equal(await paths.first().getAttribute('title'), 'Open /w/a.ts at line 5');
   });
+
+  it('shows tool call paths relative to the workspace folder and opens the full path', async () => {
+    const page = await chat.open();
+    const entry = toolCall('e1', {
+      toolKind: 'edit',
+      status: 'in_progress',
+      content: [{ type: 'diff', path: '/work/app/src/a.ts', oldText: 'a\n', newText: 'b\n' }],
+      locations: [{ path: '/work/app/src/a.ts', line: 7 }, { path: '/etc/hosts' }],
+    });
+    await page.host(
+      snapshot(
+        { entries: [entry], turns: [turn('t1')] },
+        { workspaceFolders: [{ name: 'app', path: '/work/app' }] },
+      ),
+    );
+    const card = page.page.locator('[data-entry-id="e1"]');
+    assert.deepEqual(await card.locator('.location').allInnerTexts(), ['src/a.ts:7', '/etc/hosts']);
+    assert.equal(await card.locator('.location').first().getAttribute('title'), 'Open /work/app/src/a.ts:7');
+    assert.equal(await card.locator('.diff-path-text').textContent(), 'src/a.ts');
+    await page.clearPosted();
+    await card.locator('.location').first().click();
+    await card.locator('.diff-path').click();
+    assert.deepEqual(await page.posted(), [
+      { type: 'open_file', path: '/work/app/src/a.ts', line: 7 },
+      { type: 'open_file', path: '/work/app/src/a.ts', line: 1 },
+    ]);
+
+    // Without the folders (a host that does not send them) the paths show as they came.
+    await page.host(snapshot({ entries: [entry], turns: [turn('t1')] }));
+    assert.deepEqual(await card.locator('.location').allInnerTexts(), ['/work/app/src/a.ts:7', '/etc/hosts']);
+  });
 });
