@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { events, turnUpdated } from './support/builders';
 import type { ChatPage } from './support/chatPage';
 import { changesTranscript } from './support/changesTranscript';
 import { richTranscript } from './support/richTranscript';
@@ -30,7 +31,7 @@ describe('webview: accessibility', () => {
     );
     assert.deepEqual(await unnamedControls(page), []);
     const card = page.page.locator('.turn-changes[data-turn-id="t2"]');
-    assert.equal(await card.getAttribute('role'), 'region');
+    assert.equal(await card.getAttribute('role'), 'group');
     assert.equal(await card.getAttribute('aria-label'), '5 files changed');
     assert.equal(await card.getByRole('img', { name: 'Created' }).count(), 2);
     // Every icon button says what it does, also as a tooltip.
@@ -49,7 +50,43 @@ describe('webview: accessibility', () => {
       action: 'keep',
       path: '/work/app/src/config.ts',
     });
+    // The host's answer rebuilds the row; focus stays on that file rather than falling to the page.
+    const snapshotMessage = changesTranscript()[0];
+    const t2 = snapshotMessage?.type === 'snapshot' ? snapshotMessage.view.chat?.thread.turns[1] : undefined;
+    assert.ok(t2?.changes);
+    const decided = {
+      ...t2,
+      changes: {
+        ...t2.changes,
+        files: t2.changes.files.map((file) =>
+          file.path === '/work/app/src/config.ts' ? { ...file, decision: 'kept' as const } : file,
+        ),
+      },
+    };
+    await page.host(events(turnUpdated(decided)));
+    assert.equal(await card.getByRole('button', { name: 'Keep the change to src/config.ts' }).count(), 0);
+    assert.equal(
+      await page.page.evaluate(
+        () => document.activeElement?.closest<HTMLElement>('.change-row')?.dataset.path,
+      ),
+      '/work/app/src/config.ts',
+    );
     assert.equal(await page.page.getByRole('button', { name: 'Restore checkpoint' }).count(), 2);
+
+    // Keep all by keyboard: once nothing is pending its button goes, and focus moves to Review all.
+    await card.locator('vscode-button', { hasText: 'Keep all' }).focus();
+    await page.page.keyboard.press('Enter');
+    assert.deepEqual((await page.posted()).at(-1), { type: 'turn_changes', turnId: 't2', action: 'keep' });
+    const allKept = {
+      ...decided,
+      changes: {
+        ...decided.changes,
+        files: decided.changes.files.map((file) => ({ ...file, decision: 'kept' as const })),
+      },
+    };
+    await page.host(events(turnUpdated(allKept)));
+    assert.equal(await card.locator('vscode-button', { hasText: 'Keep all' }).count(), 0);
+    assert.equal(await page.page.evaluate(() => document.activeElement?.textContent), 'Review all');
     assert.equal(await page.page.getByRole('note').filter({ hasText: 'Workspace restored' }).count(), 1);
   });
 

@@ -18,6 +18,9 @@ const DECISION_BADGES: Partial<Record<TurnFileChangeMessage['decision'], string>
 
 type ChangeAction = 'diff' | 'keep' | 'undo';
 
+/** A file's row (by path) or the card's actions. */
+type FocusPlace = { readonly path: string } | 'actions';
+
 interface Row {
   readonly element: HTMLElement;
   /** The file data and liveness the row was built from: an equal key keeps the row (and its focus). */
@@ -56,6 +59,8 @@ export class ChangeCardView {
   private readonly rows = new Map<string, Row>();
   private shown: TurnChangesMessage | undefined;
   private actionsKey = '';
+  /** Where the last Keep or Undo was asked: focus goes back there if the answer's rebuild drops it. */
+  private askedFrom: FocusPlace | undefined;
 
   constructor(
     private readonly turnId: string,
@@ -65,7 +70,8 @@ export class ChangeCardView {
     this.disclosure.header.after(this.actions);
     this.disclosure.body.append(this.hint, this.list);
     this.element = el('div', 'turn-changes', this.disclosure.element);
-    this.element.setAttribute('role', 'region');
+    // A group, not a landmark region: a long chat has one card per turn.
+    this.element.setAttribute('role', 'group');
     this.element.dataset.turnId = turnId;
     this.element.hidden = true;
   }
@@ -95,8 +101,40 @@ export class ChangeCardView {
     this.disclosure.element.classList.toggle('live', changes.live);
     this.hint.hidden = changes.coverage !== 'limited';
     this.disclosure.setAutoOpen(files.length <= FOLD_ABOVE_FILES);
+    const focus =
+      this.focusedPlace() ?? (document.activeElement === document.body ? this.askedFrom : undefined);
+    this.askedFrom = undefined;
     this.renderActions(changes);
     this.renderRows(changes);
+    this.restoreFocus(focus);
+  }
+
+  /** Where keyboard focus is in the card: a file's row, the card actions, or elsewhere. */
+  private focusedPlace(): FocusPlace | undefined {
+    const active = document.activeElement;
+    if (!active || !this.element.contains(active)) {
+      return undefined;
+    }
+    const path = active.closest<HTMLElement>('.change-row')?.dataset.path;
+    if (path !== undefined) {
+      return { path };
+    }
+    return this.actions.contains(active) ? 'actions' : undefined;
+  }
+
+  /**
+   * A decision rebuilds the row (or the actions) whose button had focus: keep the keyboard user in
+   * the same place, on the row's file name or on Review all, rather than dropping them on the page.
+   */
+  private restoreFocus(place: FocusPlace | undefined): void {
+    if (place === undefined || (document.activeElement && this.element.contains(document.activeElement))) {
+      return;
+    }
+    const target =
+      place === 'actions'
+        ? this.actions.querySelector<HTMLElement>('vscode-button')
+        : this.rowElement(place.path)?.querySelector<HTMLElement>('.change-path');
+    target?.focus();
   }
 
   private renderActions(changes: TurnChangesMessage): void {
@@ -226,14 +264,16 @@ export class ChangeCardView {
   private send(action: ChangeAction, path?: string): void {
     if (action !== 'diff') {
       const scope = path === undefined ? this.element : this.rowElement(path);
-      for (const control of scope?.querySelectorAll<HTMLButtonElement>('.change-decide') ?? []) {
-        control.disabled = true;
+      // aria-disabled rather than disabled: a disabled button would lose keyboard focus.
+      for (const control of scope?.querySelectorAll('.change-decide') ?? []) {
+        control.setAttribute('aria-disabled', 'true');
       }
       if (path === undefined) {
         for (const control of this.actions.querySelectorAll('.change-decide-all')) {
           control.setAttribute('disabled', '');
         }
       }
+      this.askedFrom = path === undefined ? 'actions' : { path };
     }
     this.post({ type: 'turn_changes', turnId: this.turnId, action, ...(path === undefined ? {} : { path }) });
   }
@@ -254,7 +294,11 @@ export class ChangeCardView {
 
 /** Keep or Undo of one file: locked once clicked, until the host's answer rebuilds the row. */
 function decideButton(iconName: string, label: string, onClick: () => void): HTMLButtonElement {
-  const control = iconButton(iconName, label, onClick);
+  const control = iconButton(iconName, label, () => {
+    if (control.getAttribute('aria-disabled') !== 'true') {
+      onClick();
+    }
+  });
   control.classList.add('change-decide');
   return control;
 }
