@@ -188,7 +188,8 @@ describe('webview: untrusted agent output stays inert', () => {
     }
     assert.equal(await page.page.evaluate(() => window.__xss), undefined);
     assert.ok(page.page.url().endsWith('/chat.html?theme=dark'));
-    // The payloads are visible as text.
+    // The payloads are visible as text (in view: blocks off screen skip rendering, and innerText with it).
+    await page.page.locator('[data-entry-id="a1"] .md-block').first().scrollIntoViewIfNeeded();
     assert.match(
       await page.page.locator('[data-entry-id="a1"]').innerText(),
       /<script>window.__xss=1<\/script>/,
