@@ -108,7 +108,7 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
         path,
       );
     }
-    assert.deepEqual(await changes.locator('.change-actions vscode-button').allTextContents(), [
+    assert.deepEqual(await changes.locator('.change-actions :is(button, vscode-button)').allTextContents(), [
       'Review all',
       'Keep all',
       'Undo all',
@@ -151,9 +151,10 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     assert.equal(await card(page).isVisible(), true);
     assert.equal(await card(page).locator('.change-live').innerText(), 'Changing…');
     assert.equal(await card(page).locator('.change-live .codicon-loading.codicon-modifier-spin').count(), 1);
-    assert.deepEqual(await card(page).locator('.change-actions vscode-button').allTextContents(), [
-      'Review all',
-    ]);
+    assert.deepEqual(
+      await card(page).locator('.change-actions :is(button, vscode-button)').allTextContents(),
+      ['Review all'],
+    );
     assert.equal(await row(page, '/w/a.ts').locator('.change-decide').count(), 0, 'no Keep/Undo while live');
 
     await page.host(
@@ -185,11 +186,10 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     };
     await page.host(events(ended(done)));
     assert.equal(await card(page).locator('.change-live').isVisible(), false);
-    assert.deepEqual(await card(page).locator('.change-actions vscode-button').allTextContents(), [
-      'Review all',
-      'Keep all',
-      'Undo all',
-    ]);
+    assert.deepEqual(
+      await card(page).locator('.change-actions :is(button, vscode-button)').allTextContents(),
+      ['Review all', 'Keep all', 'Undo all'],
+    );
     assert.equal(await row(page, '/w/a.ts').locator('.change-decide').count(), 2);
     assert.deepEqual(await card(page).locator('.change-stats span').allTextContents(), ['+5', '−0']);
   });
@@ -204,7 +204,7 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     await row(page, '/w/src/lib/config.ts')
       .getByRole('button', { name: 'Undo the change to src/lib/config.ts' })
       .click();
-    await card(page).locator('vscode-button', { hasText: 'Review all' }).click();
+    await card(page).locator('.change-review-all').click();
     assert.deepEqual(await page.posted(), [
       { type: 'turn_changes', turnId: 't1', action: 'diff', path: '/w/src/new.ts' },
       { type: 'turn_changes', turnId: 't1', action: 'diff', path: '/w/old.txt' },
@@ -259,20 +259,20 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
       2,
       'still pending',
     );
-    assert.deepEqual(await card(page).locator('.change-actions vscode-button').allTextContents(), [
-      'Review all',
-      'Keep all',
-      'Undo all',
-    ]);
+    assert.deepEqual(
+      await card(page).locator('.change-actions :is(button, vscode-button)').allTextContents(),
+      ['Review all', 'Keep all', 'Undo all'],
+    );
 
     await page.host(
       events(turnUpdated(decide({ '/w/src/new.ts': 'kept', '/w/src/lib/config.ts': 'undone' }))),
     );
     assert.equal(await row(page, '/w/src/lib/config.ts').locator('.change-badge').textContent(), 'Undone');
     assert.equal(await card(page).locator('.change-decide').count(), 0);
-    assert.deepEqual(await card(page).locator('.change-actions vscode-button').allTextContents(), [
-      'Review all',
-    ]);
+    assert.deepEqual(
+      await card(page).locator('.change-actions :is(button, vscode-button)').allTextContents(),
+      ['Review all'],
+    );
   });
 
   it('says when only some files can be tracked', async () => {

@@ -67,8 +67,9 @@ export class ChangeCardView {
     private readonly post: (message: ViewMessage) => boolean,
   ) {
     this.disclosure.header.append(icon('diff-multiple'), this.title, this.stats, this.liveIndicator);
-    this.disclosure.header.after(this.actions);
     this.disclosure.body.append(this.hint, this.list);
+    // After the body, outside it: Keep all and Undo all stay at hand when a long list is folded.
+    this.disclosure.body.after(this.actions);
     this.element = el('div', 'turn-changes', this.disclosure.element);
     // A group, not a landmark region: a long chat has one card per turn.
     this.element.setAttribute('role', 'group');
@@ -132,7 +133,7 @@ export class ChangeCardView {
     }
     const target =
       place === 'actions'
-        ? this.actions.querySelector<HTMLElement>('vscode-button')
+        ? this.actions.querySelector<HTMLElement>('.change-review-all')
         : this.rowElement(place.path)?.querySelector<HTMLElement>('.change-path');
     target?.focus();
   }
@@ -144,13 +145,13 @@ export class ChangeCardView {
       return;
     }
     this.actionsKey = key;
+    // Review all as a link on the left, so Keep all and Undo all fit beside it in a narrow sidebar.
+    const reviewAll = el('button', 'change-review-all link-button', icon('diff-multiple'), 'Review all');
+    reviewAll.type = 'button';
+    reviewAll.title = 'Open every changed file in the multi-file diff editor';
+    reviewAll.addEventListener('click', () => this.send('diff'));
     this.actions.replaceChildren(
-      button('Review all', {
-        icon: 'diff-multiple',
-        secondary: true,
-        title: 'Open every changed file in the multi-file diff editor',
-        onClick: () => this.send('diff'),
-      }),
+      reviewAll,
       ...(decidable
         ? [
             button('Keep all', {

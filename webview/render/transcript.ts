@@ -14,7 +14,8 @@ interface Group {
   readonly element: HTMLElement;
   readonly entries: HTMLElement;
   readonly footer: HTMLElement;
-  readonly changes: ChangeCardView | undefined;
+  /** Made when the turn first changes a file: most turns never do. */
+  changes?: ChangeCardView;
   readonly views: EntryView[];
   turn: TurnMessage | undefined;
   readonly history: boolean;
@@ -227,6 +228,10 @@ export class Transcript {
       }
     }
     group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+    if (!group.changes && turn.changes && turn.changes.files.length > 0) {
+      group.changes = new ChangeCardView(turn.id, this.context.post);
+      group.footer.before(group.changes.element);
+    }
     group.changes?.update(turn.changes);
     return group;
   }
@@ -241,19 +246,11 @@ export class Transcript {
     }
     const entries = el('div', 'turn-entries');
     const footer = el('div', 'turn-footer');
-    const changes = turnId === undefined ? undefined : new ChangeCardView(turnId, this.context.post);
-    const element = el(
-      'section',
-      turnId === undefined ? 'turn turn-history' : 'turn',
-      entries,
-      changes?.element,
-      footer,
-    );
+    const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn', entries, footer);
     const group: Group = {
       element,
       entries,
       footer,
-      changes,
       views: [],
       turn: undefined,
       history: turnId === undefined,
