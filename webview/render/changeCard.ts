@@ -1,22 +1,10 @@
-import type { TurnChangesMessage, TurnFileChangeMessage, ViewMessage } from '../../src/protocol';
+import type { TurnChangesMessage, ViewMessage } from '../../src/protocol';
 import { Disclosure } from './disclosure';
-import { button, el, icon, iconButton } from './dom';
+import { changeRow, type ChangeAction } from './changeRow';
+import { button, el, icon } from './dom';
 
 /** More files than this and the card starts folded: a long list would push the answer away. */
 const FOLD_ABOVE_FILES = 8;
-
-const KIND: Record<TurnFileChangeMessage['kind'], { icon: string; label: string }> = {
-  created: { icon: 'diff-added', label: 'Created' },
-  modified: { icon: 'diff-modified', label: 'Modified' },
-  deleted: { icon: 'diff-removed', label: 'Deleted' },
-};
-
-const DECISION_BADGES: Partial<Record<TurnFileChangeMessage['decision'], string>> = {
-  kept: 'Kept',
-  undone: 'Undone',
-};
-
-type ChangeAction = 'diff' | 'keep' | 'undo';
 
 /** A file's row (by path) or the card's actions. */
 type FocusPlace = { readonly path: string } | 'actions';
@@ -180,7 +168,7 @@ export class ChangeCardView {
       const key = JSON.stringify([file, changes.live]);
       let row = this.rows.get(file.path);
       if (row?.key !== key) {
-        row = { element: this.row(file, changes.live), key };
+        row = { element: changeRow(file, changes.live, (action, path) => this.send(action, path)), key };
         this.rows.set(file.path, row);
       }
       return row.element;
@@ -195,70 +183,6 @@ export class ChangeCardView {
     if (current.length !== elements.length || current.some((child, index) => child !== elements[index])) {
       this.list.replaceChildren(...elements);
     }
-  }
-
-  private row(file: TurnFileChangeMessage, live: boolean): HTMLElement {
-    const kind = KIND[file.kind];
-    const { name, folder } = splitPath(file.relativePath);
-    const kindIcon = icon(kind.icon);
-    kindIcon.classList.add('change-kind');
-    kindIcon.removeAttribute('aria-hidden');
-    kindIcon.setAttribute('role', 'img');
-    kindIcon.setAttribute('aria-label', kind.label);
-    kindIcon.title = kind.label;
-
-    const open = el(
-      'button',
-      'change-path link-button',
-      el('span', 'change-name', name),
-      folder ? el('span', 'change-folder', folder) : null,
-    );
-    open.type = 'button';
-    open.title = file.path;
-    // Named by the path alone: the row's Open diff button carries the action's name.
-    open.setAttribute('aria-label', file.relativePath);
-    open.addEventListener('click', () => this.send('diff', file.path));
-
-    const stats = file.binary
-      ? el('span', 'change-binary', 'binary')
-      : el(
-          'span',
-          'diff-stats',
-          el('span', 'diff-stat-add', `+${file.added}`),
-          el('span', 'diff-stat-del', `−${file.removed}`),
-        );
-    if (!file.binary) {
-      stats.setAttribute('aria-label', `${file.added} lines added, ${file.removed} removed`);
-    }
-    const badge = DECISION_BADGES[file.decision];
-    const buttons = el(
-      'span',
-      'change-buttons',
-      iconButton('diff', `Open the diff of ${file.relativePath}`, () => this.send('diff', file.path)),
-      ...(file.decision === 'pending' && !live
-        ? [
-            decideButton('check', `Keep the change to ${file.relativePath}`, () =>
-              this.send('keep', file.path),
-            ),
-            decideButton('discard', `Undo the change to ${file.relativePath}`, () =>
-              this.send('undo', file.path),
-            ),
-          ]
-        : []),
-    );
-    const row = el(
-      'li',
-      'change-row',
-      kindIcon,
-      open,
-      stats,
-      badge ? el('span', 'change-badge', badge) : null,
-      buttons,
-    );
-    row.dataset.path = file.path;
-    row.dataset.kind = file.kind;
-    row.dataset.decision = file.decision;
-    return row;
   }
 
   /** Posts one action; Keep and Undo lock the buttons they apply to until the host answers. */
@@ -291,23 +215,4 @@ export class ChangeCardView {
     this.actionsKey = '';
     this.update(changes);
   }
-}
-
-/** Keep or Undo of one file: locked once clicked, until the host's answer rebuilds the row. */
-function decideButton(iconName: string, label: string, onClick: () => void): HTMLButtonElement {
-  const control = iconButton(iconName, label, () => {
-    if (control.getAttribute('aria-disabled') !== 'true') {
-      onClick();
-    }
-  });
-  control.classList.add('change-decide');
-  return control;
-}
-
-/** "src/lib/a.ts" → name "a.ts", folder "src/lib" (either separator: Windows paths too). */
-export function splitPath(relativePath: string): { name: string; folder: string } {
-  const cut = Math.max(relativePath.lastIndexOf('/'), relativePath.lastIndexOf('\\'));
-  return cut < 0
-    ? { name: relativePath, folder: '' }
-    : { name: relativePath.slice(cut + 1), folder: relativePath.slice(0, cut) };
 }

@@ -1,4 +1,4 @@
-import type { ViewMessage } from '../../src/protocol';
+import type { TurnMessage, ViewMessage } from '../../src/protocol';
 import { el, icon } from './dom';
 
 /**
@@ -56,4 +56,74 @@ function formatRestoreTime(at: Date, now: Date): string {
   return at.toDateString() === now.toDateString()
     ? time
     : `${at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
+}
+
+/** What a turn's group in the transcript holds for checkpoints. */
+export interface CheckpointSlots {
+  /** The turn's section. */
+  readonly element: HTMLElement;
+  /** The message that started the turn: "Restore checkpoint" sits under it. */
+  userMessage?: HTMLElement;
+  /** The Restore checkpoint row, with what it was built from. */
+  checkpoint?: { readonly element: HTMLElement; readonly key: string };
+  /** The "Workspace restored" divider above the turn, with the time it shows. */
+  restored?: { readonly element: HTMLElement; readonly at: number };
+}
+
+/**
+ * Restore checkpoint under each finished turn's message (disabled while any turn runs), the
+ * "Workspace restored" divider above each turn restored to, and the mark on every turn a restore
+ * undid: one that started before a restore to it or to an earlier turn. Only what changed is
+ * touched.
+ */
+export function refreshCheckpoints(
+  turns: readonly TurnMessage[],
+  slotsOf: (turnId: string) => CheckpointSlots | undefined,
+  options: { readonly anyRunning: boolean; readonly post: (message: ViewMessage) => boolean },
+): void {
+  let latestRestore = -Infinity;
+  for (const turn of turns) {
+    const slots = slotsOf(turn.id);
+    if (!slots) {
+      continue;
+    }
+    latestRestore = Math.max(latestRestore, turn.restoredAt ?? -Infinity);
+    slots.element.classList.toggle('restored-away', turn.startedAt <= latestRestore);
+    refreshRestoredMark(slots, turn.restoredAt);
+    refreshRestoreAction(slots, turn, options.anyRunning, options.post);
+  }
+}
+
+function refreshRestoredMark(slots: CheckpointSlots, restoredAt: number | undefined): void {
+  if (slots.restored?.at === restoredAt) {
+    return;
+  }
+  slots.restored?.element.remove();
+  slots.restored = undefined;
+  if (restoredAt !== undefined) {
+    const element = restoredMark(restoredAt);
+    slots.element.before(element);
+    slots.restored = { element, at: restoredAt };
+  }
+}
+
+function refreshRestoreAction(
+  slots: CheckpointSlots,
+  turn: TurnMessage,
+  anyRunning: boolean,
+  post: (message: ViewMessage) => boolean,
+): void {
+  const message =
+    turn.checkpointId !== undefined && turn.status !== 'running' ? slots.userMessage : undefined;
+  const key = message ? `${turn.checkpointId}:${anyRunning}` : '';
+  if ((slots.checkpoint?.key ?? '') === key) {
+    return;
+  }
+  slots.checkpoint?.element.remove();
+  slots.checkpoint = undefined;
+  if (message) {
+    const element = restoreCheckpointRow(turn.id, anyRunning, post);
+    message.after(element);
+    slots.checkpoint = { element, key };
+  }
 }

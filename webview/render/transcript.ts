@@ -1,7 +1,7 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChatStore, StoreChanges } from '../store';
 import { ChangeCardView } from './changeCard';
-import { restoreCheckpointRow, restoredMark } from './checkpoint';
+import { refreshCheckpoints, type CheckpointSlots } from './checkpoint';
 import { el, icon } from './dom';
 import { emptyState, type EmptyStateInfo } from './emptyState';
 import { MessageView, ThoughtView } from './message';
@@ -10,7 +10,7 @@ import { turnFooter } from './turnFooter';
 import type { EntryView, RenderContext } from './types';
 
 /** Entries of one turn (or of replayed history), the files it changed and the turn's footer. */
-interface Group {
+interface Group extends CheckpointSlots {
   readonly element: HTMLElement;
   readonly entries: HTMLElement;
   readonly footer: HTMLElement;
@@ -19,12 +19,6 @@ interface Group {
   readonly views: EntryView[];
   turn: TurnMessage | undefined;
   readonly history: boolean;
-  /** The message that started the turn: "Restore checkpoint" sits under it. */
-  userMessage?: HTMLElement;
-  /** The Restore checkpoint row, with what it was built from. */
-  checkpoint?: { readonly element: HTMLElement; readonly key: string };
-  /** The "Workspace restored" divider above the turn, with the time it shows. */
-  restored?: { readonly element: HTMLElement; readonly at: number };
 }
 
 /** How close to the bottom still counts as "following the stream". */
@@ -117,7 +111,7 @@ export class Transcript {
           touched.add(this.updateTurn(turn, store.turns.at(-1)?.id === id));
         }
       }
-      if (changes.turns.size > 0 || this.addedUserMessage(changes, store)) {
+      if (changes.turns.size > 0 || changes.added.some((id) => store.entry(id)?.kind === 'user')) {
         this.refreshCheckpoints(store);
       }
       for (const notice of changes.notices) {
@@ -264,56 +258,11 @@ export class Transcript {
     return group;
   }
 
-  private addedUserMessage(changes: StoreChanges, store: ChatStore): boolean {
-    return changes.added.some((id) => store.entry(id)?.kind === 'user');
-  }
-
-  /**
-   * Restore checkpoint under each finished turn's message (disabled while any turn runs), the
-   * "Workspace restored" divider above each turn restored to, and the mark on every turn that was
-   * undone by a restore: it started before a restore to it or to an earlier turn.
-   */
   private refreshCheckpoints(store: ChatStore): void {
-    const running = store.runningTurn !== undefined;
-    let latestRestore = -Infinity;
-    for (const turn of store.turns) {
-      const group = this.groups.get(turn.id);
-      if (!group) {
-        continue;
-      }
-      latestRestore = Math.max(latestRestore, turn.restoredAt ?? -Infinity);
-      group.element.classList.toggle('restored-away', turn.startedAt <= latestRestore);
-      this.refreshRestoredMark(group, turn.restoredAt);
-      this.refreshRestoreAction(group, turn, running);
-    }
-  }
-
-  private refreshRestoredMark(group: Group, restoredAt: number | undefined): void {
-    if (group.restored?.at === restoredAt) {
-      return;
-    }
-    group.restored?.element.remove();
-    group.restored = undefined;
-    if (restoredAt !== undefined) {
-      const element = restoredMark(restoredAt);
-      group.element.before(element);
-      group.restored = { element, at: restoredAt };
-    }
-  }
-
-  private refreshRestoreAction(group: Group, turn: TurnMessage, anyRunning: boolean): void {
-    const offered = turn.checkpointId !== undefined && turn.status !== 'running' && group.userMessage;
-    const key = offered ? `${turn.checkpointId}:${anyRunning}` : '';
-    if (group.checkpoint?.key === key) {
-      return;
-    }
-    group.checkpoint?.element.remove();
-    group.checkpoint = undefined;
-    if (offered) {
-      const element = restoreCheckpointRow(turn.id, anyRunning, this.context.post);
-      offered.after(element);
-      group.checkpoint = { element, key };
-    }
+    refreshCheckpoints(store.turns, (turnId) => this.groups.get(turnId), {
+      anyRunning: store.runningTurn !== undefined,
+      post: this.context.post,
+    });
   }
 
   /** Thinking stays open only while it is the newest entry of a running turn. */
