@@ -82,14 +82,41 @@ function makeChunks() {
 
 const LONG_TURNS = 200;
 
-/** A chat of LONG_TURNS finished turns (question, ~1.5 KB answer with code, an edit with a diff), plus a running one. */
+/**
+ * A chat of LONG_TURNS finished turns (question, ~1.5 KB answer with code, an edit with a diff, a
+ * checkpoint and a card of three changed files), plus a running one.
+ */
 function longChatSnapshot() {
   const entries = [];
   const turns = [];
   const code = Array.from({ length: 20 }, (_, i) => `  const value${i} = compute(${i});`).join('\n');
   for (let t = 1; t <= LONG_TURNS; t++) {
     const turnId = `t${t}`;
-    turns.push({ id: turnId, status: 'completed', stopReason: 'end_turn', startedAt: t, endedAt: t + 1 });
+    const file = (name, kind) => ({
+      path: `/w/src/${name}`,
+      relativePath: `src/${name}`,
+      kind,
+      added: 4,
+      removed: 1,
+      decision: 'pending',
+    });
+    turns.push({
+      id: turnId,
+      status: 'completed',
+      stopReason: 'end_turn',
+      startedAt: t,
+      endedAt: t + 1,
+      checkpointId: `cp${t}`,
+      changes: {
+        files: [
+          file(`step${t}.ts`, 'modified'),
+          file(`step${t}.test.ts`, 'created'),
+          file(`old${t}.ts`, 'deleted'),
+        ],
+        live: false,
+        coverage: 'full',
+      },
+    });
     entries.push({
       kind: 'user',
       id: `u${t}`,
@@ -242,6 +269,13 @@ async function main() {
           const result = await step(batch);
           tail.push(result.handle + result.render);
         }
+        // "Restore checkpoint" of the first message: every turn of the long chat gets marked.
+        const first = longChat.view.chat.thread.turns[0];
+        const restore = await step({
+          type: 'thread_events',
+          chatId: longChat.view.chat.chatId,
+          events: [{ type: 'turn_updated', turn: { ...first, restoredAt: Date.now() } }],
+        });
         return {
           perBatch,
           total,
@@ -251,6 +285,8 @@ async function main() {
           long: long.handle + long.render + long.layout,
           longNodes: document.getElementsByTagName('*').length,
           tail,
+          restore: restore.handle + restore.render + restore.layout,
+          marked: document.querySelectorAll('.turn.restored-away').length,
         };
       },
       { snapshot, batches, longChat: longChatSnapshot(), tailBatches: batches.slice(0, 20) },
@@ -289,12 +325,17 @@ async function main() {
     console.log(`  cold snapshot render   ${ms(result.cold)} (the whole reply at once)`);
     console.log(`  final DOM nodes        ${result.nodes.toLocaleString('en-US')}`);
     const tail = [...result.tail].sort((a, b) => a - b);
-    console.log(`long chat: ${LONG_TURNS} finished turns (user, markdown answer with code, edit with diff)`);
+    console.log(
+      `long chat: ${LONG_TURNS} finished turns (user, markdown answer with code, edit with diff, 3 changed files)`,
+    );
     console.log(
       `  snapshot render        ${ms(result.long)} (${result.longNodes.toLocaleString('en-US')} DOM nodes)`,
     );
     console.log(
       `  streaming at its end   p50 ${ms(percentile(tail, 50))}  p95 ${ms(percentile(tail, 95))} per batch`,
+    );
+    console.log(
+      `  restore to the first   ${ms(result.restore)} (${result.marked} turns marked, with style+layout)`,
     );
     console.log(`  JS heap used           ${(heap.usedSize / 1024 / 1024).toFixed(1)} MiB (after GC)`);
     if (problems.length > 0) {

@@ -1,5 +1,6 @@
 import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/protocol';
 import { handleContentClicks } from './clicks';
+import { workspaceRelativePath } from './links';
 import { Alerts } from './render/alerts';
 import { Composer } from './render/composer';
 import { el } from './render/dom';
@@ -44,6 +45,7 @@ export class ChatApp {
       requestFocus: (element) => this.focusRequests.push(element),
       terminal: (terminalId) => this.store.terminal(terminalId),
       authMethods: () => this.store.status.authMethods ?? [],
+      displayPath: (path) => workspaceRelativePath(path, this.store.workspaceFolders),
     };
     this.header = new Header(post);
     this.reviews = new EditReviewsView(post);
@@ -143,6 +145,7 @@ export class ChatApp {
         this.alerts.show(message.message);
         this.composer.sendFailed();
         this.transcript.unlockPermissions();
+        this.transcript.unlockChanges();
         return;
       default: {
         const never: never = message;

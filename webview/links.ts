@@ -119,3 +119,40 @@ function safeDecode(text: string): string {
 export function describeFileTarget(path: string, line?: number): string {
   return line === undefined ? path : `${path}:${line}`;
 }
+
+/** A folder the view can show paths relative to. */
+export interface PathRoot {
+  readonly name: string;
+  readonly path: string;
+}
+
+const DRIVE_PATH = /^[a-zA-Z]:[\\/]/;
+
+/**
+ * `path` relative to the workspace folder that holds it ("src/a.ts"; "app/src/a.ts" when there are
+ * several folders, as VS Code shows them), or `path` itself when no folder holds it. Either
+ * separator counts; Windows drive paths compare without case, as the file system does.
+ */
+export function workspaceRelativePath(path: string, folders: readonly PathRoot[]): string {
+  const insensitive = DRIVE_PATH.test(path);
+  const subject = insensitive ? path.toLowerCase() : path;
+  // The deepest folder first: a folder inside another one names its own files.
+  const deepestFirst = [...folders].sort((a, b) => b.path.length - a.path.length);
+  for (const folder of deepestFirst) {
+    const root = folder.path.replace(/[\\/]+$/, '');
+    const prefix = insensitive ? root.toLowerCase() : root;
+    if (root === '' || !subject.startsWith(prefix)) {
+      continue;
+    }
+    const separator = path.charAt(root.length);
+    if (separator !== '/' && separator !== '\\') {
+      continue;
+    }
+    const rest = path.slice(root.length + 1);
+    if (rest === '') {
+      continue;
+    }
+    return folders.length > 1 ? `${folder.name}/${rest}` : rest;
+  }
+  return path;
+}

@@ -5,6 +5,7 @@ import type {
   ChatSummary,
   EditReview,
   SessionStateMessage,
+  WorkspaceFolder,
   TerminalOutputMessage,
   ThreadEntryMessage,
   ThreadEventMessage,
@@ -64,6 +65,8 @@ export class ChatStore {
   attachments: readonly AttachmentRef[] = [];
   /** File writes waiting for the user's Keep or Undo. */
   editReviews: readonly EditReview[] = [];
+  /** Paths under these are shown relative to them. */
+  workspaceFolders: readonly WorkspaceFolder[] = [];
   state: SessionStateMessage = EMPTY_STATE;
   private entryList: ThreadEntryMessage[] = [];
   private entryIndex = new Map<string, number>();
@@ -125,6 +128,7 @@ export class ChatStore {
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
+    this.workspaceFolders = view.workspaceFolders ?? [];
     const thread = view.chat?.thread;
     this.entryList = [];
     this.entryIndex = new Map();

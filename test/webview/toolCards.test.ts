@@ -128,7 +128,7 @@ describe('webview: tool call cards', () => {
     ]);
     assert.equal(await page.page.locator('[data-entry-id="e2"] .diff-badge').textContent(), 'New file');
     await diff.locator('.diff-path').click();
-    assert.deepEqual((await page.posted()).at(-1), { type: 'open_file', path: '/w/a.ts' });
+    assert.deepEqual((await page.posted()).at(-1), { type: 'open_file', path: '/w/a.ts', line: 2 });
   });
 
   it('caps a huge diff and says how much is hidden', async () => {

@@ -106,10 +106,10 @@ export class ToolCardView implements EntryView {
     this.locations.hidden = locations.length === 0;
     this.locations.replaceChildren(
       ...locations.map((location) => {
-        const label = describeFileTarget(location.path, location.line);
+        const label = describeFileTarget(this.context.displayPath(location.path), location.line);
         const link = el('button', 'location link-button', icon('file'), el('span', '', label));
         link.type = 'button';
-        link.title = `Open ${label}`;
+        link.title = `Open ${describeFileTarget(location.path, location.line)}`;
         link.addEventListener('click', () =>
           this.context.post({
             type: 'open_file',

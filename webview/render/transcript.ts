@@ -1,5 +1,7 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChatStore, StoreChanges } from '../store';
+import { ChangeCardView } from './changeCard';
+import { refreshCheckpoints, type CheckpointSlots } from './checkpoint';
 import { el, icon } from './dom';
 import { emptyState, type EmptyStateInfo } from './emptyState';
 import { MessageView, ThoughtView } from './message';
@@ -7,11 +9,13 @@ import { ToolCardView } from './toolCard';
 import { turnFooter } from './turnFooter';
 import type { EntryView, RenderContext } from './types';
 
-/** Entries of one turn (or of replayed history) and the turn's footer. */
-interface Group {
+/** Entries of one turn (or of replayed history), the files it changed and the turn's footer. */
+interface Group extends CheckpointSlots {
   readonly element: HTMLElement;
   readonly entries: HTMLElement;
   readonly footer: HTMLElement;
+  /** Made when the turn first changes a file: most turns never do. */
+  changes?: ChangeCardView;
   readonly views: EntryView[];
   turn: TurnMessage | undefined;
   readonly history: boolean;
@@ -107,6 +111,9 @@ export class Transcript {
           touched.add(this.updateTurn(turn, store.turns.at(-1)?.id === id));
         }
       }
+      if (changes.turns.size > 0 || changes.added.some((id) => store.entry(id)?.kind === 'user')) {
+        this.refreshCheckpoints(store);
+      }
       for (const notice of changes.notices) {
         const item = el(
           'div',
@@ -147,6 +154,13 @@ export class Transcript {
     }
   }
 
+  /** The host could not act on a change card's Keep or Undo: let the user ask again. */
+  unlockChanges(): void {
+    for (const group of this.groups.values()) {
+      group.changes?.unlock();
+    }
+  }
+
   private rebuild(store: ChatStore, touched: Set<Group>): void {
     this.views.clear();
     this.groups.clear();
@@ -161,6 +175,7 @@ export class Transcript {
     for (const [index, turn] of store.turns.entries()) {
       touched.add(this.updateTurn(turn, index === store.turns.length - 1));
     }
+    this.refreshCheckpoints(store);
     this.stick = true;
     this.jump.hidden = true;
   }
@@ -169,6 +184,9 @@ export class Transcript {
     const group = this.groupFor(entry.turnId);
     const view = this.createView(entry);
     this.views.set(entry.id, view);
+    if (entry.kind === 'user' && !group.history && group.userMessage === undefined) {
+      group.userMessage = view.element;
+    }
     group.views.push(view);
     group.entries.append(view.element);
     this.trackTerminals(view);
@@ -204,6 +222,11 @@ export class Transcript {
       }
     }
     group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+    if (!group.changes && turn.changes && turn.changes.files.length > 0) {
+      group.changes = new ChangeCardView(turn.id, this.context.post);
+      group.footer.before(group.changes.element);
+    }
+    group.changes?.update(turn.changes);
     return group;
   }
 
@@ -233,6 +256,13 @@ export class Transcript {
     this.content.append(element);
     this.lastGroup = group;
     return group;
+  }
+
+  private refreshCheckpoints(store: ChatStore): void {
+    refreshCheckpoints(store.turns, (turnId) => this.groups.get(turnId), {
+      anyRunning: store.runningTurn !== undefined,
+      post: this.context.post,
+    });
   }
 
   /** Thinking stays open only while it is the newest entry of a running turn. */

@@ -20,6 +20,8 @@ export interface RenderContext {
   terminal(terminalId: string): TerminalOutputMessage | undefined;
   /** Sign-in methods of the current agent, for auth errors. */
   authMethods(): readonly AuthMethod[];
+  /** How a path is shown: relative to its workspace folder when the view knows the folders. */
+  displayPath(path: string): string;
 }
 
 export type AuthMethod = NonNullable<AgentStatus['authMethods']>[number];
