@@ -1,0 +1,393 @@
+import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Logger } from '../ports';
+import { SHADOW_ATTRIBUTES, buildExcludeFile, readUserExclude, toExcludePattern } from './excludeFile';
+import { fileLooksBinary } from './fileContent';
+import { runGit, splitNul, type ShadowLocation } from './gitRunner';
+import { SerialQueue } from './serialQueue';
+import type { FileChangeKind } from './types';
+
+export interface ShadowRepoOptions {
+  readonly git: string;
+  /** The workspace folder (absolute): the work tree. */
+  readonly folder: string;
+  /** The shadow repository's directory (GIT_DIR). */
+  readonly gitDir: string;
+  /** Files above this are not snapshotted. */
+  readonly maxFileBytes: number;
+  /** Binary files above this are not snapshotted. */
+  readonly maxBinaryBytes: number;
+  /** How many checkpoints keep a ref; older ones become unreachable and are collected by `git gc`. */
+  readonly keepCheckpoints: number;
+  readonly logger: Logger;
+}
+
+/** One file that differs between two trees of the folder. */
+export interface TreeChange {
+  /** `/`-separated, relative to the folder. */
+  readonly rel: string;
+  readonly kind: FileChangeKind;
+  readonly added: number;
+  readonly removed: number;
+  readonly binary: boolean;
+}
+
+/** Why a file is left out of checkpoints; remembered so a no-change checkpoint needs no re-reading. */
+interface SkippedFile {
+  readonly reason: 'large' | 'binary' | 'repository';
+  readonly size: number;
+}
+
+const SKIPPED_FILE = 'acp-skipped.json';
+const CHECKPOINT_REFS = 'refs/checkpoints/';
+/** Pruning and `git gc --auto` run once per this many checkpoints (and when the repository opens). */
+const MAINTENANCE_EVERY = 25;
+/** An index.lock older than this was left by a git that died (a crash, a killed window). */
+const STALE_LOCK_MS = 60_000;
+const GITLINK_MODE = '160000';
+
+/**
+ * The shadow git repository of one workspace folder: its own GIT_DIR in the extension's storage, the
+ * folder as work tree, its own index. It only ever reads the folder; the user's `.git` is excluded and
+ * only its `info/exclude` is read. Every operation runs in this folder's queue, one at a time.
+ */
+export class ShadowRepo {
+  private readonly queue = new SerialQueue();
+  private readonly location: ShadowLocation;
+  private skipped = new Map<string, SkippedFile>();
+  private writtenExclude = '';
+  private checkpointsSinceMaintenance = 0;
+
+  private constructor(private readonly options: ShadowRepoOptions) {
+    this.location = {
+      git: options.git,
+      gitDir: options.gitDir,
+      workTree: options.folder,
+      hooksDir: path.join(options.gitDir, 'acp-no-hooks'),
+      homeDir: path.join(options.gitDir, 'acp-home'),
+    };
+  }
+
+  get folder(): string {
+    return this.options.folder;
+  }
+
+  /** Creates the shadow repository on first use, or takes up the existing one. */
+  static async open(options: ShadowRepoOptions): Promise<ShadowRepo> {
+    const repo = new ShadowRepo(options);
+    await repo.queue.run(() => repo.prepare());
+    return repo;
+  }
+
+  /** Snapshots the folder and keeps it as a commit with a ref; returns the commit's hash. */
+  checkpoint(): Promise<string> {
+    return this.queue.run(async () => {
+      const tree = await this.snapshotTree();
+      const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', 'checkpoint', tree])).trim();
+      await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
+      if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
+        this.checkpointsSinceMaintenance = 0;
+        // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
+        void this.queue.run(() => this.maintain());
+      }
+      return commit;
+    });
+  }
+
+  /** Files that differ between commit `from` and commit `to`, or the folder as it is now. */
+  changes(from: string, to?: string): Promise<TreeChange[]> {
+    return this.queue.run(async () => {
+      const target = to ?? (await this.snapshotTree());
+      return this.diff(from, target);
+    });
+  }
+
+  /** The bytes of `rel` in commit `commit`; `undefined` when it was not there (or was not snapshotted). */
+  read(commit: string, rel: string): Promise<Buffer | undefined> {
+    return this.queue.run(async () => {
+      if (/[\r\n]/.test(rel)) {
+        return undefined;
+      }
+      const { stdout } = await this.runGit(['cat-file', '--batch'], { input: `${commit}:${rel}\n` });
+      const header = stdout.subarray(0, stdout.indexOf(10)).toString('utf8');
+      const match = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+      if (match?.[1] !== 'blob') {
+        return undefined;
+      }
+      const start = header.length + 1;
+      return Buffer.from(stdout.subarray(start, start + Number(match[2])));
+    });
+  }
+
+  /** Whether `commit` is a commit of this repository (a pruned checkpoint may already be gone). */
+  hasCommit(commit: string): Promise<boolean> {
+    return this.queue.run(async () => {
+      const { exitCode } = await this.runGit(['cat-file', '-e', `${commit}^{commit}`], {
+        okExitCodes: [1, 128],
+      });
+      return exitCode === 0;
+    });
+  }
+
+  /** Resolves when every queued operation has finished. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  private async prepare(): Promise<void> {
+    const { gitDir } = this.options;
+    await mkdir(gitDir, { recursive: true });
+    await mkdir(this.location.hooksDir, { recursive: true });
+    await mkdir(this.location.homeDir, { recursive: true });
+    if (!(await exists(path.join(gitDir, 'HEAD')))) {
+      // No template: no sample hooks, no default info/exclude.
+      await this.git(['init', '--quiet', `--template=${this.location.hooksDir}`]);
+      await writeFile(path.join(gitDir, 'acp-folder.txt'), `${this.options.folder}\n`);
+    }
+    await mkdir(path.join(gitDir, 'info'), { recursive: true });
+    await writeFile(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
+    await this.removeStaleLock();
+    this.skipped = await this.loadSkipped();
+    await this.maintain();
+  }
+
+  /**
+   * Stages the folder as it is now into the shadow index and writes its tree. Only files git reports as
+   * new or modified are looked at (stat, and the first 8000 bytes of the large ones); the rest is git's
+   * stat cache, which is what makes a no-change snapshot of a large folder cheap.
+   */
+  private async snapshotTree(): Promise<string> {
+    await this.refreshSkipped();
+    await this.writeExcludeFile();
+    const listed = splitNul(await this.git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']));
+    const excludedNow: string[] = [];
+    let toStage = 0;
+    let skipListChanged = false;
+    for (const entry of listed) {
+      const tag = entry.slice(0, 1);
+      const rel = entry.slice(2);
+      const skip = await this.skipReason(rel);
+      if (skip === undefined) {
+        toStage++;
+      } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
+        this.skipped.set(rel, skip);
+        skipListChanged = true;
+      } else {
+        // A tracked file that grew past the bound keeps its last snapshotted version.
+        excludedNow.push(rel);
+      }
+    }
+    if (skipListChanged) {
+      await this.saveSkipped();
+      await this.writeExcludeFile();
+    }
+    if (toStage > 0) {
+      const pathspecs = ['.', ...excludedNow.map((rel) => `:(exclude,literal)${rel}`)];
+      await this.git(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        input: `${pathspecs.join('\0')}\0`,
+      });
+    }
+    return (await this.git(['write-tree'])).trim();
+  }
+
+  /** Whether a listed path is left out: a nested repository, a file above the size bound, a large binary. */
+  private async skipReason(rel: string): Promise<SkippedFile | undefined> {
+    if (rel.endsWith('/')) {
+      // `ls-files -o` names a nested git repository as a directory: git would store it as a gitlink
+      // (a commit we do not have), and fails on one with no commit yet.
+      return { reason: 'repository', size: 0 };
+    }
+    let info;
+    try {
+      info = await lstat(path.join(this.options.folder, rel));
+    } catch {
+      return undefined; // deleted: staged as a deletion
+    }
+    if (!info.isFile() || info.size <= this.options.maxBinaryBytes) {
+      return undefined;
+    }
+    if (info.size > this.options.maxFileBytes) {
+      return { reason: 'large', size: info.size };
+    }
+    try {
+      return (await fileLooksBinary(path.join(this.options.folder, rel)))
+        ? { reason: 'binary', size: info.size }
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Drops skipped files that are gone or back within the bounds, so the next snapshot takes them. */
+  private async refreshSkipped(): Promise<void> {
+    let changed = false;
+    for (const [rel, skipped] of this.skipped) {
+      const still = await this.stillSkipped(rel, skipped);
+      if (still === undefined) {
+        this.skipped.delete(rel);
+        changed = true;
+      } else if (still !== skipped) {
+        this.skipped.set(rel, still);
+        changed = true;
+      }
+    }
+    if (changed) {
+      await this.saveSkipped();
+    }
+  }
+
+  private async stillSkipped(rel: string, skipped: SkippedFile): Promise<SkippedFile | undefined> {
+    const absolute = path.join(this.options.folder, rel);
+    try {
+      const info = await lstat(absolute);
+      if (skipped.reason === 'repository') {
+        return info.isDirectory() && (await exists(path.join(absolute, '.git'))) ? skipped : undefined;
+      }
+      if (info.isFile() && info.size === skipped.size) {
+        return skipped;
+      }
+      return await this.skipReason(rel);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async writeExcludeFile(): Promise<void> {
+    const text = buildExcludeFile(await readUserExclude(this.options.folder), this.skipped.keys());
+    if (text !== this.writtenExclude) {
+      await writeFile(path.join(this.options.gitDir, 'info', 'exclude'), text);
+      this.writtenExclude = text;
+    }
+  }
+
+  private async diff(from: string, to: string): Promise<TreeChange[]> {
+    const output = await this.git([
+      'diff-tree',
+      '-r',
+      '-z',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--raw',
+      '--numstat',
+      from,
+      to,
+    ]);
+    return parseRawAndNumstat(splitNul(output));
+  }
+
+  /** Keeps the newest checkpoints' refs, drops the rest, and lets `git gc --auto` pack and collect. */
+  private async maintain(): Promise<void> {
+    try {
+      const refs = (
+        await this.git(['for-each-ref', '--sort=-committerdate', '--format=%(refname)', CHECKPOINT_REFS])
+      )
+        .split('\n')
+        .filter((ref) => ref !== '');
+      const old = refs.slice(this.options.keepCheckpoints);
+      if (old.length > 0) {
+        await this.git(['update-ref', '--stdin'], { input: old.map((ref) => `delete ${ref}\n`).join('') });
+      }
+      await this.git(['gc', '--auto', '--quiet']);
+    } catch (error) {
+      this.options.logger.warn(`Checkpoint housekeeping in ${this.options.gitDir} failed: ${String(error)}`);
+    }
+  }
+
+  private async removeStaleLock(): Promise<void> {
+    const lock = path.join(this.options.gitDir, 'index.lock');
+    try {
+      const info = await stat(lock);
+      if (Date.now() - info.mtimeMs > STALE_LOCK_MS) {
+        this.options.logger.warn(`Removing a stale ${lock} left by an interrupted checkpoint.`);
+        await rm(lock, { force: true });
+      }
+    } catch {
+      // no lock
+    }
+  }
+
+  private async loadSkipped(): Promise<Map<string, SkippedFile>> {
+    try {
+      const parsed: unknown = JSON.parse(
+        await readFile(path.join(this.options.gitDir, SKIPPED_FILE), 'utf8'),
+      );
+      const entries = new Map<string, SkippedFile>();
+      if (typeof parsed === 'object' && parsed !== null) {
+        for (const [rel, value] of Object.entries(parsed)) {
+          if (isSkippedFile(value)) {
+            entries.set(rel, value);
+          }
+        }
+      }
+      return entries;
+    } catch {
+      return new Map();
+    }
+  }
+
+  private async saveSkipped(): Promise<void> {
+    await writeFile(
+      path.join(this.options.gitDir, SKIPPED_FILE),
+      JSON.stringify(Object.fromEntries(this.skipped)),
+    );
+  }
+
+  private async git(args: readonly string[], options: { input?: string } = {}): Promise<string> {
+    return (await this.runGit(args, options)).stdout.toString('utf8');
+  }
+
+  private runGit(args: readonly string[], options: { input?: string; okExitCodes?: readonly number[] } = {}) {
+    return runGit(this.location, args, options);
+  }
+}
+
+function isSkippedFile(value: unknown): value is SkippedFile {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const { reason, size } = value as Record<string, unknown>;
+  return (reason === 'large' || reason === 'binary' || reason === 'repository') && typeof size === 'number';
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads `diff-tree -z --raw --numstat`: first a raw record per file (`:mode mode sha sha STATUS`, then
+ * the path), then a numstat record per file (`added<TAB>removed<TAB>path`, `-` for binary).
+ */
+export function parseRawAndNumstat(fields: readonly string[]): TreeChange[] {
+  const kinds = new Map<string, FileChangeKind>();
+  const counts = new Map<string, { added: number; removed: number; binary: boolean }>();
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    const raw = /^:(\d{6}) (\d{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])\d*$/.exec(field);
+    if (raw) {
+      const rel = fields[++i];
+      const [, oldMode, newMode, status] = raw;
+      if (rel === undefined || oldMode === GITLINK_MODE || newMode === GITLINK_MODE) {
+        continue;
+      }
+      kinds.set(rel, status === 'A' ? 'created' : status === 'D' ? 'deleted' : 'modified');
+      continue;
+    }
+    const numstat = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(field);
+    if (numstat) {
+      const [, added, removed, rel] = numstat;
+      const binary = added === '-' || removed === '-';
+      counts.set(rel!, { added: binary ? 0 : Number(added), removed: binary ? 0 : Number(removed), binary });
+    }
+  }
+  return [...kinds].map(([rel, kind]) => ({
+    rel,
+    kind,
+    ...(counts.get(rel) ?? { added: 0, removed: 0, binary: false }),
+  }));
+}
