@@ -66,6 +66,8 @@ function configArgs(location: ShadowLocation): string[] {
     'advice.addEmbeddedRepo': 'false',
     'gc.autoDetach': 'false',
     'maintenance.auto': 'false',
+    // No reflogs: a pruned checkpoint's objects must become collectable.
+    'core.logAllRefUpdates': 'false',
   };
   return Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
 }

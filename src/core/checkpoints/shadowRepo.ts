@@ -45,6 +45,8 @@ const MAINTENANCE_EVERY = 25;
 /** An index.lock older than this was left by a git that died (a crash, a killed window). */
 const STALE_LOCK_MS = 60_000;
 const GITLINK_MODE = '160000';
+/** Files stat'ed at once: a first snapshot lists every file, one at a time would take seconds. */
+const STAT_BATCH = 64;
 
 /**
  * The shadow git repository of one workspace folder: its own GIT_DIR in the extension's storage, the
@@ -57,6 +59,8 @@ export class ShadowRepo {
   private skipped = new Map<string, SkippedFile>();
   private writtenExclude = '';
   private checkpointsSinceMaintenance = 0;
+  /** The tree of the shadow index as last written, while nothing has been staged since. */
+  private lastTree: string | undefined;
 
   private constructor(private readonly options: ShadowRepoOptions) {
     this.location = {
@@ -163,10 +167,11 @@ export class ShadowRepo {
     const excludedNow: string[] = [];
     let toStage = 0;
     let skipListChanged = false;
-    for (const entry of listed) {
+    const reasons = await mapInBatches(listed, STAT_BATCH, (entry) => this.skipReason(entry.slice(2)));
+    listed.forEach((entry, index) => {
       const tag = entry.slice(0, 1);
       const rel = entry.slice(2);
-      const skip = await this.skipReason(rel);
+      const skip = reasons[index];
       if (skip === undefined) {
         toStage++;
       } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
@@ -176,18 +181,21 @@ export class ShadowRepo {
         // A tracked file that grew past the bound keeps its last snapshotted version.
         excludedNow.push(rel);
       }
-    }
+    });
     if (skipListChanged) {
       await this.saveSkipped();
       await this.writeExcludeFile();
     }
     if (toStage > 0) {
       const pathspecs = ['.', ...excludedNow.map((rel) => `:(exclude,literal)${rel}`)];
+      this.lastTree = undefined;
       await this.git(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
         input: `${pathspecs.join('\0')}\0`,
       });
     }
-    return (await this.git(['write-tree'])).trim();
+    // Nothing staged since the last tree was written (only this object writes the shadow index): same tree.
+    this.lastTree ??= (await this.git(['write-tree'])).trim();
+    return this.lastTree;
   }
 
   /** Whether a listed path is left out: a nested repository, a file above the size bound, a large binary. */
@@ -348,6 +356,19 @@ function isSkippedFile(value: unknown): value is SkippedFile {
   }
   const { reason, size } = value as Record<string, unknown>;
   return (reason === 'large' || reason === 'binary' || reason === 'repository') && typeof size === 'number';
+}
+
+/** `work` over `items`, at most `batch` at a time, results in order. */
+async function mapInBatches<T, R>(
+  items: readonly T[],
+  batch: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += batch) {
+    results.push(...(await Promise.all(items.slice(start, start + batch).map(work))));
+  }
+  return results;
 }
 
 async function exists(file: string): Promise<boolean> {
