@@ -11,6 +11,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import * as os from 'node:os';
@@ -270,6 +271,45 @@ describe('checkpoints: shadow git store', function () {
     );
   });
 
+  it('a skipped file with wildcards in its name excludes only itself; odd names are listed as they are', async () => {
+    const huge = 'x'.repeat(70 * 1024);
+    write(workspace, {
+      'assets/big [1] *.txt': huge,
+      '#hash !bang.txt': huge,
+      'assets/big 1 a.txt': 'small\n',
+      'assets/big [1] b.txt': 'small\n',
+      'café/ünïcödé.txt': 'small\n',
+    });
+    const store = await openStore({ maxFileBytes: 64 * 1024, maxBinaryBytes: 16 * 1024 });
+    const checkpoint = await store.create();
+    write(workspace, {
+      'assets/big [1] *.txt': `${huge}more`,
+      '#hash !bang.txt': `${huge}more`,
+      'assets/big 1 a.txt': 'changed\n',
+      'assets/big [1] b.txt': 'changed\n',
+      'café/ünïcödé.txt': 'changed\n',
+    });
+
+    assert.deepEqual(summary(await store.changes(checkpoint), workspace), [
+      'modified assets/big 1 a.txt +1 -1',
+      'modified assets/big [1] b.txt +1 -1',
+      'modified café/ünïcödé.txt +1 -1',
+    ]);
+  });
+
+  it('leaves symbolic links out (restoring a link as a file would be wrong)', async () => {
+    write(workspace, { 'target.txt': 'target\n' });
+    symlinkSync('target.txt', path.join(workspace, 'link.txt'));
+    const store = await openStore();
+    const checkpoint = await store.create();
+    rmSync(path.join(workspace, 'link.txt'));
+    symlinkSync('elsewhere.txt', path.join(workspace, 'link.txt'));
+    write(workspace, { 'target.txt': 'changed\n' });
+
+    assert.deepEqual(summary(await store.changes(checkpoint), workspace), ['modified target.txt +1 -1']);
+    assert.equal(await store.read(checkpoint, path.join(workspace, 'link.txt')), undefined);
+  });
+
   it('a file deleted and recreated: unchanged when the bytes are the same, modified when not', async () => {
     write(workspace, { 'file.txt': 'original\n' });
     const store = await openStore();
@@ -384,6 +424,31 @@ describe('checkpoints: shadow git store', function () {
     );
     assert.ok(existsSync(path.join(storageDir, 'checkpoints', folderKey(workspace), 'HEAD')));
     assert.ok(existsSync(path.join(storageDir, 'checkpoints', folderKey(second), 'HEAD')));
+  });
+
+  it('a workspace folder inside another: its files are listed once, under the inner folder', async () => {
+    const inner = path.join(workspace, 'packages', 'inner');
+    write(workspace, { 'top.txt': 'a\n', 'packages/inner/lib.txt': 'b\n' });
+    const store = await openStore({ folders: [workspace, inner] });
+    const checkpoint = await store.create();
+    write(workspace, { 'top.txt': 'A\n', 'packages/inner/lib.txt': 'B\n' });
+
+    const changes = await store.changes(checkpoint);
+
+    assert.deepEqual(
+      changes.map((change) => [
+        path.relative(workspace, change.path),
+        path.relative(workspace, change.folder),
+      ]),
+      [
+        [path.join('packages', 'inner', 'lib.txt'), path.join('packages', 'inner')],
+        ['top.txt', ''],
+      ],
+    );
+    assert.deepEqual(
+      await store.read(checkpoint, path.join(inner, 'lib.txt')),
+      new Uint8Array(Buffer.from('b\n')),
+    );
   });
 
   it('two chats with overlapping turns: each list holds every file changed in its own window', async () => {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Logger } from '../ports';
 import { SHADOW_ATTRIBUTES, buildExcludeFile, readUserExclude, toExcludePattern } from './excludeFile';
 import { fileLooksBinary } from './fileContent';
-import { runGit, splitNul, type ShadowLocation } from './gitRunner';
+import { GitCommandError, runGit, splitNul, type ShadowLocation } from './gitRunner';
 import { SerialQueue } from './serialQueue';
 import type { FileChangeKind } from './types';
 
@@ -34,7 +34,7 @@ export interface TreeChange {
 
 /** Why a file is left out of checkpoints; remembered so a no-change checkpoint needs no re-reading. */
 interface SkippedFile {
-  readonly reason: 'large' | 'binary' | 'repository';
+  readonly reason: 'large' | 'binary' | 'repository' | 'symlink';
   readonly size: number;
 }
 
@@ -189,16 +189,41 @@ export class ShadowRepo {
     if (toStage > 0) {
       const pathspecs = ['.', ...excludedNow.map((rel) => `:(exclude,literal)${rel}`)];
       this.lastTree = undefined;
-      await this.git(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-        input: `${pathspecs.join('\0')}\0`,
-      });
+      await this.stage(pathspecs);
     }
     // Nothing staged since the last tree was written (only this object writes the shadow index): same tree.
     this.lastTree ??= (await this.git(['write-tree'])).trim();
     return this.lastTree;
   }
 
-  /** Whether a listed path is left out: a nested repository, a file above the size bound, a large binary. */
+  /**
+   * `git add -A` of the pathspecs. A file git cannot read (permissions) is left out with a warning rather
+   * than failing the checkpoint. A git killed by the timeout leaves the index lock behind: it is removed
+   * here, since only this queue ever runs git on this repository.
+   */
+  private async stage(pathspecs: readonly string[]): Promise<void> {
+    try {
+      const { exitCode } = await this.runGit(
+        ['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        { input: `${pathspecs.join('\0')}\0`, okExitCodes: [1] },
+      );
+      if (exitCode === 1) {
+        this.options.logger.warn(
+          `Some files of ${this.options.folder} could not be read for the checkpoint.`,
+        );
+      }
+    } catch (error) {
+      if (error instanceof GitCommandError && error.exitCode === null) {
+        await rm(path.join(this.options.gitDir, 'index.lock'), { force: true });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Whether a listed path is left out: a nested repository, a symbolic link (restoring its target's text
+   * as a file would be wrong), a file above the size bound, a large binary.
+   */
   private async skipReason(rel: string): Promise<SkippedFile | undefined> {
     if (rel.endsWith('/')) {
       // `ls-files -o` names a nested git repository as a directory: git would store it as a gitlink
@@ -210,6 +235,9 @@ export class ShadowRepo {
       info = await lstat(path.join(this.options.folder, rel));
     } catch {
       return undefined; // deleted: staged as a deletion
+    }
+    if (info.isSymbolicLink()) {
+      return { reason: 'symlink', size: 0 };
     }
     if (!info.isFile() || info.size <= this.options.maxBinaryBytes) {
       return undefined;
@@ -229,8 +257,10 @@ export class ShadowRepo {
   /** Drops skipped files that are gone or back within the bounds, so the next snapshot takes them. */
   private async refreshSkipped(): Promise<void> {
     let changed = false;
-    for (const [rel, skipped] of this.skipped) {
-      const still = await this.stillSkipped(rel, skipped);
+    const entries = [...this.skipped];
+    const now = await mapInBatches(entries, STAT_BATCH, ([rel, skipped]) => this.stillSkipped(rel, skipped));
+    for (const [index, [rel, skipped]] of entries.entries()) {
+      const still = now[index];
       if (still === undefined) {
         this.skipped.delete(rel);
         changed = true;
@@ -250,6 +280,9 @@ export class ShadowRepo {
       const info = await lstat(absolute);
       if (skipped.reason === 'repository') {
         return info.isDirectory() && (await exists(path.join(absolute, '.git'))) ? skipped : undefined;
+      }
+      if (skipped.reason === 'symlink') {
+        return info.isSymbolicLink() ? skipped : undefined;
       }
       if (info.isFile() && info.size === skipped.size) {
         return skipped;
@@ -355,7 +388,10 @@ function isSkippedFile(value: unknown): value is SkippedFile {
     return false;
   }
   const { reason, size } = value as Record<string, unknown>;
-  return (reason === 'large' || reason === 'binary' || reason === 'repository') && typeof size === 'number';
+  return (
+    (reason === 'large' || reason === 'binary' || reason === 'repository' || reason === 'symlink') &&
+    typeof size === 'number'
+  );
 }
 
 /** `work` over `items`, at most `batch` at a time, results in order. */
