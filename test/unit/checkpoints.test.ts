@@ -493,7 +493,8 @@ describe('checkpoints: shadow git store', function () {
       await store.create();
     }
     store.dispose();
-    await openStore({ keepCheckpoints: 2 });
+    const reopened = await openStore({ keepCheckpoints: 2 });
+    await reopened.idle(); // pruning runs in the background after opening
     const gitDir = path.join(storageDir, 'checkpoints', folderKey(workspace));
     const refs = readdirSync(path.join(gitDir, 'refs', 'checkpoints'));
     const packed = existsSync(path.join(gitDir, 'packed-refs'))
@@ -502,7 +503,6 @@ describe('checkpoints: shadow git store', function () {
     const refCount = refs.length + (packed.match(/refs\/checkpoints\//g) ?? []).length;
     assert.equal(refCount, 2);
 
-    const reopened = stores.at(-1)!;
     await assert.rejects(() => reopened.changes('nonsense'), CheckpointNotFoundError);
     const unknownCommit = `git1:${folderKey(workspace)}.${'1'.repeat(40)}`;
     await assert.rejects(() => reopened.changes(unknownCommit), CheckpointNotFoundError);

@@ -80,6 +80,9 @@ export class ShadowRepo {
   static async open(options: ShadowRepoOptions): Promise<ShadowRepo> {
     const repo = new ShadowRepo(options);
     await repo.queue.run(() => repo.prepare());
+    // Not awaited: packing the objects of a large first checkpoint can take seconds, which should not
+    // hold up the store's creation (the next operation waits for it in the queue).
+    void repo.queue.run(() => repo.maintain());
     return repo;
   }
 
@@ -152,7 +155,6 @@ export class ShadowRepo {
     await writeFile(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
     await this.removeStaleLock();
     this.skipped = await this.loadSkipped();
-    await this.maintain();
   }
 
   /**
