@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createCheckpointStore } from '../../src/core/checkpoints';
 import { CheckpointNotFoundError } from '../../src/core/checkpoints/errors';
 import { countLineChanges } from '../../src/core/checkpoints/fileContent';
 import { LimitedCheckpointStore } from '../../src/core/checkpoints/limited';
+import { folderKey } from '../../src/core/checkpoints/shadowGit';
 import type { CheckpointStore, FileChangeStat } from '../../src/core/checkpoints/types';
 import { silentLogger, type Logger } from '../../src/core/ports';
 
@@ -22,17 +23,24 @@ describe('checkpoints: limited store (no git)', () => {
   let root: string;
   let workspace: string;
   let store: LimitedCheckpointStore;
-  beforeEach(() => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'acp-limited-'));
-    workspace = path.join(root, 'workspace');
-    mkdirSync(workspace);
-    store = new LimitedCheckpointStore({
+  let storageDir: string;
+  const open = (keepCheckpoints?: number) =>
+    LimitedCheckpointStore.open({
       folders: [workspace],
+      storageDir,
       limitation: 'no git here',
       logger: silentLogger,
+      keepCheckpoints,
     });
+  beforeEach(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'acp-limited-'));
+    workspace = path.join(root, 'workspace');
+    storageDir = path.join(root, 'storage');
+    mkdirSync(workspace);
+    store = await open();
   });
-  afterEach(() => {
+  afterEach(async () => {
+    await store.idle();
     store.dispose();
     rmSync(root, { recursive: true, force: true });
   });
@@ -94,17 +102,41 @@ describe('checkpoints: limited store (no git)', () => {
     await assert.rejects(() => store.read('git1:abc', path.join(workspace, 'a')), CheckpointNotFoundError);
   });
 
-  it('keeps only the newest checkpoints', async () => {
-    const small = new LimitedCheckpointStore({
-      folders: [workspace],
-      limitation: 'test',
-      logger: silentLogger,
-      keepCheckpoints: 2,
-    });
-    const ids = [await small.create(), await small.create(), await small.create()];
-    await assert.rejects(() => small.changes(ids[0]!), CheckpointNotFoundError);
-    assert.deepEqual(await small.changes(ids[2]!), []);
-    small.dispose();
+  it('keeps what it recorded across a reopen (a window reload), skipping a torn last line', async () => {
+    const file = path.join(workspace, 'file.txt');
+    writeFileSync(file, 'before\n');
+    const checkpoint = await store.create();
+    await store.note(file);
+    writeFileSync(file, 'after\n');
+    await store.idle();
+    store.dispose();
+    appendFileSync(path.join(storageDir, 'checkpoints', 'limited', 'log.jsonl'), '{"t":"note","ids":["x"');
+
+    store = await open();
+    assert.deepEqual(await store.read(checkpoint, file), bytes('before\n'));
+    assert.deepEqual(summary(await store.changes(checkpoint), workspace), ['modified file.txt +1 -1']);
+    const next = await store.create();
+    await store.note(file);
+    store.dispose();
+    store = await open();
+    assert.deepEqual(await store.read(next, file), bytes('after\n'), 'a line appended after the torn one');
+  });
+
+  it('keeps only the newest checkpoints and frees the contents nothing needs any more', async () => {
+    store.dispose();
+    store = await open(2);
+    const file = path.join(workspace, 'file.txt');
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      writeFileSync(file, `version ${i}\n`);
+      ids.push(await store.create());
+      await store.note(file);
+    }
+    await assert.rejects(() => store.changes(ids[0]!), CheckpointNotFoundError);
+    assert.deepEqual(await store.read(ids[5]!, file), bytes('version 5\n'));
+    assert.deepEqual(await store.read(ids[6]!, file), bytes('version 6\n'));
+    const blobs = readdirSync(path.join(storageDir, 'checkpoints', 'limited', 'blobs'));
+    assert.ok(blobs.length <= 4, `${blobs.length} blobs kept for 2 checkpoints`);
   });
 });
 
@@ -162,16 +194,22 @@ describe('checkpoints: createCheckpointStore', function () {
   });
 
   it('falls back when the storage directory cannot hold a repository', async () => {
-    const blocked = path.join(root, 'storage-is-a-file');
-    writeFileSync(blocked, '');
-    const store = await createCheckpointStore({
-      folders: [path.join(root, 'workspace')],
-      storageDir: blocked,
-      logger: silentLogger,
-    });
+    const workspace = path.join(root, 'workspace');
+    const storageDir = path.join(root, 'storage');
+    // A file where the folder's shadow repository would go.
+    mkdirSync(path.join(storageDir, 'checkpoints'), { recursive: true });
+    writeFileSync(path.join(storageDir, 'checkpoints', folderKey(workspace)), '');
+    const store = await createCheckpointStore({ folders: [workspace], storageDir, logger: silentLogger });
     opened.push(store);
     assert.equal(store.coverage, 'limited');
     assert.match(store.limitation ?? '', /could not be set up/);
+    const checkpoint = await store.create();
+    await store.note(path.join(workspace, 'noted.txt'), null);
+    writeFileSync(path.join(workspace, 'noted.txt'), 'x\n');
+    assert.deepEqual(
+      (await store.changes(checkpoint)).map((change) => change.kind),
+      ['created'],
+    );
   });
 });
 

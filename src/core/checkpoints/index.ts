@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Logger } from '../ports';
 import { LimitedCheckpointStore } from './limited';
 import { ShadowGitCheckpointStore } from './shadowGit';
@@ -32,14 +35,25 @@ const PROBE_TIMEOUT_MS = 5000;
  */
 export async function createCheckpointStore(options: CheckpointStoreOptions): Promise<CheckpointStore> {
   const git = options.git ?? 'git';
-  const limited = (limitation: string): CheckpointStore => {
+  const limited = async (limitation: string): Promise<CheckpointStore> => {
     options.logger.warn(`Checkpoints are limited: ${limitation}`);
-    return new LimitedCheckpointStore({
-      folders: options.folders,
-      limitation,
-      logger: options.logger,
-      maxFileBytes: options.maxFileBytes,
-    });
+    const open = (storageDir: string) =>
+      LimitedCheckpointStore.open({
+        folders: options.folders,
+        storageDir,
+        limitation,
+        logger: options.logger,
+        maxFileBytes: options.maxFileBytes,
+      });
+    try {
+      return await open(options.storageDir);
+    } catch (error) {
+      // Still record this window's checkpoints somewhere rather than fail the chat.
+      options.logger.warn(
+        `Checkpoints cannot be stored in ${options.storageDir} (${String(error)}); using a temporary directory.`,
+      );
+      return open(await mkdtemp(path.join(os.tmpdir(), 'acp-checkpoints-')));
+    }
   };
   const version = await probeGitVersion(git);
   if (typeof version === 'string') {

@@ -1,5 +1,6 @@
 import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { z } from 'zod';
 import type { Logger } from '../ports';
 import { SHADOW_ATTRIBUTES, buildExcludeFile, readUserExclude, toExcludePattern } from './excludeFile';
 import { fileLooksBinary } from './fileContent';
@@ -33,10 +34,13 @@ export interface TreeChange {
 }
 
 /** Why a file is left out of checkpoints; remembered so a no-change checkpoint needs no re-reading. */
-interface SkippedFile {
-  readonly reason: 'large' | 'binary' | 'repository' | 'symlink';
-  readonly size: number;
-}
+const SkippedFileSchema = z.object({
+  reason: z.enum(['large', 'binary', 'repository', 'symlink']),
+  size: z.number(),
+});
+type SkippedFile = z.infer<typeof SkippedFileSchema>;
+/** The skip list as saved in the shadow repository; read back from disk, so parsed. */
+const SkippedListSchema = z.record(z.string(), SkippedFileSchema);
 
 const SKIPPED_FILE = 'acp-skipped.json';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
@@ -352,20 +356,11 @@ export class ShadowRepo {
 
   private async loadSkipped(): Promise<Map<string, SkippedFile>> {
     try {
-      const parsed: unknown = JSON.parse(
-        await readFile(path.join(this.options.gitDir, SKIPPED_FILE), 'utf8'),
-      );
-      const entries = new Map<string, SkippedFile>();
-      if (typeof parsed === 'object' && parsed !== null) {
-        for (const [rel, value] of Object.entries(parsed)) {
-          if (isSkippedFile(value)) {
-            entries.set(rel, value);
-          }
-        }
-      }
-      return entries;
+      const text = await readFile(path.join(this.options.gitDir, SKIPPED_FILE), 'utf8');
+      const parsed = SkippedListSchema.safeParse(JSON.parse(text));
+      return new Map(parsed.success ? Object.entries(parsed.data) : []);
     } catch {
-      return new Map();
+      return new Map(); // none yet, or unreadable: files are looked at again
     }
   }
 
@@ -383,17 +378,6 @@ export class ShadowRepo {
   private runGit(args: readonly string[], options: { input?: string; okExitCodes?: readonly number[] } = {}) {
     return runGit(this.location, args, options);
   }
-}
-
-function isSkippedFile(value: unknown): value is SkippedFile {
-  if (typeof value !== 'object' || value === null) {
-    return false;
-  }
-  const { reason, size } = value as Record<string, unknown>;
-  return (
-    (reason === 'large' || reason === 'binary' || reason === 'repository' || reason === 'symlink') &&
-    typeof size === 'number'
-  );
 }
 
 /** `work` over `items`, at most `batch` at a time, results in order. */
