@@ -485,6 +485,26 @@ describe('checkpoints: shadow git store', function () {
     }
   });
 
+  it('recovers from a corrupt shadow index and a lock left by a crashed git', async () => {
+    write(workspace, { 'a.txt': 'a\n' });
+    const warnings: string[] = [];
+    const store = await openStore({ logger: { ...silentLogger, warn: (message) => warnings.push(message) } });
+    const first = await store.create();
+    const gitDir = path.join(storageDir, 'checkpoints', folderKey(workspace));
+    writeFileSync(path.join(gitDir, 'index'), 'not an index');
+    write(workspace, { 'a.txt': 'b\n' });
+    assert.deepEqual(summary(await store.changes(first), workspace), ['modified a.txt +1 -1']);
+
+    writeFileSync(path.join(gitDir, 'index.lock'), '');
+    write(workspace, { 'b.txt': 'new\n' });
+    const second = await store.create();
+    assert.deepEqual(summary(await store.changes(first, second), workspace), [
+      'modified a.txt +1 -1',
+      'created b.txt +1 -0',
+    ]);
+    assert.equal(warnings.filter((warning) => warning.includes('Rebuilding the checkpoint index')).length, 2);
+  });
+
   it('keeps only the newest checkpoints per folder and rejects ids it does not know', async () => {
     write(workspace, { 'a.txt': '0\n' });
     const store = await openStore();

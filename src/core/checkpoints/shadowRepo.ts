@@ -162,11 +162,37 @@ export class ShadowRepo {
   }
 
   /**
+   * The folder's tree now. The shadow index is only a cache: when git fails on it (a corrupt index, a
+   * lock left by a crash — only this queue runs git here, so any lock is stale), it is dropped and the
+   * snapshot is taken again from scratch, once.
+   */
+  private async snapshotTree(): Promise<string> {
+    try {
+      return await this.snapshotTreeOnce();
+    } catch (error) {
+      if (
+        !(error instanceof GitCommandError) ||
+        error.exitCode === null ||
+        !(await exists(this.options.folder))
+      ) {
+        throw error;
+      }
+      this.options.logger.warn(
+        `Rebuilding the checkpoint index of ${this.options.folder} after: ${error.message}`,
+      );
+      this.lastTree = undefined;
+      await rm(path.join(this.options.gitDir, 'index.lock'), { force: true });
+      await rm(path.join(this.options.gitDir, 'index'), { force: true });
+      return this.snapshotTreeOnce();
+    }
+  }
+
+  /**
    * Stages the folder as it is now into the shadow index and writes its tree. Only files git reports as
    * new or modified are looked at (stat, and the first 8000 bytes of the large ones); the rest is git's
    * stat cache, which is what makes a no-change snapshot of a large folder cheap.
    */
-  private async snapshotTree(): Promise<string> {
+  private async snapshotTreeOnce(): Promise<string> {
     await this.refreshSkipped();
     await this.writeExcludeFile();
     const listed = splitNul(await this.git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']));
