@@ -15,13 +15,17 @@ export type * from './types';
 export interface CheckpointStoreOptions {
   /** The workspace folders (absolute). */
   readonly folders: readonly string[];
-  /** The extension's storage directory (e.g. `ExtensionContext.storageUri`). */
+  /** The extension's storage directory for this workspace (`ExtensionContext.storageUri.fsPath`). */
   readonly storageDir: string;
   readonly logger: Logger;
   /** The git executable (default `git` on PATH). */
   readonly git?: string;
   /** Files above this are not snapshotted (default 5 MiB). */
   readonly maxFileBytes?: number;
+  /** Binary files above this are not snapshotted (default 1 MiB). */
+  readonly maxBinaryBytes?: number;
+  /** Checkpoints kept per folder (default 200); older ids answer `CheckpointNotFoundError`. */
+  readonly keepCheckpoints?: number;
 }
 
 /** Features used: `add --pathspec-from-file` (2.26). */
@@ -44,6 +48,7 @@ export async function createCheckpointStore(options: CheckpointStoreOptions): Pr
         limitation,
         logger: options.logger,
         maxFileBytes: options.maxFileBytes,
+        keepCheckpoints: options.keepCheckpoints,
       });
     try {
       return await open(options.storageDir);
