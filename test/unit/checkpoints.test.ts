@@ -355,15 +355,31 @@ describe('checkpoints: shadow git store', function () {
     const headBefore = userGit(workspace, 'rev-parse', 'HEAD');
     const indexBefore = userGit(workspace, 'ls-files', '-s');
 
-    const store = await openStore();
-    const first = await store.create();
-    for (let i = 0; i < 12; i++) {
-      write(workspace, { [`turn${i}.txt`]: `${i}\n`, 'tracked.txt': `turn ${i}\n` });
-      const checkpoint = await store.create();
-      await store.changes(checkpoint);
-      await store.read(checkpoint, path.join(workspace, 'tracked.txt'));
+    // As inside a git hook of the user's: variables that point at their repository must not reach ours.
+    const userRepositoryEnv = {
+      GIT_DIR: path.join(workspace, '.git'),
+      GIT_INDEX_FILE: path.join(workspace, '.git', 'index'),
+      GIT_OBJECT_DIRECTORY: path.join(workspace, '.git', 'objects'),
+      GIT_WORK_TREE: workspace,
+    };
+    Object.assign(process.env, userRepositoryEnv);
+    let changes: FileChangeStat[];
+    try {
+      const store = await openStore();
+      const first = await store.create();
+      for (let i = 0; i < 12; i++) {
+        write(workspace, { [`turn${i}.txt`]: `${i}\n`, 'tracked.txt': `turn ${i}\n` });
+        const checkpoint = await store.create();
+        await store.changes(checkpoint);
+        await store.read(checkpoint, path.join(workspace, 'tracked.txt'));
+      }
+      changes = await store.changes(first);
+      await store.idle();
+    } finally {
+      for (const key of Object.keys(userRepositoryEnv)) {
+        delete process.env[key];
+      }
     }
-    const changes = await store.changes(first);
     // Put the work tree back as the user left it, then compare the repository.
     for (let i = 0; i < 12; i++) {
       rmSync(path.join(workspace, `turn${i}.txt`));
