@@ -264,6 +264,10 @@ describe('checkpoints: shadow git store', function () {
     );
 
     write(workspace, { 'huge.txt': 'small again\n' });
+    assert.ok(
+      !summary(await store.changes(checkpoint), workspace).some((line) => line.includes('huge.txt')),
+      'not "created": it was there, only too large to keep',
+    );
     const later = await store.create();
     assert.deepEqual(
       await store.read(later, path.join(workspace, 'huge.txt')),
@@ -308,6 +312,13 @@ describe('checkpoints: shadow git store', function () {
 
     assert.deepEqual(summary(await store.changes(checkpoint), workspace), ['modified target.txt +1 -1']);
     assert.equal(await store.read(checkpoint, path.join(workspace, 'link.txt')), undefined);
+    rmSync(path.join(workspace, 'link.txt'));
+    write(workspace, { 'link.txt': 'now a file\n' });
+    assert.deepEqual(
+      summary(await store.changes(checkpoint), workspace),
+      ['modified target.txt +1 -1'],
+      'a link replaced by a file is not "created": Undo would delete it and the link would be lost',
+    );
   });
 
   it('a file deleted and recreated: unchanged when the bytes are the same, modified when not', async () => {
@@ -414,6 +425,12 @@ describe('checkpoints: shadow git store', function () {
     write(workspace, { 'vendor/lib/inner.txt': 'changed\n', 'top.txt': 'changed\n' });
 
     assert.deepEqual(summary(await store.changes(checkpoint), workspace), ['modified top.txt +1 -1']);
+    rmSync(path.join(workspace, 'vendor', 'lib', '.git'), { recursive: true });
+    assert.deepEqual(
+      summary(await store.changes(checkpoint), workspace),
+      ['modified top.txt +1 -1'],
+      'its files were there before: not "created" once it is no longer a repository',
+    );
   });
 
   it('snapshots several workspace folders, each in its own shadow repository', async () => {

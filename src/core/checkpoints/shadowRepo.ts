@@ -43,6 +43,8 @@ type SkippedFile = z.infer<typeof SkippedFileSchema>;
 const SkippedListSchema = z.record(z.string(), SkippedFileSchema);
 
 const SKIPPED_FILE = 'acp-skipped.json';
+/** Names, in a checkpoint's commit message, the blob listing the files left out of it. */
+const SKIPPED_TRAILER = 'acp-skipped:';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
 /** Pruning and `git gc --auto` run once per this many checkpoints (and when the repository opens). */
 const MAINTENANCE_EVERY = 25;
@@ -63,6 +65,8 @@ export class ShadowRepo {
   private skipped = new Map<string, SkippedFile>();
   private writtenExclude = '';
   private checkpointsSinceMaintenance = 0;
+  /** The skip list as a blob of the shadow repository, while it has not changed since. */
+  private skippedBlob: string | undefined;
   /** The tree of the shadow index as last written, while nothing has been staged since. */
   private lastTree: string | undefined;
 
@@ -94,7 +98,11 @@ export class ShadowRepo {
   checkpoint(): Promise<string> {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
-      const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', 'checkpoint', tree])).trim();
+      const message =
+        this.skipped.size === 0
+          ? 'checkpoint'
+          : `checkpoint\n\n${SKIPPED_TRAILER} ${await this.skipListBlob()}`;
+      const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', message, tree])).trim();
       await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
       if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
         this.checkpointsSinceMaintenance = 0;
@@ -109,7 +117,14 @@ export class ShadowRepo {
   changes(from: string, to?: string): Promise<TreeChange[]> {
     return this.queue.run(async () => {
       const target = to ?? (await this.snapshotTree());
-      return this.diff(from, target);
+      const changes = await this.diff(from, target);
+      if (!changes.some((change) => change.kind === 'created')) {
+        return changes;
+      }
+      // A file left out at `from` (too large, a link, in a nested repository) that is snapshotted now is
+      // not new: listing it as created would let "Undo" delete a file that was there before.
+      const skippedThen = await this.skippedAt(from);
+      return changes.filter((change) => change.kind !== 'created' || !isSkipped(change.rel, skippedThen));
     });
   }
 
@@ -333,6 +348,31 @@ export class ShadowRepo {
     }
   }
 
+  /** The skip list stored with the checkpoint (a blob named in its commit message). */
+  private async skipListBlob(): Promise<string> {
+    this.skippedBlob ??= (
+      await this.git(['hash-object', '-w', '--stdin'], {
+        input: JSON.stringify([...this.skipped.keys()].sort()),
+      })
+    ).trim();
+    return this.skippedBlob;
+  }
+
+  /** What was left out of the checkpoint `commit`. */
+  private async skippedAt(commit: string): Promise<ReadonlySet<string>> {
+    const message = await this.git(['cat-file', 'commit', commit]);
+    const blob = new RegExp(`^${SKIPPED_TRAILER} ([0-9a-f]+)$`, 'm').exec(message)?.[1];
+    if (blob === undefined) {
+      return new Set();
+    }
+    try {
+      const parsed = z.array(z.string()).safeParse(JSON.parse(await this.git(['cat-file', 'blob', blob])));
+      return new Set(parsed.success ? parsed.data : []);
+    } catch {
+      return new Set(); // collected or unreadable: nothing more is known
+    }
+  }
+
   private async diff(from: string, to: string): Promise<TreeChange[]> {
     const output = await this.git([
       'diff-tree',
@@ -391,6 +431,7 @@ export class ShadowRepo {
   }
 
   private async saveSkipped(): Promise<void> {
+    this.skippedBlob = undefined;
     await writeFile(
       path.join(this.options.gitDir, SKIPPED_FILE),
       JSON.stringify(Object.fromEntries(this.skipped)),
@@ -404,6 +445,19 @@ export class ShadowRepo {
   private runGit(args: readonly string[], options: { input?: string; okExitCodes?: readonly number[] } = {}) {
     return runGit(this.location, args, options);
   }
+}
+
+/** Whether `rel` was left out: listed itself, or inside a left-out directory (a nested repository). */
+function isSkipped(rel: string, skipped: ReadonlySet<string>): boolean {
+  if (skipped.has(rel)) {
+    return true;
+  }
+  for (let slash = rel.indexOf('/'); slash !== -1; slash = rel.indexOf('/', slash + 1)) {
+    if (skipped.has(rel.slice(0, slash + 1))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** `work` over `items`, at most `batch` at a time, results in order. */
