@@ -133,6 +133,20 @@ describe('checkpoints: shadow git store', function () {
     assert.equal(changes[2]?.path, path.join(workspace, 'src', 'new.ts'));
   });
 
+  it('answers a checkpoint of an unchanged folder with the newest one, and a new one after a change', async () => {
+    write(workspace, { 'a.txt': 'a\n' });
+    const store = await openStore();
+    const first = await store.create();
+    assert.equal(await store.create(), first);
+    write(workspace, { 'a.txt': 'b\n' });
+    const second = await store.create();
+    assert.notEqual(second, first);
+    write(workspace, { 'a.txt': 'a\n' });
+    // The first one's content again: a commit of its own, or the very same one within the same second.
+    const third = await store.create();
+    assert.deepEqual(summary(await store.changes(second, third), workspace), ['modified a.txt +1 -1']);
+  });
+
   it('shows a rename as a deletion plus a creation', async () => {
     write(workspace, { 'old/name.txt': 'content\n' });
     const store = await openStore();

@@ -59,7 +59,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
           gitDir: path.join(options.storageDir, 'checkpoints', key),
           maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
           maxBinaryBytes: options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES,
-          keepCheckpoints: options.keepCheckpoints ?? DEFAULT_KEEP_CHECKPOINTS,
+          keepCheckpoints: Math.max(1, options.keepCheckpoints ?? DEFAULT_KEEP_CHECKPOINTS),
           logger: options.logger,
         }),
       );

@@ -65,6 +65,11 @@ export class ShadowRepo {
   private skipped = new Map<string, SkippedFile>();
   private writtenExclude = '';
   private checkpointsSinceMaintenance = 0;
+  /**
+   * The newest checkpoint this object made. Reusing it keeps pruning right: no commit is newer, so it
+   * is the last to go, as a fresh one would be.
+   */
+  private newestCheckpoint: { tree: string; skippedBlob: string; commit: string } | undefined;
   /** The skip list as a blob of the shadow repository, while it has not changed since. */
   private skippedBlob: string | undefined;
   /** The tree of the shadow index as last written, while nothing has been staged since. */
@@ -94,16 +99,23 @@ export class ShadowRepo {
     return repo;
   }
 
-  /** Snapshots the folder and keeps it as a commit with a ref; returns the commit's hash. */
+  /**
+   * Snapshots the folder and keeps it as a commit with a ref; returns the commit's hash. When nothing
+   * changed since the newest checkpoint, that checkpoint is the answer: same state, same id, and no git
+   * process beyond the one that looks for changes.
+   */
   checkpoint(): Promise<string> {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
-      const message =
-        this.skipped.size === 0
-          ? 'checkpoint'
-          : `checkpoint\n\n${SKIPPED_TRAILER} ${await this.skipListBlob()}`;
+      const skippedBlob = this.skipped.size === 0 ? '' : await this.skipListBlob();
+      const newest = this.newestCheckpoint;
+      if (newest?.tree === tree && newest.skippedBlob === skippedBlob) {
+        return newest.commit;
+      }
+      const message = skippedBlob === '' ? 'checkpoint' : `checkpoint\n\n${SKIPPED_TRAILER} ${skippedBlob}`;
       const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', message, tree])).trim();
       await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
+      this.newestCheckpoint = { tree, skippedBlob, commit };
       if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
         this.checkpointsSinceMaintenance = 0;
         // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
