@@ -1,12 +1,14 @@
-import { lstat, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../ports';
-import { SHADOW_ATTRIBUTES, buildExcludeFile, readUserExclude, toExcludePattern } from './excludeFile';
-import { fileLooksBinary } from './fileContent';
+import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type ShadowLocation } from './gitRunner';
 import { SerialQueue } from './serialQueue';
-import type { FileChangeKind } from './types';
+import { SkipList, exists, isSkipped, type SkippedFile } from './skipList';
+import { diffTreeArgs, parseRawAndNumstat, type TreeChange } from './treeDiff';
+
+export type { TreeChange } from './treeDiff';
 
 export interface ShadowRepoOptions {
   readonly git: string;
@@ -23,26 +25,6 @@ export interface ShadowRepoOptions {
   readonly logger: Logger;
 }
 
-/** One file that differs between two trees of the folder. */
-export interface TreeChange {
-  /** `/`-separated, relative to the folder. */
-  readonly rel: string;
-  readonly kind: FileChangeKind;
-  readonly added: number;
-  readonly removed: number;
-  readonly binary: boolean;
-}
-
-/** Why a file is left out of checkpoints; remembered so a no-change checkpoint needs no re-reading. */
-const SkippedFileSchema = z.object({
-  reason: z.enum(['large', 'binary', 'repository', 'symlink']),
-  size: z.number(),
-});
-type SkippedFile = z.infer<typeof SkippedFileSchema>;
-/** The skip list as saved in the shadow repository; read back from disk, so parsed. */
-const SkippedListSchema = z.record(z.string(), SkippedFileSchema);
-
-const SKIPPED_FILE = 'acp-skipped.json';
 /** Names, in a checkpoint's commit message, the blob listing the files left out of it. */
 const SKIPPED_TRAILER = 'acp-skipped:';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
@@ -50,9 +32,6 @@ const CHECKPOINT_REFS = 'refs/checkpoints/';
 const MAINTENANCE_EVERY = 25;
 /** An index.lock older than this was left by a git that died (a crash, a killed window). */
 const STALE_LOCK_MS = 60_000;
-const GITLINK_MODE = '160000';
-/** Files stat'ed at once: a first snapshot lists every file, one at a time would take seconds. */
-const STAT_BATCH = 64;
 
 /**
  * The shadow git repository of one workspace folder: its own GIT_DIR in the extension's storage, the
@@ -62,16 +41,15 @@ const STAT_BATCH = 64;
 export class ShadowRepo {
   private readonly queue = new SerialQueue();
   private readonly location: ShadowLocation;
-  private skipped = new Map<string, SkippedFile>();
-  private writtenExclude = '';
+  private readonly skipList: SkipList;
   private checkpointsSinceMaintenance = 0;
   /**
    * The newest checkpoint this object made. Reusing it keeps pruning right: no commit is newer, so it
    * is the last to go, as a fresh one would be.
    */
   private newestCheckpoint: { tree: string; skippedBlob: string; commit: string } | undefined;
-  /** The skip list as a blob of the shadow repository, while it has not changed since. */
-  private skippedBlob: string | undefined;
+  /** The skip list as a blob of the shadow repository, and the skip list's version it was made from. */
+  private skippedBlob: { version: number; blob: string } | undefined;
   /** The tree of the shadow index as last written, while nothing has been staged since. */
   private lastTree: string | undefined;
 
@@ -83,6 +61,7 @@ export class ShadowRepo {
       hooksDir: path.join(options.gitDir, 'acp-no-hooks'),
       homeDir: path.join(options.gitDir, 'acp-home'),
     };
+    this.skipList = new SkipList(options.folder, options.gitDir, options);
   }
 
   get folder(): string {
@@ -107,7 +86,7 @@ export class ShadowRepo {
   checkpoint(): Promise<string> {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
-      const skippedBlob = this.skipped.size === 0 ? '' : await this.skipListBlob();
+      const skippedBlob = this.skipList.size === 0 ? '' : await this.skipListBlob();
       const newest = this.newestCheckpoint;
       if (newest?.tree === tree && newest.skippedBlob === skippedBlob) {
         return newest.commit;
@@ -185,7 +164,7 @@ export class ShadowRepo {
     await mkdir(path.join(gitDir, 'info'), { recursive: true });
     await writeFile(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
     await this.removeStaleLock();
-    this.skipped = await this.loadSkipped();
+    await this.skipList.load();
   }
 
   /**
@@ -220,13 +199,13 @@ export class ShadowRepo {
    * stat cache, which is what makes a no-change snapshot of a large folder cheap.
    */
   private async snapshotTreeOnce(): Promise<string> {
-    await this.refreshSkipped();
-    await this.writeExcludeFile();
+    await this.skipList.refresh();
+    await this.skipList.writeExcludeFile();
     const listed = splitNul(await this.git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']));
     const excludedNow: string[] = [];
     let toStage = 0;
-    let skipListChanged = false;
-    const reasons = await mapInBatches(listed, STAT_BATCH, (entry) => this.skipReason(entry.slice(2)));
+    const newlySkipped = new Map<string, SkippedFile>();
+    const reasons = await this.skipList.reasonsFor(listed.map((entry) => entry.slice(2)));
     listed.forEach((entry, index) => {
       const tag = entry.slice(0, 1);
       const rel = entry.slice(2);
@@ -234,16 +213,15 @@ export class ShadowRepo {
       if (skip === undefined) {
         toStage++;
       } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
-        this.skipped.set(rel, skip);
-        skipListChanged = true;
+        newlySkipped.set(rel, skip);
       } else {
         // A tracked file that grew past the bound keeps its last snapshotted version.
         excludedNow.push(rel);
       }
     });
-    if (skipListChanged) {
-      await this.saveSkipped();
-      await this.writeExcludeFile();
+    if (newlySkipped.size > 0) {
+      await this.skipList.add(newlySkipped);
+      await this.skipList.writeExcludeFile();
     }
     if (toStage > 0) {
       const pathspecs = ['.', ...excludedNow.map((rel) => `:(exclude,literal)${rel}`)];
@@ -279,95 +257,17 @@ export class ShadowRepo {
     }
   }
 
-  /**
-   * Whether a listed path is left out: a nested repository, a symbolic link (restoring its target's text
-   * as a file would be wrong), a file above the size bound, a large binary.
-   */
-  private async skipReason(rel: string): Promise<SkippedFile | undefined> {
-    if (rel.endsWith('/')) {
-      // `ls-files -o` names a nested git repository as a directory: git would store it as a gitlink
-      // (a commit we do not have), and fails on one with no commit yet.
-      return { reason: 'repository', size: 0 };
-    }
-    let info;
-    try {
-      info = await lstat(path.join(this.options.folder, rel));
-    } catch {
-      return undefined; // deleted: staged as a deletion
-    }
-    if (info.isSymbolicLink()) {
-      return { reason: 'symlink', size: 0 };
-    }
-    if (!info.isFile() || info.size <= this.options.maxBinaryBytes) {
-      return undefined;
-    }
-    if (info.size > this.options.maxFileBytes) {
-      return { reason: 'large', size: info.size };
-    }
-    try {
-      return (await fileLooksBinary(path.join(this.options.folder, rel)))
-        ? { reason: 'binary', size: info.size }
-        : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Drops skipped files that are gone or back within the bounds, so the next snapshot takes them. */
-  private async refreshSkipped(): Promise<void> {
-    let changed = false;
-    const entries = [...this.skipped];
-    const now = await mapInBatches(entries, STAT_BATCH, ([rel, skipped]) => this.stillSkipped(rel, skipped));
-    for (const [index, [rel, skipped]] of entries.entries()) {
-      const still = now[index];
-      if (still === undefined) {
-        this.skipped.delete(rel);
-        changed = true;
-      } else if (still !== skipped) {
-        this.skipped.set(rel, still);
-        changed = true;
-      }
-    }
-    if (changed) {
-      await this.saveSkipped();
-    }
-  }
-
-  private async stillSkipped(rel: string, skipped: SkippedFile): Promise<SkippedFile | undefined> {
-    const absolute = path.join(this.options.folder, rel);
-    try {
-      const info = await lstat(absolute);
-      if (skipped.reason === 'repository') {
-        return info.isDirectory() && (await exists(path.join(absolute, '.git'))) ? skipped : undefined;
-      }
-      if (skipped.reason === 'symlink') {
-        return info.isSymbolicLink() ? skipped : undefined;
-      }
-      if (info.isFile() && info.size === skipped.size) {
-        return skipped;
-      }
-      return await this.skipReason(rel);
-    } catch {
-      return undefined;
-    }
-  }
-
-  private async writeExcludeFile(): Promise<void> {
-    const text = buildExcludeFile(await readUserExclude(this.options.folder), this.skipped.keys());
-    if (text !== this.writtenExclude) {
-      await writeFile(path.join(this.options.gitDir, 'info', 'exclude'), text);
-      this.writtenExclude = text;
-    }
-  }
-
   /** The skip list stored with the checkpoint (a blob named in its commit message). */
   private async skipListBlob(): Promise<string> {
-    this.skippedBlob ??= (
-      await this.git(['hash-object', '-w', '--stdin'], {
-        input: JSON.stringify([...this.skipped.keys()].sort()),
-      })
-    ).trim();
-    return this.skippedBlob;
+    const version = this.skipList.version;
+    if (this.skippedBlob?.version !== version) {
+      const input = JSON.stringify(this.skipList.paths());
+      this.skippedBlob = {
+        version,
+        blob: (await this.git(['hash-object', '-w', '--stdin'], { input })).trim(),
+      };
+    }
+    return this.skippedBlob.blob;
   }
 
   /** What was left out of the checkpoint `commit`. */
@@ -386,19 +286,7 @@ export class ShadowRepo {
   }
 
   private async diff(from: string, to: string): Promise<TreeChange[]> {
-    const output = await this.git([
-      'diff-tree',
-      '-r',
-      '-z',
-      '--no-renames',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--raw',
-      '--numstat',
-      from,
-      to,
-    ]);
-    return parseRawAndNumstat(splitNul(output));
+    return parseRawAndNumstat(splitNul(await this.git(diffTreeArgs(from, to))));
   }
 
   /** Keeps the newest checkpoints' refs, drops the rest, and lets `git gc --auto` pack and collect. */
@@ -432,24 +320,6 @@ export class ShadowRepo {
     }
   }
 
-  private async loadSkipped(): Promise<Map<string, SkippedFile>> {
-    try {
-      const text = await readFile(path.join(this.options.gitDir, SKIPPED_FILE), 'utf8');
-      const parsed = SkippedListSchema.safeParse(JSON.parse(text));
-      return new Map(parsed.success ? Object.entries(parsed.data) : []);
-    } catch {
-      return new Map(); // none yet, or unreadable: files are looked at again
-    }
-  }
-
-  private async saveSkipped(): Promise<void> {
-    this.skippedBlob = undefined;
-    await writeFile(
-      path.join(this.options.gitDir, SKIPPED_FILE),
-      JSON.stringify(Object.fromEntries(this.skipped)),
-    );
-  }
-
   private async git(args: readonly string[], options: { input?: string } = {}): Promise<string> {
     return (await this.runGit(args, options)).stdout.toString('utf8');
   }
@@ -457,72 +327,4 @@ export class ShadowRepo {
   private runGit(args: readonly string[], options: { input?: string; okExitCodes?: readonly number[] } = {}) {
     return runGit(this.location, args, options);
   }
-}
-
-/** Whether `rel` was left out: listed itself, or inside a left-out directory (a nested repository). */
-function isSkipped(rel: string, skipped: ReadonlySet<string>): boolean {
-  if (skipped.has(rel)) {
-    return true;
-  }
-  for (let slash = rel.indexOf('/'); slash !== -1; slash = rel.indexOf('/', slash + 1)) {
-    if (skipped.has(rel.slice(0, slash + 1))) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/** `work` over `items`, at most `batch` at a time, results in order. */
-async function mapInBatches<T, R>(
-  items: readonly T[],
-  batch: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = [];
-  for (let start = 0; start < items.length; start += batch) {
-    results.push(...(await Promise.all(items.slice(start, start + batch).map(work))));
-  }
-  return results;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Reads `diff-tree -z --raw --numstat`: first a raw record per file (`:mode mode sha sha STATUS`, then
- * the path), then a numstat record per file (`added<TAB>removed<TAB>path`, `-` for binary).
- */
-export function parseRawAndNumstat(fields: readonly string[]): TreeChange[] {
-  const kinds = new Map<string, FileChangeKind>();
-  const counts = new Map<string, { added: number; removed: number; binary: boolean }>();
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    const raw = /^:(\d{6}) (\d{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])\d*$/.exec(field);
-    if (raw) {
-      const rel = fields[++i];
-      const [, oldMode, newMode, status] = raw;
-      if (rel === undefined || oldMode === GITLINK_MODE || newMode === GITLINK_MODE) {
-        continue;
-      }
-      kinds.set(rel, status === 'A' ? 'created' : status === 'D' ? 'deleted' : 'modified');
-      continue;
-    }
-    const numstat = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(field);
-    if (numstat) {
-      const [, added, removed, rel] = numstat;
-      const binary = added === '-' || removed === '-';
-      counts.set(rel!, { added: binary ? 0 : Number(added), removed: binary ? 0 : Number(removed), binary });
-    }
-  }
-  return [...kinds].map(([rel, kind]) => ({
-    rel,
-    kind,
-    ...(counts.get(rel) ?? { added: 0, removed: 0, binary: false }),
-  }));
 }
