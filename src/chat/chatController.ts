@@ -218,6 +218,11 @@ export class ChatController implements Disposable {
     return this.definitionOr(this.active?.agentId);
   }
 
+  /** Whether the active chat runs a turn (a new prompt would be refused). */
+  get activeChatRunning(): boolean {
+    return this.active?.running ?? false;
+  }
+
   get currentStatus(): AgentStatus {
     return this.pool.status(this.agent.id);
   }
