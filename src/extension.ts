@@ -70,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       logger,
     },
     editor: new VsCodeEditorActions(),
+    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,

@@ -44,9 +44,10 @@ export class ChatApp {
       requestFocus: (element) => this.focusRequests.push(element),
       terminal: (terminalId) => this.store.terminal(terminalId),
       authMethods: () => this.store.status.authMethods ?? [],
+      paths: () => this.store.workspacePaths,
     };
     this.header = new Header(post);
-    this.reviews = new EditReviewsView(post);
+    this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.banner = new StatusBanner(context);
     this.resume = new ResumeBanner(context);
     this.transcript = new Transcript(context);

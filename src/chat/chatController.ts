@@ -33,6 +33,8 @@ export interface ChatHost extends PoolHost {
   readonly retention?: () => Retention;
   /** File writes waiting for Keep or Undo, answered inline in the chat too. */
   readonly reviews?: EditReviews;
+  /** The workspace folders' paths, so the view can show paths relative to them. */
+  readonly workspaceFolders?: () => readonly string[];
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -234,6 +236,7 @@ export class ChatController implements Disposable {
 
   viewState(): ViewState {
     const chat = this.active;
+    const folders = this.host.workspaceFolders?.() ?? [];
     return {
       agents: this.agentsOffered.map((agent) => ({
         id: agent.id,
@@ -256,6 +259,7 @@ export class ChatController implements Disposable {
       ...(this.host.reviews && this.host.reviews.pending().length > 0
         ? { editReviews: [...this.host.reviews.pending()] }
         : {}),
+      ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
     };
   }
 

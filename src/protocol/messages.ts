@@ -74,6 +74,8 @@ export const ViewStateSchema = z.object({
   editReviews: z.array(EditReviewSchema).optional(),
   /** Files waiting on the composer for the next message. */
   attachments: z.array(AttachmentRefSchema).optional(),
+  /** The workspace folders' absolute paths: the view shows paths inside them relative, as VS Code does. */
+  workspaceFolders: z.array(z.string()).optional(),
 });
 
 export const TerminalOutputSchema = z.object({
