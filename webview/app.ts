@@ -60,7 +60,7 @@ export class ChatApp {
         bridge.draft = text;
       },
       onSent: () => this.transcript.scrollToEnd(),
-      report: (message) => this.alerts.show(message),
+      report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {
         this.store.setAttachments(attachments);
         this.scheduler.request();

@@ -16,7 +16,7 @@ export interface ComposerHost {
   /** A message was sent: follow the transcript again. */
   onSent(): void;
   /** Something to tell the user inline. */
-  report(message: string): void;
+  report(message: string, severity?: 'error' | 'warning'): void;
   /** The attachments now on the composer (after the user removed one, sent them, or got them back). */
   setAttachments(attachments: readonly AttachmentRef[]): void;
 }
@@ -160,7 +160,15 @@ export class Composer {
 
   private trySend(): void {
     const text = this.input.value.trim();
-    if (text === '' || this.state.running || this.pending !== undefined) {
+    if (text === '' || this.pending !== undefined) {
+      return;
+    }
+    if (this.state.running) {
+      // Not sent, not lost: the text stays in the box, and the user is told why nothing happened.
+      this.host.report(
+        `${this.state.agentName} is still answering. Your message stays here: send it when the turn ends, or press Stop.`,
+        'warning',
+      );
       return;
     }
     if (text.length > MAX_PROMPT_CHARS) {
