@@ -249,6 +249,58 @@ describe('commands, status bar and agent settings (issue 4)', () => {
     }
   });
 
+  it('offers Copilot CLI found on PATH as a preset, and Send to Copilot goes to it', async () => {
+    const demo = api.catalog.agents.agents.find((agent) => agent.id === DEMO_AGENT_ID);
+    assert.ok(demo, 'the demo agent is offered before the change');
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'acp-path-'));
+    const savedPath = process.env.PATH;
+    try {
+      // "Installed" Copilot CLI: a program named copilot on PATH (really the demo agent).
+      writeFileSync(
+        path.join(bin, 'copilot'),
+        `#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec "${demo.command}" "${demo.args[0]}" "$@"\n`,
+        { mode: 0o755 },
+      );
+      // The extension host is this process: PATH is read again when the agent settings change.
+      process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+      await settings.set('agents', [
+        { name: 'Other agent', command: demo.command, args: demo.args, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      ]);
+      await eventually('the preset to be offered', () =>
+        api.catalog.agents.agents.some((a) => a.id === 'copilot'),
+      );
+      assert.deepEqual(
+        api.catalog.agents.agents.map((agent) => [agent.id, agent.label, agent.description]),
+        [
+          ['agent:other-agent', 'Other agent', [demo.command, ...demo.args].join(' ')],
+          ['copilot', 'GitHub Copilot CLI', 'copilot --acp --stdio'],
+        ],
+      );
+      await freshChat(api);
+      // acpAgents.defaultAgent is "copilot" by default: the detected preset is where a new chat starts.
+      assert.equal(api.chat.viewState().selectedAgentId, 'copilot');
+      await api.chat.selectAgent('agent:other-agent');
+      assert.equal((await ask(api, 'stream 1')).reply, 'chunk 1 ');
+
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
+      editor.selection = new vscode.Selection(0, 0, 0, 5);
+      prompts.answerText('Hello Copilot');
+      await vscode.commands.executeCommand('acpAgents.sendToCopilot');
+      const turn = await eventually('the turn sent to the Copilot preset to finish', () => {
+        const last = activeThread(api).turns.at(-1);
+        return last !== undefined && last.status !== 'running' && last;
+      });
+      assert.equal(api.chat.viewState().selectedAgentId, 'copilot');
+      assert.equal(turn.status, 'completed');
+      assert.match(replyOf(api, turn.id), /^You said: Hello Copilot\n/);
+      assert.deepEqual(prompts.questions('modal'), [], 'Copilot was found: no "set one up" question');
+    } finally {
+      process.env.PATH = savedPath;
+      await settings.restore();
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it('Add File to Chat puts the files on the composer; they go with the next message', async () => {
     const readme = vscode.Uri.file(path.join(workspaceRoot(), 'README.md'));
     await vscode.commands.executeCommand('acpAgents.addFileToChat', hello(), [hello(), readme]);
