@@ -122,8 +122,11 @@ describe('classifyError', () => {
       'Internal error: Session file is corrupt',
     );
     assert.equal(
-      classifyError({ code: -32000, message: 'Authentication required', data: { message: 'Run copilot login' } })
-        .message,
+      classifyError({
+        code: -32000,
+        message: 'Authentication required',
+        data: { message: 'Run copilot login' },
+      }).message,
       'Authentication required: Run copilot login',
     );
   });
