@@ -88,6 +88,8 @@ describe('webview: composer', () => {
       await page.page.locator('.alert-warning .alert-message').innerText(),
       'Copilot CLI is still answering. Your message stays here: send it when the turn ends, or press Stop.',
     );
+    await input.press('Enter');
+    assert.equal(await page.page.locator('.alert').count(), 1, 'told once, not once per Enter');
     assert.equal(await stop.getAttribute('aria-label'), 'Stop the agent');
     await stop.click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'cancel' });
