@@ -87,6 +87,45 @@ describe('webview: workspace-relative paths', () => {
     ]);
   });
 
+  it('cuts a path too long for its row at the start, so the file name stays in view', async () => {
+    const page = await chat.open({ width: 300, height: 600 });
+    const deep = `${ROOT}/.config/packages/server/src/routes/handlers/greeting-handler.ts`;
+    await page.host(
+      snapshot(
+        {
+          entries: [
+            toolCall('e1', {
+              status: 'pending',
+              content: [{ type: 'diff', path: deep, oldText: 'a\n', newText: 'b\n' }],
+            }),
+          ],
+          turns: [turn('t1')],
+        },
+        { workspaceFolders: [ROOT], editReviews: [{ id: 'r1', path: deep, isNew: false }] },
+      ),
+    );
+    for (const selector of ['.review-path .path-text', '[data-entry-id="e1"] .diff-path-text']) {
+      const box = page.page.locator(selector);
+      // The text itself is unchanged (and reads left to right, leading dot included).
+      assert.equal(await box.innerText(), '.config/packages/server/src/routes/handlers/greeting-handler.ts');
+      const [outer, inner] = await box.evaluate((element) => {
+        const text = element.querySelector('bdi')!.getBoundingClientRect();
+        const frame = element.getBoundingClientRect();
+        return [
+          [frame.left, frame.right],
+          [text.left, text.right],
+        ];
+      });
+      assert.ok(
+        inner![0]! < outer![0]!,
+        `${selector}: too long for the row (${JSON.stringify([outer, inner])})`,
+      );
+      assert.ok(Math.abs(inner![1]! - outer![1]!) <= 1, `${selector}: its end (the file name) is in view`);
+    }
+    await page.page.screenshot({ path: `${OUT}/webview-long-paths.png` });
+    page.assertClean();
+  });
+
   it("shows a selection's line range on its chip, not only in the tooltip", async () => {
     const page = await chat.open();
     const uri = `file://${ROOT}/src/hello.ts`;

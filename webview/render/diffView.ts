@@ -19,7 +19,7 @@ export function diffView(content: DiffContent, context: RenderContext): HTMLElem
     'button',
     'diff-path link-button',
     icon('file'),
-    el('span', 'diff-path-text', context.paths().relative(content.path)),
+    el('span', 'diff-path-text path-text', el('bdi', '', context.paths().relative(content.path))),
   );
   path.type = 'button';
   path.title = `Open ${content.path}`;

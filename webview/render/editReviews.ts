@@ -54,7 +54,7 @@ export class EditReviewsView {
       'button',
       'review-path link-button',
       icon(review.isNew ? 'new-file' : 'file'),
-      el('span', '', this.paths().relative(review.path)),
+      el('span', 'path-text', el('bdi', '', this.paths().relative(review.path))),
     );
     path.type = 'button';
     path.title = `Open ${review.path}`;
