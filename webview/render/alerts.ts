@@ -13,12 +13,6 @@ export class Alerts {
   }
 
   show(message: string, severity: 'error' | 'warning' = 'error'): void {
-    // The same message again (Enter pressed twice while the agent works) replaces its copy, not stacks up.
-    for (const existing of this.element.querySelectorAll('.alert-message')) {
-      if (existing.textContent === message) {
-        existing.parentElement?.remove();
-      }
-    }
     const alert = el('div', `alert alert-${severity}`, icon(severity), el('span', 'alert-message', message));
     alert.append(iconButton('close', 'Dismiss', () => alert.remove()));
     this.element.append(alert);

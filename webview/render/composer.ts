@@ -47,6 +47,8 @@ export class Composer {
   /** What was posted and not yet answered by a turn start or an error. */
   private pending: { text: string; attachments: readonly AttachmentRef[] } | undefined;
   private composing = false;
+  /** Told the user, during this running turn, that Enter does not send: once is enough. */
+  private toldBusy = false;
   private readonly history: string[] = [];
   private historyIndex = -1;
   /** The picked command's input hint, shown while its line is being written. */
@@ -97,6 +99,9 @@ export class Composer {
   }
 
   update(state: ComposerState): void {
+    if (!state.running) {
+      this.toldBusy = false;
+    }
     this.state = state;
     this.attachments.update(state.attachments);
     this.input.placeholder = `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
@@ -164,7 +169,11 @@ export class Composer {
       return;
     }
     if (this.state.running) {
-      // Not sent, not lost: the text stays in the box, and the user is told why nothing happened.
+      // Not sent, not lost: the text stays in the box, and the user is told (once per turn) why nothing happened.
+      if (this.toldBusy) {
+        return;
+      }
+      this.toldBusy = true;
       this.host.report(
         `${this.state.agentName} is still answering. Your message stays here: send it when the turn ends, or press Stop.`,
         'warning',
