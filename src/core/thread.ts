@@ -61,11 +61,11 @@ export class Thread {
   private currentTurnId: string | undefined;
   private replaying = false;
   /**
-   * A tool call was created or updated since the last message chunk. Agents rarely send a
-   * `messageId`, so this is what tells the text after a tool step (even one updating an earlier
-   * card) from the text before it: it starts a new message instead of running on.
+   * A step happened since the last message chunk: a tool call was created or updated, or the plan
+   * changed. Agents rarely send a `messageId`, so this is what tells the text after a step (even one
+   * updating an earlier card) from the text before it: it starts a new message instead of running on.
    */
-  private toolActivitySinceText = false;
+  private stepSinceText = false;
 
   private readonly emitter = new Emitter<ThreadEvent>();
   readonly onEvent = this.emitter.event;
@@ -176,6 +176,7 @@ export class Thread {
         this.upsertToolCall(update);
         return;
       case 'plan':
+        this.stepSinceText = true;
         return this.setState('plan', planOf(update));
       case 'available_commands_update':
         return this.setState('commands', commandsOf(update));
@@ -218,7 +219,7 @@ export class Thread {
    * permission request may each be the first thing seen for an id (real agents do all three).
    */
   upsertToolCall(update: acp.ToolCallUpdate | acp.ToolCall): ToolCallEntry {
-    this.toolActivitySinceText = true;
+    this.stepSinceText = true;
     const known = this.toolCall(update.toolCallId);
     // A restarted agent may number its tool calls afresh: an id from an earlier turn, seen
     // again while a new turn runs, is a new tool call of this turn, not the old one revived.
@@ -275,8 +276,8 @@ export class Thread {
     const attachment = text === undefined ? attachmentOf(chunk.content) : undefined;
     const messageId = chunk.messageId ?? undefined;
     const last = this.entries.at(-1);
-    const afterTool = this.toolActivitySinceText;
-    this.toolActivitySinceText = false;
+    const afterStep = this.stepSinceText;
+    this.stepSinceText = false;
     const lastId = last !== undefined && 'messageId' in last ? last.messageId : undefined;
     // The same id says "same message" even across tool updates; only without ids does a tool step divide.
     const sameMessage = messageId !== undefined && lastId === messageId;
@@ -285,7 +286,7 @@ export class Thread {
       last.kind === kind &&
       last.turnId === this.turnField().turnId &&
       (sameMessage ||
-        (!afterTool && !(messageId !== undefined && lastId !== undefined && lastId !== messageId)));
+        (!afterStep && !(messageId !== undefined && lastId !== undefined && lastId !== messageId)));
 
     if (!continues) {
       const bounded = boundText(text ?? '', this.limits.maxMessageChars);

@@ -146,6 +146,22 @@ describe('Thread', () => {
       );
     });
 
+    it('starts a new message after a plan update (the agent moved on to its next step)', () => {
+      const { thread } = recorded();
+
+      thread.applyUpdate(agent('I found no issues.'));
+      thread.applyUpdate({
+        sessionUpdate: 'plan',
+        entries: [{ content: 'Create the file', priority: 'medium', status: 'in_progress' }],
+      });
+      thread.applyUpdate(agent("I'll create the file."));
+
+      assert.deepEqual(
+        thread.snapshot().entries.map((entry) => (entry.kind === 'tool_call' ? entry.title : entry.text)),
+        ['I found no issues.', "I'll create the file."],
+      );
+    });
+
     it('keeps one message across a tool update when both chunks carry the same messageId', () => {
       const { thread } = recorded();
 
