@@ -106,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     statusBar,
     catalog.onDidChange(() => chat.agentsChanged()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     ...registerCommands({ chat, view, prompts, log }),
   );

@@ -467,6 +467,11 @@ export class ChatController implements Disposable {
     this.postSnapshot();
   }
 
+  /** The workspace folders changed: the view shows paths relative to the new ones. */
+  workspaceFoldersChanged(): void {
+    this.postSnapshot();
+  }
+
   private createChat(agentId: string): Conversation {
     return this.chats.create(agentId);
   }
