@@ -71,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       logger,
     },
     editor: new VsCodeEditorActions(),
+    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
@@ -106,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     statusBar,
     catalog.onDidChange(() => chat.agentsChanged()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     ...registerCommands({ chat, view, prompts, log }),
     registerCheckAgents({

@@ -1,6 +1,5 @@
 import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/protocol';
 import { handleContentClicks } from './clicks';
-import { workspaceRelativePath } from './links';
 import { Alerts } from './render/alerts';
 import { Composer } from './render/composer';
 import { el } from './render/dom';
@@ -45,10 +44,10 @@ export class ChatApp {
       requestFocus: (element) => this.focusRequests.push(element),
       terminal: (terminalId) => this.store.terminal(terminalId),
       authMethods: () => this.store.status.authMethods ?? [],
-      displayPath: (path) => workspaceRelativePath(path, this.store.workspaceFolders),
+      paths: () => this.store.workspacePaths,
     };
     this.header = new Header(post);
-    this.reviews = new EditReviewsView(post);
+    this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.banner = new StatusBanner(context);
     this.resume = new ResumeBanner(context);
     this.transcript = new Transcript(context);
@@ -61,7 +60,7 @@ export class ChatApp {
         bridge.draft = text;
       },
       onSent: () => this.transcript.scrollToEnd(),
-      report: (message) => this.alerts.show(message),
+      report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {
         this.store.setAttachments(attachments);
         this.scheduler.request();

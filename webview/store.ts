@@ -5,13 +5,13 @@ import type {
   ChatSummary,
   EditReview,
   SessionStateMessage,
-  WorkspaceFolder,
   TerminalOutputMessage,
   ThreadEntryMessage,
   ThreadEventMessage,
   TurnMessage,
   ViewState,
 } from '../src/protocol';
+import { WorkspacePaths } from './workspacePaths';
 
 /** What changed in the store, so the view updates only that. */
 export interface StoreChanges {
@@ -65,8 +65,8 @@ export class ChatStore {
   attachments: readonly AttachmentRef[] = [];
   /** File writes waiting for the user's Keep or Undo. */
   editReviews: readonly EditReview[] = [];
-  /** Paths under these are shown relative to them. */
-  workspaceFolders: readonly WorkspaceFolder[] = [];
+  /** Shows paths relative to the workspace folders the host reported. */
+  workspacePaths = new WorkspacePaths();
   state: SessionStateMessage = EMPTY_STATE;
   private entryList: ThreadEntryMessage[] = [];
   private entryIndex = new Map<string, number>();
@@ -128,7 +128,7 @@ export class ChatStore {
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
-    this.workspaceFolders = view.workspaceFolders ?? [];
+    this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
     const thread = view.chat?.thread;
     this.entryList = [];
     this.entryIndex = new Map();

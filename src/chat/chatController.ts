@@ -34,6 +34,8 @@ export interface ChatHost extends PoolHost {
   readonly reviews?: EditReviews;
   /** Checkpoints before each turn and the turns' change cards (absent without a workspace folder). */
   readonly changes?: ChangeReview;
+  /** The workspace folders' paths, so the view can show paths relative to them. */
+  readonly workspaceFolders?: () => readonly string[];
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -205,6 +207,11 @@ export class ChatController implements ChatActions, Disposable {
     return this.definitionOr(this.active?.agentId);
   }
 
+  /** Whether the active chat runs a turn (a new prompt would be refused). */
+  get activeChatRunning(): boolean {
+    return this.active?.running ?? false;
+  }
+
   get currentStatus(): AgentStatus {
     return this.pool.status(this.agent.id);
   }
@@ -216,6 +223,7 @@ export class ChatController implements ChatActions, Disposable {
 
   viewState(): ViewState {
     const chat = this.active;
+    const folders = this.host.workspaceFolders?.() ?? [];
     return {
       agents: this.agentsOffered.map((agent) => ({
         id: agent.id,
@@ -238,6 +246,7 @@ export class ChatController implements ChatActions, Disposable {
       ...(this.host.reviews && this.host.reviews.pending().length > 0
         ? { editReviews: [...this.host.reviews.pending()] }
         : {}),
+      ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
     };
   }
 
@@ -442,6 +451,11 @@ export class ChatController implements ChatActions, Disposable {
         void this.pool.stop(agentId);
       }
     }
+    this.postSnapshot();
+  }
+
+  /** The workspace folders changed: the view shows paths relative to the new ones. */
+  workspaceFoldersChanged(): void {
     this.postSnapshot();
   }
 

@@ -63,7 +63,6 @@ export const EditReviewSchema = z.object({
 });
 
 /** A workspace folder as the view needs it: to show a path relative to it. */
-export const WorkspaceFolderSchema = z.object({ name: z.string(), path: z.string() });
 
 /** Everything the view shows, sent after `ready` and whenever the view must start over. */
 export const ViewStateSchema = z.object({
@@ -77,8 +76,8 @@ export const ViewStateSchema = z.object({
   editReviews: z.array(EditReviewSchema).optional(),
   /** Files waiting on the composer for the next message. */
   attachments: z.array(AttachmentRefSchema).optional(),
-  /** The workspace folders (name and absolute path): tool cards show paths relative to them. */
-  workspaceFolders: z.array(WorkspaceFolderSchema).optional(),
+  /** The workspace folders' absolute paths: the view shows paths inside them relative, as VS Code does. */
+  workspaceFolders: z.array(z.string()).optional(),
 });
 
 export const TerminalOutputSchema = z.object({
@@ -160,7 +159,6 @@ export type EditReview = DeepReadonly<z.infer<typeof EditReviewSchema>>;
 export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
 export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
-export type WorkspaceFolder = DeepReadonly<z.infer<typeof WorkspaceFolderSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
 export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;
 export type ViewMessage = DeepReadonly<z.infer<typeof ViewMessageSchema>>;

@@ -32,7 +32,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
     await this.confine(filePath, 'read');
     const uri = vscode.Uri.file(filePath);
     const limit = this.settings().maxReadBytes;
-    const open = this.openDocument(uri);
+    const open = await this.liveDocument(uri);
     if (open) {
       const text = open.getText();
       if (text.length > limit) {
@@ -139,7 +139,20 @@ export class WorkspaceFileSystem implements FileSystemPort {
 
   /** What the user sees now: the editor's text when open, else the disk; null for a new file. */
   private async currentText(uri: vscode.Uri): Promise<string | null> {
-    return this.openDocument(uri)?.getText() ?? (await this.diskText(uri));
+    return (await this.liveDocument(uri))?.getText() ?? (await this.diskText(uri));
+  }
+
+  /**
+   * The document whose text stands for the file: one with unsaved changes, or a saved one whose file
+   * is still there. VS Code keeps documents in memory after their editor closes and after the file
+   * is deleted outside it; such a stale copy must not pass for the disk (a deleted file is new again).
+   */
+  private async liveDocument(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+    const document = this.openDocument(uri);
+    if (!document || document.isClosed) {
+      return undefined;
+    }
+    return document.isDirty || (await this.exists(uri)) ? document : undefined;
   }
 
   private async diskText(uri: vscode.Uri): Promise<string | null> {

@@ -474,7 +474,7 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     await page.host(
       snapshot(
         { entries: [entry], turns: [turn('t1')] },
-        { workspaceFolders: [{ name: 'app', path: '/work/app' }] },
+        { workspaceFolders: ['/work/app'] },
       ),
     );
     const card = page.page.locator('[data-entry-id="e1"]');

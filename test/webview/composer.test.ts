@@ -83,6 +83,13 @@ describe('webview: composer', () => {
     await input.press('Enter');
     assert.equal((await page.postedOf('send')).length, 0);
     assert.equal(await input.inputValue(), 'queued idea', 'the text stays for later');
+    // …and the user is told why nothing was sent.
+    assert.equal(
+      await page.page.locator('.alert-warning .alert-message').innerText(),
+      'Copilot CLI is still answering. Your message stays here: send it when the turn ends, or press Stop.',
+    );
+    await input.press('Enter');
+    assert.equal(await page.page.locator('.alert').count(), 1, 'told once, not once per Enter');
     assert.equal(await stop.getAttribute('aria-label'), 'Stop the agent');
     await stop.click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'cancel' });

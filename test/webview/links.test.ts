@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { classifyLink, workspaceRelativePath } from '../../webview/links';
+import { classifyLink } from '../../webview/links';
 
 describe('webview links (classifyLink)', () => {
   it('opens http(s) links as web pages', () => {
@@ -62,39 +62,5 @@ describe('webview links (classifyLink)', () => {
   it('ignores a zero or absurd line', () => {
     assert.deepEqual(classifyLink('/a.ts:0'), { kind: 'file', path: '/a.ts' });
     assert.deepEqual(classifyLink('/a.ts#L99999999999999999999'), { kind: 'file', path: '/a.ts' });
-  });
-});
-
-describe('webview paths (workspaceRelativePath)', () => {
-  const app = { name: 'app', path: '/work/app' };
-
-  it('shows a path under the workspace folder relative to it', () => {
-    assert.equal(workspaceRelativePath('/work/app/src/a.ts', [app]), 'src/a.ts');
-    assert.equal(
-      workspaceRelativePath('/work/app/src/a.ts', [{ name: 'app', path: '/work/app/' }]),
-      'src/a.ts',
-    );
-  });
-
-  it('keeps paths outside every folder, look-alike prefixes and the folder itself as they are', () => {
-    assert.equal(workspaceRelativePath('/etc/hosts', [app]), '/etc/hosts');
-    assert.equal(workspaceRelativePath('/work/application/a.ts', [app]), '/work/application/a.ts');
-    assert.equal(workspaceRelativePath('/work/app', [app]), '/work/app');
-    assert.equal(workspaceRelativePath('src/a.ts', [app]), 'src/a.ts');
-    assert.equal(workspaceRelativePath('/work/app/a.ts', []), '/work/app/a.ts');
-  });
-
-  it('prefixes the folder name in a multi-root workspace, the deepest folder first', () => {
-    const folders = [app, { name: 'docs', path: '/work/docs' }, { name: 'ui', path: '/work/app/ui' }];
-    assert.equal(workspaceRelativePath('/work/docs/readme.md', folders), 'docs/readme.md');
-    assert.equal(workspaceRelativePath('/work/app/src/a.ts', folders), 'app/src/a.ts');
-    assert.equal(workspaceRelativePath('/work/app/ui/b.ts', folders), 'ui/b.ts');
-  });
-
-  it('takes Windows paths with either separator and any drive letter case', () => {
-    const win = [{ name: 'app', path: 'C:\\work\\app' }];
-    assert.equal(workspaceRelativePath('c:\\work\\app\\src\\a.ts', win), 'src\\a.ts');
-    assert.equal(workspaceRelativePath('C:\\work\\app/src/a.ts', win), 'src/a.ts');
-    assert.equal(workspaceRelativePath('D:\\work\\app\\a.ts', win), 'D:\\work\\app\\a.ts');
   });
 });

@@ -16,7 +16,7 @@ export interface ComposerHost {
   /** A message was sent: follow the transcript again. */
   onSent(): void;
   /** Something to tell the user inline. */
-  report(message: string): void;
+  report(message: string, severity?: 'error' | 'warning'): void;
   /** The attachments now on the composer (after the user removed one, sent them, or got them back). */
   setAttachments(attachments: readonly AttachmentRef[]): void;
 }
@@ -47,6 +47,8 @@ export class Composer {
   /** What was posted and not yet answered by a turn start or an error. */
   private pending: { text: string; attachments: readonly AttachmentRef[] } | undefined;
   private composing = false;
+  /** Told the user, during this running turn, that Enter does not send: once is enough. */
+  private toldBusy = false;
   private readonly history: string[] = [];
   private historyIndex = -1;
   /** The picked command's input hint, shown while its line is being written. */
@@ -97,6 +99,9 @@ export class Composer {
   }
 
   update(state: ComposerState): void {
+    if (!state.running) {
+      this.toldBusy = false;
+    }
     this.state = state;
     this.attachments.update(state.attachments);
     this.input.placeholder = `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
@@ -160,7 +165,19 @@ export class Composer {
 
   private trySend(): void {
     const text = this.input.value.trim();
-    if (text === '' || this.state.running || this.pending !== undefined) {
+    if (text === '' || this.pending !== undefined) {
+      return;
+    }
+    if (this.state.running) {
+      // Not sent, not lost: the text stays in the box, and the user is told (once per turn) why nothing happened.
+      if (this.toldBusy) {
+        return;
+      }
+      this.toldBusy = true;
+      this.host.report(
+        `${this.state.agentName} is still answering. Your message stays here: send it when the turn ends, or press Stop.`,
+        'warning',
+      );
       return;
     }
     if (text.length > MAX_PROMPT_CHARS) {

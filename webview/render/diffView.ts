@@ -19,7 +19,7 @@ export function diffView(content: DiffContent, context: RenderContext): HTMLElem
     'button',
     'diff-path link-button',
     icon('file'),
-    el('span', 'diff-path-text', context.displayPath(content.path)),
+    el('span', 'diff-path-text path-text', el('bdi', '', context.paths().relative(content.path))),
   );
   // The file opens where the edit starts, not at its top.
   const line = firstChangedLine(diff.hunks);
