@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import { PermissionRules } from './core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { registerCheckAgents } from './vscode/checkAgents';
+import { ChangeReview } from './chat/changeReview';
 import { ChatController } from './chat/chatController';
+import { createCheckpointStore } from './core/checkpoints';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';
@@ -24,6 +26,7 @@ import { AgentStatusBar } from './vscode/statusBar';
 import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
 import { VsCodeTerminals } from './vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
+import { VsCodeWorkspaceChanges } from './vscode/workspaceChanges';
 
 /** What the extension exposes to its integration tests (and to other extensions). */
 export interface AcpAgentsApi {
@@ -60,6 +63,20 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     },
     logger,
   );
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  // Checkpoints live in the extension's own storage, never in the user's repository.
+  const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const workspaceChanges = new VsCodeWorkspaceChanges(
+    (id, file): Promise<Uint8Array | undefined> => changeReview?.read(id, file) ?? Promise.resolve(undefined),
+    prompts,
+  );
+  const changeReview: ChangeReview | undefined = folders.length
+    ? new ChangeReview(
+        () => createCheckpointStore({ folders, storageDir: checkpointsDir, logger }),
+        workspaceChanges,
+        logger,
+      )
+    : undefined;
   const chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
@@ -73,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     editor: new VsCodeEditorActions(),
     workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
+    ...(changeReview ? { changes: changeReview } : {}),
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
@@ -102,6 +120,8 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     catalog,
     review,
     terminals,
+    workspaceChanges,
+    ...(changeReview ? [changeReview] : []),
     chat,
     view,
     statusBar,

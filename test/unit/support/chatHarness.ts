@@ -7,6 +7,7 @@ import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
 import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
 import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '../../../src/protocol';
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
+import type { ChangeReview } from '../../../src/chat/changeReview';
 import { ChatController } from '../../../src/chat/chatController';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   readonly retention?: Retention;
   /** False: an untrusted workspace. */
   readonly trusted?: boolean;
+  /** Checkpoints and change cards for the harness's workspace folder (`dir`). */
+  readonly changes?: (dir: string, storageDir: string) => ChangeReview;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -56,6 +59,7 @@ export class ChatHarness {
   readonly logger = new RecordingLogger();
   readonly terminals = new NodeTerminals(this.dir);
   readonly controller: ChatController;
+  readonly changes: ChangeReview | undefined;
   view = new RecordingView();
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
@@ -64,6 +68,7 @@ export class ChatHarness {
   constructor(options: HarnessOptions) {
     this.ownsStorage = options.storageDir === undefined;
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
+    this.changes = options.changes?.(this.dir, this.storageDir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
       cwd: () => this.dir,
@@ -83,6 +88,7 @@ export class ChatHarness {
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
+      ...(this.changes ? { changes: this.changes } : {}),
     });
     this.controller.attachView(this.view);
   }
@@ -106,6 +112,7 @@ export class ChatHarness {
   async dispose(options: { keepStorage?: boolean } = {}): Promise<void> {
     await this.controller.shutdown();
     this.controller.dispose();
+    this.changes?.dispose();
     await this.terminals.dispose();
     rmSync(this.dir, { recursive: true, force: true });
     if (this.ownsStorage && !options.keepStorage) {
