@@ -147,6 +147,7 @@ export class ChatController implements ChatActions, Disposable {
   viewReady(): void {
     this.ready = true;
     this.postSnapshot();
+    this.host.changes?.warmUp();
     if (this.pool.status(this.activeChat().agentId).state === 'idle') {
       void this.connectActive();
     }
