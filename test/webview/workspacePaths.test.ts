@@ -46,7 +46,8 @@ describe('webview: workspace-relative paths', () => {
     assert.equal(await card.locator('.diff-path-text').textContent(), 'src/server/routes/hello.txt');
     assert.equal(
       await card.locator('.diff-path').getAttribute('title'),
-      `Open ${ROOT}/src/server/routes/hello.txt`,
+      // The diff opens where the edit starts (its first changed line).
+      `Open ${ROOT}/src/server/routes/hello.txt at line 1`,
     );
     assert.equal(
       await card.locator('.permission').getAttribute('aria-label'),
