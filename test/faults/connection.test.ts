@@ -95,21 +95,35 @@ describe('faults: the connection and what the agent sends', () => {
 
   it('times out an agent that never answers initialize within 100 ms of the configured time', async () => {
     const {
-      logger: _logger,
+      logger,
       dir: _dir,
       ...options
     } = hostileOptions({
       start: 'silent',
-      client: { initializeTimeoutMs: 500 },
+      client: { initializeTimeoutMs: 500, traceProtocol: true },
     });
-    const startedAt = Date.now();
-    await assert.rejects(AgentClient.start(options), (error: unknown) => {
-      assert.ok(error instanceof AgentError);
-      assert.equal(error.kind, 'timeout');
-      return true;
-    });
-    const took = Date.now() - startedAt;
-    assert.ok(took >= 500 && took < 600, `initialize timed out after ${took} ms (configured 500)`);
+    // Timed from the moment initialize is written (the trace), not from the spawn.
+    let sentAt = 0;
+    const trace = logger.trace.bind(logger);
+    logger.trace = (message: string) => {
+      if (message.includes('"method":"initialize"')) {
+        sentAt = Date.now();
+      }
+      trace(message);
+    };
+    await assert.rejects(
+      AgentClient.start({ ...options, ports: { ...options.ports, logger } }),
+      (error: unknown) => {
+        assert.ok(error instanceof AgentError);
+        assert.equal(error.kind, 'timeout');
+        return true;
+      },
+    );
+    const took = Date.now() - sentAt;
+    assert.ok(
+      sentAt > 0 && took >= 490 && took < 600,
+      `initialize timed out after ${took} ms (configured 500)`,
+    );
   });
 
   it('keeps a bounded stderr tail of a 64 MiB stderr flood and still works', async () => {
