@@ -17,6 +17,15 @@ describe('path confinement', () => {
     writeFileSync(path.join(outside, 'secret.txt'), 'x');
     symlinkSync(outside, path.join(workspace, 'link-out'));
     symlinkSync(path.join(workspace, 'src'), path.join(outside, 'link-in'));
+    // A dangling link inside pointing outside, a chain whose last hop dangles outside, a loop.
+    symlinkSync(path.join(outside, 'not-there.txt'), path.join(workspace, 'dangling'));
+    symlinkSync(path.join(outside, 'hop2'), path.join(workspace, 'hop1'));
+    symlinkSync(path.join(outside, 'missing-dir', 'x.txt'), path.join(outside, 'hop2'));
+    symlinkSync(path.join(workspace, 'loop-b'), path.join(workspace, 'loop-a'));
+    symlinkSync(path.join(workspace, 'loop-a'), path.join(workspace, 'loop-b'));
+    // src/deep-link -> outside/nested/deeper: `deep-link/..` is outside/nested, not src.
+    mkdirSync(path.join(outside, 'nested', 'deeper'), { recursive: true });
+    symlinkSync(path.join(outside, 'nested', 'deeper'), path.join(workspace, 'src', 'deep-link'));
   });
   after(() => rmSync(base, { recursive: true, force: true }));
 
@@ -44,5 +53,36 @@ describe('path confinement', () => {
       await resolveReal(path.join(workspace, 'link-out', 'a', 'b.txt')),
       path.join(await resolveReal(outside), 'a', 'b.txt'),
     );
+  });
+
+  it('refuses a dangling symlink inside the workspace whose target is outside', async () => {
+    assert.equal(await isInside(path.join(workspace, 'dangling'), [workspace]), false);
+    assert.equal(
+      await resolveReal(path.join(workspace, 'dangling')),
+      path.join(await resolveReal(outside), 'not-there.txt'),
+    );
+  });
+
+  it('follows a chain of links to its last, dangling hop', async () => {
+    assert.equal(await isInside(path.join(workspace, 'hop1'), [workspace]), false);
+    assert.equal(
+      await resolveReal(path.join(workspace, 'hop1')),
+      path.join(await resolveReal(outside), 'missing-dir', 'x.txt'),
+    );
+  });
+
+  it('applies .. after a link to the link target, not lexically', async () => {
+    const viaLink = `${workspace}/src/deep-link/../escape.txt`;
+    assert.equal(await resolveReal(viaLink), path.join(await resolveReal(outside), 'nested', 'escape.txt'));
+    assert.equal(await isInside(viaLink, [workspace]), false);
+  });
+
+  it('treats a symlink loop as inside nothing', async () => {
+    assert.equal(await isInside(path.join(workspace, 'loop-a', 'x.txt'), [workspace]), false);
+  });
+
+  it('climbs back out of a missing folder with .. and still follows links after it', async () => {
+    assert.equal(await isInside(`${workspace}/missing/../link-out/secret.txt`, [workspace]), false);
+    assert.equal(await isInside(`${workspace}/missing/../src/a.ts`, [workspace]), true);
   });
 });
