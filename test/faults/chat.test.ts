@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { AgentDefinition } from '../../src/chat/agentSettings';
 import { ChatHarness, until } from '../unit/support/chatHarness';
 import { HOSTILE_AGENT } from './hostile';
@@ -57,5 +59,31 @@ describe('faults: what the user sees in the chat', () => {
     assert.equal(turn()?.status, 'cancelled');
     await chat.send('hello');
     assert.equal(turn()?.status, 'completed');
+  });
+
+  it('says in the chat that part of it could not be read when its journal is damaged', async () => {
+    const first = new ChatHarness({ agents: [hostileAgent('h')] });
+    await first.ready();
+    await first.send('one');
+    await first.send('two');
+    await first.dispose({ keepStorage: true });
+    const folder = path.join(first.storageDir, 'chats');
+    const [name] = readdirSync(folder).filter((n) => n.endsWith('.jsonl'));
+    const file = path.join(folder, name as string);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    // Garble the line that added the first turn's entries; the later ones must survive.
+    const firstEvents = lines.findIndex((line) => line.startsWith('{"t":"events"'));
+    lines[firstEvents] = (lines[firstEvents] as string).slice(0, 30);
+    writeFileSync(file, lines.join('\n') + '\n');
+
+    chat = new ChatHarness({ agents: [hostileAgent('h')], storageDir: first.storageDir });
+    await chat.ready();
+    const notices = chat.view.events().filter((e) => e.type === 'notice');
+    assert.equal(notices.length, 1);
+    assert.ok(notices[0]?.type === 'notice');
+    assert.equal(notices[0].notice.title, 'Part of this chat could not be read.');
+    assert.match(notices[0].notice.description ?? '', /1 unreadable line was skipped/);
+    assert.match(chat.transcript(), /agent:echo two/);
+    rmSync(first.storageDir, { recursive: true, force: true });
   });
 });
