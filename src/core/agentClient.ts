@@ -17,6 +17,7 @@ import { registerPortHandlers } from './clientRequests';
 import { lineGuard } from './lineGuard';
 import { modesOf, configOptionsOf } from './normalize';
 import { silentLogger, type ClientPorts, type Logger } from './ports';
+import { guardedOutgoing } from './outgoingGuard';
 import { tracedStream } from './protocolTrace';
 import { Thread, type ThreadLimits } from './thread';
 
@@ -106,7 +107,7 @@ export class AgentClient implements Disposable {
     const watchedStdout = stdout.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({ flush: () => void (output.ended = true) }),
     );
-    let stream = ndJsonStream(agentProcess.stdin, watchedStdout);
+    let stream = guardedOutgoing(ndJsonStream(agentProcess.stdin, watchedStdout));
     if (options.traceProtocol) {
       stream = tracedStream(stream, logger);
     }

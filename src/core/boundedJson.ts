@@ -15,7 +15,16 @@ const DEFAULT_BOUNDS: JsonBounds = { maxDepth: 32, maxChars: 4096 };
  * Cycles, functions, bigints and symbols are described rather than thrown on.
  */
 export function boundedJson(value: unknown, bounds: Partial<JsonBounds> = {}): string {
+  return measuredJson(value, bounds).text;
+}
+
+/** `boundedJson`, and whether the value fit within the bounds (nothing was cut or elided). */
+export function measuredJson(
+  value: unknown,
+  bounds: Partial<JsonBounds> = {},
+): { text: string; fits: boolean } {
   const { maxDepth, maxChars } = { ...DEFAULT_BOUNDS, ...bounds };
+  let elided = false;
   const out: string[] = [];
   let length = 0;
   const seen = new Set<object>();
@@ -50,6 +59,7 @@ export function boundedJson(value: unknown, bounds: Partial<JsonBounds> = {}): s
     }
     const object = item as object;
     if (depth >= maxDepth) {
+      elided = true;
       return write('"…"');
     }
     if (seen.has(object)) {
@@ -96,9 +106,12 @@ export function boundedJson(value: unknown, bounds: Partial<JsonBounds> = {}): s
       seen.delete(object);
     }
   };
-  const complete = visit(value, 0);
+  const complete = visit(value, 0) && length <= maxChars;
   const text = out.join('');
-  return complete || length <= maxChars ? text : `${text}… (cut at ${maxChars} characters)`;
+  return {
+    text: complete ? text : `${text}… (cut at ${maxChars} characters)`,
+    fits: complete && !elided,
+  };
 }
 
 /** Shortens text for a message: at most `max` characters, with a marker when cut. */
