@@ -175,14 +175,13 @@ export class AgentPool implements Disposable {
         ? this.host.progress(`Starting ${agent.label}…`, starting)
         : starting);
       runtime.client = client;
-      client.onExit((exit) => {
+      // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
+      client.onEnded((reason) => {
         if (runtime.client !== client) {
           return; // stopped on purpose
         }
         runtime.client = undefined;
         runtime.crashes.push(Date.now());
-        // The lost connection (an oversized or malformed message) when that was why, else the exit.
-        const reason = client.endReason ?? new AgentExitedError(exit, client.process.stderr.lastLines(20));
         this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
       });
       this.setStatus(agentId, runtime, { state: 'ready', agentName: client.info.name });

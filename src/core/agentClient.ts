@@ -77,6 +77,13 @@ export class AgentClient implements Disposable {
   private readonly exitEmitter = new Emitter<ExitInfo>();
   /** Fires once when the agent process has ended, for whatever reason. */
   readonly onExit = this.exitEmitter.event;
+  private readonly endEmitter = new Emitter<AgentError>();
+  private ended = false;
+  /**
+   * Fires once when the agent is gone for the user: its connection was lost (even while the
+   * process is still being stopped) or its process ended. Carries the reason to show.
+   */
+  readonly onEnded = this.endEmitter.event;
   readonly logger: Logger;
   private description: AgentDescription | undefined;
   private disposed = false;
@@ -176,6 +183,7 @@ export class AgentClient implements Disposable {
       for (const session of this.sessions.values()) {
         session.abandon();
       }
+      this.fireEnded(this.connectionLoss);
       void this.process.stop();
     };
     if (signal.aborted) {
@@ -517,7 +525,15 @@ export class AgentClient implements Disposable {
       session.abandon();
     }
     this.connection.close(error);
+    this.fireEnded(error);
     this.exitEmitter.fire(exit);
+  }
+
+  private fireEnded(reason: AgentError): void {
+    if (!this.ended) {
+      this.ended = true;
+      this.endEmitter.fire(reason);
+    }
   }
 
   /** Stops the agent process (stdin closed, SIGTERM, then SIGKILL) and ends every session. */

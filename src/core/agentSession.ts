@@ -63,6 +63,8 @@ export class AgentSession implements Disposable {
   private updateCount = 0;
   private ignoringReplay = false;
   private cancelRequested = false;
+  /** Settles when the agent has answered (or the grace passed for) the last turn ended by Stop. */
+  private previousStopped: Promise<void> | undefined;
   /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
   private stopTurn: (() => void) | undefined;
   private closed = false;
@@ -131,6 +133,13 @@ export class AgentSession implements Disposable {
 
   private async runTurn(turnId: string, content: acp.ContentBlock[]): Promise<Turn> {
     const stopped = new Promise<'stopped'>((resolve) => (this.stopTurn = () => resolve('stopped')));
+    // A turn stopped here may still be running on the agent: agents expect one prompt at a time,
+    // so the next prompt waits for its answer (at most the cancel grace). The UI already moved on.
+    if (this.previousStopped) {
+      if ((await Promise.race([this.previousStopped, stopped])) === 'stopped') {
+        return this.thread.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
+      }
+    }
     const response = this.host.agent
       .request(methods.agent.session.prompt, { sessionId: this.id, prompt: content })
       .then(
@@ -141,7 +150,13 @@ export class AgentSession implements Disposable {
 
     if (result === 'stopped') {
       // The user pressed Stop: the turn ends now. The agent's late answer (and updates) are absorbed.
-      void this.awaitCancelledAnswer(response);
+      const settled = this.awaitCancelledAnswer(response);
+      this.previousStopped = settled;
+      void settled.then(() => {
+        if (this.previousStopped === settled) {
+          this.previousStopped = undefined;
+        }
+      });
       return this.thread.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
     }
     if (!result.ok) {

@@ -62,6 +62,22 @@ describe('faults: every turn ends', () => {
     assert.ok(waited >= 300 && waited < 400, `grace fired after ${waited} ms (configured 300)`);
   });
 
+  it('sends the next prompt after the stopped one is answered, or after the grace when it never is', async () => {
+    agent = await startHostile({ client: { sessionOptions: { cancelGraceMs: 300 } } });
+    const session = await agent.session();
+    const running = session.prompt([text('hang')]);
+    await until(() => session.thread.snapshot().entries.length === 2);
+    await session.cancel();
+    assert.equal((await running).status, 'cancelled');
+    const next = session.prompt([text('hello')]);
+    // The new turn shows at once; its prompt goes out once the grace has passed.
+    assert.equal(session.isRunning, true);
+    assert.equal((await next).status, 'completed');
+    assert.ok(
+      agent.logger.messages('warn').some((m) => m.includes('did not end the cancelled turn in 300 ms')),
+    );
+  });
+
   it('interrupts the turn with the stderr tail when the agent crashes mid-stream', async () => {
     agent = await startHostile();
     const session = await agent.session();
