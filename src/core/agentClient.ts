@@ -69,7 +69,7 @@ function delay(ms: number): Promise<undefined> {
  */
 export class AgentClient implements Disposable {
   private readonly sessions = new Map<string, AgentSession>();
-  private readonly orphanUpdates = new Map<string, acp.SessionUpdate[]>();
+  private readonly orphanUpdates = new Map<string, { updates: acp.SessionUpdate[]; bytes: number }>();
   private orphanBytes = 0;
   private orphanOverflowReported = false;
   /** Why the connection closed while the process still ran (an oversized or malformed message). */
@@ -211,7 +211,7 @@ export class AgentClient implements Disposable {
     const bytes = remaining > 0 ? boundedJson(update, { maxChars: remaining + 1, maxDepth: 64 }).length : 1;
     const full =
       bytes > remaining ||
-      (held ? held.length >= ORPHAN_UPDATE_LIMIT : this.orphanUpdates.size >= ORPHAN_SESSION_LIMIT);
+      (held ? held.updates.length >= ORPHAN_UPDATE_LIMIT : this.orphanUpdates.size >= ORPHAN_SESSION_LIMIT);
     if (full) {
       if (!this.orphanOverflowReported) {
         this.orphanOverflowReported = true;
@@ -223,9 +223,10 @@ export class AgentClient implements Disposable {
     }
     this.orphanBytes += bytes;
     if (held) {
-      held.push(update);
+      held.updates.push(update);
+      held.bytes += bytes;
     } else {
-      this.orphanUpdates.set(sessionId, [update]);
+      this.orphanUpdates.set(sessionId, { updates: [update], bytes });
     }
   }
 
@@ -457,10 +458,14 @@ export class AgentClient implements Disposable {
     };
     const session = new AgentSession(sessionId, cwd, thread, host, this.options.sessionOptions);
     this.sessions.set(sessionId, session);
-    for (const update of this.orphanUpdates.get(sessionId) ?? []) {
-      session.handleUpdate(update);
-    }
+    const held = this.orphanUpdates.get(sessionId);
     this.orphanUpdates.delete(sessionId);
+    if (held) {
+      this.orphanBytes -= held.bytes;
+      for (const update of held.updates) {
+        session.handleUpdate(update);
+      }
+    }
     return session;
   }
 

@@ -38,6 +38,19 @@ describe('faults: the connection and what the agent sends', () => {
     assert.ok(grown < 200 * MiB, `rss grew ${Math.round(grown / MiB)} MiB`);
   });
 
+  it('stops an agent that closes its output but keeps running, and says so', async () => {
+    agent = await startHostile();
+    const session = await agent.session();
+    const turn = await session.prompt([text('close-stdout')]);
+    assert.equal(turn.status, 'interrupted');
+    assert.equal(
+      turn.error?.message,
+      'hostile closed its output but kept running, so it was stopped. Your next message restarts it.',
+    );
+    await until(() => agent!.client.exitInfo !== undefined);
+    assert.equal(agent.client.connected, false);
+  });
+
   for (const traceProtocol of [false, true]) {
     it(`survives a message nested 10,000 levels deep (trace ${traceProtocol ? 'on' : 'off'})`, async () => {
       agent = await startHostile({ client: { traceProtocol } });
