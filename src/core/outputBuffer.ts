@@ -86,4 +86,44 @@ export class OutputBuffer {
   text(): string {
     return Buffer.concat(this.chunks.slice(this.head)).toString('utf8');
   }
+
+  /**
+   * What was appended after byte `offset` (counted like `totalBytes`) when all of it is still
+   * held — a delta costing only its own size — else undefined. It ends on a whole character;
+   * `end` is the offset to ask from next time (a character cut by the pipe comes then).
+   */
+  since(offset: number): { bytes: Buffer; end: number } | undefined {
+    if (offset < this.appended - this.bytes || offset > this.appended) {
+      return undefined;
+    }
+    let needed = this.appended - offset;
+    const parts: Buffer[] = [];
+    for (let i = this.chunks.length - 1; i >= this.head && needed > 0; i--) {
+      const chunk = this.chunks[i] as Buffer;
+      parts.push(chunk.length <= needed ? chunk : chunk.subarray(chunk.length - needed));
+      needed -= Math.min(chunk.length, needed);
+    }
+    const bytes = Buffer.concat(parts.reverse());
+    const whole = bytes.subarray(0, bytes.length - incompleteTail(bytes));
+    return { bytes: whole, end: offset + whole.length };
+  }
+
+  /** Everything held, ending on a whole character, and the offset to ask `since` from next. */
+  held(): { bytes: Buffer; end: number } {
+    return this.since(this.appended - this.bytes) as { bytes: Buffer; end: number };
+  }
+}
+
+/** Bytes at the end of `bytes` that start a UTF-8 character not yet complete. */
+function incompleteTail(bytes: Buffer): number {
+  for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 4); i--) {
+    const byte = bytes[i] as number;
+    if ((byte & 0xc0) === 0x80) {
+      continue;
+    }
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    const have = bytes.length - i;
+    return have < length ? have : 0;
+  }
+  return 0;
 }

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeTerminals } from '../../src/core/node/nodeTerminals';
-import { memory, MiB } from './hostile';
+import { TerminalRelay } from '../../src/chat/terminalRelay';
+import type { TerminalOutputMessage } from '../../src/protocol';
+import { memory, MiB, until } from './hostile';
 
 describe('faults: a command that floods its terminal', () => {
   let dir: string;
@@ -43,5 +45,54 @@ describe('faults: a command that floods its terminal', () => {
     assert.ok(appends > 64, `${appends} appends`);
     const grown = memory().heap - before.heap;
     assert.ok(grown < 32 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
+  });
+
+  it('relays a flood to the view as deltas: what is sent follows the output, not what is shown', async () => {
+    const script = [
+      'let left = 8 * 1024 * 1024 / 100; let n = 0;',
+      'function pump() { while (left > 0) { left--; const line = String(n++).padStart(99, ".") + "\\n"; if (!process.stdout.write(line)) { return process.stdout.once("drain", pump); } } }',
+      'pump();',
+    ].join('\n');
+    const messages: TerminalOutputMessage[] = [];
+    const relay = new TerminalRelay(terminals, (message) => messages.push(message));
+    try {
+      const id = await terminals.create({
+        sessionId: 's1',
+        command: process.execPath,
+        args: ['-e', script],
+        outputByteLimit: MiB,
+      });
+      await terminals.waitForExit(id);
+      await until(() => messages.at(-1)?.exitStatus !== undefined);
+      // The view's side: append deltas, replace on a whole message.
+      let view = '';
+      for (const message of messages) {
+        view = message.append ? view + message.output : message.output;
+      }
+      const final = await terminals.output(id);
+      assert.ok(view.endsWith(final.output), 'the view ends with what the terminal holds');
+      assert.ok(view.length <= 2 * MiB + 64 * 1024, `the view holds ${view.length} characters`);
+      const lines = view.split('\n').filter(Boolean);
+      // Consecutive numbered lines: nothing lost or doubled at the delta seams (the first may be cut).
+      for (let i = 2; i < lines.length; i++) {
+        assert.equal(
+          Number(lines[i]?.replace(/^\.+/, '')),
+          Number(lines[i - 1]?.replace(/^\.+/, '')) + 1,
+          `line ${i}`,
+        );
+      }
+      const sent = messages.reduce((sum, message) => sum + message.output.length, 0);
+      const printed = 8 * MiB;
+      assert.ok(
+        sent < 2 * printed,
+        `${Math.round(sent / MiB)} MiB sent for ${printed / MiB} MiB printed in ${messages.length} messages`,
+      );
+      assert.ok(
+        messages.some((message) => message.append),
+        'deltas were sent',
+      );
+    } finally {
+      relay.dispose();
+    }
   });
 });
