@@ -1,5 +1,5 @@
-import { realpath } from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
+import { constants, realpath } from 'node:fs';
+import { lstat, open, readlink, stat, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -111,4 +111,63 @@ function isSameOrBelow(candidate: string, root: string): boolean {
     process.platform === 'win32' || process.platform === 'darwin' ? p.toLowerCase() : p;
   const relative = path.relative(fold(root), fold(candidate));
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The file changed under us between the check and the open: refused rather than read. */
+export class ConfinementRaceError extends Error {
+  constructor(readonly target: string) {
+    super(`${target} changed while it was being opened (a link was swapped in); access refused.`);
+    this.name = 'ConfinementRaceError';
+  }
+}
+
+/**
+ * Opens `target` for reading only if it is inside `roots` at the moment of access: the path is
+ * resolved, the real path is opened without following a final symlink, and after the open the
+ * real path is resolved again and must still name the very file the handle holds (same device
+ * and inode). A link swapped in between the check and the open is caught either way. Returns
+ * undefined when the target is outside (the caller decides whether to ask the user).
+ */
+export async function openInside(target: string, roots: readonly string[]): Promise<FileHandle | undefined> {
+  if (!(await isInside(target, roots))) {
+    return undefined;
+  }
+  return openVerified(await resolveReal(target), roots, target);
+}
+
+/**
+ * The open-then-verify half of `openInside`, for a path already resolved (and found inside):
+ * whatever changed since that check is caught here.
+ */
+export async function openVerified(
+  real: string,
+  roots: readonly string[],
+  target = real,
+): Promise<FileHandle> {
+  const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
+  let handle: FileHandle;
+  try {
+    handle = await open(real, constants.O_RDONLY | noFollow);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new ConfinementRaceError(target);
+    }
+    throw error;
+  }
+  try {
+    const [opened, again] = await Promise.all([handle.stat(), resolveReal(real)]);
+    const named = await stat(again);
+    if (
+      again !== real ||
+      opened.ino !== named.ino ||
+      opened.dev !== named.dev ||
+      !(await isInside(again, roots))
+    ) {
+      throw new ConfinementRaceError(target);
+    }
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }

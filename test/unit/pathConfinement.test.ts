@@ -2,7 +2,13 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isInside, resolveReal } from '../../src/core/pathConfinement';
+import {
+  ConfinementRaceError,
+  isInside,
+  openInside,
+  openVerified,
+  resolveReal,
+} from '../../src/core/pathConfinement';
 
 describe('path confinement', () => {
   let base: string;
@@ -84,5 +90,41 @@ describe('path confinement', () => {
   it('climbs back out of a missing folder with .. and still follows links after it', async () => {
     assert.equal(await isInside(`${workspace}/missing/../link-out/secret.txt`, [workspace]), false);
     assert.equal(await isInside(`${workspace}/missing/../src/a.ts`, [workspace]), true);
+  });
+
+  it('opens a file inside for reading, and refuses one outside or through a dangling link', async () => {
+    writeFileSync(path.join(workspace, 'src', 'inside.txt'), 'inside');
+    const handle = await openInside(path.join(workspace, 'src', 'inside.txt'), [workspace]);
+    assert.ok(handle);
+    try {
+      assert.equal(await handle.readFile('utf8'), 'inside');
+    } finally {
+      await handle.close();
+    }
+    assert.equal(await openInside(path.join(workspace, 'link-out', 'secret.txt'), [workspace]), undefined);
+    assert.equal(await openInside(path.join(workspace, 'dangling'), [workspace]), undefined);
+  });
+
+  it('refuses a file whose final component became a symlink between the check and the open', async () => {
+    const swapped = path.join(workspace, 'src', 'swapped.txt');
+    writeFileSync(swapped, 'harmless');
+    const real = await resolveReal(swapped);
+    assert.equal(await isInside(real, [workspace]), true);
+    // The race: checked as a regular file; by the open it is a link to a secret.
+    rmSync(real);
+    symlinkSync(path.join(outside, 'secret.txt'), real);
+    await assert.rejects(openVerified(real, [workspace]), ConfinementRaceError);
+  });
+
+  it('refuses a file whose folder became a symlink to outside between the check and the open', async () => {
+    const folder = path.join(workspace, 'src', 'moving');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, 'file.txt'), 'harmless');
+    mkdirSync(path.join(outside, 'moving'));
+    writeFileSync(path.join(outside, 'moving', 'file.txt'), 'secret');
+    const real = await resolveReal(path.join(folder, 'file.txt'));
+    rmSync(folder, { recursive: true });
+    symlinkSync(path.join(outside, 'moving'), folder);
+    await assert.rejects(openVerified(real, [workspace]), ConfinementRaceError);
   });
 });
