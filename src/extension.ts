@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './core/permissionRules';
+import { extensionExports, type ExtensionRunMode } from './exports';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { registerCheckAgents } from './vscode/checkAgents';
 import { ChangeReview } from './chat/changeReview';
@@ -28,7 +29,10 @@ import { VsCodeTerminals } from './vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
 import { VsCodeWorkspaceChanges } from './vscode/workspaceChanges';
 
-/** What the extension exposes to its integration tests (and to other extensions). */
+/**
+ * The test hooks: what the extension exposes to its integration tests, and only to them (an
+ * extension host in `ExtensionMode.Test`); other extensions get nothing (see `exports.ts`).
+ */
 export interface AcpAgentsApi {
   readonly chat: ChatController;
   /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
@@ -42,7 +46,7 @@ export interface AcpAgentsApi {
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
-export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
+export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undefined {
   const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
   const logger = channelLogger(log);
   const prompts = new SwappablePrompts(new VsCodeUserPrompts());
@@ -139,7 +143,26 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     }),
   );
   shutdown = () => chat.shutdown();
-  return { chat, prompts, review, terminals, statusBar, rules, catalog };
+  return extensionExports(runMode(context.extensionMode), () => ({
+    chat,
+    prompts,
+    review,
+    terminals,
+    statusBar,
+    rules,
+    catalog,
+  }));
+}
+
+function runMode(mode: vscode.ExtensionMode): ExtensionRunMode {
+  switch (mode) {
+    case vscode.ExtensionMode.Test:
+      return 'test';
+    case vscode.ExtensionMode.Development:
+      return 'development';
+    default:
+      return 'production';
+  }
 }
 
 /** Set by activate: writes every chat journal and stops the agents before the host goes. */

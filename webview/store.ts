@@ -188,7 +188,13 @@ export class ChatStore {
   }
 
   setTerminal(terminal: TerminalOutputMessage): void {
-    this.terminalOutputs.set(terminal.terminalId, terminal);
+    const { append, ...message } = terminal;
+    const previous = this.terminalOutputs.get(terminal.terminalId);
+    // A delta continues the output held; without a base (sent before this view existed) it is all we have.
+    this.terminalOutputs.set(
+      terminal.terminalId,
+      append && previous ? { ...message, output: previous.output + message.output } : message,
+    );
     this.changes.terminals.add(terminal.terminalId);
   }
 

@@ -523,6 +523,14 @@ export class ChatController implements ChatActions, Disposable {
   private postSnapshot(): void {
     this.batcher.clear();
     this.post({ type: 'snapshot', view: this.viewState() });
+    const damage = this.chats.damageNotice(this.activeId);
+    if (damage) {
+      this.post({
+        type: 'thread_events',
+        chatId: this.activeId,
+        events: [{ type: 'notice', notice: damage }],
+      });
+    }
     this.terminals.resend();
   }
 

@@ -82,7 +82,9 @@ export const ViewStateSchema = z.object({
 
 export const TerminalOutputSchema = z.object({
   terminalId: z.string(),
+  /** The output; with `append`, only what follows the output sent before for this terminal. */
   output: z.string(),
+  append: z.literal(true).optional(),
   truncated: z.boolean(),
   exitStatus: z.object({ exitCode: z.number().nullable(), signal: z.string().nullable() }).optional(),
 });
