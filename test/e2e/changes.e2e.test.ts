@@ -6,6 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import {
   docsScreenshot,
@@ -45,6 +46,11 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     folder?.dispose();
   });
 
+  /** `name` in the test folder, relative to the workspace folder (the agent's cwd). */
+  function rel(name: string): string {
+    return `${basename(folder.path)}/${name}`;
+  }
+
   /** The turn's change card once its list is final (not live) and names `files` files. */
   async function finalCard(turnId: string, files: number): Promise<Locator> {
     const card = turn(frame, turnId).locator('.change-card');
@@ -74,10 +80,17 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     writeFileSync(folder.file('notes.md'), '# Notes\r\n\r\nkeep me\r\n');
     writeFileSync(folder.file('obsolete.txt'), 'old\n');
     const { card } = await changeTurn(
-      `own write ${folder.file('notes.md')} # Notes\\n\\nrewritten by the agent\\n ; write ${folder.file('added.ts')} export const added = 1;\\n ; delete ${folder.file('obsolete.txt')}`,
+      // Paths relative to the workspace folder (the agent's cwd), as a user would type them.
+      `own write ${rel('notes.md')} # Notes\\n\\nrewritten by the agent\\n ; write ${rel('added.ts')} export const added = 1;\\n ; delete ${rel('obsolete.txt')}`,
       3,
     );
     assert.equal(existsSync(folder.file('obsolete.txt')), false);
+    // Review all: every file's diff in VS Code's multi-file diff editor, beside the card.
+    await card.getByRole('button', { name: 'Review all' }).click();
+    await page
+      .locator('.tabs-container .tab', { hasText: 'Agent changes' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await page.waitForTimeout(1_000); // let the diff editors lay out before the picture
     await docsScreenshot(page, 'changes.png');
 
     await card.getByRole('button', { name: 'Undo all' }).click();
@@ -92,7 +105,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
   });
 
   it('Keep all leaves the files as the agent wrote them', async () => {
-    const { turnId, card } = await changeTurn(`own write ${folder.file('kept.txt')} agent version`, 1);
+    const { turnId, card } = await changeTurn(`own write ${rel('kept.txt')} agent version`, 1);
     await card.getByRole('button', { name: 'Keep all' }).click();
     await turn(frame, turnId)
       .locator('.change-card', { hasText: 'Kept' })
@@ -102,11 +115,8 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
 
   it('Restore checkpoint asks in a dialog, then puts the workspace back to before that message', async () => {
     writeFileSync(folder.file('story.txt'), 'once\n');
-    const first = await changeTurn(`own write ${folder.file('story.txt')} twice`, 1);
-    await changeTurn(
-      `own write ${folder.file('story.txt')} thrice ; shell printf x > ${folder.file('extra.txt')}`,
-      2,
-    );
+    const first = await changeTurn(`own write ${rel('story.txt')} twice`, 1);
+    await changeTurn(`own write ${rel('story.txt')} thrice ; shell printf x > ${rel('extra.txt')}`, 2);
 
     await turn(frame, first.turnId)
       .getByRole('button', { name: /Restore checkpoint/ })
@@ -121,7 +131,8 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Restore' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
-    await turn(frame, first.turnId)
+    // The mark sits above the restored message's turn.
+    await frame
       .getByText('Workspace restored to before this message')
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(readFileSync(folder.file('story.txt'), 'utf8'), 'once\n');
