@@ -8,6 +8,8 @@ import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { channelLogger } from './vscode/logChannel';
+import { registerMcpCommands } from './vscode/mcpCommands';
+import { McpServerSource } from './vscode/mcpServerSource';
 import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
 import {
   agentIdleStopMs,
@@ -35,6 +37,8 @@ export interface AcpAgentsApi {
   readonly rules: PermissionRules;
   /** The agents offered and the settings errors found (`acpAgents.agents`). */
   readonly catalog: AgentCatalog;
+  /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
+  readonly mcp: McpServerSource;
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
@@ -45,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const review = new EditReview(prompts);
+  const mcp = new McpServerSource(context.secrets, prompts, logger);
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
@@ -89,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
           version: String(context.extension.packageJSON.version),
         },
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
+        mcpServers: () => mcp.servers(),
       };
     },
   });
@@ -107,9 +113,10 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     ...registerCommands({ chat, view, prompts, log }),
+    ...registerMcpCommands(mcp, log),
   );
   shutdown = () => chat.shutdown();
-  return { chat, prompts, review, terminals, statusBar, rules, catalog };
+  return { chat, prompts, review, terminals, statusBar, rules, catalog, mcp };
 }
 
 /** Set by activate: writes every chat journal and stops the agents before the host goes. */
