@@ -23,6 +23,7 @@ import {
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
 import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
+import { VsCodeDiagnostics } from './vscode/vscodeDiagnostics';
 import { VsCodeTerminals } from './vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
 
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     },
     editor: new VsCodeEditorActions(),
     reviews: review,
+    diagnostics: new VsCodeDiagnostics(),
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,

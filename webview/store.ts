@@ -4,6 +4,7 @@ import type {
   AttachmentRef,
   ChatSummary,
   EditReview,
+  ProblemsOfferMessage,
   SessionStateMessage,
   TerminalOutputMessage,
   ThreadEntryMessage,
@@ -64,6 +65,8 @@ export class ChatStore {
   attachments: readonly AttachmentRef[] = [];
   /** File writes waiting for the user's Keep or Undo. */
   editReviews: readonly EditReview[] = [];
+  /** "Fix N new problems" after the active chat's last turn, when it left some. */
+  problemsOffer: ProblemsOfferMessage | undefined;
   state: SessionStateMessage = EMPTY_STATE;
   private entryList: ThreadEntryMessage[] = [];
   private entryIndex = new Map<string, number>();
@@ -125,6 +128,7 @@ export class ChatStore {
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
+    this.problemsOffer = view.problemsOffer;
     const thread = view.chat?.thread;
     this.entryList = [];
     this.entryIndex = new Map();
@@ -163,6 +167,13 @@ export class ChatStore {
   addAttachment(attachment: AttachmentRef): void {
     if (!this.attachments.some((existing) => existing.uri === attachment.uri)) {
       this.attachments = [...this.attachments, attachment];
+      this.changes.chats = true;
+    }
+  }
+
+  setProblemsOffer(chatId: string, offer: ProblemsOfferMessage | undefined): void {
+    if (chatId === this.chatId) {
+      this.problemsOffer = offer;
       this.changes.chats = true;
     }
   }

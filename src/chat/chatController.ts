@@ -17,6 +17,7 @@ import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
 import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
+import { ProblemsWatch, problemsPrompt, type DiagnosticsPort, type ProblemsOffer } from './problemsOffer';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
@@ -34,6 +35,8 @@ export interface ChatHost extends PoolHost {
   readonly reviews?: EditReviews;
   /** Checkpoints before each turn and the turns' change cards (absent without a workspace folder). */
   readonly changes?: ChangeReview;
+  /** The editor's Problems: new ones after a turn are offered back ("Fix N new problems"). */
+  readonly diagnostics?: DiagnosticsPort;
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -67,6 +70,7 @@ export class ChatController implements ChatActions, Disposable {
   private readonly poolSubscription: Disposable;
   private readonly reviewSubscription: Disposable | undefined;
   private readonly viewMessages: ViewMessageHandler;
+  private readonly problems: ProblemsWatch | undefined;
 
   constructor(private readonly host: ChatHost) {
     this.chats = new ChatStore(
@@ -104,6 +108,13 @@ export class ChatController implements ChatActions, Disposable {
     this.reviewSubscription = host.reviews?.onDidChange((reviews) =>
       this.post({ type: 'edit_reviews', reviews: [...reviews] }),
     );
+    this.problems =
+      host.diagnostics &&
+      new ProblemsWatch(host.diagnostics, (chatId, offer) => {
+        if (chatId === this.activeId) {
+          this.post({ type: 'problems_offer', chatId, ...(offer ? { offer: this.offerView(offer) } : {}) });
+        }
+      });
     this.restored = this.restore();
     this.viewMessages = new ViewMessageHandler(
       this,
@@ -187,6 +198,36 @@ export class ChatController implements ChatActions, Disposable {
     await this.changeReview().restore(this.activeChat().thread, turnId);
   }
 
+  /** Sends the problems offered after turn `turnId` to the active chat's agent as the next prompt. */
+  async fixProblems(turnId: string): Promise<void> {
+    const chat = this.activeChat();
+    if (!this.problems || !this.host.diagnostics) {
+      throw new Error('Problems are not available here.');
+    }
+    const offer = this.problems.take(chat.id, turnId);
+    await this.sendPrompt(
+      problemsPrompt(offer.problems, (path) => this.host.diagnostics?.relativePath(path) ?? path),
+    );
+  }
+
+  dismissProblems(): void {
+    this.problems?.dismiss(this.activeId);
+  }
+
+  private offerView(offer: ProblemsOffer): NonNullable<ViewState['problemsOffer']> {
+    const relative = (path: string): string => this.host.diagnostics?.relativePath(path) ?? path;
+    return {
+      turnId: offer.turnId,
+      problems: offer.problems.map((problem) => ({
+        path: relative(problem.path),
+        line: problem.line,
+        severity: problem.severity,
+        message: problem.message,
+        ...(problem.source ? { source: problem.source } : {}),
+      })),
+    };
+  }
+
   private changeReview(): ChangeReview {
     if (!this.host.changes) {
       throw new Error('Reviewing changes needs a workspace folder.');
@@ -235,6 +276,9 @@ export class ChatController implements ChatActions, Disposable {
         : {}),
       chats: this.chatList(),
       ...(this.attachments.length > 0 ? { attachments: [...this.attachments] } : {}),
+      ...(chat && this.problems?.offer(chat.id)
+        ? { problemsOffer: this.offerView(this.problems.offer(chat.id) as ProblemsOffer) }
+        : {}),
       ...(this.host.reviews && this.host.reviews.pending().length > 0
         ? { editReviews: [...this.host.reviews.pending()] }
         : {}),
@@ -461,6 +505,7 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
+    this.problems?.observe(chat.id, chat.thread, event);
     if (chat.id !== this.activeId) {
       return; // journaled by the chat itself; the view shows only the active chat
     }
@@ -530,6 +575,7 @@ export class ChatController implements ChatActions, Disposable {
   dispose(): void {
     void this.shutdown();
     this.batcher.dispose();
+    this.problems?.dispose();
     this.terminals.dispose();
     this.poolSubscription.dispose();
     this.reviewSubscription?.dispose();
