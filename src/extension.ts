@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { PermissionRules } from './core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { ChatController } from './chat/chatController';
+import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';
@@ -38,6 +39,8 @@ export interface AcpAgentsApi {
   readonly rules: PermissionRules;
   /** The agents offered and the settings errors found (`acpAgents.agents`). */
   readonly catalog: AgentCatalog;
+  /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
+  readonly panels: ChatPanels;
   /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
   readonly mcp: McpServerSource;
 }
@@ -54,12 +57,12 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
-  const viewRef: { current?: ChatViewProvider } = {};
+  const viewRef: { current?: ChatViewProvider; panels?: ChatPanels } = {};
   const permissions = new VsCodePermissions(
     rules,
     prompts,
     {
-      chatVisible: () => viewRef.current?.isVisible ?? false,
+      chatVisible: () => (viewRef.current?.isVisible ?? false) || (viewRef.panels?.isVisible ?? false),
       where: permissionSurface,
       showDiff: diffViewer(review),
     },
@@ -101,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     },
   });
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
+  const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
 
   context.subscriptions.push(
@@ -114,11 +118,19 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     catalog.onDidChange(() => chat.agentsChanged()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
+    panels,
+    vscode.window.registerWebviewPanelSerializer(ChatPanels.viewType, panels),
+    vscode.commands.registerCommand('acpAgents.openChatInEditor', async (fresh?: unknown) => {
+      if (fresh === true || fresh === 'new') {
+        await chat.newChat();
+      }
+      panels.open();
+    }),
     ...registerCommands({ chat, view, prompts, log }),
     ...registerMcpCommands(mcp, log),
   );
   shutdown = () => chat.shutdown();
-  return { chat, prompts, review, terminals, statusBar, rules, catalog, mcp };
+  return { chat, prompts, review, terminals, statusBar, rules, catalog, mcp, panels };
 }
 
 /** Set by activate: writes every chat journal and stops the agents before the host goes. */

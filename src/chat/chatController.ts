@@ -47,8 +47,8 @@ const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 102
  * a full snapshot, then coalesced events of the active chat. Every view message is parsed first.
  */
 export class ChatController implements ChatActions, Disposable {
-  private sink: ViewSink | undefined;
-  private ready = false;
+  /** The connected webviews (the sidebar, editor tabs), each with whether it said `ready`: all mirror the active chat. */
+  private readonly sinks = new Map<ViewSink, { ready: boolean }>();
   private readonly pool: AgentPool;
   private readonly chats: ChatStore;
   private activeId = '';
@@ -132,29 +132,38 @@ export class ChatController implements ChatActions, Disposable {
       newest && this.offered(newest.agentId) ? newest.id : this.createChat(this.defaultAgent().id).id;
   }
 
-  /** A webview (re)connected. Nothing is posted to it before it says `ready`. */
+  /**
+   * A webview (re)connected. Nothing is posted to it before it says `ready` (pass it to `handleMessage`).
+   * Several webviews (the sidebar and editor tabs) show the same active chat, kept in sync.
+   */
   attachView(sink: ViewSink): Disposable {
-    this.sink = sink;
-    this.ready = false;
+    this.sinks.set(sink, { ready: false });
     return {
       dispose: () => {
-        if (this.sink === sink) {
-          this.sink = undefined;
-          this.ready = false;
+        if (this.sinks.delete(sink) && this.sinks.size === 0) {
           this.batcher.clear();
         }
       },
     };
   }
 
-  /** Handles one message from the webview (parsed there; a malformed one is reported). */
-  handleMessage(raw: unknown): Promise<void> {
+  /**
+   * Handles one message from the webview `from` (parsed there; a malformed one is reported). Without
+   * `from`, a `ready` counts for every attached view.
+   */
+  handleMessage(raw: unknown, from?: ViewSink): Promise<void> {
+    if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
+      for (const [sink, connection] of this.sinks) {
+        if (from === undefined || sink === from) {
+          connection.ready = true;
+        }
+      }
+    }
     return this.viewMessages.handle(raw);
   }
 
   /** The view said `ready`: it gets the full state, and the active chat's agent is started. */
   viewReady(): void {
-    this.ready = true;
     this.postSnapshot();
     if (this.pool.status(this.activeChat().agentId).state === 'idle') {
       void this.connectActive();
@@ -561,8 +570,10 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   private post(message: HostMessage): void {
-    if (this.sink && this.ready) {
-      this.sink.post(message);
+    for (const [sink, connection] of this.sinks) {
+      if (connection.ready) {
+        sink.post(message);
+      }
     }
   }
 
