@@ -22,8 +22,8 @@ export interface Problem {
 export interface DiagnosticsPort {
   /** The current errors and warnings: of `paths` (absolute), or of every file when absent. */
   problems(paths?: readonly string[]): Problem[];
-  /** Fires when the diagnostics of some files change. */
-  onDidChange(listener: () => void): Disposable;
+  /** Fires with the (absolute) paths whose diagnostics changed. */
+  onDidChange(listener: (paths: readonly string[]) => void): Disposable;
   /** Makes sure the language services look at these files (opens them as documents, without showing them). */
   check(paths: readonly string[]): Promise<void>;
   /** For messages: the path relative to its workspace folder. */
@@ -38,9 +38,12 @@ export interface ProblemsOffer {
 }
 
 export interface ProblemsWatchOptions {
-  /** Diagnostics count as settled after this long without a change. */
+  /**
+   * Diagnostics count as settled this long after the last change to a changed file's diagnostics.
+   * Until the first such change, the language services may still be starting: the wait is `maxWaitMs`.
+   */
   readonly quietMs: number;
-  /** …or at the latest this long after the turn ended (language servers that keep reporting). */
+  /** The longest wait after the turn ended (language servers that keep reporting, or never report). */
   readonly maxWaitMs: number;
 }
 
@@ -116,20 +119,26 @@ export class ProblemsWatch implements Disposable {
       return; // the turn started before we watched (e.g. a reload): nothing to compare with
     }
     const startedAt = Date.now();
-    let quiet: ReturnType<typeof setTimeout> | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (): void => {
       handle.dispose();
       this.compare(chatId, thread, turnId, before);
     };
-    const restartQuiet = (): void => {
-      clearTimeout(quiet);
+    const wait = (ms: number): void => {
+      clearTimeout(timer);
       const left = this.options.maxWaitMs - (Date.now() - startedAt);
-      quiet = setTimeout(finish, Math.max(0, Math.min(this.options.quietMs, left)));
+      timer = setTimeout(finish, Math.max(0, Math.min(ms, left)));
     };
-    const changes = this.diagnostics.onDidChange(restartQuiet);
+    const changes = this.diagnostics.onDidChange((paths) => {
+      // Only the changed files' diagnostics matter; their list can still grow just after the turn.
+      const changed = new Set(changedPaths(thread, turnId));
+      if (paths.some((path) => changed.has(path))) {
+        wait(this.options.quietMs);
+      }
+    });
     const handle: Disposable = {
       dispose: () => {
-        clearTimeout(quiet);
+        clearTimeout(timer);
         changes.dispose();
         if (this.settling.get(chatId) === handle) {
           this.settling.delete(chatId);
@@ -137,7 +146,7 @@ export class ProblemsWatch implements Disposable {
       },
     };
     this.settling.set(chatId, handle);
-    restartQuiet();
+    wait(this.options.maxWaitMs);
     // Files nobody has open have no diagnostics: ask the language services to look at them.
     const paths = changedPaths(thread, turnId);
     if (paths.length > 0) {

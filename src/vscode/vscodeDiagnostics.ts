@@ -16,8 +16,10 @@ export class VsCodeDiagnostics implements DiagnosticsPort {
     );
   }
 
-  onDidChange(listener: () => void): Disposable {
-    return vscode.languages.onDidChangeDiagnostics(() => listener());
+  onDidChange(listener: (paths: readonly string[]) => void): Disposable {
+    return vscode.languages.onDidChangeDiagnostics((event) =>
+      listener(event.uris.filter((uri) => uri.scheme === 'file').map((uri) => uri.fsPath)),
+    );
   }
 
   async check(paths: readonly string[]): Promise<void> {

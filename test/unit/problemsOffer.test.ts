@@ -12,7 +12,7 @@ import { ChatHarness, testAgent, until } from './support/chatHarness';
  * — as a language server reports after a document is opened.
  */
 class MarkerDiagnostics implements DiagnosticsPort {
-  private readonly changed = new Emitter<void>();
+  private readonly changed = new Emitter<readonly string[]>();
   private readonly known = new Set<string>();
   checked: string[] = [];
 
@@ -52,7 +52,7 @@ class MarkerDiagnostics implements DiagnosticsPort {
     });
   }
 
-  onDidChange(listener: () => void) {
+  onDidChange(listener: (paths: readonly string[]) => void) {
     return this.changed.event(listener);
   }
 
@@ -61,7 +61,7 @@ class MarkerDiagnostics implements DiagnosticsPort {
     for (const file of paths) {
       this.known.add(file);
     }
-    setTimeout(() => this.changed.fire(), 50);
+    setTimeout(() => this.changed.fire(paths), 50);
   }
 
   relativePath(file: string): string {
@@ -119,7 +119,7 @@ describe('Problems offered back after a turn', () => {
     await chat.send('just talking');
     await chat.send('own write fine.ts const ok = true;');
     await until(() => chat.transcript().includes('wrote fine.ts'), 'the write');
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // longer than the settle time
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // longer than the settle time
     assert.deepEqual(chat.view.of('problems_offer'), []);
     assert.ok(readdirSync(chat.dir).includes('fine.ts'), 'the turn did change a file');
   });
