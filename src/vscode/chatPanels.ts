@@ -12,6 +12,10 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
   static readonly viewType = 'acpAgents.chatPanel';
   private panel: vscode.WebviewPanel | undefined;
   private connection: vscode.Disposable | undefined;
+  private ready = false;
+  private readonly readyEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the tab's webview has loaded and said it is ready (it then gets the chat). */
+  readonly onDidBecomeReady = this.readyEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -27,6 +31,11 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
   /** Whether a tab is open. */
   get isOpen(): boolean {
     return this.panel !== undefined;
+  }
+
+  /** Whether the open tab's webview runs the chat (said `ready`). */
+  get isReady(): boolean {
+    return this.ready;
   }
 
   /** Opens the chat in an editor tab (beside the active editor), or reveals the open one. */
@@ -58,10 +67,23 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
     this.panel = panel;
     panel.title = 'ACP Chat';
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'acp.svg');
-    this.connection = connectChatWebview(panel.webview, this.extensionUri, this.controller, this.log);
+    this.ready = false;
+    const connection = connectChatWebview(panel.webview, this.extensionUri, this.controller, this.log);
+    const readiness = panel.webview.onDidReceiveMessage((message: unknown) => {
+      if (
+        typeof message === 'object' &&
+        message !== null &&
+        (message as { type?: unknown }).type === 'ready'
+      ) {
+        this.ready = true;
+        this.readyEmitter.fire();
+      }
+    });
+    this.connection = vscode.Disposable.from(connection, readiness);
     panel.onDidDispose(() => {
       this.connection?.dispose();
       this.connection = undefined;
+      this.ready = false;
       if (this.panel === panel) {
         this.panel = undefined;
       }
@@ -75,6 +97,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 
   dispose(): void {
     this.connection?.dispose();
+    this.readyEmitter.dispose();
     this.panel = undefined;
   }
 }

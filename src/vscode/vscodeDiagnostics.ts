@@ -23,7 +23,8 @@ export class VsCodeDiagnostics implements DiagnosticsPort {
   }
 
   async check(paths: readonly string[]): Promise<void> {
-    // An open document (not shown in an editor) is enough for language servers to report on it.
+    // An open document (not shown in an editor) is enough for most language servers to report on it;
+    // TypeScript's checks only files in tabs (unless project-wide diagnostics are on), which the user opens.
     await Promise.allSettled(paths.map((path) => vscode.workspace.openTextDocument(vscode.Uri.file(path))));
   }
 
