@@ -1,6 +1,12 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
-import { parseMcpServerSettings, resolveMcpServers, secretNamesIn } from '../chat/mcpSettings';
+import {
+  parseMcpServerSettings,
+  resolveMcpServers,
+  secretNamesIn,
+  type McpServerSetting,
+} from '../chat/mcpSettings';
+import { parseJsonc, vscodeMcpServers } from '../chat/vscodeMcpConfig';
 import type { Logger } from '../core/ports';
 import type { UserPrompts } from './userPrompts';
 
@@ -24,11 +30,55 @@ export class McpServerSource {
     for (const error of parsed.errors) {
       this.logger.warn(error);
     }
-    const resolved = await resolveMcpServers(parsed.servers, (name) => this.secret(name));
+    const own = [...parsed.servers];
+    const config = vscode.workspace.getConfiguration('acpAgents');
+    // Ours first: a server of the same name in VS Code's configuration is then left out.
+    const all = config.get<boolean>('mcp.includeVsCodeServers', true)
+      ? [...own, ...(await this.vscodeServers())]
+      : own;
+    const resolved = await resolveMcpServers(all, (name) => this.secret(name));
     for (const problem of resolved.problems) {
       this.logger.warn(problem);
     }
     return resolved.servers;
+  }
+
+  /** The servers configured for VS Code itself: each folder's `.vscode/mcp.json` and the `mcp.servers` setting. */
+  private async vscodeServers(): Promise<McpServerSetting[]> {
+    const env = process.env;
+    const found: McpServerSetting[] = [];
+    const take = (raw: unknown, source: string, workspaceFolder?: string): void => {
+      const result = vscodeMcpServers(raw, source, { ...(workspaceFolder ? { workspaceFolder } : {}), env });
+      found.push(...result.servers);
+      for (const reason of result.skipped) {
+        this.logger.warn(reason);
+      }
+    };
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+      let text: string;
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+      } catch {
+        continue; // no mcp.json in this folder
+      }
+      try {
+        take(parseJsonc(text), vscode.workspace.asRelativePath(file), folder.uri.fsPath);
+      } catch (error) {
+        this.logger.warn(
+          `${file.fsPath} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+    const fromSettings = vscode.workspace.getConfiguration('mcp').get<unknown>('servers');
+    if (fromSettings !== undefined) {
+      take(
+        { servers: fromSettings },
+        'settings "mcp.servers"',
+        vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      );
+    }
+    return found;
   }
 
   private async secret(name: string): Promise<string | undefined> {

@@ -3,7 +3,7 @@
  * back ("Fix N new problems") and sent as the next prompt, and the chat opens in an editor tab.
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from '../../src/extension';
@@ -78,6 +78,41 @@ describe('MCP servers, Problems offered back, chats in editor tabs (issue 11)', 
     ).map((server) => server.name);
     assert.deepEqual(names, ['web']);
     await settings.restore();
+  });
+
+  it("adds the servers of VS Code's own .vscode/mcp.json (variables filled, ${input:…} from the MCP secrets)", async () => {
+    const dir = path.join(workspaceRoot(), '.vscode');
+    const file = path.join(dir, 'mcp.json');
+    assert.ok(!existsSync(file), 'the sample workspace has no mcp.json of its own');
+    const createdDir = !existsSync(dir);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(
+        file,
+        `{
+          // as VS Code writes it
+          "inputs": [{ "id": "it-key", "type": "promptString", "password": true }],
+          "servers": {
+            "vscode-local": { "command": "node", "args": ["\${workspaceFolder}/srv.js"], "env": { "KEY": "\${input:it-key}" } },
+          },
+        }`,
+      );
+      await api.mcp.store('it-key', 'from-secret-storage');
+      await freshChat(api);
+      const { reply } = await ask(api, 'mcp');
+      const servers = JSON.parse(/^MCP servers: (.*)$/s.exec(reply)?.[1] ?? 'null') as unknown;
+      assert.deepEqual(servers, [
+        {
+          name: 'vscode-local',
+          command: 'node',
+          args: [`${workspaceRoot()}/srv.js`],
+          env: [{ name: 'KEY', value: 'from-secret-storage' }],
+        },
+      ]);
+    } finally {
+      await api.mcp.store('it-key', '');
+      rmSync(createdDir ? dir : file, { recursive: true, force: true });
+    }
   });
 
   it('offers the new TypeScript errors in a file the turn wrote, and sends them as the next prompt', async function () {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type * as acp from '@agentclientprotocol/sdk';
 import { parseMcpServerSettings, resolveMcpServers } from '../../src/chat/mcpSettings';
+import { parseJsonc, vscodeMcpServers } from '../../src/chat/vscodeMcpConfig';
 import type { AgentSession } from '../../src/core/agentSession';
 import { startTestAgent, text, type TestAgent } from './support/testAgent';
 
@@ -84,6 +85,63 @@ describe('MCP servers for agent sessions', () => {
       assert.match(resolved.problems[0] as string, /"gone" skipped: the secret "MISSING" is not set/);
       // The settings themselves keep the reference, never the value.
       assert.equal((servers[0] as { env: { value: string }[] }).env[0]?.value, 'tok-${secret:FILES}-end');
+    });
+  });
+
+  describe("VS Code's own MCP configuration (.vscode/mcp.json, mcp.servers)", () => {
+    it('reads JSON with comments and trailing commas, leaving strings alone', () => {
+      const text = `{
+        // the servers
+        "servers": {
+          "a": { "command": "x", "args": ["// not a comment", "/* nor this */", "a, }"], }, /* done */
+        },
+      }`;
+      assert.deepEqual(parseJsonc(text), {
+        servers: { a: { command: 'x', args: ['// not a comment', '/* nor this */', 'a, }'] } },
+      });
+      assert.throws(() => parseJsonc('{ "a": '));
+    });
+
+    it('turns its servers into ours, filling variables and mapping ${input:ID} to the secret ID', () => {
+      const result = vscodeMcpServers(
+        {
+          inputs: [{ id: 'gh', type: 'promptString', password: true }],
+          servers: {
+            github: {
+              type: 'http',
+              url: 'https://example.test/mcp',
+              headers: { Authorization: 'Bearer ${input:gh}' },
+            },
+            local: {
+              command: 'node',
+              args: ['${workspaceFolder}/server.js'],
+              env: { HOME_DIR: '${env:HOME_FOR_TEST}', DROPPED: null },
+            },
+            odd: { command: 'x', args: ['${command:pickFile}'] },
+            bad: { type: 'http' },
+          },
+        },
+        '.vscode/mcp.json',
+        { workspaceFolder: '/w', env: { HOME_FOR_TEST: '/home/t' } },
+      );
+      assert.deepEqual(result.servers, [
+        {
+          type: 'http',
+          name: 'github',
+          url: 'https://example.test/mcp',
+          headers: [{ name: 'Authorization', value: 'Bearer ${secret:gh}' }],
+        },
+        {
+          name: 'local',
+          command: 'node',
+          args: ['/w/server.js'],
+          env: [{ name: 'HOME_DIR', value: '/home/t' }],
+        },
+      ]);
+      assert.equal(result.skipped.length, 2);
+      assert.match(result.skipped[0] as string, /"odd" skipped: it uses \$\{command:pickFile\}/);
+      assert.match(result.skipped[1] as string, /^\.vscode\/mcp\.json: MCP server "bad" skipped/);
+      assert.deepEqual(vscodeMcpServers({ servers: 3 }, 'x', { env: {} }).servers, []);
     });
   });
 
