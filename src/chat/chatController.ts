@@ -8,6 +8,7 @@ import {
   type AttachmentRef,
   type ChatSummary,
   type HostMessage,
+  type ProblemsOfferMessage,
   type ViewState,
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
@@ -17,7 +18,13 @@ import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
 import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
-import { ProblemsWatch, problemsPrompt, type DiagnosticsPort, type ProblemsOffer } from './problemsOffer';
+import {
+  offerMessage,
+  ProblemsWatch,
+  problemsPrompt,
+  type DiagnosticsPort,
+  type ProblemsOffer,
+} from './problemsOffer';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
@@ -223,18 +230,8 @@ export class ChatController implements ChatActions, Disposable {
     this.problems?.dismiss(this.activeId);
   }
 
-  private offerView(offer: ProblemsOffer): NonNullable<ViewState['problemsOffer']> {
-    const relative = (path: string): string => this.host.diagnostics?.relativePath(path) ?? path;
-    return {
-      turnId: offer.turnId,
-      problems: offer.problems.map((problem) => ({
-        path: relative(problem.path),
-        line: problem.line,
-        severity: problem.severity,
-        message: problem.message,
-        ...(problem.source ? { source: problem.source } : {}),
-      })),
-    };
+  private offerView(offer: ProblemsOffer): ProblemsOfferMessage {
+    return offerMessage(offer, (path) => this.host.diagnostics?.relativePath(path) ?? path);
   }
 
   private changeReview(): ChangeReview {

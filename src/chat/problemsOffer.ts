@@ -1,4 +1,5 @@
 import type { Disposable } from '../core/disposable';
+import type { ProblemsOfferMessage } from '../protocol';
 import type { PromptBlock } from '../core/promptBlocks';
 import type { Thread } from '../core/thread';
 import type { ThreadEvent } from '../core/threadTypes';
@@ -185,6 +186,23 @@ export class ProblemsWatch implements Disposable {
     this.before.clear();
     this.offers.clear();
   }
+}
+
+/** The offer as the view shows it: paths relative to the workspace. */
+export function offerMessage(
+  offer: ProblemsOffer,
+  relativePath: (path: string) => string,
+): ProblemsOfferMessage {
+  return {
+    turnId: offer.turnId,
+    problems: offer.problems.map((problem) => ({
+      path: relativePath(problem.path),
+      line: problem.line,
+      severity: problem.severity,
+      message: problem.message,
+      ...(problem.source ? { source: problem.source } : {}),
+    })),
+  };
 }
 
 /** The prompt that asks the agent to fix the offered problems: one line per problem. */
