@@ -220,6 +220,9 @@ export class ChatController implements ChatActions, Disposable {
     if (!this.problems || !this.host.diagnostics) {
       throw new Error('Problems are not available here.');
     }
+    if (chat.running) {
+      throw new Error('A turn is running: wait for it to end (or stop it), then fix the problems.');
+    }
     const offer = this.problems.take(chat.id, turnId);
     await this.sendPrompt(
       problemsPrompt(offer.problems, (path) => this.host.diagnostics?.relativePath(path) ?? path),
