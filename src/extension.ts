@@ -7,11 +7,14 @@ import { registerCheckAgents } from './vscode/checkAgents';
 import { ChangeReview } from './chat/changeReview';
 import { ChatController } from './chat/chatController';
 import { createCheckpointStore } from './core/checkpoints';
+import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { channelLogger } from './vscode/logChannel';
+import { registerMcpCommands } from './vscode/mcpCommands';
+import { McpServerSource } from './vscode/mcpServerSource';
 import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
 import {
   agentIdleStopMs,
@@ -25,6 +28,7 @@ import {
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
 import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
+import { VsCodeDiagnostics } from './vscode/vscodeDiagnostics';
 import { VsCodeTerminals } from './vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
 import { VsCodeWorkspaceChanges } from './vscode/workspaceChanges';
@@ -43,6 +47,10 @@ export interface AcpAgentsApi {
   readonly rules: PermissionRules;
   /** The agents offered and the settings errors found (`acpAgents.agents`). */
   readonly catalog: AgentCatalog;
+  /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
+  readonly panels: ChatPanels;
+  /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
+  readonly mcp: McpServerSource;
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
@@ -53,15 +61,16 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
   const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const review = new EditReview(prompts);
+  const mcp = new McpServerSource(context.secrets, prompts, logger);
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
-  const viewRef: { current?: ChatViewProvider } = {};
+  const viewRef: { current?: ChatViewProvider; panels?: ChatPanels } = {};
   const permissions = new VsCodePermissions(
     rules,
     prompts,
     {
-      chatVisible: () => viewRef.current?.isVisible ?? false,
+      chatVisible: () => (viewRef.current?.isVisible ?? false) || (viewRef.panels?.isVisible ?? false),
       where: permissionSurface,
       showDiff: diffViewer(review),
     },
@@ -95,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
     workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
     ...(changeReview ? { changes: changeReview } : {}),
+    diagnostics: new VsCodeDiagnostics(),
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
@@ -113,10 +123,12 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
           version: String(context.extension.packageJSON.version),
         },
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
+        mcpServers: () => mcp.servers(),
       };
     },
   });
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
+  const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
 
   context.subscriptions.push(
@@ -133,7 +145,16 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
+    panels,
+    vscode.window.registerWebviewPanelSerializer(ChatPanels.viewType, panels),
+    vscode.commands.registerCommand('acpAgents.openChatInEditor', async (fresh?: unknown) => {
+      if (fresh === true || fresh === 'new') {
+        await chat.newChat();
+      }
+      panels.open();
+    }),
     ...registerCommands({ chat, view, prompts, log }),
+    ...registerMcpCommands(mcp, log),
     registerCheckAgents({
       catalog,
       log,
@@ -151,6 +172,8 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
     statusBar,
     rules,
     catalog,
+    mcp,
+    panels,
   }));
 }
 

@@ -6,6 +6,7 @@ import { el } from './render/dom';
 import { EditReviewsView } from './render/editReviews';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
+import { ProblemsOfferView } from './render/problemsOffer';
 import { ResumeBanner } from './render/resumeBanner';
 import { StatusBanner } from './render/statusBanner';
 import { Transcript } from './render/transcript';
@@ -30,6 +31,7 @@ export class ChatApp {
   private readonly alerts = new Alerts();
   private readonly plan = new PlanView();
   private readonly reviews: EditReviewsView;
+  private readonly problems: ProblemsOfferView;
   private readonly composer: Composer;
   private readonly focusRequests: HTMLElement[] = [];
   private headerDirty = true;
@@ -48,6 +50,7 @@ export class ChatApp {
     };
     this.header = new Header(post);
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
+    this.problems = new ProblemsOfferView(post);
     this.banner = new StatusBanner(context);
     this.resume = new ResumeBanner(context);
     this.transcript = new Transcript(context);
@@ -71,6 +74,7 @@ export class ChatApp {
       'chat-footer',
       this.alerts.element,
       this.reviews.element,
+      this.problems.element,
       this.plan.element,
       this.composer.element,
     );
@@ -140,6 +144,9 @@ export class ChatApp {
       case 'edit_reviews':
         this.store.setEditReviews(message.reviews);
         return;
+      case 'problems_offer':
+        this.store.setProblemsOffer(message.chatId, message.offer);
+        return;
       case 'error':
         this.alerts.show(message.message);
         this.composer.sendFailed();
@@ -171,6 +178,7 @@ export class ChatApp {
     });
     this.plan.update(store.state.plan);
     this.reviews.update(store.editReviews);
+    this.problems.update(store.runningTurn === undefined ? store.problemsOffer : undefined);
     this.composer.update({
       running: store.runningTurn !== undefined,
       agentName: store.agentName,

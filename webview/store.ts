@@ -4,6 +4,7 @@ import type {
   AttachmentRef,
   ChatSummary,
   EditReview,
+  ProblemsOfferMessage,
   SessionStateMessage,
   TerminalOutputMessage,
   ThreadEntryMessage,
@@ -67,6 +68,8 @@ export class ChatStore {
   editReviews: readonly EditReview[] = [];
   /** Shows paths relative to the workspace folders the host reported. */
   workspacePaths = new WorkspacePaths();
+  /** "Fix N new problems" after the active chat's last turn, when it left some. */
+  problemsOffer: ProblemsOfferMessage | undefined;
   state: SessionStateMessage = EMPTY_STATE;
   private entryList: ThreadEntryMessage[] = [];
   private entryIndex = new Map<string, number>();
@@ -129,6 +132,7 @@ export class ChatStore {
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
     this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
+    this.problemsOffer = view.problemsOffer;
     const thread = view.chat?.thread;
     this.entryList = [];
     this.entryIndex = new Map();
@@ -167,6 +171,13 @@ export class ChatStore {
   addAttachment(attachment: AttachmentRef): void {
     if (!this.attachments.some((existing) => existing.uri === attachment.uri)) {
       this.attachments = [...this.attachments, attachment];
+      this.changes.chats = true;
+    }
+  }
+
+  setProblemsOffer(chatId: string, offer: ProblemsOfferMessage | undefined): void {
+    if (chatId === this.chatId) {
+      this.problemsOffer = offer;
       this.changes.chats = true;
     }
   }

@@ -8,6 +8,7 @@ import {
   type AttachmentRef,
   type ChatSummary,
   type HostMessage,
+  type ProblemsOfferMessage,
   type ViewState,
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
@@ -17,6 +18,13 @@ import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
 import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
+import {
+  offerMessage,
+  ProblemsWatch,
+  problemsPrompt,
+  type DiagnosticsPort,
+  type ProblemsOffer,
+} from './problemsOffer';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
@@ -36,6 +44,8 @@ export interface ChatHost extends PoolHost {
   readonly changes?: ChangeReview;
   /** The workspace folders' paths, so the view can show paths relative to them. */
   readonly workspaceFolders?: () => readonly string[];
+  /** The editor's Problems: new ones after a turn are offered back ("Fix N new problems"). */
+  readonly diagnostics?: DiagnosticsPort;
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -46,8 +56,8 @@ const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 102
  * a full snapshot, then coalesced events of the active chat. Every view message is parsed first.
  */
 export class ChatController implements ChatActions, Disposable {
-  private sink: ViewSink | undefined;
-  private ready = false;
+  /** The connected webviews (the sidebar, editor tabs), each with whether it said `ready`: all mirror the active chat. */
+  private readonly sinks = new Map<ViewSink, { ready: boolean }>();
   private readonly pool: AgentPool;
   private readonly chats: ChatStore;
   private activeId = '';
@@ -69,6 +79,7 @@ export class ChatController implements ChatActions, Disposable {
   private readonly poolSubscription: Disposable;
   private readonly reviewSubscription: Disposable | undefined;
   private readonly viewMessages: ViewMessageHandler;
+  private readonly problems: ProblemsWatch | undefined;
 
   constructor(private readonly host: ChatHost) {
     this.chats = new ChatStore(
@@ -106,6 +117,13 @@ export class ChatController implements ChatActions, Disposable {
     this.reviewSubscription = host.reviews?.onDidChange((reviews) =>
       this.post({ type: 'edit_reviews', reviews: [...reviews] }),
     );
+    this.problems =
+      host.diagnostics &&
+      new ProblemsWatch(host.diagnostics, (chatId, offer) => {
+        if (chatId === this.activeId) {
+          this.post({ type: 'problems_offer', chatId, ...(offer ? { offer: this.offerView(offer) } : {}) });
+        }
+      });
     this.restored = this.restore();
     this.viewMessages = new ViewMessageHandler(
       this,
@@ -123,29 +141,38 @@ export class ChatController implements ChatActions, Disposable {
       newest && this.offered(newest.agentId) ? newest.id : this.createChat(this.defaultAgent().id).id;
   }
 
-  /** A webview (re)connected. Nothing is posted to it before it says `ready`. */
+  /**
+   * A webview (re)connected. Nothing is posted to it before it says `ready` (pass it to `handleMessage`).
+   * Several webviews (the sidebar and editor tabs) show the same active chat, kept in sync.
+   */
   attachView(sink: ViewSink): Disposable {
-    this.sink = sink;
-    this.ready = false;
+    this.sinks.set(sink, { ready: false });
     return {
       dispose: () => {
-        if (this.sink === sink) {
-          this.sink = undefined;
-          this.ready = false;
+        if (this.sinks.delete(sink) && this.sinks.size === 0) {
           this.batcher.clear();
         }
       },
     };
   }
 
-  /** Handles one message from the webview (parsed there; a malformed one is reported). */
-  handleMessage(raw: unknown): Promise<void> {
+  /**
+   * Handles one message from the webview `from` (parsed there; a malformed one is reported). Without
+   * `from`, a `ready` counts for every attached view.
+   */
+  handleMessage(raw: unknown, from?: ViewSink): Promise<void> {
+    if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
+      for (const [sink, connection] of this.sinks) {
+        if (from === undefined || sink === from) {
+          connection.ready = true;
+        }
+      }
+    }
     return this.viewMessages.handle(raw);
   }
 
   /** The view said `ready`: it gets the full state, and the active chat's agent is started. */
   viewReady(): void {
-    this.ready = true;
     this.postSnapshot();
     this.host.changes?.warmUp();
     if (this.pool.status(this.activeChat().agentId).state === 'idle') {
@@ -188,6 +215,29 @@ export class ChatController implements ChatActions, Disposable {
   /** Puts the workspace back to before the active chat's turn `turnId` (the user confirms first). */
   async restoreCheckpoint(turnId: string): Promise<void> {
     await this.changeReview().restore(this.activeChat().thread, turnId);
+  }
+
+  /** Sends the problems offered after turn `turnId` to the active chat's agent as the next prompt. */
+  async fixProblems(turnId: string): Promise<void> {
+    const chat = this.activeChat();
+    if (!this.problems || !this.host.diagnostics) {
+      throw new Error('Problems are not available here.');
+    }
+    if (chat.running) {
+      throw new Error('A turn is running: wait for it to end (or stop it), then fix the problems.');
+    }
+    const offer = this.problems.take(chat.id, turnId);
+    await this.sendPrompt(
+      problemsPrompt(offer.problems, (path) => this.host.diagnostics?.relativePath(path) ?? path),
+    );
+  }
+
+  dismissProblems(): void {
+    this.problems?.dismiss(this.activeId);
+  }
+
+  private offerView(offer: ProblemsOffer): ProblemsOfferMessage {
+    return offerMessage(offer, (path) => this.host.diagnostics?.relativePath(path) ?? path);
   }
 
   private changeReview(): ChangeReview {
@@ -244,6 +294,9 @@ export class ChatController implements ChatActions, Disposable {
         : {}),
       chats: this.chatList(),
       ...(this.attachments.length > 0 ? { attachments: [...this.attachments] } : {}),
+      ...(chat && this.problems?.offer(chat.id)
+        ? { problemsOffer: this.offerView(this.problems.offer(chat.id) as ProblemsOffer) }
+        : {}),
       ...(this.host.reviews && this.host.reviews.pending().length > 0
         ? { editReviews: [...this.host.reviews.pending()] }
         : {}),
@@ -476,6 +529,7 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
+    this.problems?.observe(chat.id, chat.thread, event);
     if (chat.id !== this.activeId) {
       return; // journaled by the chat itself; the view shows only the active chat
     }
@@ -539,8 +593,10 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   private post(message: HostMessage): void {
-    if (this.sink && this.ready) {
-      this.sink.post(message);
+    for (const [sink, connection] of this.sinks) {
+      if (connection.ready) {
+        sink.post(message);
+      }
     }
   }
 
@@ -553,6 +609,7 @@ export class ChatController implements ChatActions, Disposable {
   dispose(): void {
     void this.shutdown();
     this.batcher.dispose();
+    this.problems?.dispose();
     this.terminals.dispose();
     this.poolSubscription.dispose();
     this.reviewSubscription?.dispose();

@@ -24,6 +24,8 @@ export interface ChatActions {
   answerReview(id: string, decision: 'keep' | 'undo'): void;
   turnChanges(turnId: string, action: 'diff' | 'keep' | 'undo', path?: string): Promise<void>;
   restoreCheckpoint(turnId: string): Promise<void>;
+  fixProblems(turnId: string): Promise<void>;
+  dismissProblems(): void;
 }
 
 /**
@@ -108,6 +110,10 @@ export class ViewMessageHandler {
         return chat.turnChanges(message.turnId, message.action, message.path);
       case 'restore_checkpoint':
         return chat.restoreCheckpoint(message.turnId);
+      case 'fix_problems':
+        return chat.fixProblems(message.turnId);
+      case 'dismiss_problems':
+        return chat.dismissProblems();
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);

@@ -15,6 +15,7 @@ import { Emitter, type Disposable } from './disposable';
 import { AgentError, AgentExitedError, classifyError, NotSupportedError } from './errors';
 import { registerPortHandlers } from './clientRequests';
 import { lineGuard } from './lineGuard';
+import { selectMcpServers } from './mcpServers';
 import { modesOf, configOptionsOf } from './normalize';
 import { silentLogger, type ClientPorts, type Logger } from './ports';
 import { guardedOutgoing } from './outgoingGuard';
@@ -34,6 +35,11 @@ export interface AgentClientOptions {
   readonly threadLimits?: Partial<ThreadLimits>;
   readonly sessionOptions?: SessionOptions;
   readonly processOptions?: AgentProcessOptions;
+  /**
+   * The MCP servers to give every session (`session/new`, `load`, `resume`) that is not given its own,
+   * read at session time (secrets resolved then, never stored). Filtered by the agent's `mcpCapabilities`.
+   */
+  readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
 }
 
 /** What the agent said about itself in `initialize`. */
@@ -48,6 +54,7 @@ export interface AgentDescription {
 
 export interface SessionParams {
   readonly cwd: string;
+  /** Replaces the client's `mcpServers` option for this session. */
   readonly mcpServers?: readonly acp.McpServer[];
 }
 
@@ -312,7 +319,7 @@ export class AgentClient implements Disposable {
     try {
       const response = await this.agent.request(methods.agent.session.new, {
         cwd: params.cwd,
-        mcpServers: [...(params.mcpServers ?? [])],
+        mcpServers: await this.mcpServersFor(params),
       });
       const session = this.register(response.sessionId, params.cwd, params.thread);
       this.applySessionSetup(session, response);
@@ -342,7 +349,7 @@ export class AgentClient implements Disposable {
       const response = await this.agent.request(methods.agent.session.load, {
         sessionId,
         cwd: params.cwd,
-        mcpServers: [...(params.mcpServers ?? [])],
+        mcpServers: await this.mcpServersFor(params),
       });
       await new Promise<void>((resolve) => setImmediate(resolve));
       this.applySessionSetup(session, response ?? {});
@@ -369,7 +376,7 @@ export class AgentClient implements Disposable {
       const response = await this.agent.request(methods.agent.session.resume, {
         sessionId,
         cwd: params.cwd,
-        mcpServers: [...(params.mcpServers ?? [])],
+        mcpServers: await this.mcpServersFor(params),
       });
       this.applySessionSetup(session, response);
       return session;
@@ -377,6 +384,33 @@ export class AgentClient implements Disposable {
       session.dispose();
       throw this.failure(error);
     }
+  }
+
+  /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
+  private async mcpServersFor(params: SessionParams): Promise<acp.McpServer[]> {
+    let servers = params.mcpServers;
+    if (!servers) {
+      try {
+        servers = (await this.options.mcpServers?.()) ?? [];
+      } catch (error) {
+        this.logger.warn(
+          `No MCP servers for this session: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        servers = [];
+      }
+    }
+    const { accepted, skipped } = selectMcpServers(
+      servers,
+      this.info.capabilities.mcpCapabilities,
+      this.info.name,
+    );
+    for (const { name, reason } of skipped) {
+      this.logger.warn(`MCP server "${name}" skipped: ${reason}.`);
+    }
+    if (accepted.length > 0) {
+      this.logger.info(`MCP servers for the session: ${accepted.map((server) => server.name).join(', ')}`);
+    }
+    return accepted;
   }
 
   /** `session/list`: the agent's sessions, newest pages first as the agent orders them. */

@@ -62,7 +62,18 @@ export const EditReviewSchema = z.object({
   isNew: z.boolean(),
 });
 
-/** A workspace folder as the view needs it: to show a path relative to it. */
+/** An error or warning that appeared in a file the agent changed. */
+export const ProblemSchema = z.object({
+  /** Relative to its workspace folder. */
+  path: z.string(),
+  line: z.number().int().positive(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  source: z.string().optional(),
+});
+
+/** "Fix N new problems": offered after the turn `turnId` left new problems in the files it changed. */
+export const ProblemsOfferSchema = z.object({ turnId: z.string(), problems: z.array(ProblemSchema).min(1) });
 
 /** Everything the view shows, sent after `ready` and whenever the view must start over. */
 export const ViewStateSchema = z.object({
@@ -78,6 +89,8 @@ export const ViewStateSchema = z.object({
   attachments: z.array(AttachmentRefSchema).optional(),
   /** The workspace folders' absolute paths: the view shows paths inside them relative, as VS Code does. */
   workspaceFolders: z.array(z.string()).optional(),
+  /** New problems in the files the active chat's last turn changed. */
+  problemsOffer: ProblemsOfferSchema.optional(),
 });
 
 export const TerminalOutputSchema = z.object({
@@ -103,6 +116,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.string().optional() }),
   /** The file writes waiting for Keep or Undo changed. */
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
+  /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */
+  z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: ProblemsOfferSchema.optional() }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
@@ -153,6 +168,10 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
   /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
   z.object({ type: z.literal('check_agents') }),
+  /** Send the offered problems of turn `turnId` to the agent as the next prompt. */
+  z.object({ type: z.literal('fix_problems'), turnId: z.string() }),
+  /** Drop the "Fix N new problems" offer. */
+  z.object({ type: z.literal('dismiss_problems') }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
@@ -160,6 +179,7 @@ export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
 export type EditReview = DeepReadonly<z.infer<typeof EditReviewSchema>>;
 export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
+export type ProblemsOfferMessage = DeepReadonly<z.infer<typeof ProblemsOfferSchema>>;
 export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
 export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;

@@ -43,6 +43,8 @@ const PALETTE_COMMANDS = [
   'acpAgents.addFileToChat',
   'acpAgents.review.keep',
   'acpAgents.review.undo',
+  'acpAgents.openChatInEditor',
+  'acpAgents.setMcpSecret',
 ];
 
 describe('commands, status bar and agent settings (issue 4)', () => {

@@ -9,6 +9,7 @@ import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '..
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import type { ChangeReview } from '../../../src/chat/changeReview';
 import { ChatController } from '../../../src/chat/chatController';
+import type { DiagnosticsPort } from '../../../src/chat/problemsOffer';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
@@ -50,6 +51,8 @@ export interface HarnessOptions {
   readonly trusted?: boolean;
   /** Checkpoints and change cards for the harness's workspace folder (`dir`). */
   readonly changes?: (dir: string, storageDir: string) => ChangeReview;
+  /** The editor's Problems for the chat's workspace folder (`dir`). */
+  readonly diagnostics?: (dir: string) => DiagnosticsPort;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -89,6 +92,7 @@ export class ChatHarness {
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
       ...(this.changes ? { changes: this.changes } : {}),
+      ...(options.diagnostics ? { diagnostics: options.diagnostics(this.dir) } : {}),
     });
     this.controller.attachView(this.view);
   }
