@@ -211,7 +211,7 @@ describe('agent doctor', () => {
       );
       assert.match(
         demo,
-        /- \*\*Capabilities:\*\* images, embedded context, load session, resume session, list sessions; not: audio, MCP over HTTP, MCP over SSE/,
+        /- \*\*Capabilities:\*\* images, embedded context, load session, resume session, list sessions, MCP over HTTP; not: audio, MCP over SSE/,
       );
       assert.match(demo, /- \*\*Session:\*\* created in \d+ ms — signed in and ready/);
       assert.doesNotMatch(demo, /Problems/);
