@@ -138,4 +138,17 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     assert.equal(readFileSync(folder.file('story.txt'), 'utf8'), 'once\n');
     assert.equal(existsSync(folder.file('extra.txt')), false);
   });
+
+  it('keeps the change cards, their decisions and the restore mark after a window reload', async () => {
+    const before = await frame.locator('.change-card').count();
+    assert.ok(before >= 4, `the earlier tests left their cards (${before})`);
+    await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    frame = await openChat(page);
+    await frame.locator('.change-card').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(await frame.locator('.change-card').count(), before);
+    await frame.getByText('Workspace restored to before this message').waitFor({ timeout: UI_TIMEOUT });
+    assert.ok((await frame.locator('.change-card', { hasText: 'Undone' }).count()) >= 2);
+    assert.ok((await frame.locator('.change-card', { hasText: 'Kept' }).count()) >= 1);
+  });
 });
