@@ -7,6 +7,7 @@ import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';
 import { VsCodeEditorActions } from './vscode/editorActions';
+import { VsCodeMentionSource } from './vscode/mentionSource';
 import { channelLogger } from './vscode/logChannel';
 import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
 import {
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     },
     logger,
   );
+  const mentions = new VsCodeMentionSource();
   const chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
@@ -71,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     },
     editor: new VsCodeEditorActions(),
     reviews: review,
+    mentions,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
@@ -100,6 +103,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     catalog,
     review,
     terminals,
+    mentions,
     chat,
     view,
     statusBar,

@@ -124,7 +124,7 @@ export class AgentPool implements Disposable {
   clearReport(agentId: string): void {
     const runtime = this.runtime(agentId);
     if (runtime.status.state === 'error' && runtime.client && runtime.client.exitInfo === undefined) {
-      this.setStatus(agentId, runtime, { state: 'ready', agentName: runtime.client.info.name });
+      this.setStatus(agentId, runtime, readyStatus(runtime.client));
     }
   }
 
@@ -186,7 +186,7 @@ export class AgentPool implements Disposable {
           this.errorStatus(agentId, new AgentExitedError(exit, client.process.stderr.lastLines(20)), client),
         );
       });
-      this.setStatus(agentId, runtime, { state: 'ready', agentName: client.info.name });
+      this.setStatus(agentId, runtime, readyStatus(client));
       return client;
     } catch (error) {
       this.setStatus(agentId, runtime, this.errorStatus(agentId, error, undefined));
@@ -251,4 +251,14 @@ export class AgentPool implements Disposable {
     void this.stopAll();
     this.statusEmitter.dispose();
   }
+}
+
+/** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
+function readyStatus(client: AgentClient): AgentStatus {
+  const prompt = client.info.capabilities.promptCapabilities;
+  return {
+    state: 'ready',
+    agentName: client.info.name,
+    promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
+  };
 }

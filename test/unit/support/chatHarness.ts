@@ -8,6 +8,7 @@ import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
 import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '../../../src/protocol';
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import { ChatController } from '../../../src/chat/chatController';
+import type { MentionSource } from '../../../src/chat/mentions/mentionSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   readonly retention?: Retention;
   /** False: an untrusted workspace. */
   readonly trusted?: boolean;
+  /** The @-mention picker's editor entries (VS Code's in the real extension). */
+  readonly mentions?: MentionSource;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -75,6 +78,7 @@ export class ChatHarness {
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
+      ...(options.mentions ? { mentions: options.mentions } : {}),
     });
     this.controller.attachView(this.view);
   }
