@@ -1,6 +1,10 @@
-import type { AttachmentRef, SessionStateMessage, ViewMessage } from '../../src/protocol';
-import { ComposerAttachments } from './composerAttachments';
-import { button, el } from './dom';
+import type { AttachmentRef, Mention, SessionStateMessage, ViewMessage } from '../../src/protocol';
+import { attachmentKey, ComposerAttachments } from './composerAttachments';
+import { button, el, iconButton } from './dom';
+import { droppedItems } from './droppedItems';
+import { isImageFile, readImage, type PendingImage } from './imageFiles';
+import { MentionMenu, type MentionToken } from './mentionMenu';
+import { MessageQueue, type QueuedMessage } from './messageQueue';
 import { SlashMenu } from './slashMenu';
 
 type Command = SessionStateMessage['commands'][number];
@@ -8,6 +12,8 @@ type Command = SessionStateMessage['commands'][number];
 /** The protocol's limit for one prompt. */
 const MAX_PROMPT_CHARS = 1_000_000;
 const MAX_INPUT_HEIGHT_PX = 240;
+/** The protocol's limit of images in one message. */
+const MAX_IMAGES = 10;
 
 export interface ComposerHost {
   post(message: ViewMessage): boolean;
@@ -26,26 +32,46 @@ export interface ComposerState {
   readonly agentName: string;
   readonly commands: readonly Command[];
   readonly attachments: readonly AttachmentRef[];
+  /** The agent's `promptCapabilities.image`; undefined until the agent is ready. */
+  readonly acceptsImages: boolean | undefined;
 }
+
+/** What a turn's end means for the queue (the thread's turn status). */
+export type TurnOutcome = 'completed' | 'cancelled' | 'interrupted' | 'failed' | 'running';
 
 /**
  * The prompt box. Enter sends (Shift+Enter breaks the line; Enter that confirms an IME
  * composition does nothing), Stop cancels a running turn, "/" at the start completes commands,
- * ↑ in an empty box recalls the previous prompt. A send locks the box until the host starts the
- * turn or reports a failure, so two quick Enters cannot send twice. It is a native textarea
- * because the combobox pattern needs aria-activedescendant to reach the list in the same tree.
+ * ↑ in an empty box recalls the previous prompt, "@" mentions files, folders, symbols, problems and
+ * chats (chips above the text), pasted or dropped images and files are attached. A send locks the
+ * box until the host starts the turn or reports a failure, so two quick Enters cannot send twice;
+ * Enter while the agent works queues the message. It is a native textarea because the combobox
+ * pattern needs aria-activedescendant to reach the list in the same tree.
  */
 export class Composer {
   readonly element: HTMLElement;
   readonly input: HTMLTextAreaElement;
   private readonly menu: SlashMenu;
+  private readonly mentions: MentionMenu;
+  private readonly queue: MessageQueue;
   private readonly send: HTMLElement;
   private readonly stop: HTMLElement;
   private readonly hint = el('span', 'composer-hint');
   private readonly attachments: ComposerAttachments;
-  private state: ComposerState = { running: false, agentName: 'the agent', commands: [], attachments: [] };
+  private state: ComposerState = {
+    running: false,
+    agentName: 'the agent',
+    commands: [],
+    attachments: [],
+    acceptsImages: undefined,
+  };
+  /** Pasted or dropped images for the next message (kept in the view only). */
+  private images: readonly PendingImage[] = [];
   /** What was posted and not yet answered by a turn start or an error. */
-  private pending: { text: string; attachments: readonly AttachmentRef[] } | undefined;
+  private pending:
+    { text: string; attachments: readonly AttachmentRef[]; images: readonly PendingImage[] } | undefined;
+  /** A queued message whose "Send now" cancelled the running turn: sent when that turn ends. */
+  private sendAfterTurn: QueuedMessage | undefined;
   private composing = false;
   private readonly history: string[] = [];
   private historyIndex = -1;
@@ -58,6 +84,12 @@ export class Composer {
     this.input.setAttribute('aria-label', 'Message');
     this.input.value = host.draft;
     this.menu = new SlashMenu(this.input, (command) => this.pickCommand(command));
+    this.mentions = new MentionMenu(
+      this.input,
+      (query, requestId) => this.host.post({ type: 'mention_query', query, requestId }),
+      (mention, token) => this.pickMention(mention, token),
+    );
+    this.queue = new MessageQueue((message) => this.sendNow(message));
     this.send = button('Send', { icon: 'send', ariaLabel: 'Send message', onClick: () => this.trySend() });
     this.send.classList.add('send-button');
     this.stop = button('Stop', {
@@ -67,19 +99,21 @@ export class Composer {
       onClick: () => this.host.post({ type: 'cancel' }),
     });
     this.stop.classList.add('stop-button');
-    this.attachments = new ComposerAttachments((uri) => {
-      this.host.setAttachments(this.state.attachments.filter((attachment) => attachment.uri !== uri));
-      // The host keeps attachments across view reloads: tell it, or the chip comes back.
-      this.host.post({ type: 'remove_attachment', uri });
-    });
+    this.attachments = new ComposerAttachments(
+      (removed) => this.removeAttachment(removed),
+      (removed) => this.setImages(this.images.filter((image) => image !== removed)),
+    );
+    const attach = iconButton('attach', 'Attach files', () => this.host.post({ type: 'pick_files' }));
+    attach.classList.add('attach-button');
     const box = el(
       'div',
       'composer-box',
       this.attachments.element,
       this.input,
-      el('div', 'composer-toolbar', this.hint, this.stop, this.send),
+      el('div', 'composer-toolbar', attach, this.hint, this.stop, this.send),
     );
-    this.element = el('div', 'composer', this.menu.element, box);
+    this.element = el('div', 'composer', this.queue.element, this.menu.element, this.mentions.element, box);
+    this.input.addEventListener('paste', (event) => this.onPaste(event));
 
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.input.addEventListener('compositionstart', () => (this.composing = true));
@@ -89,16 +123,23 @@ export class Composer {
       this.historyIndex = -1;
       this.autoGrow();
       this.menu.refresh(this.state.commands);
+      this.mentions.refresh();
       this.refreshButtons();
     });
-    this.input.addEventListener('click', () => this.menu.refresh(this.state.commands));
-    this.input.addEventListener('blur', () => this.menu.close());
+    this.input.addEventListener('click', () => {
+      this.menu.refresh(this.state.commands);
+      this.mentions.refresh();
+    });
+    this.input.addEventListener('blur', () => {
+      this.menu.close();
+      this.mentions.close();
+    });
     this.refreshButtons();
   }
 
   update(state: ComposerState): void {
     this.state = state;
-    this.attachments.update(state.attachments);
+    this.attachments.update(state.attachments, this.images);
     this.input.placeholder = `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
     if (this.menu.isOpen) {
       this.menu.refresh(state.commands);
@@ -123,8 +164,63 @@ export class Composer {
       if (pending.attachments.length > 0 && this.state.attachments.length === 0) {
         this.host.setAttachments(pending.attachments);
       }
+      if (pending.images.length > 0 && this.images.length === 0) {
+        this.setImages(pending.images);
+      }
     }
     this.refreshButtons();
+  }
+
+  /** The host's answer to the mention picker. */
+  mentionResults(requestId: number, items: readonly Mention[]): void {
+    this.mentions.results(requestId, items);
+  }
+
+  /**
+   * A turn of the chat ended: the first queued message goes when it completed; after a cancel or a
+   * failure the queue waits for the user — unless the turn was cancelled for a "Send now".
+   */
+  turnEnded(outcome: TurnOutcome): void {
+    const now = this.sendAfterTurn;
+    this.sendAfterTurn = undefined;
+    if (now) {
+      this.queue.take(now.id);
+      this.postSend(now.text, now.attachments, now.images);
+      return;
+    }
+    if (outcome !== 'completed') {
+      this.queue.setHeld(this.queue.length > 0);
+      return;
+    }
+    if (this.queue.isHeld || this.pending !== undefined) {
+      return;
+    }
+    const next = this.queue.shift();
+    if (next) {
+      this.postSend(next.text, next.attachments, next.images);
+    }
+  }
+
+  /** The view now shows another chat: queued messages wait instead of going to it unasked. */
+  holdQueue(): void {
+    this.sendAfterTurn = undefined;
+    this.queue.setHeld(this.queue.length > 0);
+  }
+
+  /** A paste or drop onto the chat: images, files with a URI, or a hint for what cannot be taken. */
+  async acceptTransfer(transfer: DataTransfer): Promise<void> {
+    const dropped = droppedItems(transfer);
+    if (dropped.files.length > 0) {
+      const known = new Set(this.state.attachments.map(attachmentKey));
+      const added = dropped.files.filter((file) => !known.has(attachmentKey(file)));
+      this.host.setAttachments([...this.state.attachments, ...added]);
+    }
+    if (dropped.unusable.length > 0) {
+      this.host.report(
+        `Cannot attach ${dropped.unusable.join(', ')} from here: drop files from the Explorer (hold Shift), or use the paperclip.`,
+      );
+    }
+    await this.addImages(dropped.images);
   }
 
   /** Whether a send is waiting for the host. */
@@ -142,7 +238,7 @@ export class Composer {
     if (composing) {
       return;
     }
-    if (this.menu.handleKey(event)) {
+    if (this.mentions.handleKey(event) || this.menu.handleKey(event)) {
       event.preventDefault();
       return;
     }
@@ -160,7 +256,7 @@ export class Composer {
 
   private trySend(): void {
     const text = this.input.value.trim();
-    if (text === '' || this.state.running || this.pending !== undefined) {
+    if (text === '') {
       return;
     }
     if (text.length > MAX_PROMPT_CHARS) {
@@ -170,19 +266,131 @@ export class Composer {
       return;
     }
     const attachments = this.state.attachments;
-    if (!this.host.post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}) })) {
+    const images = this.images;
+    if (this.state.running || this.pending !== undefined) {
+      this.queue.add(text, attachments, images);
+    } else if (!this.postSend(text, attachments, images)) {
       return;
     }
-    this.pending = { text, attachments };
     this.host.setAttachments([]);
+    this.setImages([]);
     this.history.unshift(text);
     this.historyIndex = -1;
     this.input.value = '';
     this.host.draft = '';
     this.autoGrow();
     this.menu.close();
+    this.mentions.close();
     this.refreshButtons();
     this.host.onSent();
+  }
+
+  /** Posts a message and locks the box until the host answers; false when the post failed. */
+  private postSend(
+    text: string,
+    attachments: readonly AttachmentRef[],
+    images: readonly PendingImage[],
+  ): boolean {
+    const posted = this.host.post({
+      type: 'send',
+      text,
+      ...(attachments.length > 0 ? { attachments } : {}),
+      ...(images.length > 0
+        ? { images: images.map(({ name, mimeType, data }) => ({ name, mimeType, data })) }
+        : {}),
+    });
+    if (posted) {
+      this.pending = { text, attachments, images };
+      this.queue.setHeld(false);
+      this.refreshButtons();
+    }
+    return posted;
+  }
+
+  /** "Send now" on a queued message: cancel the running turn and send it when the turn ends. */
+  private sendNow(message: QueuedMessage): void {
+    if (this.state.running) {
+      this.sendAfterTurn = message;
+      this.host.post({ type: 'cancel' });
+      return;
+    }
+    if (this.pending !== undefined) {
+      this.host.report('A message is being sent; try again when the agent has started.');
+      return;
+    }
+    this.queue.take(message.id);
+    this.postSend(message.text, message.attachments, message.images);
+  }
+
+  private pickMention(mention: Mention, token: MentionToken): void {
+    const label = `@${mention.name} `;
+    const value = this.input.value;
+    this.input.value = value.slice(0, token.start) + label + value.slice(token.end).replace(/^ /, '');
+    const caret = token.start + label.length;
+    this.input.setSelectionRange(caret, caret);
+    this.host.draft = this.input.value;
+    this.autoGrow();
+    const { detail: _detail, ...attachment } = mention;
+    if (!this.state.attachments.some((existing) => attachmentKey(existing) === attachmentKey(attachment))) {
+      this.host.setAttachments([...this.state.attachments, attachment]);
+    }
+    this.refreshButtons();
+  }
+
+  /** Takes an attachment off, with its "@name" in the text when it was a mention. */
+  private removeAttachment(removed: AttachmentRef): void {
+    const key = attachmentKey(removed);
+    this.host.setAttachments(
+      this.state.attachments.filter((attachment) => attachmentKey(attachment) !== key),
+    );
+    const token = `@${removed.name}`;
+    const at = this.input.value.indexOf(token);
+    if (removed.kind !== undefined && at >= 0) {
+      this.input.value = (this.input.value.slice(0, at) + this.input.value.slice(at + token.length)).replace(
+        / {2,}/g,
+        ' ',
+      );
+      this.host.draft = this.input.value;
+      this.refreshButtons();
+    }
+    // The host keeps attachments across view reloads: tell it, or the chip comes back.
+    this.host.post({ type: 'remove_attachment', uri: removed.uri });
+  }
+
+  private onPaste(event: ClipboardEvent): void {
+    const files = Array.from(event.clipboardData?.files ?? []).filter(isImageFile);
+    if (files.length === 0) {
+      return; // text pastes as usual
+    }
+    event.preventDefault();
+    void this.addImages(files);
+  }
+
+  private async addImages(files: readonly File[]): Promise<void> {
+    if (files.length === 0) {
+      return;
+    }
+    if (this.state.acceptsImages === false) {
+      this.host.report(
+        `${this.state.agentName} does not take images: ${files.map((file) => file.name || 'the pasted image').join(', ')} not attached.`,
+      );
+      return;
+    }
+    const read = await Promise.all(files.map(readImage));
+    const problems = read.flatMap((result) => ('problem' in result ? [result.problem] : []));
+    if (problems.length > 0) {
+      this.host.report(problems.join(' '));
+    }
+    const images = read.flatMap((result) => ('problem' in result ? [] : [result]));
+    if (images.length > 0) {
+      this.setImages([...this.images, ...images].slice(0, MAX_IMAGES));
+    }
+  }
+
+  private setImages(images: readonly PendingImage[]): void {
+    this.images = images;
+    this.attachments.update(this.state.attachments, images);
+    this.refreshButtons();
   }
 
   /** Walks the sent prompts with ↑/↓ while the box is empty or showing a recalled one. */
@@ -222,7 +430,7 @@ export class Composer {
   private refreshButtons(): void {
     const busy = this.state.running || this.pending !== undefined;
     const empty = this.input.value.trim() === '';
-    this.send.toggleAttribute('disabled', busy || empty);
+    this.send.toggleAttribute('disabled', this.pending !== undefined || empty);
     this.send.hidden = this.state.running;
     this.stop.hidden = !this.state.running;
     this.element.classList.toggle('busy', busy);
