@@ -36,6 +36,8 @@ export interface AcpAgentsApi {
   readonly rules: PermissionRules;
   /** The agents offered and the settings errors found (`acpAgents.agents`). */
   readonly catalog: AgentCatalog;
+  /** The @-mention picker's workspace entries. */
+  readonly mentions: VsCodeMentionSource;
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
@@ -113,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     ...registerCommands({ chat, view, prompts, log }),
   );
   shutdown = () => chat.shutdown();
-  return { chat, prompts, review, terminals, statusBar, rules, catalog };
+  return { chat, prompts, review, terminals, statusBar, rules, catalog, mentions };
 }
 
 /** Set by activate: writes every chat journal and stops the agents before the host goes. */
