@@ -70,7 +70,7 @@ describe('@-mentions in the chat view (real VS Code)', () => {
     await waitForAgentText(
       frame,
       turnId,
-      `You said: What does @hello.ts return? - resource ${uri} (${chars} chars)`,
+      `You said: What does @hello.ts return? resource ${uri} (${chars} chars)`,
     );
     const chip = turn(frame, turnId).locator('article.entry-user .chip');
     assert.match((await chip.first().textContent()) ?? '', /hello\.ts/);
