@@ -1,7 +1,18 @@
+import { readFile, stat } from 'node:fs/promises';
+import * as nodePath from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FileSystemPort } from '../core/ports';
 import type { PromptBlock } from '../core/promptBlocks';
-import type { AttachmentRef, ImageAttachment } from '../protocol';
+import { MAX_IMAGE_BYTES, type AttachmentRef, type ImageAttachment } from '../protocol';
+
+/** Image files attached by URI (dropped from the Explorer, picked with the paperclip) go as image blocks. */
+const IMAGE_TYPES: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
 
 /** What resolving attachments and @-mentions needs besides the file system. */
 export interface AttachmentSources {
@@ -55,6 +66,10 @@ async function attachmentBlock(attachment: AttachmentRef, sources: AttachmentSou
     case 'editor':
     case undefined: {
       const filePath = attachment.uri.startsWith('file:') ? fileURLToPath(attachment.uri) : attachment.uri;
+      const imageType = attachment.range ? undefined : IMAGE_TYPES[nodePath.extname(filePath).toLowerCase()];
+      if (imageType) {
+        return imageFileBlock(filePath, attachment.name, imageType);
+      }
       let text: string;
       try {
         text = await sources.files.readTextFile(filePath, { sessionId: '' });
@@ -74,6 +89,16 @@ async function attachmentBlock(attachment: AttachmentRef, sources: AttachmentSou
       throw new Error(`Unknown attachment kind ${String(unknown)}`);
     }
   }
+}
+
+async function imageFileBlock(filePath: string, name: string, mimeType: string): Promise<PromptBlock> {
+  const { size } = await stat(filePath);
+  if (size > MAX_IMAGE_BYTES) {
+    const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
+    throw new Error(`${name} is ${megabytes(size)}; images up to ${megabytes(MAX_IMAGE_BYTES)} can be sent.`);
+  }
+  const data = (await readFile(filePath)).toString('base64');
+  return { type: 'image', data, mimeType, uri: pathToFileURL(filePath).href };
 }
 
 function fileUri(uriOrPath: string): string {

@@ -100,6 +100,28 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
     assert.match(error?.message ?? '', /image/i);
   });
 
+  it('sends an image file attached by URI as an image block, and refuses one over 5 MB', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    const png = path.join(chat.dir, 'shot.png');
+    writeFileSync(png, Buffer.from(PNG_1PX, 'base64'));
+    await chat.controller.handleMessage({
+      type: 'send',
+      text: 'dropped',
+      attachments: [{ uri: pathToFileURL(png).href, name: 'shot.png' }],
+    });
+    await until(() => lastAgentText(chat).includes('image'), 'the echo');
+    assert.equal(lastAgentText(chat), `You said: dropped\n- image image/png (${PNG_1PX.length} bytes base64)`);
+    const huge = path.join(chat.dir, 'huge.jpg');
+    writeFileSync(huge, Buffer.alloc(6 * 1024 * 1024));
+    await chat.controller.handleMessage({
+      type: 'send',
+      text: 'too big',
+      attachments: [{ uri: pathToFileURL(huge).href, name: 'huge.jpg' }],
+    });
+    assert.match(chat.view.of('error').at(-1)?.message ?? '', /huge\.jpg is 6 MB; images up to 5 MB can be sent/);
+  });
+
   it('answers the picker with the editor entries and earlier chats, for the request it asked', async () => {
     const hello: Mention = {
       kind: 'file',
