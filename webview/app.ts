@@ -59,6 +59,12 @@ export class ChatApp {
       set draft(text: string) {
         bridge.draft = text;
       },
+      get queue() {
+        return bridge.queue;
+      },
+      set queue(messages) {
+        bridge.queue = messages;
+      },
       onSent: () => this.transcript.scrollToEnd(),
       report: (message) => this.alerts.show(message),
       setAttachments: (attachments) => {

@@ -90,4 +90,28 @@ describe('webview: queued messages', () => {
     await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
     assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'three' }]);
   });
+
+  it('keeps the queue across the view being hidden (reload), held until the user sends it', async () => {
+    const page = await runningChat();
+    const input = page.page.locator('.composer-input');
+    await input.fill('do not lose me');
+    await input.press('Enter');
+    await page.page.locator('.queued-text').fill('do not lose me, edited');
+    await page.page.reload();
+    await page.waitForReady();
+    await page.host(snapshot({ turns: [turn('t1', { status: 'completed', stopReason: 'end_turn' })] }));
+    assert.equal(await page.page.locator('.queued-text').inputValue(), 'do not lose me, edited');
+    assert.match(await page.page.locator('.queue-note').innerText(), /wait for you/);
+    assert.equal((await page.postedOf('send')).length, 0, 'the turn ended unseen: not sent by itself');
+    await page.page.getByRole('button', { name: 'Send now' }).click();
+    assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'do not lose me, edited' }]);
+    await page.page.reload();
+    await page.waitForReady();
+    await page.host(snapshot());
+    assert.equal(
+      await page.page.locator('.queued-message').count(),
+      0,
+      'a sent message is gone from the queue',
+    );
+  });
 });

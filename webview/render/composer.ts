@@ -5,6 +5,7 @@ import { droppedItems } from './droppedItems';
 import { isImageFile, readImage, type PendingImage } from './imageFiles';
 import { MentionMenu, type MentionToken } from './mentionMenu';
 import { MessageQueue, type QueuedMessage } from './messageQueue';
+import type { PersistedQueuedMessage } from '../vscodeApi';
 import { SlashMenu } from './slashMenu';
 
 type Command = SessionStateMessage['commands'][number];
@@ -21,6 +22,8 @@ export interface ComposerHost {
   draft: string;
   /** A message was sent: follow the transcript again. */
   onSent(): void;
+  /** Queued messages kept across the view being hidden. */
+  queue: readonly PersistedQueuedMessage[];
   /** Something to tell the user inline. */
   report(message: string): void;
   /** The attachments now on the composer (after the user removed one, sent them, or got them back). */
@@ -89,7 +92,15 @@ export class Composer {
       (query, requestId) => this.host.post({ type: 'mention_query', query, requestId }),
       (mention, token) => this.pickMention(mention, token),
     );
-    this.queue = new MessageQueue((message) => this.sendNow(message));
+    this.queue = new MessageQueue(
+      (message) => this.sendNow(message),
+      (messages) => (this.host.queue = messages),
+    );
+    // Queued before the view was hidden: the turn may have ended unseen, so they wait for the user.
+    for (const message of host.queue) {
+      this.queue.add(message.text, message.attachments, []);
+    }
+    this.queue.setHeld(host.queue.length > 0);
     this.send = button('Send', { icon: 'send', ariaLabel: 'Send message', onClick: () => this.trySend() });
     this.send.classList.add('send-button');
     this.stop = button('Stop', {

@@ -22,7 +22,11 @@ export class MessageQueue {
   private readonly items: QueuedMessage[] = [];
   private held = false;
 
-  constructor(private readonly onSendNow: (message: QueuedMessage) => void) {
+  constructor(
+    private readonly onSendNow: (message: QueuedMessage) => void,
+    /** Called after every change (to keep the queue across the view being hidden). */
+    private readonly onChange: (messages: readonly QueuedMessage[]) => void = () => undefined,
+  ) {
     this.element.hidden = true;
     this.element.setAttribute('role', 'list');
     this.element.setAttribute('aria-label', 'Queued messages');
@@ -79,6 +83,7 @@ export class MessageQueue {
   }
 
   private render(): void {
+    this.onChange(this.items);
     this.element.hidden = this.items.length === 0;
     const note = this.held
       ? el(
@@ -97,6 +102,7 @@ export class MessageQueue {
         text.setAttribute('aria-label', `Queued message ${index + 1}`);
         text.addEventListener('input', () => {
           item.text = text.value;
+          this.onChange(this.items);
         });
         const extras = item.attachments.length + item.images.length;
         const up = iconButton('arrow-up', 'Move up', () => this.move(item.id, -1));
