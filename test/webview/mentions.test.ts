@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Mention } from '../../src/protocol';
-import { snapshot } from './support/builders';
+import { message, snapshot, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const HELLO: Mention = {
@@ -62,7 +62,7 @@ describe('webview: @-mentions', () => {
         attachments: [{ kind: 'file', uri: 'file:///ws/src/hello.ts', name: 'hello.ts' }],
       },
     ]);
-    assert.equal(await chip.count(), 0, 'the chips went with the message');
+    await chip.waitFor({ state: 'detached' }); // the chips went with the message
   });
 
   it('shows only the answer to the latest query', async () => {
@@ -109,11 +109,13 @@ describe('webview: @-mentions', () => {
     }
     assert.equal(await input.inputValue(), ' @Selection (hello.ts:2-3)  @hello.ts ');
     const chips = page.page.locator('.composer-chip');
+    await chips.nth(1).waitFor();
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), [
       'Selection (hello.ts:2-3)',
       'hello.ts',
     ]);
     await page.page.getByRole('button', { name: 'Remove Selection (hello.ts:2-3)' }).click();
+    await chips.nth(1).waitFor({ state: 'detached' }); // re-rendered on the next animation frame
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['hello.ts']);
     assert.equal(await input.inputValue(), ' @hello.ts ');
     assert.deepEqual((await page.postedOf('remove_attachment')).length, 1);
@@ -127,5 +129,28 @@ describe('webview: @-mentions', () => {
     await input.pressSequentially('me@example.com');
     assert.equal((await page.postedOf('mention_query')).length, 0);
     assert.equal(await page.page.locator('.mention-menu').isVisible(), false);
+  });
+
+  it('renders the mentions of a sent message as links that open the file', async () => {
+    const page = await chat.open();
+    const uri = 'file:///ws/src/hello.ts';
+    await page.host(
+      snapshot({
+        entries: [
+          message('user', 'u1', 'Why does @hello.ts fail? Not @nobody, and not `@hello.ts` in code.', {
+            attachments: [{ type: 'resource', uri, chars: 120 }],
+          }),
+        ],
+        turns: [turn('t1', { status: 'completed', stopReason: 'end_turn' })],
+      }),
+    );
+    const links = page.page.locator('.entry-user .mention-link');
+    assert.deepEqual(await links.allTextContents(), ['@hello.ts']);
+    assert.equal(
+      await page.page.locator('.entry-user .markdown').innerText(),
+      'Why does @hello.ts fail? Not @nobody, and not @hello.ts in code.',
+    );
+    await links.click();
+    assert.deepEqual(await page.postedOf('open_file'), [{ type: 'open_file', path: '/ws/src/hello.ts' }]);
   });
 });
