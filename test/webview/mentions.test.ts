@@ -52,6 +52,12 @@ describe('webview: @-mentions', () => {
     const chip = page.page.locator('.composer-chip');
     assert.equal(await chip.locator('.chip-label').textContent(), 'hello.ts');
     assert.equal(await chip.getAttribute('data-kind'), 'file');
+    await page.page.locator('.composer-mirror .mention-highlight').first().waitFor();
+    assert.deepEqual(
+      await page.page.locator('.composer-mirror .mention-highlight').allTextContents(),
+      ['@hello.ts'],
+      'the mention shows as a chip inside the text',
+    );
     assert.equal((await page.postedOf('send')).length, 0, 'Enter picked, it did not send');
     await input.pressSequentially('please');
     await input.press('Enter');
@@ -118,6 +124,7 @@ describe('webview: @-mentions', () => {
     await chips.nth(1).waitFor({ state: 'detached' }); // re-rendered on the next animation frame
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['hello.ts']);
     assert.equal(await input.inputValue(), ' @hello.ts ');
+    assert.deepEqual(await page.page.locator('.mention-highlight').allTextContents(), ['@hello.ts']);
     assert.deepEqual((await page.postedOf('remove_attachment')).length, 1);
   });
 

@@ -3,6 +3,7 @@ import { attachmentKey, ComposerAttachments } from './composerAttachments';
 import { button, el, iconButton } from './dom';
 import { droppedItems } from './droppedItems';
 import { isImageFile, readImage, type PendingImage } from './imageFiles';
+import { MentionHighlights } from './mentionHighlights';
 import { MentionMenu, type MentionToken } from './mentionMenu';
 import { MessageQueue, type QueuedMessage } from './messageQueue';
 import type { PersistedQueuedMessage } from '../vscodeApi';
@@ -56,6 +57,7 @@ export class Composer {
   readonly input: HTMLTextAreaElement;
   private readonly menu: SlashMenu;
   private readonly mentions: MentionMenu;
+  private readonly highlights: MentionHighlights;
   private readonly queue: MessageQueue;
   private readonly send: HTMLElement;
   private readonly stop: HTMLElement;
@@ -116,11 +118,12 @@ export class Composer {
     );
     const attach = iconButton('attach', 'Attach files', () => this.host.post({ type: 'pick_files' }));
     attach.classList.add('attach-button');
+    this.highlights = new MentionHighlights(this.input);
     const box = el(
       'div',
       'composer-box',
       this.attachments.element,
-      this.input,
+      el('div', 'composer-text', this.highlights.element, this.input),
       el('div', 'composer-toolbar', attach, this.hint, this.stop, this.send),
     );
     this.element = el('div', 'composer', this.queue.element, this.menu.element, this.mentions.element, box);
@@ -434,11 +437,13 @@ export class Composer {
   }
 
   private autoGrow(): void {
+    this.highlights.update(this.state.attachments);
     this.input.style.height = 'auto';
     this.input.style.height = `${Math.min(this.input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
   }
 
   private refreshButtons(): void {
+    this.highlights.update(this.state.attachments);
     const busy = this.state.running || this.pending !== undefined;
     const empty = this.input.value.trim() === '';
     this.send.toggleAttribute('disabled', this.pending !== undefined || empty);
