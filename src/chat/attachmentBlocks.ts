@@ -34,10 +34,9 @@ export const CHAT_URI_SCHEME = 'acp-chat:';
  */
 export function attachmentBlocks(
   attachments: readonly AttachmentRef[],
-  sources: AttachmentSources | FileSystemPort,
+  sources: AttachmentSources,
 ): Promise<PromptBlock[]> {
-  const resolved: AttachmentSources = 'files' in sources ? sources : { files: sources };
-  return Promise.all(attachments.map((attachment) => attachmentBlock(attachment, resolved)));
+  return Promise.all(attachments.map((attachment) => attachmentBlock(attachment, sources)));
 }
 
 async function attachmentBlock(attachment: AttachmentRef, sources: AttachmentSources): Promise<PromptBlock> {
