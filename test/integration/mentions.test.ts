@@ -21,6 +21,9 @@ import {
   workspaceRoot,
 } from './support/harness';
 
+const PNG_1PX =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
 describe('mentions: the @ picker and what the agent receives (issue 11)', () => {
   let api: AcpAgentsApi;
   let folder: TempFolder;
@@ -66,15 +69,15 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
     writeFileSync(folder.file('kept-zebra.ts'), 'export {};\n');
     writeFileSync(folder.file('ignored-zebra.ts'), 'export {};\n');
     writeFileSync(gitignore, `# test\n${relative}/ignored-*.ts\n`);
-    const names = await eventually('the new file in the picker', async () => {
-      const found = (await api.mentions.query('zebra', 50)).map((item) => item.name);
-      return found.includes('kept-zebra.ts') && found;
+    // A listing started before these writes may still answer once (the watcher marks it stale and the
+    // next query lists again): wait for the settled answer, which must list one and leave out the other.
+    let last: string[] = [];
+    await eventually('kept-zebra.ts listed and ignored-zebra.ts left out (.gitignore)', async () => {
+      last = (await api.mentions.query('zebra', 50)).map((item) => item.name);
+      return last.includes('kept-zebra.ts') && !last.includes('ignored-zebra.ts');
+    }).catch((error: unknown) => {
+      throw new Error(`the picker offered: ${last.join(', ')}`, { cause: error });
     });
-    assert.equal(
-      names.includes('ignored-zebra.ts'),
-      false,
-      `.gitignore was not applied: ${names.join(', ')}`,
-    );
   });
 
   it('offers the selection with its lines, and a file with problems', async () => {
@@ -110,9 +113,10 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
 
   async function sendAndReply(
     attachments: Parameters<AcpAgentsApi['chat']['sendFromView']>[1],
+    images: Parameters<AcpAgentsApi['chat']['sendFromView']>[2] = [],
   ): Promise<string> {
     const before = activeThread(api).turns.length;
-    await api.chat.sendFromView('Look at these', attachments, []);
+    await api.chat.sendFromView('Look at these', attachments, images);
     const turn = await eventually('the turn to end', () => {
       const turns = activeThread(api).turns;
       return turns.length > before && turns.at(-1)!.status !== 'running' && turns.at(-1)!;
@@ -125,11 +129,14 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
     const uri = vscode.Uri.file(helloPath()).toString();
     const text = await vscode.workspace.fs.readFile(vscode.Uri.file(helloPath()));
     const chars = new TextDecoder().decode(text).length;
-    const reply = await sendAndReply([
-      { kind: 'file', uri, name: 'hello.ts' },
-      { kind: 'selection', uri, name: 'Selection', range: { startLine: 2, endLine: 2 } },
-      { kind: 'folder', uri: vscode.Uri.file(path.dirname(helloPath())).toString(), name: 'src/' },
-    ]);
+    const reply = await sendAndReply(
+      [
+        { kind: 'file', uri, name: 'hello.ts' },
+        { kind: 'selection', uri, name: 'Selection', range: { startLine: 2, endLine: 2 } },
+        { kind: 'folder', uri: vscode.Uri.file(path.dirname(helloPath())).toString(), name: 'src/' },
+      ],
+      [{ name: 'shot.png', mimeType: 'image/png', data: PNG_1PX }],
+    );
     const line2 = new TextDecoder().decode(text).split('\n')[1] ?? '';
     assert.equal(
       reply,
@@ -138,6 +145,7 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
         `- resource ${uri} (${chars} chars)`,
         `- resource ${uri}#L2-2 (${line2.length} chars)`,
         `- resource_link ${vscode.Uri.file(path.dirname(helloPath())).toString()}`,
+        `- image image/png (${PNG_1PX.length} bytes base64)`,
       ].join('\n'),
     );
   });
@@ -168,5 +176,14 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
     ]);
     assert.equal(reply, `You said: Look at these\n${uri}#L2-2\n\`\`\`\n${line2}\n\`\`\``);
     assert.deepEqual(api.chat.currentStatus.promptCapabilities, { image: false, embeddedContext: false });
+    await assert.rejects(
+      api.chat.sendFromView(
+        'And this screenshot?',
+        [],
+        [{ name: 'shot.png', mimeType: 'image/png', data: PNG_1PX }],
+      ),
+      /image/i,
+      'an image is refused before anything is sent',
+    );
   });
 });
