@@ -111,7 +111,10 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
       attachments: [{ uri: pathToFileURL(png).href, name: 'shot.png' }],
     });
     await until(() => lastAgentText(chat).includes('image'), 'the echo');
-    assert.equal(lastAgentText(chat), `You said: dropped\n- image image/png (${PNG_1PX.length} bytes base64)`);
+    assert.equal(
+      lastAgentText(chat),
+      `You said: dropped\n- image image/png (${PNG_1PX.length} bytes base64)`,
+    );
     const huge = path.join(chat.dir, 'huge.jpg');
     writeFileSync(huge, Buffer.alloc(6 * 1024 * 1024));
     await chat.controller.handleMessage({
@@ -119,7 +122,26 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
       text: 'too big',
       attachments: [{ uri: pathToFileURL(huge).href, name: 'huge.jpg' }],
     });
-    assert.match(chat.view.of('error').at(-1)?.message ?? '', /huge\.jpg is 6 MB; images up to 5 MB can be sent/);
+    assert.match(
+      chat.view.of('error').at(-1)?.message ?? '',
+      /huge\.jpg is 6 MB; images up to 5 MB can be sent/,
+    );
+  });
+
+  it('puts the files picked with the paperclip on the composer, once each', async () => {
+    const picked = [
+      { uri: 'file:///w/a.ts', name: 'a.ts' },
+      { uri: 'file:///w/b.ts', name: 'b.ts' },
+    ];
+    chat = new ChatHarness({ agents: [testAgent('a')], pickFiles: async () => picked });
+    await chat.ready();
+    await chat.controller.handleMessage({ type: 'pick_files' });
+    await chat.controller.handleMessage({ type: 'pick_files' });
+    assert.deepEqual(
+      chat.view.of('add_attachment').map((message) => message.attachment),
+      picked,
+    );
+    assert.deepEqual(chat.controller.viewState().attachments, picked);
   });
 
   it('answers the picker with the editor entries and earlier chats, for the request it asked', async () => {

@@ -5,7 +5,12 @@ import type { Retention } from '../../../src/core/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
 import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
-import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '../../../src/protocol';
+import {
+  HostMessageSchema,
+  type AttachmentRef,
+  type HostMessage,
+  type ThreadEventMessage,
+} from '../../../src/protocol';
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import { ChatController } from '../../../src/chat/chatController';
 import type { MentionSource } from '../../../src/chat/mentions/mentionSource';
@@ -50,6 +55,8 @@ export interface HarnessOptions {
   readonly trusted?: boolean;
   /** The @-mention picker's editor entries (VS Code's in the real extension). */
   readonly mentions?: MentionSource;
+  /** The editor's file dialog (the paperclip): what the user picks. */
+  readonly pickFiles?: () => Promise<AttachmentRef[]>;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -74,7 +81,11 @@ export class ChatHarness {
         terminals: this.terminals,
         logger: this.logger,
       },
-      editor: { openFile: async () => {}, openUrl: async () => {} },
+      editor: {
+        openFile: async () => {},
+        openUrl: async () => {},
+        ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
+      },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
