@@ -64,7 +64,7 @@ async function attachmentBlock(attachment: AttachmentRef, sources: AttachmentSou
     case 'file':
     case 'editor':
     case undefined: {
-      const filePath = attachment.uri.startsWith('file:') ? fileURLToPath(attachment.uri) : attachment.uri;
+      const filePath = localPath(attachment.uri);
       const imageType = attachment.range ? undefined : IMAGE_TYPES[nodePath.extname(filePath).toLowerCase()];
       if (imageType) {
         return imageFileBlock(filePath, attachment.name, imageType);
@@ -98,6 +98,20 @@ async function imageFileBlock(filePath: string, name: string, mimeType: string):
   }
   const data = (await readFile(filePath)).toString('base64');
   return { type: 'image', data, mimeType, uri: pathToFileURL(filePath).href };
+}
+
+/**
+ * The extension host's path of an attached URI: `file:` URIs, and the `vscode-remote:` URIs a webview
+ * gets for Explorer drops in a remote window (code-server, SSH), whose path is local to this host.
+ */
+function localPath(uri: string): string {
+  if (uri.startsWith('file:')) {
+    return fileURLToPath(uri);
+  }
+  if (uri.startsWith('vscode-remote:')) {
+    return decodeURIComponent(new URL(uri).pathname);
+  }
+  return uri;
 }
 
 function fileUri(uriOrPath: string): string {

@@ -115,6 +115,21 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
       lastAgentText(chat),
       `You said: dropped\n- image image/png (${PNG_1PX.length} bytes base64)`,
     );
+    // A remote window's Explorer drop names the file with its vscode-remote: URI.
+    const note = path.join(chat.dir, 'note.md');
+    writeFileSync(note, '# Note\n');
+    await chat.controller.handleMessage({
+      type: 'send',
+      text: 'remote drop',
+      attachments: [
+        { uri: `vscode-remote://ssh-remote%2Bbox${pathToFileURL(note).pathname}`, name: 'note.md' },
+      ],
+    });
+    await until(() => lastAgentText(chat).includes('remote drop'), 'the echo');
+    assert.equal(
+      lastAgentText(chat),
+      `You said: remote drop\n- resource ${pathToFileURL(note).href} (7 chars)`,
+    );
     const huge = path.join(chat.dir, 'huge.jpg');
     writeFileSync(huge, Buffer.alloc(6 * 1024 * 1024));
     await chat.controller.handleMessage({
