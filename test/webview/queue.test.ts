@@ -114,4 +114,18 @@ describe('webview: queued messages', () => {
       'a sent message is gone from the queue',
     );
   });
+
+  it('keeps a queued message whose send failed while the user types something else', async () => {
+    const page = await runningChat();
+    const input = page.page.locator('.composer-input');
+    await input.fill('queued one');
+    await input.press('Enter');
+    await input.fill('a new draft');
+    await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
+    assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'queued one' }]);
+    await page.host({ type: 'error', message: 'The agent is not connected.' });
+    assert.equal(await input.inputValue(), 'a new draft', 'the draft is untouched');
+    assert.equal(await page.page.locator('.queued-text').inputValue(), 'queued one', 'back in the queue');
+    assert.match(await page.page.locator('.queue-note').innerText(), /wait for you/);
+  });
 });

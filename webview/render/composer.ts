@@ -181,6 +181,9 @@ export class Composer {
       if (pending.images.length > 0 && this.images.length === 0) {
         this.setImages(pending.images);
       }
+    } else if (pending !== undefined) {
+      // The box holds something newer (a queued message was being sent): keep this one in the queue.
+      this.queue.putBack(pending.text, pending.attachments, pending.images);
     }
     this.refreshButtons();
   }

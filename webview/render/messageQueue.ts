@@ -46,6 +46,13 @@ export class MessageQueue {
     this.render();
   }
 
+  /** Puts a message back at the front (a send of it failed while the box held other text). */
+  putBack(text: string, attachments: readonly AttachmentRef[], images: readonly PendingImage[]): void {
+    this.items.unshift({ id: nextQueuedId++, text, attachments, images });
+    this.held = true;
+    this.render();
+  }
+
   /** Takes the first message off the queue (to send it). */
   shift(): QueuedMessage | undefined {
     const first = this.items.shift();
