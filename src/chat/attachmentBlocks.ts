@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FileSystemPort } from '../core/ports';
 import type { PromptBlock } from '../core/promptBlocks';
-import { MAX_IMAGE_BYTES, type AttachmentRef, type ImageAttachment } from '../protocol';
+import { MAX_IMAGE_BYTES, type AttachmentRef, type DroppedTextFile, type ImageAttachment } from '../protocol';
 
 /** Image files attached by URI (dropped from the Explorer, picked with the paperclip) go as image blocks. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -121,4 +121,17 @@ function fileUri(uriOrPath: string): string {
 /** Pasted or dropped images as image blocks (the agent's `image` capability is checked when sending). */
 export function imageBlocks(images: readonly ImageAttachment[]): PromptBlock[] {
   return images.map((image) => ({ type: 'image', data: image.data, mimeType: image.mimeType }));
+}
+
+/**
+ * Text files dropped from the OS into a browser window (no path the host could read) go with their
+ * text, under an `untitled:` URI with their name.
+ */
+export function droppedTextBlocks(files: readonly DroppedTextFile[]): PromptBlock[] {
+  return files.map((file) => ({
+    type: 'resource',
+    uri: `untitled:${encodeURIComponent(file.name)}`,
+    text: file.text,
+    mimeType: 'text/plain',
+  }));
 }

@@ -7,6 +7,7 @@ import {
   type AgentStatus,
   type AttachmentRef,
   type ChatSummary,
+  type DroppedTextFile,
   type HostMessage,
   type ImageAttachment,
   type Mention,
@@ -14,7 +15,7 @@ import {
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
-import { attachmentBlocks, CHAT_URI_SCHEME, imageBlocks } from './attachmentBlocks';
+import { attachmentBlocks, CHAT_URI_SCHEME, droppedTextBlocks, imageBlocks } from './attachmentBlocks';
 import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
 import type { Conversation } from './conversation';
@@ -164,6 +165,7 @@ export class ChatController implements ChatActions, Disposable {
     text: string,
     attachments: readonly AttachmentRef[],
     images: readonly ImageAttachment[] = [],
+    textFiles: readonly DroppedTextFile[] = [],
   ): Promise<void> {
     this.attachments = [];
     const mentions = this.host.mentions;
@@ -175,7 +177,12 @@ export class ChatController implements ChatActions, Disposable {
         return chat ? transcriptAsMarkdown(chat.thread.snapshot()) : undefined;
       },
     });
-    await this.sendPrompt([{ type: 'text', text }, ...blocks, ...imageBlocks(images)]);
+    await this.sendPrompt([
+      { type: 'text', text },
+      ...blocks,
+      ...droppedTextBlocks(textFiles),
+      ...imageBlocks(images),
+    ]);
   }
 
   /** Answers the @-mention picker: the workspace's entries, then earlier chats that match. */

@@ -1,6 +1,12 @@
 import { classifyError } from '../core/errors';
 import type { Logger } from '../core/ports';
-import { ViewMessageSchema, type AttachmentRef, type ImageAttachment, type ViewMessage } from '../protocol';
+import {
+  ViewMessageSchema,
+  type AttachmentRef,
+  type DroppedTextFile,
+  type ImageAttachment,
+  type ViewMessage,
+} from '../protocol';
 import type { EditorActions } from './viewSink';
 
 /** What the chat does for its view; the controller implements it. */
@@ -10,6 +16,7 @@ export interface ChatActions {
     text: string,
     attachments: readonly AttachmentRef[],
     images: readonly ImageAttachment[],
+    textFiles?: readonly DroppedTextFile[],
   ): Promise<void>;
   cancel(): Promise<void>;
   answerPermission(key: string, optionId: string | null): void;
@@ -75,7 +82,12 @@ export class ViewMessageHandler {
       case 'ready':
         return chat.viewReady();
       case 'send':
-        return chat.sendFromView(message.text, message.attachments ?? [], message.images ?? []);
+        return chat.sendFromView(
+          message.text,
+          message.attachments ?? [],
+          message.images ?? [],
+          message.textFiles ?? [],
+        );
       case 'cancel':
         return chat.cancel();
       case 'answer_permission':

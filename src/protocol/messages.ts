@@ -92,6 +92,12 @@ export const MentionSchema = AttachmentRefSchema.extend({ detail: z.string().opt
 /** Images the composer sends as image blocks (pasted or dropped); bounded by the view and here. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** A text file dropped from the OS into a browser window has no path: its text goes along (bounded). */
+export const MAX_DROPPED_TEXT_CHARS = 1_000_000;
+export const DroppedTextFileSchema = z.object({
+  name: z.string().min(1).max(300),
+  text: z.string().max(MAX_DROPPED_TEXT_CHARS),
+});
 export const ImageAttachmentSchema = z.object({
   name: z.string().max(300),
   mimeType: z.enum(IMAGE_MIME_TYPES),
@@ -162,6 +168,7 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     text: z.string().min(1).max(1_000_000),
     attachments: z.array(AttachmentRefSchema).max(50).optional(),
     images: z.array(ImageAttachmentSchema).max(10).optional(),
+    textFiles: z.array(DroppedTextFileSchema).max(10).optional(),
   }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.string().nullable() }),
@@ -215,6 +222,7 @@ export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
 export type MentionKind = z.infer<typeof MentionKindSchema>;
 export type Mention = DeepReadonly<z.infer<typeof MentionSchema>>;
 export type ImageAttachment = DeepReadonly<z.infer<typeof ImageAttachmentSchema>>;
+export type DroppedTextFile = DeepReadonly<z.infer<typeof DroppedTextFileSchema>>;
 export type PromptCapabilitiesMessage = DeepReadonly<z.infer<typeof PromptCapabilitiesSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
 export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;

@@ -143,6 +143,21 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
     );
   });
 
+  it('sends the text of a file dropped without a path as an embedded resource', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    await chat.controller.handleMessage({
+      type: 'send',
+      text: 'from the desktop',
+      textFiles: [{ name: 'my notes.txt', text: 'remember the milk' }],
+    });
+    await until(() => lastAgentText(chat).includes('resource'), 'the echo');
+    assert.equal(
+      lastAgentText(chat),
+      'You said: from the desktop\n- resource untitled:my%20notes.txt (17 chars)',
+    );
+  });
+
   it('puts the files picked with the paperclip on the composer, once each', async () => {
     const picked = [
       { uri: 'file:///w/a.ts', name: 'a.ts' },

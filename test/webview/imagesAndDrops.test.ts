@@ -126,12 +126,25 @@ describe('webview: images, drops and the paperclip', () => {
     assert.equal(sent?.images?.[0]?.name, 'photo.png');
   });
 
-  it('explains that an OS file without a path cannot be attached by dropping', async () => {
+  it('carries the text of an OS file dropped without a path, and refuses a binary one', async () => {
     const page = await chat.open();
     await page.host(snapshot());
-    await drop(page.page, { files: [{ name: 'notes.txt', type: 'text/plain', text: 'hello' }] });
-    await page.page.locator('.alert').waitFor();
-    assert.match(await page.page.locator('.alert').innerText(), /Cannot attach notes\.txt.*paperclip/);
+    await drop(page.page, {
+      files: [
+        { name: 'notes.txt', type: 'text/plain', text: 'remember the milk' },
+        { name: 'blob.bin', type: '', text: 'a\u0000b' },
+      ],
+    });
+    const chip = page.page.locator('.composer-text-file');
+    await chip.waitFor();
+    assert.equal(await chip.locator('.chip-label').textContent(), 'notes.txt');
+    assert.match(await page.page.locator('.alert').innerText(), /blob\.bin is not a text file/);
+    const input = page.page.locator('.composer-input');
+    await input.fill('read this');
+    await input.press('Enter');
+    assert.deepEqual(await page.postedOf('send'), [
+      { type: 'send', text: 'read this', textFiles: [{ name: 'notes.txt', text: 'remember the milk' }] },
+    ]);
   });
 
   it('opens the file dialog from the paperclip', async () => {

@@ -2,7 +2,7 @@ import type { AttachmentRef, Mention, SessionStateMessage, ViewMessage } from '.
 import { attachmentKey, ComposerAttachments } from './composerAttachments';
 import { button, el, iconButton } from './dom';
 import { droppedItems } from './droppedItems';
-import { isImageFile, readImage, type PendingImage } from './imageFiles';
+import { isImageFile, readDroppedText, readImage, type CarriedFile } from './imageFiles';
 import { MentionHighlights } from './mentionHighlights';
 import { MentionMenu, type MentionToken } from './mentionMenu';
 import { MessageQueue, type QueuedMessage } from './messageQueue';
@@ -14,8 +14,8 @@ type Command = SessionStateMessage['commands'][number];
 /** The protocol's limit for one prompt. */
 const MAX_PROMPT_CHARS = 1_000_000;
 const MAX_INPUT_HEIGHT_PX = 240;
-/** The protocol's limit of images in one message. */
-const MAX_IMAGES = 10;
+/** The protocol's limit of images, and of dropped text files, in one message. */
+const MAX_CARRIED_PER_KIND = 10;
 
 export interface ComposerHost {
   post(message: ViewMessage): boolean;
@@ -71,10 +71,10 @@ export class Composer {
     acceptsImages: undefined,
   };
   /** Pasted or dropped images for the next message (kept in the view only). */
-  private images: readonly PendingImage[] = [];
+  private images: readonly CarriedFile[] = [];
   /** What was posted and not yet answered by a turn start or an error. */
   private pending:
-    { text: string; attachments: readonly AttachmentRef[]; images: readonly PendingImage[] } | undefined;
+    { text: string; attachments: readonly AttachmentRef[]; images: readonly CarriedFile[] } | undefined;
   /** A queued message whose "Send now" cancelled the running turn: sent when that turn ends. */
   private sendAfterTurn: QueuedMessage | undefined;
   private composing = false;
@@ -232,12 +232,8 @@ export class Composer {
       const added = dropped.files.filter((file) => !known.has(attachmentKey(file)));
       this.host.setAttachments([...this.state.attachments, ...added]);
     }
-    if (dropped.unusable.length > 0) {
-      this.host.report(
-        `Cannot attach ${dropped.unusable.join(', ')} from here: drop files from the Explorer (hold Shift), or use the paperclip.`,
-      );
-    }
     await this.addImages(dropped.images);
+    await this.addTextFiles(dropped.others);
   }
 
   /** Whether a send is waiting for the host. */
@@ -306,15 +302,13 @@ export class Composer {
   private postSend(
     text: string,
     attachments: readonly AttachmentRef[],
-    images: readonly PendingImage[],
+    images: readonly CarriedFile[],
   ): boolean {
     const posted = this.host.post({
       type: 'send',
       text,
       ...(attachments.length > 0 ? { attachments } : {}),
-      ...(images.length > 0
-        ? { images: images.map(({ name, mimeType, data }) => ({ name, mimeType, data })) }
-        : {}),
+      ...carriedFields(images),
     });
     if (posted) {
       this.pending = { text, attachments, images };
@@ -398,13 +392,43 @@ export class Composer {
     if (problems.length > 0) {
       this.host.report(problems.join(' '));
     }
-    const images = read.flatMap((result) => ('problem' in result ? [] : [result]));
-    if (images.length > 0) {
-      this.setImages([...this.images, ...images].slice(0, MAX_IMAGES));
+    this.carry(read.flatMap((result) => ('problem' in result ? [] : [result])));
+  }
+
+  private async addTextFiles(files: readonly File[]): Promise<void> {
+    if (files.length === 0) {
+      return;
+    }
+    const read = await Promise.all(files.map(readDroppedText));
+    const problems = read.flatMap((result) => ('problem' in result ? [result.problem] : []));
+    if (problems.length > 0) {
+      this.host.report(problems.join(' '));
+    }
+    this.carry(read.flatMap((result) => ('problem' in result ? [] : [result])));
+  }
+
+  /** Adds files carried by value, within the protocol's count per kind (saying so when some do not fit). */
+  private carry(added: readonly CarriedFile[]): void {
+    const kept: CarriedFile[] = [...this.images];
+    const left: string[] = [];
+    for (const file of added) {
+      if (kept.filter((existing) => existing.kind === file.kind).length < MAX_CARRIED_PER_KIND) {
+        kept.push(file);
+      } else {
+        left.push(file.name);
+      }
+    }
+    if (left.length > 0) {
+      this.host.report(
+        `${left.join(', ')} not attached: a message takes up to ${MAX_CARRIED_PER_KIND} of each.`,
+      );
+    }
+    if (kept.length !== this.images.length) {
+      this.setImages(kept);
     }
   }
 
-  private setImages(images: readonly PendingImage[]): void {
+  private setImages(images: readonly CarriedFile[]): void {
     this.images = images;
     this.attachments.update(this.state.attachments, images);
     this.refreshButtons();
@@ -462,4 +486,17 @@ export class Composer {
         ? 'Sending…'
         : this.commandHint;
   }
+}
+
+/** The send message's fields for files carried by value: images and dropped text files. */
+function carriedFields(
+  carried: readonly CarriedFile[],
+): Pick<Extract<ViewMessage, { type: 'send' }>, 'images' | 'textFiles'> {
+  const images = carried.flatMap((file) =>
+    file.kind === 'image' ? [{ name: file.name, mimeType: file.mimeType, data: file.data }] : [],
+  );
+  const textFiles = carried.flatMap((file) =>
+    file.kind === 'text' ? [{ name: file.name, text: file.text }] : [],
+  );
+  return { ...(images.length > 0 ? { images } : {}), ...(textFiles.length > 0 ? { textFiles } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { AttachmentRef } from '../../src/protocol';
 import { el, icon, iconButton } from './dom';
-import { formatBytes, type PendingImage } from './imageFiles';
+import { formatBytes, type CarriedFile } from './imageFiles';
 import { mentionIcon } from './mentionIcons';
 
 /** Identifies an attachment on the composer (a selection and its file share a URI). */
@@ -13,18 +13,18 @@ export function attachmentKey(attachment: AttachmentRef): string {
 export class ComposerAttachments {
   readonly element = el('div', 'composer-attachments');
   private shown: readonly AttachmentRef[] | undefined;
-  private shownImages: readonly PendingImage[] | undefined;
+  private shownImages: readonly CarriedFile[] | undefined;
 
   constructor(
     private readonly onRemove: (attachment: AttachmentRef) => void,
-    private readonly onRemoveImage: (image: PendingImage) => void,
+    private readonly onRemoveImage: (image: CarriedFile) => void,
   ) {
     this.element.hidden = true;
     this.element.setAttribute('aria-label', 'Attached files');
     this.element.setAttribute('role', 'list');
   }
 
-  update(attachments: readonly AttachmentRef[], images: readonly PendingImage[]): void {
+  update(attachments: readonly AttachmentRef[], images: readonly CarriedFile[]): void {
     if (attachments === this.shown && images === this.shownImages) {
       return;
     }
@@ -45,22 +45,36 @@ export class ComposerAttachments {
         chip.setAttribute('role', 'listitem');
         return chip;
       }),
-      ...images.map((image) => {
-        const thumbnail = el('img', 'composer-thumbnail');
-        thumbnail.src = `data:${image.mimeType};base64,${image.data}`;
-        thumbnail.alt = '';
-        const chip = el(
-          'span',
-          'chip composer-chip composer-image',
-          thumbnail,
-          el('span', 'chip-label', image.name),
-          el('span', 'chip-detail', formatBytes(image.bytes)),
-          iconButton('close', `Remove ${image.name}`, () => this.onRemoveImage(image)),
-        );
-        chip.title = `${image.name} (${image.mimeType})`;
+      ...images.map((carried) => {
+        const chip =
+          carried.kind === 'image'
+            ? el(
+                'span',
+                'chip composer-chip composer-image',
+                thumbnail(carried.mimeType, carried.data),
+                el('span', 'chip-label', carried.name),
+                el('span', 'chip-detail', formatBytes(carried.bytes)),
+                iconButton('close', `Remove ${carried.name}`, () => this.onRemoveImage(carried)),
+              )
+            : el(
+                'span',
+                'chip composer-chip composer-text-file',
+                icon('file'),
+                el('span', 'chip-label', carried.name),
+                el('span', 'chip-detail', formatBytes(carried.bytes)),
+                iconButton('close', `Remove ${carried.name}`, () => this.onRemoveImage(carried)),
+              );
+        chip.title = carried.kind === 'image' ? `${carried.name} (${carried.mimeType})` : carried.name;
         chip.setAttribute('role', 'listitem');
         return chip;
       }),
     );
   }
+}
+
+function thumbnail(mimeType: string, data: string): HTMLImageElement {
+  const image = el('img', 'composer-thumbnail');
+  image.src = `data:${mimeType};base64,${data}`;
+  image.alt = '';
+  return image;
 }

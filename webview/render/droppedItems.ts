@@ -5,8 +5,8 @@ export interface DroppedItems {
   readonly images: readonly File[];
   /** Workspace or OS files with a URI (VS Code's Explorer, with Shift held). */
   readonly files: readonly AttachmentRef[];
-  /** Files without a URI that are not images (a browser's OS drop): they cannot be attached. */
-  readonly unusable: readonly string[];
+  /** Files without a URI that are not images (a browser's OS drop): their text goes by value. */
+  readonly others: readonly File[];
 }
 
 /**
@@ -42,17 +42,17 @@ export function droppedItems(transfer: DataTransfer): DroppedItems {
       name: decodeURIComponent(uri.replace(/\/+$/, '').split('/').pop() ?? uri),
     }));
   const images: File[] = [];
-  const unusable: string[] = [];
+  const others: File[] = [];
   for (const file of Array.from(transfer.files)) {
     if (file.type.startsWith('image/')) {
       images.push(file);
     } else if (files.length === 0) {
-      unusable.push(file.name);
+      others.push(file);
     }
   }
   // An OS drop can carry an image both as a file and as its URI: send the image once, as an image.
   const imageNames = new Set(images.map((image) => image.name));
-  return { images, files: files.filter((file) => !imageNames.has(file.name)), unusable };
+  return { images, files: files.filter((file) => !imageNames.has(file.name)), others };
 }
 
 /** Whether a drag carries something the composer could take (to show the drop target). */

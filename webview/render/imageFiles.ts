@@ -1,12 +1,30 @@
-import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, type ImageAttachment } from '../../src/protocol';
+import {
+  IMAGE_MIME_TYPES,
+  MAX_DROPPED_TEXT_CHARS,
+  MAX_IMAGE_BYTES,
+  type ImageAttachment,
+} from '../../src/protocol';
 
 type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 
 /** An image ready to send, with its size for the chip. */
 export interface PendingImage extends ImageAttachment {
+  readonly kind: 'image';
   readonly id: number;
   readonly bytes: number;
 }
+
+/** A text file dropped from the OS into a browser window: it has no path, so its text goes along. */
+export interface PendingTextFile {
+  readonly kind: 'text';
+  readonly id: number;
+  readonly name: string;
+  readonly text: string;
+  readonly bytes: number;
+}
+
+/** What the composer carries by value (not by URI) to the next message. */
+export type CarriedFile = PendingImage | PendingTextFile;
 
 let nextImageId = 1;
 
@@ -43,7 +61,30 @@ export async function readImage(file: File): Promise<PendingImage | { readonly p
     };
   }
   const data = base64(new Uint8Array(await file.arrayBuffer()));
-  return { id: nextImageId++, name, mimeType: file.type as ImageMimeType, data, bytes: file.size };
+  return {
+    kind: 'image',
+    id: nextImageId++,
+    name,
+    mimeType: file.type as ImageMimeType,
+    data,
+    bytes: file.size,
+  };
+}
+
+/** Reads a dropped file without a path as text; a large or binary file is refused with a message. */
+export async function readDroppedText(file: File): Promise<PendingTextFile | { readonly problem: string }> {
+  if (file.size > MAX_DROPPED_TEXT_CHARS) {
+    return {
+      problem: `${file.name} is ${formatBytes(file.size)}; dropped text files up to ${formatBytes(MAX_DROPPED_TEXT_CHARS)} can be sent (open the folder in VS Code and drop it from the Explorer instead).`,
+    };
+  }
+  const text = await file.text();
+  if (text.includes('\u0000') || text.length > MAX_DROPPED_TEXT_CHARS) {
+    return {
+      problem: `${file.name} is not a text file; only images and text files can be dropped from outside VS Code.`,
+    };
+  }
+  return { kind: 'text', id: nextImageId++, name: file.name, text, bytes: file.size };
 }
 
 function base64(bytes: Uint8Array): string {

@@ -1,13 +1,13 @@
 import type { AttachmentRef } from '../../src/protocol';
 import { el, icon, iconButton } from './dom';
-import type { PendingImage } from './imageFiles';
+import type { CarriedFile } from './imageFiles';
 
 /** A message written while a turn ran, waiting to be sent. */
 export interface QueuedMessage {
   readonly id: number;
   text: string;
   readonly attachments: readonly AttachmentRef[];
-  readonly images: readonly PendingImage[];
+  readonly images: readonly CarriedFile[];
 }
 
 let nextQueuedId = 1;
@@ -41,13 +41,13 @@ export class MessageQueue {
     return this.held;
   }
 
-  add(text: string, attachments: readonly AttachmentRef[], images: readonly PendingImage[]): void {
+  add(text: string, attachments: readonly AttachmentRef[], images: readonly CarriedFile[]): void {
     this.items.push({ id: nextQueuedId++, text, attachments, images });
     this.render();
   }
 
   /** Puts a message back at the front (a send of it failed while the box held other text). */
-  putBack(text: string, attachments: readonly AttachmentRef[], images: readonly PendingImage[]): void {
+  putBack(text: string, attachments: readonly AttachmentRef[], images: readonly CarriedFile[]): void {
     this.items.unshift({ id: nextQueuedId++, text, attachments, images });
     this.held = true;
     this.render();
