@@ -12,6 +12,7 @@ import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';
 import { VsCodeEditorActions } from './vscode/editorActions';
+import { VsCodeMentionSource } from './vscode/mentionSource';
 import { channelLogger } from './vscode/logChannel';
 import { registerMcpCommands } from './vscode/mcpCommands';
 import { McpServerSource } from './vscode/mcpServerSource';
@@ -51,6 +52,8 @@ export interface AcpAgentsApi {
   readonly panels: ChatPanels;
   /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
   readonly mcp: McpServerSource;
+  /** The @-mention picker's workspace entries. */
+  readonly mentions: VsCodeMentionSource;
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
@@ -90,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
         logger,
       )
     : undefined;
+  const mentions = new VsCodeMentionSource();
   const chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
@@ -105,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
     reviews: review,
     ...(changeReview ? { changes: changeReview } : {}),
     diagnostics: new VsCodeDiagnostics(),
+    mentions,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
@@ -138,6 +143,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
     terminals,
     workspaceChanges,
     ...(changeReview ? [changeReview] : []),
+    mentions,
     chat,
     view,
     statusBar,
@@ -174,6 +180,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
     catalog,
     mcp,
     panels,
+    mentions,
   }));
 }
 

@@ -2,6 +2,7 @@ import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/pr
 import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
 import { Composer } from './render/composer';
+import { carriesDroppable } from './render/droppedItems';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReviews';
 import { Header } from './render/header';
@@ -62,6 +63,12 @@ export class ChatApp {
       set draft(text: string) {
         bridge.draft = text;
       },
+      get queue() {
+        return bridge.queue;
+      },
+      set queue(messages) {
+        bridge.queue = messages;
+      },
       onSent: () => this.transcript.scrollToEnd(),
       report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {
@@ -82,6 +89,7 @@ export class ChatApp {
     const banners = el('div', 'banners', this.banner.element, this.resume.element);
     root.replaceChildren(this.header.element, banners, this.transcript.element, footer);
     handleContentClicks(root, post);
+    this.acceptDrops(root);
     this.scheduler.request();
   }
 
@@ -103,6 +111,9 @@ export class ChatApp {
   private apply(message: HostMessage): void {
     switch (message.type) {
       case 'snapshot':
+        if (message.view.chat?.chatId !== this.store.chatId) {
+          this.composer.holdQueue();
+        }
         this.store.applySnapshot(message.view);
         this.headerDirty = true;
         this.composer.sendAccepted();
@@ -114,6 +125,13 @@ export class ChatApp {
         }
         if (applied && message.events.some((event) => event.type === 'turn_started')) {
           this.composer.sendAccepted();
+        }
+        if (applied) {
+          for (const event of message.events) {
+            if (event.type === 'turn_ended') {
+              this.composer.turnEnded(event.turn.status);
+            }
+          }
         }
         return;
       }
@@ -146,6 +164,9 @@ export class ChatApp {
         return;
       case 'problems_offer':
         this.store.setProblemsOffer(message.chatId, message.offer);
+        return;
+      case 'mention_results':
+        this.composer.mentionResults(message.requestId, message.items);
         return;
       case 'error':
         this.alerts.show(message.message);
@@ -184,10 +205,41 @@ export class ChatApp {
       agentName: store.agentName,
       commands: store.state.commands,
       attachments: store.attachments,
+      acceptsImages: store.status.promptCapabilities?.image,
     });
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
     // layout: reading scrollHeight here would force an extra layout of the whole transcript.
     this.applyFocusRequests();
+  }
+
+  /**
+   * Files and images dropped anywhere on the chat go to the composer (VS Code lets a drag from the
+   * Explorer into a webview through with Shift held).
+   */
+  private acceptDrops(root: HTMLElement): void {
+    root.addEventListener('dragover', (event) => {
+      if (carriesDroppable(event.dataTransfer)) {
+        event.preventDefault();
+        if (event.dataTransfer) {
+          event.dataTransfer.dropEffect = 'copy';
+        }
+        root.classList.add('drop-target');
+      }
+    });
+    root.addEventListener('dragleave', (event) => {
+      if (event.relatedTarget === null || !root.contains(event.relatedTarget as Node)) {
+        root.classList.remove('drop-target');
+      }
+    });
+    root.addEventListener('drop', (event) => {
+      root.classList.remove('drop-target');
+      if (!event.dataTransfer || !carriesDroppable(event.dataTransfer)) {
+        return;
+      }
+      event.preventDefault();
+      void this.composer.acceptTransfer(event.dataTransfer).then(() => this.scheduler.request());
+      this.composer.focus();
+    });
   }
 
   /** Moves focus to a new permission prompt unless the user is busy in another control. */

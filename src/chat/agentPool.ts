@@ -125,7 +125,7 @@ export class AgentPool implements Disposable {
   clearReport(agentId: string): void {
     const runtime = this.runtime(agentId);
     if (runtime.status.state === 'error' && runtime.client && runtime.client.connected) {
-      this.setStatus(agentId, runtime, { state: 'ready', agentName: runtime.client.info.name });
+      this.setStatus(agentId, runtime, readyStatus(runtime.client));
     }
   }
 
@@ -184,7 +184,7 @@ export class AgentPool implements Disposable {
         runtime.crashes.push(Date.now());
         this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
       });
-      this.setStatus(agentId, runtime, { state: 'ready', agentName: client.info.name });
+      this.setStatus(agentId, runtime, readyStatus(client));
       return client;
     } catch (error) {
       this.setStatus(agentId, runtime, this.errorStatus(agentId, error, undefined));
@@ -249,4 +249,14 @@ export class AgentPool implements Disposable {
     void this.stopAll();
     this.statusEmitter.dispose();
   }
+}
+
+/** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
+function readyStatus(client: AgentClient): AgentStatus {
+  const prompt = client.info.capabilities.promptCapabilities;
+  return {
+    state: 'ready',
+    agentName: client.info.name,
+    promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
+  };
 }

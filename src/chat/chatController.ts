@@ -7,13 +7,16 @@ import {
   type AgentStatus,
   type AttachmentRef,
   type ChatSummary,
+  type DroppedTextFile,
   type HostMessage,
   type ProblemsOfferMessage,
+  type ImageAttachment,
+  type Mention,
   type ViewState,
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
-import { attachmentBlocks } from './attachmentBlocks';
+import { attachmentBlocks, CHAT_URI_SCHEME, droppedTextBlocks, imageBlocks } from './attachmentBlocks';
 import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
 import type { Conversation } from './conversation';
@@ -25,8 +28,11 @@ import {
   type DiagnosticsPort,
   type ProblemsOffer,
 } from './problemsOffer';
+import { fuzzyScore, rankBy } from './mentions/fuzzyRank';
+import type { MentionSource } from './mentions/mentionSource';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
+import { transcriptAsMarkdown } from './transcriptMarkdown';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
 import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
@@ -46,7 +52,12 @@ export interface ChatHost extends PoolHost {
   readonly workspaceFolders?: () => readonly string[];
   /** The editor's Problems: new ones after a turn are offered back ("Fix N new problems"). */
   readonly diagnostics?: DiagnosticsPort;
+  /** The @-mention picker's workspace entries (absent: only earlier chats are offered). */
+  readonly mentions?: MentionSource;
 }
+
+/** How many entries the @-mention picker shows. */
+const MENTION_LIMIT = 50;
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
 
@@ -180,12 +191,53 @@ export class ChatController implements ChatActions, Disposable {
     }
   }
 
-  async sendFromView(text: string, attachments: readonly AttachmentRef[]): Promise<void> {
+  async sendFromView(
+    text: string,
+    attachments: readonly AttachmentRef[],
+    images: readonly ImageAttachment[] = [],
+    textFiles: readonly DroppedTextFile[] = [],
+  ): Promise<void> {
     this.attachments = [];
+    const mentions = this.host.mentions;
+    const blocks = await attachmentBlocks(attachments, {
+      files: this.host.ports.fileSystem,
+      ...(mentions ? { problems: (uri: string) => mentions.problems(uri) } : {}),
+      chatTranscript: (chatId) => {
+        const chat = this.chats.get(chatId);
+        return chat ? transcriptAsMarkdown(chat.thread.snapshot()) : undefined;
+      },
+    });
     await this.sendPrompt([
       { type: 'text', text },
-      ...(await attachmentBlocks(attachments, this.host.ports.fileSystem)),
+      ...blocks,
+      ...droppedTextBlocks(textFiles),
+      ...imageBlocks(images),
     ]);
+  }
+
+  /** Answers the @-mention picker: the workspace's entries, then earlier chats that match. */
+  async queryMentions(query: string, requestId: number): Promise<void> {
+    const workspace = (await this.host.mentions?.query(query, MENTION_LIMIT)) ?? [];
+    const chats = rankBy(
+      this.chats.sorted().filter((chat) => chat.id !== this.activeId && chat.title.trim() !== ''),
+      query,
+      (q, chat) => fuzzyScore(q, chat.title),
+      query === '' ? 3 : 5,
+    ).map((chat): Mention => ({
+      kind: 'chat',
+      uri: `${CHAT_URI_SCHEME}${chat.id}`,
+      name: chat.title,
+      detail: 'Earlier chat',
+    }));
+    this.post({ type: 'mention_results', requestId, items: [...workspace, ...chats].slice(0, 200) });
+  }
+
+  /** The paperclip: the files the user picks go on the composer. */
+  async pickFiles(): Promise<void> {
+    const picked = (await this.host.editor.pickFiles?.()) ?? [];
+    for (const attachment of picked) {
+      this.addAttachment(attachment);
+    }
   }
 
   answerPermission(key: string, optionId: string | null): void {

@@ -1,5 +1,5 @@
 import type { Disposable } from '../core/disposable';
-import type { EditReview, HostMessage } from '../protocol';
+import type { AttachmentRef, EditReview, HostMessage } from '../protocol';
 
 /** Where the controller posts to a webview; the view provider adapts `vscode.Webview` to it. */
 export interface ViewSink {
@@ -12,6 +12,8 @@ export interface EditorActions {
   openUrl(url: string): Promise<void>;
   /** Runs the agent doctor and shows its report (ACP: Check Agents). */
   checkAgents(): Promise<void>;
+  /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
+  pickFiles?(): Promise<AttachmentRef[]>;
 }
 
 /** File writes waiting for Keep or Undo, as the chat shows them (the edit review in VS Code). */

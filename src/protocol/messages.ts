@@ -19,6 +19,12 @@ export const AuthMethodSchema = z.object({
   description: z.string().optional(),
 });
 
+/** What the agent takes in a prompt besides text (its `promptCapabilities`), so the composer can say so early. */
+export const PromptCapabilitiesSchema = z.object({
+  image: z.boolean().optional(),
+  embeddedContext: z.boolean().optional(),
+});
+
 /** Where the selected agent is: not started, starting, ready, or failed (with a classified error). */
 export const AgentStatusSchema = z.object({
   state: z.enum(['idle', 'starting', 'ready', 'error']),
@@ -32,6 +38,8 @@ export const AgentStatusSchema = z.object({
     .optional(),
   /** Sign-in methods the agent offers (shown with an auth_required error). */
   authMethods: z.array(AuthMethodSchema).optional(),
+  /** Known once the agent is ready. */
+  promptCapabilities: PromptCapabilitiesSchema.optional(),
 });
 
 export const ChatSchema = z.object({
@@ -51,8 +59,54 @@ export const ChatSummarySchema = z.object({
   running: z.boolean(),
 });
 
-/** A file the user attached to the next message (explorer "Add File to Chat"). */
-export const AttachmentRefSchema = z.object({ uri: z.string(), name: z.string() });
+/** What an @-mention points at; absent on an attachment means a file. */
+export const MentionKindSchema = z.enum([
+  'file',
+  'folder',
+  'editor',
+  'selection',
+  'symbol',
+  'problems',
+  'chat',
+]);
+
+/** Lines of a file (1-based, inclusive): a selection or a symbol. */
+export const LineRangeSchema = z
+  .object({ startLine: z.number().int().positive(), endLine: z.number().int().positive() })
+  .refine((range) => range.endLine >= range.startLine, 'endLine must not be before startLine');
+
+/**
+ * Something attached to the next message: a file (explorer "Add File to Chat", a drop, the
+ * paperclip) or an @-mention of a folder, a selection, a symbol, a file's problems or a chat.
+ */
+export const AttachmentRefSchema = z.object({
+  uri: z.string(),
+  name: z.string(),
+  kind: MentionKindSchema.optional(),
+  range: LineRangeSchema.optional(),
+});
+
+/** One entry of the @-mention picker: what it attaches, plus a line of detail (a path, a container). */
+export const MentionSchema = AttachmentRefSchema.extend({ detail: z.string().optional() });
+
+/** Images the composer sends as image blocks (pasted or dropped); bounded by the view and here. */
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** A text file dropped from the OS into a browser window has no path: its text goes along (bounded). */
+export const MAX_DROPPED_TEXT_CHARS = 1_000_000;
+export const DroppedTextFileSchema = z.object({
+  name: z.string().min(1).max(300),
+  text: z.string().max(MAX_DROPPED_TEXT_CHARS),
+});
+export const ImageAttachmentSchema = z.object({
+  name: z.string().max(300),
+  mimeType: z.enum(IMAGE_MIME_TYPES),
+  /** Base64, without a `data:` prefix. */
+  data: z
+    .string()
+    .max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
+});
 
 /** A file write waiting for Keep or Undo (`acpAgents.edits.review: ask`). */
 export const EditReviewSchema = z.object({
@@ -120,6 +174,12 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: ProblemsOfferSchema.optional() }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string() }),
+  /** The answer to the view's `mention_query` with the same `requestId`, best first. */
+  z.object({
+    type: z.literal('mention_results'),
+    requestId: z.number().int(),
+    items: z.array(MentionSchema).max(200),
+  }),
 ]);
 
 export const ViewMessageSchema = z.discriminatedUnion('type', [
@@ -128,6 +188,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('send'),
     text: z.string().min(1).max(1_000_000),
     attachments: z.array(AttachmentRefSchema).max(50).optional(),
+    images: z.array(ImageAttachmentSchema).max(10).optional(),
+    textFiles: z.array(DroppedTextFileSchema).max(10).optional(),
   }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.string().nullable() }),
@@ -172,6 +234,10 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('fix_problems'), turnId: z.string() }),
   /** Drop the "Fix N new problems" offer. */
   z.object({ type: z.literal('dismiss_problems') }),
+  /** The @-mention picker's text after "@"; answered by `mention_results`. */
+  z.object({ type: z.literal('mention_query'), query: z.string().max(200), requestId: z.number().int() }),
+  /** The paperclip: pick files to attach (the host shows its file dialog). */
+  z.object({ type: z.literal('pick_files') }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
@@ -181,6 +247,11 @@ export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
 export type ProblemsOfferMessage = DeepReadonly<z.infer<typeof ProblemsOfferSchema>>;
 export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
+export type MentionKind = z.infer<typeof MentionKindSchema>;
+export type Mention = DeepReadonly<z.infer<typeof MentionSchema>>;
+export type ImageAttachment = DeepReadonly<z.infer<typeof ImageAttachmentSchema>>;
+export type DroppedTextFile = DeepReadonly<z.infer<typeof DroppedTextFileSchema>>;
+export type PromptCapabilitiesMessage = DeepReadonly<z.infer<typeof PromptCapabilitiesSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
 export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;
 export type ViewMessage = DeepReadonly<z.infer<typeof ViewMessageSchema>>;

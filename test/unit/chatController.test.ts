@@ -21,7 +21,11 @@ describe('chat controller (host side of the chat view)', () => {
       chat.view.of('agent_status').map((m) => m.status),
       [
         { state: 'starting', agentName: 'Test a' },
-        { state: 'ready', agentName: 'Demo agent (offline)' },
+        {
+          state: 'ready',
+          agentName: 'Demo agent (offline)',
+          promptCapabilities: { image: true, embeddedContext: true },
+        },
       ],
     );
   });

@@ -142,8 +142,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     const chips = page.page.locator('.composer-chip');
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['a.ts', 'b.ts', 'c.ts']);
     await page.page.getByRole('button', { name: 'Remove b.ts' }).click();
-    // The removal re-renders on the next animation frame (flaky under load without this wait).
-    await page.frame();
+    await chips.nth(2).waitFor({ state: 'detached' }); // re-rendered on the next animation frame
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['a.ts', 'c.ts']);
     assert.deepEqual(await page.postedOf('remove_attachment'), [
       { type: 'remove_attachment', uri: 'file:///w/b.ts' },

@@ -41,6 +41,12 @@ export function attachmentChip(attachment: AttachmentMessage, context: RenderCon
   return chip;
 }
 
+/** What an attachment chip shows and where it points (for linking "@name" in the message text). */
+export function describeAttachment(attachment: AttachmentMessage): { label: string; uri?: string } {
+  const { label, uri } = describe(attachment);
+  return uri === undefined ? { label } : { label, uri };
+}
+
 function describe(attachment: AttachmentMessage): {
   iconName: string;
   label: string;

@@ -5,11 +5,17 @@ import type { Retention } from '../../../src/core/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
 import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
-import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '../../../src/protocol';
+import {
+  HostMessageSchema,
+  type AttachmentRef,
+  type HostMessage,
+  type ThreadEventMessage,
+} from '../../../src/protocol';
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import type { ChangeReview } from '../../../src/chat/changeReview';
 import { ChatController } from '../../../src/chat/chatController';
 import type { DiagnosticsPort } from '../../../src/chat/problemsOffer';
+import type { MentionSource } from '../../../src/chat/mentions/mentionSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
@@ -53,6 +59,10 @@ export interface HarnessOptions {
   readonly changes?: (dir: string, storageDir: string) => ChangeReview;
   /** The editor's Problems for the chat's workspace folder (`dir`). */
   readonly diagnostics?: (dir: string) => DiagnosticsPort;
+  /** The @-mention picker's editor entries (VS Code's in the real extension). */
+  readonly mentions?: MentionSource;
+  /** The editor's file dialog (the paperclip): what the user picks. */
+  readonly pickFiles?: () => Promise<AttachmentRef[]>;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -87,12 +97,14 @@ export class ChatHarness {
         checkAgents: async () => {
           this.checkAgentsRuns++;
         },
+        ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
       },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
       ...(this.changes ? { changes: this.changes } : {}),
       ...(options.diagnostics ? { diagnostics: options.diagnostics(this.dir) } : {}),
+      ...(options.mentions ? { mentions: options.mentions } : {}),
     });
     this.controller.attachView(this.view);
   }
