@@ -93,7 +93,7 @@ async function ours(): Promise<RunFigures> {
       terminals,
       logger: silentLogger,
     },
-    editor: { openFile: async () => {}, openUrl: async () => {} },
+    editor: { openFile: async () => {}, openUrl: async () => {}, checkAgents: async () => {} },
     storageDir,
   });
   let counting = false;

@@ -241,7 +241,7 @@ async function main() {
           checkpoints.summary ?? JSON.stringify(checkpoints).slice(0, 80),
           'prompt send without checkpoint',
           '≤ +300 ms',
-          undefined,
+          typeof checkpoints.noChangeMs === 'number' ? checkpoints.noChangeMs <= 300 : undefined,
         ]
       : [
           'no-change checkpoint of a 20,000-file workspace',

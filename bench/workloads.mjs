@@ -98,7 +98,8 @@ export function streamingSnapshot(text = '') {
 
 /**
  * A chat of `turns` finished turns read back from the journal: each a question, an answer with
- * code, a tool call with a diff (about three entries a turn).
+ * code, a tool call with a diff (about three entries a turn), a checkpoint and a card of three
+ * changed files.
  */
 export function longChatSnapshot(turns) {
   const entries = [];
@@ -106,7 +107,31 @@ export function longChatSnapshot(turns) {
   const code = Array.from({ length: 20 }, (_, i) => `  const value${i} = compute(${i});`).join('\n');
   for (let t = 1; t <= turns; t++) {
     const turnId = `t${t}`;
-    turnList.push({ id: turnId, status: 'completed', stopReason: 'end_turn', startedAt: t, endedAt: t + 1 });
+    const file = (name, kind) => ({
+      path: `/w/src/${name}`,
+      relativePath: `src/${name}`,
+      kind,
+      added: 4,
+      removed: 1,
+      decision: 'pending',
+    });
+    turnList.push({
+      id: turnId,
+      status: 'completed',
+      stopReason: 'end_turn',
+      startedAt: t,
+      endedAt: t + 1,
+      checkpointId: `cp${t}`,
+      changes: {
+        files: [
+          file(`step${t}.ts`, 'modified'),
+          file(`step${t}.test.ts`, 'created'),
+          file(`old${t}.ts`, 'deleted'),
+        ],
+        live: false,
+        coverage: 'full',
+      },
+    });
     entries.push({
       kind: 'user',
       id: `u${t}`,

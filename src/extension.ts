@@ -1,13 +1,21 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './core/permissionRules';
+import { extensionExports, type ExtensionRunMode } from './exports';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import { registerCheckAgents } from './vscode/checkAgents';
+import { ChangeReview } from './chat/changeReview';
 import { ChatController } from './chat/chatController';
+import { createCheckpointStore } from './core/checkpoints';
+import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { EditReview } from './vscode/editReview';
 import { VsCodeEditorActions } from './vscode/editorActions';
+import { VsCodeMentionSource } from './vscode/mentionSource';
 import { channelLogger } from './vscode/logChannel';
+import { registerMcpCommands } from './vscode/mcpCommands';
+import { McpServerSource } from './vscode/mcpServerSource';
 import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
 import {
   agentIdleStopMs,
@@ -21,10 +29,15 @@ import {
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
 import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
+import { VsCodeDiagnostics } from './vscode/vscodeDiagnostics';
 import { VsCodeTerminals } from './vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
+import { VsCodeWorkspaceChanges } from './vscode/workspaceChanges';
 
-/** What the extension exposes to its integration tests (and to other extensions). */
+/**
+ * The test hooks: what the extension exposes to its integration tests, and only to them (an
+ * extension host in `ExtensionMode.Test`); other extensions get nothing (see `exports.ts`).
+ */
 export interface AcpAgentsApi {
   readonly chat: ChatController;
   /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
@@ -35,30 +48,52 @@ export interface AcpAgentsApi {
   readonly rules: PermissionRules;
   /** The agents offered and the settings errors found (`acpAgents.agents`). */
   readonly catalog: AgentCatalog;
+  /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
+  readonly panels: ChatPanels;
+  /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
+  readonly mcp: McpServerSource;
+  /** The @-mention picker's workspace entries. */
+  readonly mentions: VsCodeMentionSource;
 }
 
 /** Composition root: build the objects, register them, hand every lifetime to VS Code. */
-export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
+export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undefined {
   const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
   const logger = channelLogger(log);
   const prompts = new SwappablePrompts(new VsCodeUserPrompts());
   const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const review = new EditReview(prompts);
+  const mcp = new McpServerSource(context.secrets, prompts, logger);
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
-  const viewRef: { current?: ChatViewProvider } = {};
+  const viewRef: { current?: ChatViewProvider; panels?: ChatPanels } = {};
   const permissions = new VsCodePermissions(
     rules,
     prompts,
     {
-      chatVisible: () => viewRef.current?.isVisible ?? false,
+      chatVisible: () => (viewRef.current?.isVisible ?? false) || (viewRef.panels?.isVisible ?? false),
       where: permissionSurface,
       showDiff: diffViewer(review),
     },
     logger,
   );
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  // Checkpoints live in the extension's own storage, never in the user's repository.
+  const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const workspaceChanges = new VsCodeWorkspaceChanges(
+    (id, file): Promise<Uint8Array | undefined> => changeReview?.read(id, file) ?? Promise.resolve(undefined),
+    prompts,
+  );
+  const changeReview: ChangeReview | undefined = folders.length
+    ? new ChangeReview(
+        () => createCheckpointStore({ folders, storageDir: checkpointsDir, logger }),
+        workspaceChanges,
+        logger,
+      )
+    : undefined;
+  const mentions = new VsCodeMentionSource();
   const chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
@@ -70,7 +105,11 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       logger,
     },
     editor: new VsCodeEditorActions(),
+    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
+    ...(changeReview ? { changes: changeReview } : {}),
+    diagnostics: new VsCodeDiagnostics(),
+    mentions,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
@@ -89,10 +128,12 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
           version: String(context.extension.packageJSON.version),
         },
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
+        mcpServers: () => mcp.servers(),
       };
     },
   });
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
+  const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
 
   context.subscriptions.push(
@@ -100,16 +141,58 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     catalog,
     review,
     terminals,
+    workspaceChanges,
+    ...(changeReview ? [changeReview] : []),
+    mentions,
     chat,
     view,
     statusBar,
     catalog.onDidChange(() => chat.agentsChanged()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
+    panels,
+    vscode.window.registerWebviewPanelSerializer(ChatPanels.viewType, panels),
+    vscode.commands.registerCommand('acpAgents.openChatInEditor', async (fresh?: unknown) => {
+      if (fresh === true || fresh === 'new') {
+        await chat.newChat();
+      }
+      panels.open();
+    }),
     ...registerCommands({ chat, view, prompts, log }),
+    ...registerMcpCommands(mcp, log),
+    registerCheckAgents({
+      catalog,
+      log,
+      cwd,
+      storage: context.globalStorageUri,
+      extensionVersion: String(context.extension.packageJSON.version),
+    }),
   );
   shutdown = () => chat.shutdown();
-  return { chat, prompts, review, terminals, statusBar, rules, catalog };
+  return extensionExports(runMode(context.extensionMode), () => ({
+    chat,
+    prompts,
+    review,
+    terminals,
+    statusBar,
+    rules,
+    catalog,
+    mcp,
+    panels,
+    mentions,
+  }));
+}
+
+function runMode(mode: vscode.ExtensionMode): ExtensionRunMode {
+  switch (mode) {
+    case vscode.ExtensionMode.Test:
+      return 'test';
+    case vscode.ExtensionMode.Development:
+      return 'development';
+    default:
+      return 'production';
+  }
 }
 
 /** Set by activate: writes every chat journal and stops the agents before the host goes. */

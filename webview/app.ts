@@ -2,10 +2,12 @@ import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/pr
 import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
 import { Composer } from './render/composer';
+import { carriesDroppable } from './render/droppedItems';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReviews';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
+import { ProblemsOfferView } from './render/problemsOffer';
 import { ResumeBanner } from './render/resumeBanner';
 import { StatusBanner } from './render/statusBanner';
 import { Transcript } from './render/transcript';
@@ -30,6 +32,7 @@ export class ChatApp {
   private readonly alerts = new Alerts();
   private readonly plan = new PlanView();
   private readonly reviews: EditReviewsView;
+  private readonly problems: ProblemsOfferView;
   private readonly composer: Composer;
   private readonly focusRequests: HTMLElement[] = [];
   private headerDirty = true;
@@ -44,9 +47,11 @@ export class ChatApp {
       requestFocus: (element) => this.focusRequests.push(element),
       terminal: (terminalId) => this.store.terminal(terminalId),
       authMethods: () => this.store.status.authMethods ?? [],
+      paths: () => this.store.workspacePaths,
     };
     this.header = new Header(post);
-    this.reviews = new EditReviewsView(post);
+    this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
+    this.problems = new ProblemsOfferView(post);
     this.banner = new StatusBanner(context);
     this.resume = new ResumeBanner(context);
     this.transcript = new Transcript(context);
@@ -58,8 +63,14 @@ export class ChatApp {
       set draft(text: string) {
         bridge.draft = text;
       },
+      get queue() {
+        return bridge.queue;
+      },
+      set queue(messages) {
+        bridge.queue = messages;
+      },
       onSent: () => this.transcript.scrollToEnd(),
-      report: (message) => this.alerts.show(message),
+      report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {
         this.store.setAttachments(attachments);
         this.scheduler.request();
@@ -70,6 +81,7 @@ export class ChatApp {
       'chat-footer',
       this.alerts.element,
       this.reviews.element,
+      this.problems.element,
       this.plan.element,
       this.composer.element,
     );
@@ -77,6 +89,7 @@ export class ChatApp {
     const banners = el('div', 'banners', this.banner.element, this.resume.element);
     root.replaceChildren(this.header.element, banners, this.transcript.element, footer);
     handleContentClicks(root, post);
+    this.acceptDrops(root);
     this.scheduler.request();
   }
 
@@ -98,6 +111,9 @@ export class ChatApp {
   private apply(message: HostMessage): void {
     switch (message.type) {
       case 'snapshot':
+        if (message.view.chat?.chatId !== this.store.chatId) {
+          this.composer.holdQueue();
+        }
         this.store.applySnapshot(message.view);
         this.headerDirty = true;
         this.composer.sendAccepted();
@@ -109,6 +125,13 @@ export class ChatApp {
         }
         if (applied && message.events.some((event) => event.type === 'turn_started')) {
           this.composer.sendAccepted();
+        }
+        if (applied) {
+          for (const event of message.events) {
+            if (event.type === 'turn_ended') {
+              this.composer.turnEnded(event.turn.status);
+            }
+          }
         }
         return;
       }
@@ -139,10 +162,17 @@ export class ChatApp {
       case 'edit_reviews':
         this.store.setEditReviews(message.reviews);
         return;
+      case 'problems_offer':
+        this.store.setProblemsOffer(message.chatId, message.offer);
+        return;
+      case 'mention_results':
+        this.composer.mentionResults(message.requestId, message.items);
+        return;
       case 'error':
         this.alerts.show(message.message);
         this.composer.sendFailed();
         this.transcript.unlockPermissions();
+        this.transcript.unlockChanges();
         return;
       default: {
         const never: never = message;
@@ -169,15 +199,47 @@ export class ChatApp {
     });
     this.plan.update(store.state.plan);
     this.reviews.update(store.editReviews);
+    this.problems.update(store.runningTurn === undefined ? store.problemsOffer : undefined);
     this.composer.update({
       running: store.runningTurn !== undefined,
       agentName: store.agentName,
       commands: store.state.commands,
       attachments: store.attachments,
+      acceptsImages: store.status.promptCapabilities?.image,
     });
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
     // layout: reading scrollHeight here would force an extra layout of the whole transcript.
     this.applyFocusRequests();
+  }
+
+  /**
+   * Files and images dropped anywhere on the chat go to the composer (VS Code lets a drag from the
+   * Explorer into a webview through with Shift held).
+   */
+  private acceptDrops(root: HTMLElement): void {
+    root.addEventListener('dragover', (event) => {
+      if (carriesDroppable(event.dataTransfer)) {
+        event.preventDefault();
+        if (event.dataTransfer) {
+          event.dataTransfer.dropEffect = 'copy';
+        }
+        root.classList.add('drop-target');
+      }
+    });
+    root.addEventListener('dragleave', (event) => {
+      if (event.relatedTarget === null || !root.contains(event.relatedTarget as Node)) {
+        root.classList.remove('drop-target');
+      }
+    });
+    root.addEventListener('drop', (event) => {
+      root.classList.remove('drop-target');
+      if (!event.dataTransfer || !carriesDroppable(event.dataTransfer)) {
+        return;
+      }
+      event.preventDefault();
+      void this.composer.acceptTransfer(event.dataTransfer).then(() => this.scheduler.request());
+      this.composer.focus();
+    });
   }
 
   /** Moves focus to a new permission prompt unless the user is busy in another control. */

@@ -4,6 +4,7 @@ import type {
   AttachmentRef,
   ChatSummary,
   EditReview,
+  ProblemsOfferMessage,
   SessionStateMessage,
   TerminalOutputMessage,
   ThreadEntryMessage,
@@ -11,6 +12,7 @@ import type {
   TurnMessage,
   ViewState,
 } from '../src/protocol';
+import { WorkspacePaths } from './workspacePaths';
 
 /** What changed in the store, so the view updates only that. */
 export interface StoreChanges {
@@ -70,6 +72,10 @@ export class ChatStore {
   attachments: readonly AttachmentRef[] = [];
   /** File writes waiting for the user's Keep or Undo. */
   editReviews: readonly EditReview[] = [];
+  /** Shows paths relative to the workspace folders the host reported. */
+  workspacePaths = new WorkspacePaths();
+  /** "Fix N new problems" after the active chat's last turn, when it left some. */
+  problemsOffer: ProblemsOfferMessage | undefined;
   state: SessionStateMessage = EMPTY_STATE;
   private entryList: ThreadEntryMessage[] = [];
   private entryIndex = new Map<string, number>();
@@ -134,6 +140,8 @@ export class ChatStore {
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
+    this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
+    this.problemsOffer = view.problemsOffer;
     const thread = view.chat?.thread;
     this.entryList = [];
     this.entryIndex = new Map();
@@ -177,6 +185,13 @@ export class ChatStore {
     }
   }
 
+  setProblemsOffer(chatId: string, offer: ProblemsOfferMessage | undefined): void {
+    if (chatId === this.chatId) {
+      this.problemsOffer = offer;
+      this.changes.chats = true;
+    }
+  }
+
   setEditReviews(reviews: readonly EditReview[]): void {
     this.editReviews = reviews;
     this.changes.chats = true;
@@ -194,7 +209,13 @@ export class ChatStore {
   }
 
   setTerminal(terminal: TerminalOutputMessage): void {
-    this.terminalOutputs.set(terminal.terminalId, terminal);
+    const { append, ...message } = terminal;
+    const previous = this.terminalOutputs.get(terminal.terminalId);
+    // A delta continues the output held; without a base (sent before this view existed) it is all we have.
+    this.terminalOutputs.set(
+      terminal.terminalId,
+      append && previous ? { ...message, output: previous.output + message.output } : message,
+    );
     this.changes.terminals.add(terminal.terminalId);
   }
 

@@ -1,4 +1,10 @@
-import { ViewMessageSchema, type ViewMessage } from '../src/protocol';
+import * as z from 'zod/mini';
+import {
+  AttachmentRefSchema,
+  ViewMessageSchema,
+  type AttachmentRef,
+  type ViewMessage,
+} from '../src/protocol';
 
 /** The part of VS Code's webview API we use. */
 interface VsCodeApi {
@@ -9,10 +15,20 @@ interface VsCodeApi {
 
 declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
 
-/** What survives the view being hidden and shown again. */
-interface PersistedState {
-  readonly draft: string;
+/** A queued message as kept across the view being hidden (images are not kept: too large for the state). */
+export interface PersistedQueuedMessage {
+  readonly text: string;
+  readonly attachments: readonly AttachmentRef[];
 }
+
+/** What survives the view being hidden and shown again; read back through zod like any other input. */
+const PersistedStateSchema = z.object({
+  draft: z.catch(z.string(), ''),
+  queue: z.optional(
+    z.catch(z.array(z.object({ text: z.string(), attachments: z.array(AttachmentRefSchema) })), []),
+  ),
+});
+type PersistedState = z.infer<typeof PersistedStateSchema>;
 
 /**
  * The view's only way out: every message is checked against the protocol before it is posted,
@@ -41,15 +57,25 @@ export class HostBridge {
   }
 
   get draft(): string {
-    const state = this.api.getState();
-    if (typeof state === 'object' && state !== null && 'draft' in state && typeof state.draft === 'string') {
-      return state.draft;
-    }
-    return '';
+    return this.state().draft;
   }
 
   set draft(draft: string) {
-    const state: PersistedState = { draft };
-    this.api.setState(state);
+    this.api.setState({ ...this.state(), draft } satisfies PersistedState);
+  }
+
+  /** The queued messages of a view that was hidden while they waited. */
+  get queue(): readonly PersistedQueuedMessage[] {
+    return this.state().queue ?? [];
+  }
+
+  set queue(queue: readonly PersistedQueuedMessage[]) {
+    const kept = queue.map(({ text, attachments }) => ({ text, attachments: [...attachments] }));
+    this.api.setState({ ...this.state(), queue: kept } satisfies PersistedState);
+  }
+
+  private state(): PersistedState {
+    const parsed = PersistedStateSchema.safeParse(this.api.getState());
+    return parsed.success ? parsed.data : { draft: '' };
   }
 }

@@ -54,7 +54,8 @@ export class AgentPool implements Disposable {
   /** The running client of an agent, started when needed. Rejects with a classified `AgentError`. */
   client(agentId: string): Promise<AgentClient> {
     const runtime = this.runtime(agentId);
-    if (runtime.client && runtime.client.exitInfo === undefined) {
+    // A client whose connection is gone is never handed out, even while its process lingers.
+    if (runtime.client && runtime.client.connected) {
       return Promise.resolve(runtime.client);
     }
     runtime.starting ??= this.start(agentId, runtime).finally(() => (runtime.starting = undefined));
@@ -64,7 +65,7 @@ export class AgentPool implements Disposable {
   /** The client if it is running now, without starting it. */
   running(agentId: string): AgentClient | undefined {
     const client = this.runtimes.get(agentId)?.client;
-    return client && client.exitInfo === undefined ? client : undefined;
+    return client && client.connected ? client : undefined;
   }
 
   /** Marks the agent busy (a turn runs) or idle; idle agents are stopped after the idle time. */
@@ -123,8 +124,8 @@ export class AgentPool implements Disposable {
   /** Back to ready after a reported failure was dealt with. */
   clearReport(agentId: string): void {
     const runtime = this.runtime(agentId);
-    if (runtime.status.state === 'error' && runtime.client && runtime.client.exitInfo === undefined) {
-      this.setStatus(agentId, runtime, { state: 'ready', agentName: runtime.client.info.name });
+    if (runtime.status.state === 'error' && runtime.client && runtime.client.connected) {
+      this.setStatus(agentId, runtime, readyStatus(runtime.client));
     }
   }
 
@@ -174,19 +175,16 @@ export class AgentPool implements Disposable {
         ? this.host.progress(`Starting ${agent.label}…`, starting)
         : starting);
       runtime.client = client;
-      client.onExit((exit) => {
+      // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
+      client.onEnded((reason) => {
         if (runtime.client !== client) {
           return; // stopped on purpose
         }
         runtime.client = undefined;
         runtime.crashes.push(Date.now());
-        this.setStatus(
-          agentId,
-          runtime,
-          this.errorStatus(agentId, new AgentExitedError(exit, client.process.stderr.lastLines(20)), client),
-        );
+        this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
       });
-      this.setStatus(agentId, runtime, { state: 'ready', agentName: client.info.name });
+      this.setStatus(agentId, runtime, readyStatus(client));
       return client;
     } catch (error) {
       this.setStatus(agentId, runtime, this.errorStatus(agentId, error, undefined));
@@ -251,4 +249,14 @@ export class AgentPool implements Disposable {
     void this.stopAll();
     this.statusEmitter.dispose();
   }
+}
+
+/** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
+function readyStatus(client: AgentClient): AgentStatus {
+  const prompt = client.info.capabilities.promptCapabilities;
+  return {
+    state: 'ready',
+    agentName: client.info.name,
+    promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
+  };
 }

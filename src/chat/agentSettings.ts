@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isCopilotAgent, programName, programsOf } from './copilotAgent';
 
 /** One agent as the user configures it in `acpAgents.agents`. */
 export const AgentSettingSchema = z.object({
@@ -64,9 +65,21 @@ export function parseAgentSettings(
       });
     });
   }
-  const extra = presets.filter((preset) => !agents.some((agent) => agent.command === preset.command));
+  const extra = presets.filter((preset) => !agents.some((agent) => sameProgram(agent, preset)));
   const all = [...agents, ...extra];
   return { agents: all.length > 0 ? all : [demo], errors };
+}
+
+/**
+ * A preset is the same agent as a configured one that runs the same program, directly or through
+ * a package runner (`npx @zed-industries/claude-agent-acp` is the `claude-agent-acp` preset), or
+ * when both run Copilot CLI.
+ */
+function sameProgram(configured: AgentDefinition, preset: AgentDefinition): boolean {
+  return (
+    programsOf(configured).includes(programName(preset.command)) ||
+    (isCopilotAgent(configured) && isCopilotAgent(preset))
+  );
 }
 
 function uniqueId(name: string, taken: readonly AgentDefinition[]): string {

@@ -29,6 +29,7 @@ export class ChangeReview implements Disposable {
   private readonly following = new Set<Disposable>();
   private opened: Promise<CheckpointStore> | undefined;
   private coverage: TurnChanges['coverage'] = 'full';
+  private warming: Promise<void> | undefined;
 
   constructor(
     /** Opens the store on first use (it probes git and sets up its repositories). */
@@ -43,6 +44,14 @@ export class ChangeReview implements Disposable {
   /** `path`'s bytes at checkpoint `id` (for the diff editor); undefined when it did not exist. */
   async read(id: string, path: string): Promise<Uint8Array | undefined> {
     return (await this.store()).read(id, path);
+  }
+
+  /**
+   * Takes a first checkpoint in the background (the chat opened): on a large workspace the first one
+   * stores every file once, which must not hold back the first prompt.
+   */
+  warmUp(): void {
+    this.warming ??= this.checkpoint().then(() => undefined);
   }
 
   /** Records the workspace before a prompt; `undefined` when that failed (logged, the prompt goes on). */

@@ -7,18 +7,32 @@ import {
   type AgentStatus,
   type AttachmentRef,
   type ChatSummary,
+  type DroppedTextFile,
   type HostMessage,
+  type ProblemsOfferMessage,
+  type ImageAttachment,
+  type Mention,
   type ViewState,
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
-import { attachmentBlocks } from './attachmentBlocks';
+import { attachmentBlocks, CHAT_URI_SCHEME, droppedTextBlocks, imageBlocks } from './attachmentBlocks';
 import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
 import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
+import {
+  offerMessage,
+  ProblemsWatch,
+  problemsPrompt,
+  type DiagnosticsPort,
+  type ProblemsOffer,
+} from './problemsOffer';
+import { fuzzyScore, rankBy } from './mentions/fuzzyRank';
+import type { MentionSource } from './mentions/mentionSource';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
+import { transcriptAsMarkdown } from './transcriptMarkdown';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
 import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
@@ -34,7 +48,16 @@ export interface ChatHost extends PoolHost {
   readonly reviews?: EditReviews;
   /** Checkpoints before each turn and the turns' change cards (absent without a workspace folder). */
   readonly changes?: ChangeReview;
+  /** The workspace folders' paths, so the view can show paths relative to them. */
+  readonly workspaceFolders?: () => readonly string[];
+  /** The editor's Problems: new ones after a turn are offered back ("Fix N new problems"). */
+  readonly diagnostics?: DiagnosticsPort;
+  /** The @-mention picker's workspace entries (absent: only earlier chats are offered). */
+  readonly mentions?: MentionSource;
 }
+
+/** How many entries the @-mention picker shows. */
+const MENTION_LIMIT = 50;
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
 
@@ -44,8 +67,8 @@ const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 102
  * a full snapshot, then coalesced events of the active chat. Every view message is parsed first.
  */
 export class ChatController implements ChatActions, Disposable {
-  private sink: ViewSink | undefined;
-  private ready = false;
+  /** The connected webviews (the sidebar, editor tabs), each with whether it said `ready`: all mirror the active chat. */
+  private readonly sinks = new Map<ViewSink, { ready: boolean }>();
   private readonly pool: AgentPool;
   private readonly chats: ChatStore;
   private activeId = '';
@@ -67,6 +90,7 @@ export class ChatController implements ChatActions, Disposable {
   private readonly poolSubscription: Disposable;
   private readonly reviewSubscription: Disposable | undefined;
   private readonly viewMessages: ViewMessageHandler;
+  private readonly problems: ProblemsWatch | undefined;
 
   constructor(private readonly host: ChatHost) {
     this.chats = new ChatStore(
@@ -104,6 +128,13 @@ export class ChatController implements ChatActions, Disposable {
     this.reviewSubscription = host.reviews?.onDidChange((reviews) =>
       this.post({ type: 'edit_reviews', reviews: [...reviews] }),
     );
+    this.problems =
+      host.diagnostics &&
+      new ProblemsWatch(host.diagnostics, (chatId, offer) => {
+        if (chatId === this.activeId) {
+          this.post({ type: 'problems_offer', chatId, ...(offer ? { offer: this.offerView(offer) } : {}) });
+        }
+      });
     this.restored = this.restore();
     this.viewMessages = new ViewMessageHandler(
       this,
@@ -121,41 +152,92 @@ export class ChatController implements ChatActions, Disposable {
       newest && this.offered(newest.agentId) ? newest.id : this.createChat(this.defaultAgent().id).id;
   }
 
-  /** A webview (re)connected. Nothing is posted to it before it says `ready`. */
+  /**
+   * A webview (re)connected. Nothing is posted to it before it says `ready` (pass it to `handleMessage`).
+   * Several webviews (the sidebar and editor tabs) show the same active chat, kept in sync.
+   */
   attachView(sink: ViewSink): Disposable {
-    this.sink = sink;
-    this.ready = false;
+    this.sinks.set(sink, { ready: false });
     return {
       dispose: () => {
-        if (this.sink === sink) {
-          this.sink = undefined;
-          this.ready = false;
+        if (this.sinks.delete(sink) && this.sinks.size === 0) {
           this.batcher.clear();
         }
       },
     };
   }
 
-  /** Handles one message from the webview (parsed there; a malformed one is reported). */
-  handleMessage(raw: unknown): Promise<void> {
+  /**
+   * Handles one message from the webview `from` (parsed there; a malformed one is reported). Without
+   * `from`, a `ready` counts for every attached view.
+   */
+  handleMessage(raw: unknown, from?: ViewSink): Promise<void> {
+    if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
+      for (const [sink, connection] of this.sinks) {
+        if (from === undefined || sink === from) {
+          connection.ready = true;
+        }
+      }
+    }
     return this.viewMessages.handle(raw);
   }
 
   /** The view said `ready`: it gets the full state, and the active chat's agent is started. */
   viewReady(): void {
-    this.ready = true;
     this.postSnapshot();
+    this.host.changes?.warmUp();
     if (this.pool.status(this.activeChat().agentId).state === 'idle') {
       void this.connectActive();
     }
   }
 
-  async sendFromView(text: string, attachments: readonly AttachmentRef[]): Promise<void> {
+  async sendFromView(
+    text: string,
+    attachments: readonly AttachmentRef[],
+    images: readonly ImageAttachment[] = [],
+    textFiles: readonly DroppedTextFile[] = [],
+  ): Promise<void> {
     this.attachments = [];
+    const mentions = this.host.mentions;
+    const blocks = await attachmentBlocks(attachments, {
+      files: this.host.ports.fileSystem,
+      ...(mentions ? { problems: (uri: string) => mentions.problems(uri) } : {}),
+      chatTranscript: (chatId) => {
+        const chat = this.chats.get(chatId);
+        return chat ? transcriptAsMarkdown(chat.thread.snapshot()) : undefined;
+      },
+    });
     await this.sendPrompt([
       { type: 'text', text },
-      ...(await attachmentBlocks(attachments, this.host.ports.fileSystem)),
+      ...blocks,
+      ...droppedTextBlocks(textFiles),
+      ...imageBlocks(images),
     ]);
+  }
+
+  /** Answers the @-mention picker: the workspace's entries, then earlier chats that match. */
+  async queryMentions(query: string, requestId: number): Promise<void> {
+    const workspace = (await this.host.mentions?.query(query, MENTION_LIMIT)) ?? [];
+    const chats = rankBy(
+      this.chats.sorted().filter((chat) => chat.id !== this.activeId && chat.title.trim() !== ''),
+      query,
+      (q, chat) => fuzzyScore(q, chat.title),
+      query === '' ? 3 : 5,
+    ).map((chat): Mention => ({
+      kind: 'chat',
+      uri: `${CHAT_URI_SCHEME}${chat.id}`,
+      name: chat.title,
+      detail: 'Earlier chat',
+    }));
+    this.post({ type: 'mention_results', requestId, items: [...workspace, ...chats].slice(0, 200) });
+  }
+
+  /** The paperclip: the files the user picks go on the composer. */
+  async pickFiles(): Promise<void> {
+    const picked = (await this.host.editor.pickFiles?.()) ?? [];
+    for (const attachment of picked) {
+      this.addAttachment(attachment);
+    }
   }
 
   answerPermission(key: string, optionId: string | null): void {
@@ -187,6 +269,29 @@ export class ChatController implements ChatActions, Disposable {
     await this.changeReview().restore(this.activeChat().thread, turnId);
   }
 
+  /** Sends the problems offered after turn `turnId` to the active chat's agent as the next prompt. */
+  async fixProblems(turnId: string): Promise<void> {
+    const chat = this.activeChat();
+    if (!this.problems || !this.host.diagnostics) {
+      throw new Error('Problems are not available here.');
+    }
+    if (chat.running) {
+      throw new Error('A turn is running: wait for it to end (or stop it), then fix the problems.');
+    }
+    const offer = this.problems.take(chat.id, turnId);
+    await this.sendPrompt(
+      problemsPrompt(offer.problems, (path) => this.host.diagnostics?.relativePath(path) ?? path),
+    );
+  }
+
+  dismissProblems(): void {
+    this.problems?.dismiss(this.activeId);
+  }
+
+  private offerView(offer: ProblemsOffer): ProblemsOfferMessage {
+    return offerMessage(offer, (path) => this.host.diagnostics?.relativePath(path) ?? path);
+  }
+
   private changeReview(): ChangeReview {
     if (!this.host.changes) {
       throw new Error('Reviewing changes needs a workspace folder.');
@@ -205,6 +310,11 @@ export class ChatController implements ChatActions, Disposable {
     return this.definitionOr(this.active?.agentId);
   }
 
+  /** Whether the active chat runs a turn (a new prompt would be refused). */
+  get activeChatRunning(): boolean {
+    return this.active?.running ?? false;
+  }
+
   get currentStatus(): AgentStatus {
     return this.pool.status(this.agent.id);
   }
@@ -216,6 +326,7 @@ export class ChatController implements ChatActions, Disposable {
 
   viewState(): ViewState {
     const chat = this.active;
+    const folders = this.host.workspaceFolders?.() ?? [];
     return {
       agents: this.agentsOffered.map((agent) => ({
         id: agent.id,
@@ -235,9 +346,13 @@ export class ChatController implements ChatActions, Disposable {
         : {}),
       chats: this.chatList(),
       ...(this.attachments.length > 0 ? { attachments: [...this.attachments] } : {}),
+      ...(chat && this.problems?.offer(chat.id)
+        ? { problemsOffer: this.offerView(this.problems.offer(chat.id) as ProblemsOffer) }
+        : {}),
       ...(this.host.reviews && this.host.reviews.pending().length > 0
         ? { editReviews: [...this.host.reviews.pending()] }
         : {}),
+      ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
     };
   }
 
@@ -445,6 +560,11 @@ export class ChatController implements ChatActions, Disposable {
     this.postSnapshot();
   }
 
+  /** The workspace folders changed: the view shows paths relative to the new ones. */
+  workspaceFoldersChanged(): void {
+    this.postSnapshot();
+  }
+
   private createChat(agentId: string): Conversation {
     return this.chats.create(agentId);
   }
@@ -461,6 +581,7 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
+    this.problems?.observe(chat.id, chat.thread, event);
     if (chat.id !== this.activeId) {
       return; // journaled by the chat itself; the view shows only the active chat
     }
@@ -508,6 +629,14 @@ export class ChatController implements ChatActions, Disposable {
   private postSnapshot(): void {
     this.batcher.clear();
     this.post({ type: 'snapshot', view: this.viewState() });
+    const damage = this.chats.damageNotice(this.activeId);
+    if (damage) {
+      this.post({
+        type: 'thread_events',
+        chatId: this.activeId,
+        events: [{ type: 'notice', notice: damage }],
+      });
+    }
     this.terminals.resend();
   }
 
@@ -516,8 +645,10 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   private post(message: HostMessage): void {
-    if (this.sink && this.ready) {
-      this.sink.post(message);
+    for (const [sink, connection] of this.sinks) {
+      if (connection.ready) {
+        sink.post(message);
+      }
     }
   }
 
@@ -530,6 +661,7 @@ export class ChatController implements ChatActions, Disposable {
   dispose(): void {
     void this.shutdown();
     this.batcher.dispose();
+    this.problems?.dispose();
     this.terminals.dispose();
     this.poolSubscription.dispose();
     this.reviewSubscription?.dispose();

@@ -1,8 +1,8 @@
 import type { Disposable } from '../core/disposable';
-import { ChatJournal, type Retention } from '../core/journal';
+import { ChatJournal, type JournalDamage, type Retention } from '../core/journal';
 import type { Logger } from '../core/ports';
 import { Thread, type ThreadLimits } from '../core/thread';
-import type { ThreadEvent } from '../core/threadTypes';
+import type { Notice, ThreadEvent } from '../core/threadTypes';
 import type { ChangeReview } from './changeReview';
 import { Conversation, type ConversationDeps } from './conversation';
 
@@ -32,6 +32,8 @@ export class ChatStore implements Disposable {
   private readonly chats = new Map<string, Conversation>();
   private readonly subscriptions = new Map<string, Disposable>();
   private readonly journal: ChatJournal;
+  /** Chats whose journal was damaged when read back: what to tell the user, by chat id. */
+  private readonly damage = new Map<string, Notice>();
 
   constructor(
     private readonly options: ChatStoreOptions,
@@ -45,6 +47,11 @@ export class ChatStore implements Disposable {
     try {
       await this.journal.enforce(this.options.retention());
       for (const saved of await this.journal.readAll()) {
+        if (saved.damage) {
+          const notice = damageNotice(saved.damage);
+          this.damage.set(saved.meta.chatId, notice);
+          this.options.logger.warn(`Chat ${saved.meta.chatId}: ${notice.title} ${notice.description ?? ''}`);
+        }
         const thread = Thread.restore(saved.thread, this.options.threadLimits);
         this.adopt(Conversation.restore(saved.meta, thread, this.deps()));
         // A turn cut off while it changed files gets its final list from the disk as it is now.
@@ -53,6 +60,11 @@ export class ChatStore implements Disposable {
     } catch (error) {
       this.options.logger.error(`Could not read the chat journal: ${String(error)}`);
     }
+  }
+
+  /** The notice for a chat whose journal could not be read whole (never silent about lost history). */
+  damageNotice(chatId: string): Notice | undefined {
+    return this.damage.get(chatId);
   }
 
   get(chatId: string): Conversation | undefined {
@@ -102,6 +114,7 @@ export class ChatStore implements Disposable {
   }
 
   private forget(chatId: string): void {
+    this.damage.delete(chatId);
     this.subscriptions.get(chatId)?.dispose();
     this.subscriptions.delete(chatId);
     this.chats.get(chatId)?.dispose();
@@ -122,4 +135,21 @@ export class ChatStore implements Disposable {
       this.forget(chatId);
     }
   }
+}
+
+function damageNotice(damage: JournalDamage): Notice {
+  const parts = [
+    damage.unreadableLines > 0
+      ? `${damage.unreadableLines} unreadable line${damage.unreadableLines === 1 ? ' was' : 's were'} skipped`
+      : '',
+    damage.rebuiltEntries > 0
+      ? `${damage.rebuiltEntries} message${damage.rebuiltEntries === 1 ? ' was' : 's were'} rebuilt from what followed and may be incomplete`
+      : '',
+    damage.snapshotFromPrevious ? 'the history was taken from the journal before its last compaction' : '',
+  ].filter(Boolean);
+  return {
+    severity: 'warning',
+    title: 'Part of this chat could not be read.',
+    description: `Its journal is damaged: ${parts.join('; ')}. Everything readable is shown.`,
+  };
 }

@@ -1,12 +1,23 @@
 import { classifyError } from '../core/errors';
 import type { Logger } from '../core/ports';
-import { ViewMessageSchema, type AttachmentRef, type ViewMessage } from '../protocol';
+import {
+  ViewMessageSchema,
+  type AttachmentRef,
+  type DroppedTextFile,
+  type ImageAttachment,
+  type ViewMessage,
+} from '../protocol';
 import type { EditorActions } from './viewSink';
 
 /** What the chat does for its view; the controller implements it. */
 export interface ChatActions {
   viewReady(): void;
-  sendFromView(text: string, attachments: readonly AttachmentRef[]): Promise<void>;
+  sendFromView(
+    text: string,
+    attachments: readonly AttachmentRef[],
+    images: readonly ImageAttachment[],
+    textFiles?: readonly DroppedTextFile[],
+  ): Promise<void>;
   cancel(): Promise<void>;
   answerPermission(key: string, optionId: string | null): void;
   selectAgent(agentId: string): Promise<void>;
@@ -24,6 +35,12 @@ export interface ChatActions {
   answerReview(id: string, decision: 'keep' | 'undo'): void;
   turnChanges(turnId: string, action: 'diff' | 'keep' | 'undo', path?: string): Promise<void>;
   restoreCheckpoint(turnId: string): Promise<void>;
+  fixProblems(turnId: string): Promise<void>;
+  dismissProblems(): void;
+  /** The @-mention picker asked for entries matching `query`; answered with `mention_results`. */
+  queryMentions(query: string, requestId: number): Promise<void>;
+  /** The paperclip: attach files the user picks in the editor's dialog. */
+  pickFiles(): Promise<void>;
 }
 
 /**
@@ -67,7 +84,12 @@ export class ViewMessageHandler {
       case 'ready':
         return chat.viewReady();
       case 'send':
-        return chat.sendFromView(message.text, message.attachments ?? []);
+        return chat.sendFromView(
+          message.text,
+          message.attachments ?? [],
+          message.images ?? [],
+          message.textFiles ?? [],
+        );
       case 'cancel':
         return chat.cancel();
       case 'answer_permission':
@@ -98,6 +120,8 @@ export class ViewMessageHandler {
         return chat.startFresh();
       case 'retry':
         return chat.retry();
+      case 'check_agents':
+        return this.editor.checkAgents();
       case 'remove_attachment':
         return chat.removeAttachment(message.uri);
       case 'answer_review':
@@ -106,6 +130,14 @@ export class ViewMessageHandler {
         return chat.turnChanges(message.turnId, message.action, message.path);
       case 'restore_checkpoint':
         return chat.restoreCheckpoint(message.turnId);
+      case 'fix_problems':
+        return chat.fixProblems(message.turnId);
+      case 'dismiss_problems':
+        return chat.dismissProblems();
+      case 'mention_query':
+        return chat.queryMentions(message.query, message.requestId);
+      case 'pick_files':
+        return chat.pickFiles();
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);

@@ -1,5 +1,5 @@
 import type { Disposable } from '../core/disposable';
-import type { EditReview, HostMessage } from '../protocol';
+import type { AttachmentRef, EditReview, HostMessage } from '../protocol';
 
 /** Where the controller posts to a webview; the view provider adapts `vscode.Webview` to it. */
 export interface ViewSink {
@@ -10,6 +10,10 @@ export interface ViewSink {
 export interface EditorActions {
   openFile(path: string, line?: number): Promise<void>;
   openUrl(url: string): Promise<void>;
+  /** Runs the agent doctor and shows its report (ACP: Check Agents). */
+  checkAgents(): Promise<void>;
+  /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
+  pickFiles?(): Promise<AttachmentRef[]>;
 }
 
 /** File writes waiting for Keep or Undo, as the chat shows them (the edit review in VS Code). */

@@ -1,14 +1,24 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
-import { AgentProcess, type AgentCommand, type AgentProcessOptions, type ExitInfo } from './agentProcess';
+import {
+  AgentProcess,
+  describeExit,
+  type AgentCommand,
+  type AgentProcessOptions,
+  type ExitInfo,
+} from './agentProcess';
 import { AgentSession, type SessionHost, type SessionOptions } from './agentSession';
+import { boundedJson, shorten } from './boundedJson';
+import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
 import { Emitter, type Disposable } from './disposable';
 import { AgentError, AgentExitedError, classifyError, NotSupportedError } from './errors';
 import { registerPortHandlers } from './clientRequests';
 import { lineGuard } from './lineGuard';
+import { selectMcpServers } from './mcpServers';
 import { modesOf, configOptionsOf } from './normalize';
 import { silentLogger, type ClientPorts, type Logger } from './ports';
+import { guardedOutgoing } from './outgoingGuard';
 import { tracedStream } from './protocolTrace';
 import { Thread, type ThreadLimits } from './thread';
 
@@ -25,6 +35,11 @@ export interface AgentClientOptions {
   readonly threadLimits?: Partial<ThreadLimits>;
   readonly sessionOptions?: SessionOptions;
   readonly processOptions?: AgentProcessOptions;
+  /**
+   * The MCP servers to give every session (`session/new`, `load`, `resume`) that is not given its own,
+   * read at session time (secrets resolved then, never stored). Filtered by the agent's `mcpCapabilities`.
+   */
+  readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
 }
 
 /** What the agent said about itself in `initialize`. */
@@ -39,11 +54,20 @@ export interface AgentDescription {
 
 export interface SessionParams {
   readonly cwd: string;
+  /** Replaces the client's `mcpServers` option for this session. */
   readonly mcpServers?: readonly acp.McpServer[];
 }
 
-/** Updates for a session id we do not know yet are held this long (count per id). */
+/** Updates for a session id we do not know yet are held up to these limits (per id, ids, bytes in all). */
 const ORPHAN_UPDATE_LIMIT = 500;
+const ORPHAN_SESSION_LIMIT = 16;
+const ORPHAN_BYTE_LIMIT = 4 * 1024 * 1024;
+/** After the agent's output ends, how long its exit may take before it counts as a lost connection. */
+const EXIT_AFTER_EOF_MS = 2000;
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref?.());
+}
 
 /**
  * A running agent and the ACP connection to it: one process, any number of sessions. Answers
@@ -52,10 +76,21 @@ const ORPHAN_UPDATE_LIMIT = 500;
  */
 export class AgentClient implements Disposable {
   private readonly sessions = new Map<string, AgentSession>();
-  private readonly orphanUpdates = new Map<string, acp.SessionUpdate[]>();
+  private readonly orphanUpdates = new Map<string, { updates: acp.SessionUpdate[]; bytes: number }>();
+  private orphanBytes = 0;
+  private orphanOverflowReported = false;
+  /** Why the connection closed while the process still ran (an oversized or malformed message). */
+  private connectionLoss: ConnectionLostError | undefined;
   private readonly exitEmitter = new Emitter<ExitInfo>();
   /** Fires once when the agent process has ended, for whatever reason. */
   readonly onExit = this.exitEmitter.event;
+  private readonly endEmitter = new Emitter<AgentError>();
+  private ended = false;
+  /**
+   * Fires once when the agent is gone for the user: its connection was lost (even while the
+   * process is still being stopped) or its process ended. Carries the reason to show.
+   */
+  readonly onEnded = this.endEmitter.event;
   readonly logger: Logger;
   private description: AgentDescription | undefined;
   private disposed = false;
@@ -82,7 +117,11 @@ export class AgentClient implements Disposable {
         ),
       ),
     );
-    let stream = ndJsonStream(agentProcess.stdin, stdout);
+    const output = { ended: false };
+    const watchedStdout = stdout.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({ flush: () => void (output.ended = true) }),
+    );
+    let stream = guardedOutgoing(ndJsonStream(agentProcess.stdin, watchedStdout));
     if (options.traceProtocol) {
       stream = tracedStream(stream, logger);
     }
@@ -94,11 +133,13 @@ export class AgentClient implements Disposable {
     pending.client = self;
     agentProcess.onStderr((text) => logger.info(`[stderr] ${text.trimEnd()}`));
     void agentProcess.exited.then((exit) => self.handleExit(exit));
+    self.watchConnection(output);
     try {
       await self.initialize();
     } catch (error) {
       const failure = await self.settledFailure(error);
-      await agentProcess.stop();
+      // Not awaited: the failure is reported now; the process gets its SIGTERM → SIGKILL grace in the background.
+      void agentProcess.stop();
       throw failure;
     }
     return self;
@@ -124,6 +165,46 @@ export class AgentClient implements Disposable {
     );
   }
 
+  /**
+   * The SDK closes the connection on its own when the agent sends something it cannot go on from
+   * (a line over the size limit, a stream error). The process may still run, so its exit alone
+   * would never tell: the agent is stopped and every session learns why.
+   */
+  private watchConnection(output: { readonly ended: boolean }): void {
+    const signal = this.connection.signal;
+    const onClosed = async (): Promise<void> => {
+      let reason: unknown = signal.reason;
+      if (output.ended) {
+        // The output ended: normally the exit follows at once, and the exit tells the story.
+        const exited = await Promise.race([this.process.exited, delay(EXIT_AFTER_EOF_MS)]);
+        reason = exited ? undefined : new OutputClosedError();
+      }
+      if (this.disposed || !this.process.running || reason === undefined) {
+        return; // stopped on purpose, or the process ended first
+      }
+      this.connectionLoss = new ConnectionLostError(
+        reason,
+        this.description?.name ?? path.basename(this.options.command.command),
+      );
+      this.logger.error(`${this.connectionLoss.message} (${describeCause(signal.reason)})`);
+      for (const session of this.sessions.values()) {
+        session.abandon();
+      }
+      this.fireEnded(this.connectionLoss);
+      void this.process.stop();
+    };
+    if (signal.aborted) {
+      void onClosed();
+    } else {
+      signal.addEventListener('abort', () => void onClosed(), { once: true });
+    }
+  }
+
+  /** False once the connection is gone (even while the process still runs). */
+  get connected(): boolean {
+    return !this.connection.signal.aborted && this.process.running;
+  }
+
   private routeUpdate(sessionId: string, update: acp.SessionUpdate): void {
     const session = this.sessions.get(sessionId);
     if (session) {
@@ -131,13 +212,29 @@ export class AgentClient implements Disposable {
       return;
     }
     // Agents may send updates (commands, modes) before their session/new response is read.
-    const held = this.orphanUpdates.get(sessionId) ?? [];
-    if (held.length >= ORPHAN_UPDATE_LIMIT) {
-      this.logger.warn(`Dropped an update for unknown session ${sessionId}`);
+    const held = this.orphanUpdates.get(sessionId);
+    const remaining = ORPHAN_BYTE_LIMIT - this.orphanBytes;
+    // Measured with a bounded serializer: a huge update costs no more than the budget left.
+    const bytes = remaining > 0 ? boundedJson(update, { maxChars: remaining + 1, maxDepth: 64 }).length : 1;
+    const full =
+      bytes > remaining ||
+      (held ? held.updates.length >= ORPHAN_UPDATE_LIMIT : this.orphanUpdates.size >= ORPHAN_SESSION_LIMIT);
+    if (full) {
+      if (!this.orphanOverflowReported) {
+        this.orphanOverflowReported = true;
+        this.logger.warn(
+          `Dropped updates for unknown sessions (first: ${shorten(sessionId, 80)}): more than ${ORPHAN_SESSION_LIMIT} sessions, ${ORPHAN_UPDATE_LIMIT} updates each or ${ORPHAN_BYTE_LIMIT / (1024 * 1024)} MiB are held. Reported once.`,
+        );
+      }
       return;
     }
-    held.push(update);
-    this.orphanUpdates.set(sessionId, held);
+    this.orphanBytes += bytes;
+    if (held) {
+      held.updates.push(update);
+      held.bytes += bytes;
+    } else {
+      this.orphanUpdates.set(sessionId, { updates: [update], bytes });
+    }
   }
 
   private async initialize(): Promise<void> {
@@ -222,7 +319,7 @@ export class AgentClient implements Disposable {
     try {
       const response = await this.agent.request(methods.agent.session.new, {
         cwd: params.cwd,
-        mcpServers: [...(params.mcpServers ?? [])],
+        mcpServers: await this.mcpServersFor(params),
       });
       const session = this.register(response.sessionId, params.cwd, params.thread);
       this.applySessionSetup(session, response);
@@ -252,7 +349,7 @@ export class AgentClient implements Disposable {
       const response = await this.agent.request(methods.agent.session.load, {
         sessionId,
         cwd: params.cwd,
-        mcpServers: [...(params.mcpServers ?? [])],
+        mcpServers: await this.mcpServersFor(params),
       });
       await new Promise<void>((resolve) => setImmediate(resolve));
       this.applySessionSetup(session, response ?? {});
@@ -279,7 +376,7 @@ export class AgentClient implements Disposable {
       const response = await this.agent.request(methods.agent.session.resume, {
         sessionId,
         cwd: params.cwd,
-        mcpServers: [...(params.mcpServers ?? [])],
+        mcpServers: await this.mcpServersFor(params),
       });
       this.applySessionSetup(session, response);
       return session;
@@ -287,6 +384,33 @@ export class AgentClient implements Disposable {
       session.dispose();
       throw this.failure(error);
     }
+  }
+
+  /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
+  private async mcpServersFor(params: SessionParams): Promise<acp.McpServer[]> {
+    let servers = params.mcpServers;
+    if (!servers) {
+      try {
+        servers = (await this.options.mcpServers?.()) ?? [];
+      } catch (error) {
+        this.logger.warn(
+          `No MCP servers for this session: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        servers = [];
+      }
+    }
+    const { accepted, skipped } = selectMcpServers(
+      servers,
+      this.info.capabilities.mcpCapabilities,
+      this.info.name,
+    );
+    for (const { name, reason } of skipped) {
+      this.logger.warn(`MCP server "${name}" skipped: ${reason}.`);
+    }
+    if (accepted.length > 0) {
+      this.logger.info(`MCP servers for the session: ${accepted.map((server) => server.name).join(', ')}`);
+    }
+    return accepted;
   }
 
   /** `session/list`: the agent's sessions, newest pages first as the agent orders them. */
@@ -320,6 +444,9 @@ export class AgentClient implements Disposable {
    */
   private async settledFailure(error: unknown): Promise<AgentError> {
     const classified = classifyError(error);
+    if (classified.kind === 'timeout') {
+      return classified;
+    }
     if (classified.code === undefined && !(classified instanceof AgentExitedError)) {
       return (await this.exitReport()) ?? classified;
     }
@@ -330,6 +457,9 @@ export class AgentClient implements Disposable {
   private failure(error: unknown): AgentError {
     const exit = this.process.exitInfo;
     const classified = classifyError(error);
+    if (this.connectionLoss && classified.code === undefined) {
+      return this.connectionLoss;
+    }
     if (exit && classified.code === undefined && !(classified instanceof AgentExitedError)) {
       return new AgentExitedError(exit, this.process.stderr.lastLines(20));
     }
@@ -362,10 +492,14 @@ export class AgentClient implements Disposable {
     };
     const session = new AgentSession(sessionId, cwd, thread, host, this.options.sessionOptions);
     this.sessions.set(sessionId, session);
-    for (const update of this.orphanUpdates.get(sessionId) ?? []) {
-      session.handleUpdate(update);
-    }
+    const held = this.orphanUpdates.get(sessionId);
     this.orphanUpdates.delete(sessionId);
+    if (held) {
+      this.orphanBytes -= held.bytes;
+      for (const update of held.updates) {
+        session.handleUpdate(update);
+      }
+    }
     return session;
   }
 
@@ -382,30 +516,63 @@ export class AgentClient implements Disposable {
   }
 
   /** The exit as an error, waiting briefly: stdout can close a moment before the exit is reported. */
-  private async exitReport(): Promise<AgentExitedError | undefined> {
+  /**
+   * The exit (or the lost connection) as an error. Waits briefly only when the connection is
+   * already closed — stdout closes a moment before the exit is reported — never for a live one.
+   */
+  private async exitReport(): Promise<AgentError | undefined> {
+    if (this.connectionLoss) {
+      return this.connectionLoss;
+    }
+    if (!this.process.exitInfo && !this.connection.signal.aborted) {
+      return undefined;
+    }
+    let timer: NodeJS.Timeout | undefined;
     const exit =
       this.process.exitInfo ??
       (await Promise.race([
         this.process.exited,
-        new Promise<undefined>((resolve) => setTimeout(resolve, 2000)),
+        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 2000))),
       ]));
+    clearTimeout(timer);
+    return (
+      this.connectionLoss ??
+      (exit ? new AgentExitedError(exit, this.process.stderr.lastLines(20)) : undefined)
+    );
+  }
+
+  /** Why the agent is gone (the lost connection, else the exit); undefined while it runs. */
+  get endReason(): AgentError | undefined {
+    if (this.connectionLoss) {
+      return this.connectionLoss;
+    }
+    const exit = this.process.exitInfo;
     return exit ? new AgentExitedError(exit, this.process.stderr.lastLines(20)) : undefined;
   }
 
   private handleExit(exit: ExitInfo): void {
-    const error = new AgentExitedError(exit, this.process.stderr.lastLines(20));
-    if (this.disposed) {
+    const error = this.connectionLoss ?? new AgentExitedError(exit, this.process.stderr.lastLines(20));
+    if (this.connectionLoss) {
+      this.logger.info(`Agent stopped (${describeExit(exit)})`);
+    } else if (this.disposed) {
       this.logger.info(`Agent stopped (${error.message})`);
     } else {
-      this.logger.error(
-        `${error.message}${error.stderrTail.length ? `\n${error.stderrTail.join('\n')}` : ''}`,
-      );
+      const tail = error instanceof AgentExitedError ? error.stderrTail : [];
+      this.logger.error(`${error.message}${tail.length ? `\n${tail.join('\n')}` : ''}`);
     }
     for (const session of this.sessions.values()) {
       session.abandon();
     }
     this.connection.close(error);
+    this.fireEnded(error);
     this.exitEmitter.fire(exit);
+  }
+
+  private fireEnded(reason: AgentError): void {
+    if (!this.ended) {
+      this.ended = true;
+      this.endEmitter.fire(reason);
+    }
   }
 
   /** Stops the agent process (stdin closed, SIGTERM, then SIGKILL) and ends every session. */

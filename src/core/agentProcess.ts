@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { BoundedLog } from './boundedLog';
 import { Emitter, type Disposable } from './disposable';
+import { nodeSpawnHost } from './node/nodeSpawnHost';
 import { planSpawn } from './spawnPlan';
 
 /** What to run: a program and its arguments, never a shell string. */
@@ -73,7 +73,7 @@ export class AgentProcess implements Disposable {
     this.stderr = new BoundedLog(options.stderrLimit ?? 64 * 1024);
     this.stopGraceMs = options.stopGraceMs ?? 2000;
     const env = { ...process.env, ...spec.env };
-    const plan = planSpawn(spec.command, spec.args, { platform: process.platform, env, isFile });
+    const plan = planSpawn(spec.command, spec.args, nodeSpawnHost(env));
     this.child = spawn(plan.file, [...plan.args], {
       cwd: spec.cwd,
       env,
@@ -191,13 +191,5 @@ export class AgentProcess implements Disposable {
   dispose(): void {
     void this.stop();
     this.stderrEmitter.dispose();
-  }
-}
-
-function isFile(candidate: string): boolean {
-  try {
-    return statSync(candidate).isFile();
-  } catch {
-    return false;
   }
 }

@@ -1,6 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import type { Disposable } from './disposable';
+import * as z from 'zod';
+import { boundedJson, shorten } from './boundedJson';
 import { AgentError, AgentExitedError, classifyError } from './errors';
 import { permissionOptionOf } from './normalize';
 import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from './ports';
@@ -16,14 +18,14 @@ export interface SessionHost {
   readonly capabilities: acp.AgentCapabilities;
   readonly permissions: PermissionPort;
   readonly logger: Logger;
-  /** Resolves with the exit error if the agent process has ended (or ends very soon), else undefined. */
-  exitReport(): Promise<AgentExitedError | undefined>;
+  /** The error that ended the agent (its exit or a lost connection) if it is gone, else undefined. */
+  exitReport(): Promise<AgentError | undefined>;
   /** Called when the session is closed, so the host stops routing to it. */
   forget(sessionId: string): void;
 }
 
 export interface SessionOptions {
-  /** How long to wait for the agent to end a turn after `session/cancel` before ending it ourselves. */
+  /** After Stop, how long the agent has to answer the cancelled prompt before a warning is logged. */
   readonly cancelGraceMs?: number;
 }
 
@@ -36,6 +38,11 @@ const TRANSCRIPT_UPDATES: ReadonlySet<acp.SessionUpdate['sessionUpdate']> = new 
   'tool_call_update',
   'plan',
 ]);
+
+/** What `session/prompt` must answer; anything else (null, a number, an unknown reason) ends the turn as failed. */
+const PromptResponseSchema = z.looseObject({
+  stopReason: z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']),
+});
 
 interface PendingPermission {
   readonly options: readonly PermissionOption[];
@@ -56,7 +63,10 @@ export class AgentSession implements Disposable {
   private updateCount = 0;
   private ignoringReplay = false;
   private cancelRequested = false;
-  private forceEnd: (() => void) | undefined;
+  /** Settles when the agent has answered (or the grace passed for) the last turn ended by Stop. */
+  private previousStopped: Promise<void> | undefined;
+  /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
+  private stopTurn: (() => void) | undefined;
   private closed = false;
   private readonly cancelGraceMs: number;
 
@@ -92,8 +102,9 @@ export class AgentSession implements Disposable {
 
   /**
    * Sends a prompt and runs the turn to its end. Resolves with the ended turn — completed,
-   * cancelled, failed (a classified error) or interrupted (the agent exited) — and never rejects
-   * for agent-side failures: they are part of the transcript.
+   * cancelled, failed (a classified error, also for a malformed answer) or interrupted (the agent
+   * exited) — and never rejects for agent-side failures: they are part of the transcript. Whatever
+   * happens, the turn ends: a later prompt never meets a turn left "running".
    */
   async prompt(blocks: readonly PromptBlock[], turnFields: Pick<Turn, 'checkpointId'> = {}): Promise<Turn> {
     if (this.closed) {
@@ -106,30 +117,93 @@ export class AgentSession implements Disposable {
     const { text, attachments } = describePrompt(blocks);
     const turn = this.thread.startTurn(text, attachments, turnFields);
     this.cancelRequested = false;
+    try {
+      return await this.runTurn(turn.id, content);
+    } catch (error) {
+      // A bug of ours must not leave the turn running either.
+      this.host.logger.error(`The turn ended unexpectedly: ${classifyError(error).message}`);
+      return this.endIfRunning(turn.id, {
+        status: 'failed',
+        error: { kind: 'internal', message: classifyError(error).message },
+      });
+    } finally {
+      this.stopTurn = undefined;
+    }
+  }
 
-    const forcedEnd = new Promise<'forced'>((resolve) => (this.forceEnd = () => resolve('forced')));
+  private async runTurn(turnId: string, content: acp.ContentBlock[]): Promise<Turn> {
+    const stopped = new Promise<'stopped'>((resolve) => (this.stopTurn = () => resolve('stopped')));
+    // A turn stopped here may still be running on the agent: agents expect one prompt at a time,
+    // so the next prompt waits for its answer (at most the cancel grace). The UI already moved on.
+    if (this.previousStopped) {
+      if ((await Promise.race([this.previousStopped, stopped])) === 'stopped') {
+        return this.thread.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
+      }
+    }
     const response = this.host.agent
       .request(methods.agent.session.prompt, { sessionId: this.id, prompt: content })
       .then(
-        (value) => ({ ok: true as const, value }),
+        (value: unknown) => ({ ok: true as const, value }),
         (error: unknown) => ({ ok: false as const, error }),
       );
-    const result = await Promise.race([response, forcedEnd]);
-    this.forceEnd = undefined;
+    const result = await Promise.race([response, stopped]);
 
-    if (result === 'forced') {
+    if (result === 'stopped') {
+      // The user pressed Stop: the turn ends now. The agent's late answer (and updates) are absorbed.
+      const settled = this.awaitCancelledAnswer(response);
+      this.previousStopped = settled;
+      void settled.then(() => {
+        if (this.previousStopped === settled) {
+          this.previousStopped = undefined;
+        }
+      });
+      return this.thread.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
+    }
+    if (!result.ok) {
+      return this.endFailedTurn(turnId, result.error);
+    }
+    const parsed = PromptResponseSchema.safeParse(result.value);
+    await this.drainUpdates();
+    if (!parsed.success) {
+      this.settleAllPermissions();
+      const sent = shorten(boundedJson(result.value, { maxChars: 400, maxDepth: 8 }), 200);
+      this.host.logger.error(`${this.host.agentName} answered session/prompt with ${sent}`);
+      return this.thread.endTurn(turnId, {
+        status: 'failed',
+        error: {
+          kind: 'internal',
+          message: `${this.host.agentName} sent a malformed answer to the prompt (${sent}); the turn was ended. You can send another message.`,
+        },
+      });
+    }
+    const stopReason = parsed.data.stopReason;
+    const cancelled = stopReason === 'cancelled' || this.cancelRequested;
+    return this.thread.endTurn(turnId, { status: cancelled ? 'cancelled' : 'completed', stopReason });
+  }
+
+  /** After a local Stop: logs when (or whether) the agent ended the cancelled turn itself. */
+  private async awaitCancelledAnswer(
+    response: Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }>,
+  ): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.cancelGraceMs);
+      timer.unref?.();
+    });
+    const outcome = await Promise.race([response, grace]);
+    clearTimeout(timer);
+    if (outcome === 'late') {
       this.host.logger.warn(
-        `${this.host.agentName} did not end the cancelled turn in ${this.cancelGraceMs} ms; ended it locally.`,
+        `${this.host.agentName} did not end the cancelled turn in ${this.cancelGraceMs} ms; it was ended here at Stop.`,
       );
-      return this.thread.endTurn(turn.id, { status: 'cancelled', stopReason: 'cancelled' });
     }
-    if (result.ok) {
-      await this.drainUpdates();
-      const stopReason = result.value.stopReason;
-      const cancelled = stopReason === 'cancelled' || this.cancelRequested;
-      return this.thread.endTurn(turn.id, { status: cancelled ? 'cancelled' : 'completed', stopReason });
-    }
-    return this.endFailedTurn(turn.id, result.error);
+  }
+
+  private endIfRunning(turnId: string, outcome: Omit<Turn, 'id' | 'startedAt' | 'endedAt'>): Turn {
+    const ended = this.thread
+      .snapshot()
+      .turns.find((turn) => turn.id === turnId && turn.status !== 'running');
+    return ended ?? this.thread.endTurn(turnId, outcome);
   }
 
   private async endFailedTurn(turnId: string, cause: unknown): Promise<Turn> {
@@ -149,7 +223,7 @@ export class AgentSession implements Disposable {
       return this.thread.endTurn(turnId, {
         status: 'interrupted',
         error: { kind: exited.kind, message: exited.message },
-        stderrTail: exited.stderrTail,
+        ...(exited instanceof AgentExitedError ? { stderrTail: exited.stderrTail } : {}),
       });
     }
     return this.thread.endTurn(turnId, {
@@ -177,21 +251,23 @@ export class AgentSession implements Disposable {
     }
   }
 
-  /** Cancels the running turn: settles pending permissions as cancelled and tells the agent. */
+  /**
+   * Stop: settles pending permissions as cancelled, tells the agent, and ends the turn at once —
+   * the user does not wait for the agent. What it still sends for the turn is absorbed.
+   */
   async cancel(): Promise<void> {
     if (!this.isRunning) {
       return;
     }
     this.cancelRequested = true;
     this.settleAllPermissions();
-    const forceEnd = this.forceEnd;
-    const timer = setTimeout(() => forceEnd?.(), this.cancelGraceMs);
-    timer.unref?.();
+    // Not awaited before the turn ends: an agent that stopped reading its stdin must not hold up Stop.
+    const sent = this.host.agent.notify(methods.agent.session.cancel, { sessionId: this.id });
+    this.stopTurn?.();
     try {
-      await this.host.agent.notify(methods.agent.session.cancel, { sessionId: this.id });
+      await sent;
     } catch (error) {
       this.host.logger.warn(`session/cancel could not be sent: ${classifyError(error).message}`);
-      forceEnd?.();
     }
   }
 

@@ -65,10 +65,44 @@ export function classifyError(error: unknown): AgentError {
   }
   if (error instanceof RequestError || isJsonRpcErrorShape(error)) {
     const { code, message, data } = error;
-    return new AgentError(kindOfCode(code, message, data), message, code, data);
+    return new AgentError(kindOfCode(code, message, data), withReason(message, data), code, data);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new AgentError('internal', message);
+}
+
+/** How much of the agent's own explanation a message carries: enough to read, not a stack dump. */
+export const MAX_REASON_CHARS = 500;
+
+/**
+ * The agent's own words about a failure travel in the JSON-RPC error's `data` (a string, or the
+ * SDK's `{ details }`, or an object with a `message`), while the message is often only "Internal
+ * error". The reason is appended, bounded, unless the message already says it.
+ */
+function withReason(message: string, data: unknown): string {
+  const reason = reasonOf(data)?.trim();
+  if (!reason || message.includes(reason)) {
+    return message;
+  }
+  const bounded = reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason;
+  return `${message}: ${bounded}`;
+}
+
+function reasonOf(data: unknown): string | undefined {
+  if (typeof data === 'string') {
+    return data;
+  }
+  if (typeof data !== 'object' || data === null) {
+    return undefined;
+  }
+  const record = data as Record<string, unknown>;
+  for (const key of ['details', 'message']) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim() !== '') {
+      return value;
+    }
+  }
+  return undefined;
 }
 
 function kindOfCode(code: number, message: string, data: unknown): AgentErrorKind {

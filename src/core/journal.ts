@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as z from 'zod';
 // The thread's wire schemas double as the journal's: the journal is read back from disk, untrusted.
 import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
-import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
+import type { ThreadEntry, ThreadEvent, ThreadSnapshot } from './threadTypes';
 
 /** What the journal knows about a chat besides its transcript. */
 export interface ChatMeta {
@@ -23,6 +23,18 @@ export interface JournaledChat {
   readonly thread: ThreadSnapshot;
   /** The file's size in bytes, for retention. */
   readonly bytes: number;
+  /** Set when part of the journal could not be read: the chat says so rather than staying silent. */
+  readonly damage?: JournalDamage;
+}
+
+/** What reading a damaged journal lost, and what it recovered. */
+export interface JournalDamage {
+  /** Lines that could not be parsed (torn, garbled, or of an unknown shape). */
+  readonly unreadableLines: number;
+  /** Entries whose creating line was lost, rebuilt from the lines that followed it. */
+  readonly rebuiltEntries: number;
+  /** The compacted snapshot line was unreadable; the history came from the previous compaction. */
+  readonly snapshotFromPrevious: boolean;
 }
 
 const MetaSchema = z.object({
@@ -106,7 +118,12 @@ export class ChatJournal {
       } finally {
         await handle.close();
       }
+      // The journal being replaced stays as `.prev` until the next compaction: should the new
+      // snapshot line ever prove unreadable, the history is rebuilt from it.
+      await rm(`${target}${PREVIOUS}`, { force: true });
+      await link(target, `${target}${PREVIOUS}`).catch(() => {});
       await rename(temp, target);
+      await syncFolder(this.folder);
     });
   }
 
@@ -126,7 +143,11 @@ export class ChatJournal {
       .sort((a, b) => b.meta.updatedAt - a.meta.updatedAt || b.meta.createdAt - a.meta.createdAt);
   }
 
-  /** One chat, rebuilt from its journal; undefined when there is no readable meta line. */
+  /**
+   * One chat, rebuilt from its journal; undefined when there is no readable meta line. Every
+   * readable line counts: a garbled one is skipped (and reported in `damage`), an unreadable
+   * snapshot is replaced by the previous compaction's journal.
+   */
   async read(chatId: string): Promise<JournaledChat | undefined> {
     let text: string;
     let bytes: number;
@@ -138,34 +159,45 @@ export class ChatJournal {
     } catch {
       return undefined;
     }
-    let meta: ChatMeta | undefined;
-    let snapshot: ThreadSnapshot | undefined;
-    const events: ThreadEvent[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') {
-        continue;
-      }
-      const record = parseRecord(line);
-      if (!record) {
-        continue; // a torn or foreign line: skip it, keep the rest
-      }
-      if (record.t === 'meta') {
-        meta = record.meta;
-      } else if (record.t === 'snapshot') {
-        snapshot = record.thread as ThreadSnapshot;
-        events.length = 0;
-      } else {
-        events.push(...(record.events as ThreadEvent[]));
-      }
-    }
-    if (!meta) {
+    const parsed = parseJournal(text);
+    if (!parsed.meta) {
       return undefined;
     }
-    return { meta, thread: replay(snapshot, events), bytes };
+    let start = parsed.snapshot;
+    let previousUsed = false;
+    let unreadable = parsed.unreadable;
+    if (parsed.snapshotLost && !start) {
+      const previous = await readFile(`${this.file(chatId)}${PREVIOUS}`, 'utf8').catch(() => undefined);
+      const older = previous === undefined ? undefined : parseJournal(previous);
+      if (older) {
+        start = replay(older.snapshot, older.events).snapshot;
+        unreadable += older.unreadable;
+        previousUsed = true;
+      }
+    }
+    const { snapshot: thread, rebuilt } = replay(start, parsed.events);
+    const damaged = unreadable > 0 || rebuilt > 0 || previousUsed;
+    return {
+      meta: parsed.meta,
+      thread,
+      bytes,
+      ...(damaged
+        ? {
+            damage: {
+              unreadableLines: unreadable,
+              rebuiltEntries: rebuilt,
+              snapshotFromPrevious: previousUsed,
+            },
+          }
+        : {}),
+    };
   }
 
   async delete(chatId: string): Promise<void> {
-    await this.enqueue(chatId, () => rm(this.file(chatId), { force: true }));
+    await this.enqueue(chatId, async () => {
+      await rm(this.file(chatId), { force: true });
+      await rm(`${this.file(chatId)}${PREVIOUS}`, { force: true });
+    });
   }
 
   /** Deletes the oldest chats beyond the limits; returns the ids deleted. */
@@ -228,6 +260,62 @@ export class ChatJournal {
   }
 }
 
+/** Suffix of the journal a compaction replaced (not `.jsonl`: it is not a chat of its own). */
+const PREVIOUS = '.prev';
+
+interface ParsedJournal {
+  meta?: ChatMeta;
+  snapshot?: ThreadSnapshot;
+  readonly events: ThreadEvent[];
+  unreadable: number;
+  /** An unreadable line that looks like a snapshot (and no readable snapshot after it). */
+  snapshotLost: boolean;
+}
+
+function parseJournal(text: string): ParsedJournal {
+  const parsed: ParsedJournal = { events: [], unreadable: 0, snapshotLost: false };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') {
+      continue;
+    }
+    const record = parseRecord(line);
+    if (!record) {
+      // A torn or garbled line: skip it, keep the rest, and say so.
+      parsed.unreadable++;
+      if (/^\s*\{\s*"t"\s*:\s*"snapshot"/.test(line)) {
+        parsed.snapshotLost = true;
+        parsed.snapshot = undefined;
+        parsed.events.length = 0;
+      }
+      continue;
+    }
+    if (record.t === 'meta') {
+      parsed.meta = record.meta;
+    } else if (record.t === 'snapshot') {
+      parsed.snapshot = record.thread as ThreadSnapshot;
+      parsed.snapshotLost = false;
+      parsed.events.length = 0;
+    } else {
+      parsed.events.push(...(record.events as ThreadEvent[]));
+    }
+  }
+  return parsed;
+}
+
+/** Makes a rename in `folder` durable (where the platform allows opening a folder). */
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Windows cannot open a folder for sync; the rename is as durable as it gets there.
+  }
+}
+
 function parseRecord(line: string): JournalRecord | undefined {
   try {
     const parsed = RecordSchema.safeParse(JSON.parse(line));
@@ -244,22 +332,41 @@ async function endsWithNewline(handle: FileHandle): Promise<boolean> {
   return last[0] === 0x0a;
 }
 
-/** Rebuilds a thread snapshot from a starting snapshot and the events after it. */
-export function replay(start: ThreadSnapshot | undefined, events: readonly ThreadEvent[]): ThreadSnapshot {
+/**
+ * Rebuilds a thread snapshot from a starting snapshot and the events after it. An update or
+ * appended text for an entry that was never added (its line was lost) rebuilds the entry rather
+ * than dropping what is known of it; `rebuilt` counts those.
+ */
+export function replay(
+  start: ThreadSnapshot | undefined,
+  events: readonly ThreadEvent[],
+): { snapshot: ThreadSnapshot; rebuilt: number } {
   const entries = [...(start?.entries ?? [])];
   const turns = [...(start?.turns ?? [])];
   let state = start?.state ?? { configOptions: [], commands: [], plan: [] };
   const index = new Map(entries.map((entry, i) => [entry.id, i]));
+  const rebuiltIds = new Set<string>();
+  const add = (entry: ThreadEntry): void => {
+    index.set(entry.id, entries.length);
+    entries.push(entry);
+  };
   for (const event of events) {
     switch (event.type) {
       case 'entry_added':
-        index.set(event.entry.id, entries.length);
-        entries.push(event.entry);
+        if (index.has(event.entry.id)) {
+          entries[index.get(event.entry.id) as number] = event.entry;
+        } else {
+          add(event.entry);
+        }
         break;
       case 'entry_updated': {
         const i = index.get(event.entry.id);
         if (i !== undefined) {
           entries[i] = event.entry;
+        } else {
+          // The line that added it was lost; the update carries the whole entry.
+          rebuiltIds.add(event.entry.id);
+          add(event.entry);
         }
         break;
       }
@@ -268,6 +375,10 @@ export function replay(start: ThreadSnapshot | undefined, events: readonly Threa
         const entry = i === undefined ? undefined : entries[i];
         if (i !== undefined && entry && entry.kind !== 'tool_call') {
           entries[i] = { ...entry, text: entry.text + event.text };
+        } else if (i === undefined) {
+          // Only the text is known: it was the agent's (appends come from streamed chunks).
+          rebuiltIds.add(event.entryId);
+          add({ kind: 'agent', id: event.entryId, text: event.text, attachments: [] });
         }
         break;
       }
@@ -295,5 +406,5 @@ export function replay(start: ThreadSnapshot | undefined, events: readonly Threa
       }
     }
   }
-  return { entries, turns, state };
+  return { snapshot: { entries, turns, state }, rebuilt: rebuiltIds.size };
 }

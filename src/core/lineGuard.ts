@@ -7,15 +7,33 @@ export interface RejectedLine {
   readonly bytes: number;
 }
 
+/** The SDK's own cap on one message (`DEFAULT_MAX_MESSAGE_BYTES`): 32 MiB. */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/** The agent wrote a line longer than the limit: the connection cannot go on (the message is lost). */
+export class OversizedMessageError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The agent sent a message larger than ${formatBytes(maxBytes)}.`);
+    this.name = 'OversizedMessageError';
+  }
+}
+
 /**
  * Sits between an agent's stdout and the SDK's newline-delimited JSON reader and drops lines that
  * cannot be a JSON-RPC message (banners, debug prints, a torn line), reporting each one. The SDK
  * would answer such a line with a parse error the agent never asked for; here it is logged and the
  * session goes on. Only the first and last byte of a line are inspected, so large messages cost
  * nothing extra.
+ *
+ * A line (also one still waiting for its newline) longer than `maxLineBytes` errors the stream
+ * with `OversizedMessageError` as soon as the limit is passed: nothing beyond the limit is held.
  */
-export function lineGuard(onRejected: (line: RejectedLine) => void): TransformStream<Uint8Array, Uint8Array> {
+export function lineGuard(
+  onRejected: (line: RejectedLine) => void,
+  maxLineBytes = MAX_LINE_BYTES,
+): TransformStream<Uint8Array, Uint8Array> {
   let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   const decoder = new TextDecoder();
 
   /** Passes a line (with a newline) or drops it. */
@@ -48,10 +66,17 @@ export function lineGuard(onRejected: (line: RejectedLine) => void): TransformSt
       let runStart = 0;
       for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
         const piece = chunk.subarray(from, nl);
+        if (pendingBytes + piece.length > maxLineBytes) {
+          if (from > runStart) {
+            controller.enqueue(chunk.subarray(runStart, from));
+          }
+          throw new OversizedMessageError(maxLineBytes);
+        }
         if (pending.length > 0) {
           pending.push(piece);
           emitLine(concat(pending), controller);
           pending = [];
+          pendingBytes = 0;
           runStart = nl + 1;
         } else if (!acceptable(piece)) {
           if (from > runStart) {
@@ -66,6 +91,11 @@ export function lineGuard(onRejected: (line: RejectedLine) => void): TransformSt
         controller.enqueue(chunk.subarray(runStart, from));
       }
       if (from < chunk.length) {
+        pendingBytes += chunk.length - from;
+        if (pendingBytes > maxLineBytes) {
+          pending = [];
+          throw new OversizedMessageError(maxLineBytes);
+        }
         pending.push(chunk.slice(from));
       }
     },
@@ -73,6 +103,7 @@ export function lineGuard(onRejected: (line: RejectedLine) => void): TransformSt
       if (pending.length > 0) {
         emitLine(concat(pending), controller);
         pending = [];
+        pendingBytes = 0;
       }
     },
   });
@@ -113,4 +144,8 @@ function concat(parts: Uint8Array[]): Uint8Array {
     offset += part.length;
   }
   return out;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

@@ -78,6 +78,17 @@ export interface TerminalOutput {
   readonly exitStatus?: TerminalExit;
 }
 
+/** New terminal output for the view: a delta after an offset, or (`append` false) all that is held. */
+export interface TerminalDelta {
+  readonly text: string;
+  /** True: `text` continues what was read up to the offset asked from. False: it replaces it. */
+  readonly append: boolean;
+  /** The offset to ask from next time. */
+  readonly next: number;
+  readonly truncated: boolean;
+  readonly exitStatus?: TerminalExit;
+}
+
 export interface TerminalPort {
   /** A terminal's id whenever its output grows or its command exits (read it with `lastOutput`). */
   readonly onDidChange?: Event<string>;
@@ -86,6 +97,12 @@ export interface TerminalPort {
    * releases a terminal right after reading it; the view must still show how it ended).
    */
   lastOutput?(terminalId: string): TerminalOutput | undefined;
+  /**
+   * Output since `offset` (from a previous delta's `next`; 0 at first) as a delta whose cost is
+   * its own size; the whole held output when that part was dropped or `offset` is negative.
+   * Undefined for an unknown terminal.
+   */
+  outputFrom?(terminalId: string, offset: number): TerminalDelta | undefined;
   create(request: TerminalCreateRequest): Promise<string>;
   output(terminalId: string): Promise<TerminalOutput>;
   waitForExit(terminalId: string): Promise<TerminalExit>;

@@ -60,6 +60,12 @@ export class Thread {
   /** The turn new entries belong to: the running one, else the last one (late updates). */
   private currentTurnId: string | undefined;
   private replaying = false;
+  /**
+   * A step happened since the last message chunk: a tool call was created or updated, or the plan
+   * changed. Agents rarely send a `messageId`, so this is what tells the text after a step (even one
+   * updating an earlier card) from the text before it: it starts a new message instead of running on.
+   */
+  private stepSinceText = false;
 
   private readonly emitter = new Emitter<ThreadEvent>();
   readonly onEvent = this.emitter.event;
@@ -197,6 +203,7 @@ export class Thread {
         this.upsertToolCall(update);
         return;
       case 'plan':
+        this.stepSinceText = true;
         return this.setState('plan', planOf(update));
       case 'available_commands_update':
         return this.setState('commands', commandsOf(update));
@@ -239,6 +246,7 @@ export class Thread {
    * permission request may each be the first thing seen for an id (real agents do all three).
    */
   upsertToolCall(update: acp.ToolCallUpdate | acp.ToolCall): ToolCallEntry {
+    this.stepSinceText = true;
     const known = this.toolCall(update.toolCallId);
     // A restarted agent may number its tool calls afresh: an id from an earlier turn, seen
     // again while a new turn runs, is a new tool call of this turn, not the old one revived.
@@ -295,16 +303,17 @@ export class Thread {
     const attachment = text === undefined ? attachmentOf(chunk.content) : undefined;
     const messageId = chunk.messageId ?? undefined;
     const last = this.entries.at(-1);
+    const afterStep = this.stepSinceText;
+    this.stepSinceText = false;
+    const lastId = last !== undefined && 'messageId' in last ? last.messageId : undefined;
+    // The same id says "same message" even across tool updates; only without ids does a tool step divide.
+    const sameMessage = messageId !== undefined && lastId === messageId;
     const continues =
       last !== undefined &&
       last.kind === kind &&
       last.turnId === this.turnField().turnId &&
-      !(
-        messageId !== undefined &&
-        'messageId' in last &&
-        last.messageId !== undefined &&
-        last.messageId !== messageId
-      );
+      (sameMessage ||
+        (!afterStep && !(messageId !== undefined && lastId !== undefined && lastId !== messageId)));
 
     if (!continues) {
       const bounded = boundText(text ?? '', this.limits.maxMessageChars);

@@ -19,6 +19,12 @@ export const AuthMethodSchema = z.object({
   description: z.optional(z.string()),
 });
 
+/** What the agent takes in a prompt besides text (its `promptCapabilities`), so the composer can say so early. */
+export const PromptCapabilitiesSchema = z.object({
+  image: z.optional(z.boolean()),
+  embeddedContext: z.optional(z.boolean()),
+});
+
 /** Where the selected agent is: not started, starting, ready, or failed (with a classified error). */
 export const AgentStatusSchema = z.object({
   state: z.enum(['idle', 'starting', 'ready', 'error']),
@@ -32,6 +38,8 @@ export const AgentStatusSchema = z.object({
   ),
   /** Sign-in methods the agent offers (shown with an auth_required error). */
   authMethods: z.optional(z.array(AuthMethodSchema)),
+  /** Known once the agent is ready. */
+  promptCapabilities: z.optional(PromptCapabilitiesSchema),
 });
 
 export const ChatSchema = z.object({
@@ -51,8 +59,53 @@ export const ChatSummarySchema = z.object({
   running: z.boolean(),
 });
 
-/** A file the user attached to the next message (explorer "Add File to Chat"). */
-export const AttachmentRefSchema = z.object({ uri: z.string(), name: z.string() });
+/** What an @-mention points at; absent on an attachment means a file. */
+export const MentionKindSchema = z.enum([
+  'file',
+  'folder',
+  'editor',
+  'selection',
+  'symbol',
+  'problems',
+  'chat',
+]);
+
+/** Lines of a file (1-based, inclusive): a selection or a symbol. */
+export const LineRangeSchema = z
+  .object({ startLine: z.int().check(z.positive()), endLine: z.int().check(z.positive()) })
+  .check(z.refine((range) => range.endLine >= range.startLine, 'endLine must not be before startLine'));
+
+/**
+ * Something attached to the next message: a file (explorer "Add File to Chat", a drop, the
+ * paperclip) or an @-mention of a folder, a selection, a symbol, a file's problems or a chat.
+ */
+export const AttachmentRefSchema = z.object({
+  uri: z.string(),
+  name: z.string(),
+  kind: z.optional(MentionKindSchema),
+  range: z.optional(LineRangeSchema),
+});
+
+/** One entry of the @-mention picker: what it attaches, plus a line of detail (a path, a container). */
+export const MentionSchema = z.extend(AttachmentRefSchema, { detail: z.optional(z.string()) });
+
+/** Images the composer sends as image blocks (pasted or dropped); bounded by the view and here. */
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** A text file dropped from the OS into a browser window has no path: its text goes along (bounded). */
+export const MAX_DROPPED_TEXT_CHARS = 1_000_000;
+export const DroppedTextFileSchema = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(300)),
+  text: z.string().check(z.maxLength(MAX_DROPPED_TEXT_CHARS)),
+});
+export const ImageAttachmentSchema = z.object({
+  name: z.string().check(z.maxLength(300)),
+  mimeType: z.enum(IMAGE_MIME_TYPES),
+  /** Base64, without a `data:` prefix. */
+  data: z
+    .string()
+    .check(z.maxLength(Math.ceil(MAX_IMAGE_BYTES / 3) * 4), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64')),
+});
 
 /** A file write waiting for Keep or Undo (`acpAgents.edits.review: ask`). */
 export const EditReviewSchema = z.object({
@@ -60,6 +113,22 @@ export const EditReviewSchema = z.object({
   path: z.string(),
   /** True when the agent creates the file. */
   isNew: z.boolean(),
+});
+
+/** An error or warning that appeared in a file the agent changed. */
+export const ProblemSchema = z.object({
+  /** Relative to its workspace folder. */
+  path: z.string(),
+  line: z.int().check(z.positive()),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  source: z.optional(z.string()),
+});
+
+/** "Fix N new problems": offered after the turn `turnId` left new problems in the files it changed. */
+export const ProblemsOfferSchema = z.object({
+  turnId: z.string(),
+  problems: z.array(ProblemSchema).check(z.minLength(1)),
 });
 
 /** Everything the view shows, sent after `ready` and whenever the view must start over. */
@@ -74,11 +143,17 @@ export const ViewStateSchema = z.object({
   editReviews: z.optional(z.array(EditReviewSchema)),
   /** Files waiting on the composer for the next message. */
   attachments: z.optional(z.array(AttachmentRefSchema)),
+  /** The workspace folders' absolute paths: the view shows paths inside them relative, as VS Code does. */
+  workspaceFolders: z.optional(z.array(z.string())),
+  /** New problems in the files the active chat's last turn changed. */
+  problemsOffer: z.optional(ProblemsOfferSchema),
 });
 
 export const TerminalOutputSchema = z.object({
   terminalId: z.string(),
+  /** The output; with `append`, only what follows the output sent before for this terminal. */
   output: z.string(),
+  append: z.optional(z.literal(true)),
   truncated: z.boolean(),
   exitStatus: z.optional(z.object({ exitCode: z.nullable(z.number()), signal: z.nullable(z.string()) })),
 });
@@ -97,8 +172,16 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.optional(z.string()) }),
   /** The file writes waiting for Keep or Undo changed. */
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
+  /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */
+  z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: z.optional(ProblemsOfferSchema) }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string() }),
+  /** The answer to the view's `mention_query` with the same `requestId`, best first. */
+  z.object({
+    type: z.literal('mention_results'),
+    requestId: z.int(),
+    items: z.array(MentionSchema).check(z.maxLength(200)),
+  }),
 ]);
 
 export const ViewMessageSchema = z.discriminatedUnion('type', [
@@ -107,6 +190,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('send'),
     text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
     attachments: z.optional(z.array(AttachmentRefSchema).check(z.maxLength(50))),
+    images: z.optional(z.array(ImageAttachmentSchema).check(z.maxLength(10))),
+    textFiles: z.optional(z.array(DroppedTextFileSchema).check(z.maxLength(10))),
   }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.nullable(z.string()) }),
@@ -145,6 +230,20 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** Put the workspace back to how it was before the turn's message (after a confirmation). */
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
+  /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
+  z.object({ type: z.literal('check_agents') }),
+  /** Send the offered problems of turn `turnId` to the agent as the next prompt. */
+  z.object({ type: z.literal('fix_problems'), turnId: z.string() }),
+  /** Drop the "Fix N new problems" offer. */
+  z.object({ type: z.literal('dismiss_problems') }),
+  /** The @-mention picker's text after "@"; answered by `mention_results`. */
+  z.object({
+    type: z.literal('mention_query'),
+    query: z.string().check(z.maxLength(200)),
+    requestId: z.int(),
+  }),
+  /** The paperclip: pick files to attach (the host shows its file dialog). */
+  z.object({ type: z.literal('pick_files') }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
@@ -152,7 +251,13 @@ export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
 export type EditReview = DeepReadonly<z.infer<typeof EditReviewSchema>>;
 export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
+export type ProblemsOfferMessage = DeepReadonly<z.infer<typeof ProblemsOfferSchema>>;
 export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
+export type MentionKind = z.infer<typeof MentionKindSchema>;
+export type Mention = DeepReadonly<z.infer<typeof MentionSchema>>;
+export type ImageAttachment = DeepReadonly<z.infer<typeof ImageAttachmentSchema>>;
+export type DroppedTextFile = DeepReadonly<z.infer<typeof DroppedTextFileSchema>>;
+export type PromptCapabilitiesMessage = DeepReadonly<z.infer<typeof PromptCapabilitiesSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
 export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;
 export type ViewMessage = DeepReadonly<z.infer<typeof ViewMessageSchema>>;

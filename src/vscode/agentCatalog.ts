@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
+import { detectPresets } from '../chat/agentPresets';
 import {
   DEMO_AGENT_ID,
   parseAgentSettings,
   type AgentDefinition,
   type ParsedAgents,
 } from '../chat/agentSettings';
+import { nodeSpawnHost } from '../core/node/nodeSpawnHost';
 
 /**
- * The agents the chat offers, read from `acpAgents.agents` and re-read when settings change.
- * Invalid entries are reported once per change and skipped; the demo agent fills in when none is
- * configured.
+ * The agents the chat offers: those in `acpAgents.agents`, then the presets found on PATH (Copilot
+ * CLI, Claude Code, Gemini CLI, Codex, OpenCode) that the user did not configure themselves.
+ * Re-read when settings change (PATH is looked at again then). Invalid entries are reported once
+ * per change and skipped; the demo agent fills in when there is no other agent.
  */
 export class AgentCatalog implements vscode.Disposable {
   private parsed: ParsedAgents;
@@ -36,7 +39,7 @@ export class AgentCatalog implements vscode.Disposable {
 
   private read(): ParsedAgents {
     const raw = vscode.workspace.getConfiguration('acpAgents').get<unknown>('agents');
-    const parsed = parseAgentSettings(raw, this.demoAgent);
+    const parsed = parseAgentSettings(raw, this.demoAgent, detectPresets(nodeSpawnHost()));
     if (parsed.errors.length > 0) {
       for (const error of parsed.errors) {
         this.log.warn(error);

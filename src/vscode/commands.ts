@@ -2,7 +2,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PromptBlock } from '../core/promptBlocks';
 import type { ChatController } from '../chat/chatController';
+import { findCopilotAgent } from '../chat/copilotAgent';
+import { lineRangeFragment } from '../chat/selectionRange';
 import type { ChatViewProvider } from './chatViewProvider';
+import { copilotAgentName } from './settings';
 import type { UserPrompts } from './userPrompts';
 
 export interface CommandDeps {
@@ -12,7 +15,7 @@ export interface CommandDeps {
   readonly log: vscode.LogOutputChannel;
 }
 
-const COPILOT_ID = 'copilot';
+const SET_UP = 'Set Up Copilot';
 
 /** The palette commands (category "ACP"), the editor and explorer menu entries behind them. */
 export function registerCommands({ chat, view, prompts, log }: CommandDeps): vscode.Disposable[] {
@@ -28,15 +31,19 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
       }
     };
 
-  /** Sends the selection (else the whole file) with a prompt the user types, to `agentId` (else the current agent). */
-  const sendEditorContext = async (agentId: string | undefined): Promise<void> => {
+  /** Sends the selection (else the whole file) with a question the user types, to `agentId`. */
+  const sendEditorContext = async (agentId: string): Promise<void> => {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
       throw new Error('Open a file (and select some code) first.');
     }
-    const agents = chat.agentsOffered;
-    const target = agentId && agents.some((a) => a.id === agentId) ? agentId : undefined;
-    const agentName = agents.find((a) => a.id === (target ?? chat.agent.id))?.label ?? chat.agent.label;
+    const agentName = chat.agentsOffered.find((a) => a.id === agentId)?.label ?? agentId;
+    // A question typed while the chat it would go to is busy would have nowhere to go: say so first.
+    if (agentId === chat.agent.id && chat.activeChatRunning) {
+      throw new Error(
+        `${agentName} is still answering in this chat. Wait for it or press Stop, then send again.`,
+      );
+    }
     const selection = editor.selection;
     const whole = selection.isEmpty;
     const what = whole ? path.basename(editor.document.fileName) : 'the selection';
@@ -47,20 +54,55 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
     if (question === undefined || question.trim() === '') {
       return;
     }
-    if (target && target !== chat.agent.id) {
-      await chat.selectAgent(target);
+    if (agentId !== chat.agent.id) {
+      await chat.selectAgent(agentId);
     }
     const range = whole ? undefined : selection;
     const text = editor.document.getText(range);
     const uri = editor.document.uri.with({
-      fragment: range ? `L${range.start.line + 1}-L${range.end.line + 1}` : '',
+      fragment: range ? lineRangeFragment(range.start, range.end) : '',
     });
     const blocks: PromptBlock[] = [
       { type: 'text', text: question.trim() },
       { type: 'resource', uri: uri.toString(), text, mimeType: mimeOf(editor.document.languageId) },
     ];
     await view.reveal();
-    void chat.sendPrompt(blocks).catch((error: unknown) => log.error(`Send failed: ${String(error)}`));
+    // The turn runs on; a send that fails (the chat became busy meanwhile) is shown with the question, so it is not lost.
+    void chat.sendPrompt(blocks).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(`Send failed: ${message}`);
+      void vscode.window.showErrorMessage(
+        `ACP Agents: your question was not sent: "${question.trim()}". ${message}`,
+      );
+    });
+  };
+
+  /**
+   * "Send to Copilot" goes to the Copilot agent (configured, named in `acpAgents.copilotAgent`, or
+   * detected on PATH), starting it when needed. Without one it says so and lets the user set one up
+   * or choose the current agent: never a silent swap.
+   */
+  const sendToCopilot = async (): Promise<void> => {
+    const choice = findCopilotAgent(chat.agentsOffered, copilotAgentName());
+    if (choice.kind === 'found') {
+      return sendEditorContext(choice.agent.id);
+    }
+    const current = chat.agent.label;
+    const message =
+      choice.kind === 'unknown_setting'
+        ? `acpAgents.copilotAgent names "${choice.name}", which is not one of the agents.`
+        : 'No GitHub Copilot agent is set up.';
+    const answer = await prompts.modal(
+      message,
+      'Install GitHub Copilot CLI (npm install -g @github/copilot) so it is found on PATH, add an agent whose ' +
+        'command is copilot to acpAgents.agents, or name one in acpAgents.copilotAgent.',
+      [SET_UP, `Send to ${current}`],
+    );
+    if (answer === SET_UP) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'acpAgents.agents');
+    } else if (answer === `Send to ${current}`) {
+      await sendEditorContext(chat.agent.id);
+    }
   };
 
   const pickAgent = async (title: string): Promise<string | undefined> => {
@@ -74,18 +116,20 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
   };
 
   return [
-    vscode.commands.registerCommand(
-      'acpAgents.sendToCopilot',
-      run('Send to Copilot', () => sendEditorContext(COPILOT_ID)),
+    // The editor context menu has its own entries: there the title shows without its category, so it carries "ACP:".
+    ...['acpAgents.sendToCopilot', 'acpAgents.editor.sendToCopilot'].map((id) =>
+      vscode.commands.registerCommand(id, run('Send to Copilot', sendToCopilot)),
     ),
-    vscode.commands.registerCommand(
-      'acpAgents.sendToAgent',
-      run('Send to Agent', async () => {
-        const agentId = await pickAgent('Send to Agent');
-        if (agentId) {
-          await sendEditorContext(agentId);
-        }
-      }),
+    ...['acpAgents.sendToAgent', 'acpAgents.editor.sendToAgent'].map((id) =>
+      vscode.commands.registerCommand(
+        id,
+        run('Send to Agent', async () => {
+          const agentId = await pickAgent('Send to Agent');
+          if (agentId) {
+            await sendEditorContext(agentId);
+          }
+        }),
+      ),
     ),
     vscode.commands.registerCommand(
       'acpAgents.newChat',

@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorActions } from '../chat/viewSink';
+import type { AttachmentRef } from '../protocol';
 
 /** Opens what the chat links to: files in an editor at the line, web pages in the browser. */
 export class VsCodeEditorActions implements EditorActions {
@@ -20,6 +21,10 @@ export class VsCodeEditorActions implements EditorActions {
     return nodePath.isAbsolute(filePath) || !root ? filePath : nodePath.join(root, filePath);
   }
 
+  async checkAgents(): Promise<void> {
+    await vscode.commands.executeCommand('acpAgents.checkAgents');
+  }
+
   async openUrl(url: string): Promise<void> {
     const uri = vscode.Uri.parse(url);
     // Only web pages: a link in agent output must not launch other URI handlers.
@@ -27,5 +32,19 @@ export class VsCodeEditorActions implements EditorActions {
       throw new Error(`Refused to open a ${uri.scheme}: link from the chat.`);
     }
     await vscode.env.openExternal(uri);
+  }
+
+  async pickFiles(): Promise<AttachmentRef[]> {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: true,
+      canSelectFiles: true,
+      canSelectFolders: false,
+      openLabel: 'Attach',
+      title: 'Attach files to the message',
+      ...(vscode.workspace.workspaceFolders?.[0]
+        ? { defaultUri: vscode.workspace.workspaceFolders[0].uri }
+        : {}),
+    });
+    return (picked ?? []).map((uri) => ({ uri: uri.toString(), name: nodePath.basename(uri.fsPath) }));
   }
 }

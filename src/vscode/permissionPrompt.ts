@@ -2,6 +2,7 @@ import type { PermissionRules } from '../core/permissionRules';
 import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from '../core/ports';
 import type { EditReview } from './editReview';
 import type { UserPrompts } from './userPrompts';
+import { workspaceRelative, workspaceRelativeText } from './workspacePaths';
 
 const SHOW_DIFF = 'Show diff';
 
@@ -58,9 +59,9 @@ export class VsCodePermissions implements PermissionPort {
     const labels = prompt.options.map((option) => option.name);
     const detail = [
       ...prompt.toolCall.locations.map(
-        (location) => `${location.path}${location.line ? `:${location.line}` : ''}`,
+        (location) => `${workspaceRelative(location.path)}${location.line ? `:${location.line}` : ''}`,
       ),
-      diff?.type === 'diff' ? `Edits ${diff.path}` : undefined,
+      diff?.type === 'diff' ? `Edits ${workspaceRelative(diff.path)}` : undefined,
     ]
       .filter((line): line is string => line !== undefined)
       .join('\n');
@@ -69,7 +70,7 @@ export class VsCodePermissions implements PermissionPort {
         return { outcome: 'cancelled' };
       }
       const choice = await this.prompts.modal(
-        `The agent asks permission: ${prompt.toolCall.title}`,
+        `The agent asks permission: ${workspaceRelativeText(prompt.toolCall.title)}`,
         detail || undefined,
         diff ? [...labels, SHOW_DIFF] : labels,
       );

@@ -68,6 +68,12 @@ export function defaultAgentId(): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** `acpAgents.copilotAgent`: the configured agent "Send to Copilot" uses (empty: recognise it by its command). */
+export function copilotAgentName(): string | undefined {
+  const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('copilotAgent');
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
 const RulesSchema = z.array(
   z.object({
     agentId: z.string(),

@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import { NodeTerminals } from '../core/node/nodeTerminals';
-import type { TerminalCreateRequest, TerminalExit, TerminalOutput, TerminalPort } from '../core/ports';
+import type {
+  TerminalCreateRequest,
+  TerminalDelta,
+  TerminalExit,
+  TerminalOutput,
+  TerminalPort,
+} from '../core/ports';
 
 /** How many finished agent terminals stay open for reading before the oldest is closed. */
 const KEPT_TERMINALS = 5;
@@ -46,6 +52,10 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
 
   lastOutput(terminalId: string): TerminalOutput | undefined {
     return this.processes.lastOutput(terminalId);
+  }
+
+  outputFrom(terminalId: string, offset: number): TerminalDelta | undefined {
+    return this.processes.outputFrom(terminalId, offset);
   }
 
   output(terminalId: string): Promise<TerminalOutput> {

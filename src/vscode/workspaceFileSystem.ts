@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isInside } from '../core/pathConfinement';
+import type { FileHandle } from 'node:fs/promises';
+import { ConfinementRaceError, isInside, openInside } from '../core/pathConfinement';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
 import type { EditReview } from './editReview';
 import type { UserPrompts } from './userPrompts';
@@ -32,7 +33,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
     await this.confine(filePath, 'read');
     const uri = vscode.Uri.file(filePath);
     const limit = this.settings().maxReadBytes;
-    const open = this.openDocument(uri);
+    const open = await this.liveDocument(uri);
     if (open) {
       const text = open.getText();
       if (text.length > limit) {
@@ -40,19 +41,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
       }
       return text;
     }
-    let stat: vscode.FileStat;
-    try {
-      stat = await vscode.workspace.fs.stat(uri);
-    } catch {
-      throw new FileNotFoundError(filePath);
-    }
-    if (stat.type & vscode.FileType.Directory) {
-      throw new ClientRefusalError(`${filePath} is a folder, not a file.`);
-    }
-    if (stat.size > limit) {
-      throw tooLarge(filePath, stat.size, limit);
-    }
-    const bytes = await vscode.workspace.fs.readFile(uri);
+    const bytes = await this.readDisk(filePath, uri, limit);
     if (looksBinary(bytes)) {
       throw new ClientRefusalError(`${filePath} is a binary file; only text files can be read.`);
     }
@@ -112,9 +101,56 @@ export class WorkspaceFileSystem implements FileSystemPort {
     }
   }
 
+  /**
+   * The file's bytes from disk. Inside the workspace it is opened, then verified to still be the
+   * file that was checked (a symlink swapped in after the check is refused); outside, the user
+   * has already said yes to reading it.
+   */
+  private async readDisk(filePath: string, uri: vscode.Uri, limit: number): Promise<Uint8Array> {
+    let handle: FileHandle | undefined;
+    try {
+      handle = await openInside(filePath, workspaceRoots());
+    } catch (error) {
+      if (error instanceof ConfinementRaceError) {
+        throw new ClientRefusalError(error.message);
+      }
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new FileNotFoundError(filePath);
+      }
+      throw error;
+    }
+    if (handle) {
+      try {
+        const stat = await handle.stat();
+        if (stat.isDirectory()) {
+          throw new ClientRefusalError(`${filePath} is a folder, not a file.`);
+        }
+        if (stat.size > limit) {
+          throw tooLarge(filePath, stat.size, limit);
+        }
+        return await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+    }
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(uri);
+    } catch {
+      throw new FileNotFoundError(filePath);
+    }
+    if (stat.type & vscode.FileType.Directory) {
+      throw new ClientRefusalError(`${filePath} is a folder, not a file.`);
+    }
+    if (stat.size > limit) {
+      throw tooLarge(filePath, stat.size, limit);
+    }
+    return vscode.workspace.fs.readFile(uri);
+  }
+
   /** Refuses paths outside the workspace folders unless the user allows it in a modal dialog. */
   private async confine(filePath: string, access: 'read' | 'write'): Promise<void> {
-    const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    const roots = workspaceRoots();
     if (roots.length > 0 && (await isInside(filePath, roots))) {
       return;
     }
@@ -139,7 +175,20 @@ export class WorkspaceFileSystem implements FileSystemPort {
 
   /** What the user sees now: the editor's text when open, else the disk; null for a new file. */
   private async currentText(uri: vscode.Uri): Promise<string | null> {
-    return this.openDocument(uri)?.getText() ?? (await this.diskText(uri));
+    return (await this.liveDocument(uri))?.getText() ?? (await this.diskText(uri));
+  }
+
+  /**
+   * The document whose text stands for the file: one with unsaved changes, or a saved one whose file
+   * is still there. VS Code keeps documents in memory after their editor closes and after the file
+   * is deleted outside it; such a stale copy must not pass for the disk (a deleted file is new again).
+   */
+  private async liveDocument(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+    const document = this.openDocument(uri);
+    if (!document || document.isClosed) {
+      return undefined;
+    }
+    return document.isDirty || (await this.exists(uri)) ? document : undefined;
   }
 
   private async diskText(uri: vscode.Uri): Promise<string | null> {
@@ -173,4 +222,8 @@ function tooLarge(filePath: string, size: number, limit: number): ClientRefusalE
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
 }

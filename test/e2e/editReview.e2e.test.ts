@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, relative } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import {
   docsScreenshot,
@@ -21,7 +21,7 @@ import {
   waitForTurnStatus,
   WorkspaceTempFolder,
 } from './support/chat';
-import { screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
+import { sampleWorkspace, screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
 
 describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)', () => {
   let workbench: RunningWorkbench | undefined;
@@ -56,7 +56,7 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
   function reviewRow(file: string): Locator {
     return frame
       .locator('.reviews .review-row')
-      .filter({ has: frame.locator('.review-path', { hasText: file }) });
+      .filter({ has: frame.locator('.review-path', { hasText: relative(sampleWorkspace, file) }) });
   }
 
   /** Asks for `fs write`, waits until both the diff editor and the chat's Keep/Undo are shown. */
@@ -81,7 +81,9 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
     assert.equal((await reviews.locator('.reviews-title').innerText()).trim(), '1 edit to review');
     const row = reviewRow(file);
     assert.equal(await row.count(), 1);
-    assert.equal((await row.locator('.review-path').innerText()).trim(), file);
+    // Shown relative to the workspace, as VS Code shows paths; the full path is the tooltip.
+    assert.equal((await row.locator('.review-path').innerText()).trim(), relative(sampleWorkspace, file));
+    assert.equal(await row.locator('.review-path').getAttribute('title'), `Open ${file}`);
     assert.equal(
       await row.locator('.diff-badge').count(),
       isNew ? 1 : 0,

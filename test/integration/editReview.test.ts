@@ -5,7 +5,7 @@
  * The diff tab closes once decided.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from '../../src/extension';
 import {
@@ -167,6 +167,30 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
         choices: ['Keep', 'Undo'],
       },
     ]);
+    await assertDecided();
+  });
+
+  it('reviews a kept file deleted on disk as new again: a stale document does not stand in for the disk', async () => {
+    const file = folder.file('recreated.txt');
+    prompts.answerNotify('Keep');
+    assert.equal((await (await begin(api, `fs write ${file} first`)).done).reply, 'wrote 5 chars');
+    await assertDecided();
+    // The write left a (saved, unshown) document of the file in memory; the file goes away outside VS Code.
+    assert.ok(vscode.workspace.textDocuments.some((document) => document.uri.fsPath === file));
+    rmSync(file);
+
+    const { running, id, tab } = await proposeWrite(file, 'second');
+    assert.equal(tab.label, "recreated.txt: agent's proposal (new file)");
+    assert.deepEqual(api.review.pending(), [{ id, path: file, isNew: true }]);
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), '');
+    assert.equal(
+      (await prompts.waitFor('notify', 2))[1]?.message,
+      'The agent wants to create recreated.txt. Keep the change?',
+    );
+
+    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'keep' });
+    assert.equal((await running.done).reply, 'wrote 6 chars');
+    assert.equal(readFileSync(file, 'utf8'), 'second');
     await assertDecided();
   });
 

@@ -6,7 +6,6 @@
  * answered inline instead.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PermissionRule, PermissionRules } from '../../src/core/permissionRules';
 import type { PermissionPrompt } from '../../src/core/ports';
@@ -25,7 +24,6 @@ import {
   Settings,
   showChatView,
   toolCallsOf,
-  workspaceRoot,
   type ScriptedPrompts,
 } from './support/harness';
 
@@ -64,7 +62,6 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
   let api: AcpAgentsApi;
   let prompts: ScriptedPrompts & { restore(): void };
   const settings = new Settings();
-  const readme = (): string => path.join(workspaceRoot(), 'README.md');
 
   before(async () => {
     api = await getApi();
@@ -93,7 +90,8 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
     return {
       kind: 'modal',
       message: 'The agent asks permission: Edit README.md',
-      detail: `${readme()}:1\nEdits ${readme()}`,
+      // Paths in the dialog are workspace-relative, as VS Code shows them.
+      detail: 'README.md:1\nEdits README.md',
       choices: [...OPTIONS, 'Show diff'],
     };
   }

@@ -104,6 +104,29 @@ describe('agent presets', () => {
     );
   });
 
+  it('does not offer a preset the user configured through a package runner or a path', () => {
+    const claude: AgentDefinition = {
+      id: 'claude',
+      label: 'Claude Code',
+      command: 'claude-agent-acp',
+      args: [],
+      env: {},
+    };
+    const parsed = parseAgentSettings(
+      [
+        { name: 'Claude', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp@0.23.1'] },
+        { name: 'My Copilot', command: 'npx', args: ['@github/copilot', '--acp'] },
+        { name: 'Local Gemini', command: '/opt/tools/gemini' },
+      ],
+      demo,
+      [copilot, claude, gemini],
+    );
+    assert.deepEqual(
+      parsed.agents.map((agent) => agent.id),
+      ['agent:claude', 'agent:my-copilot', 'agent:local-gemini'],
+    );
+  });
+
   it('drops the demo agent once a preset is installed', () => {
     assert.deepEqual(parseAgentSettings([], demo, [copilot]).agents, [copilot]);
   });

@@ -43,7 +43,7 @@ describe('cancelling a turn', () => {
     assert.equal(agent.permissions.prompts.length, 1);
   });
 
-  it('ends the turn locally when the agent does not answer session/cancel in time', async () => {
+  it('ends the turn at Stop and warns when the agent does not answer session/cancel in time', async () => {
     agent = await startTestAgent({ client: { sessionOptions: { cancelGraceMs: 300 } } });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const running = session.prompt([text('stubborn 5000')]);
@@ -52,9 +52,12 @@ describe('cancelling a turn', () => {
     const turn = await running;
     assert.equal(turn.status, 'cancelled');
     assert.equal(session.isRunning, false);
-    assert.ok(
-      agent.logger.messages('warn').some((m) => m.includes('did not end the cancelled turn in 300 ms')),
-    );
+    // The warning comes when the grace has passed, after the turn already ended.
+    const warned = (): boolean =>
+      agent.logger.messages('warn').some((m) => m.includes('did not end the cancelled turn in 300 ms'));
+    assert.equal(warned(), false);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.ok(warned());
   });
 
   it('stops a slow stream in the middle and keeps what arrived', async () => {

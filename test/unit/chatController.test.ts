@@ -21,7 +21,11 @@ describe('chat controller (host side of the chat view)', () => {
       chat.view.of('agent_status').map((m) => m.status),
       [
         { state: 'starting', agentName: 'Test a' },
-        { state: 'ready', agentName: 'Demo agent (offline)' },
+        {
+          state: 'ready',
+          agentName: 'Demo agent (offline)',
+          promptCapabilities: { image: true, embeddedContext: true },
+        },
       ],
     );
   });
@@ -153,6 +157,9 @@ describe('chat controller (host side of the chat view)', () => {
     assert.equal(chat.controller.currentStatus.state, 'error');
     assert.equal(chat.controller.currentStatus.error?.kind, 'process_exited');
     assert.match(chat.controller.currentStatus.error?.message ?? '', /failed to start: ENOENT/);
+    // The banner's "Check agents" runs the agent doctor through the editor port.
+    await chat.controller.handleMessage({ type: 'check_agents' });
+    assert.equal(chat.checkAgentsRuns, 1);
   });
 
   it('sends a fresh snapshot with the transcript so far when a view reconnects', async () => {

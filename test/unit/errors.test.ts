@@ -5,6 +5,7 @@ import {
   AgentError,
   AgentExitedError,
   classifyError,
+  MAX_REASON_CHARS,
   NotSupportedError,
   type AgentErrorKind,
 } from '../../src/core/errors';
@@ -100,6 +101,47 @@ describe('classifyError', () => {
     const error = classifyError(new AgentNotRunningError(undefined));
 
     assert.deepEqual(summary(error), { kind: 'process_exited', message: 'The agent stopped.' });
+  });
+
+  it("carries the agent's reason from the SDK's { details } data into the message", () => {
+    const error = classifyError(
+      RequestError.internalError({ details: 'No previous sessions found for this project.' }),
+    );
+
+    assert.deepEqual(summary(error), {
+      kind: 'internal',
+      message: 'Internal error: No previous sessions found for this project.',
+      code: -32603,
+      data: { details: 'No previous sessions found for this project.' },
+    });
+  });
+
+  it("carries the agent's reason from string data and from a data object's message", () => {
+    assert.equal(
+      classifyError(new RequestError(-32603, 'Internal error', 'Session file is corrupt')).message,
+      'Internal error: Session file is corrupt',
+    );
+    assert.equal(
+      classifyError({
+        code: -32000,
+        message: 'Authentication required',
+        data: { message: 'Run copilot login' },
+      }).message,
+      'Authentication required: Run copilot login',
+    );
+  });
+
+  it('does not repeat a reason the message already says', () => {
+    const error = classifyError(RequestError.internalError({ details: 'disk full' }, 'disk full'));
+
+    assert.equal(error.message, 'Internal error: disk full');
+  });
+
+  it(`bounds a long reason to ${MAX_REASON_CHARS} characters`, () => {
+    const error = classifyError(new RequestError(-32603, 'Internal error', 'x'.repeat(5000)));
+
+    assert.equal(error.message.length, 'Internal error: '.length + MAX_REASON_CHARS);
+    assert.ok(error.message.endsWith('x…'));
   });
 
   it('passes an AgentError through unchanged', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -78,6 +78,99 @@ describe('chat journal', () => {
       ['chat-a'],
     );
     assert.deepEqual(chats[0]?.thread, thread.snapshot());
+  });
+
+  it('rebuilds an entry whose creating line was lost from the lines after it, and reports the damage', async () => {
+    const thread = await recordThread('chat-a');
+    const file = path.join(dir, 'chats', 'chat-a.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    // Line 1 is the first events batch: turn started, the user entry, the agent entry and its text.
+    writeFileSync(
+      file,
+      [lines[0], '{"t":"events","events":[{"type":"entry_add', ...lines.slice(2)].join('\n'),
+    );
+    const chat = await journal.read('chat-a');
+    assert.deepEqual(chat?.damage, { unreadableLines: 1, rebuiltEntries: 0, snapshotFromPrevious: false });
+    // The tool call and the title from the later batch are kept, not dropped with the lost line.
+    const kept = chat?.thread.entries.map((e) => e.kind);
+    assert.deepEqual(kept, ['tool_call']);
+    assert.equal(chat?.thread.state.title, 'Greeting');
+    assert.equal(chat?.thread.turns[0]?.status, 'completed');
+    assert.deepEqual(chat?.thread.entries[0], thread.snapshot().entries[2]);
+  });
+
+  it('rebuilds streamed text and updated tool calls whose entry_added was in a lost line', async () => {
+    const thread = new Thread();
+    const events: ThreadEvent[] = [];
+    thread.onEvent((event) => events.push(event));
+    await journal.saveMeta(meta('chat-b', 10));
+    thread.startTurn('hello', []);
+    thread.applyUpdate(chunk('Hi '));
+    await journal.appendEvents('chat-b', events.splice(0));
+    thread.applyUpdate(chunk('there'));
+    thread.applyUpdate({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c1',
+      title: 'Run',
+      kind: 'execute',
+      status: 'pending',
+    });
+    await journal.appendEvents('chat-b', events.splice(0));
+    thread.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' });
+    await journal.appendEvents('chat-b', events.splice(0));
+    const file = path.join(dir, 'chats', 'chat-b.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const [, agentEntry, toolEntry] = thread.snapshot().entries;
+
+    // The batch that added the agent's message is lost: the text appended later comes back.
+    writeFileSync(file, [lines[0], 'garbled', ...lines.slice(2)].join('\n'));
+    const lostText = await journal.read('chat-b');
+    assert.deepEqual(lostText?.damage, {
+      unreadableLines: 1,
+      rebuiltEntries: 1,
+      snapshotFromPrevious: false,
+    });
+    assert.deepEqual(lostText?.thread.entries, [
+      { kind: 'agent', id: agentEntry?.id, text: 'there', attachments: [] },
+      toolEntry,
+    ]);
+
+    // The batch that added the tool call is lost: its later update carries the whole entry.
+    writeFileSync(file, [lines[0], lines[1], 'garbled', ...lines.slice(3)].join('\n'));
+    const lostTool = await journal.read('chat-b');
+    assert.deepEqual(lostTool?.damage, {
+      unreadableLines: 1,
+      rebuiltEntries: 1,
+      snapshotFromPrevious: false,
+    });
+    assert.deepEqual(lostTool?.thread.entries.at(-1), toolEntry);
+  });
+
+  it('falls back to the previous journal when a compacted snapshot line is unreadable', async () => {
+    const thread = await recordThread('chat-a');
+    await journal.compact(meta('chat-a', 30), thread.snapshot());
+    const file = path.join(dir, 'chats', 'chat-a.jsonl');
+    const [metaLine, snapshotLine] = readFileSync(file, 'utf8').trim().split('\n');
+    // Damage the new snapshot (as a bad sector would), then keep journaling after it.
+    writeFileSync(file, `${metaLine}\n${(snapshotLine as string).slice(0, 40)}\n`);
+    const later = Thread.restore(thread.snapshot());
+    const events: ThreadEvent[] = [];
+    later.onEvent((event) => events.push(event));
+    later.startTurn('after compaction', []);
+    await journal.appendEvents('chat-a', events);
+
+    const chat = await journal.read('chat-a');
+    assert.deepEqual(chat?.damage, { unreadableLines: 1, rebuiltEntries: 0, snapshotFromPrevious: true });
+    assert.deepEqual(chat?.thread.entries.slice(0, 3), thread.snapshot().entries);
+    assert.equal(chat?.thread.entries.length, 4);
+  });
+
+  it('reports no damage for an intact journal, and deletes the previous journal with the chat', async () => {
+    const thread = await recordThread('chat-a');
+    await journal.compact(meta('chat-a', 30), thread.snapshot());
+    assert.equal((await journal.read('chat-a'))?.damage, undefined);
+    await journal.delete('chat-a');
+    assert.deepEqual(readdirSync(path.join(dir, 'chats')), []);
   });
 
   it('compacts a journal into one snapshot by write-then-rename', async () => {

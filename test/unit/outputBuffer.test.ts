@@ -84,4 +84,35 @@ describe('OutputBuffer', () => {
     assert.equal(buffer.text(), '€');
     assert.equal(buffer.truncated, false);
   });
+
+  it('keeps exactly the tail a whole-buffer cut would keep, for many chunks of any size', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const alphabet = ['a', 'é', '€', '😀', '\n'];
+    for (const limit of [1, 5, 64, 1000]) {
+      const buffer = new OutputBuffer(limit);
+      const all: Buffer[] = [];
+      for (let i = 0; i < 500; i++) {
+        const text = Array.from({ length: random(40) }, () => alphabet[random(alphabet.length)]).join('');
+        const bytes = Buffer.from(text);
+        // Cut anywhere, also inside a character: chunks arrive as the pipe delivers them.
+        const cut = random(bytes.length + 1);
+        for (const piece of [bytes.subarray(0, cut), bytes.subarray(cut)]) {
+          buffer.append(piece);
+          all.push(piece);
+        }
+      }
+      const whole = Buffer.concat(all);
+      let start = Math.max(0, whole.length - limit);
+      while (start < whole.length && ((whole[start] as number) & 0xc0) === 0x80) {
+        start++;
+      }
+      assert.equal(buffer.text(), whole.subarray(start).toString('utf8'), `limit ${limit}`);
+      assert.equal(buffer.totalBytes, whole.length);
+      assert.equal(buffer.truncated, whole.length > limit);
+    }
+  });
 });

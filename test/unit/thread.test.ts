@@ -126,6 +126,61 @@ describe('Thread', () => {
       ]);
     });
 
+    it('starts a new message after an update of an earlier tool call, even though the message was last', () => {
+      const { thread } = recorded();
+
+      thread.applyUpdate(toolCall('c1', { kind: 'edit', status: 'pending' }));
+      thread.applyUpdate(agent('I will create hello.txt'));
+      thread.applyUpdate(toolUpdate('c1', { status: 'completed' }));
+      thread.applyUpdate(agent('Done.'));
+
+      assert.deepEqual(
+        thread
+          .snapshot()
+          .entries.map((entry) => [entry.kind, entry.kind === 'tool_call' ? entry.status : entry.text]),
+        [
+          ['tool_call', 'completed'],
+          ['agent', 'I will create hello.txt'],
+          ['agent', 'Done.'],
+        ],
+      );
+    });
+
+    it('starts a new message after a plan update (the agent moved on to its next step)', () => {
+      const { thread } = recorded();
+
+      thread.applyUpdate(agent('I found no issues.'));
+      thread.applyUpdate({
+        sessionUpdate: 'plan',
+        entries: [{ content: 'Create the file', priority: 'medium', status: 'in_progress' }],
+      });
+      thread.applyUpdate(agent("I'll create the file."));
+
+      assert.deepEqual(
+        thread.snapshot().entries.map((entry) => (entry.kind === 'tool_call' ? entry.title : entry.text)),
+        ['I found no issues.', "I'll create the file."],
+      );
+    });
+
+    it('keeps one message across a tool update when both chunks carry the same messageId', () => {
+      const { thread } = recorded();
+
+      thread.applyUpdate(toolCall('c1', { status: 'in_progress' }));
+      thread.applyUpdate(agent('Working ', 'm1'));
+      thread.applyUpdate(toolUpdate('c1', { status: 'completed' }));
+      thread.applyUpdate(agent('on it', 'm1'));
+
+      assert.deepEqual(
+        thread
+          .snapshot()
+          .entries.map((entry) => [entry.kind, entry.kind === 'tool_call' ? entry.status : entry.text]),
+        [
+          ['tool_call', 'completed'],
+          ['agent', 'Working on it'],
+        ],
+      );
+    });
+
     it('keeps thoughts in their own entries apart from the answer', () => {
       const { thread, events } = recorded();
 

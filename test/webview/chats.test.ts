@@ -142,6 +142,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     const chips = page.page.locator('.composer-chip');
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['a.ts', 'b.ts', 'c.ts']);
     await page.page.getByRole('button', { name: 'Remove b.ts' }).click();
+    await chips.nth(2).waitFor({ state: 'detached' }); // re-rendered on the next animation frame
     assert.deepEqual(await chips.locator('.chip-label').allTextContents(), ['a.ts', 'c.ts']);
     assert.deepEqual(await page.postedOf('remove_attachment'), [
       { type: 'remove_attachment', uri: 'file:///w/b.ts' },

@@ -81,17 +81,20 @@ describe('webview: composer', () => {
     const input = page.page.locator('.composer-input');
     await input.fill('queued idea');
     await input.press('Enter');
-    assert.equal((await page.postedOf('send')).length, 0);
-    assert.equal(await input.inputValue(), 'queued idea', 'the text stays for later');
+    assert.equal((await page.postedOf('send')).length, 0, 'not sent while the turn runs');
+    assert.equal(await input.inputValue(), '', 'the text moved to the queue');
+    assert.equal(await page.page.locator('.queued-text').inputValue(), 'queued idea');
     assert.equal(await stop.getAttribute('aria-label'), 'Stop the agent');
     await stop.click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'cancel' });
     await page.host(events(ended(turn('t1', { status: 'cancelled' }))));
     assert.equal(await stop.isVisible(), false);
     assert.equal(await send.isVisible(), true);
+    assert.equal((await page.postedOf('send')).length, 0, 'a cancelled turn does not release the queue');
+    await input.fill('typed after the cancel');
     assert.equal(await send.getAttribute('disabled'), null);
     await send.click();
-    assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'queued idea' }]);
+    assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'typed after the cancel' }]);
   });
 
   it('gives the text back when the host cannot send it', async () => {

@@ -155,6 +155,40 @@ describe('webview: turn errors and agent status', () => {
     assert.equal(await banner.isVisible(), false);
   });
 
+  it('agent_status error: "Check agents" runs the agent doctor; a failed turn does not offer it', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    await page.host(
+      status({
+        state: 'error',
+        agentName: 'Copilot CLI',
+        error: { kind: 'process_exited', message: 'The agent failed to start: spawn copilot ENOENT' },
+      }),
+    );
+    const banner = page.page.locator('.status-banner');
+    const buttons = banner.locator('.error-actions vscode-button');
+    assert.deepEqual(await buttons.allTextContents(), ['Restart', 'Check agents']);
+    assert.equal(await buttons.nth(1).getAttribute('secondary'), '', 'secondary beside Restart');
+    await banner.locator('vscode-button', { hasText: 'Check agents' }).click();
+    assert.deepEqual((await page.posted()).at(-1), { type: 'check_agents' });
+
+    await page.host(
+      events(
+        ended(
+          turn('t1', {
+            status: 'failed',
+            error: { kind: 'internal', message: 'Internal error', code: -32603 },
+          }),
+        ),
+      ),
+    );
+    assert.equal(await page.page.locator('.turn-footer .agent-error').count(), 1);
+    assert.equal(
+      await page.page.locator('.turn-footer vscode-button', { hasText: 'Check agents' }).count(),
+      0,
+    );
+  });
+
   it('shows notices inline', async () => {
     const page = await chat.open();
     await page.host(snapshot({ turns: [turn('t1')] }));

@@ -94,6 +94,46 @@ describe('webview: header', () => {
     assert.deepEqual(await page.posted(), [{ type: 'ready' }]);
   });
 
+  it('shows one Mode picker when the agent sends both modes and a mode config option, and no setting twice', async () => {
+    const modeOption = {
+      type: 'select' as const,
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      currentValue: 'code',
+      choices: [
+        { value: 'ask', name: 'Ask' },
+        { value: 'code', name: 'Code' },
+      ],
+    };
+    const thinking = { type: 'boolean' as const, id: 'thinking', name: 'Thinking', currentValue: false };
+    const page = await chat.open();
+    await page.host(
+      snapshot({
+        state: {
+          ...STATE,
+          configOptions: [
+            modeOption,
+            thinking,
+            { ...thinking, id: 'thinking-2', name: 'thinking ' },
+            thinking,
+          ],
+        },
+      }),
+    );
+    const modePickers = page.page.locator('vscode-single-select[label="Mode"]');
+    assert.equal(await modePickers.count(), 1);
+    assert.equal(await page.page.locator('vscode-checkbox[label="Thinking"]').count(), 1);
+    assert.equal(await page.page.locator('vscode-checkbox').count(), 1);
+    // The one Mode picker is the config option: choosing sets the option, not the legacy mode.
+    await pick(modePickers, 'Ask');
+    assert.deepEqual((await page.posted()).at(-1), {
+      type: 'set_config_option',
+      configId: 'mode',
+      value: 'ask',
+    });
+  });
+
   it('hides mode and config pickers when the agent offers none', async () => {
     const page = await chat.open();
     await page.host(snapshot());

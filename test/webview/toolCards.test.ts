@@ -128,7 +128,7 @@ describe('webview: tool call cards', () => {
     ]);
     assert.equal(await page.page.locator('[data-entry-id="e2"] .diff-badge').textContent(), 'New file');
     await diff.locator('.diff-path').click();
-    assert.deepEqual((await page.posted()).at(-1), { type: 'open_file', path: '/w/a.ts' });
+    assert.deepEqual((await page.posted()).at(-1), { type: 'open_file', path: '/w/a.ts', line: 2 });
   });
 
   it('caps a huge diff and says how much is hidden', async () => {
@@ -180,6 +180,33 @@ describe('webview: tool call cards', () => {
     await page.host(events(updated({ ...call, status: 'failed' })));
     await page.page.locator('[data-entry-id="e1"] .disclosure-header').click();
     assert.equal(await terminal.locator('.terminal-output').textContent(), 'ok 1\nfailed\n');
+  });
+
+  it('appends terminal output deltas, also when a line, a \\r rewrite or a colour code spans two', async () => {
+    const page = await chat.open();
+    const call = toolCall('e1', {
+      toolKind: 'execute',
+      status: 'in_progress',
+      content: [{ type: 'terminal', terminalId: 'term-1' }],
+    });
+    await page.host(snapshot({ entries: [call], turns: [turn('t1')] }));
+    const output = page.page.locator('[data-entry-id="e1"] .terminal-output');
+    await page.host(terminalOutput({ output: 'line 1\nprogress 1' }));
+    assert.equal(await output.textContent(), 'line 1\nprogress 1');
+    await page.host(terminalOutput({ output: '0%\rprogress 100%\n\u001b[3', append: true }));
+    assert.equal(await output.textContent(), 'line 1\nprogress 100%\n');
+    await page.host(
+      terminalOutput({
+        output: '2mgreen\u001b[0m\n',
+        append: true,
+        exitStatus: { exitCode: 0, signal: null },
+      }),
+    );
+    assert.equal(await output.textContent(), 'line 1\nprogress 100%\ngreen\n');
+    assert.equal(await page.page.locator('[data-entry-id="e1"] .terminal-status').innerText(), 'Exit code 0');
+    // A full message (no append) replaces what was shown.
+    await page.host(terminalOutput({ output: 'later part only\n', truncated: true }));
+    assert.equal(await output.textContent(), 'later part only\n');
   });
 
   it('shows terminal output that arrived before its card', async () => {

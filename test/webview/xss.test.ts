@@ -124,6 +124,30 @@ describe('webview: untrusted agent output stays inert', () => {
             status: 'interrupted',
             error: { kind: 'process_exited', message: '<img src=x onerror=window.__xss=1>' },
             stderrTail: [CORPUS],
+            checkpointId: '<script>window.__xss=1</script>',
+            restoredAt: 1_700_000_100_000,
+            changes: {
+              live: false,
+              coverage: 'limited',
+              files: [
+                {
+                  path: '/w/<img src=x onerror="window.__xss=1">.ts',
+                  relativePath: '<svg onload=window.__xss=1>/<img src=x onerror="window.__xss=1">.ts',
+                  kind: 'created',
+                  added: 1,
+                  removed: 0,
+                  decision: 'pending',
+                },
+                {
+                  path: CORPUS,
+                  relativePath: CORPUS,
+                  kind: 'modified',
+                  added: 2,
+                  removed: 1,
+                  decision: 'kept',
+                },
+              ],
+            },
           }),
         ),
       ),
@@ -164,7 +188,8 @@ describe('webview: untrusted agent output stays inert', () => {
     }
     assert.equal(await page.page.evaluate(() => window.__xss), undefined);
     assert.ok(page.page.url().endsWith('/chat.html?theme=dark'));
-    // The payloads are visible as text.
+    // The payloads are visible as text (in view: blocks off screen skip rendering, and innerText with it).
+    await page.page.locator('[data-entry-id="a1"] .md-block').first().scrollIntoViewIfNeeded();
     assert.match(
       await page.page.locator('[data-entry-id="a1"]').innerText(),
       /<script>window.__xss=1<\/script>/,
@@ -173,6 +198,27 @@ describe('webview: untrusted agent output stays inert', () => {
       await page.page.locator('.session-title').textContent(),
       '<img src=x onerror=window.__xss=1>',
     );
+    // File paths in the change card are text too, and its buttons post them back unchanged.
+    const payloadRow = page.page.locator('.change-row').first();
+    assert.equal(
+      await payloadRow.locator('.change-name').textContent(),
+      '<img src=x onerror="window.__xss=1">.ts',
+    );
+    assert.equal(await payloadRow.locator('.change-folder').textContent(), '<svg onload=window.__xss=1>');
+    await page.clearPosted();
+    await payloadRow.locator('.change-path').click();
+    await page.page.locator('.restore-checkpoint').click();
+    assert.deepEqual(await page.posted(), [
+      {
+        type: 'turn_changes',
+        turnId: 't1',
+        action: 'diff',
+        path: '/w/<img src=x onerror="window.__xss=1">.ts',
+      },
+      { type: 'restore_checkpoint', turnId: 't1' },
+    ]);
+    assert.deepEqual(await page.page.evaluate(activeElements, FORBIDDEN), []);
+    assert.equal(await page.page.evaluate(() => window.__xss), undefined);
   });
 
   it('streamed payloads split across chunks stay inert too', async () => {

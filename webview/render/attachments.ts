@@ -41,6 +41,12 @@ export function attachmentChip(attachment: AttachmentMessage, context: RenderCon
   return chip;
 }
 
+/** What an attachment chip shows and where it points (for linking "@name" in the message text). */
+export function describeAttachment(attachment: AttachmentMessage): { label: string; uri?: string } {
+  const { label, uri } = describe(attachment);
+  return uri === undefined ? { label } : { label, uri };
+}
+
 function describe(attachment: AttachmentMessage): {
   iconName: string;
   label: string;
@@ -49,11 +55,15 @@ function describe(attachment: AttachmentMessage): {
 } {
   switch (attachment.type) {
     case 'resource_link':
-      return { iconName: 'file', label: attachment.title ?? attachment.name, uri: attachment.uri };
+      return {
+        iconName: 'file',
+        label: withLines(attachment.title ?? attachment.name, attachment.uri),
+        uri: attachment.uri,
+      };
     case 'resource':
       return {
         iconName: 'file-code',
-        label: baseName(attachment.uri),
+        label: withLines(baseName(attachment.uri), attachment.uri),
         detail: `${attachment.chars.toLocaleString('en-US')} chars`,
         uri: attachment.uri,
       };
@@ -75,6 +85,19 @@ function describe(attachment: AttachmentMessage): {
       return { iconName: 'question', label: String((never as { type: unknown }).type) };
     }
   }
+}
+
+/**
+ * The file name with the lines a selection covers (`hello.ts:2-4` for `…/hello.ts#L2-L4`), so the
+ * range is on the chip itself, not only in its tooltip.
+ */
+function withLines(name: string, uri: string): string {
+  const match = /#L(\d+)(?:-L?(\d+))?$/i.exec(uri);
+  if (!match) {
+    return name;
+  }
+  const [, first, last] = match;
+  return last && last !== first ? `${name}:${first}-${last}` : `${name}:${first}`;
 }
 
 function baseName(uri: string): string {

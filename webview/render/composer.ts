@@ -1,6 +1,12 @@
-import type { AttachmentRef, SessionStateMessage, ViewMessage } from '../../src/protocol';
-import { ComposerAttachments } from './composerAttachments';
-import { button, el } from './dom';
+import type { AttachmentRef, Mention, SessionStateMessage, ViewMessage } from '../../src/protocol';
+import { attachmentKey, ComposerAttachments } from './composerAttachments';
+import { button, el, iconButton } from './dom';
+import { droppedItems } from './droppedItems';
+import { isImageFile, readDroppedText, readImage, type CarriedFile } from './imageFiles';
+import { MentionHighlights } from './mentionHighlights';
+import { MentionMenu, type MentionToken } from './mentionMenu';
+import { MessageQueue, type QueuedMessage } from './messageQueue';
+import type { PersistedQueuedMessage } from '../vscodeApi';
 import { SlashMenu } from './slashMenu';
 
 type Command = SessionStateMessage['commands'][number];
@@ -8,6 +14,8 @@ type Command = SessionStateMessage['commands'][number];
 /** The protocol's limit for one prompt. */
 const MAX_PROMPT_CHARS = 1_000_000;
 const MAX_INPUT_HEIGHT_PX = 240;
+/** The protocol's limit of images, and of dropped text files, in one message. */
+const MAX_CARRIED_PER_KIND = 10;
 
 export interface ComposerHost {
   post(message: ViewMessage): boolean;
@@ -15,8 +23,10 @@ export interface ComposerHost {
   draft: string;
   /** A message was sent: follow the transcript again. */
   onSent(): void;
+  /** Queued messages kept across the view being hidden. */
+  queue: readonly PersistedQueuedMessage[];
   /** Something to tell the user inline. */
-  report(message: string): void;
+  report(message: string, severity?: 'error' | 'warning'): void;
   /** The attachments now on the composer (after the user removed one, sent them, or got them back). */
   setAttachments(attachments: readonly AttachmentRef[]): void;
 }
@@ -26,26 +36,47 @@ export interface ComposerState {
   readonly agentName: string;
   readonly commands: readonly Command[];
   readonly attachments: readonly AttachmentRef[];
+  /** The agent's `promptCapabilities.image`; undefined until the agent is ready. */
+  readonly acceptsImages: boolean | undefined;
 }
+
+/** What a turn's end means for the queue (the thread's turn status). */
+export type TurnOutcome = 'completed' | 'cancelled' | 'interrupted' | 'failed' | 'running';
 
 /**
  * The prompt box. Enter sends (Shift+Enter breaks the line; Enter that confirms an IME
  * composition does nothing), Stop cancels a running turn, "/" at the start completes commands,
- * ↑ in an empty box recalls the previous prompt. A send locks the box until the host starts the
- * turn or reports a failure, so two quick Enters cannot send twice. It is a native textarea
- * because the combobox pattern needs aria-activedescendant to reach the list in the same tree.
+ * ↑ in an empty box recalls the previous prompt, "@" mentions files, folders, symbols, problems and
+ * chats (chips above the text), pasted or dropped images and files are attached. A send locks the
+ * box until the host starts the turn or reports a failure, so two quick Enters cannot send twice;
+ * Enter while the agent works queues the message. It is a native textarea because the combobox
+ * pattern needs aria-activedescendant to reach the list in the same tree.
  */
 export class Composer {
   readonly element: HTMLElement;
   readonly input: HTMLTextAreaElement;
   private readonly menu: SlashMenu;
+  private readonly mentions: MentionMenu;
+  private readonly highlights: MentionHighlights;
+  private readonly queue: MessageQueue;
   private readonly send: HTMLElement;
   private readonly stop: HTMLElement;
   private readonly hint = el('span', 'composer-hint');
   private readonly attachments: ComposerAttachments;
-  private state: ComposerState = { running: false, agentName: 'the agent', commands: [], attachments: [] };
+  private state: ComposerState = {
+    running: false,
+    agentName: 'the agent',
+    commands: [],
+    attachments: [],
+    acceptsImages: undefined,
+  };
+  /** Pasted or dropped images for the next message (kept in the view only). */
+  private images: readonly CarriedFile[] = [];
   /** What was posted and not yet answered by a turn start or an error. */
-  private pending: { text: string; attachments: readonly AttachmentRef[] } | undefined;
+  private pending:
+    { text: string; attachments: readonly AttachmentRef[]; images: readonly CarriedFile[] } | undefined;
+  /** A queued message whose "Send now" cancelled the running turn: sent when that turn ends. */
+  private sendAfterTurn: QueuedMessage | undefined;
   private composing = false;
   private readonly history: string[] = [];
   private historyIndex = -1;
@@ -58,6 +89,20 @@ export class Composer {
     this.input.setAttribute('aria-label', 'Message');
     this.input.value = host.draft;
     this.menu = new SlashMenu(this.input, (command) => this.pickCommand(command));
+    this.mentions = new MentionMenu(
+      this.input,
+      (query, requestId) => this.host.post({ type: 'mention_query', query, requestId }),
+      (mention, token) => this.pickMention(mention, token),
+    );
+    this.queue = new MessageQueue(
+      (message) => this.sendNow(message),
+      (messages) => (this.host.queue = messages),
+    );
+    // Queued before the view was hidden: the turn may have ended unseen, so they wait for the user.
+    for (const message of host.queue) {
+      this.queue.add(message.text, message.attachments, []);
+    }
+    this.queue.setHeld(host.queue.length > 0);
     this.send = button('Send', { icon: 'send', ariaLabel: 'Send message', onClick: () => this.trySend() });
     this.send.classList.add('send-button');
     this.stop = button('Stop', {
@@ -67,19 +112,22 @@ export class Composer {
       onClick: () => this.host.post({ type: 'cancel' }),
     });
     this.stop.classList.add('stop-button');
-    this.attachments = new ComposerAttachments((uri) => {
-      this.host.setAttachments(this.state.attachments.filter((attachment) => attachment.uri !== uri));
-      // The host keeps attachments across view reloads: tell it, or the chip comes back.
-      this.host.post({ type: 'remove_attachment', uri });
-    });
+    this.attachments = new ComposerAttachments(
+      (removed) => this.removeAttachment(removed),
+      (removed) => this.setImages(this.images.filter((image) => image !== removed)),
+    );
+    const attach = iconButton('attach', 'Attach files', () => this.host.post({ type: 'pick_files' }));
+    attach.classList.add('attach-button');
+    this.highlights = new MentionHighlights(this.input);
     const box = el(
       'div',
       'composer-box',
       this.attachments.element,
-      this.input,
-      el('div', 'composer-toolbar', this.hint, this.stop, this.send),
+      el('div', 'composer-text', this.highlights.element, this.input),
+      el('div', 'composer-toolbar', attach, this.hint, this.stop, this.send),
     );
-    this.element = el('div', 'composer', this.menu.element, box);
+    this.element = el('div', 'composer', this.queue.element, this.menu.element, this.mentions.element, box);
+    this.input.addEventListener('paste', (event) => this.onPaste(event));
 
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.input.addEventListener('compositionstart', () => (this.composing = true));
@@ -89,16 +137,23 @@ export class Composer {
       this.historyIndex = -1;
       this.autoGrow();
       this.menu.refresh(this.state.commands);
+      this.mentions.refresh();
       this.refreshButtons();
     });
-    this.input.addEventListener('click', () => this.menu.refresh(this.state.commands));
-    this.input.addEventListener('blur', () => this.menu.close());
+    this.input.addEventListener('click', () => {
+      this.menu.refresh(this.state.commands);
+      this.mentions.refresh();
+    });
+    this.input.addEventListener('blur', () => {
+      this.menu.close();
+      this.mentions.close();
+    });
     this.refreshButtons();
   }
 
   update(state: ComposerState): void {
     this.state = state;
-    this.attachments.update(state.attachments);
+    this.attachments.update(state.attachments, this.images);
     this.input.placeholder = `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
     if (this.menu.isOpen) {
       this.menu.refresh(state.commands);
@@ -123,8 +178,62 @@ export class Composer {
       if (pending.attachments.length > 0 && this.state.attachments.length === 0) {
         this.host.setAttachments(pending.attachments);
       }
+      if (pending.images.length > 0 && this.images.length === 0) {
+        this.setImages(pending.images);
+      }
+    } else if (pending !== undefined) {
+      // The box holds something newer (a queued message was being sent): keep this one in the queue.
+      this.queue.putBack(pending.text, pending.attachments, pending.images);
     }
     this.refreshButtons();
+  }
+
+  /** The host's answer to the mention picker. */
+  mentionResults(requestId: number, items: readonly Mention[]): void {
+    this.mentions.results(requestId, items);
+  }
+
+  /**
+   * A turn of the chat ended: the first queued message goes when it completed; after a cancel or a
+   * failure the queue waits for the user — unless the turn was cancelled for a "Send now".
+   */
+  turnEnded(outcome: TurnOutcome): void {
+    const now = this.sendAfterTurn;
+    this.sendAfterTurn = undefined;
+    if (now) {
+      this.queue.take(now.id);
+      this.postSend(now.text, now.attachments, now.images);
+      return;
+    }
+    if (outcome !== 'completed') {
+      this.queue.setHeld(this.queue.length > 0);
+      return;
+    }
+    if (this.queue.isHeld || this.pending !== undefined) {
+      return;
+    }
+    const next = this.queue.shift();
+    if (next) {
+      this.postSend(next.text, next.attachments, next.images);
+    }
+  }
+
+  /** The view now shows another chat: queued messages wait instead of going to it unasked. */
+  holdQueue(): void {
+    this.sendAfterTurn = undefined;
+    this.queue.setHeld(this.queue.length > 0);
+  }
+
+  /** A paste or drop onto the chat: images, files with a URI, or a hint for what cannot be taken. */
+  async acceptTransfer(transfer: DataTransfer): Promise<void> {
+    const dropped = droppedItems(transfer);
+    if (dropped.files.length > 0) {
+      const known = new Set(this.state.attachments.map(attachmentKey));
+      const added = dropped.files.filter((file) => !known.has(attachmentKey(file)));
+      this.host.setAttachments([...this.state.attachments, ...added]);
+    }
+    await this.addImages(dropped.images);
+    await this.addTextFiles(dropped.others);
   }
 
   /** Whether a send is waiting for the host. */
@@ -142,7 +251,7 @@ export class Composer {
     if (composing) {
       return;
     }
-    if (this.menu.handleKey(event)) {
+    if (this.mentions.handleKey(event) || this.menu.handleKey(event)) {
       event.preventDefault();
       return;
     }
@@ -160,7 +269,7 @@ export class Composer {
 
   private trySend(): void {
     const text = this.input.value.trim();
-    if (text === '' || this.state.running || this.pending !== undefined) {
+    if (text === '') {
       return;
     }
     if (text.length > MAX_PROMPT_CHARS) {
@@ -170,19 +279,159 @@ export class Composer {
       return;
     }
     const attachments = this.state.attachments;
-    if (!this.host.post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}) })) {
+    const images = this.images;
+    if (this.state.running || this.pending !== undefined) {
+      this.queue.add(text, attachments, images);
+    } else if (!this.postSend(text, attachments, images)) {
       return;
     }
-    this.pending = { text, attachments };
     this.host.setAttachments([]);
+    this.setImages([]);
     this.history.unshift(text);
     this.historyIndex = -1;
     this.input.value = '';
     this.host.draft = '';
     this.autoGrow();
     this.menu.close();
+    this.mentions.close();
     this.refreshButtons();
     this.host.onSent();
+  }
+
+  /** Posts a message and locks the box until the host answers; false when the post failed. */
+  private postSend(
+    text: string,
+    attachments: readonly AttachmentRef[],
+    images: readonly CarriedFile[],
+  ): boolean {
+    const posted = this.host.post({
+      type: 'send',
+      text,
+      ...(attachments.length > 0 ? { attachments } : {}),
+      ...carriedFields(images),
+    });
+    if (posted) {
+      this.pending = { text, attachments, images };
+      this.queue.setHeld(false);
+      this.refreshButtons();
+    }
+    return posted;
+  }
+
+  /** "Send now" on a queued message: cancel the running turn and send it when the turn ends. */
+  private sendNow(message: QueuedMessage): void {
+    if (this.state.running) {
+      this.sendAfterTurn = message;
+      this.host.post({ type: 'cancel' });
+      return;
+    }
+    if (this.pending !== undefined) {
+      this.host.report('A message is being sent; try again when the agent has started.');
+      return;
+    }
+    this.queue.take(message.id);
+    this.postSend(message.text, message.attachments, message.images);
+  }
+
+  private pickMention(mention: Mention, token: MentionToken): void {
+    const label = `@${mention.name} `;
+    const value = this.input.value;
+    this.input.value = value.slice(0, token.start) + label + value.slice(token.end).replace(/^ /, '');
+    const caret = token.start + label.length;
+    this.input.setSelectionRange(caret, caret);
+    this.host.draft = this.input.value;
+    this.autoGrow();
+    const { detail: _detail, ...attachment } = mention;
+    if (!this.state.attachments.some((existing) => attachmentKey(existing) === attachmentKey(attachment))) {
+      this.host.setAttachments([...this.state.attachments, attachment]);
+    }
+    this.refreshButtons();
+  }
+
+  /** Takes an attachment off, with its "@name" in the text when it was a mention. */
+  private removeAttachment(removed: AttachmentRef): void {
+    const key = attachmentKey(removed);
+    this.host.setAttachments(
+      this.state.attachments.filter((attachment) => attachmentKey(attachment) !== key),
+    );
+    const token = `@${removed.name}`;
+    const at = this.input.value.indexOf(token);
+    if (removed.kind !== undefined && at >= 0) {
+      this.input.value = (this.input.value.slice(0, at) + this.input.value.slice(at + token.length)).replace(
+        / {2,}/g,
+        ' ',
+      );
+      this.host.draft = this.input.value;
+      this.refreshButtons();
+    }
+    // The host keeps attachments across view reloads: tell it, or the chip comes back.
+    this.host.post({ type: 'remove_attachment', uri: removed.uri });
+  }
+
+  private onPaste(event: ClipboardEvent): void {
+    const files = Array.from(event.clipboardData?.files ?? []).filter(isImageFile);
+    if (files.length === 0) {
+      return; // text pastes as usual
+    }
+    event.preventDefault();
+    void this.addImages(files);
+  }
+
+  private async addImages(files: readonly File[]): Promise<void> {
+    if (files.length === 0) {
+      return;
+    }
+    if (this.state.acceptsImages === false) {
+      this.host.report(
+        `${this.state.agentName} does not take images: ${files.map((file) => file.name || 'the pasted image').join(', ')} not attached.`,
+      );
+      return;
+    }
+    const read = await Promise.all(files.map(readImage));
+    const problems = read.flatMap((result) => ('problem' in result ? [result.problem] : []));
+    if (problems.length > 0) {
+      this.host.report(problems.join(' '));
+    }
+    this.carry(read.flatMap((result) => ('problem' in result ? [] : [result])));
+  }
+
+  private async addTextFiles(files: readonly File[]): Promise<void> {
+    if (files.length === 0) {
+      return;
+    }
+    const read = await Promise.all(files.map(readDroppedText));
+    const problems = read.flatMap((result) => ('problem' in result ? [result.problem] : []));
+    if (problems.length > 0) {
+      this.host.report(problems.join(' '));
+    }
+    this.carry(read.flatMap((result) => ('problem' in result ? [] : [result])));
+  }
+
+  /** Adds files carried by value, within the protocol's count per kind (saying so when some do not fit). */
+  private carry(added: readonly CarriedFile[]): void {
+    const kept: CarriedFile[] = [...this.images];
+    const left: string[] = [];
+    for (const file of added) {
+      if (kept.filter((existing) => existing.kind === file.kind).length < MAX_CARRIED_PER_KIND) {
+        kept.push(file);
+      } else {
+        left.push(file.name);
+      }
+    }
+    if (left.length > 0) {
+      this.host.report(
+        `${left.join(', ')} not attached: a message takes up to ${MAX_CARRIED_PER_KIND} of each.`,
+      );
+    }
+    if (kept.length !== this.images.length) {
+      this.setImages(kept);
+    }
+  }
+
+  private setImages(images: readonly CarriedFile[]): void {
+    this.images = images;
+    this.attachments.update(this.state.attachments, images);
+    this.refreshButtons();
   }
 
   /** Walks the sent prompts with ↑/↓ while the box is empty or showing a recalled one. */
@@ -215,14 +464,16 @@ export class Composer {
   }
 
   private autoGrow(): void {
+    this.highlights.update(this.state.attachments);
     this.input.style.height = 'auto';
     this.input.style.height = `${Math.min(this.input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
   }
 
   private refreshButtons(): void {
+    this.highlights.update(this.state.attachments);
     const busy = this.state.running || this.pending !== undefined;
     const empty = this.input.value.trim() === '';
-    this.send.toggleAttribute('disabled', busy || empty);
+    this.send.toggleAttribute('disabled', this.pending !== undefined || empty);
     this.send.hidden = this.state.running;
     this.stop.hidden = !this.state.running;
     this.element.classList.toggle('busy', busy);
@@ -235,4 +486,17 @@ export class Composer {
         ? 'Sending…'
         : this.commandHint;
   }
+}
+
+/** The send message's fields for files carried by value: images and dropped text files. */
+function carriedFields(
+  carried: readonly CarriedFile[],
+): Pick<Extract<ViewMessage, { type: 'send' }>, 'images' | 'textFiles'> {
+  const images = carried.flatMap((file) =>
+    file.kind === 'image' ? [{ name: file.name, mimeType: file.mimeType, data: file.data }] : [],
+  );
+  const textFiles = carried.flatMap((file) =>
+    file.kind === 'text' ? [{ name: file.name, text: file.text }] : [],
+  );
+  return { ...(images.length > 0 ? { images } : {}), ...(textFiles.length > 0 ? { textFiles } : {}) };
 }

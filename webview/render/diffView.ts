@@ -1,4 +1,4 @@
-import { diffLines, type DiffLine } from '../diff';
+import { diffLines, type DiffHunk, type DiffLine } from '../diff';
 import { el, icon } from './dom';
 import type { RenderContext } from './types';
 
@@ -19,11 +19,15 @@ export function diffView(content: DiffContent, context: RenderContext): HTMLElem
     'button',
     'diff-path link-button',
     icon('file'),
-    el('span', 'diff-path-text', content.path),
+    el('span', 'diff-path-text path-text', el('bdi', '', context.paths().relative(content.path))),
   );
+  // The file opens where the edit starts, not at its top.
+  const line = firstChangedLine(diff.hunks);
   path.type = 'button';
-  path.title = `Open ${content.path}`;
-  path.addEventListener('click', () => context.post({ type: 'open_file', path: content.path }));
+  path.title = line === undefined ? `Open ${content.path}` : `Open ${content.path} at line ${line}`;
+  path.addEventListener('click', () =>
+    context.post({ type: 'open_file', path: content.path, ...(line === undefined ? {} : { line }) }),
+  );
 
   const stats = el(
     'span',
@@ -111,4 +115,23 @@ function lineRow(line: DiffLine): HTMLElement {
     el('span', 'diff-sign', SIGNS[line.kind]),
     el('span', 'diff-text', line.text),
   );
+}
+
+/** The line of the new text where the first change is (a deletion: the line after it). */
+export function firstChangedLine(hunks: readonly DiffHunk[]): number | undefined {
+  const hunk = hunks[0];
+  if (!hunk) {
+    return undefined;
+  }
+  let previousNew = hunk.newStart - 1;
+  for (const line of hunk.lines) {
+    if (line.kind === 'add' && line.newNo !== undefined) {
+      return line.newNo;
+    }
+    if (line.kind === 'del') {
+      return Math.max(1, previousNew + 1);
+    }
+    previousNew = line.newNo ?? previousNew;
+  }
+  return Math.max(1, hunk.newStart);
 }

@@ -1,4 +1,5 @@
 import type { EditReview, ViewMessage } from '../../src/protocol';
+import type { WorkspacePaths } from '../workspacePaths';
 import { button, el, icon } from './dom';
 
 /**
@@ -14,7 +15,10 @@ export class EditReviewsView {
   private shown: readonly EditReview[] | undefined;
   private answered = new Set<string>();
 
-  constructor(private readonly post: (message: ViewMessage) => boolean) {
+  constructor(
+    private readonly post: (message: ViewMessage) => boolean,
+    private readonly paths: () => WorkspacePaths,
+  ) {
     this.element = el(
       'div',
       'reviews',
@@ -50,7 +54,7 @@ export class EditReviewsView {
       'button',
       'review-path link-button',
       icon(review.isNew ? 'new-file' : 'file'),
-      el('span', '', review.path),
+      el('span', 'path-text', el('bdi', '', this.paths().relative(review.path))),
     );
     path.type = 'button';
     path.title = `Open ${review.path}`;

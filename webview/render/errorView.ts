@@ -11,6 +11,8 @@ export interface AgentErrorInfo {
   readonly authMethods?: readonly AuthMethod[];
   /** Offer "Retry" (send the last prompt again): for the latest failed turn. */
   readonly retry?: boolean;
+  /** Offer "Check agents" (the agent doctor): for an agent that failed to start. */
+  readonly checkAgents?: boolean;
 }
 
 /**
@@ -76,6 +78,18 @@ export function agentErrorView(error: AgentErrorInfo, context: RenderContext): H
         secondary: actions.childElementCount > 0,
         ariaLabel: 'Retry the last message',
         onClick: () => context.post({ type: 'retry' }),
+      }),
+    );
+  }
+
+  if (error.checkAgents) {
+    actions.append(
+      button('Check agents', {
+        icon: 'pulse',
+        secondary: actions.childElementCount > 0,
+        ariaLabel: 'Check agents: is each agent installed, signed in and answering?',
+        title: 'Runs ACP: Check Agents and opens its report',
+        onClick: () => context.post({ type: 'check_agents' }),
       }),
     );
   }

@@ -2,6 +2,7 @@ import type { ConfigOptionMessage, ViewMessage } from '../../src/protocol';
 import type { ChatStore } from '../store';
 import { ChatList } from './chatList';
 import { el, iconButton } from './dom';
+import { sessionSettings } from './sessionSettings';
 import { UsageMeter } from './usage';
 
 interface Choice {
@@ -63,7 +64,8 @@ export class Header {
           picker('Agent', choices, selected, (agentId) => this.post({ type: 'select_agent', agentId })),
       });
     }
-    const modes = store.state.modes;
+    const settings = sessionSettings(store.state);
+    const modes = settings.modes;
     if (modes && modes.available.length > 0) {
       const choices = modes.available.map((mode) => ({
         value: mode.id,
@@ -76,7 +78,7 @@ export class Header {
           picker('Mode', choices, modes.currentModeId, (modeId) => this.post({ type: 'set_mode', modeId })),
       });
     }
-    for (const option of store.state.configOptions) {
+    for (const option of settings.configOptions) {
       pickers.push({ key: `config:${JSON.stringify(option)}`, build: () => this.configPicker(option) });
     }
 

@@ -2,6 +2,7 @@ import type { ThreadEntryMessage } from '../../src/protocol';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { attachmentChips } from './attachments';
 import { Disclosure } from './disclosure';
+import { linkMentions } from './mentionLinks';
 import { el, icon } from './dom';
 import type { EntryView, MessageEntry, RenderContext } from './types';
 
@@ -12,6 +13,7 @@ export class MessageView implements EntryView {
   private readonly extras: HTMLElement;
   private attachments: MessageEntry['attachments'] | undefined;
   private truncated: MessageEntry['truncated'];
+  private linkedText: string | undefined;
 
   constructor(
     entry: MessageEntry,
@@ -31,6 +33,11 @@ export class MessageView implements EntryView {
       return;
     }
     this.markdown.setText(entry.text);
+    // The user's own message is whole when it arrives: its @-mentions become links once.
+    if (entry.kind === 'user' && entry.attachments.length > 0 && this.linkedText !== entry.text) {
+      this.linkedText = entry.text;
+      linkMentions(this.markdown.element, entry.attachments, this.context);
+    }
     if (entry.attachments !== this.attachments || entry.truncated !== this.truncated) {
       this.attachments = entry.attachments;
       this.truncated = entry.truncated;

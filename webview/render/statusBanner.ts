@@ -33,7 +33,12 @@ export class StatusBanner {
         const error = status.error ?? { kind: 'internal', message: `${agentName} failed.` };
         this.element.replaceChildren(
           agentErrorView(
-            { ...error, ...(status.authMethods ? { authMethods: status.authMethods } : {}) },
+            {
+              ...error,
+              ...(status.authMethods ? { authMethods: status.authMethods } : {}),
+              // The agent did not start (or was lost): the doctor says why, for this and every agent.
+              checkAgents: true,
+            },
             this.context,
           ),
         );

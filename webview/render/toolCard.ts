@@ -31,7 +31,7 @@ export class ToolCardView implements EntryView {
   ) {
     this.entry = entry;
     this.content = new ToolContentList(context);
-    this.permission = new PermissionView(context, () => this.entry.title);
+    this.permission = new PermissionView(context, () => context.paths().inText(this.entry.title));
     this.disclosure.header.append(this.kindIcon, this.title, this.status);
     this.disclosure.body.append(this.locations, this.content.element, this.permission.element);
     this.element = el('div', 'entry entry-tool', this.disclosure.element);
@@ -74,7 +74,8 @@ export class ToolCardView implements EntryView {
     if (entry.toolKind !== previous?.toolKind) {
       this.kindIcon.replaceChildren(icon(TOOL_KIND_ICONS[entry.toolKind]));
     }
-    this.title.textContent = entry.title;
+    // Workspace paths in the title read relative (as VS Code shows them); the tooltip keeps the full text.
+    this.title.textContent = this.context.paths().inText(entry.title);
     this.title.title = entry.title;
     if (entry.status !== previous?.status) {
       const status = TOOL_STATUS[entry.status];
@@ -107,7 +108,8 @@ export class ToolCardView implements EntryView {
     this.locations.replaceChildren(
       ...locations.map((location) => {
         const label = describeFileTarget(location.path, location.line);
-        const link = el('button', 'location link-button', icon('file'), el('span', '', label));
+        const shown = describeFileTarget(this.context.paths().relative(location.path), location.line);
+        const link = el('button', 'location link-button', icon('file'), el('span', '', shown));
         link.type = 'button';
         link.title = `Open ${label}`;
         link.addEventListener('click', () =>

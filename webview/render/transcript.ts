@@ -1,5 +1,7 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChatStore, StoreChanges } from '../store';
+import { ChangeCardView } from './changeCard';
+import { refreshCheckpoints, type CheckpointSlots } from './checkpoint';
 import { el, icon } from './dom';
 import { emptyState, type EmptyStateInfo } from './emptyState';
 import { MessageView, ThoughtView } from './message';
@@ -7,11 +9,13 @@ import { ToolCardView } from './toolCard';
 import { turnFooter } from './turnFooter';
 import type { EntryView, RenderContext } from './types';
 
-/** Entries of one turn (or of replayed history) and the turn's footer. */
-interface Group {
+/** Entries of one turn (or of replayed history), the files it changed and the turn's footer. */
+interface Group extends CheckpointSlots {
   readonly element: HTMLElement;
   readonly entries: HTMLElement;
   readonly footer: HTMLElement;
+  /** Made when the turn first changes a file: most turns never do. */
+  changes?: ChangeCardView;
   readonly views: EntryView[];
   turn: TurnMessage | undefined;
   readonly history: boolean;
@@ -151,6 +155,9 @@ export class Transcript {
           touched.add(this.updateTurn(turn, store.turns.at(-1)?.id === id));
         }
       }
+      if (changes.turns.size > 0 || changes.added.some((id) => store.entry(id)?.kind === 'user')) {
+        this.refreshCheckpoints(store);
+      }
       for (const notice of changes.notices) {
         const item = el(
           'div',
@@ -192,6 +199,13 @@ export class Transcript {
     }
   }
 
+  /** The host could not act on a change card's Keep or Undo: let the user ask again. */
+  unlockChanges(): void {
+    for (const group of this.groups.values()) {
+      group.changes?.unlock();
+    }
+  }
+
   private rebuild(store: ChatStore, touched: Set<Group>): void {
     this.views.clear();
     this.groups.clear();
@@ -222,6 +236,7 @@ export class Transcript {
     for (const [index, turn] of store.turns.entries()) {
       touched.add(this.updateTurn(turn, index === store.turns.length - 1));
     }
+    this.refreshCheckpoints(store);
     this.stick = true;
     this.jump.hidden = true;
   }
@@ -264,6 +279,7 @@ export class Transcript {
   /** Builds queued turns, the latest first, for at most BUILD_BUDGET_MS; the rest next frame. */
   private drainBuildQueue(): void {
     const deadline = performance.now() + BUILD_BUDGET_MS;
+    let built = false;
     for (const group of [...this.buildQueue].reverse()) {
       if (performance.now() > deadline) {
         if (!this.buildScheduled) {
@@ -273,17 +289,23 @@ export class Transcript {
             this.drainBuildQueue();
           });
         }
-        return;
+        break;
       }
-      this.buildDeferred(group);
+      built = this.buildDeferred(group) || built;
+    }
+    if (built && this.store) {
+      this.refreshCheckpoints(this.store);
     }
   }
 
-  /** Builds a deferred group's entries (from the store's latest copy) and its footer. */
-  private buildDeferred(group: Group): void {
+  /**
+   * Builds a deferred group's entries (from the store's latest copy), its change card and footer;
+   * true when it did (the caller then refreshes the checkpoint rows, which need the user message).
+   */
+  private buildDeferred(group: Group): boolean {
     const ids = group.deferred;
     if (!ids) {
-      return;
+      return false;
     }
     group.deferred = undefined;
     this.buildQueue.delete(group);
@@ -296,6 +318,9 @@ export class Transcript {
       if (entry) {
         const view = this.createView(entry);
         this.views.set(entry.id, view);
+        if (entry.kind === 'user' && !group.history && group.userMessage === undefined) {
+          group.userMessage = view.element;
+        }
         group.views.push(view);
         group.entries.append(view.element);
         this.trackTerminals(view);
@@ -303,16 +328,23 @@ export class Transcript {
     }
     if (group.turn) {
       group.footer.replaceChildren(...turnFooter(group.turn, this.context, group === this.latestTurn));
+      this.refreshChanges(group);
     }
     this.refreshThoughts(group);
+    return true;
   }
 
   private addEntry(entry: ThreadEntryMessage): Group {
     const group = this.groupFor(entry.turnId);
     // An entry added to a turn that is not built yet: build the turn first, to keep the order.
-    this.buildDeferred(group);
+    if (this.buildDeferred(group) && this.store) {
+      this.refreshCheckpoints(this.store);
+    }
     const view = this.createView(entry);
     this.views.set(entry.id, view);
+    if (entry.kind === 'user' && !group.history && group.userMessage === undefined) {
+      group.userMessage = view.element;
+    }
     group.views.push(view);
     group.entries.append(view.element);
     this.trackTerminals(view);
@@ -349,8 +381,22 @@ export class Transcript {
     }
     if (!group.deferred) {
       group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+      this.refreshChanges(group);
     }
     return group;
+  }
+
+  /** The change card at the end of a built turn: made when the turn first changes a file. */
+  private refreshChanges(group: Group): void {
+    const turn = group.turn;
+    if (!turn) {
+      return;
+    }
+    if (!group.changes && turn.changes && turn.changes.files.length > 0) {
+      group.changes = new ChangeCardView(turn.id, this.context.post);
+      group.footer.before(group.changes.element);
+    }
+    group.changes?.update(turn.changes);
   }
 
   private groupFor(turnId: string | undefined): Group {
@@ -380,6 +426,13 @@ export class Transcript {
     this.content.append(element);
     this.lastGroup = group;
     return group;
+  }
+
+  private refreshCheckpoints(store: ChatStore): void {
+    refreshCheckpoints(store.turns, (turnId) => this.groups.get(turnId), {
+      anyRunning: store.runningTurn !== undefined,
+      post: this.context.post,
+    });
   }
 
   /** Thinking stays open only while it is the newest entry of a running turn. */

@@ -1,4 +1,5 @@
 import type { AgentStatus, TerminalOutputMessage, ThreadEntryMessage, ViewMessage } from '../../src/protocol';
+import type { WorkspacePaths } from '../workspacePaths';
 
 /** Entry types narrowed by kind, for the renderers. */
 export type ToolCallEntry = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
@@ -20,6 +21,8 @@ export interface RenderContext {
   terminal(terminalId: string): TerminalOutputMessage | undefined;
   /** Sign-in methods of the current agent, for auth errors. */
   authMethods(): readonly AuthMethod[];
+  /** Shows paths relative to the workspace folders. */
+  paths(): WorkspacePaths;
 }
 
 export type AuthMethod = NonNullable<AgentStatus['authMethods']>[number];

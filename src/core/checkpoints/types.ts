@@ -33,9 +33,15 @@ export interface CheckpointStore extends Disposable {
   readonly limitation?: string;
   /** Records the workspace as it is now. */
   create(): Promise<string>;
-  /** Files that differ between checkpoint `from` and checkpoint `to` (default: the workspace now). */
+  /**
+   * Files that differ between checkpoint `from` and checkpoint `to` (default: the workspace now). Rejects
+   * with `CheckpointNotFoundError` (./errors) for an id this store does not know (another store, pruned).
+   */
   changes(from: string, to?: string): Promise<FileChangeStat[]>;
-  /** `path`'s bytes at checkpoint `id`; `undefined` when it did not exist then (or is not known). */
+  /**
+   * `path`'s bytes at checkpoint `id`; `undefined` when it did not exist then (or is not known). Rejects
+   * with `CheckpointNotFoundError` for an unknown id — never `undefined`, which would read as "delete it".
+   */
   read(id: string, path: string): Promise<Uint8Array | undefined>;
   /**
    * Tells the store a file is about to change (a tool call names it, the client writes it), with its

@@ -4,6 +4,7 @@ import { OutputBuffer } from '../outputBuffer';
 import {
   ClientRefusalError,
   type TerminalCreateRequest,
+  type TerminalDelta,
   type TerminalExit,
   type TerminalOutput,
   type TerminalPort,
@@ -27,7 +28,11 @@ interface RunningTerminal {
 export class NodeTerminals implements TerminalPort {
   private readonly terminals = new Map<string, RunningTerminal>();
   private nextId = 1;
-  private readonly released = new Map<string, TerminalOutput>();
+  /** Released terminals: their output and exit, kept for the view (not for the agent). */
+  private readonly released = new Map<
+    string,
+    { readonly output: OutputBuffer; readonly exit?: TerminalExit }
+  >();
   private readonly changeEmitter = new Emitter<string>();
   readonly onDidChange = this.changeEmitter.event;
   private readonly writeEmitter = new Emitter<{ readonly terminalId: string; readonly data: Buffer }>();
@@ -106,7 +111,14 @@ export class NodeTerminals implements TerminalPort {
     const terminal = this.terminals.get(terminalId);
     this.terminals.delete(terminalId);
     if (terminal) {
-      this.released.set(terminalId, this.snapshot(terminal));
+      // Holds on to the exit as it becomes known (release kills, and the exit follows).
+      const kept = {
+        output: terminal.output,
+        get exit() {
+          return terminal.exit;
+        },
+      };
+      this.released.set(terminalId, kept);
       while (this.released.size > KEPT_RELEASED) {
         this.released.delete(this.released.keys().next().value as string);
       }
@@ -114,11 +126,30 @@ export class NodeTerminals implements TerminalPort {
   }
 
   lastOutput(terminalId: string): TerminalOutput | undefined {
-    const terminal = this.terminals.get(terminalId);
-    return terminal ? this.snapshot(terminal) : this.released.get(terminalId);
+    const terminal = this.terminals.get(terminalId) ?? this.released.get(terminalId);
+    return terminal ? this.snapshot(terminal) : undefined;
   }
 
-  private snapshot(terminal: RunningTerminal): TerminalOutput {
+  outputFrom(terminalId: string, offset: number): TerminalDelta | undefined {
+    const terminal = this.terminals.get(terminalId) ?? this.released.get(terminalId);
+    if (!terminal) {
+      return undefined;
+    }
+    const delta = offset >= 0 ? terminal.output.since(offset) : undefined;
+    const { bytes, end } = delta ?? terminal.output.held();
+    return {
+      text: bytes.toString('utf8'),
+      append: delta !== undefined,
+      next: end,
+      truncated: terminal.output.truncated,
+      ...(terminal.exit ? { exitStatus: terminal.exit } : {}),
+    };
+  }
+
+  private snapshot(terminal: {
+    readonly output: OutputBuffer;
+    readonly exit?: TerminalExit;
+  }): TerminalOutput {
     return {
       output: terminal.output.text(),
       truncated: terminal.output.truncated,

@@ -180,7 +180,8 @@ export async function setLayout(
       return element !== null && element.getBoundingClientRect().height > h - 120;
     },
     height,
-    { timeout: UI_TIMEOUT },
+    // Setup, not an assertion: the first workbench of a fresh install (cold caches) lays out slowly.
+    { timeout: 3 * UI_TIMEOUT },
   );
   for (let attempt = 0; attempt < 3; attempt++) {
     const box = await sidebar.boundingBox();

@@ -5,9 +5,17 @@ import type { Retention } from '../../../src/core/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
 import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
-import { HostMessageSchema, type HostMessage, type ThreadEventMessage } from '../../../src/protocol';
+import {
+  HostMessageSchema,
+  type AttachmentRef,
+  type HostMessage,
+  type ThreadEventMessage,
+} from '../../../src/protocol';
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
+import type { ChangeReview } from '../../../src/chat/changeReview';
 import { ChatController } from '../../../src/chat/chatController';
+import type { DiagnosticsPort } from '../../../src/chat/problemsOffer';
+import type { MentionSource } from '../../../src/chat/mentions/mentionSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
@@ -47,6 +55,14 @@ export interface HarnessOptions {
   readonly retention?: Retention;
   /** False: an untrusted workspace. */
   readonly trusted?: boolean;
+  /** Checkpoints and change cards for the harness's workspace folder (`dir`). */
+  readonly changes?: (dir: string, storageDir: string) => ChangeReview;
+  /** The editor's Problems for the chat's workspace folder (`dir`). */
+  readonly diagnostics?: (dir: string) => DiagnosticsPort;
+  /** The @-mention picker's editor entries (VS Code's in the real extension). */
+  readonly mentions?: MentionSource;
+  /** The editor's file dialog (the paperclip): what the user picks. */
+  readonly pickFiles?: () => Promise<AttachmentRef[]>;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -56,12 +72,16 @@ export class ChatHarness {
   readonly logger = new RecordingLogger();
   readonly terminals = new NodeTerminals(this.dir);
   readonly controller: ChatController;
+  readonly changes: ChangeReview | undefined;
   view = new RecordingView();
+  /** How often the view asked for the agent doctor (the "Check agents" button). */
+  checkAgentsRuns = 0;
   private readonly ownsStorage: boolean;
 
   constructor(options: HarnessOptions) {
     this.ownsStorage = options.storageDir === undefined;
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
+    this.changes = options.changes?.(this.dir, this.storageDir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
       cwd: () => this.dir,
@@ -71,10 +91,20 @@ export class ChatHarness {
         terminals: this.terminals,
         logger: this.logger,
       },
-      editor: { openFile: async () => {}, openUrl: async () => {} },
+      editor: {
+        openFile: async () => {},
+        openUrl: async () => {},
+        checkAgents: async () => {
+          this.checkAgentsRuns++;
+        },
+        ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
+      },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
+      ...(this.changes ? { changes: this.changes } : {}),
+      ...(options.diagnostics ? { diagnostics: options.diagnostics(this.dir) } : {}),
+      ...(options.mentions ? { mentions: options.mentions } : {}),
     });
     this.controller.attachView(this.view);
   }
@@ -98,6 +128,7 @@ export class ChatHarness {
   async dispose(options: { keepStorage?: boolean } = {}): Promise<void> {
     await this.controller.shutdown();
     this.controller.dispose();
+    this.changes?.dispose();
     await this.terminals.dispose();
     rmSync(this.dir, { recursive: true, force: true });
     if (this.ownsStorage && !options.keepStorage) {

@@ -94,3 +94,27 @@ export const appended = (entryId: string, text: string): ThreadEventMessage => (
 });
 export const started = (value: TurnMessage): ThreadEventMessage => ({ type: 'turn_started', turn: value });
 export const ended = (value: TurnMessage): ThreadEventMessage => ({ type: 'turn_ended', turn: value });
+export const turnUpdated = (value: TurnMessage): ThreadEventMessage => ({
+  type: 'turn_updated',
+  turn: value,
+});
+
+type TurnChanges = NonNullable<TurnMessage['changes']>;
+type FileChange = TurnChanges['files'][number];
+
+/** A file a turn changed, under the workspace /w unless the relative path says otherwise. */
+export function fileChange(relativePath: string, partial: Partial<FileChange> = {}): FileChange {
+  return {
+    path: `/w/${relativePath}`,
+    relativePath,
+    kind: 'modified',
+    added: 1,
+    removed: 0,
+    decision: 'pending',
+    ...partial,
+  };
+}
+
+export function turnChanges(files: FileChange[], partial: Partial<TurnChanges> = {}): TurnChanges {
+  return { files, live: false, coverage: 'full', ...partial };
+}

@@ -1,0 +1,84 @@
+/**
+ * Fuzzy matching for the @-mention picker, keyboard first: the query's characters must appear in
+ * order (case-insensitive); matches at the start of the name, after a separator or at a camelCase
+ * hump, and runs of consecutive characters score higher, and a match in the file name beats one
+ * only in its folders. Pure and allocation-light so 20,000 paths rank within a keystroke.
+ */
+
+const SEPARATORS = new Set(['/', '\\', '.', '-', '_', ' ', ':']);
+
+/** The score of `query` against `text` (higher is better), or undefined when it does not match. */
+export function fuzzyScore(query: string, text: string): number | undefined {
+  if (query === '') {
+    return 0;
+  }
+  const lowerQuery = query.toLowerCase();
+  const lowerText = text.toLowerCase();
+  let score = 0;
+  let from = 0;
+  let previous = -2;
+  for (let q = 0; q < lowerQuery.length; q++) {
+    const wanted = lowerQuery.charCodeAt(q);
+    let found = -1;
+    for (let t = from; t < lowerText.length; t++) {
+      if (lowerText.charCodeAt(t) === wanted) {
+        found = t;
+        break;
+      }
+    }
+    if (found < 0) {
+      return undefined;
+    }
+    if (found === previous + 1) {
+      score += 5; // a run of consecutive characters
+    }
+    if (found === 0) {
+      score += 8;
+    } else if (SEPARATORS.has(text.charAt(found - 1))) {
+      score += 6;
+    } else if (isUpper(text.charCodeAt(found)) && !isUpper(text.charCodeAt(found - 1))) {
+      score += 4;
+    }
+    score += 1;
+    previous = found;
+    from = found + 1;
+  }
+  // Shorter candidates are closer to what was typed.
+  return score - text.length * 0.01;
+}
+
+function isUpper(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
+/**
+ * The score of `query` against a path: the file name counts most, the whole path is the fallback
+ * (so "src/hel" finds src/hello.ts, and "hel" prefers hello.ts over help/x.ts).
+ */
+export function fuzzyPathScore(query: string, path: string): number | undefined {
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  const name = path.slice(slash + 1);
+  const inName = fuzzyScore(query, name);
+  if (inName !== undefined) {
+    return inName + 100 + (name.toLowerCase().startsWith(query.toLowerCase()) ? 50 : 0);
+  }
+  return fuzzyScore(query, path);
+}
+
+/** The `limit` best of `items` for `query` by `score`, best first; ties keep the input order. */
+export function rankBy<T>(
+  items: readonly T[],
+  query: string,
+  score: (query: string, item: T) => number | undefined,
+  limit: number,
+): T[] {
+  const scored: { item: T; score: number; index: number }[] = [];
+  items.forEach((item, index) => {
+    const value = score(query, item);
+    if (value !== undefined) {
+      scored.push({ item, score: value, index });
+    }
+  });
+  scored.sort((a, b) => b.score - a.score || a.index - b.index);
+  return scored.slice(0, limit).map((entry) => entry.item);
+}

@@ -1,0 +1,70 @@
+import { readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+
+/**
+ * The shadow repository's `info/attributes`, which wins over every `.gitattributes` in the folder:
+ * no end-of-line conversion, no clean/smudge filter, no `ident`, no re-encoding — a checkpoint keeps
+ * exactly the bytes on disk. `diff` is left to the folder so its `binary` marks still count.
+ */
+export const SHADOW_ATTRIBUTES = '* -text -filter -ident -working-tree-encoding !eol\n';
+
+/**
+ * `rel` (a `/`-separated path from the folder root) as an exclude pattern that matches only that file:
+ * anchored with a leading `/`, every wildcard and space escaped. `undefined` when a pattern cannot say
+ * it (a newline in the name); such a file is excluded per command instead.
+ */
+export function toExcludePattern(rel: string): string | undefined {
+  if (/[\r\n]/.test(rel)) {
+    return undefined;
+  }
+  return `/${rel.replace(/[\\*?[\] !#]/g, (char) => `\\${char}`)}`;
+}
+
+/**
+ * The text of the shadow's `info/exclude`: always `.git` (the user's repository is never snapshotted),
+ * then the user's own `.git/info/exclude`, then the files skipped for their size.
+ */
+export function buildExcludeFile(userExclude: string, skipped: Iterable<string>): string {
+  const lines = ['# Written by ACP Agents: the shadow repository of checkpoints.', '.git'];
+  if (userExclude.trim() !== '') {
+    lines.push("# The workspace repository's .git/info/exclude:", userExclude.trimEnd());
+  }
+  const patterns = [...skipped].map(toExcludePattern).filter((pattern) => pattern !== undefined);
+  if (patterns.length > 0) {
+    lines.push('# Skipped: too large, or binary and large.', ...patterns.sort());
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The folder's own `info/exclude` when the folder is the top of a git repository (`.git` a directory,
+ * or a worktree's `.git` file pointing at one). Only read; empty when there is none.
+ */
+export async function readUserExclude(folder: string): Promise<string> {
+  const dotGit = path.join(folder, '.git');
+  try {
+    const info = await stat(dotGit);
+    const gitDir = info.isDirectory() ? dotGit : await gitDirFromFile(dotGit, folder);
+    if (gitDir === undefined) {
+      return '';
+    }
+    return await readFile(path.join(await commonDir(gitDir), 'info', 'exclude'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+async function gitDirFromFile(dotGitFile: string, folder: string): Promise<string | undefined> {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGitFile, 'utf8'));
+  return match?.[1] === undefined ? undefined : path.resolve(folder, match[1]);
+}
+
+/** A linked worktree keeps `info/` in the main repository's directory, named by its `commondir` file. */
+async function commonDir(gitDir: string): Promise<string> {
+  try {
+    const common = (await readFile(path.join(gitDir, 'commondir'), 'utf8')).trim();
+    return path.resolve(gitDir, common);
+  } catch {
+    return gitDir;
+  }
+}

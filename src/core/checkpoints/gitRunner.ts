@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+
+/** A git command that failed: its exit code and the end of what it wrote to stderr. */
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.slice(0, 2).join(' ')} failed (${exitCode ?? 'killed'}): ${stderr.trim().slice(-500)}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+/** Where one shadow repository lives and what it snapshots. */
+export interface ShadowLocation {
+  /** The git executable. */
+  readonly git: string;
+  /** The shadow repository (GIT_DIR), in the extension's storage. */
+  readonly gitDir: string;
+  /** The workspace folder, used as the work tree. */
+  readonly workTree: string;
+  /** An empty directory given as `core.hooksPath`, so no hook can ever run. */
+  readonly hooksDir: string;
+  /** A directory with no git configuration, given as HOME: the user's global config is never read. */
+  readonly homeDir: string;
+}
+
+export interface GitRunOptions {
+  /** Written to the command's stdin, then closed. */
+  readonly input?: string | Buffer;
+  /** Exit codes that are answers, not failures (e.g. 1 from `cat-file -e`). */
+  readonly okExitCodes?: readonly number[];
+}
+
+export interface GitResult {
+  readonly stdout: Buffer;
+  readonly exitCode: number;
+}
+
+/** Fixed, so checkpoints never carry the user's identity and never ask for one. */
+const AUTHOR = { name: 'ACP Agents checkpoint', email: 'checkpoints@acp-agents.invalid' };
+/** A stuck git (a network file system, a lock) must not hold a turn forever. */
+const TIMEOUT_MS = 120_000;
+const MAX_STDOUT_BYTES = 256 * 1024 * 1024;
+const MAX_STDERR_CHARS = 4096;
+
+/**
+ * Settings given on every command line, so they hold whatever any config file says. Hooks and the
+ * file-system monitor would run programs; autocrlf and filters would change bytes (attributes are
+ * neutralised in the shadow's info/attributes); the caches keep a no-change checkpoint fast.
+ */
+function configArgs(location: ShadowLocation): string[] {
+  const settings: Record<string, string> = {
+    'core.hooksPath': location.hooksDir,
+    'core.fsmonitor': 'false',
+    'core.autocrlf': 'false',
+    'core.safecrlf': 'false',
+    'core.quotepath': 'off',
+    'core.untrackedCache': 'true',
+    'core.longpaths': 'true',
+    'core.preloadIndex': 'true',
+    'feature.manyFiles': 'true',
+    'index.threads': 'true',
+    'commit.gpgSign': 'false',
+    'advice.addEmbeddedRepo': 'false',
+    'gc.autoDetach': 'false',
+    'maintenance.auto': 'false',
+    // No reflogs: a pruned checkpoint's objects must become collectable.
+    'core.logAllRefUpdates': 'false',
+  };
+  return Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+}
+
+/**
+ * The environment of every command: nothing from an inherited GIT_* variable (a hook environment
+ * would point us at the user's repository or index), explicit GIT_DIR / GIT_WORK_TREE / GIT_INDEX_FILE,
+ * no system or global configuration, no optional locks, no prompts.
+ */
+function gitEnvironment(location: ShadowLocation): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^GIT_/i.test(key)) {
+      env[key] = value;
+    }
+  }
+  return {
+    ...env,
+    GIT_DIR: location.gitDir,
+    GIT_WORK_TREE: location.workTree,
+    GIT_INDEX_FILE: `${location.gitDir}/index`,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: `${location.homeDir}/gitconfig`,
+    HOME: location.homeDir,
+    XDG_CONFIG_HOME: location.homeDir,
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: AUTHOR.name,
+    GIT_AUTHOR_EMAIL: AUTHOR.email,
+    GIT_COMMITTER_NAME: AUTHOR.name,
+    GIT_COMMITTER_EMAIL: AUTHOR.email,
+    LC_ALL: 'C',
+  };
+}
+
+/** Runs one git command against a shadow repository, without a shell, and returns its stdout as bytes. */
+export function runGit(
+  location: ShadowLocation,
+  args: readonly string[],
+  options: GitRunOptions = {},
+): Promise<GitResult> {
+  const fullArgs = ['--no-optional-locks', ...configArgs(location), ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(location.git, fullArgs, {
+      cwd: location.workTree,
+      env: gitEnvironment(location),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      timeout: TIMEOUT_MS,
+    });
+    const chunks: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > MAX_STDOUT_BYTES) {
+        child.kill();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-MAX_STDERR_CHARS);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (stdoutBytes > MAX_STDOUT_BYTES) {
+        reject(new GitCommandError(args, code, `output above ${MAX_STDOUT_BYTES} bytes`));
+      } else if (code === 0 || (code !== null && options.okExitCodes?.includes(code))) {
+        resolve({ stdout: Buffer.concat(chunks), exitCode: code });
+      } else {
+        reject(new GitCommandError(args, code, stderr));
+      }
+    });
+    // A command that exits before reading its input must not crash us with EPIPE.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Splits NUL-terminated output (`-z`) into its fields. */
+export function splitNul(output: Buffer | string): string[] {
+  const text = typeof output === 'string' ? output : output.toString('utf8');
+  const fields = text.split('\0');
+  if (fields.at(-1) === '') {
+    fields.pop();
+  }
+  return fields;
+}

@@ -1,0 +1,136 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as z from 'zod';
+
+/** A file's recorded content: the name of its blob, or `null` when it did not exist. */
+export type BlobRef = string | null;
+
+/** What one checkpoint recorded: absolute path → content at the checkpoint. */
+export type Recorded = Map<string, BlobRef>;
+
+/** One line of the log. Read back from disk, so parsed, never trusted. */
+const LineSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('create'), id: z.string() }),
+  z.object({
+    t: z.literal('note'),
+    ids: z.array(z.string()),
+    path: z.string(),
+    blob: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
+  }),
+]);
+type Line = z.infer<typeof LineSchema>;
+
+const LOG_FILE = 'log.jsonl';
+const BLOBS = 'blobs';
+
+/**
+ * The limited store's memory on disk, so its checkpoint ids survive a window reload like the git
+ * store's: an append-only log of checkpoints and noted files, and the noted contents as blobs named by
+ * their SHA-256 (a file noted for many checkpoints is stored once). A torn last line is skipped.
+ */
+export class LimitedLog {
+  private constructor(private readonly dir: string) {}
+
+  /** Opens the log in `dir`, creating it; returns the checkpoints it records, oldest first. */
+  static async open(dir: string): Promise<{ log: LimitedLog; checkpoints: Map<string, Recorded> }> {
+    await mkdir(path.join(dir, BLOBS), { recursive: true });
+    const log = new LimitedLog(dir);
+    let text = '';
+    try {
+      text = await readFile(log.logFile, 'utf8');
+    } catch {
+      // no log yet
+    }
+    if (text !== '' && !text.endsWith('\n')) {
+      await appendFile(log.logFile, '\n'); // so the next line does not join a torn one
+    }
+    const checkpoints = new Map<string, Recorded>();
+    for (const raw of text.split('\n')) {
+      const line = parseLine(raw);
+      if (line?.t === 'create') {
+        checkpoints.set(line.id, new Map());
+      } else if (line?.t === 'note') {
+        for (const id of line.ids) {
+          checkpoints.get(id)?.set(line.path, line.blob);
+        }
+      }
+    }
+    return { log, checkpoints };
+  }
+
+  async appendCreate(id: string): Promise<void> {
+    await this.append({ t: 'create', id });
+  }
+
+  /** Stores `bytes` (unless stored already) and records it as `file`'s content at checkpoints `ids`. */
+  async appendNote(ids: readonly string[], file: string, bytes: Uint8Array | null): Promise<BlobRef> {
+    const blob = bytes === null ? null : await this.writeBlob(bytes);
+    await this.append({ t: 'note', ids: [...ids], path: file, blob });
+    return blob;
+  }
+
+  async readBlob(blob: string): Promise<Uint8Array> {
+    return new Uint8Array(await readFile(path.join(this.dir, BLOBS, blob)));
+  }
+
+  /** Rewrites the log with only `checkpoints` and deletes the blobs nothing refers to any more. */
+  async compact(checkpoints: ReadonlyMap<string, Recorded>): Promise<void> {
+    const lines: Line[] = [];
+    const used = new Set<string>();
+    for (const [id, recorded] of checkpoints) {
+      lines.push({ t: 'create', id });
+      for (const [file, blob] of recorded) {
+        lines.push({ t: 'note', ids: [id], path: file, blob });
+        if (blob !== null) {
+          used.add(blob);
+        }
+      }
+    }
+    const temporary = `${this.logFile}.tmp`;
+    await writeFile(temporary, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    await rename(temporary, this.logFile);
+    for (const blob of await readdir(path.join(this.dir, BLOBS))) {
+      if (!used.has(blob)) {
+        await rm(path.join(this.dir, BLOBS, blob), { force: true });
+      }
+    }
+  }
+
+  private get logFile(): string {
+    return path.join(this.dir, LOG_FILE);
+  }
+
+  private async append(line: Line): Promise<void> {
+    await appendFile(this.logFile, `${JSON.stringify(line)}\n`);
+  }
+
+  private async writeBlob(bytes: Uint8Array): Promise<string> {
+    const blob = createHash('sha256').update(bytes).digest('hex');
+    const file = path.join(this.dir, BLOBS, blob);
+    try {
+      await stat(file);
+    } catch {
+      // Written aside and renamed: a blob is whole or absent, never torn.
+      const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+      await writeFile(temporary, bytes);
+      await rename(temporary, file);
+    }
+    return blob;
+  }
+}
+
+function parseLine(raw: string): Line | undefined {
+  if (raw.trim() === '') {
+    return undefined;
+  }
+  try {
+    const parsed = LineSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import type { McpServerSource } from './mcpServerSource';
+
+/** "ACP: Set MCP Secret": a value for `${secret:NAME}` in `acpAgents.mcpServers`, kept in SecretStorage. */
+export function registerMcpCommands(
+  source: McpServerSource,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('acpAgents.setMcpSecret', async (name?: unknown) => {
+      try {
+        if (await source.askAndStore(typeof name === 'string' ? name : undefined)) {
+          void vscode.window.showInformationMessage(
+            'ACP Agents: the MCP secret is stored. Agents get it with their next session (Restart Agent to apply it now).',
+          );
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.error(`Set MCP Secret failed: ${message}`);
+        void vscode.window.showErrorMessage(`ACP Agents: ${message}`);
+      }
+    }),
+  ];
+}

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+import { combineGlobs, enabledPatterns, gitignoreToGlobs } from '../chat/mentions/ignoreGlobs';
+
+/** The most files the picker indexes (a bound on memory and on `findFiles`'s time). */
+const MAX_FILES = 50_000;
+
+/**
+ * The workspace's files for the @-mention picker, listed once and kept current by a file system
+ * watcher, so a keystroke ranks a cached list instead of searching 20,000 files again. Excludes
+ * `files.exclude`, `search.exclude` and each folder's root `.gitignore` (read with a small matcher:
+ * 1.95 has no stable ignore-file-aware `findFiles`). A create or delete marks the list stale; the
+ * next query still answers from the old list and a fresh one is built behind it.
+ */
+export class WorkspaceFileIndex implements vscode.Disposable {
+  private files: vscode.Uri[] | undefined;
+  private building: Promise<vscode.Uri[]> | undefined;
+  private stale = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    const changed = (): void => {
+      this.stale = true;
+    };
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(changed),
+      watcher.onDidDelete(changed),
+      vscode.workspace.onDidChangeWorkspaceFolders(changed),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) {
+          changed();
+        }
+      }),
+    );
+  }
+
+  /** The indexed files; the first call waits for the listing, later ones answer at once. */
+  async list(): Promise<readonly vscode.Uri[]> {
+    if (this.files && this.stale && !this.building) {
+      this.stale = false;
+      void this.rebuild();
+    }
+    return this.files ?? (await (this.building ?? this.rebuild()));
+  }
+
+  private rebuild(): Promise<vscode.Uri[]> {
+    const building = this.listFiles().then(
+      (files) => {
+        this.files = files;
+        return files;
+      },
+      () => this.files ?? [],
+    );
+    this.building = building;
+    void building.finally(() => {
+      if (this.building === building) {
+        this.building = undefined;
+      }
+    });
+    return building;
+  }
+
+  private async listFiles(): Promise<vscode.Uri[]> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const lists = await Promise.all(
+      folders.map(async (folder) => {
+        const exclude = combineGlobs([
+          ...enabledPatterns(vscode.workspace.getConfiguration('files', folder).get('exclude')),
+          ...enabledPatterns(vscode.workspace.getConfiguration('search', folder).get('exclude')),
+          ...(await gitignoreGlobs(folder.uri)),
+        ]);
+        // An explicit exclude replaces the default one (files.exclude), which is why it is in the list.
+        return vscode.workspace.findFiles(
+          new vscode.RelativePattern(folder, '**/*'),
+          exclude === undefined ? null : new vscode.RelativePattern(folder, exclude),
+          MAX_FILES,
+        );
+      }),
+    );
+    return lists.flat();
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) {
+      disposable.dispose();
+    }
+  }
+}
+
+async function gitignoreGlobs(folder: vscode.Uri): Promise<string[]> {
+  try {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.gitignore'));
+    return ['.git/**', ...gitignoreToGlobs(new TextDecoder().decode(bytes))];
+  } catch {
+    return ['.git/**'];
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Issue 8 in a real VS Code, clicked as a user would: an agent that writes files itself (the test agent's
+ * `own` scenario, no fs/write_text_file) leaves a change card under its turn; Undo all and Keep all act on
+ * the disk; "Restore checkpoint" under an earlier message asks in the workbench's dialog and puts the
+ * files back. Also makes the README's screenshot of the change review (docs/changes.png).
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import {
+  docsScreenshot,
+  newChat,
+  openChat,
+  reportFailure,
+  sendPrompt,
+  setLayout,
+  turn,
+  UI_TIMEOUT,
+  waitForTurnStatus,
+  WorkspaceTempFolder,
+} from './support/chat';
+import { startWorkbench, type RunningWorkbench } from './support/workbench';
+
+describe('the change card and checkpoints, clicked in the chat (issue 8)', () => {
+  let workbench: RunningWorkbench | undefined;
+  let page: Page;
+  let frame: Frame;
+  let folder: WorkspaceTempFolder;
+
+  before(async () => {
+    folder = new WorkspaceTempFolder('changes');
+    workbench = await startWorkbench();
+    page = workbench.page;
+    await setLayout(page, { width: 1600, height: 1000, sidebarWidth: 520 });
+    frame = await openChat(page);
+    await newChat(frame);
+  });
+
+  afterEach(async function () {
+    await reportFailure(this, () => workbench);
+  });
+
+  after(async () => {
+    await workbench?.stop();
+    folder?.dispose();
+  });
+
+  /** `name` in the test folder, relative to the workspace folder (the agent's cwd). */
+  function rel(name: string): string {
+    return `${basename(folder.path)}/${name}`;
+  }
+
+  /** The turn's change card once its list is final (not live) and names `files` files. */
+  async function finalCard(turnId: string, files: number): Promise<Locator> {
+    const card = turn(frame, turnId).locator('.change-card');
+    await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await frame.waitForFunction(
+      ({ id, files }) => {
+        const element = document.querySelector(`section.turn[data-turn-id="${id}"] .change-card`);
+        return (
+          element !== null &&
+          !element.querySelector('.live') &&
+          new RegExp(`^${files} files? changed`).test(element.textContent?.trim() ?? '')
+        );
+      },
+      { id: turnId, files },
+      { timeout: UI_TIMEOUT },
+    );
+    return card;
+  }
+
+  async function changeTurn(prompt: string, files: number): Promise<{ turnId: string; card: Locator }> {
+    const turnId = await sendPrompt(frame, prompt);
+    await waitForTurnStatus(frame, turnId, 'completed');
+    return { turnId, card: await finalCard(turnId, files) };
+  }
+
+  it('Undo all puts back every file the agent changed by itself, byte for byte', async () => {
+    writeFileSync(folder.file('notes.md'), '# Notes\r\n\r\nkeep me\r\n');
+    writeFileSync(folder.file('obsolete.txt'), 'old\n');
+    const { card } = await changeTurn(
+      // Paths relative to the workspace folder (the agent's cwd), as a user would type them.
+      `own write ${rel('notes.md')} # Notes\\n\\nrewritten by the agent\\n ; write ${rel('added.ts')} export const added = 1;\\n ; delete ${rel('obsolete.txt')}`,
+      3,
+    );
+    assert.equal(existsSync(folder.file('obsolete.txt')), false);
+    // Review all: every file's diff in VS Code's multi-file diff editor, beside the card.
+    await card.getByRole('button', { name: 'Review all' }).click();
+    await page
+      .locator('.tabs-container .tab', { hasText: 'Agent changes' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await page.waitForTimeout(1_000); // let the diff editors lay out before the picture
+    await docsScreenshot(page, 'changes.png');
+
+    await card.getByRole('button', { name: 'Undo all' }).click();
+    await frame.waitForFunction(
+      () => document.querySelectorAll('.change-card .change-decide-all').length === 0,
+      undefined,
+      { timeout: UI_TIMEOUT },
+    );
+    assert.equal(readFileSync(folder.file('notes.md'), 'utf8'), '# Notes\r\n\r\nkeep me\r\n');
+    assert.equal(readFileSync(folder.file('obsolete.txt'), 'utf8'), 'old\n');
+    assert.equal(existsSync(folder.file('added.ts')), false);
+  });
+
+  it('Keep all leaves the files as the agent wrote them', async () => {
+    const { turnId, card } = await changeTurn(`own write ${rel('kept.txt')} agent version`, 1);
+    await card.getByRole('button', { name: 'Keep all' }).click();
+    await turn(frame, turnId)
+      .locator('.change-card', { hasText: 'Kept' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(readFileSync(folder.file('kept.txt'), 'utf8'), 'agent version');
+  });
+
+  it('Restore checkpoint asks in a dialog, then puts the workspace back to before that message', async () => {
+    writeFileSync(folder.file('story.txt'), 'once\n');
+    const first = await changeTurn(`own write ${rel('story.txt')} twice`, 1);
+    await changeTurn(`own write ${rel('story.txt')} thrice ; shell printf x > ${rel('extra.txt')}`, 2);
+
+    await turn(frame, first.turnId)
+      .getByRole('button', { name: /Restore checkpoint/ })
+      .click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.match(
+      await dialog.locator('.dialog-message-text').innerText(),
+      /Restore the workspace to before this message/,
+    );
+    assert.match(await dialog.locator('.dialog-message-detail').innerText(), /extra\.txt/);
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Restore' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+
+    // The mark sits above the restored message's turn.
+    await frame
+      .getByText('Workspace restored to before this message')
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(readFileSync(folder.file('story.txt'), 'utf8'), 'once\n');
+    assert.equal(existsSync(folder.file('extra.txt')), false);
+  });
+
+  it('keeps the change cards, their decisions and the restore mark after a window reload', async () => {
+    const before = await frame.locator('.change-card').count();
+    assert.ok(before >= 4, `the earlier tests left their cards (${before})`);
+    await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    frame = await openChat(page);
+    await frame.locator('.change-card').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(await frame.locator('.change-card').count(), before);
+    await frame.getByText('Workspace restored to before this message').waitFor({ timeout: UI_TIMEOUT });
+    assert.ok((await frame.locator('.change-card', { hasText: 'Undone' }).count()) >= 2);
+    assert.ok((await frame.locator('.change-card', { hasText: 'Kept' }).count()) >= 1);
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * Issue 8: an agent that writes files by itself (never through fs/write_text_file) leaves a record of
+ * every change in the chat — the turn's change card — that can be diffed, kept, undone per file or for
+ * all, and a checkpoint before each message to restore; the user's own git repository is never touched.
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { AcpAgentsApi } from '../../src/extension';
+import type { TurnMessage } from '../../src/protocol';
+import {
+  activeThread,
+  allTabs,
+  ask,
+  closeAllEditors,
+  eventually,
+  freshChat,
+  getApi,
+  installPrompts,
+  TempFolder,
+  workspaceRoot,
+  type ScriptedPrompts,
+} from './support/harness';
+
+/** CRLF, no final newline and a byte that is not UTF-8: only an exact restore gets these back. */
+const AWKWARD = Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from([0xff]), Buffer.from('end')]);
+
+/** What a user would check of their repository: HEAD, the index, the status, the stash. */
+function repositoryState(): string {
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['--no-optional-locks', ...args], { cwd: workspaceRoot(), encoding: 'utf8' });
+  return [
+    git('rev-parse', 'HEAD'),
+    git('ls-files', '--stage', '--', '.'),
+    git('status', '--porcelain', '--untracked-files=all', '--', '.'),
+    git('stash', 'list'),
+  ].join('\n--\n');
+}
+
+function isRepository(): boolean {
+  try {
+    return (
+      execFileSync('git', ['rev-parse', '--is-inside-work-tree'], {
+        cwd: workspaceRoot(),
+        encoding: 'utf8',
+      }).trim() === 'true'
+    );
+  } catch {
+    return false;
+  }
+}
+
+describe('changes by an agent that writes files itself: change card, Keep / Undo, checkpoints (issue 8)', () => {
+  let api: AcpAgentsApi;
+  let prompts: ScriptedPrompts & { restore(): void };
+  let folder: TempFolder;
+
+  before(async () => {
+    api = await getApi();
+  });
+
+  beforeEach(async () => {
+    prompts = installPrompts(api);
+    folder = new TempFolder('changes');
+    await closeAllEditors();
+    await freshChat(api);
+  });
+
+  afterEach(async () => {
+    await closeAllEditors();
+    prompts.restore();
+    folder.dispose();
+  });
+
+  /** The turn's change card once it is final, with only this test's files. */
+  async function finalChanges(turnId: string): Promise<NonNullable<TurnMessage['changes']>> {
+    return eventually(`the final change list of ${turnId}`, () => {
+      const changes = activeThread(api).turns.find((turn) => turn.id === turnId)?.changes;
+      return changes && !changes.live ? changes : undefined;
+    });
+  }
+
+  function mine(changes: NonNullable<TurnMessage['changes']>): string[] {
+    return changes.files
+      .filter((file) => file.path.startsWith(folder.path))
+      .map((file) => `${file.kind} ${file.path.slice(folder.path.length + 1)} ${file.decision}`)
+      .sort();
+  }
+
+  it('lists the files, undoes one byte for byte with its open editor following, then undoes all', async () => {
+    const repositoryBefore = isRepository() ? repositoryState() : undefined;
+    writeFileSync(folder.file('awkward.txt'), AWKWARD);
+    writeFileSync(folder.file('b.txt'), 'b\n');
+    const { turn } = await ask(
+      api,
+      `own write ${folder.file('awkward.txt')} agent text ; write ${folder.file('new.txt')} created ; delete ${folder.file('b.txt')}`,
+    );
+    const changes = await finalChanges(turn.id);
+    assert.deepEqual(mine(changes), [
+      'created new.txt pending',
+      'deleted b.txt pending',
+      'modified awkward.txt pending',
+    ]);
+    const listed = changes.files.find((file) => file.path === folder.file('awkward.txt'));
+    assert.equal(listed?.relativePath.endsWith('awkward.txt'), true);
+    assert.equal(listed?.relativePath.startsWith('/'), false, 'paths are shown workspace-relative');
+
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(folder.file('awkward.txt')));
+    assert.equal(editor.document.getText(), 'agent text');
+    await api.chat.handleMessage({
+      type: 'turn_changes',
+      turnId: turn.id,
+      action: 'undo',
+      path: folder.file('awkward.txt'),
+    });
+    assert.deepEqual(readFileSync(folder.file('awkward.txt')), AWKWARD);
+    await eventually('the open editor to show the restored file', () =>
+      editor.document.getText().startsWith('one'),
+    );
+    assert.equal(
+      readFileSync(folder.file('new.txt'), 'utf8'),
+      'created',
+      'other files wait for their own decision',
+    );
+
+    await api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'undo' });
+    assert.equal(existsSync(folder.file('new.txt')), false);
+    assert.equal(readFileSync(folder.file('b.txt'), 'utf8'), 'b\n');
+    assert.deepEqual(mine(await finalChanges(turn.id)), [
+      'created new.txt undone',
+      'deleted b.txt undone',
+      'modified awkward.txt undone',
+    ]);
+    assert.equal(
+      prompts.asked.filter((q) => q.kind === 'modal').length,
+      0,
+      'nothing of the user was at stake',
+    );
+
+    if (repositoryBefore !== undefined) {
+      folder.dispose();
+      assert.equal(repositoryState(), repositoryBefore, "the user's repository is unchanged");
+    }
+  });
+
+  it('opens one diff and all of them in the multi-file diff editor', async () => {
+    writeFileSync(folder.file('a.txt'), 'a\n');
+    const { turn } = await ask(api, `own write ${folder.file('a.txt')} A ; write ${folder.file('c.txt')} C`);
+    await finalChanges(turn.id);
+    await api.chat.handleMessage({
+      type: 'turn_changes',
+      turnId: turn.id,
+      action: 'diff',
+      path: folder.file('a.txt'),
+    });
+    const diff = await eventually('the diff tab', () =>
+      allTabs().find(
+        (tab) =>
+          tab.input instanceof vscode.TabInputTextDiff && tab.input.original.scheme === 'acp-checkpoint',
+      ),
+    );
+    const input = diff.input as vscode.TabInputTextDiff;
+    assert.equal(
+      (await vscode.workspace.openTextDocument(input.original)).getText(),
+      'a\n',
+      'the left side is the file before the turn',
+    );
+    await api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'diff' });
+    await eventually('the multi-file diff editor', () =>
+      allTabs().find((tab) => /Agent changes/.test(tab.label)),
+    );
+  });
+
+  it('asks before undoing a file the user edited since, and restores to before an earlier message', async () => {
+    writeFileSync(folder.file('a.txt'), 'v0\n');
+    const first = await ask(api, `own write ${folder.file('a.txt')} v1`);
+    await finalChanges(first.turn.id);
+    const second = await ask(
+      api,
+      `own write ${folder.file('a.txt')} v2 ; shell printf x > ${folder.file('made-by-shell.txt')}`,
+    );
+    assert.deepEqual(mine(await finalChanges(second.turn.id)), [
+      'created made-by-shell.txt pending',
+      'modified a.txt pending',
+    ]);
+
+    writeFileSync(folder.file('a.txt'), 'my edit\n');
+    prompts.answerModal(undefined); // dismissed: keep my edit
+    await api.chat.handleMessage({
+      type: 'turn_changes',
+      turnId: second.turn.id,
+      action: 'undo',
+      path: folder.file('a.txt'),
+    });
+    assert.equal(readFileSync(folder.file('a.txt'), 'utf8'), 'my edit\n');
+    assert.match(prompts.asked.at(-1)?.message ?? '', /changed after the agent's turn/);
+
+    prompts.answerModal('Restore');
+    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    assert.match(prompts.asked.at(-1)?.message ?? '', /Restore the workspace to before this message/);
+    assert.match(prompts.asked.at(-1)?.detail ?? '', /made-by-shell\.txt/);
+    assert.equal(readFileSync(folder.file('a.txt'), 'utf8'), 'v0\n');
+    assert.equal(existsSync(folder.file('made-by-shell.txt')), false);
+    const restored = activeThread(api).turns.find((turn) => turn.id === first.turn.id);
+    assert.ok(restored?.restoredAt, 'the transcript is marked from the restored message');
+    assert.deepEqual(mine(await finalChanges(second.turn.id)), [
+      'created made-by-shell.txt undone',
+      'modified a.txt undone',
+    ]);
+  });
+});

@@ -1,0 +1,61 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { RestoredFile, WorkspaceChangesPort } from '../../../src/chat/workspaceChanges';
+import type { Disposable } from '../../../src/core/disposable';
+import type { TurnFileChange } from '../../../src/core/threadTypes';
+
+/**
+ * The change review's editor port on the plain file system, for unit tests (the VS Code one is tested in
+ * the real VS Code): restores write the disk, confirmations are answered by `answer` and recorded, and
+ * the "watcher" ticks while something listens, as file events would during a turn.
+ */
+export class NodeWorkspaceChanges implements WorkspaceChangesPort {
+  readonly confirmations: { message: string; detail: string }[] = [];
+  readonly informed: string[] = [];
+  readonly diffs: string[] = [];
+  /** The answer to the next confirmations. */
+  answer = true;
+
+  constructor(private readonly folder: string) {}
+
+  relativePath(file: string): string {
+    return path.relative(this.folder, file).split(path.sep).join('/');
+  }
+
+  async current(file: string): Promise<Uint8Array | undefined> {
+    return existsSync(file) ? readFileSync(file) : undefined;
+  }
+
+  async restore(files: readonly RestoredFile[]): Promise<void> {
+    for (const file of files) {
+      if (file.bytes === undefined) {
+        rmSync(file.path, { force: true });
+      } else {
+        mkdirSync(path.dirname(file.path), { recursive: true });
+        writeFileSync(file.path, file.bytes);
+      }
+    }
+  }
+
+  async openDiff(checkpointId: string, file: TurnFileChange): Promise<void> {
+    this.diffs.push(`${checkpointId}:${this.relativePath(file.path)}`);
+  }
+
+  async openChanges(checkpointId: string, files: readonly TurnFileChange[]): Promise<void> {
+    this.diffs.push(`${checkpointId}:${files.map((file) => this.relativePath(file.path)).join(',')}`);
+  }
+
+  async confirm(message: string, detail: string): Promise<boolean> {
+    this.confirmations.push({ message, detail });
+    return this.answer;
+  }
+
+  watch(onChange: (file: string) => void): Disposable {
+    const timer = setInterval(() => onChange(this.folder), 50);
+    return { dispose: () => clearInterval(timer) };
+  }
+
+  inform(message: string): void {
+    this.informed.push(message);
+  }
+}
