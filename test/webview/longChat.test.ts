@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
-import { appended, events, message, snapshot, toolCall, turn, updated } from './support/builders';
+import {
+  appended,
+  events,
+  fileChange,
+  message,
+  snapshot,
+  toolCall,
+  turn,
+  turnChanges,
+  turnUpdated,
+  updated,
+} from './support/builders';
 import { useChatPages } from './support/suite';
 
 const TURNS = 300;
@@ -55,5 +66,58 @@ describe('webview: a long chat', () => {
       order,
       turns.map((t) => t.id),
     );
+  });
+
+  it('gives turns built late their change card, Restore checkpoint and restored mark, with turn updates made meanwhile', async () => {
+    const page = await chat.open();
+    const { entries, turns } = longChat();
+    const withChanges = turns.map((t) => ({
+      ...t,
+      checkpointId: `cp-${t.id}`,
+      changes: turnChanges([fileChange(`src/${t.id}.ts`, { added: 2, removed: 1 })]),
+    }));
+    await page.host(snapshot({ entries, turns: withChanges }));
+    const card = (turnId: string) => page.page.locator(`.turn-changes[data-turn-id="${turnId}"]`);
+    const restore = (turnId: string) =>
+      page.page.locator(`section[data-turn-id="${turnId}"] .restore-checkpoint`);
+    assert.equal(await card('t300').count(), 1, 'a turn built at once has its card');
+    assert.equal(await restore('t300').count(), 1);
+    assert.equal(await card('t1').count(), 0, 'not built yet');
+
+    // The old turn is decided and restored to before it is built: it shows both once built.
+    const first = withChanges[0] as TurnMessage;
+    await page.host(
+      events(
+        turnUpdated({
+          ...first,
+          restoredAt: 1_700_000_100_000,
+          changes: turnChanges([fileChange('src/t1.ts', { added: 2, removed: 1, decision: 'kept' })]),
+        }),
+      ),
+    );
+
+    const log = page.page.locator('.transcript');
+    for (let i = 0; i < 200 && (await page.page.locator('[data-entry-id="u1"]').count()) === 0; i++) {
+      await log.evaluate((element) => (element.scrollTop = 0));
+      await page.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(undefined))));
+    }
+    assert.equal(await card('t1').count(), 1);
+    assert.equal(await card('t1').locator('.change-row[data-path="/w/src/t1.ts"]').count(), 1);
+    assert.equal(await restore('t1').count(), 1);
+    assert.equal(
+      await page.page
+        .locator('[data-entry-id="u1"]')
+        .evaluate((entry) => entry.nextElementSibling?.classList.contains('checkpoint-row')),
+      true,
+      'Restore checkpoint right under the message',
+    );
+    assert.equal(await page.page.locator('.restored-mark').count(), 1);
+    assert.equal(
+      await page.page
+        .locator('section[data-turn-id="t1"]')
+        .evaluate((section) => section.classList.contains('restored-away')),
+      true,
+    );
+    assert.equal(await card('t1').count(), 1, 'one card, not one per update');
   });
 });
