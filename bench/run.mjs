@@ -237,7 +237,7 @@ async function main() {
     ],
     checkpoints
       ? [
-          'no-change checkpoint of a 20,000-file workspace',
+          `no-change checkpoint of a ${(checkpoints.files ?? 20_000).toLocaleString('en-US')}-file workspace`,
           checkpoints.summary ?? JSON.stringify(checkpoints).slice(0, 80),
           'prompt send without checkpoint',
           '≤ +300 ms',
