@@ -6,7 +6,6 @@ import { richTranscript } from './support/richTranscript';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
-const DOCS = resolve(__dirname, '../../docs');
 
 describe('webview screenshots', () => {
   const chat = useChatPages();
@@ -44,10 +43,6 @@ describe('webview screenshots', () => {
       await page.page.locator('.transcript').evaluate((log) => log.scrollTo({ top: log.scrollHeight }));
       await mkdir(OUT, { recursive: true });
       await page.page.screenshot({ path: `${OUT}/changes-${theme}.png` });
-      if (theme === 'dark') {
-        // The README's picture of the change review (an e2e run in a real VS Code may replace it).
-        await page.page.screenshot({ path: `${DOCS}/changes.png` });
-      }
       page.assertClean();
     });
   }
