@@ -2,9 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Logger } from '../ports';
 import { LimitedCheckpointStore } from './limited';
-import { ShadowGitCheckpointStore } from './shadowGit';
+import { ShadowGitCheckpointStore, type ShadowGitStoreOptions } from './shadowGit';
 import type { CheckpointStore } from './types';
 
 export { CheckpointNotFoundError } from './errors';
@@ -12,21 +11,8 @@ export { LimitedCheckpointStore } from './limited';
 export { ShadowGitCheckpointStore } from './shadowGit';
 export type * from './types';
 
-export interface CheckpointStoreOptions {
-  /** The workspace folders (absolute). */
-  readonly folders: readonly string[];
-  /** The extension's storage directory for this workspace (`ExtensionContext.storageUri.fsPath`). */
-  readonly storageDir: string;
-  readonly logger: Logger;
-  /** The git executable (default `git` on PATH). */
-  readonly git?: string;
-  /** Files above this are not snapshotted (default 5 MiB). */
-  readonly maxFileBytes?: number;
-  /** Binary files above this are not snapshotted (default 1 MiB). */
-  readonly maxBinaryBytes?: number;
-  /** Checkpoints kept per folder (default 200); older ids answer `CheckpointNotFoundError`. */
-  readonly keepCheckpoints?: number;
-}
+/** What the store needs: the shadow-git store's options (the limited store uses a subset). */
+export type CheckpointStoreOptions = ShadowGitStoreOptions;
 
 /** Features used: `add --pathspec-from-file` (2.26). */
 const MIN_GIT: readonly [number, number] = [2, 26];
