@@ -11,14 +11,13 @@ import {
   type HostMessage,
   type ProblemsOfferMessage,
   type ImageAttachment,
-  type Mention,
   type ViewState,
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
-import { attachmentBlocks, CHAT_URI_SCHEME, droppedTextBlocks, imageBlocks } from './attachmentBlocks';
 import type { ChangeReview } from './changeReview';
 import { ChatStore } from './chatStore';
+import { composerPrompt, earlierChatMentions } from './composerContext';
 import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
 import {
@@ -28,11 +27,10 @@ import {
   type DiagnosticsPort,
   type ProblemsOffer,
 } from './problemsOffer';
-import { fuzzyScore, rankBy } from './mentions/fuzzyRank';
 import type { MentionSource } from './mentions/mentionSource';
 import { signIn } from './signIn';
 import { TerminalRelay } from './terminalRelay';
-import { transcriptAsMarkdown } from './transcriptMarkdown';
+import { ViewConnections } from './viewConnections';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
 import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
@@ -67,8 +65,7 @@ const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 102
  * a full snapshot, then coalesced events of the active chat. Every view message is parsed first.
  */
 export class ChatController implements ChatActions, Disposable {
-  /** The connected webviews (the sidebar, editor tabs), each with whether it said `ready`: all mirror the active chat. */
-  private readonly sinks = new Map<ViewSink, { ready: boolean }>();
+  private readonly views = new ViewConnections();
   private readonly pool: AgentPool;
   private readonly chats: ChatStore;
   private activeId = '';
@@ -157,14 +154,7 @@ export class ChatController implements ChatActions, Disposable {
    * Several webviews (the sidebar and editor tabs) show the same active chat, kept in sync.
    */
   attachView(sink: ViewSink): Disposable {
-    this.sinks.set(sink, { ready: false });
-    return {
-      dispose: () => {
-        if (this.sinks.delete(sink) && this.sinks.size === 0) {
-          this.batcher.clear();
-        }
-      },
-    };
+    return this.views.attach(sink, () => this.batcher.clear());
   }
 
   /**
@@ -172,13 +162,7 @@ export class ChatController implements ChatActions, Disposable {
    * `from`, a `ready` counts for every attached view.
    */
   handleMessage(raw: unknown, from?: ViewSink): Promise<void> {
-    if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready') {
-      for (const [sink, connection] of this.sinks) {
-        if (from === undefined || sink === from) {
-          connection.ready = true;
-        }
-      }
-    }
+    this.views.noteReady(raw, from);
     return this.viewMessages.handle(raw);
   }
 
@@ -198,37 +182,18 @@ export class ChatController implements ChatActions, Disposable {
     textFiles: readonly DroppedTextFile[] = [],
   ): Promise<void> {
     this.attachments = [];
-    const mentions = this.host.mentions;
-    const blocks = await attachmentBlocks(attachments, {
-      files: this.host.ports.fileSystem,
-      ...(mentions ? { problems: (uri: string) => mentions.problems(uri) } : {}),
-      chatTranscript: (chatId) => {
-        const chat = this.chats.get(chatId);
-        return chat ? transcriptAsMarkdown(chat.thread.snapshot()) : undefined;
-      },
-    });
-    await this.sendPrompt([
-      { type: 'text', text },
-      ...blocks,
-      ...droppedTextBlocks(textFiles),
-      ...imageBlocks(images),
-    ]);
+    await this.sendPrompt(
+      await composerPrompt(
+        { text, attachments, images, textFiles },
+        { files: this.host.ports.fileSystem, mentions: this.host.mentions, chat: (id) => this.chats.get(id) },
+      ),
+    );
   }
 
   /** Answers the @-mention picker: the workspace's entries, then earlier chats that match. */
   async queryMentions(query: string, requestId: number): Promise<void> {
     const workspace = (await this.host.mentions?.query(query, MENTION_LIMIT)) ?? [];
-    const chats = rankBy(
-      this.chats.sorted().filter((chat) => chat.id !== this.activeId && chat.title.trim() !== ''),
-      query,
-      (q, chat) => fuzzyScore(q, chat.title),
-      query === '' ? 3 : 5,
-    ).map((chat): Mention => ({
-      kind: 'chat',
-      uri: `${CHAT_URI_SCHEME}${chat.id}`,
-      name: chat.title,
-      detail: 'Earlier chat',
-    }));
+    const chats = earlierChatMentions(this.chats.sorted(), this.activeId, query);
     this.post({ type: 'mention_results', requestId, items: [...workspace, ...chats].slice(0, 200) });
   }
 
@@ -645,11 +610,7 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   private post(message: HostMessage): void {
-    for (const [sink, connection] of this.sinks) {
-      if (connection.ready) {
-        sink.post(message);
-      }
-    }
+    this.views.post(message);
   }
 
   /** Writes every journal and stops every agent (deactivation). */
