@@ -10,7 +10,7 @@ import { createCheckpointStore } from './core/checkpoints';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
-import { EditReview } from './vscode/editReview';
+import { VscodeEditReviews } from './vscode/vscodeEditReviews';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { VsCodeMentionSource } from './vscode/mentionSource';
 import { channelLogger } from './vscode/logChannel';
@@ -42,7 +42,7 @@ export interface AcpAgentsApi {
   readonly chat: ChatController;
   /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
   readonly prompts: SwappablePrompts;
-  readonly review: EditReview;
+  readonly review: VscodeEditReviews;
   readonly terminals: VsCodeTerminals;
   readonly statusBar: AgentStatusBar;
   readonly rules: PermissionRules;
@@ -63,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
   const prompts = new SwappablePrompts(new VsCodeUserPrompts());
   const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
-  const review = new EditReview(prompts);
+  const review = new VscodeEditReviews(prompts);
   const mcp = new McpServerSource(context.secrets, prompts, logger);
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));

@@ -16,7 +16,7 @@ import {
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
 import type { ChangeReview } from './changeReview';
-import { ChatStore } from './chatStore';
+import { ChatCollection } from './chatCollection';
 import { composerPrompt, earlierChatMentions } from './composerContext';
 import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
@@ -67,7 +67,7 @@ const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 102
 export class ChatController implements ChatActions, Disposable {
   private readonly views = new ViewConnections();
   private readonly pool: AgentPool;
-  private readonly chats: ChatStore;
+  private readonly chats: ChatCollection;
   private activeId = '';
   /** Prompts that waited for a sign-in, per chat; sent after `authenticate`. */
   private readonly waitingForSignIn = new Map<string, readonly PromptBlock[]>();
@@ -90,7 +90,7 @@ export class ChatController implements ChatActions, Disposable {
   private readonly problems: ProblemsWatch | undefined;
 
   constructor(private readonly host: ChatHost) {
-    this.chats = new ChatStore(
+    this.chats = new ChatCollection(
       {
         storageDir: host.storageDir,
         logger: host.ports.logger,

@@ -1,6 +1,6 @@
 import type { PermissionRules } from '../core/permissionRules';
 import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from '../core/ports';
-import type { EditReview } from './editReview';
+import type { VscodeEditReviews } from './vscodeEditReviews';
 import type { UserPrompts } from './userPrompts';
 import { workspaceRelative, workspaceRelativeText } from './workspacePaths';
 
@@ -92,6 +92,6 @@ export class VsCodePermissions implements PermissionPort {
 }
 
 /** Opens a read-only diff for a permission prompt's "Show diff", using the edit review's documents. */
-export function diffViewer(review: EditReview): PermissionSurfaces['showDiff'] {
+export function diffViewer(review: VscodeEditReviews): PermissionSurfaces['showDiff'] {
   return (path, oldText, newText) => review.preview(path, oldText, newText);
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { FileHandle } from 'node:fs/promises';
 import { ConfinementRaceError, isInside, openInside } from '../core/pathConfinement';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
-import type { EditReview } from './editReview';
+import type { VscodeEditReviews } from './vscodeEditReviews';
 import type { UserPrompts } from './userPrompts';
 
 export interface FileSettings {
@@ -25,7 +25,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
   constructor(
     private readonly settings: () => FileSettings,
     private readonly prompts: UserPrompts,
-    private readonly review: EditReview,
+    private readonly review: VscodeEditReviews,
     private readonly log: Logger,
   ) {}
 

@@ -28,7 +28,7 @@ export interface ChatStoreListener {
  * The chats: read back from the journal at start, created, deleted, and kept within the
  * retention limits (the chat in use is never the one deleted).
  */
-export class ChatStore implements Disposable {
+export class ChatCollection implements Disposable {
   private readonly chats = new Map<string, Conversation>();
   private readonly subscriptions = new Map<string, Disposable>();
   private readonly journal: ChatJournal;

@@ -28,7 +28,7 @@ export interface ReviewRequest {
  * proposal held in a read-only virtual document) and waits for Keep or Undo — from the diff
  * editor's title buttons, a notification, or the chat. The first answer wins.
  */
-export class EditReview implements vscode.Disposable, EditReviews {
+export class VscodeEditReviews implements vscode.Disposable, EditReviews {
   private readonly proposals = new Map<string, string>();
   private readonly waiting = new Map<string, PendingReview>();
   private readonly subscriptions: vscode.Disposable[];
