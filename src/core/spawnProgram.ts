@@ -8,13 +8,27 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 /**
  * Starts `command args` without a shell. On POSIX this is `child_process.spawn` as it is. On
  * Windows, `npx`, `claude-agent-acp` and most npm-installed agents are `.cmd` shims that Node
- * cannot execute directly (spawn ENOENT / EINVAL): cross-spawn resolves the command through the
- * given env's PATH and PATHEXT, runs a shim under `cmd.exe /d /s /c` with every argument quoted
- * and cmd's metacharacters escaped (twice for a `node_modules\.bin` shim, which runs a second
- * cmd.exe), and reports a command cmd.exe could not find as an ENOENT `error`, as Node does.
+ * cannot execute directly (spawn ENOENT / EINVAL): cross-spawn runs a shim under
+ * `cmd.exe /d /s /c` with every argument quoted and cmd's metacharacters escaped (twice for a
+ * `node_modules\.bin` shim, which runs a second cmd.exe), and reports a command cmd.exe could not
+ * find as an ENOENT `error`, as Node does. See `programToStart` for which program that is.
  */
-export function spawnProgram(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
-  return crossSpawn(command, args, options);
+export function spawnProgram(
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions & { readonly env: Environment },
+): ChildProcess {
+  return crossSpawn(programToStart(command, options.env), args, options);
+}
+
+/**
+ * The program to hand to cross-spawn: on Windows the full path found on the env's PATH (with
+ * PATHEXT). Given a bare name, cross-spawn would pass it on to cmd.exe, which looks in its working
+ * folder — the agent's, the workspace — before PATH: an `npx.cmd` committed to a repository would
+ * run instead of the real one. Elsewhere the command as it is (the OS searches PATH only).
+ */
+export function programToStart(command: string, env: Environment): string {
+  return process.platform === 'win32' ? (findOnPath(command, env) ?? command) : command;
 }
 
 /**

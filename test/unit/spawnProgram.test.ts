@@ -29,10 +29,11 @@ function planAsWindows(
   args: readonly string[],
   env: Record<string, string>,
   processEnv: Record<string, string> = {},
+  cwd?: string,
 ): WindowsPlan {
   const output = execFileSync(
     process.execPath,
-    ['--import', TSX, AS_WINDOWS, JSON.stringify({ command, args, env })],
+    ['--import', TSX, AS_WINDOWS, JSON.stringify({ command, args, env, cwd })],
     {
       cwd: scratch,
       env: { PATH: process.env['PATH'] ?? '', PATHEXT: '.COM;.EXE;.BAT;.CMD', ...processEnv },
@@ -78,7 +79,10 @@ describe('spawnProgram and findOnPath', () => {
         '$HOME',
         '"q"',
       ];
-      const child = spawnProgram(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawnProgram(process.execPath, args, {
+        env: process.env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let output = '';
       child.stdout?.setEncoding('utf8').on('data', (text: string) => (output += text));
       const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
@@ -142,12 +146,12 @@ describe('spawnProgram and findOnPath', () => {
       assert.equal(plan.resolved, shim);
       assert.equal(plan.foundOnPath, shim);
       assert.equal(plan.file, 'cmd.exe');
-      assert.deepEqual(plan.args, ['/d', '/s', '/c', '"npx ^"-y^" ^"@zed-industries/claude-code-acp^""']);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${shim} ^"-y^" ^"@zed-industries/claude-code-acp^""`]);
       assert.equal(plan.windowsVerbatimArguments, true);
     });
 
     it('runs the shim under ComSpec when it is set', () => {
-      file('nodejs/npx.CMD');
+      const shim = file('nodejs/npx.CMD');
       const plan = planAsWindows(
         'npx',
         ['--version'],
@@ -159,28 +163,28 @@ describe('spawnProgram and findOnPath', () => {
       );
 
       assert.equal(plan.file, 'C:\\Windows\\system32\\cmd.exe');
-      assert.deepEqual(plan.args, ['/d', '/s', '/c', '"npx ^"--version^""']);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${shim} ^"--version^""`]);
     });
 
     it('quotes an argument with spaces and quotes and escapes the quotes for the MSVC parser', () => {
-      file('nodejs/npx.CMD');
+      const shim = file('nodejs/npx.CMD');
       const plan = planAsWindows('npx', ['say "hi" now'], { PATH: folder('nodejs') });
 
-      assert.deepEqual(plan.args, ['/d', '/s', '/c', '"npx ^"say^ \\^"hi\\^"^ now^""']);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${shim} ^"say^ \\^"hi\\^"^ now^""`]);
     });
 
     it('doubles trailing backslashes so they do not escape the closing quote', () => {
-      file('nodejs/npx.CMD');
+      const shim = file('nodejs/npx.CMD');
       const plan = planAsWindows('npx', ['C:\\dir\\'], { PATH: folder('nodejs') });
 
-      assert.deepEqual(plan.args, ['/d', '/s', '/c', '"npx ^"C:\\dir\\\\^""']);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${shim} ^"C:\\dir\\\\^""`]);
     });
 
     it('escapes the cmd metacharacters & | % ^ with a caret', () => {
-      file('nodejs/npx.CMD');
+      const shim = file('nodejs/npx.CMD');
       const plan = planAsWindows('npx', ['a&b|c%PATH%^d'], { PATH: folder('nodejs') });
 
-      assert.deepEqual(plan.args, ['/d', '/s', '/c', '"npx ^"a^&b^|c^%PATH^%^^d^""']);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${shim} ^"a^&b^|c^%PATH^%^^d^""`]);
     });
 
     it('escapes the arguments twice for a shim under node_modules\\.bin, which runs a second cmd.exe', () => {
@@ -190,7 +194,7 @@ describe('spawnProgram and findOnPath', () => {
       });
 
       assert.equal(plan.resolved, shim);
-      assert.deepEqual(plan.args, ['/d', '/s', '/c', '"agent ^^^"a^^^&b^^^" ^^^"50^^^%^^^""']);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${shim} ^^^"a^^^&b^^^" ^^^"50^^^%^^^""`]);
       assert.equal(plan.windowsVerbatimArguments, true);
     });
 
@@ -201,7 +205,7 @@ describe('spawnProgram and findOnPath', () => {
       assert.equal(plan.resolved, script);
       assert.equal(plan.foundOnPath, script);
       assert.equal(plan.file, 'cmd.exe');
-      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${path.join(scratch, 'tools', 'agent')} ^"x^""`]);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${script} ^"x^""`]);
     });
 
     it('runs an .exe resolution directly with the arguments unquoted and not verbatim', () => {
@@ -210,7 +214,7 @@ describe('spawnProgram and findOnPath', () => {
       const plan = planAsWindows('node', ['a b', 'x&y'], { PATH: folder('nodejs') });
 
       assert.equal(plan.resolved, exe);
-      assert.equal(plan.file, 'node');
+      assert.equal(plan.file, exe);
       assert.deepEqual(plan.args, ['a b', 'x&y']);
       assert.equal(plan.windowsVerbatimArguments, false);
     });
@@ -222,6 +226,7 @@ describe('spawnProgram and findOnPath', () => {
 
       assert.equal(plan.resolved, exe);
       assert.equal(plan.foundOnPath, exe);
+      assert.equal(plan.file, exe);
       assert.deepEqual(plan.args, ['a&b']);
     });
 
@@ -231,6 +236,15 @@ describe('spawnProgram and findOnPath', () => {
 
       assert.equal(plan.resolved, shim);
       assert.equal(plan.foundOnPath, shim);
+    });
+
+    it("runs the shim on PATH, not one in the agent's working folder that cmd.exe would look in first", () => {
+      const onPath = file('nodejs/npx.CMD');
+      file('workspace/npx.CMD');
+      const plan = planAsWindows('npx', ['-y'], { PATH: folder('nodejs') }, {}, folder('workspace'));
+
+      assert.equal(plan.resolved, onPath);
+      assert.deepEqual(plan.args, ['/d', '/s', '/c', `"${onPath} ^"-y^""`]);
     });
 
     it('reports a command found nowhere as ENOENT once cmd.exe says so', () => {

@@ -10,6 +10,8 @@ interface Request {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Record<string, string>;
+  /** The agent's working folder (the workspace). */
+  readonly cwd?: string;
 }
 
 interface CrossSpawnInternals {
@@ -17,7 +19,7 @@ interface CrossSpawnInternals {
   _parse(
     command: string,
     args: string[],
-    options: { env: Record<string, string> },
+    options: { env: Record<string, string>; cwd?: string },
   ): { command: string; args: string[]; options: { windowsVerbatimArguments?: boolean }; file?: string };
   _enoent: {
     verifyENOENT(status: number, parsed: unknown): (Error & { code?: string; syscall?: string }) | null;
@@ -26,13 +28,26 @@ interface CrossSpawnInternals {
 
 async function main(): Promise<void> {
   const request = JSON.parse(process.argv[2] ?? '{}') as Request;
+  // Both whichs fall back to this process's PATHEXT when the env has none: ours reads it with ':'.
+  const windowsPathExt = process.env['PATHEXT'] ?? '';
+  const ours = <T>(lookUp: () => T): T => {
+    process.env['PATHEXT'] = windowsPathExt.replaceAll(';', ':');
+    try {
+      return lookUp();
+    } finally {
+      process.env['PATHEXT'] = windowsPathExt;
+    }
+  };
   const crossSpawn = (await import('cross-spawn')).default as unknown as CrossSpawnInternals;
-  const { findOnPath } = await import('../../../src/core/spawnProgram');
-  const parsed = crossSpawn._parse(request.command, [...request.args], { env: request.env });
+  const { findOnPath, programToStart } = await import('../../../src/core/spawnProgram');
+  // What spawnProgram does: our PATH lookup first, then cross-spawn's plan for that program.
+  const program = ours(() => programToStart(request.command, withPosixDelimiters(request.env)));
+  const parsed = crossSpawn._parse(program, [...request.args], {
+    env: request.env,
+    ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+  });
   // cmd.exe exits 1 when it finds no such command: cross-spawn turns that exit into this error.
   const notFound = crossSpawn._enoent.verifyENOENT(1, parsed);
-  // which@5 falls back to this process's PATHEXT when the env has none.
-  process.env['PATHEXT'] = process.env['PATHEXT']?.replaceAll(';', ':');
   console.log(
     JSON.stringify({
       file: parsed.command,
@@ -40,7 +55,7 @@ async function main(): Promise<void> {
       windowsVerbatimArguments: parsed.options.windowsVerbatimArguments ?? false,
       resolved: parsed.file ?? null,
       notFound: notFound ? { code: notFound.code, syscall: notFound.syscall } : null,
-      foundOnPath: findOnPath(request.command, withPosixDelimiters(request.env)) ?? null,
+      foundOnPath: ours(() => findOnPath(request.command, withPosixDelimiters(request.env))) ?? null,
     }),
   );
 }
