@@ -6,6 +6,12 @@ import { IGNORE_FILES_GLOB, readGitignoreRules, relativePath } from './workspace
 const MAX_FILES = 50_000;
 
 /**
+ * The most ignored-folder globs handed to `findFiles` (the shallowest files' come first). They only
+ * spare the search work: what they leave out is filtered by the rules afterwards anyway.
+ */
+const MAX_FOLDER_GLOBS = 200;
+
+/**
  * The workspace's files for the @-mention picker, listed once and kept current by a file system
  * watcher, so a keystroke ranks a cached list instead of searching 20,000 files again. Excludes
  * `files.exclude`, `search.exclude` and what git ignores: every `.gitignore` in the folder and
@@ -88,7 +94,7 @@ async function listFolder(folder: vscode.WorkspaceFolder): Promise<vscode.Uri[]>
   ];
   const rules = await readGitignoreRules(folder, combineGlobs(settingsExcludes));
   // An explicit exclude replaces the default one (files.exclude), which is why it is in the list.
-  const exclude = combineGlobs([...settingsExcludes, ...rules.folderGlobs()]);
+  const exclude = combineGlobs([...settingsExcludes, ...rules.folderGlobs().slice(0, MAX_FOLDER_GLOBS)]);
   const files = await vscode.workspace.findFiles(
     new vscode.RelativePattern(folder, '**/*'),
     exclude === undefined ? null : new vscode.RelativePattern(folder, exclude),
