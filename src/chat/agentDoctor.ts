@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { openSync, readSync, closeSync, statSync } from 'node:fs';
+import { openSync, readSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -7,7 +6,7 @@ import { AgentClient, type AgentClientOptions } from '../core/agentClient';
 import { signInMethodsOf, type SignInMethod } from '../core/authMethods';
 import { AgentError, AgentExitedError, classifyError } from '../core/errors';
 import { ClientRefusalError, type ClientPorts } from '../core/ports';
-import { findOnPath, planSpawn } from '../core/spawnPlan';
+import { findOnPathAsync, spawnProgram, type Environment } from '../core/spawnProgram';
 import type { AgentDefinition } from './agentSettings';
 import { escapeMarkdown } from './doctorReport';
 
@@ -61,7 +60,6 @@ export interface DoctorOptions {
   readonly stepTimeoutMs?: number;
   /** The extension host's environment (PATH, …); the agent's own `env` is added over it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly platform?: NodeJS.Platform;
   readonly clientInfo?: AgentClientOptions['clientInfo'];
 }
 
@@ -102,7 +100,6 @@ export async function diagnoseAgent(
   const started = performance.now();
   const stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const env = { ...(options.env ?? process.env), ...agent.env };
-  const platform = options.platform ?? process.platform;
   const problems: DoctorProblem[] = [];
   const finish = (found: Omit<AgentDiagnosis, 'agent' | 'origin' | 'problems' | 'ms'>): AgentDiagnosis => ({
     agent,
@@ -112,7 +109,7 @@ export async function diagnoseAgent(
     ms: Math.round(performance.now() - started),
   });
 
-  const foundAt = findOnPath(agent.command, { platform, env, isFile });
+  const foundAt = await findOnPathAsync(agent.command, env);
   if (!foundAt) {
     const hint = INSTALL_HINTS[path.basename(agent.command)];
     problems.push({
@@ -129,7 +126,7 @@ export async function diagnoseAgent(
     HAS_VERSION_FLAG.has(path.basename(agent.command))
       ? firstLineOf(foundAt, ['--version'], env, stepTimeoutMs)
       : Promise.resolve(undefined),
-    runsOnNode ? nodeVersionFor(foundAt, env, platform, stepTimeoutMs) : Promise.resolve(undefined),
+    runsOnNode ? nodeVersionFor(foundAt, env, stepTimeoutMs) : Promise.resolve(undefined),
   ]);
   const nodeMajor = nodeVersion ? Number(/^v?(\d+)/.exec(nodeVersion)?.[1]) : undefined;
   if (nodeMajor !== undefined && nodeMajor < MIN_NODE_MAJOR) {
@@ -295,14 +292,6 @@ const refusingPorts: ClientPorts = {
   },
 };
 
-function isFile(candidate: string): boolean {
-  try {
-    return statSync(candidate).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** Whether the program is Node itself or a script run by it (`#!/usr/bin/env node`, the npm global shims). */
 function isNodeProgram(file: string): boolean {
   const base = path.basename(file).toLowerCase();
@@ -327,13 +316,11 @@ function isNodeProgram(file: string): boolean {
 /** `node --version` of the Node that runs the agent: the agent itself when it is `node`, else the one on PATH. */
 async function nodeVersionFor(
   program: string,
-  env: Readonly<Record<string, string | undefined>>,
-  platform: NodeJS.Platform,
+  env: Environment,
   timeoutMs: number,
 ): Promise<string | undefined> {
   const base = path.basename(program).toLowerCase();
-  const node =
-    base === 'node' || base === 'node.exe' ? program : findOnPath('node', { platform, env, isFile });
+  const node = base === 'node' || base === 'node.exe' ? program : await findOnPathAsync('node', env);
   return node ? firstLineOf(node, ['--version'], env, timeoutMs) : undefined;
 }
 
@@ -346,22 +333,20 @@ function firstLineOf(
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
     let output = '';
-    // npm-installed agents are `.cmd` shims on Windows: planned like the agent's own start.
-    const plan = planSpawn(file, args, { platform: process.platform, env, isFile });
-    const child = spawn(plan.file, [...plan.args], {
+    // npm-installed agents are `.cmd` shims on Windows: started like the agent itself.
+    const child = spawnProgram(file, args, {
       env: env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
       windowsHide: true,
-      windowsVerbatimArguments: plan.windowsVerbatimArguments,
     });
     const collect = (chunk: Buffer): void => {
       if (output.length < 4096) {
         output += chunk.toString('utf8');
       }
     };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
     child.once('error', () => resolve(undefined));
     child.once('close', (code) => {
       const line = output

@@ -1,4 +1,4 @@
-import { findOnPath, type SpawnHost } from '../core/spawnPlan';
+import { findOnPath, type Environment } from '../core/spawnProgram';
 import type { AgentDefinition } from './agentSettings';
 
 /** The ACP agents we know how to start, offered when their command is on PATH. */
@@ -10,9 +10,9 @@ export const AGENT_PRESETS: readonly AgentDefinition[] = [
   { id: 'opencode', label: 'OpenCode', command: 'opencode', args: ['acp'], env: {} },
 ];
 
-/** The presets whose command is installed, described with the command line that will run. */
-export function detectPresets(host: SpawnHost): AgentDefinition[] {
-  return AGENT_PRESETS.filter((preset) => findOnPath(preset.command, host) !== undefined).map((preset) => ({
+/** The presets whose command is installed (on `env`'s PATH), described with the command line that will run. */
+export function detectPresets(env: Environment): AgentDefinition[] {
+  return AGENT_PRESETS.filter((preset) => findOnPath(preset.command, env) !== undefined).map((preset) => ({
     ...preset,
     description: [preset.command, ...preset.args].join(' '),
   }));

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { BoundedLog } from './boundedLog';
 import { Emitter, type Disposable } from './disposable';
-import { nodeSpawnHost } from './node/nodeSpawnHost';
-import { planSpawn } from './spawnPlan';
+import { spawnProgram } from './spawnProgram';
 
 /** What to run: a program and its arguments, never a shell string. */
 export interface AgentCommand {
@@ -73,13 +72,11 @@ export class AgentProcess implements Disposable {
     this.stderr = new BoundedLog(options.stderrLimit ?? 64 * 1024);
     this.stopGraceMs = options.stopGraceMs ?? 2000;
     const env = { ...process.env, ...spec.env };
-    const plan = planSpawn(spec.command, spec.args, nodeSpawnHost(env));
-    this.child = spawn(plan.file, [...plan.args], {
+    this.child = spawnProgram(spec.command, spec.args, {
       cwd: spec.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
-      windowsVerbatimArguments: plan.windowsVerbatimArguments,
       // Own process group on POSIX so stop() reaches grandchildren too.
       detached: process.platform !== 'win32',
     });
@@ -87,8 +84,9 @@ export class AgentProcess implements Disposable {
 
     this.exited = new Promise<ExitInfo>((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
-        // 'error' without a pid means the spawn itself failed; 'exit' will not follow.
-        if (this.child.pid === undefined) {
+        // A failed start never emits 'exit': Node's own (no pid), or cross-spawn's on Windows, whose
+        // cmd.exe did start but found no such command (its 'exit' is turned into this 'error').
+        if (this.child.pid === undefined || error.syscall?.startsWith('spawn')) {
           this.exit ??= { code: null, signal: null, error: `${error.code ?? ''} ${error.message}`.trim() };
           resolve(this.exit);
         }

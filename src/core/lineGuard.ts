@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_MESSAGE_BYTES } from '@agentclientprotocol/sdk';
+
 const NEWLINE = 0x0a;
 
 /** What was dropped from an agent's stdout, for the log. */
@@ -7,8 +9,8 @@ export interface RejectedLine {
   readonly bytes: number;
 }
 
-/** The SDK's own cap on one message (`DEFAULT_MAX_MESSAGE_BYTES`): 32 MiB. */
-export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+/** The SDK's own cap on one message, so that the guard and the SDK agree (32 MiB). */
+export const MAX_LINE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 
 /** The agent wrote a line longer than the limit: the connection cannot go on (the message is lost). */
 export class OversizedMessageError extends Error {
@@ -27,6 +29,12 @@ export class OversizedMessageError extends Error {
  *
  * A line (also one still waiting for its newline) longer than `maxLineBytes` errors the stream
  * with `OversizedMessageError` as soon as the limit is passed: nothing beyond the limit is held.
+ *
+ * Why this is not left to the SDK (2.4): its `ndJsonStream` splits lines itself and bounds them
+ * (`maxMessageBytes`), but answers every line that is not JSON with a `-32700` parse error sent to
+ * the agent, and has no hook to skip or report one. Judging a line needs its last byte, so the
+ * guard holds a line until its newline, which is why it needs a bound of its own; a line it passes
+ * costs only a newline scan here (accepted lines go on as runs of the incoming chunk).
  */
 export function lineGuard(
   onRejected: (line: RejectedLine) => void,

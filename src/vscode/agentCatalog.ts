@@ -6,7 +6,6 @@ import {
   type AgentDefinition,
   type ParsedAgents,
 } from '../chat/agentSettings';
-import { nodeSpawnHost } from '../core/node/nodeSpawnHost';
 
 /**
  * The agents the chat offers: those in `acpAgents.agents`, then the presets found on PATH (Copilot
@@ -39,7 +38,7 @@ export class AgentCatalog implements vscode.Disposable {
 
   private read(): ParsedAgents {
     const raw = vscode.workspace.getConfiguration('acpAgents').get<unknown>('agents');
-    const parsed = parseAgentSettings(raw, this.demoAgent, detectPresets(nodeSpawnHost()));
+    const parsed = parseAgentSettings(raw, this.demoAgent, detectPresets(process.env));
     if (parsed.errors.length > 0) {
       for (const error of parsed.errors) {
         this.log.warn(error);

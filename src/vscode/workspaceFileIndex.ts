@@ -1,15 +1,24 @@
 import * as vscode from 'vscode';
-import { combineGlobs, enabledPatterns, gitignoreToGlobs } from '../chat/mentions/ignoreGlobs';
+import { combineGlobs, enabledPatterns } from '../chat/mentions/ignoreGlobs';
+import { IGNORE_FILES_GLOB, readGitignoreRules, relativePath } from './workspaceGitignore';
 
 /** The most files the picker indexes (a bound on memory and on `findFiles`'s time). */
 const MAX_FILES = 50_000;
 
 /**
+ * The most ignored-folder globs handed to `findFiles` (the shallowest files' come first). They only
+ * spare the search work: what they leave out is filtered by the rules afterwards anyway.
+ */
+const MAX_FOLDER_GLOBS = 200;
+
+/**
  * The workspace's files for the @-mention picker, listed once and kept current by a file system
  * watcher, so a keystroke ranks a cached list instead of searching 20,000 files again. Excludes
- * `files.exclude`, `search.exclude` and each folder's root `.gitignore` (read with a small matcher:
- * 1.95 has no stable ignore-file-aware `findFiles`). A create or delete marks the list stale; the
- * next query still answers from the old list and a fresh one is built behind it.
+ * `files.exclude`, `search.exclude` and what git ignores: every `.gitignore` in the folder and
+ * `.git/info/exclude`, with git's semantics (1.95 has no stable ignore-file-aware `findFiles`, so
+ * the rules are applied here; folders they exclude are skipped by the search when that is safe).
+ * A create or delete, or an edit of an ignore file, marks the list stale; the next query still
+ * answers from the old list and a fresh one is built behind it.
  */
 export class WorkspaceFileIndex implements vscode.Disposable {
   private files: vscode.Uri[] | undefined;
@@ -19,6 +28,7 @@ export class WorkspaceFileIndex implements vscode.Disposable {
 
   constructor() {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    const ignoreFiles = vscode.workspace.createFileSystemWatcher(IGNORE_FILES_GLOB, true, false, true);
     const changed = (): void => {
       this.stale = true;
     };
@@ -26,6 +36,8 @@ export class WorkspaceFileIndex implements vscode.Disposable {
       watcher,
       watcher.onDidCreate(changed),
       watcher.onDidDelete(changed),
+      ignoreFiles,
+      ignoreFiles.onDidChange(changed),
       vscode.workspace.onDidChangeWorkspaceFolders(changed),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) {
@@ -63,21 +75,7 @@ export class WorkspaceFileIndex implements vscode.Disposable {
 
   private async listFiles(): Promise<vscode.Uri[]> {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const lists = await Promise.all(
-      folders.map(async (folder) => {
-        const exclude = combineGlobs([
-          ...enabledPatterns(vscode.workspace.getConfiguration('files', folder).get('exclude')),
-          ...enabledPatterns(vscode.workspace.getConfiguration('search', folder).get('exclude')),
-          ...(await gitignoreGlobs(folder.uri)),
-        ]);
-        // An explicit exclude replaces the default one (files.exclude), which is why it is in the list.
-        return vscode.workspace.findFiles(
-          new vscode.RelativePattern(folder, '**/*'),
-          exclude === undefined ? null : new vscode.RelativePattern(folder, exclude),
-          MAX_FILES,
-        );
-      }),
-    );
+    const lists = await Promise.all(folders.map((folder) => listFolder(folder)));
     return lists.flat();
   }
 
@@ -88,11 +86,19 @@ export class WorkspaceFileIndex implements vscode.Disposable {
   }
 }
 
-async function gitignoreGlobs(folder: vscode.Uri): Promise<string[]> {
-  try {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.gitignore'));
-    return ['.git/**', ...gitignoreToGlobs(new TextDecoder().decode(bytes))];
-  } catch {
-    return ['.git/**'];
-  }
+async function listFolder(folder: vscode.WorkspaceFolder): Promise<vscode.Uri[]> {
+  const settingsExcludes = [
+    ...enabledPatterns(vscode.workspace.getConfiguration('files', folder).get('exclude')),
+    ...enabledPatterns(vscode.workspace.getConfiguration('search', folder).get('exclude')),
+    '**/.git/**',
+  ];
+  const rules = await readGitignoreRules(folder, combineGlobs(settingsExcludes));
+  // An explicit exclude replaces the default one (files.exclude), which is why it is in the list.
+  const exclude = combineGlobs([...settingsExcludes, ...rules.folderGlobs().slice(0, MAX_FOLDER_GLOBS)]);
+  const files = await vscode.workspace.findFiles(
+    new vscode.RelativePattern(folder, '**/*'),
+    exclude === undefined ? null : new vscode.RelativePattern(folder, exclude),
+    MAX_FILES,
+  );
+  return files.filter((uri) => !rules.ignores(relativePath(folder, uri)));
 }

@@ -80,6 +80,34 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
     });
   });
 
+  it('applies a nested .gitignore with a negation to its own folder, and follows an edit of it', async () => {
+    writeFileSync(folder.file('dropped-quokka.secret.ts'), 'export {};\n');
+    writeFileSync(folder.file('kept-quokka.secret.ts'), 'export {};\n');
+    writeFileSync(folder.file('plain-quokka.ts'), 'export {};\n');
+    const nested = folder.file('.gitignore');
+    writeFileSync(nested, '*.secret.ts\n!kept-*.secret.ts\n');
+    const offered = async (): Promise<string[]> =>
+      (await api.mentions.query('quokka', 50))
+        .filter((item) => item.kind === 'file')
+        .map((item) => item.name)
+        .sort();
+    let last: string[] = [];
+    const settle = (what: string, expected: string[]): Promise<boolean> =>
+      eventually(what, async () => {
+        last = await offered();
+        return JSON.stringify(last) === JSON.stringify(expected);
+      }).catch((error: unknown) => {
+        throw new Error(`the picker offered: ${last.join(', ')}`, { cause: error });
+      });
+
+    await settle('the negation re-includes kept-quokka.secret.ts', [
+      'kept-quokka.secret.ts',
+      'plain-quokka.ts',
+    ]);
+    writeFileSync(nested, '*.secret.ts\n');
+    await settle('the edited .gitignore hides kept-quokka.secret.ts too', ['plain-quokka.ts']);
+  });
+
   it('offers the selection with its lines, and a file with problems', async () => {
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(helloPath()));
     editor.selection = new vscode.Selection(1, 0, 2, 10);

@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { detectPresets } from '../../src/chat/agentPresets';
 import { parseAgentSettings, type AgentDefinition } from '../../src/chat/agentSettings';
 
@@ -132,12 +135,23 @@ describe('agent presets', () => {
   });
 
   it('detects presets on PATH', () => {
-    const installed = new Set(['/usr/local/bin/copilot', '/opt/bin/opencode']);
-    const found = detectPresets({
-      platform: 'linux',
-      env: { PATH: '/usr/bin:/usr/local/bin:/opt/bin' },
-      isFile: (p) => installed.has(p),
-    });
+    const root = mkdtempSync(path.join(tmpdir(), 'acp-presets-'));
+    const install = (folder: string, name: string): void => {
+      mkdirSync(path.join(root, folder), { recursive: true });
+      writeFileSync(path.join(root, folder, name), '#!/bin/sh\n');
+      chmodSync(path.join(root, folder, name), 0o755);
+    };
+    install('usr/local/bin', 'copilot');
+    install('opt/bin', 'opencode');
+    mkdirSync(path.join(root, 'usr/bin'), { recursive: true });
+    let found;
+    try {
+      found = detectPresets({
+        PATH: ['usr/bin', 'usr/local/bin', 'opt/bin'].map((d) => path.join(root, d)).join(':'),
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
     assert.deepEqual(
       found.map((agent) => [agent.id, agent.description]),
       [
