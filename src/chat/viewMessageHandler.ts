@@ -1,4 +1,4 @@
-import { classifyError } from '../core/errors';
+import { classifyError, describeErrorForLog } from '../core/errors';
 import type { Logger } from '../core/ports';
 import {
   ViewMessageSchema,
@@ -73,7 +73,7 @@ export class ViewMessageHandler {
       await this.dispatch(parsed.data);
     } catch (error) {
       const failure = classifyError(error);
-      this.logger.error(`${parsed.data.type} failed: ${failure.message}`);
+      this.logger.error(`${parsed.data.type} failed: ${describeErrorForLog(failure)}`);
       this.showError(failure.message);
     }
   }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { DeepReadonly } from './deepReadonly';
-import { ThreadEventSchema, ThreadSnapshotSchema } from './thread';
+import { ErrorDetailsSchema, ThreadEventSchema, ThreadSnapshotSchema } from './thread';
 
 /*
  * The host ⇄ webview protocol: one discriminated union per direction. Each side parses what it
@@ -29,13 +29,7 @@ export const PromptCapabilitiesSchema = z.object({
 export const AgentStatusSchema = z.object({
   state: z.enum(['idle', 'starting', 'ready', 'error']),
   agentName: z.optional(z.string()),
-  error: z.optional(
-    z.object({
-      kind: z.string(),
-      message: z.string(),
-      stderrTail: z.optional(z.array(z.string())),
-    }),
-  ),
+  error: z.optional(z.extend(ErrorDetailsSchema, { stderrTail: z.optional(z.array(z.string())) })),
   /** Sign-in methods the agent offers (shown with an auth_required error). */
   authMethods: z.optional(z.array(AuthMethodSchema)),
   /** Known once the agent is ready. */

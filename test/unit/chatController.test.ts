@@ -102,7 +102,7 @@ describe('chat controller (host side of the chat view)', () => {
     assert.deepEqual(chat.controller.currentStatus, {
       state: 'error',
       agentName: 'Demo agent (offline)',
-      error: { kind: 'auth_required', message: 'Authentication required' },
+      error: { kind: 'auth_required', message: 'Authentication required', code: -32000 },
       authMethods: [{ id: 'test-login', name: 'Test login', description: 'Signs in to the test agent' }],
     });
     await chat.send('stream 2');

@@ -74,6 +74,12 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     await chat.ready();
     const problem = chat.controller.viewState().chat?.resumeProblem ?? '';
     assert.match(problem, /^Demo agent \(offline\) could not continue this chat's earlier session: /);
+    // The agent's own answer is kept (the session is gone: -32002), not re-wrapped as "not supported".
+    const logged = chat.logger.messages('warn').find((line) => line.startsWith(problem)) ?? '';
+    assert.match(
+      logged,
+      /\[not_found, code -32002\]\n {2}data: \{\n {4}"sessionId": "sess-[0-9a-f]+"\n {2}\}$/,
+    );
     // Sending does not silently start over.
     await chat.send('stream 1');
     assert.match(
