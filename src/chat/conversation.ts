@@ -1,12 +1,18 @@
 import type { AgentClient } from '../core/agentClient';
 import type { AgentSession } from '../core/agentSession';
 import { Emitter, type Disposable } from '../core/disposable';
-import { AgentError, classifyError, describeErrorForLog, NotSupportedError } from '../core/errors';
+import {
+  AgentError,
+  classifyError,
+  describeErrorForLog,
+  errorDetails,
+  NotSupportedError,
+} from '../core/errors';
 import type { ChatJournal, ChatMeta } from '../core/journal';
 import type { Logger } from '../core/ports';
 import type { PromptBlock } from '../core/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread';
-import type { ThreadEvent, Turn } from '../core/threadTypes';
+import type { ErrorDetails, ThreadEvent, Turn } from '../core/threadTypes';
 import type { ChangeReview } from './changeReview';
 import { CoalescedEvents } from './coalescedEvents';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
@@ -161,6 +167,11 @@ export class Conversation implements Disposable {
   /** Why the old session could not be taken up (the banner's text), while that is so. */
   get resumeProblem(): string | undefined {
     return this.resumeFailure?.message;
+  }
+
+  /** The agent's error behind `resumeProblem` (kind, code, data), for the banner's Details. */
+  get resumeDetails(): ErrorDetails | undefined {
+    return this.resumeFailure && errorDetails(this.resumeFailure);
   }
 
   private async takeUpSession(client: AgentClient, cwd: string): Promise<AgentSession> {

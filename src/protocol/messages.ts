@@ -41,6 +41,8 @@ export const ChatSchema = z.object({
   thread: ThreadSnapshotSchema,
   /** Set when the chat's earlier session could not be taken up: shown with "Start a new session". */
   resumeProblem: z.optional(z.string()),
+  /** The agent's error behind `resumeProblem` (its code and data), for the banner's Details. */
+  resumeDetails: z.optional(ErrorDetailsSchema),
 });
 
 /** One line of the chat list. */
@@ -163,7 +165,12 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
   /** The active chat's resume banner appeared or went away. */
-  z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('resume_problem'),
+    chatId: z.string(),
+    message: z.optional(z.string()),
+    details: z.optional(ErrorDetailsSchema),
+  }),
   /** The file writes waiting for Keep or Undo changed. */
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */

@@ -80,6 +80,12 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
       logged,
       /\[not_found, code -32002\]\n {2}data: \{\n {4}"sessionId": "sess-[0-9a-f]+"\n {2}\}$/,
     );
+    // …and the view gets it for the banner's Details.
+    const details = chat.controller.viewState().chat?.resumeDetails;
+    assert.equal(details?.kind, 'not_found');
+    assert.equal(details?.code, -32002);
+    assert.equal(details?.message, problem);
+    assert.match(details?.data ?? '', /^\{\n {2}"sessionId": "sess-[0-9a-f]+"\n\}$/);
     // Sending does not silently start over.
     await chat.send('stream 1');
     assert.match(
