@@ -169,7 +169,7 @@ export class ChatApp {
         this.composer.mentionResults(message.requestId, message.items);
         return;
       case 'error':
-        this.alerts.show(message.message);
+        this.alerts.show(message.message, 'error', message.details);
         this.composer.sendFailed();
         this.transcript.unlockPermissions();
         this.transcript.unlockChanges();

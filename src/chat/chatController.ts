@@ -137,7 +137,7 @@ export class ChatController implements ChatActions, Disposable {
       this,
       host.editor,
       host.ports.logger,
-      (message) => this.post({ type: 'error', message }),
+      (message, details) => this.post({ type: 'error', message, ...(details ? { details } : {}) }),
       this.restored,
     );
   }

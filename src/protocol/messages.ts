@@ -176,7 +176,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */
   z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: z.optional(ProblemsOfferSchema) }),
   /** Something the host could not do for the view (a bad message, a failed command). */
-  z.object({ type: z.literal('error'), message: z.string() }),
+  z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
   z.object({
     type: z.literal('mention_results'),

@@ -307,7 +307,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('looks right with Details open (screenshot)', async () => {
-    const page = await chat.open({ width: 420, height: 520 });
+    const page = await chat.open({ width: 420, height: 640 });
     await page.host(
       snapshot({ entries: [message('user', 'e1', 'Summarise the open issues')], turns: [turn('t1')] }),
     );
@@ -334,7 +334,19 @@ describe('webview: turn errors and agent status', () => {
         ),
       ),
     );
-    await page.page.locator('.error-details .disclosure-header').click();
+    await page.host({
+      type: 'error',
+      message: 'Invalid params: unknown mode warp',
+      details: {
+        kind: 'invalid_params',
+        message: 'Invalid params: unknown mode warp',
+        code: -32602,
+        data: '"modeId"',
+      },
+    });
+    for (const header of await page.page.locator('.error-details .disclosure-header').all()) {
+      await header.click();
+    }
     await page.page.evaluate(() => document.fonts.ready);
     await mkdir(OUT, { recursive: true });
     await page.page.screenshot({ path: `${OUT}/error-details.png` });
@@ -365,6 +377,31 @@ describe('webview: turn errors and agent status', () => {
     await page.host({ type: 'resume_problem', chatId: CHAT_ID });
     assert.equal(await banner.isVisible(), false);
     assert.equal(await banner.locator('.error-details').count(), 0);
+    page.assertClean();
+  });
+
+  it("an alert for a failed action has the agent's Details; a plain one has none", async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.host({
+      type: 'error',
+      message: 'Invalid params: unknown mode warp',
+      details: {
+        kind: 'invalid_params',
+        message: 'Invalid params: unknown mode warp',
+        code: -32602,
+        data: '"modeId"',
+      },
+    });
+    await page.host({ type: 'error', message: 'A turn is already running; wait for it or press Stop.' });
+    const alerts = page.page.locator('.alerts .alert');
+    assert.equal(await alerts.count(), 2);
+    const first = alerts.nth(0);
+    assert.equal(await first.locator('.alert-message').textContent(), 'Invalid params: unknown mode warp');
+    await first.locator('.error-details .disclosure-header').click();
+    assert.equal(await first.locator('.error-code').textContent(), '-32602 (Invalid params)');
+    assert.equal(await first.locator('.error-data').textContent(), '"modeId"');
+    assert.equal(await alerts.nth(1).locator('.error-details').count(), 0);
     page.assertClean();
   });
 });
