@@ -42,6 +42,29 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     rmSync(storage, { recursive: true, force: true });
   });
 
+  it("journals a failed turn's details (code and data) and shows them again after a restart", async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    await chat.ready();
+    await chat.send('error -32603 Upstream failed data {"status":502,"requestId":"req-1"}');
+    const expected = {
+      kind: 'internal',
+      message: 'Upstream failed',
+      code: -32603,
+      data: '{\n  "status": 502,\n  "requestId": "req-1"\n}',
+    };
+    assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
+    const storage = chat.storageDir;
+    await chat.dispose({ keepStorage: true });
+
+    chat = new ChatHarness({
+      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
+      storageDir: storage,
+    });
+    await chat.controller.restored;
+    assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
+    rmSync(storage, { recursive: true, force: true });
+  });
+
   it('continues an old chat with session/load after a restart, without duplicating the replayed history', async () => {
     chat = new ChatHarness({
       agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState, TEST_AGENT_MINIMAL: '' })],
