@@ -157,7 +157,7 @@ export class ChatApp {
         this.store.setChats(message.chats);
         return;
       case 'resume_problem':
-        this.store.setResumeProblem(message.chatId, message.message);
+        this.store.setResumeProblem(message.chatId, message.message, message.details);
         return;
       case 'edit_reviews':
         this.store.setEditReviews(message.reviews);
@@ -169,7 +169,7 @@ export class ChatApp {
         this.composer.mentionResults(message.requestId, message.items);
         return;
       case 'error':
-        this.alerts.show(message.message);
+        this.alerts.show(message.message, 'error', message.details);
         this.composer.sendFailed();
         this.transcript.unlockPermissions();
         this.transcript.unlockChanges();
@@ -189,7 +189,7 @@ export class ChatApp {
       this.headerDirty = false;
     }
     this.banner.update(store.status, store.agentName);
-    this.resume.update(store.resumeProblem);
+    this.resume.update(store.resumeProblem, store.resumeDetails);
     const agentId = store.selectedAgent?.id;
     this.transcript.apply(changes, store, {
       agentName: store.agentName,

@@ -4,6 +4,7 @@ import type {
   AttachmentRef,
   ChatSummary,
   EditReview,
+  ErrorDetailsMessage,
   ProblemsOfferMessage,
   SessionStateMessage,
   TerminalOutputMessage,
@@ -68,6 +69,8 @@ export class ChatStore {
   chats: readonly ChatSummary[] = [];
   /** Why the active chat's earlier session could not be taken up, if it could not. */
   resumeProblem: string | undefined;
+  /** The agent's error behind `resumeProblem`, for the banner's Details. */
+  resumeDetails: ErrorDetailsMessage | undefined;
   /** Files waiting on the composer for the next message. */
   attachments: readonly AttachmentRef[] = [];
   /** File writes waiting for the user's Keep or Undo. */
@@ -137,6 +140,7 @@ export class ChatStore {
     this.status = view.status;
     this.chatId = view.chat?.chatId;
     this.resumeProblem = view.chat?.resumeProblem;
+    this.resumeDetails = view.chat?.resumeDetails;
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
@@ -171,9 +175,10 @@ export class ChatStore {
   }
 
   /** The resume banner of a chat; ignored for a chat that is not shown. */
-  setResumeProblem(chatId: string, message: string | undefined): void {
+  setResumeProblem(chatId: string, message: string | undefined, details?: ErrorDetailsMessage): void {
     if (chatId === this.chatId) {
       this.resumeProblem = message;
+      this.resumeDetails = details;
       this.changes.chats = true;
     }
   }

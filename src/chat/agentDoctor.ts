@@ -279,14 +279,17 @@ function startProblem(
 /** The doctor never prompts, so an agent that asks for files, terminals or permissions is refused. */
 const refusingPorts: ClientPorts = {
   fileSystem: {
-    readTextFile: () => Promise.reject(new ClientRefusalError('The agent check does not share files.')),
-    writeTextFile: () => Promise.reject(new ClientRefusalError('The agent check does not write files.')),
+    readTextFile: () =>
+      Promise.reject(new ClientRefusalError('The agent check does not share files.', 'not_available')),
+    writeTextFile: () =>
+      Promise.reject(new ClientRefusalError('The agent check does not write files.', 'not_available')),
   },
   permissions: { request: () => Promise.resolve({ outcome: 'cancelled' }) },
   terminals: {
-    create: () => Promise.reject(new ClientRefusalError('The agent check runs no commands.')),
-    output: () => Promise.reject(new ClientRefusalError('No terminal.')),
-    waitForExit: () => Promise.reject(new ClientRefusalError('No terminal.')),
+    create: () =>
+      Promise.reject(new ClientRefusalError('The agent check runs no commands.', 'not_available')),
+    output: () => Promise.reject(new ClientRefusalError('No terminal.', 'not_available')),
+    waitForExit: () => Promise.reject(new ClientRefusalError('No terminal.', 'not_available')),
     kill: () => Promise.resolve(),
     release: () => Promise.resolve(),
   },

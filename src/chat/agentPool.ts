@@ -1,6 +1,6 @@
 import { AgentClient, type AgentClientOptions } from '../core/agentClient';
 import { Emitter, type Disposable } from '../core/disposable';
-import { AgentError, AgentExitedError, classifyError } from '../core/errors';
+import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/errors';
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';
@@ -203,8 +203,7 @@ export class AgentPool implements Disposable {
       state: 'error',
       agentName: client?.info.name ?? this.definition(agentId).label,
       error: {
-        kind: failure.kind,
-        message: failure.message,
+        ...errorDetails(failure),
         ...(failure instanceof AgentExitedError && failure.stderrTail.length > 0
           ? { stderrTail: [...failure.stderrTail] }
           : {}),

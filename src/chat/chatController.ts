@@ -137,7 +137,7 @@ export class ChatController implements ChatActions, Disposable {
       this,
       host.editor,
       host.ports.logger,
-      (message) => this.post({ type: 'error', message }),
+      (message, details) => this.post({ type: 'error', message, ...(details ? { details } : {}) }),
       this.restored,
     );
   }
@@ -306,6 +306,7 @@ export class ChatController implements ChatActions, Disposable {
               chatId: chat.id,
               thread: chat.thread.snapshot(),
               ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
+              ...(chat.resumeDetails ? { resumeDetails: chat.resumeDetails } : {}),
             },
           }
         : {}),
@@ -541,6 +542,7 @@ export class ChatController implements ChatActions, Disposable {
         type: 'resume_problem',
         chatId: chat.id,
         ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
+        ...(chat.resumeDetails ? { details: chat.resumeDetails } : {}),
       });
     }
   }

@@ -1,12 +1,18 @@
 import type { AgentClient } from '../core/agentClient';
 import type { AgentSession } from '../core/agentSession';
 import { Emitter, type Disposable } from '../core/disposable';
-import { AgentError, classifyError, NotSupportedError } from '../core/errors';
+import {
+  AgentError,
+  classifyError,
+  describeErrorForLog,
+  errorDetails,
+  NotSupportedError,
+} from '../core/errors';
 import type { ChatJournal, ChatMeta } from '../core/journal';
 import type { Logger } from '../core/ports';
 import type { PromptBlock } from '../core/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread';
-import type { ThreadEvent, Turn } from '../core/threadTypes';
+import type { ErrorDetails, ThreadEvent, Turn } from '../core/threadTypes';
 import type { ChangeReview } from './changeReview';
 import { CoalescedEvents } from './coalescedEvents';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
@@ -38,8 +44,12 @@ export class Conversation implements Disposable {
   private meta: ChatMeta;
   private readonly pending = new CoalescedEvents();
   private checkpoint: ReturnType<typeof setTimeout> | undefined;
-  /** Set when taking up the old session failed: shown as a banner with a way forward. */
-  resumeProblem: string | undefined;
+  /**
+   * Set when taking up the old session failed: shown as a banner with a way forward. It keeps the
+   * agent's own error (kind, code, data) as its cause; its kind is `not_supported` only when the
+   * agent lacks the capability.
+   */
+  private resumeFailure: AgentError | undefined;
   /** The next prompt carries the transcript, for a new session that did not see it. */
   private carryTranscript = false;
   private connecting: Promise<AgentSession> | undefined;
@@ -154,9 +164,19 @@ export class Conversation implements Disposable {
     return this.connecting;
   }
 
+  /** Why the old session could not be taken up (the banner's text), while that is so. */
+  get resumeProblem(): string | undefined {
+    return this.resumeFailure?.message;
+  }
+
+  /** The agent's error behind `resumeProblem` (kind, code, data), for the banner's Details. */
+  get resumeDetails(): ErrorDetails | undefined {
+    return this.resumeFailure && errorDetails(this.resumeFailure);
+  }
+
   private async takeUpSession(client: AgentClient, cwd: string): Promise<AgentSession> {
-    if (this.resumeProblem) {
-      throw new AgentError('not_supported', this.resumeProblem);
+    if (this.resumeFailure) {
+      throw this.resumeFailure;
     }
     const oldId = this.meta.acpSessionId;
     if (oldId === undefined) {
@@ -179,16 +199,22 @@ export class Conversation implements Disposable {
       if (failure.kind === 'auth_required') {
         throw failure;
       }
-      this.resumeProblem = `${client.info.name} could not continue this chat's earlier session: ${failure.message}`;
-      this.deps.logger.warn(this.resumeProblem);
+      this.resumeFailure = new AgentError(
+        failure.kind,
+        `${client.info.name} could not continue this chat's earlier session: ${failure.message}`,
+        failure.code,
+        failure.data,
+        { cause: failure },
+      );
+      this.deps.logger.warn(describeErrorForLog(this.resumeFailure));
       this.changeEmitter.fire();
-      throw new AgentError('not_supported', this.resumeProblem);
+      throw this.resumeFailure;
     }
   }
 
   /** The banner's way forward: a new session, with the transcript sent along with the next prompt. */
   async startFresh(client: AgentClient, cwd: string): Promise<AgentSession> {
-    this.resumeProblem = undefined;
+    this.resumeFailure = undefined;
     this.carryTranscript = this.thread.snapshot().entries.length > 0;
     const session = this.adopt(await client.newSession({ cwd, thread: this.thread }));
     this.changeEmitter.fire();

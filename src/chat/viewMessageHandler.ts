@@ -1,5 +1,6 @@
-import { classifyError } from '../core/errors';
+import { classifyError, describeErrorForLog, errorDetails } from '../core/errors';
 import type { Logger } from '../core/ports';
+import type { ErrorDetails } from '../core/threadTypes';
 import {
   ViewMessageSchema,
   type AttachmentRef,
@@ -52,7 +53,8 @@ export class ViewMessageHandler {
     private readonly chat: ChatActions,
     private readonly editor: EditorActions,
     private readonly logger: Logger,
-    private readonly showError: (message: string) => void,
+    /** `details` when the failure came from the agent (its code and data), for the alert's Details. */
+    private readonly showError: (message: string, details?: ErrorDetails) => void,
     /** Resolves once the chat can act (its journal was read). */
     private readonly ready: Promise<void>,
   ) {}
@@ -73,8 +75,13 @@ export class ViewMessageHandler {
       await this.dispatch(parsed.data);
     } catch (error) {
       const failure = classifyError(error);
-      this.logger.error(`${parsed.data.type} failed: ${failure.message}`);
-      this.showError(failure.message);
+      this.logger.error(`${parsed.data.type} failed: ${describeErrorForLog(failure)}`);
+      const details = errorDetails(failure);
+      // Details only when the agent said more than the message: its code or data.
+      this.showError(
+        failure.message,
+        details.code !== undefined || details.data !== undefined ? details : undefined,
+      );
     }
   }
 

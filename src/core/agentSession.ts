@@ -3,7 +3,7 @@ import { methods } from '@agentclientprotocol/sdk';
 import type { Disposable } from './disposable';
 import * as z from 'zod';
 import { boundedJson, shorten } from './boundedJson';
-import { AgentError, AgentExitedError, classifyError } from './errors';
+import { AgentError, AgentExitedError, classifyError, describeErrorForLog, errorDetails } from './errors';
 import { permissionOptionOf } from './normalize';
 import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from './ports';
 import { describePrompt, toAcpContent, type PromptBlock } from './promptBlocks';
@@ -121,10 +121,10 @@ export class AgentSession implements Disposable {
       return await this.runTurn(turn.id, content);
     } catch (error) {
       // A bug of ours must not leave the turn running either.
-      this.host.logger.error(`The turn ended unexpectedly: ${classifyError(error).message}`);
+      this.host.logger.error(`The turn ended unexpectedly: ${describeErrorForLog(error)}`);
       return this.endIfRunning(turn.id, {
         status: 'failed',
-        error: { kind: 'internal', message: classifyError(error).message },
+        error: { ...errorDetails(error), kind: 'internal' },
       });
     } finally {
       this.stopTurn = undefined;
@@ -222,18 +222,13 @@ export class AgentSession implements Disposable {
       // Partial text stays in the thread; the turn says why it stopped.
       return this.thread.endTurn(turnId, {
         status: 'interrupted',
-        error: { kind: exited.kind, message: exited.message },
+        error: errorDetails(exited),
         ...(exited instanceof AgentExitedError ? { stderrTail: exited.stderrTail } : {}),
       });
     }
-    return this.thread.endTurn(turnId, {
-      status: 'failed',
-      error: {
-        kind: error.kind,
-        message: error.message,
-        ...(error.code === undefined ? {} : { code: error.code }),
-      },
-    });
+    // The chat shows the details; the log keeps them with the causes, for a bug report.
+    this.host.logger.error(`${this.host.agentName} failed the prompt: ${describeErrorForLog(error)}`);
+    return this.thread.endTurn(turnId, { status: 'failed', error: errorDetails(error) });
   }
 
   /**

@@ -4,9 +4,11 @@ export interface JsonBounds {
   readonly maxDepth: number;
   /** The output is cut at this many characters (plus a marker saying so). */
   readonly maxChars: number;
+  /** Spaces per nesting level, as `JSON.stringify`'s third argument; 0 writes one line. */
+  readonly indent: number;
 }
 
-const DEFAULT_BOUNDS: JsonBounds = { maxDepth: 32, maxChars: 4096 };
+const DEFAULT_BOUNDS: JsonBounds = { maxDepth: 32, maxChars: 4096, indent: 0 };
 
 /**
  * JSON-like text of any value an agent sent, for logs, traces and error messages: depth-limited
@@ -23,7 +25,10 @@ export function measuredJson(
   value: unknown,
   bounds: Partial<JsonBounds> = {},
 ): { text: string; fits: boolean } {
-  const { maxDepth, maxChars } = { ...DEFAULT_BOUNDS, ...bounds };
+  const { maxDepth, maxChars, indent } = { ...DEFAULT_BOUNDS, ...bounds };
+  /** Before an item (and before a closing bracket) when pretty-printing: a new line, indented. */
+  const newline = (depth: number): boolean => indent <= 0 || write(`\n${' '.repeat(indent * depth)}`);
+  const colon = indent > 0 ? ': ' : ':';
   let elided = false;
   const out: string[] = [];
   let length = 0;
@@ -72,11 +77,11 @@ export function measuredJson(
           return false;
         }
         for (let i = 0; i < object.length; i++) {
-          if ((i > 0 && !write(',')) || !visit(object[i], depth + 1)) {
+          if ((i > 0 && !write(',')) || !newline(depth + 1) || !visit(object[i], depth + 1)) {
             return false;
           }
         }
-        return write(']');
+        return (object.length === 0 || newline(depth)) && write(']');
       }
       if (object instanceof Error) {
         return write(JSON.stringify(`${object.name}: ${object.message.slice(0, maxChars)}`));
@@ -93,7 +98,11 @@ export function measuredJson(
         if (field === undefined) {
           continue;
         }
-        if ((!first && !write(',')) || !write(`${JSON.stringify(key.slice(0, maxChars))}:`)) {
+        if (
+          (!first && !write(',')) ||
+          !newline(depth + 1) ||
+          !write(`${JSON.stringify(key.slice(0, maxChars))}${colon}`)
+        ) {
           return false;
         }
         first = false;
@@ -101,7 +110,7 @@ export function measuredJson(
           return false;
         }
       }
-      return write('}');
+      return (first || newline(depth)) && write('}');
     } finally {
       seen.delete(object);
     }

@@ -1,13 +1,21 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
+import { CLIENT_REFUSED, describeErrorForLog } from './errors';
 import { sliceLines } from './lines';
-import { ClientRefusalError, FileNotFoundError, type ClientPorts, type Logger } from './ports';
+import {
+  ClientRefusalError,
+  FileNotFoundError,
+  type ClientPorts,
+  type Logger,
+  type RefusalReason,
+} from './ports';
 
 /**
  * Answers the agent's file-system and terminal requests through the ports. Paths must be
- * absolute; port failures become the JSON-RPC errors agents expect (a missing file is ACP's
- * resource-not-found, a refusal carries its message).
+ * absolute; port failures become the JSON-RPC errors agents expect: a missing file is ACP's
+ * resource-not-found, a refusal has its own code and says what the agent can do, and only a real
+ * failure is an "Internal error".
  */
 export function registerPortHandlers(
   app: acp.ClientApp,
@@ -81,12 +89,30 @@ async function answerWith<T>(work: () => Promise<T>, logger: Logger): Promise<T>
     if (error instanceof FileNotFoundError) {
       throw RequestError.resourceNotFound(error.path);
     }
-    const message = error instanceof Error ? error.message : String(error);
-    if (!(error instanceof ClientRefusalError)) {
-      logger.error(`Answering the agent failed: ${message}`);
+    if (error instanceof ClientRefusalError) {
+      logger.info(`Refused the agent's request (${error.reason}): ${error.message}`);
+      throw refusalAnswer(error);
     }
-    throw new RequestError(-32603, message);
+    logger.error(`Answering the agent failed: ${describeErrorForLog(error)}`);
+    throw new RequestError(-32603, error instanceof Error ? error.message : String(error));
   }
+}
+
+/** What the agent can do about each refusal: said in the message, which agents pass to their model. */
+const NEXT_STEP: Readonly<Record<RefusalReason, string>> = {
+  user_declined: 'The user declined this; do not retry it as is — ask the user how to proceed.',
+  outside_workspace:
+    'Only files inside the workspace folders can be used without the user allowing it; use a path inside the workspace.',
+  untrusted: 'The workspace is not trusted; nothing can be read, written or run until the user trusts it.',
+  unsupported: 'The same request will be refused again; change what is asked.',
+  not_available: 'This client does not offer it here; do not retry.',
+};
+
+/** A refusal as the agent receives it: its own code, the reason it can act on, and the next step. */
+function refusalAnswer(refusal: ClientRefusalError): RequestError {
+  return new RequestError(CLIENT_REFUSED, `${refusal.message} ${NEXT_STEP[refusal.reason]}`, {
+    reason: refusal.reason,
+  });
 }
 
 function requireAbsolute(filePath: string): void {

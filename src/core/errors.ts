@@ -1,5 +1,7 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { AgentNotRunningError, describeExit, type ExitInfo } from './agentProcess';
+import { boundedJson } from './boundedJson';
+import type { ErrorDetails } from './threadTypes';
 
 /** Why an agent request failed, in terms the UI can act on. */
 export type AgentErrorKind =
@@ -14,15 +16,19 @@ export type AgentErrorKind =
   | 'process_exited'
   | 'untrusted';
 
-/** A failed agent request, classified. The original JSON-RPC code and data are kept. */
+/**
+ * A failed agent request, classified. The original JSON-RPC code and data are kept, and the error
+ * it was made from is its `cause`, so wrapping never loses what the agent said.
+ */
 export class AgentError extends Error {
   constructor(
     readonly kind: AgentErrorKind,
     message: string,
     readonly code?: number,
     readonly data?: unknown,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'AgentError';
   }
 }
@@ -46,6 +52,16 @@ export class AgentExitedError extends AgentError {
   }
 }
 
+/**
+ * The code we answer an agent's request with when the client refuses it (the user declined, the
+ * path is outside the workspace, …), so the agent can tell a decision from an "Internal error"
+ * (-32603, kept for real failures). ACP defines no such code; -32001 is in JSON-RPC's server-error
+ * range and unused by ACP (-32000 auth required, -32002 resource not found, -32022 unsupported
+ * version, -32042 URL elicitation), and it is the code ACP agents already look for as a refusal.
+ * `data.reason` says which refusal it is.
+ */
+export const CLIENT_REFUSED = -32001;
+
 /** ACP's "auth required" code (the SDK's `RequestError.authRequired`). */
 const AUTH_REQUIRED = -32000;
 const RESOURCE_NOT_FOUND = -32002;
@@ -65,10 +81,82 @@ export function classifyError(error: unknown): AgentError {
   }
   if (error instanceof RequestError || isJsonRpcErrorShape(error)) {
     const { code, message, data } = error;
-    return new AgentError(kindOfCode(code, message, data), withReason(message, data), code, data);
+    return new AgentError(kindOfCode(code, message, data), withReason(message, data), code, data, {
+      cause: error,
+    });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new AgentError('internal', message);
+  if (error instanceof Error) {
+    return new AgentError('internal', error.message, undefined, undefined, { cause: error });
+  }
+  return new AgentError('internal', String(error));
+}
+
+/**
+ * How much of an error's `data` the chat and the journal keep. The data is the agent's, so it can
+ * be anything (a stack trace, a whole HTTP response): enough to diagnose, small enough to journal.
+ */
+export const MAX_ERROR_DATA_CHARS = 2000;
+
+/**
+ * An error as the thread, the journal and the view keep it: kind, message, JSON-RPC code and the
+ * agent's `data` as bounded, pretty-printed text (a string is kept as written, so a stack trace
+ * reads as lines). Anything can be passed; it is classified first.
+ */
+export function errorDetails(error: unknown): ErrorDetails {
+  const classified = classifyError(error);
+  const data = errorDataText(classified.data);
+  return {
+    kind: classified.kind,
+    message: classified.message,
+    ...(classified.code === undefined ? {} : { code: classified.code }),
+    ...(data === undefined ? {} : { data }),
+  };
+}
+
+/** The agent's `data` as text for a person: bounded, pretty-printed, never more than the limit. */
+export function errorDataText(data: unknown): string | undefined {
+  if (data === undefined || data === null) {
+    return undefined;
+  }
+  if (typeof data === 'string') {
+    const trimmed = data.trim();
+    if (trimmed === '') {
+      return undefined;
+    }
+    return trimmed.length > MAX_ERROR_DATA_CHARS
+      ? `${trimmed.slice(0, MAX_ERROR_DATA_CHARS)}… (cut at ${MAX_ERROR_DATA_CHARS} characters)`
+      : trimmed;
+  }
+  return boundedJson(data, { indent: 2, maxDepth: 8, maxChars: MAX_ERROR_DATA_CHARS });
+}
+
+/** How many wrapped causes a log line follows: a cycle or a deep chain must not run away. */
+const MAX_LOGGED_CAUSES = 4;
+
+/**
+ * An error for the log: its message, then kind and code, the agent's data and the chain of
+ * causes, so the Output panel has everything the protocol carried.
+ */
+export function describeErrorForLog(error: unknown): string {
+  const classified = classifyError(error);
+  const facts = [classified.kind, ...(classified.code === undefined ? [] : [`code ${classified.code}`])];
+  const lines = [`${classified.message} [${facts.join(', ')}]`];
+  const data = errorDataText(classified.data);
+  if (data !== undefined) {
+    lines.push(`  data: ${data.replaceAll('\n', '\n  ')}`);
+  }
+  // A cause whose message was already written (classifyError wraps its input) adds nothing.
+  const said = new Set([classified.message]);
+  let cause: unknown = classified.cause;
+  for (let depth = 0; cause !== undefined && depth < MAX_LOGGED_CAUSES; depth++) {
+    const message = cause instanceof Error ? cause.message : boundedJson(cause, { maxChars: 500 });
+    if (![...said].some((earlier) => earlier.includes(message))) {
+      said.add(message);
+      lines.push(`  caused by ${cause instanceof Error ? `${cause.name}: ` : ''}${message}`);
+    }
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return lines.join('\n');
 }
 
 /** How much of the agent's own explanation a message carries: enough to read, not a stack dump. */

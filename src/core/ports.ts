@@ -15,11 +15,27 @@ export class FileNotFoundError extends Error {
 }
 
 /**
- * A request the client refuses for a reason the agent should hear (the user rejected an edit,
- * a path outside the workspace, a binary file). The message is sent to the agent as is.
+ * Why the client refused an agent's request, sent to the agent in the error's `data.reason` so it
+ * can tell a decision from a failure and act on it:
+ * - `user_declined`: the user said no (rejected an edit, kept their unsaved changes);
+ * - `outside_workspace`: the path is outside the workspace folders and the user did not allow it;
+ * - `untrusted`: the workspace is not trusted;
+ * - `unsupported`: the request cannot be served as asked (a binary file, a folder, over a limit);
+ * - `not_available`: this client does not offer the service here (e.g. the agent check's sandbox).
+ */
+export type RefusalReason =
+  'user_declined' | 'outside_workspace' | 'untrusted' | 'unsupported' | 'not_available';
+
+/**
+ * A request the client refuses for a reason the agent should hear. It is answered with its own
+ * JSON-RPC code (not "Internal error"), the message, and what the agent can do about it. A
+ * failure (an I/O error) is not a refusal: throw a plain Error for that.
  */
 export class ClientRefusalError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: RefusalReason,
+  ) {
     super(message);
     this.name = 'ClientRefusalError';
   }

@@ -168,12 +168,21 @@ export type StopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refu
 
 export type TurnStatus = 'running' | 'completed' | 'cancelled' | 'interrupted' | 'failed';
 
-export interface TurnError {
+/**
+ * An error as the chat shows it and the journal keeps it (`errorDetails` makes one): the same
+ * shape for a failed turn and for the agent's status.
+ */
+export interface ErrorDetails {
   /** See `AgentErrorKind`. */
   readonly kind: string;
   readonly message: string;
+  /** The JSON-RPC error code, when the error came from the agent. */
   readonly code?: number;
+  /** The agent's `data`: bounded, pretty-printed text to show as is (never as HTML). */
+  readonly data?: string;
 }
+
+export type TurnError = ErrorDetails;
 
 /** How a file differs after a turn. A rename shows as a deletion plus a creation. */
 export type FileChangeKind = 'created' | 'modified' | 'deleted';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { DeepReadonly } from './deepReadonly';
-import { ThreadEventSchema, ThreadSnapshotSchema } from './thread';
+import { ErrorDetailsSchema, ThreadEventSchema, ThreadSnapshotSchema } from './thread';
 
 /*
  * The host ⇄ webview protocol: one discriminated union per direction. Each side parses what it
@@ -29,13 +29,7 @@ export const PromptCapabilitiesSchema = z.object({
 export const AgentStatusSchema = z.object({
   state: z.enum(['idle', 'starting', 'ready', 'error']),
   agentName: z.optional(z.string()),
-  error: z.optional(
-    z.object({
-      kind: z.string(),
-      message: z.string(),
-      stderrTail: z.optional(z.array(z.string())),
-    }),
-  ),
+  error: z.optional(z.extend(ErrorDetailsSchema, { stderrTail: z.optional(z.array(z.string())) })),
   /** Sign-in methods the agent offers (shown with an auth_required error). */
   authMethods: z.optional(z.array(AuthMethodSchema)),
   /** Known once the agent is ready. */
@@ -47,6 +41,8 @@ export const ChatSchema = z.object({
   thread: ThreadSnapshotSchema,
   /** Set when the chat's earlier session could not be taken up: shown with "Start a new session". */
   resumeProblem: z.optional(z.string()),
+  /** The agent's error behind `resumeProblem` (its code and data), for the banner's Details. */
+  resumeDetails: z.optional(ErrorDetailsSchema),
 });
 
 /** One line of the chat list. */
@@ -169,13 +165,18 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
   /** The active chat's resume banner appeared or went away. */
-  z.object({ type: z.literal('resume_problem'), chatId: z.string(), message: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('resume_problem'),
+    chatId: z.string(),
+    message: z.optional(z.string()),
+    details: z.optional(ErrorDetailsSchema),
+  }),
   /** The file writes waiting for Keep or Undo changed. */
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */
   z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: z.optional(ProblemsOfferSchema) }),
   /** Something the host could not do for the view (a bad message, a failed command). */
-  z.object({ type: z.literal('error'), message: z.string() }),
+  z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
   z.object({
     type: z.literal('mention_results'),

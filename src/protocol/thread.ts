@@ -153,13 +153,24 @@ export const SessionStateSchema = z.object({
   ),
 });
 
+/**
+ * One error shape end to end (core `ErrorDetails`): kind, message, the JSON-RPC code and the
+ * agent's `data` as bounded text. Journaled with the turn, so the host keeps `data` small.
+ */
+export const ErrorDetailsSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  code: z.optional(z.number()),
+  data: z.optional(z.string()),
+});
+
 export const TurnSchema = z.object({
   id: z.string(),
   status: z.enum(['running', 'completed', 'cancelled', 'interrupted', 'failed']),
   startedAt: z.number(),
   endedAt: z.optional(z.number()),
   stopReason: z.optional(z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'])),
-  error: z.optional(z.object({ kind: z.string(), message: z.string(), code: z.optional(z.number()) })),
+  error: z.optional(ErrorDetailsSchema),
   stderrTail: z.optional(z.array(z.string())),
   checkpointId: z.optional(z.string()),
   changes: z.optional(
@@ -214,6 +225,7 @@ export type ThreadEntryMessage = DeepReadonly<z.infer<typeof ThreadEntrySchema>>
 export type ThreadEventMessage = DeepReadonly<z.infer<typeof ThreadEventSchema>>;
 export type ThreadSnapshotMessage = DeepReadonly<z.infer<typeof ThreadSnapshotSchema>>;
 export type SessionStateMessage = DeepReadonly<z.infer<typeof SessionStateSchema>>;
+export type ErrorDetailsMessage = DeepReadonly<z.infer<typeof ErrorDetailsSchema>>;
 export type TurnMessage = DeepReadonly<z.infer<typeof TurnSchema>>;
 export type TurnChangesMessage = NonNullable<TurnMessage['changes']>;
 export type TurnFileChangeMessage = TurnChangesMessage['files'][number];

@@ -43,7 +43,10 @@ export class WorkspaceFileSystem implements FileSystemPort {
     }
     const bytes = await this.readDisk(filePath, uri, limit);
     if (looksBinary(bytes)) {
-      throw new ClientRefusalError(`${filePath} is a binary file; only text files can be read.`);
+      throw new ClientRefusalError(
+        `${filePath} is a binary file; only text files can be read.`,
+        'unsupported',
+      );
     }
     return new TextDecoder('utf-8').decode(bytes);
   }
@@ -57,7 +60,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
       const decision = await this.review.review(filePath, current, content);
       this.log.info(`Edit review for ${filePath}: ${decision}`);
       if (decision === 'undo') {
-        throw new ClientRefusalError(`The user rejected the edit to ${filePath}.`);
+        throw new ClientRefusalError(`The user rejected the edit to ${filePath}.`, 'user_declined');
       }
     }
 
@@ -71,7 +74,10 @@ export class WorkspaceFileSystem implements FileSystemPort {
           [OVERWRITE],
         );
         if (choice !== OVERWRITE) {
-          throw new ClientRefusalError(`${filePath} has unsaved changes in the editor; the user kept them.`);
+          throw new ClientRefusalError(
+            `${filePath} has unsaved changes in the editor; the user kept them.`,
+            'user_declined',
+          );
         }
       }
     }
@@ -86,7 +92,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(uri.fsPath)));
       edit.createFile(uri, { ignoreIfExists: true });
       if (!(await vscode.workspace.applyEdit(edit))) {
-        throw new ClientRefusalError(`Could not create ${uri.fsPath}.`);
+        throw new Error(`Could not create ${uri.fsPath}.`);
       }
     }
     document = await vscode.workspace.openTextDocument(uri);
@@ -94,10 +100,10 @@ export class WorkspaceFileSystem implements FileSystemPort {
     const all = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
     replace.replace(uri, all, content);
     if (!(await vscode.workspace.applyEdit(replace))) {
-      throw new ClientRefusalError(`Could not apply the edit to ${uri.fsPath}.`);
+      throw new Error(`Could not apply the edit to ${uri.fsPath}.`);
     }
     if (!(await document.save())) {
-      throw new ClientRefusalError(`The edit to ${uri.fsPath} was applied but could not be saved.`);
+      throw new Error(`The edit to ${uri.fsPath} was applied but could not be saved.`);
     }
   }
 
@@ -112,7 +118,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
       handle = await openInside(filePath, workspaceRoots());
     } catch (error) {
       if (error instanceof ConfinementRaceError) {
-        throw new ClientRefusalError(error.message);
+        throw new ClientRefusalError(error.message, 'outside_workspace');
       }
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new FileNotFoundError(filePath);
@@ -123,7 +129,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
       try {
         const stat = await handle.stat();
         if (stat.isDirectory()) {
-          throw new ClientRefusalError(`${filePath} is a folder, not a file.`);
+          throw new ClientRefusalError(`${filePath} is a folder, not a file.`, 'unsupported');
         }
         if (stat.size > limit) {
           throw tooLarge(filePath, stat.size, limit);
@@ -140,7 +146,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
       throw new FileNotFoundError(filePath);
     }
     if (stat.type & vscode.FileType.Directory) {
-      throw new ClientRefusalError(`${filePath} is a folder, not a file.`);
+      throw new ClientRefusalError(`${filePath} is a folder, not a file.`, 'unsupported');
     }
     if (stat.size > limit) {
       throw tooLarge(filePath, stat.size, limit);
@@ -163,7 +169,10 @@ export class WorkspaceFileSystem implements FileSystemPort {
       `Access to ${access} ${filePath} outside the workspace: ${choice === ALLOW_OUTSIDE ? 'allowed' : 'refused'}`,
     );
     if (choice !== ALLOW_OUTSIDE) {
-      throw new ClientRefusalError(`Access to ${filePath} was refused: it is outside the workspace.`);
+      throw new ClientRefusalError(
+        `Access to ${filePath} was refused: it is outside the workspace.`,
+        'outside_workspace',
+      );
     }
   }
 
@@ -217,6 +226,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
 function tooLarge(filePath: string, size: number, limit: number): ClientRefusalError {
   return new ClientRefusalError(
     `${filePath} is ${formatBytes(size)}, over the ${formatBytes(limit)} limit for reading files (setting acpAgents.files.maxReadBytes).`,
+    'unsupported',
   );
 }
 

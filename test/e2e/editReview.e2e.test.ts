@@ -23,6 +23,10 @@ import {
 } from './support/chat';
 import { sampleWorkspace, screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
 
+/** What the agent is told after a refusal's message (code -32001): the next step and `data.reason`. */
+const DECLINED =
+  'The user declined this; do not retry it as is — ask the user how to proceed. data {"reason":"user_declined"}';
+
 describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)', () => {
   let workbench: RunningWorkbench | undefined;
   let page: Page;
@@ -146,7 +150,11 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
     await docsScreenshot(page, 'edit-review.png');
 
     await reviewRow(file).locator(`vscode-button[aria-label="Undo the edit to ${file}"]`).click();
-    await waitForAgentText(frame, turnId, `write error -32603: The user rejected the edit to ${file}.`);
+    await waitForAgentText(
+      frame,
+      turnId,
+      `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`,
+    );
     await waitForTurnStatus(frame, turnId, 'completed');
     assert.equal(readFileSync(file, 'utf8'), 'hello from the agent', 'the file is unchanged');
     await assertDecided(file);

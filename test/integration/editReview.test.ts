@@ -24,6 +24,10 @@ import {
   type ScriptedPrompts,
 } from './support/harness';
 
+/** What the agent is told after a refusal's message (code -32001): the next step and `data.reason`. */
+const DECLINED =
+  'The user declined this; do not retry it as is — ask the user how to proceed. data {"reason":"user_declined"}';
+
 type DiffTab = ReturnType<typeof proposalDiffTabs>[number];
 
 describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
@@ -122,7 +126,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     await api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
     const { turn, reply } = await running.done;
     assert.equal(turn.status, 'completed');
-    assert.equal(reply, `write error -32603: The user rejected the edit to ${file}.`);
+    assert.equal(reply, `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`);
     assert.equal(readFileSync(file, 'utf8'), 'before\n');
     await assertDecided();
   });
@@ -147,7 +151,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
 
     await vscode.commands.executeCommand('acpAgents.review.undo', tab.input.modified);
     const { reply } = await running.done;
-    assert.equal(reply, `write error -32603: The user rejected the edit to ${file}.`);
+    assert.equal(reply, `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`);
     assert.equal(readFileSync(file, 'utf8'), 'before\n');
     await assertDecided();
   });
@@ -203,7 +207,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
 
     await api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
     const { reply } = await running.done;
-    assert.equal(reply, `write error -32603: The user rejected the edit to ${file}.`);
+    assert.equal(reply, `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`);
     assert.equal(existsSync(file), false);
     await assertDecided();
   });

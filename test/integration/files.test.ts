@@ -23,6 +23,14 @@ import {
   type ScriptedPrompts,
 } from './support/harness';
 
+/** What the agent is told after a refusal's message (code -32001): the next step and `data.reason`. */
+const OUTSIDE =
+  'Only files inside the workspace folders can be used without the user allowing it; use a path inside the workspace. data {"reason":"outside_workspace"}';
+const UNSUPPORTED =
+  'The same request will be refused again; change what is asked. data {"reason":"unsupported"}';
+const DECLINED =
+  'The user declined this; do not retry it as is — ask the user how to proceed. data {"reason":"user_declined"}';
+
 const REPLACE = 'Replace my changes';
 const ALLOW = 'Allow';
 
@@ -111,7 +119,10 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     const file = folder.file('missing.txt');
     const { turn, reply } = await ask(api, `fs read ${file}`);
     assert.equal(turn.status, 'completed');
-    assert.equal(reply, `read error -32002: Resource not found: ${file}`);
+    assert.equal(
+      reply,
+      `read error -32002: Resource not found: ${file} data ${JSON.stringify({ uri: file })}`,
+    );
   });
 
   it('refuses a file over acpAgents.files.maxReadBytes with a clear message', async () => {
@@ -122,7 +133,7 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     const { reply } = await ask(api, `fs read ${file}`);
     assert.equal(
       reply,
-      `read error -32603: ${file} is 5 KB, over the 1 KB limit for reading files (setting acpAgents.files.maxReadBytes).`,
+      `read error -32001: ${file} is 5 KB, over the 1 KB limit for reading files (setting acpAgents.files.maxReadBytes). ${UNSUPPORTED}`,
     );
   });
 
@@ -134,7 +145,10 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     );
 
     const { reply } = await ask(api, `fs read ${file}`);
-    assert.equal(reply, `read error -32603: ${file} is a binary file; only text files can be read.`);
+    assert.equal(
+      reply,
+      `read error -32001: ${file} is a binary file; only text files can be read. ${UNSUPPORTED}`,
+    );
   });
 
   it('with review "auto" applies a write as an undoable edit and saves it', async () => {
@@ -180,7 +194,10 @@ describe('files: reads and writes through the editor (issue 4)', () => {
         choices: [REPLACE],
       },
     ]);
-    assert.equal(reply, `write error -32603: ${file} has unsaved changes in the editor; the user kept them.`);
+    assert.equal(
+      reply,
+      `write error -32001: ${file} has unsaved changes in the editor; the user kept them. ${DECLINED}`,
+    );
     assert.equal(document.getText(), 'my unsaved work\n', 'the buffer keeps the user text');
     assert.equal(document.isDirty, true);
     assert.equal(readFileSync(file, 'utf8'), 'saved\n', 'the disk is untouched');
@@ -213,7 +230,10 @@ describe('files: reads and writes through the editor (issue 4)', () => {
         choices: [ALLOW],
       },
     ]);
-    assert.equal(reply, `write error -32603: Access to ${file} was refused: it is outside the workspace.`);
+    assert.equal(
+      reply,
+      `write error -32001: Access to ${file} was refused: it is outside the workspace. ${OUTSIDE}`,
+    );
     assert.equal(existsSync(file), false, 'nothing was written');
   });
 
@@ -246,7 +266,10 @@ describe('files: reads and writes through the editor (issue 4)', () => {
       prompts.asked.map((question) => question.message),
       [`The agent wants to write a file outside the workspace: ${sneaky}`],
     );
-    assert.equal(reply, `write error -32603: Access to ${sneaky} was refused: it is outside the workspace.`);
+    assert.equal(
+      reply,
+      `write error -32001: Access to ${sneaky} was refused: it is outside the workspace. ${OUTSIDE}`,
+    );
     assert.equal(existsSync(real), false, 'nothing was written next to the workspace');
   });
 
@@ -259,12 +282,12 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     const read = await ask(api, `fs read ${link}/secret.txt`);
     assert.equal(
       read.reply,
-      `read error -32603: Access to ${link}/secret.txt was refused: it is outside the workspace.`,
+      `read error -32001: Access to ${link}/secret.txt was refused: it is outside the workspace. ${OUTSIDE}`,
     );
     const write = await ask(api, `fs write ${link}/planted.txt planted`);
     assert.equal(
       write.reply,
-      `write error -32603: Access to ${link}/planted.txt was refused: it is outside the workspace.`,
+      `write error -32001: Access to ${link}/planted.txt was refused: it is outside the workspace. ${OUTSIDE}`,
     );
     assert.equal(existsSync(path.join(target, 'planted.txt')), false, 'nothing was written through the link');
     assert.deepEqual(

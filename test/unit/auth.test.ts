@@ -44,12 +44,14 @@ describe('authentication', () => {
     });
     const broken = await session.prompt([text('error -32603 Something broke')]);
     assert.deepEqual(broken.error, { kind: 'internal', message: 'Something broke', code: -32603 });
-    // A plain Error thrown by the agent arrives as "Internal error" with the reason only in data.details.
+    // A plain Error thrown by the agent arrives as "Internal error" with the reason only in data.details;
+    // the turn keeps that data too, for its Details.
     const thrown = await session.prompt([text('fail No previous sessions found for this project.')]);
     assert.deepEqual(thrown.error, {
       kind: 'internal',
       message: 'Internal error: No previous sessions found for this project.',
       code: -32603,
+      data: '{\n  "details": "No previous sessions found for this project."\n}',
     });
     // The session goes on after failed turns.
     assert.equal((await session.prompt([text('stream 1')])).status, 'completed');

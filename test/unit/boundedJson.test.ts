@@ -27,3 +27,22 @@ describe('boundedJson', () => {
     assert.equal(boundedJson(cyclic), '{"n":1n,"f":"[function]","e":"Error: boom","self":"[cycle]"}');
   });
 });
+
+describe('boundedJson, pretty-printed', () => {
+  it('indents as JSON.stringify does, empty containers included', () => {
+    const value = { a: [1, 'two', { b: null }], empty: [], none: {}, nested: { deep: [true] } };
+    assert.equal(boundedJson(value, { indent: 2 }), JSON.stringify(value, null, 2));
+  });
+
+  it('keeps the character limit when indenting', () => {
+    const measured = measuredJson(
+      { list: Array.from({ length: 1000 }, (_, i) => i) },
+      { indent: 2, maxChars: 40 },
+    );
+    assert.equal(measured.fits, false);
+    assert.equal(
+      measured.text,
+      `${JSON.stringify({ list: [0, 1, 2, 3, 4, 5] }, null, 2).slice(0, 40)}… (cut at 40 characters)`,
+    );
+  });
+});

@@ -48,6 +48,26 @@ describe('chat controller (host side of the chat view)', () => {
     assert.ok(chat.view.of('thread_events').length < 200, `${chat.view.of('thread_events').length} posts`);
   });
 
+  it("shows an agent's refusal of a view action with its code in the alert's details, and logs it", async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    await chat.send('stream 1');
+    await chat.controller.handleMessage({ type: 'set_mode', modeId: 'warp' });
+    const alert = chat.view.of('error').at(-1);
+    assert.ok(alert, 'an alert was posted');
+    assert.equal(alert.details?.kind, 'invalid_params');
+    assert.equal(alert.details?.code, -32602);
+    assert.equal(alert.details?.message, alert.message);
+    assert.ok(
+      chat.logger
+        .messages('error')
+        .some(
+          (line) => line.startsWith('set_mode failed: ') && line.includes('[invalid_params, code -32602]'),
+        ),
+      chat.logger.messages('error').join('\n'),
+    );
+  });
+
   it('answers an invalid view message with an error and keeps working', async () => {
     chat = new ChatHarness({ agents: [testAgent('a')] });
     await chat.ready();
@@ -102,7 +122,7 @@ describe('chat controller (host side of the chat view)', () => {
     assert.deepEqual(chat.controller.currentStatus, {
       state: 'error',
       agentName: 'Demo agent (offline)',
-      error: { kind: 'auth_required', message: 'Authentication required' },
+      error: { kind: 'auth_required', message: 'Authentication required', code: -32000 },
       authMethods: [{ id: 'test-login', name: 'Test login', description: 'Signs in to the test agent' }],
     });
     await chat.send('stream 2');

@@ -42,6 +42,29 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     rmSync(storage, { recursive: true, force: true });
   });
 
+  it("journals a failed turn's details (code and data) and shows them again after a restart", async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    await chat.ready();
+    await chat.send('error -32603 Upstream failed data {"status":502,"requestId":"req-1"}');
+    const expected = {
+      kind: 'internal',
+      message: 'Upstream failed',
+      code: -32603,
+      data: '{\n  "status": 502,\n  "requestId": "req-1"\n}',
+    };
+    assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
+    const storage = chat.storageDir;
+    await chat.dispose({ keepStorage: true });
+
+    chat = new ChatHarness({
+      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
+      storageDir: storage,
+    });
+    await chat.controller.restored;
+    assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
+    rmSync(storage, { recursive: true, force: true });
+  });
+
   it('continues an old chat with session/load after a restart, without duplicating the replayed history', async () => {
     chat = new ChatHarness({
       agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState, TEST_AGENT_MINIMAL: '' })],
@@ -74,6 +97,18 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     await chat.ready();
     const problem = chat.controller.viewState().chat?.resumeProblem ?? '';
     assert.match(problem, /^Demo agent \(offline\) could not continue this chat's earlier session: /);
+    // The agent's own answer is kept (the session is gone: -32002), not re-wrapped as "not supported".
+    const logged = chat.logger.messages('warn').find((line) => line.startsWith(problem)) ?? '';
+    assert.match(
+      logged,
+      /\[not_found, code -32002\]\n {2}data: \{\n {4}"sessionId": "sess-[0-9a-f]+"\n {2}\}$/,
+    );
+    // …and the view gets it for the banner's Details.
+    const details = chat.controller.viewState().chat?.resumeDetails;
+    assert.equal(details?.kind, 'not_found');
+    assert.equal(details?.code, -32002);
+    assert.equal(details?.message, problem);
+    assert.match(details?.data ?? '', /^\{\n {2}"sessionId": "sess-[0-9a-f]+"\n\}$/);
     // Sending does not silently start over.
     await chat.send('stream 1');
     assert.match(

@@ -5,6 +5,9 @@ import {
   AgentError,
   AgentExitedError,
   classifyError,
+  describeErrorForLog,
+  errorDetails,
+  MAX_ERROR_DATA_CHARS,
   MAX_REASON_CHARS,
   NotSupportedError,
   type AgentErrorKind,
@@ -158,5 +161,101 @@ describe('classifyError', () => {
       kind: 'not_supported',
       message: 'Loading sessions is not supported by Test Agent.',
     });
+  });
+});
+
+describe('classifyError keeps what it wraps', () => {
+  it('keeps the JSON-RPC error as the cause, with its code and data', () => {
+    const original = new RequestError(-32603, 'Internal error', { details: 'quota exceeded', status: 403 });
+    const error = classifyError(original);
+
+    assert.equal(error.cause, original);
+    assert.equal(error.code, -32603);
+    assert.deepEqual(error.data, { details: 'quota exceeded', status: 403 });
+  });
+
+  it('keeps a plain Error as the cause', () => {
+    const original = new Error('socket hang up');
+
+    assert.equal(classifyError(original).cause, original);
+  });
+});
+
+describe('errorDetails', () => {
+  it("gives kind, message, code and the agent's data pretty-printed", () => {
+    const details = errorDetails(
+      new RequestError(-32603, 'Upstream failed', { status: 502, body: { error: 'bad gateway' } }),
+    );
+
+    assert.deepEqual(details, {
+      kind: 'internal',
+      message: 'Upstream failed',
+      code: -32603,
+      data: '{\n  "status": 502,\n  "body": {\n    "error": "bad gateway"\n  }\n}',
+    });
+  });
+
+  it('keeps string data as written, so a stack trace reads as lines', () => {
+    const details = errorDetails(
+      new RequestError(-32603, 'Internal error', 'Error: boom\n    at run (agent.js:1:1)'),
+    );
+
+    assert.equal(details.data, 'Error: boom\n    at run (agent.js:1:1)');
+    assert.equal(details.message, 'Internal error: Error: boom\n    at run (agent.js:1:1)');
+  });
+
+  it(`bounds hostile data to ${MAX_ERROR_DATA_CHARS} characters, strings and deep objects alike`, () => {
+    const long = errorDetails(new RequestError(-32603, 'Internal error', 'x'.repeat(1_000_000)));
+    assert.equal(
+      long.data,
+      `${'x'.repeat(MAX_ERROR_DATA_CHARS)}… (cut at ${MAX_ERROR_DATA_CHARS} characters)`,
+    );
+
+    const deep = JSON.parse(`${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`) as unknown;
+    const nested = errorDetails(new RequestError(-32603, 'Internal error', deep)).data ?? '';
+    assert.ok(nested.length <= MAX_ERROR_DATA_CHARS + 40, String(nested.length));
+    assert.match(nested, /"…"/);
+  });
+
+  it('has no code or data for an error that did not come from the agent', () => {
+    assert.deepEqual(errorDetails(new Error('spawn ENOENT')), { kind: 'internal', message: 'spawn ENOENT' });
+    assert.deepEqual(errorDetails(new RequestError(-32603, 'Internal error', null)), {
+      kind: 'internal',
+      message: 'Internal error',
+      code: -32603,
+    });
+  });
+});
+
+describe('describeErrorForLog', () => {
+  it('writes the message, kind, code, data and the causes not already said', () => {
+    const agentError = new RequestError(-32002, 'Resource not found', { sessionId: 's1' });
+    const wrapped = new AgentError(
+      'not_found',
+      'Claude could not continue this chat: Resource not found',
+      -32002,
+      agentError.data,
+      { cause: new Error('resume failed', { cause: agentError }) },
+    );
+
+    assert.equal(
+      describeErrorForLog(wrapped),
+      [
+        'Claude could not continue this chat: Resource not found [not_found, code -32002]',
+        '  data: {',
+        '    "sessionId": "s1"',
+        '  }',
+        '  caused by Error: resume failed',
+      ].join('\n'),
+    );
+  });
+
+  it('follows a cyclic cause chain only so far', () => {
+    const a = new Error('a');
+    const b = new Error('b', { cause: a });
+    Object.assign(a, { cause: b });
+    const line = describeErrorForLog(new AgentError('internal', 'top', undefined, undefined, { cause: a }));
+
+    assert.equal(line, 'top [internal]\n  caused by Error: a\n  caused by Error: b');
   });
 });

@@ -72,4 +72,26 @@ describe('agent failures', () => {
     assert.equal(turn.error?.message, 'The agent was killed by SIGKILL.');
     assert.deepEqual(session.pendingPermissionKeys(), []);
   });
+
+  it("ends a failed prompt with the agent's code and data in the thread, and logs them", async () => {
+    agent = await startTestAgent();
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const turn = await session.prompt([
+      text('error -32603 Upstream failed data {"status":502,"body":"<img src=x onerror=alert(1)>"}'),
+    ]);
+
+    const details = {
+      kind: 'internal',
+      message: 'Upstream failed',
+      code: -32603,
+      data: '{\n  "status": 502,\n  "body": "<img src=x onerror=alert(1)>"\n}',
+    };
+    assert.equal(turn.status, 'failed');
+    assert.deepEqual(turn.error, details);
+    assert.deepEqual(session.thread.snapshot().turns.at(-1)?.error, details);
+    assert.deepEqual(agent.logger.messages('error'), [
+      'Demo agent (offline) failed the prompt: Upstream failed [internal, code -32603]\n' +
+        '  data: {\n    "status": 502,\n    "body": "<img src=x onerror=alert(1)>"\n  }',
+    ]);
+  });
 });

@@ -65,18 +65,80 @@ describe('fs/read_text_file and fs/write_text_file', () => {
     assert.equal(readFileSync(file, 'utf8'), 'QUIET WORDS\n');
   });
 
-  it('sends a port refusal to the agent as an error with its message', async () => {
+  it('answers a refusal with its own code (-32001), the reason in data and what the agent can do', async () => {
     await agent.stop();
     agent = await startTestAgent({
       fileSystem: {
         readTextFile: async () => 'x',
         writeTextFile: async () => {
-          throw new ClientRefusalError('The user rejected this edit.');
+          throw new ClientRefusalError('The user rejected this edit.', 'user_declined');
         },
       },
     });
     const session = await agent.client.newSession({ cwd: agent.dir });
     await session.prompt([text(`fs write ${path.join(agent.dir, 'x.txt')} nope`)]);
-    assert.equal(lastReply(entriesOf(session)), 'write error -32603: The user rejected this edit.');
+    assert.equal(
+      lastReply(entriesOf(session)),
+      'write error -32001: The user rejected this edit. The user declined this; do not retry it as is — ' +
+        'ask the user how to proceed. data {"reason":"user_declined"}',
+    );
+    assert.deepEqual(agent.logger.messages('error'), [], 'a decision is not logged as an error');
+    assert.ok(
+      agent.logger
+        .messages('info')
+        .includes("Refused the agent's request (user_declined): The user rejected this edit."),
+    );
+  });
+
+  it('answers each refusal reason with the same code and its own next step', async () => {
+    await agent.stop();
+    let refusal = new ClientRefusalError(
+      'Access to /etc/passwd was refused: it is outside the workspace.',
+      'outside_workspace',
+    );
+    agent = await startTestAgent({
+      fileSystem: {
+        readTextFile: async () => {
+          throw refusal;
+        },
+        writeTextFile: async () => undefined,
+      },
+    });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text('fs read /etc/passwd')]);
+    assert.equal(
+      lastReply(entriesOf(session)),
+      'read error -32001: Access to /etc/passwd was refused: it is outside the workspace. Only files inside the ' +
+        'workspace folders can be used without the user allowing it; use a path inside the workspace. ' +
+        'data {"reason":"outside_workspace"}',
+    );
+    refusal = new ClientRefusalError(
+      '/w/logo.png is a binary file; only text files can be read.',
+      'unsupported',
+    );
+    await session.prompt([text('fs read /w/logo.png')]);
+    assert.equal(
+      lastReply(entriesOf(session)),
+      'read error -32001: /w/logo.png is a binary file; only text files can be read. The same request will be ' +
+        'refused again; change what is asked. data {"reason":"unsupported"}',
+    );
+  });
+
+  it('answers an I/O failure as an internal error (-32603), not a refusal, and logs it', async () => {
+    await agent.stop();
+    agent = await startTestAgent({
+      fileSystem: {
+        readTextFile: async () => 'x',
+        writeTextFile: async () => {
+          throw new Error('EIO: i/o error, write', { cause: new Error('disk unplugged') });
+        },
+      },
+    });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text(`fs write ${path.join(agent.dir, 'x.txt')} data`)]);
+    assert.equal(lastReply(entriesOf(session)), 'write error -32603: EIO: i/o error, write');
+    assert.deepEqual(agent.logger.messages('error'), [
+      'Answering the agent failed: EIO: i/o error, write [internal]\n  caused by Error: disk unplugged',
+    ]);
   });
 });

@@ -119,7 +119,10 @@ describe('NodeTerminals', () => {
 
     await terminals.release(id);
 
-    await assert.rejects(terminals.output(id), new ClientRefusalError(`Unknown or released terminal ${id}`));
+    await assert.rejects(
+      terminals.output(id),
+      new ClientRefusalError(`Unknown or released terminal ${id}`, 'not_available'),
+    );
     await assert.rejects(terminals.kill(id), ClientRefusalError);
     assert.deepEqual(await exited, { exitCode: null, signal: 'SIGTERM' });
   });
@@ -127,7 +130,7 @@ describe('NodeTerminals', () => {
   it('refuses an id it never gave out', async () => {
     await assert.rejects(
       terminals.output('term-99'),
-      new ClientRefusalError('Unknown or released terminal term-99'),
+      new ClientRefusalError('Unknown or released terminal term-99', 'not_available'),
     );
   });
 

@@ -1,6 +1,20 @@
 import assert from 'node:assert/strict';
-import { ended, events, message, snapshot, started, status, turn } from './support/builders';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CHAT_ID, ended, events, message, snapshot, started, status, turn } from './support/builders';
 import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
+
+/** Hostile data as the host hands it on: already bounded and pretty-printed, still the agent's text. */
+const HOSTILE_DATA = JSON.stringify(
+  {
+    status: 502,
+    body: '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>',
+  },
+  null,
+  2,
+);
 
 describe('webview: turn errors and agent status', () => {
   const chat = useChatPages();
@@ -201,5 +215,193 @@ describe('webview: turn errors and agent status', () => {
     const notice = page.page.locator('.notice-warning');
     assert.match(await notice.innerText(), /Context almost full/);
     assert.match(await notice.innerText(), /Consider a new chat/);
+  });
+
+  it("a failed turn's Details show the code and what the agent sent, collapsed until opened", async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    await page.host(
+      events(
+        ended(
+          turn('t1', {
+            status: 'failed',
+            error: { kind: 'internal', message: 'Upstream failed', code: -32603, data: HOSTILE_DATA },
+          }),
+        ),
+      ),
+    );
+    const error = page.page.locator('[data-turn-id="t1"] .agent-error');
+    const details = error.locator('.error-details');
+    const header = details.locator('.disclosure-header');
+    assert.equal(await header.innerText(), 'Details');
+    assert.equal(await header.getAttribute('aria-expanded'), 'false');
+    assert.equal(await details.locator('.error-data').isVisible(), false, 'Details start collapsed');
+
+    await header.click();
+    assert.equal(await header.getAttribute('aria-expanded'), 'true');
+    const body = details.locator('.disclosure-body');
+    assert.equal(await header.getAttribute('aria-controls'), await body.getAttribute('id'));
+    assert.deepEqual(await details.locator('.error-facts dt').allTextContents(), ['Kind', 'Code']);
+    assert.equal(await details.locator('.error-kind').textContent(), 'internal');
+    assert.equal(await details.locator('.error-code').textContent(), '-32603 (Internal error)');
+    const data = details.locator('.error-data');
+    assert.equal(await data.textContent(), HOSTILE_DATA, 'the data is shown exactly, as text');
+    assert.equal(await data.getAttribute('tabindex'), '0', 'long data scrolls with the keyboard');
+    // Nothing the agent sent became markup.
+    assert.equal(await data.locator('*').count(), 0);
+    assert.equal(await page.page.evaluate(() => (window as { __xss?: number }).__xss), undefined);
+
+    await header.click();
+    assert.equal(await data.isVisible(), false, 'and closes again');
+    await header.focus();
+    await page.page.keyboard.press('Enter');
+    assert.equal(await data.isVisible(), true, 'opens from the keyboard');
+    page.assertClean();
+  });
+
+  it('the agent status banner has the same Details; an error without code or data has none', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    await page.host(
+      status({
+        state: 'error',
+        agentName: 'Gemini CLI',
+        error: {
+          kind: 'auth_required',
+          message: 'Authentication required',
+          code: -32000,
+          data: '"GEMINI_API_KEY is not set"',
+        },
+      }),
+    );
+    const banner = page.page.locator('.status-banner');
+    await banner.locator('.error-details .disclosure-header').click();
+    assert.equal(await banner.locator('.error-code').textContent(), '-32000 (Authentication required)');
+    assert.equal(await banner.locator('.error-data').textContent(), '"GEMINI_API_KEY is not set"');
+
+    await page.host(
+      events(
+        ended(
+          turn('t1', {
+            status: 'interrupted',
+            error: { kind: 'process_exited', message: 'The agent exited with code 1.' },
+          }),
+        ),
+      ),
+    );
+    const exited = page.page.locator('[data-turn-id="t1"] .agent-error');
+    assert.match(await exited.innerText(), /Agent exited/);
+    assert.equal(await exited.locator('.error-details').count(), 0);
+
+    await page.host(
+      events(
+        started(turn('t2')),
+        ended(turn('t2', { status: 'failed', error: { kind: 'internal', message: 'x', code: 7 } })),
+      ),
+    );
+    const unknown = page.page.locator('[data-turn-id="t2"] .agent-error .error-details');
+    await unknown.locator('.disclosure-header').click();
+    assert.equal(await unknown.locator('.error-code').textContent(), '7', 'an unknown code is shown bare');
+    assert.equal(await unknown.locator('.error-data').count(), 0, 'no data, no data part');
+    page.assertClean();
+  });
+
+  it('looks right with Details open (screenshot)', async () => {
+    const page = await chat.open({ width: 420, height: 640 });
+    await page.host(
+      snapshot({ entries: [message('user', 'e1', 'Summarise the open issues')], turns: [turn('t1')] }),
+    );
+    await page.host(
+      events(
+        ended(
+          turn('t1', {
+            status: 'failed',
+            error: {
+              kind: 'rate_limited',
+              message: 'Internal error: upstream returned 429',
+              code: -32603,
+              data: JSON.stringify(
+                {
+                  status: 429,
+                  retryAfterSeconds: 30,
+                  error: { type: 'rate_limit_error', message: 'Too many requests' },
+                },
+                null,
+                2,
+              ),
+            },
+          }),
+        ),
+      ),
+    );
+    await page.host({
+      type: 'error',
+      message: 'Invalid params: unknown mode warp',
+      details: {
+        kind: 'invalid_params',
+        message: 'Invalid params: unknown mode warp',
+        code: -32602,
+        data: '"modeId"',
+      },
+    });
+    for (const header of await page.page.locator('.error-details .disclosure-header').all()) {
+      await header.click();
+    }
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/error-details.png` });
+    page.assertClean();
+  });
+
+  it("the resume banner shows the agent's error in Details, and drops it with the banner", async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    await page.host({
+      type: 'resume_problem',
+      chatId: CHAT_ID,
+      message: "Claude could not continue this chat's earlier session: Resource not found",
+      details: {
+        kind: 'not_found',
+        message: "Claude could not continue this chat's earlier session: Resource not found",
+        code: -32002,
+        data: '{\n  "sessionId": "<b>s1</b>"\n}',
+      },
+    });
+    const banner = page.page.locator('.resume-banner');
+    assert.match(await banner.locator('.error-message').innerText(), /Resource not found/);
+    await banner.locator('.error-details .disclosure-header').click();
+    assert.equal(await banner.locator('.error-code').textContent(), '-32002 (Resource not found)');
+    assert.equal(await banner.locator('.error-data').textContent(), '{\n  "sessionId": "<b>s1</b>"\n}');
+    assert.equal(await banner.locator('.error-data b').count(), 0);
+
+    await page.host({ type: 'resume_problem', chatId: CHAT_ID });
+    assert.equal(await banner.isVisible(), false);
+    assert.equal(await banner.locator('.error-details').count(), 0);
+    page.assertClean();
+  });
+
+  it("an alert for a failed action has the agent's Details; a plain one has none", async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.host({
+      type: 'error',
+      message: 'Invalid params: unknown mode warp',
+      details: {
+        kind: 'invalid_params',
+        message: 'Invalid params: unknown mode warp',
+        code: -32602,
+        data: '"modeId"',
+      },
+    });
+    await page.host({ type: 'error', message: 'A turn is already running; wait for it or press Stop.' });
+    const alerts = page.page.locator('.alerts .alert');
+    assert.equal(await alerts.count(), 2);
+    const first = alerts.nth(0);
+    assert.equal(await first.locator('.alert-message').textContent(), 'Invalid params: unknown mode warp');
+    await first.locator('.error-details .disclosure-header').click();
+    assert.equal(await first.locator('.error-code').textContent(), '-32602 (Invalid params)');
+    assert.equal(await first.locator('.error-data').textContent(), '"modeId"');
+    assert.equal(await alerts.nth(1).locator('.error-details').count(), 0);
+    page.assertClean();
   });
 });

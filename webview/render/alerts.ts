@@ -1,4 +1,6 @@
+import type { ErrorDetailsMessage } from '../../src/protocol';
 import { el, icon, iconButton } from './dom';
+import { errorDetailsView } from './errorDetails';
 
 const MAX_ALERTS = 3;
 
@@ -12,8 +14,14 @@ export class Alerts {
     this.element.setAttribute('aria-live', 'polite');
   }
 
-  show(message: string, severity: 'error' | 'warning' = 'error'): void {
-    const alert = el('div', `alert alert-${severity}`, icon(severity), el('span', 'alert-message', message));
+  /** `details`: the agent's error behind the message (its code and data), in a collapsed "Details" part. */
+  show(message: string, severity: 'error' | 'warning' = 'error', details?: ErrorDetailsMessage): void {
+    const body = el('div', 'alert-body', el('span', 'alert-message', message));
+    const detailsView = details ? errorDetailsView(details) : undefined;
+    if (detailsView) {
+      body.append(detailsView);
+    }
+    const alert = el('div', `alert alert-${severity}`, icon(severity), body);
     alert.append(iconButton('close', 'Dismiss', () => alert.remove()));
     this.element.append(alert);
     while (this.element.childElementCount > MAX_ALERTS) {

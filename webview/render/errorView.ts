@@ -1,5 +1,6 @@
 import { Disclosure } from './disclosure';
 import { button, el, icon } from './dom';
+import { errorDetailsView } from './errorDetails';
 import type { AuthMethod, RenderContext } from './types';
 
 export interface AgentErrorInfo {
@@ -7,6 +8,8 @@ export interface AgentErrorInfo {
   readonly kind: string;
   readonly message: string;
   readonly code?: number;
+  /** The agent's `data`, bounded and pretty-printed by the host: shown in "Details". */
+  readonly data?: string;
   readonly stderrTail?: readonly string[];
   readonly authMethods?: readonly AuthMethod[];
   /** Offer "Retry" (send the last prompt again): for the latest failed turn. */
@@ -17,7 +20,8 @@ export interface AgentErrorInfo {
 
 /**
  * An agent error with what the user can do about it: sign in (auth_required), wait (rate_limited),
- * restart (the process exited), or read the message and code. Used for failed turns and for the
+ * restart (the process exited), or read the message, and in "Details" the code and what the agent
+ * sent with it. Used for failed turns and for the
  * agent status banner, so both offer the same actions.
  */
 export function agentErrorView(error: AgentErrorInfo, context: RenderContext): HTMLElement {
@@ -99,6 +103,10 @@ export function agentErrorView(error: AgentErrorInfo, context: RenderContext): H
     el('div', 'error-title', icon(iconName), el('span', '', title)),
     el('div', 'error-message', `${error.message}${code}`),
   );
+  const details = errorDetailsView(error);
+  if (details) {
+    view.append(details);
+  }
   if (error.stderrTail && error.stderrTail.length > 0) {
     const stderr = new Disclosure('stderr', false);
     stderr.header.append(el('span', '', `Agent output (last ${error.stderrTail.length} lines)`));

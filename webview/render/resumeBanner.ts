@@ -1,4 +1,6 @@
+import type { ErrorDetailsMessage } from '../../src/protocol';
 import { button, el, icon } from './dom';
+import { errorDetailsView } from './errorDetails';
 import type { RenderContext } from './types';
 
 /**
@@ -14,7 +16,8 @@ export class ResumeBanner {
     this.element.setAttribute('role', 'alert');
   }
 
-  update(problem: string | undefined): void {
+  /** `details`: the agent's error behind the problem, shown in a collapsed "Details" part. */
+  update(problem: string | undefined, details?: ErrorDetailsMessage): void {
     if (problem === this.shown) {
       return;
     }
@@ -24,9 +27,11 @@ export class ResumeBanner {
       this.element.replaceChildren();
       return;
     }
+    const detailsView = details ? errorDetailsView(details) : undefined;
     this.element.replaceChildren(
       el('div', 'error-title', icon('warning'), el('span', '', 'This chat’s session could not be resumed')),
       el('div', 'error-message', problem),
+      ...(detailsView ? [detailsView] : []),
       el(
         'div',
         'error-actions',

@@ -165,7 +165,7 @@ export class NodeTerminals implements TerminalPort {
   private get(terminalId: string): RunningTerminal {
     const terminal = this.terminals.get(terminalId);
     if (!terminal) {
-      throw new ClientRefusalError(`Unknown or released terminal ${terminalId}`);
+      throw new ClientRefusalError(`Unknown or released terminal ${terminalId}`, 'not_available');
     }
     return terminal;
   }
