@@ -160,10 +160,11 @@ function activationRows(activation, problem) {
   return [
     [
       'activation (code-server, production bundle: getExtension().activate() to its return)',
-      `${ms(of('activationMs'))} (runs: ${runs('activationMs')})`,
+      `${ms(of('activationMs'))} wall (runs: ${runs('activationMs')}); extension host CPU ${ms(of('activationCpuMs'))} (runs: ${runs('activationCpuMs')})`,
       '—',
       '≤ 30 ms',
       of('activationMs') <= 30,
+      'wall time swings with the machine load; the CPU time does not',
     ],
     [
       '  of which evaluating dist/extension.js / activate() itself (inside the extension host)',
@@ -175,7 +176,7 @@ function activationRows(activation, problem) {
     ],
     [
       'first use: loading and building the chat (dist/chat.js), when the view opens',
-      `${ms(of('chatLoadMs'))} (runs: ${runs('chatLoadMs')})`,
+      `${ms(of('chatLoadMs'))} wall, ${ms(of('chatLoadCpuMs'))} CPU (runs: ${runs('chatLoadMs')})`,
       '—',
       '—',
       undefined,
