@@ -12,7 +12,7 @@
 //   node bench/activation.mjs [runs]   → JSON on the last line
 import * as esbuild from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { startCodeServer } from '../scripts/codeServer.mjs';
@@ -80,6 +80,7 @@ async function oneRun(testsPath) {
       );
     }
     return {
+      loadAverage: loadavg()[0],
       activationMs: Number(activation[1]),
       activationCpuMs: Number(activation[2]),
       bundleEvaluationMs: Number(activation[3]),

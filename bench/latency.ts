@@ -6,6 +6,7 @@
 // (painted). Agent, code-server and Chromium share this machine's clock. Prints JSON on its last line.
 //
 //   BENCH_LATENCY_CHUNKS (default 1000)  BENCH_LATENCY_RATES (default "100,burst")
+import { loadavg } from 'node:os';
 import type { Frame } from 'playwright-core';
 import { openChat, sendPrompt, waitForTurnStatus } from '../test/e2e/support/chat';
 import { startWorkbench } from '../test/e2e/support/workbench';
@@ -145,11 +146,14 @@ async function main(): Promise<void> {
     // Starts the agent and warms both ends; not counted.
     await measureWarmUp(frame);
     const runs = [];
+    // The machine is shared: its load average goes with the figures.
+    const loadBefore = loadavg()[0];
     for (const rate of RATES) {
       process.stderr.write(`latency: ${CHUNKS} chunks at ${rate === 'burst' ? 'burst' : `${rate}/s`}…\n`);
       runs.push(await measure(frame, rate));
     }
-    process.stdout.write(JSON.stringify({ chunks: CHUNKS, runs }) + '\n');
+    const loadAverage = [loadBefore, loadavg()[0]];
+    process.stdout.write(JSON.stringify({ chunks: CHUNKS, runs, loadAverage }) + '\n');
   } finally {
     await workbench.stop();
   }

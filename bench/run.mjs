@@ -145,7 +145,7 @@ function latencyRows(latency, hostLatency, problem) {
       '—',
       run.rate === 'burst' ? '— (queueing)' : '≤ 40 ms p95',
       run.rate === 'burst' ? undefined : run.chunkToDom.p95 <= 40,
-      `ms from the agent's write: ${where}`,
+      `ms from the agent's write: ${where}; load average ${latency.loadAverage.map((l) => l.toFixed(1)).join(' → ')}`,
     ];
   });
 }
@@ -164,7 +164,7 @@ function activationRows(activation, problem) {
       '—',
       '≤ 30 ms',
       of('activationMs') <= 30,
-      'wall time swings with the machine load; the CPU time does not',
+      `wall time swings with the machine's load (load average ${runs('loadAverage')}); the CPU time does not`,
     ],
     [
       '  of which evaluating dist/extension.js / activate() itself (inside the extension host)',
