@@ -2,7 +2,8 @@ import { bundleStartedAt } from './activationClock';
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from './chatHost';
 import { extensionExports, type ActivationTimings, type ExtensionRunMode } from './exports';
-import { contributedCommandIds, LazyChatHost } from './vscode/lazyChatHost';
+import { contributedCommandIds } from './contributedCommands';
+import { LazyChatHost } from './vscode/lazyChatHost';
 
 export type { AcpAgentsApi } from './chatHost';
 

@@ -102,15 +102,3 @@ export class LazyChatHost implements vscode.Disposable {
     }
   }
 }
-
-/** The command ids in a package.json's `contributes.commands` (the extension's own manifest). */
-export function contributedCommandIds(manifest: unknown): string[] {
-  const commands = (manifest as { contributes?: { commands?: unknown } } | undefined)?.contributes?.commands;
-  if (!Array.isArray(commands)) {
-    return [];
-  }
-  return commands.flatMap((entry: unknown) => {
-    const id = (entry as { command?: unknown } | null)?.command;
-    return typeof id === 'string' ? [id] : [];
-  });
-}
