@@ -1,5 +1,8 @@
 // Builds the extension's bundles:
-//  - host:    src/extension.ts  -> dist/extension.js  (CommonJS, Node, `vscode` external)
+//  - host:    src/extension.ts  -> dist/extension.js  (CommonJS, Node, `vscode` external): activation only,
+//             a few registrations;
+//             src/chatHost.ts   -> dist/chat.js       the chat (ACP SDK, schemas, controller, journal),
+//             `require`d by dist/extension.js on first use (src/vscode/lazyChatHost.ts)
 //  - webview: webview/main.ts   -> dist/webview.js    (ESM, browser)
 //  - demo agent: test/fixtures/agent/main.ts -> dist/demo-agent.js (CommonJS, Node): the scriptable
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
@@ -79,6 +82,7 @@ const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20
 
 const builds = [
   { ...nodeBundle, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...nodeBundle, entryPoints: ['src/chatHost.ts'], outfile: 'dist/chat.js', external: ['vscode'] },
   { ...nodeBundle, entryPoints: ['test/fixtures/agent/main.ts'], outfile: 'dist/demo-agent.js' },
   {
     ...common,

@@ -11,3 +11,11 @@ export type ExtensionRunMode = 'production' | 'development' | 'test';
 export function extensionExports<Hooks>(mode: ExtensionRunMode, testHooks: () => Hooks): Hooks | undefined {
   return mode === 'test' ? testHooks() : undefined;
 }
+
+/** How long activating took, measured inside the extension host (milliseconds, `performance.now()`). */
+export interface ActivationTimings {
+  /** Evaluating `dist/extension.js` (from its first statement to the end of `extension.ts`'s module body). */
+  readonly bundleEvaluationMs: number;
+  /** `activate()` itself, from its first statement to its return. */
+  readonly activateMs: number;
+}

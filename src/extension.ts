@@ -1,187 +1,84 @@
-import * as os from 'node:os';
+import { bundleStartedAt } from './activationClock';
 import * as vscode from 'vscode';
-import { PermissionRules } from './core/permissionRules';
-import { extensionExports, type ExtensionRunMode } from './exports';
-import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
-import { registerCheckAgents } from './vscode/checkAgents';
-import { ChangeReview } from './chat/changeReview';
-import { ChatController } from './chat/chatController';
-import { createCheckpointStore } from './core/checkpoints';
-import { ChatPanels } from './vscode/chatPanels';
-import { ChatViewProvider } from './vscode/chatViewProvider';
-import { registerCommands } from './vscode/commands';
-import { VscodeEditReviews } from './vscode/vscodeEditReviews';
-import { VsCodeEditorActions } from './vscode/editorActions';
-import { VsCodeMentionSource } from './vscode/mentionSource';
-import { channelLogger } from './vscode/logChannel';
-import { registerMcpCommands } from './vscode/mcpCommands';
-import { McpServerSource } from './vscode/mcpServerSource';
-import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
-import {
-  agentIdleStopMs,
-  defaultAgentId,
-  fileSettings,
-  historyRetention,
-  permissionSettings,
-  permissionSurface,
-  workspaceRuleStore,
-} from './vscode/settings';
-import { VsCodeSignIn } from './vscode/signInHost';
-import { AgentStatusBar } from './vscode/statusBar';
-import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
-import { VsCodeDiagnostics } from './vscode/vscodeDiagnostics';
-import { VsCodeTerminals } from './vscode/vscodeTerminals';
-import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
-import { VsCodeWorkspaceChanges } from './vscode/workspaceChanges';
+import type { AcpAgentsApi } from './chatHost';
+import { extensionExports, type ActivationTimings, type ExtensionRunMode } from './exports';
+import { contributedCommandIds } from './contributedCommands';
+import { LazyChatHost } from './vscode/lazyChatHost';
 
-/**
- * The test hooks: what the extension exposes to its integration tests, and only to them (an
- * extension host in `ExtensionMode.Test`); other extensions get nothing (see `exports.ts`).
- */
-export interface AcpAgentsApi {
-  readonly chat: ChatController;
-  /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
-  readonly prompts: SwappablePrompts;
-  readonly review: VscodeEditReviews;
-  readonly terminals: VsCodeTerminals;
-  readonly statusBar: AgentStatusBar;
-  readonly rules: PermissionRules;
-  /** The agents offered and the settings errors found (`acpAgents.agents`). */
-  readonly catalog: AgentCatalog;
-  /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
-  readonly panels: ChatPanels;
-  /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
-  readonly mcp: McpServerSource;
-  /** The @-mention picker's workspace entries. */
-  readonly mentions: VsCodeMentionSource;
+export type { AcpAgentsApi } from './chatHost';
+
+/** The end of this bundle's own evaluation: everything above is what loading `dist/extension.js` ran. */
+const bundleEvaluatedAt = performance.now();
+
+/** The test hooks: the chat's (built on first access) plus how long activating took. */
+export interface AcpAgentsTestHooks extends AcpAgentsApi {
+  readonly activation: ActivationTimings;
+  /** Whether the chat bundle has been loaded yet (activating alone must not load it). */
+  readonly chatLoaded: boolean;
 }
 
-/** Composition root: build the objects, register them, hand every lifetime to VS Code. */
-export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undefined {
+/**
+ * Composition root. Activating registers only thin stand-ins — the view provider, the editor-tab
+ * serializer and every contributed command — and the chat itself (`dist/chat.js`: the ACP SDK, the
+ * schemas, the controller, the journal) loads on their first use (see `LazyChatHost`).
+ */
+export function activate(context: vscode.ExtensionContext): AcpAgentsTestHooks | undefined {
+  const activateStartedAt = performance.now();
   const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
-  const logger = channelLogger(log);
-  const prompts = new SwappablePrompts(new VsCodeUserPrompts());
-  const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
-  const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
-  const review = new VscodeEditReviews(prompts);
-  const mcp = new McpServerSource(context.secrets, prompts, logger);
-  const terminals = new VsCodeTerminals(cwd);
-  const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
-  // The permission port asks whether the chat view is visible; the view is built after the controller.
-  const viewRef: { current?: ChatViewProvider; panels?: ChatPanels } = {};
-  const permissions = new VsCodePermissions(
-    rules,
-    prompts,
-    {
-      chatVisible: () => (viewRef.current?.isVisible ?? false) || (viewRef.panels?.isVisible ?? false),
-      where: permissionSurface,
-      showDiff: diffViewer(review),
-    },
-    logger,
-  );
-  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-  // Checkpoints live in the extension's own storage, never in the user's repository.
-  const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
-  const workspaceChanges = new VsCodeWorkspaceChanges(
-    (id, file): Promise<Uint8Array | undefined> => changeReview?.read(id, file) ?? Promise.resolve(undefined),
-    prompts,
-  );
-  const changeReview: ChangeReview | undefined = folders.length
-    ? new ChangeReview(
-        () => createCheckpointStore({ folders, storageDir: checkpointsDir, logger }),
-        workspaceChanges,
-        logger,
-      )
-    : undefined;
-  const mentions = new VsCodeMentionSource();
-  const chat = new ChatController({
-    agents: () => catalog.agents,
-    defaultAgentId,
-    cwd,
-    ports: {
-      fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
-      permissions,
-      terminals,
-      logger,
-    },
-    editor: new VsCodeEditorActions(),
-    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
-    reviews: review,
-    ...(changeReview ? { changes: changeReview } : {}),
-    diagnostics: new VsCodeDiagnostics(),
-    mentions,
-    signIn: new VsCodeSignIn(context.secrets, prompts),
-    trusted: () => vscode.workspace.isTrusted,
-    storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
-    retention: historyRetention,
-    idleStopMs: agentIdleStopMs,
-    progress: (title, work) =>
-      Promise.resolve(
-        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => work),
-      ),
-    // Read at each agent start: set the log level to Trace, restart the agent, and every protocol message is logged.
-    get clientOptions() {
-      return {
-        clientInfo: {
-          name: 'acp-agents-vscode',
-          title: 'ACP Agents for VS Code',
-          version: String(context.extension.packageJSON.version),
-        },
-        traceProtocol: log.logLevel === vscode.LogLevel.Trace,
-        mcpServers: () => mcp.servers(),
-      };
-    },
-  });
-  const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
-  const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
-  const statusBar = new AgentStatusBar(chat);
-
+  const chat = new LazyChatHost(context, log, contributedCommandIds(context.extension.packageJSON));
   context.subscriptions.push(
     log,
-    catalog,
-    review,
-    terminals,
-    workspaceChanges,
-    ...(changeReview ? [changeReview] : []),
-    mentions,
     chat,
-    view,
-    statusBar,
-    catalog.onDidChange(() => chat.agentsChanged()),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
-    panels,
-    vscode.window.registerWebviewPanelSerializer(ChatPanels.viewType, panels),
-    vscode.commands.registerCommand('acpAgents.openChatInEditor', async (fresh?: unknown) => {
-      if (fresh === true || fresh === 'new') {
-        await chat.newChat();
-      }
-      panels.open();
-    }),
-    ...registerCommands({ chat, view, prompts, log }),
-    ...registerMcpCommands(mcp, log),
-    registerCheckAgents({
-      catalog,
-      log,
-      cwd,
-      storage: context.globalStorageUri,
-      extensionVersion: String(context.extension.packageJSON.version),
-    }),
+    vscode.window.registerWebviewViewProvider('acpAgents.chat', chat.viewProvider()),
+    vscode.window.registerWebviewPanelSerializer('acpAgents.chatPanel', chat.panelSerializer()),
   );
   shutdown = () => chat.shutdown();
-  return extensionExports(runMode(context.extensionMode), () => ({
-    chat,
-    prompts,
-    review,
-    terminals,
-    statusBar,
-    rules,
-    catalog,
-    mcp,
-    panels,
-    mentions,
-  }));
+  const activation: ActivationTimings = {
+    bundleEvaluationMs: bundleEvaluatedAt - bundleStartedAt,
+    activateMs: performance.now() - activateStartedAt,
+  };
+  return extensionExports(runMode(context.extensionMode), () => testHooks(chat, activation));
+}
+
+/** Getters, so that reading one builds the chat and merely activating does not. */
+function testHooks(chat: LazyChatHost, activation: ActivationTimings): AcpAgentsTestHooks {
+  const api = (): AcpAgentsApi => chat.get().api;
+  return {
+    activation,
+    get chatLoaded() {
+      return chat.isLoaded;
+    },
+    get chat() {
+      return api().chat;
+    },
+    get prompts() {
+      return api().prompts;
+    },
+    get review() {
+      return api().review;
+    },
+    get terminals() {
+      return api().terminals;
+    },
+    get statusBar() {
+      return api().statusBar;
+    },
+    get rules() {
+      return api().rules;
+    },
+    get catalog() {
+      return api().catalog;
+    },
+    get panels() {
+      return api().panels;
+    },
+    get mcp() {
+      return api().mcp;
+    },
+    get mentions() {
+      return api().mentions;
+    },
+  };
 }
 
 function runMode(mode: vscode.ExtensionMode): ExtensionRunMode {

@@ -43,6 +43,7 @@ describe('the packaged extension (.vsix)', () => {
     // Named in package.json, in src/ (the webview HTML, the demo agent), and only in CSS (@import, url()).
     for (const file of [
       'dist/extension.js',
+      'dist/chat.js',
       'media/icon.png',
       'dist/webview.js',
       'dist/demo-agent.js',

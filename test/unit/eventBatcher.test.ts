@@ -69,4 +69,26 @@ describe('event batcher', () => {
     assert.equal(received.join(''), 'x'.repeat(pushed));
     batcher.dispose();
   });
+
+  it('sends the first event after a quiet interval on the next tick, and the next ones when the interval is up', async () => {
+    const flushed: ThreadEvent[][] = [];
+    const batcher = new EventBatcher((events) => flushed.push(events), 1000);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    batcher.push({ type: 'text_appended', entryId: 'e1', text: 'a' });
+    batcher.push({ type: 'text_appended', entryId: 'e1', text: 'b' });
+    assert.equal(flushed.length, 0, 'never synchronously: what arrives in the same read goes together');
+    await sleep(30);
+    assert.deepEqual(flushed, [[{ type: 'text_appended', entryId: 'e1', text: 'ab' }]]);
+    // Within the interval of that flush: held until it is up, joined with what follows.
+    batcher.push({ type: 'text_appended', entryId: 'e1', text: 'c' });
+    await sleep(30);
+    batcher.push({ type: 'text_appended', entryId: 'e1', text: 'd' });
+    assert.equal(flushed.length, 1);
+    await sleep(1100);
+    assert.deepEqual(flushed, [
+      [{ type: 'text_appended', entryId: 'e1', text: 'ab' }],
+      [{ type: 'text_appended', entryId: 'e1', text: 'cd' }],
+    ]);
+    batcher.dispose();
+  });
 });

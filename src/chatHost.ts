@@ -1,0 +1,200 @@
+/**
+ * The chat's composition root, built into its own bundle (`dist/chat.js`): the ACP SDK, the zod schemas,
+ * the controller, checkpoints and the journal load only when the chat is first needed — the view opens,
+ * an editor-tab chat is restored, a command runs, a test asks for the hooks — not when the extension
+ * activates (`extension.ts` registers thin stand-ins that call `createChatHost` on first use).
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { PermissionRules } from './core/permissionRules';
+import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import { registerCheckAgents } from './vscode/checkAgents';
+import { ChangeReview } from './chat/changeReview';
+import { ChatController } from './chat/chatController';
+import { createCheckpointStore } from './core/checkpoints';
+import { ChatPanels } from './vscode/chatPanels';
+import { ChatViewProvider } from './vscode/chatViewProvider';
+import { registerCommands } from './vscode/commands';
+import { VscodeEditReviews } from './vscode/vscodeEditReviews';
+import { VsCodeEditorActions } from './vscode/editorActions';
+import { VsCodeMentionSource } from './vscode/mentionSource';
+import { channelLogger } from './vscode/logChannel';
+import { registerMcpCommands } from './vscode/mcpCommands';
+import { McpServerSource } from './vscode/mcpServerSource';
+import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
+import {
+  agentIdleStopMs,
+  defaultAgentId,
+  fileSettings,
+  historyRetention,
+  permissionSettings,
+  permissionSurface,
+  workspaceRuleStore,
+} from './vscode/settings';
+import { VsCodeSignIn } from './vscode/signInHost';
+import { AgentStatusBar } from './vscode/statusBar';
+import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
+import { VsCodeDiagnostics } from './vscode/vscodeDiagnostics';
+import { VsCodeTerminals } from './vscode/vscodeTerminals';
+import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
+import { VsCodeWorkspaceChanges } from './vscode/workspaceChanges';
+
+/**
+ * The test hooks: what the extension exposes to its integration tests, and only to them (an
+ * extension host in `ExtensionMode.Test`); other extensions get nothing (see `exports.ts`).
+ */
+export interface AcpAgentsApi {
+  readonly chat: ChatController;
+  /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
+  readonly prompts: SwappablePrompts;
+  readonly review: VscodeEditReviews;
+  readonly terminals: VsCodeTerminals;
+  readonly statusBar: AgentStatusBar;
+  readonly rules: PermissionRules;
+  /** The agents offered and the settings errors found (`acpAgents.agents`). */
+  readonly catalog: AgentCatalog;
+  /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
+  readonly panels: ChatPanels;
+  /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
+  readonly mcp: McpServerSource;
+  /** The @-mention picker's workspace entries. */
+  readonly mentions: VsCodeMentionSource;
+}
+
+/**
+ * The built chat. The view provider and the panel serializer are registered by `extension.ts` (they
+ * must exist from activation on) and delegate here; the commands are registered by `createChatHost`
+ * itself, replacing the stand-ins `extension.ts` registered.
+ */
+export interface ChatHost extends vscode.Disposable {
+  readonly view: vscode.WebviewViewProvider;
+  readonly panels: vscode.WebviewPanelSerializer;
+  readonly api: AcpAgentsApi;
+  /** Writes every chat journal and stops the agents (deactivation). */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Builds the chat: every object, and the registrations of its commands and listeners. `log` is the
+ * extension's output channel (made at activation, owned by it). Every lifetime goes to the returned host.
+ */
+export function createChatHost(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ChatHost {
+  const logger = channelLogger(log);
+  const prompts = new SwappablePrompts(new VsCodeUserPrompts());
+  const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
+  const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  const review = new VscodeEditReviews(prompts);
+  const mcp = new McpServerSource(context.secrets, prompts, logger);
+  const terminals = new VsCodeTerminals(cwd);
+  const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
+  // The permission port asks whether the chat view is visible; the view is built after the controller.
+  const viewRef: { current?: ChatViewProvider; panels?: ChatPanels } = {};
+  const permissions = new VsCodePermissions(
+    rules,
+    prompts,
+    {
+      chatVisible: () => (viewRef.current?.isVisible ?? false) || (viewRef.panels?.isVisible ?? false),
+      where: permissionSurface,
+      showDiff: diffViewer(review),
+    },
+    logger,
+  );
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  // Checkpoints live in the extension's own storage, never in the user's repository.
+  const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const workspaceChanges = new VsCodeWorkspaceChanges(
+    (id, file): Promise<Uint8Array | undefined> => changeReview?.read(id, file) ?? Promise.resolve(undefined),
+    prompts,
+  );
+  const changeReview: ChangeReview | undefined = folders.length
+    ? new ChangeReview(
+        () => createCheckpointStore({ folders, storageDir: checkpointsDir, logger }),
+        workspaceChanges,
+        logger,
+      )
+    : undefined;
+  const mentions = new VsCodeMentionSource();
+  const chat = new ChatController({
+    agents: () => catalog.agents,
+    defaultAgentId,
+    cwd,
+    ports: {
+      fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
+      permissions,
+      terminals,
+      logger,
+    },
+    editor: new VsCodeEditorActions(),
+    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    reviews: review,
+    ...(changeReview ? { changes: changeReview } : {}),
+    diagnostics: new VsCodeDiagnostics(),
+    mentions,
+    signIn: new VsCodeSignIn(context.secrets, prompts),
+    trusted: () => vscode.workspace.isTrusted,
+    storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
+    retention: historyRetention,
+    idleStopMs: agentIdleStopMs,
+    progress: (title, work) =>
+      Promise.resolve(
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => work),
+      ),
+    // Read at each agent start: set the log level to Trace, restart the agent, and every protocol message is logged.
+    get clientOptions() {
+      return {
+        clientInfo: {
+          name: 'acp-agents-vscode',
+          title: 'ACP Agents for VS Code',
+          version: String(context.extension.packageJSON.version),
+        },
+        traceProtocol: log.logLevel === vscode.LogLevel.Trace,
+        mcpServers: () => mcp.servers(),
+      };
+    },
+  });
+  const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
+  const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
+  const statusBar = new AgentStatusBar(chat);
+
+  const subscriptions: vscode.Disposable[] = [
+    catalog,
+    review,
+    terminals,
+    workspaceChanges,
+    ...(changeReview ? [changeReview] : []),
+    mentions,
+    chat,
+    view,
+    statusBar,
+    catalog.onDidChange(() => chat.agentsChanged()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
+    panels,
+    vscode.commands.registerCommand('acpAgents.openChatInEditor', async (fresh?: unknown) => {
+      if (fresh === true || fresh === 'new') {
+        await chat.newChat();
+      }
+      panels.open();
+    }),
+    ...registerCommands({ chat, view, prompts, log }),
+    ...registerMcpCommands(mcp, log),
+    registerCheckAgents({
+      catalog,
+      log,
+      cwd,
+      storage: context.globalStorageUri,
+      extensionVersion: String(context.extension.packageJSON.version),
+    }),
+  ];
+  return {
+    view,
+    panels,
+    api: { chat, prompts, review, terminals, statusBar, rules, catalog, mcp, panels, mentions },
+    shutdown: () => chat.shutdown(),
+    dispose: () => {
+      for (const subscription of subscriptions.splice(0).reverse()) {
+        subscription.dispose();
+      }
+    },
+  };
+}
