@@ -32,6 +32,8 @@ export default tseslint.config(
     },
   },
   { files: ['src/core/**', 'src/protocol/**', 'webview/**'], rules: noVscode },
+  // The chat page's HTML is built without vscode so the webview tests serve exactly it.
+  { files: ['src/vscode/chatHtml.ts'], rules: noVscode },
   {
     // Chat orchestration is editor-independent: it reaches VS Code only through the core's ports.
     files: ['src/chat/**'],

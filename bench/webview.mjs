@@ -1,13 +1,13 @@
 // Webview benchmark: the production dist/webview.js in headless Chromium under the production
-// CSP (the test fixture page), fed host messages exactly as the extension posts them. Each figure
+// CSP (the extension's own page, as the webview tests serve it), fed host messages exactly as the extension posts them. Each figure
 // is measured `runs` times on a freshly loaded page; the caller takes medians. Prints nothing.
 /* global window, document, requestAnimationFrame, performance, URL */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { tsImport } from 'tsx/esm/api';
 import { longChatSnapshot, mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -15,8 +15,9 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
 /** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
 const NAIVE_SAMPLES = 12;
 
-/** Serves the repository and the test fixture page (same CSP as the extension) on 127.0.0.1. */
+/** Serves the repository and the chat page (the extension's HTML and CSP) on 127.0.0.1. */
 async function startServer() {
+  const { webviewPage } = await tsImport('../test/webview/support/webviewPage.ts', import.meta.url);
   let origin = '';
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', origin);
@@ -26,10 +27,7 @@ async function startServer() {
         return;
       }
       if (url.pathname === '/chat.html') {
-        const html = (await readFile(join(ROOT, 'test/webview/fixture/index.html'), 'utf8'))
-          .replaceAll('{{nonce}}', randomBytes(16).toString('base64url'))
-          .replaceAll('{{cspSource}}', origin)
-          .replaceAll('{{theme}}', 'dark');
+        const html = webviewPage(origin, 'dark');
         response.writeHead(200, { 'content-type': TYPES['.html'] }).end(html);
         return;
       }

@@ -201,10 +201,15 @@ async function answerScreenshots(
       const answerPath = join(dir, file.replace(/\.request\.json$/, '.done.json'));
       let answer;
       try {
-        const { name, waitForChatViewMs = 0 } = JSON.parse(readFileSync(requestPath, 'utf8'));
+        const { name, waitForChatViewMs = 0, waitForText } = JSON.parse(readFileSync(requestPath, 'utf8'));
+        /** The chat view's frame once it has rendered, and shows `waitForText` when one is asked for. */
+        const shows = async (/** @type {import('playwright-core').Frame} */ frame) =>
+          (await hasRenderedApp(frame)) &&
+          (typeof waitForText !== 'string' ||
+            (await frame.locator('#app').evaluate((app, text) => app.innerText.includes(text), waitForText)));
         let chatViewRendered;
         if (waitForChatViewMs > 0) {
-          chatViewRendered = await webviewFrame(page, hasRenderedApp, { timeout: waitForChatViewMs }).then(
+          chatViewRendered = await webviewFrame(page, shows, { timeout: waitForChatViewMs }).then(
             () => true,
             () => false,
           );

@@ -157,6 +157,11 @@ export class ChatController implements ChatActions, Disposable {
     return this.views.attach(sink, () => this.batcher.clear());
   }
 
+  /** How many attached webviews said `ready`: their script loaded, ran and rendered the chat. */
+  get readyViewCount(): number {
+    return this.views.readyCount;
+  }
+
   /**
    * Handles one message from the webview `from` (parsed there; a malformed one is reported). Without
    * `from`, a `ready` counts for every attached view.

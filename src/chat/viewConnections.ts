@@ -33,6 +33,11 @@ export class ViewConnections {
     }
   }
 
+  /** How many attached views said `ready`. */
+  get readyCount(): number {
+    return [...this.sinks.values()].filter((connection) => connection.ready).length;
+  }
+
   post(message: HostMessage): void {
     for (const [sink, connection] of this.sinks) {
       if (connection.ready) {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
+import { chatHtml, randomNonce } from './chatHtml';
 
 /**
  * Sets up a webview (the sidebar view or an editor tab) to run the chat bundle under a strict CSP
@@ -15,7 +16,15 @@ export function connectChatWebview(
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const media = vscode.Uri.joinPath(extensionUri, 'media');
   webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
-  webview.html = chatHtml(webview, dist, media);
+  const asset = (base: vscode.Uri, file: string): string =>
+    webview.asWebviewUri(vscode.Uri.joinPath(base, file)).toString();
+  webview.html = chatHtml({
+    cspSource: webview.cspSource,
+    codiconCssUri: asset(dist, 'codicon.css'),
+    chatCssUri: asset(media, 'chat.css'),
+    scriptUri: asset(dist, 'webview.js'),
+    nonce: randomNonce(),
+  });
   const sink = {
     post: (message: unknown) => {
       webview
@@ -28,38 +37,4 @@ export function connectChatWebview(
     (message: unknown) => void controller.handleMessage(message, sink),
   );
   return vscode.Disposable.from(attachment, received);
-}
-
-function chatHtml(webview: vscode.Webview, dist: vscode.Uri, media: vscode.Uri): string {
-  const nonce = randomNonce();
-  const asset = (base: vscode.Uri, file: string): string =>
-    webview.asWebviewUri(vscode.Uri.joinPath(base, file)).toString();
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-    `font-src ${webview.cspSource}`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset(dist, 'codicon.css')}" id="vscode-codicon-stylesheet">
-<link rel="stylesheet" href="${asset(media, 'chat.css')}">
-<title>ACP Agents</title>
-</head>
-<body>
-<main id="app"></main>
-<script type="module" nonce="${nonce}" src="${asset(dist, 'webview.js')}"></script>
-</body>
-</html>`;
-}
-
-function randomNonce(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64url');
 }

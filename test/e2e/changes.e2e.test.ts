@@ -34,6 +34,11 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     page = workbench.page;
     await setLayout(page, { width: 1600, height: 1000, sidebarWidth: 520 });
     frame = await openChat(page);
+  });
+
+  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
+  // to start, and holds no state a test relies on).
+  beforeEach(async () => {
     await newChat(frame);
   });
 
@@ -90,7 +95,11 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await page
       .locator('.tabs-container .tab', { hasText: 'Agent changes' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await page.waitForTimeout(1_000); // let the diff editors lay out before the picture
+    // The picture once the diff editors show the agent's text, not merely once the tab exists.
+    await page
+      .locator('.editor-instance .view-lines', { hasText: 'rewritten by the agent' })
+      .first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await docsScreenshot(page, 'changes.png');
 
     await card.getByRole('button', { name: 'Undo all' }).click();
@@ -140,15 +149,39 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
   });
 
   it('keeps the change cards, their decisions and the restore mark after a window reload', async () => {
+    // Its own history: a kept turn, an undone turn, and a turn the workspace was restored to before.
+    const kept = await changeTurn(`own write ${rel('reload-kept.txt')} kept`, 1);
+    await kept.card.getByRole('button', { name: 'Keep all' }).click();
+    await turn(frame, kept.turnId)
+      .locator('.change-card', { hasText: 'Kept' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const undone = await changeTurn(`own write ${rel('reload-undone.txt')} undone`, 1);
+    await undone.card.getByRole('button', { name: 'Undo all' }).click();
+    await turn(frame, undone.turnId)
+      .locator('.change-card', { hasText: 'Undone' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const restored = await changeTurn(`own write ${rel('reload-restored.txt')} restored`, 1);
+    await turn(frame, restored.turnId)
+      .getByRole('button', { name: /Restore checkpoint/ })
+      .click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Restore' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    await frame
+      .getByText('Workspace restored to before this message')
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(existsSync(folder.file('reload-restored.txt')), false);
     const before = await frame.locator('.change-card').count();
-    assert.ok(before >= 4, `the earlier tests left their cards (${before})`);
+    assert.equal(before, 3, 'one card per turn that changed files');
+
     await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     frame = await openChat(page);
     await frame.locator('.change-card').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await frame.locator('.change-card').count(), before);
     await frame.getByText('Workspace restored to before this message').waitFor({ timeout: UI_TIMEOUT });
-    assert.ok((await frame.locator('.change-card', { hasText: 'Undone' }).count()) >= 2);
-    assert.ok((await frame.locator('.change-card', { hasText: 'Kept' }).count()) >= 1);
+    assert.equal(await turn(frame, kept.turnId).locator('.change-card', { hasText: 'Kept' }).count(), 1);
+    assert.equal(await turn(frame, undone.turnId).locator('.change-card', { hasText: 'Undone' }).count(), 1);
   });
 });

@@ -33,6 +33,11 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     frame = await openChat(page);
     // Something to look at next to the chat in the screenshot.
     await openFile(page, 'hello.ts');
+  });
+
+  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
+  // to start, and holds no state a test relies on).
+  beforeEach(async () => {
     await newChat(frame);
   });
 
@@ -91,6 +96,11 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
   });
 
   it('"tool" asks permission in the chat (README screenshot); "Allow once" there applies the edit', async () => {
+    // Its own conversation for the README picture: the demo agent's help and a plan above the composer
+    // while the agent asks.
+    for (const prompt of ['help', 'plan']) {
+      await waitForTurnStatus(frame, await sendPrompt(frame, prompt), 'completed');
+    }
     const turnId = await sendPrompt(frame, 'tool');
     const card = turn(frame, turnId).locator('.entry-tool .tool-card');
     const permission = card.locator('.permission[data-status="pending"]');

@@ -5,7 +5,7 @@
  * was and the agent gets an error. Also makes the README's edit-review screenshot (docs/edit-review.png).
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import {
@@ -39,6 +39,11 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
     page = workbench.page;
     await setLayout(page, { width: 1600, height: 1000, sidebarWidth: 520 });
     frame = await openChat(page);
+  });
+
+  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
+  // to start, and holds no state a test relies on).
+  beforeEach(async () => {
     await newChat(frame);
   });
 
@@ -128,8 +133,8 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
   });
 
   it('leaves the file unchanged on Undo in the chat and tells the agent', async () => {
-    const file = folder.file('greeting.md');
-    assert.equal(readFileSync(file, 'utf8'), 'hello from the agent', 'written by the previous test');
+    const file = folder.file('existing.md');
+    writeFileSync(file, 'hello from the agent');
     const proposal = [
       '# Greeting',
       '',

@@ -26,6 +26,11 @@ describe('@-mentions in the chat view (real VS Code)', () => {
   before(async () => {
     workbench = await startWorkbench();
     frame = await openChat(workbench.page);
+  });
+
+  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
+  // to start, and holds no state a test relies on).
+  beforeEach(async () => {
     await newChat(frame);
   });
 

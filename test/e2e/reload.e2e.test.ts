@@ -8,6 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { Frame, Page } from 'playwright-core';
 import {
   agentText,
+  newChat,
   openChat,
   reportFailure,
   runCommand,
@@ -39,13 +40,17 @@ describe('the chat across reloads (real VS Code)', () => {
   let workbench: RunningWorkbench | undefined;
   let page: Page;
   let frame: Frame;
-  /** The turn streamed across the webview reload: an earlier turn for the window reload. */
-  let firstTurnId: string | undefined;
 
   before(async () => {
     workbench = await startWorkbench();
     page = workbench.page;
     frame = await openChat(page);
+  });
+
+  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
+  // to start, and holds no state a test relies on).
+  beforeEach(async () => {
+    await newChat(frame);
   });
 
   afterEach(async function () {
@@ -67,7 +72,6 @@ describe('the chat across reloads (real VS Code)', () => {
   it('keeps streaming into the chat after "Developer: Reload Webviews"', async () => {
     const full = chunks(200);
     const turnId = await sendPrompt(frame, 'stream 200 delay 100');
-    firstTurnId = turnId;
     const before = await waitForChunks(turnId, 10);
     assert.ok(full.startsWith(before), `${JSON.stringify(before)} is not a prefix of the answer`);
 
@@ -104,7 +108,9 @@ describe('the chat across reloads (real VS Code)', () => {
   });
 
   it('after a window reload shows the earlier turns and the cut-off answer as interrupted', async () => {
-    assert.ok(workbench && firstTurnId, 'runs after the webview reload test');
+    // An earlier, finished turn of its own, which the window reload must bring back from the journal.
+    const firstTurnId = await sendPrompt(frame, 'stream 20');
+    await waitForTurnStatus(frame, firstTurnId, 'completed');
     const full = chunks(100);
     const turnId = await sendPrompt(frame, 'stream 100 delay 200');
     const seen = await waitForChunks(turnId, 5);
@@ -120,7 +126,7 @@ describe('the chat across reloads (real VS Code)', () => {
     const first = turn(frame, firstTurnId);
     await first.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await first.getAttribute('data-status'), 'completed');
-    assert.equal(await agentText(frame, firstTurnId), collapseChunks(200));
+    assert.equal(await agentText(frame, firstTurnId), collapseChunks(20));
 
     // The cut-off turn: its partial answer (at least what was on screen well before the reload), marked
     // as interrupted with a way to send it again.

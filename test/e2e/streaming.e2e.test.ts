@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Frame } from 'playwright-core';
 import {
   agentText,
+  newChat,
   openChat,
   reportFailure,
   sendPrompt,
@@ -24,6 +25,12 @@ describe('streaming in the chat view (real VS Code)', () => {
   before(async () => {
     workbench = await startWorkbench();
     frame = await openChat(workbench.page);
+  });
+
+  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
+  // to start, and holds no state a test relies on).
+  beforeEach(async () => {
+    await newChat(frame);
   });
 
   afterEach(async function () {

@@ -4,9 +4,7 @@
  * shown in the visible chat view (screenshot test-results/vscode-chat-streamed.png).
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AcpAgentsApi } from '../../src/extension';
 import {
   activeChatId,
@@ -126,16 +124,9 @@ describe('chat view: streaming and cancel (issue 3)', () => {
     assert.equal(call?.permission?.selectedOptionId, 'allow-once');
     assert.deepEqual(prompts.asked, [], 'no dialog was shown while the chat view is visible');
 
-    // The webview and the status bar update asynchronously; let them catch up so the picture shows
-    // the finished turn (nothing is asserted on timing).
-    await sleep(1_000);
-    const shot = await requestScreenshot('vscode-chat-streamed', { waitForChatView: true });
-    if (shot) {
-      assert.ok(
-        existsSync(shot.path) && statSync(shot.path).size > 1_000,
-        `${shot.path} is missing or empty`,
-      );
-      assert.equal(shot.chatViewRendered, true, 'the chat webview showed no content');
-    }
+    // The visible chat view is a live webview that said `ready`, checked whether or not pictures can be
+    // taken; the picture waits until the view shows the finished turn (it renders asynchronously).
+    assert.ok(api.chat.readyViewCount > 0, 'the chat webview is connected and ready');
+    await requestScreenshot('vscode-chat-streamed', { waitForText: 'Edit applied.' });
   });
 });

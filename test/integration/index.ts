@@ -14,7 +14,9 @@ export function run(): Promise<void> {
     ui: 'bdd',
     timeout: 60_000,
     reporter: 'spec',
-    forbidOnly: process.env.CI === 'true',
+    // As in every mocha config here: a stray `.only` or a skipped/pending test fails the run.
+    forbidOnly: true,
+    forbidPending: true,
     // The extension host's stdout is no terminal; the launcher asks for colours when its own stdout is one.
     color: process.env.MOCHA_COLORS !== undefined,
   });

@@ -43,4 +43,21 @@ describe('several chat views (sidebar and editor tab)', () => {
     );
     assert.equal(tab.messages.length, before, 'a closed view gets nothing');
   });
+
+  it('counts the views that said ready, and forgets a closed one', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const sidebar = new RecordingView();
+    const tab = new RecordingView();
+    chat.controller.attachView(sidebar);
+    const tabConnection = chat.controller.attachView(tab);
+    assert.equal(chat.controller.readyViewCount, 0, 'attached is not ready');
+    await chat.controller.handleMessage({ type: 'ready' }, tab);
+    assert.equal(chat.controller.readyViewCount, 1);
+    await chat.controller.handleMessage({ type: 'ready' }, sidebar);
+    assert.equal(chat.controller.readyViewCount, 2);
+    // `ready` starts the chat's agent: let it finish starting, so disposing the harness stops it.
+    await chat.controller.connectActive();
+    tabConnection.dispose();
+    assert.equal(chat.controller.readyViewCount, 1);
+  });
 });

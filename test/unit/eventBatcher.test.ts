@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { ThreadEvent } from '../../src/core/threadTypes';
 import { EventBatcher } from '../../src/chat/eventBatcher';
+import { until } from './support/chatHarness';
 
 describe('event batcher', () => {
   it('joins consecutive deltas to one entry and flushes once per interval', async () => {
@@ -12,7 +13,8 @@ describe('event batcher', () => {
     batcher.push({ type: 'text_appended', entryId: 'e2', text: 'y' });
     batcher.push({ type: 'text_appended', entryId: 'e1', text: 'z' });
     assert.equal(flushed.length, 0);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The interval's flush is the event: wait for it, then check it carried everything, in one batch.
+    await until(() => flushed.length > 0, 'the first flush');
     assert.deepEqual(flushed, [
       [
         { type: 'text_appended', entryId: 'e1', text: 'x'.repeat(1000) },

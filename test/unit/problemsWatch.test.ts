@@ -44,6 +44,8 @@ function fileChange(path: string) {
 }
 
 describe('ProblemsWatch: when diagnostics count as settled', () => {
+  // Time is the subject here (the quiet moment and the upper bound): these waits check what happened,
+  // or did not, within a window, so they are real sleeps rather than waits for an event.
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   let watch: ProblemsWatch | undefined;
   afterEach(() => watch?.dispose());

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { entriesOf, recordEvents, startTestAgent, text, type TestAgent } from './support/testAgent';
+import { entriesOf, recordEvents, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
 
 describe('streaming a turn over stdio', () => {
   let agent: TestAgent;
@@ -61,8 +61,16 @@ describe('streaming a turn over stdio', () => {
   it('lands updates sent after the prompt response in their turn', async () => {
     const session = await agent.client.newSession({ cwd: agent.dir });
     const first = await session.prompt([text('late')]);
-    // The late chunk and usage may arrive just after the turn ends; they must join turn 1.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The late chunk and usage may arrive just after the turn ends; they must join turn 1. Waits for
+    // both to land (an event each), then checks where they landed.
+    await waitFor(
+      session,
+      () =>
+        session.thread
+          .snapshot()
+          .entries.some((entry) => entry.kind === 'agent' && entry.text.includes('late')) &&
+        session.thread.snapshot().state.usage !== undefined,
+    );
     assert.deepEqual(entriesOf(session), [
       { kind: 'user', turnId: first.id, text: 'late', attachments: [] },
       { kind: 'agent', turnId: first.id, text: 'on time late', attachments: [] },

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { changesTranscript } from './support/changesTranscript';
 import { richTranscript } from './support/richTranscript';
+import { saveForDocs } from './support/docs';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -119,6 +120,9 @@ describe('webview screenshots: the composer', () => {
       await page.page.evaluate(() => document.fonts.ready);
       await mkdir(OUT, { recursive: true });
       await page.page.screenshot({ path: `${OUT}/composer-${theme}.png` });
+      if (theme === 'dark') {
+        await saveForDocs(`${OUT}/composer-dark.png`, 'composer.png');
+      }
       assert.equal(
         await page.page.locator('.composer-chip[data-kind="file"] .chip-label').textContent(),
         'hello.ts',

@@ -281,16 +281,28 @@ export async function reportFailure(
   }
 }
 
-/** `<repo>/docs`: screenshots the README shows. */
+/** `<repo>/docs`: screenshots the README shows (tracked; written only by `npm run screenshots`). */
 export const docsDir = join(repoRoot, 'docs');
 
 /**
- * Saves a screenshot of the whole window as docs/<name> (PNG) for the README and returns its path. The
- * pointer is parked on the status bar's empty middle first, so no hover shows.
+ * Set by `npm run screenshots` (scripts/screenshots.mjs): only then do README pictures replace the tracked
+ * docs/*.png. Any other run (npm test, CI, a single e2e file) leaves the work tree as it was.
+ */
+export const DOCS_SCREENSHOTS_ENV = 'ACP_DOCS_SCREENSHOTS';
+
+/** Where README pictures go in this run: docs/, or the git-ignored test-results/docs/. */
+export function docsScreenshotDir(): string {
+  return process.env[DOCS_SCREENSHOTS_ENV] === '1' ? docsDir : join(repoRoot, 'test-results', 'docs');
+}
+
+/**
+ * Saves a screenshot of the whole window for the README as <docsScreenshotDir()>/<name> (PNG) and returns
+ * its path. The pointer is parked on the status bar's empty middle first, so no hover shows.
  */
 export async function docsScreenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(docsDir, { recursive: true });
-  const path = join(docsDir, name);
+  const dir = docsScreenshotDir();
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
   const viewport = page.viewportSize();
   if (viewport) {
     await page.mouse.move(viewport.width / 2, viewport.height - 4);

@@ -5,7 +5,7 @@
  * (@vscode/test-electron) nobody watches, ACP_SCREENSHOT_DIR is unset and the request resolves without a
  * picture.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -15,12 +15,17 @@ export interface ScreenshotOptions {
    * their bundle asynchronously, seconds after the view opens). The result says whether it did.
    */
   readonly waitForChatView?: boolean;
+  /**
+   * Take the picture once the chat webview shows this text (implies `waitForChatView`): the webview
+   * renders asynchronously, after the extension host has the state the test checked.
+   */
+  readonly waitForText?: string;
 }
 
 export interface Screenshot {
   /** The PNG, test-results/<name>.png. */
   readonly path: string;
-  /** With `waitForChatView`: whether the chat view had rendered content when the picture was taken. */
+  /** With `waitForChatView` / `waitForText`: whether the chat view showed it when the picture was taken. */
   readonly chatViewRendered?: boolean;
 }
 
@@ -36,7 +41,9 @@ let sequence = 0;
 
 /**
  * Asks for a full-window screenshot named `name`; resolves once the PNG is written, or with `undefined`
- * when no launcher can take one. Rejects if the launcher reports an error or does not answer in time.
+ * (and a log line) when no launcher can take one. Rejects if the launcher reports an error, does not
+ * answer in time, writes no picture, or (with `waitForChatView` / `waitForText`) took it before the chat
+ * view showed what was asked: a picture that was asked for is always checked, never skipped silently.
  */
 export async function requestScreenshot(
   name: string,
@@ -50,9 +57,12 @@ export async function requestScreenshot(
   const id = `${process.pid}-${Date.now()}-${++sequence}`;
   const request = join(dir, `${id}.request.json`);
   const answer = join(dir, `${id}.done.json`);
-  const waitMs = options.waitForChatView ? CHAT_VIEW_WAIT_MS : 0;
+  const waitMs = options.waitForChatView || options.waitForText !== undefined ? CHAT_VIEW_WAIT_MS : 0;
   // Written under another name and renamed, so the launcher never reads half a request.
-  writeFileSync(`${request}.tmp`, JSON.stringify({ name, waitForChatViewMs: waitMs }));
+  writeFileSync(
+    `${request}.tmp`,
+    JSON.stringify({ name, waitForChatViewMs: waitMs, waitForText: options.waitForText }),
+  );
   renameSync(`${request}.tmp`, request);
 
   const deadline = Date.now() + waitMs + ANSWER_TIMEOUT_MS;
@@ -62,6 +72,13 @@ export async function requestScreenshot(
       rmSync(answer, { force: true });
       if (!result.path) {
         throw new Error(`screenshot "${name}" failed: ${result.error ?? 'no path in the answer'}`);
+      }
+      if (!existsSync(result.path) || statSync(result.path).size <= 1_000) {
+        throw new Error(`screenshot "${name}": ${result.path} is missing or empty`);
+      }
+      if (waitMs > 0 && result.chatViewRendered !== true) {
+        const what = options.waitForText === undefined ? 'content' : JSON.stringify(options.waitForText);
+        throw new Error(`screenshot "${name}": the chat webview did not show ${what} in ${waitMs / 1000} s`);
       }
       return { path: result.path, chatViewRendered: result.chatViewRendered };
     }

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { webviewPage, type Theme } from './webviewPage';
 
 const ROOT = resolve(__dirname, '../../..');
-const FIXTURE = join(ROOT, 'test/webview/fixture/index.html');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,12 +17,12 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-export type Theme = 'dark' | 'light';
+export type { Theme };
 
 /**
  * Serves the repository over http on 127.0.0.1 (ES modules do not load from file://) and the chat
- * page at /chat.html?theme=…, built like the extension builds it: a fresh nonce, the same CSP, the
- * server's origin standing in for the webview's cspSource.
+ * page at /chat.html?theme=…: the extension's own HTML and CSP with a fresh nonce, the server's origin
+ * standing in for the webview's cspSource, inside what VS Code adds to a webview (see webviewPage.ts).
  */
 export class StaticServer {
   private constructor(
@@ -71,12 +70,7 @@ async function handle(
   }
   if (url.pathname === '/chat.html') {
     const theme = url.searchParams.get('theme') === 'light' ? 'light' : 'dark';
-    const nonce = randomBytes(16).toString('base64url');
-    const html = (await readFile(FIXTURE, 'utf8'))
-      .replaceAll('{{nonce}}', nonce)
-      .replaceAll('{{cspSource}}', origin)
-      .replaceAll('{{theme}}', theme);
-    return { status: 200, type: TYPES['.html'] as string, body: html };
+    return { status: 200, type: TYPES['.html'] as string, body: webviewPage(origin, theme) };
   }
   const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
   if (!path.startsWith(ROOT + sep)) {
