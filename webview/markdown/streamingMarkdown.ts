@@ -87,6 +87,11 @@ export class StreamingMarkdown {
     }
     this.chunk.append(block);
     this.chunkBlocks++;
+    if (this.chunkBlocks === BLOCKS_PER_CHUNK) {
+      // Only a full chunk skips rendering off screen: its size estimate then fits (a short
+      // message's one chunk would otherwise take the estimate of 32 blocks until first shown).
+      this.chunk.classList.add('md-chunk-full');
+    }
   }
 
   private renderTail(result: SplitResult): void {
