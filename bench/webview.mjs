@@ -2,6 +2,7 @@
 // CSP (the extension's own page, as the webview tests serve it), fed host messages exactly as the extension posts them. Each figure
 // is measured `runs` times on a freshly loaded page; the caller takes medians. Prints nothing.
 /* global window, document, requestAnimationFrame, performance, URL */
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -14,6 +15,72 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
 /** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
 const NAIVE_SAMPLES = 12;
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICK_MS = 10;
+
+/** The ids of this process's descendants (Chromium's processes), from /proc; empty elsewhere. */
+function descendants() {
+  const children = new Map();
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const found = [];
+  const stack = [String(process.pid)];
+  while (stack.length > 0) {
+    for (const child of children.get(stack.pop()) ?? []) {
+      found.push(child);
+      stack.push(child);
+    }
+  }
+  return found;
+}
+
+/**
+ * CPU time used so far by the main thread of each Chromium renderer (pid → ms). Wall-clock frame
+ * times swing with the machine's load; the CPU the page's main thread actually used does not, so
+ * it is what compares two builds fairly on a shared machine.
+ */
+function rendererMainThreadCpu() {
+  const cpu = new Map();
+  for (const pid of descendants()) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) {
+        continue;
+      }
+      const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // Not a renderer any more.
+    }
+  }
+  return cpu;
+}
+
+/** Runs `work` and returns its result with the renderers' main-thread CPU it took (ms), if known. */
+async function withCpu(work) {
+  const before = rendererMainThreadCpu();
+  const result = await work();
+  const after = rendererMainThreadCpu();
+  let cpuMs = 0;
+  for (const [pid, ms] of after) {
+    cpuMs += ms - (before.get(pid) ?? ms);
+  }
+  return { result, cpuMs: after.size > 0 ? cpuMs : undefined };
+}
 
 /** Serves the repository and the chat page (the extension's HTML and CSP) on 127.0.0.1. */
 async function startServer() {
@@ -83,19 +150,24 @@ async function freshPage(browser, origin) {
 async function streamOnce(browser, origin, text) {
   const { page, problems } = await freshPage(browser, origin);
   try {
-    const result = await page.evaluate(
-      async ({ start, messages, final }) => {
-        await window.__step(start);
+    await page.evaluate((start) => window.__step(start), streamingSnapshot());
+    const stream = await withCpu(() =>
+      page.evaluate(async (messages) => {
         const frames = [];
         for (const message of messages) {
           frames.push(await window.__step(message));
         }
         const shown = document.querySelector('[data-entry-id="a1"] .markdown')?.textContent?.length ?? 0;
-        const once = await window.__step(final);
-        return { frames, once, shown, nodes: document.getElementsByTagName('*').length };
-      },
-      { start: streamingSnapshot(), messages: streamMessages(text), final: streamingSnapshot(text) },
+        return { frames, shown };
+      }, streamMessages(text)),
     );
+    const once = await withCpu(() =>
+      page.evaluate(async (final) => {
+        const once = await window.__step(final);
+        return { once, nodes: document.getElementsByTagName('*').length };
+      }, streamingSnapshot(text)),
+    );
+    const result = { ...stream.result, ...once.result };
     if (problems.length > 0) {
       throw new Error(`page problems: ${problems.join(' | ')}`);
     }
@@ -110,6 +182,8 @@ async function streamOnce(browser, origin, text) {
       onceLayoutMs: result.once.layout,
       shownChars: result.shown,
       nodes: result.nodes,
+      streamCpuMs: stream.cpuMs,
+      onceCpuMs: once.cpuMs,
     };
   } finally {
     await page.close();
@@ -151,32 +225,55 @@ async function naiveOnce(browser, origin, text) {
   }
 }
 
-/** Opens a long chat from its snapshot (first paint), then scrolls it to the top frame by frame. */
+/**
+ * Opens a long chat from its snapshot (first paint), then scrolls it to the top frame by frame.
+ * The baseline, on the same page right after: as many frames with nothing to do, timed the same
+ * way (what the machine's load alone does to frame times).
+ */
 async function longChatOnce(browser, origin, turns) {
   const { page, problems } = await freshPage(browser, origin);
   try {
     const snapshot = longChatSnapshot(turns);
-    const result = await page.evaluate(async (snapshot) => {
-      const open = await window.__step(snapshot);
-      const log = document.querySelector('.transcript');
+    const opened = await withCpu(() => page.evaluate((snapshot) => window.__step(snapshot), snapshot));
+    const open = opened.result;
+    const scroll = await withCpu(() =>
+      page.evaluate(async () => {
+        const log = document.querySelector('.transcript');
+        const frames = [];
+        // 60 frames of scrolling upwards by 600 px, each timed from one frame to the next.
+        let last = await new Promise((done) => requestAnimationFrame(done));
+        for (let i = 0; i < 60; i++) {
+          log.scrollTop = Math.max(0, log.scrollTop - 600);
+          const now = await new Promise((done) => requestAnimationFrame(done));
+          const t0 = performance.now();
+          document.documentElement.getBoundingClientRect();
+          frames.push(now - last + (performance.now() - t0));
+          last = now;
+        }
+        return { frames, nodes: document.getElementsByTagName('*').length };
+      }),
+    );
+    const idle = await page.evaluate(async () => {
       const frames = [];
-      // 60 frames of scrolling upwards by 600 px, each timed from one frame to the next.
       let last = await new Promise((done) => requestAnimationFrame(done));
       for (let i = 0; i < 60; i++) {
-        log.scrollTop = Math.max(0, log.scrollTop - 600);
         const now = await new Promise((done) => requestAnimationFrame(done));
         const t0 = performance.now();
         document.documentElement.getBoundingClientRect();
         frames.push(now - last + (performance.now() - t0));
         last = now;
       }
-      return {
-        openMs: open.handle + open.render + open.layout,
-        frames,
-        nodes: document.getElementsByTagName('*').length,
-        entries: snapshot.view.chat.thread.entries.length,
-      };
-    }, snapshot);
+      return frames;
+    });
+    const result = {
+      openMs: open.handle + open.render + open.layout,
+      openCpuMs: opened.cpuMs,
+      frames: scroll.result.frames,
+      idleFrames: idle,
+      scrollCpuMs: scroll.cpuMs,
+      nodes: scroll.result.nodes,
+      entries: snapshot.view.chat.thread.entries.length,
+    };
     if (problems.length > 0) {
       throw new Error(`page problems: ${problems.join(' | ')}`);
     }
@@ -222,4 +319,60 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     await browser.close();
     server.close();
   }
+}
+
+/**
+ * `node bench/webview.mjs` (after `node esbuild.mjs --production`): the webview figures alone,
+ * each beside its baseline from the same run, medians of BENCH_RUNS runs (default 3). Wall-clock
+ * figures swing with the machine's load; the renderer main-thread CPU figures do not.
+ */
+async function main() {
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const size = 2_000_000;
+  const turns = 2000;
+  const web = await measureWebview({ runs, sizes: [size], mainSize: size, longTurns: turns });
+  const median = (values) => {
+    const sorted = values.filter((value) => value !== undefined).sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  const p95 = (values) => [...values].sort((a, b) => a - b)[Math.floor(0.95 * values.length)];
+  const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
+  const stream = web.curve.get(size);
+  const long = web.long;
+  const rows = [
+    [
+      'streaming 2 MB, script (handle + render)',
+      `${(median(stream.map((r) => r.streamScriptMs / r.onceScriptMs)) ?? NaN).toFixed(2)}× (${ms(median(stream.map((r) => r.streamScriptMs)))} vs ${ms(median(stream.map((r) => r.onceScriptMs)))})`,
+      'render the final text once; goal ≤ 2×',
+    ],
+    [
+      'streaming 2 MB, renderer main-thread CPU',
+      `${ms(median(stream.map((r) => r.streamCpuMs)))} vs ${ms(median(stream.map((r) => r.onceCpuMs)))} (${(median(stream.map((r) => r.streamCpuMs)) / median(stream.map((r) => r.onceCpuMs))).toFixed(2)}×)`,
+      'render the final text once',
+    ],
+    [
+      'slowest frame while streaming (handle + render + layout)',
+      `${ms(median(stream.map((r) => Math.max(...r.frameMs))))}; p95 ${ms(median(stream.map((r) => p95(r.frameMs))))}`,
+      'one frame, 16.7 ms',
+    ],
+    [
+      `open ${turns.toLocaleString('en-US')} turns, first paint`,
+      `${ms(median(long.map((r) => r.openMs)))}; main-thread CPU ${ms(median(long.map((r) => r.openCpuMs)))}`,
+      'goal ≤ 150 ms',
+    ],
+    [
+      'scrolling it, frame p95 (60 frames of 600 px)',
+      `${ms(median(long.map((r) => p95(r.frames))))}; main-thread CPU ${ms(median(long.map((r) => r.scrollCpuMs)) / 60)} a frame`,
+      `idle frames on the same page: p95 ${ms(median(long.map((r) => p95(r.idleFrames))))}; goal 16.7 ms`,
+    ],
+  ];
+  const width = Math.max(...rows.map((row) => row[0].length));
+  for (const [name, value, baseline] of rows) {
+    console.log(`${name.padEnd(width)}  ${value}  [${baseline}]`);
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
 }

@@ -1,9 +1,11 @@
 /**
- * A line diff for the tool cards: Myers' O((N+M)·D) algorithm on the lines left after trimming the
- * common prefix and suffix, grouped into unified hunks with context. Agent edits can be huge, so
- * the work is capped: past `maxEdits` differences (or `maxLines` lines) the middle is shown as a
- * plain replacement instead of a minimal diff, and the result says so.
+ * A line diff for the tool cards: jsdiff's Myers O((N+M)·D) diff of the lines left after trimming
+ * the common prefix and suffix, grouped into unified hunks with context. Agent edits can be huge,
+ * so the work is capped: past `maxEdits` differences, `maxLines` lines or `timeoutMs`, the middle
+ * is shown as a plain replacement instead of a minimal diff, and the result says so.
  */
+import { diffArrays } from 'diff';
+
 
 export interface DiffLine {
   readonly kind: 'context' | 'add' | 'del';
@@ -37,6 +39,11 @@ export interface DiffOptions {
   readonly maxEdits?: number;
   /** Inputs with more lines than this (after trimming) are not diffed line by line. */
   readonly maxLines?: number;
+  /**
+   * Time allowed for the minimal diff, so one pathological edit cannot hold up the view's frame
+   * (the edit-length cap bounds the work too, but a long frame is what a user sees).
+   */
+  readonly timeoutMs?: number;
 }
 
 type Op = 'eq' | 'add' | 'del';
@@ -78,7 +85,7 @@ export function diffLines(oldText: string | null, newText: string, options: Diff
 
   let middle: Op[] | undefined;
   if (midA.length + midB.length <= maxLines) {
-    middle = myers(midA, midB, maxEdits);
+    middle = editScript(midA, midB, maxEdits, options.timeoutMs ?? 250);
   }
   const approximate = middle === undefined;
   middle ??= [...midA.map((): Op => 'del'), ...midB.map((): Op => 'add')];
@@ -87,67 +94,24 @@ export function diffLines(oldText: string | null, newText: string, options: Diff
   return { ...toHunks(ops, a, b, context), approximate };
 }
 
-/**
- * The edit script from a to b, or undefined past `maxEdits`. Keeps one slice of the frontier per
- * edit step (O(D²) memory) to walk back from the end.
- */
-function myers(a: readonly string[], b: readonly string[], maxEdits: number): Op[] | undefined {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, maxEdits);
-  const offset = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(v.slice(offset - d - 1, offset + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      const down = k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0));
-      let x = down ? (v[offset + k + 1] ?? 0) : (v[offset + k - 1] ?? 0) + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[offset + k] = x;
-      if (x >= n && y >= m) {
-        return backtrack(trace, n, m, d);
-      }
-    }
+/** The edit script from a to b, or undefined past `maxEdits` or `timeoutMs`. */
+function editScript(a: string[], b: string[], maxEdits: number, timeoutMs: number): Op[] | undefined {
+  if (a.length === 0 || b.length === 0) {
+    // Pure insertion or deletion: nothing to search for.
+    return [...a.map((): Op => 'del'), ...b.map((): Op => 'add')];
   }
-  return undefined;
-}
-
-function backtrack(trace: readonly Int32Array[], n: number, m: number, dEnd: number): Op[] {
+  const changes = diffArrays(a, b, { maxEditLength: maxEdits, timeout: timeoutMs });
+  if (changes === undefined) {
+    return undefined;
+  }
   const ops: Op[] = [];
-  let x = n;
-  let y = m;
-  for (let d = dEnd; d > 0; d--) {
-    // trace[d] holds the frontier as it was before step d, for diagonals -d-1 … d+1.
-    const frontier = trace[d] as Int32Array;
-    const at = (k: number): number => frontier[k + d + 1] ?? 0;
-    const k = x - y;
-    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
-    const prevK = down ? k + 1 : k - 1;
-    const prevX = at(prevK);
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      ops.push('eq');
-      x--;
-      y--;
-    }
-    ops.push(down ? 'add' : 'del');
-    if (down) {
-      y--;
-    } else {
-      x--;
+  for (const change of changes) {
+    const op: Op = change.added ? 'add' : change.removed ? 'del' : 'eq';
+    for (let i = 0; i < change.count; i++) {
+      ops.push(op);
     }
   }
-  while (x > 0 && y > 0) {
-    ops.push('eq');
-    x--;
-    y--;
-  }
-  return ops.reverse();
+  return ops;
 }
 
 function toHunks(

@@ -21,14 +21,19 @@ export interface PersistedQueuedMessage {
   readonly attachments: readonly AttachmentRef[];
 }
 
-/** What survives the view being hidden and shown again; read back through zod like any other input. */
-const PersistedStateSchema = z.object({
-  draft: z.catch(z.string(), ''),
-  queue: z.optional(
-    z.catch(z.array(z.object({ text: z.string(), attachments: z.array(AttachmentRefSchema) })), []),
-  ),
-});
-type PersistedState = z.infer<typeof PersistedStateSchema>;
+/**
+ * What survives the view being hidden and shown again; read back through zod like any other input,
+ * field by field so a bad queue does not cost the draft. (Not `z.catch`: in zod/mini it keeps all
+ * of zod's utilities in the bundle, ≈ 8 KiB.)
+ */
+const DraftSchema = z.string();
+const QueueSchema = z.array(z.object({ text: z.string(), attachments: z.array(AttachmentRefSchema) }));
+const PersistedStateSchema = z.object({ draft: z.optional(z.unknown()), queue: z.optional(z.unknown()) });
+
+interface PersistedState {
+  readonly draft: string;
+  readonly queue?: z.infer<typeof QueueSchema>;
+}
 
 /**
  * The view's only way out: every message is checked against the protocol before it is posted,
@@ -76,6 +81,15 @@ export class HostBridge {
 
   private state(): PersistedState {
     const parsed = PersistedStateSchema.safeParse(this.api.getState());
-    return parsed.success ? parsed.data : { draft: '' };
+    if (!parsed.success) {
+      return { draft: '' };
+    }
+    const draft = DraftSchema.safeParse(parsed.data.draft);
+    const state = { draft: draft.success ? draft.data : '' };
+    if (parsed.data.queue === undefined) {
+      return state;
+    }
+    const queue = QueueSchema.safeParse(parsed.data.queue);
+    return { ...state, queue: queue.success ? queue.data : [] };
   }
 }

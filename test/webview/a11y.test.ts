@@ -119,7 +119,7 @@ async function unnamedControls(page: ChatPage): Promise<string[]> {
   return page.page.evaluate(() =>
     Array.from(
       document.querySelectorAll(
-        '#app :is(button, vscode-button, textarea, vscode-single-select, [role="button"])',
+        '#app :is(button, vscode-button, textarea, select, [role="button"])',
       ),
     )
       .filter((control) => {

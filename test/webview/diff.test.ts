@@ -71,6 +71,28 @@ describe('webview diff (Myers line diff)', () => {
     assert.equal(diff.added + diff.removed, 5);
   });
 
+  it('is minimal: added + removed = n + m − 2·LCS on random inputs', () => {
+    const lcs = (a: string[], b: string[]): number => {
+      let row = new Array<number>(b.length + 1).fill(0);
+      for (const x of a) {
+        const next = [0];
+        for (let j = 0; j < b.length; j++) {
+          next.push(x === b[j] ? (row[j] ?? 0) + 1 : Math.max(row[j + 1] ?? 0, next[j] ?? 0));
+        }
+        row = next;
+      }
+      return row[b.length] ?? 0;
+    };
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 50; round++) {
+      const a = Array.from({ length: 1 + Math.floor(random() * 30) }, () => String(Math.floor(random() * 5)));
+      const b = Array.from({ length: 1 + Math.floor(random() * 30) }, () => String(Math.floor(random() * 5)));
+      const diff = diffLines(a.join('\n'), b.join('\n'));
+      assert.equal(diff.added + diff.removed, a.length + b.length - 2 * lcs(a, b), `round ${round}`);
+    }
+  });
+
   it('falls back to a plain replacement past the caps, and says so', () => {
     const old = Array.from({ length: 300 }, (_, i) => `old ${i}`).join('\n');
     const next = Array.from({ length: 300 }, (_, i) => `new ${i}`).join('\n');

@@ -28,10 +28,10 @@ const STATE = sessionState({
   ],
 });
 
-/** Picks an option the way a user does: open the dropdown, click the option. */
+/** Picks an option the way a user does: focus the select and choose the option by its label. */
 async function pick(select: Locator, label: string): Promise<void> {
-  await select.click();
-  await select.locator('li[role="option"]', { hasText: label }).click();
+  await select.focus();
+  await select.selectOption({ label });
 }
 
 describe('webview: header', () => {
@@ -62,9 +62,9 @@ describe('webview: header', () => {
   it('posts select_agent, set_mode and set_config_option from the pickers', async () => {
     const page = await chat.open();
     await page.host(snapshot({ state: STATE }));
-    await pick(page.page.locator('vscode-single-select[label="Agent"]'), 'Demo agent (offline)');
-    await pick(page.page.locator('vscode-single-select[label="Mode"]'), 'Code');
-    await pick(page.page.locator('vscode-single-select[label="Model"]'), 'Smart');
+    await pick(page.page.locator('select[aria-label="Agent"]'), 'Demo agent (offline)');
+    await pick(page.page.locator('select[aria-label="Mode"]'), 'Code');
+    await pick(page.page.locator('select[aria-label="Model"]'), 'Smart');
     await page.page.locator('vscode-checkbox[label="Web search"]').click();
     assert.deepEqual((await page.posted()).slice(1), [
       { type: 'select_agent', agentId: 'demo' },
@@ -87,7 +87,7 @@ describe('webview: header', () => {
     await page.frame();
     assert.equal(
       await page.page
-        .locator('vscode-single-select[label="Mode"]')
+        .locator('select[aria-label="Mode"]')
         .evaluate((s) => (s as HTMLSelectElement).value),
       'code',
     );
@@ -121,7 +121,7 @@ describe('webview: header', () => {
         },
       }),
     );
-    const modePickers = page.page.locator('vscode-single-select[label="Mode"]');
+    const modePickers = page.page.locator('select[aria-label="Mode"]');
     assert.equal(await modePickers.count(), 1);
     assert.equal(await page.page.locator('vscode-checkbox[label="Thinking"]').count(), 1);
     assert.equal(await page.page.locator('vscode-checkbox').count(), 1);
@@ -137,7 +137,7 @@ describe('webview: header', () => {
   it('hides mode and config pickers when the agent offers none', async () => {
     const page = await chat.open();
     await page.host(snapshot());
-    assert.equal(await page.page.locator('vscode-single-select[label="Mode"]').count(), 0);
+    assert.equal(await page.page.locator('select[aria-label="Mode"]').count(), 0);
     assert.equal(await page.page.locator('.picker').count(), 1, 'only the agent picker');
     assert.equal(await page.page.locator('.usage').isVisible(), false);
     assert.equal(await page.page.locator('.session-title').textContent(), 'New chat');

@@ -68,6 +68,41 @@ describe('webview: a long chat', () => {
     );
   });
 
+  it('builds the turns in view after a jump to the middle, and not the far ones', async () => {
+    const page = await chat.open();
+    const { entries, turns } = longChat();
+    await page.host(snapshot({ entries, turns }));
+    const log = page.page.locator('.transcript');
+    await log.evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
+    const frames = () =>
+      page.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(undefined))));
+    // Building turns changes heights (and the scroll anchor keeps the view): let it settle.
+    for (let i = 0; i < 10; i++) {
+      await frames();
+    }
+    const inView = await log.evaluate((element) => {
+      const view = element.getBoundingClientRect();
+      return Array.from(element.querySelectorAll<HTMLElement>('[data-turn-id]'))
+        .filter((section) => {
+          const box = section.getBoundingClientRect();
+          return box.bottom > view.top && box.top < view.bottom;
+        })
+        .map((section) => ({ id: section.dataset.turnId, deferred: section.classList.contains('turn-deferred') }));
+    });
+    assert.ok(inView.length > 0, 'some turns are in view');
+    const middle = Number(inView[0]?.id?.slice(1));
+    assert.ok(middle > 20 && middle < TURNS - 20, `the view is in the middle (turn ${middle})`);
+    assert.deepEqual(
+      inView.filter((section) => section.deferred),
+      [],
+      'every turn in view is built',
+    );
+    for (const id of inView.map((section) => section.id)) {
+      assert.equal(await page.page.locator(`[data-turn-id="${id}"] [data-entry-id]`).count(), 3, id);
+    }
+    assert.equal(await page.page.locator('[data-entry-id="a1"]').count(), 0, 'the first turn is far: not built');
+  });
+
   it('gives turns built late their change card, Restore checkpoint and restored mark, with turn updates made meanwhile', async () => {
     const page = await chat.open();
     const { entries, turns } = longChat();

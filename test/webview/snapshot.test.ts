@@ -42,7 +42,7 @@ describe('webview: handshake, snapshot and store', () => {
     assert.equal(await p.locator('.entry-agent strong').textContent(), 'human');
     assert.equal(await p.locator('.tool-title').textContent(), 'Read README.md');
     assert.equal(
-      await p.locator('vscode-single-select[label="Agent"]').evaluate((e) => (e as HTMLSelectElement).value),
+      await p.locator('select[aria-label="Agent"]').evaluate((e) => (e as HTMLSelectElement).value),
       'copilot',
     );
   });

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { appended, events, message, snapshot, turn } from './support/builders';
+import { useChatPages } from './support/suite';
+
+/** 100 paragraphs: each becomes its own finished block once the next one starts. */
+const PARAGRAPHS = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} of a long answer.`);
+
+describe('webview: long replies keep finished blocks in chunks', () => {
+  const chat = useChatPages();
+
+  it('puts finished blocks in chunks of 32, in order, and only full chunks skip rendering off screen', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('agent', 'a1', '')], turns: [turn('t1')] }));
+    for (const paragraph of PARAGRAPHS) {
+      await page.host(events(appended('a1', `${paragraph}\n\n`)));
+    }
+    const shape = await page.page.locator('[data-entry-id="a1"] .markdown').evaluate((root) => ({
+      children: Array.from(root.children).map((child) => ({
+        className: child.className,
+        blocks: child.querySelectorAll(':scope > .md-block').length,
+        visibility: getComputedStyle(child).contentVisibility,
+      })),
+      paragraphs: Array.from(root.querySelectorAll('p')).map((p) => p.textContent),
+    }));
+    // 99 finished blocks (the last paragraph is still the tail): 32 + 32 + 32 + 3, then the tail.
+    assert.deepEqual(shape.children, [
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
+      { className: 'md-chunk', blocks: 3, visibility: 'visible' },
+      { className: 'md-tail', blocks: 0, visibility: 'visible' },
+    ]);
+    assert.deepEqual(shape.paragraphs, PARAGRAPHS);
+  });
+
+  it('spaces paragraphs across a chunk boundary like any two paragraphs', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('agent', 'a1', PARAGRAPHS.slice(0, 40).join('\n\n'))] }));
+    const gaps = await page.page.locator('[data-entry-id="a1"] .markdown').evaluate((root) => {
+      const boxes = Array.from(root.querySelectorAll('p')).map((p) => p.getBoundingClientRect());
+      return boxes.slice(1).map((box, i) => Math.round(box.top - (boxes[i] as DOMRect).bottom));
+    });
+    // Paragraph 31 is the last of the first chunk, 32 the first of the next.
+    assert.equal(gaps[31], gaps[30]);
+    assert.equal(new Set(gaps).size, 1, `one gap everywhere: ${[...new Set(gaps)].join(', ')}`);
+  });
+});

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { snapshot, turn } from './support/builders';
+import { useChatPages } from './support/suite';
+import type { ChatPage } from './support/chatPage';
+
+/** Puts `state` where the VS Code stub keeps the webview's state, then reloads as VS Code would. */
+async function reloadWithState(page: ChatPage, state: unknown): Promise<void> {
+  await page.page.evaluate((saved) => sessionStorage.setItem('vscode-webview-state', saved), JSON.stringify(state));
+  await page.page.reload();
+  await page.waitForReady();
+  await page.host(snapshot({ turns: [turn('t1', { status: 'completed', stopReason: 'end_turn' })] }));
+}
+
+describe('webview: state kept across the view being hidden', () => {
+  const chat = useChatPages();
+
+  it('keeps the draft when the saved queue is not valid, and drops only the queue', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await reloadWithState(page, { draft: 'kept draft', queue: [{ text: 5 }] });
+    assert.equal(await page.page.locator('.composer-input').inputValue(), 'kept draft');
+    assert.equal(await page.page.locator('.queued-message').count(), 0);
+  });
+
+  it('keeps the queue when the saved draft is not valid, and drops only the draft', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await reloadWithState(page, { draft: 42, queue: [{ text: 'kept queue', attachments: [] }] });
+    assert.equal(await page.page.locator('.composer-input').inputValue(), '');
+    assert.equal(await page.page.locator('.queued-text').inputValue(), 'kept queue');
+  });
+
+  it('starts empty from a state that is not an object', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await reloadWithState(page, 'garbage');
+    assert.equal(await page.page.locator('.composer-input').inputValue(), '');
+    assert.equal(await page.page.locator('.queued-message').count(), 0);
+  });
+});
