@@ -7,7 +7,7 @@ import type { DeepReadonly } from './deepReadonly';
  * src/core sees raw ACP. Everything here is plain JSON data, so it is posted to the webview and
  * journaled as is. The schemas are the source: every type below is inferred from them (readonly —
  * neither side mutates what it received or sent), src/core/threadTypes.ts re-exports them for the
- * core, and `applyThreadEvent` (./applyThreadEvent.ts) is the one place events change a thread.
+ * core, and `applyThreadEvent` (./threadModel.ts) is the one place events change a thread.
  */
 
 /** Something attached to a message besides its text. */
