@@ -10,9 +10,11 @@ import type {
   TerminalOutputMessage,
   ThreadEntryMessage,
   ThreadEventMessage,
+  ThreadModel,
   TurnMessage,
   ViewState,
 } from '../src/protocol';
+import { applyThreadEvent, entryOf, threadModelOf, turnOf } from '../src/protocol';
 import { WorkspacePaths } from './workspacePaths';
 
 /** What changed in the store, so the view updates only that. */
@@ -53,12 +55,10 @@ export function noChanges(): StoreChanges {
   };
 }
 
-const EMPTY_STATE: SessionStateMessage = { configOptions: [], commands: [], plan: [] };
-
 /**
- * The webview's copy of the chat: applies the snapshot and then the thread events exactly as the
- * core Thread produced them (entries by id, deltas appended, updates replacing, state replaced,
- * turns by id), and records what changed for the next render.
+ * The webview's copy of the chat: applies the snapshot and then the thread events through the
+ * same `applyThreadEvent` the core Thread uses, and records from what each event changed what
+ * the next render has to look at.
  */
 export class ChatStore {
   agents: readonly AgentOption[] = [];
@@ -79,32 +79,30 @@ export class ChatStore {
   workspacePaths = new WorkspacePaths();
   /** "Fix N new problems" after the active chat's last turn, when it left some. */
   problemsOffer: ProblemsOfferMessage | undefined;
-  state: SessionStateMessage = EMPTY_STATE;
-  private entryList: ThreadEntryMessage[] = [];
-  private entryIndex = new Map<string, number>();
-  private turnList: TurnMessage[] = [];
-  private turnIndex = new Map<string, number>();
+  private thread: ThreadModel = threadModelOf();
   private readonly terminalOutputs = new Map<string, TerminalOutputMessage>();
   private changes = noChanges();
   /** Entries added or replaced since the last render: the view will read their whole text anyway. */
   private wholeSinceRender = new Set<string>();
 
   get entries(): readonly ThreadEntryMessage[] {
-    return this.entryList;
+    return this.thread.entries;
   }
 
   get turns(): readonly TurnMessage[] {
-    return this.turnList;
+    return this.thread.turns;
+  }
+
+  get state(): SessionStateMessage {
+    return this.thread.state;
   }
 
   entry(id: string): ThreadEntryMessage | undefined {
-    const index = this.entryIndex.get(id);
-    return index === undefined ? undefined : this.entryList[index];
+    return entryOf(this.thread, id);
   }
 
   turn(id: string): TurnMessage | undefined {
-    const index = this.turnIndex.get(id);
-    return index === undefined ? undefined : this.turnList[index];
+    return turnOf(this.thread, id);
   }
 
   terminal(terminalId: string): TerminalOutputMessage | undefined {
@@ -113,7 +111,7 @@ export class ChatStore {
 
   /** The last turn, when it is still running. */
   get runningTurn(): TurnMessage | undefined {
-    const last = this.turnList.at(-1);
+    const last = this.thread.turns.at(-1);
     return last?.status === 'running' ? last : undefined;
   }
 
@@ -146,18 +144,7 @@ export class ChatStore {
     this.editReviews = view.editReviews ?? [];
     this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
     this.problemsOffer = view.problemsOffer;
-    const thread = view.chat?.thread;
-    this.entryList = [];
-    this.entryIndex = new Map();
-    for (const entry of thread?.entries ?? []) {
-      this.putEntry(entry);
-    }
-    this.turnList = [];
-    this.turnIndex = new Map();
-    for (const turn of thread?.turns ?? []) {
-      this.putTurn(turn);
-    }
-    this.state = thread?.state ?? EMPTY_STATE;
+    this.thread = threadModelOf(view.chat?.thread);
     // Terminal output is kept: terminals outlive a re-sent snapshot of the same chat.
     this.changes = noChanges();
     this.changes.reset = true;
@@ -236,72 +223,60 @@ export class ChatStore {
   }
 
   private applyEvent(event: ThreadEventMessage): void {
-    switch (event.type) {
-      case 'entry_added':
-      case 'entry_updated':
-        this.wholeSinceRender.add(event.entry.id);
-        this.changes.appended.delete(event.entry.id);
-        if (this.entryIndex.has(event.entry.id)) {
-          this.entryList[this.entryIndex.get(event.entry.id) as number] = event.entry;
-          this.changes.changed.add(event.entry.id);
-        } else {
-          this.putEntry(event.entry);
-          this.changes.added.push(event.entry.id);
+    const change = applyThreadEvent(this.thread, event);
+    switch (change.type) {
+      case 'rebuilt':
+        if (event.type === 'text_appended') {
+          // The host never sends that: its entry_added went missing. The text is shown, not lost.
+          console.warn(`ACP chat: text for unknown message ${change.entry.id}, shown as a new message`);
         }
+        this.entryReplacedWhole(change.entry.id);
+        this.changes.added.push(change.entry.id);
         return;
-      case 'text_appended': {
-        const index = this.entryIndex.get(event.entryId);
-        const entry = index === undefined ? undefined : this.entryList[index];
-        if (index === undefined || !entry || entry.kind === 'tool_call') {
-          console.warn(`ACP chat: text for unknown message ${event.entryId}`);
-          return;
-        }
-        // A rope in V8: the whole text is only joined when something reads it.
-        this.entryList[index] = { ...entry, text: entry.text + event.text };
-        if (this.changes.reset || this.wholeSinceRender.has(entry.id)) {
-          this.changes.changed.add(entry.id);
+      case 'added':
+        this.entryReplacedWhole(change.entry.id);
+        this.changes.added.push(change.entry.id);
+        return;
+      case 'replaced':
+        this.entryReplacedWhole(change.entry.id);
+        this.changes.changed.add(change.entry.id);
+        return;
+      case 'appended': {
+        const id = change.entry.id;
+        if (this.changes.reset || this.wholeSinceRender.has(id)) {
+          this.changes.changed.add(id);
         } else {
-          const deltas = this.changes.appended.get(entry.id);
+          const deltas = this.changes.appended.get(id);
           if (deltas) {
-            deltas.push(event.text);
+            deltas.push(change.text);
           } else {
-            this.changes.appended.set(entry.id, [event.text]);
+            this.changes.appended.set(id, [change.text]);
           }
         }
         return;
       }
-      case 'state_updated':
-        this.state = event.state;
-        this.changes.state.add(event.changed);
+      case 'state':
+        this.changes.state.add(change.changed);
         return;
       case 'notice':
-        this.changes.notices.push(event.notice);
+        this.changes.notices.push(change.notice);
         return;
-      case 'turn_started':
-      case 'turn_ended':
-      case 'turn_updated':
-        this.putTurn(event.turn);
-        this.changes.turns.add(event.turn.id);
+      case 'turn':
+        this.changes.turns.add(change.turn.id);
+        return;
+      case 'ignored':
+        console.warn(`ACP chat: ${change.reason}`);
         return;
       default: {
-        const never: never = event;
-        console.warn('ACP chat: unknown thread event', never);
+        const never: never = change;
+        console.warn('ACP chat: unknown thread change', never);
       }
     }
   }
 
-  private putEntry(entry: ThreadEntryMessage): void {
-    this.entryIndex.set(entry.id, this.entryList.length);
-    this.entryList.push(entry);
-  }
-
-  private putTurn(turn: TurnMessage): void {
-    const index = this.turnIndex.get(turn.id);
-    if (index === undefined) {
-      this.turnIndex.set(turn.id, this.turnList.length);
-      this.turnList.push(turn);
-    } else {
-      this.turnList[index] = turn;
-    }
+  /** The view will read the entry's whole text: deltas queued for it are moot. */
+  private entryReplacedWhole(id: string): void {
+    this.wholeSinceRender.add(id);
+    this.changes.appended.delete(id);
   }
 }

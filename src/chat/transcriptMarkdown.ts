@@ -21,6 +21,11 @@ export function transcriptAsMarkdown(thread: ThreadSnapshot): string {
         break;
       case 'thought':
         break;
+      default: {
+        // A new kind of entry is exported once it is taught here; the compiler points at this line.
+        const unknown: never = entry;
+        throw new Error(`Unknown entry ${JSON.stringify(unknown)}`);
+      }
     }
   }
   return parts.join('\n');

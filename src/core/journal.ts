@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import * as z from 'zod';
 // The thread's wire schemas double as the journal's: the journal is read back from disk, untrusted.
 import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
-import type { ThreadEntry, ThreadEvent, ThreadSnapshot } from './threadTypes';
+import { applyThreadEvent, snapshotOf, threadModelOf } from '../protocol/threadModel';
+import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
 
 /** What the journal knows about a chat besides its transcript. */
 export interface ChatMeta {
@@ -333,78 +334,21 @@ async function endsWithNewline(handle: FileHandle): Promise<boolean> {
 }
 
 /**
- * Rebuilds a thread snapshot from a starting snapshot and the events after it. An update or
- * appended text for an entry that was never added (its line was lost) rebuilds the entry rather
- * than dropping what is known of it; `rebuilt` counts those.
+ * Rebuilds a thread snapshot from a starting snapshot and the events after it, through the same
+ * `applyThreadEvent` the live thread uses. An update or appended text for an entry that was never
+ * added (its line was lost) rebuilds the entry rather than dropping what is known of it;
+ * `rebuilt` counts those.
  */
 export function replay(
   start: ThreadSnapshot | undefined,
   events: readonly ThreadEvent[],
 ): { snapshot: ThreadSnapshot; rebuilt: number } {
-  const entries = [...(start?.entries ?? [])];
-  const turns = [...(start?.turns ?? [])];
-  let state = start?.state ?? { configOptions: [], commands: [], plan: [] };
-  const index = new Map(entries.map((entry, i) => [entry.id, i]));
-  const rebuiltIds = new Set<string>();
-  const add = (entry: ThreadEntry): void => {
-    index.set(entry.id, entries.length);
-    entries.push(entry);
-  };
+  const model = threadModelOf(start);
+  let rebuilt = 0;
   for (const event of events) {
-    switch (event.type) {
-      case 'entry_added':
-        if (index.has(event.entry.id)) {
-          entries[index.get(event.entry.id) as number] = event.entry;
-        } else {
-          add(event.entry);
-        }
-        break;
-      case 'entry_updated': {
-        const i = index.get(event.entry.id);
-        if (i !== undefined) {
-          entries[i] = event.entry;
-        } else {
-          // The line that added it was lost; the update carries the whole entry.
-          rebuiltIds.add(event.entry.id);
-          add(event.entry);
-        }
-        break;
-      }
-      case 'text_appended': {
-        const i = index.get(event.entryId);
-        const entry = i === undefined ? undefined : entries[i];
-        if (i !== undefined && entry && entry.kind !== 'tool_call') {
-          entries[i] = { ...entry, text: entry.text + event.text };
-        } else if (i === undefined) {
-          // Only the text is known: it was the agent's (appends come from streamed chunks).
-          rebuiltIds.add(event.entryId);
-          add({ kind: 'agent', id: event.entryId, text: event.text, attachments: [] });
-        }
-        break;
-      }
-      case 'state_updated':
-        state = event.state;
-        break;
-      case 'turn_started':
-        turns.push(event.turn);
-        break;
-      case 'turn_ended':
-      case 'turn_updated': {
-        const i = turns.findIndex((turn) => turn.id === event.turn.id);
-        if (i === -1) {
-          turns.push(event.turn);
-        } else {
-          turns[i] = event.turn;
-        }
-        break;
-      }
-      case 'notice':
-        break;
-      default: {
-        const unknown: never = event;
-        throw new Error(`Unknown event ${JSON.stringify(unknown)}`);
-      }
+    if (applyThreadEvent(model, event).type === 'rebuilt') {
+      rebuilt++;
     }
   }
-  return { snapshot: { entries, turns, state }, rebuilt: rebuiltIds.size };
+  return { snapshot: snapshotOf(model), rebuilt };
 }

@@ -19,6 +19,14 @@ import {
   DEFAULT_MAX_MESSAGE_CHARS,
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
 } from './textBudget';
+import {
+  applyThreadEvent,
+  entryOf,
+  snapshotOf,
+  threadModelOf,
+  turnOf,
+  type ThreadModel,
+} from '../protocol/threadModel';
 import type {
   AgentMessageEntry,
   Attachment,
@@ -46,15 +54,15 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A session's transcript: entries, turns and session-wide state, built from `session/update`s.
- * Every change is announced as a `ThreadEvent`; `snapshot()` gives the whole thread for a view
- * that connects late.
+ * Every change is announced as a `ThreadEvent` and made by applying that very event to the
+ * thread's model (`applyThreadEvent`, as the journal and the webview do), so a replay of the
+ * events rebuilds `snapshot()`. The one exception: text arriving after a message hit its limit
+ * is only counted (`truncated.omittedChars`), silently — a runaway agent must not cost an event
+ * per dropped chunk.
  */
 export class Thread {
-  private readonly entries: ThreadEntry[] = [];
-  private readonly entryIndex = new Map<string, number>();
+  private model: ThreadModel = threadModelOf();
   private readonly toolEntryIds = new Map<string, string>();
-  private readonly turns: Turn[] = [];
-  private state: SessionState = { configOptions: [], commands: [], plan: [] };
   private nextEntry = 1;
   private nextTurn = 1;
   /** The turn new entries belong to: the running one, else the last one (late updates). */
@@ -88,38 +96,36 @@ export class Thread {
     reason = 'VS Code closed during the answer.',
   ): Thread {
     const thread = new Thread(limits);
+    const turns = snapshot.turns.map((turn): Turn =>
+      turn.status === 'running'
+        ? { ...turn, status: 'interrupted', error: { kind: 'process_exited', message: reason } }
+        : turn,
+    );
+    thread.model = threadModelOf({ ...snapshot, turns });
     for (const entry of snapshot.entries) {
-      thread.entryIndex.set(entry.id, thread.entries.length);
-      thread.entries.push(entry);
       if (entry.kind === 'tool_call') {
         thread.toolEntryIds.set(entry.toolCallId, entry.id);
       }
       thread.nextEntry = Math.max(thread.nextEntry, numberOf(entry.id) + 1);
     }
     for (const turn of snapshot.turns) {
-      const cut = turn.status === 'running';
-      thread.turns.push(
-        cut ? { ...turn, status: 'interrupted', error: { kind: 'process_exited', message: reason } } : turn,
-      );
       thread.nextTurn = Math.max(thread.nextTurn, numberOf(turn.id) + 1);
     }
     thread.currentTurnId = snapshot.turns.at(-1)?.id;
-    thread.state = snapshot.state;
     return thread;
   }
 
   snapshot(): ThreadSnapshot {
-    return { entries: [...this.entries], turns: [...this.turns], state: this.state };
+    return snapshotOf(this.model);
   }
 
   get runningTurn(): Turn | undefined {
-    const last = this.turns.at(-1);
+    const last = this.model.turns.at(-1);
     return last?.status === 'running' ? last : undefined;
   }
 
   entry(id: string): ThreadEntry | undefined {
-    const index = this.entryIndex.get(id);
-    return index === undefined ? undefined : this.entries[index];
+    return entryOf(this.model, id);
   }
 
   toolCall(toolCallId: string): ToolCallEntry | undefined {
@@ -139,7 +145,6 @@ export class Thread {
     extra: Pick<Turn, 'checkpointId'> = {},
   ): Turn {
     const turn: Turn = { id: `t${this.nextTurn++}`, status: 'running', startedAt: Date.now(), ...extra };
-    this.turns.push(turn);
     this.currentTurnId = turn.id;
     this.emit({ type: 'turn_started', turn });
     this.addEntry({
@@ -153,8 +158,7 @@ export class Thread {
   }
 
   endTurn(turnId: string, outcome: Omit<Turn, 'id' | 'startedAt' | 'endedAt'>): Turn {
-    const index = this.turns.findIndex((turn) => turn.id === turnId);
-    const previous = this.turns[index];
+    const previous = this.turn(turnId);
     if (!previous) {
       throw new Error(`Unknown turn ${turnId}`);
     }
@@ -165,26 +169,23 @@ export class Thread {
       endedAt: Date.now(),
       ...carriedOver(previous),
     };
-    this.turns[index] = turn;
     this.emit({ type: 'turn_ended', turn });
     return turn;
   }
 
   /** Sets a turn's checkpoint, changes or restore mark (also after it ended). */
   updateTurn(turnId: string, patch: Partial<Pick<Turn, 'checkpointId' | 'changes' | 'restoredAt'>>): Turn {
-    const index = this.turns.findIndex((turn) => turn.id === turnId);
-    const previous = this.turns[index];
+    const previous = this.turn(turnId);
     if (!previous) {
       throw new Error(`Unknown turn ${turnId}`);
     }
     const turn: Turn = { ...previous, ...patch };
-    this.turns[index] = turn;
     this.emit({ type: 'turn_updated', turn });
     return turn;
   }
 
   turn(turnId: string): Turn | undefined {
-    return this.turns.find((turn) => turn.id === turnId);
+    return turnOf(this.model, turnId);
   }
 
   /** Applies one `session/update`. */
@@ -208,8 +209,8 @@ export class Thread {
       case 'available_commands_update':
         return this.setState('commands', commandsOf(update));
       case 'current_mode_update':
-        if (this.state.modes) {
-          this.setState('modes', { ...this.state.modes, currentModeId: update.currentModeId });
+        if (this.model.state.modes) {
+          this.setState('modes', { ...this.model.state.modes, currentModeId: update.currentModeId });
         } else {
           this.setState('modes', { currentModeId: update.currentModeId, available: [] });
         }
@@ -237,8 +238,7 @@ export class Thread {
 
   /** Replaces one part of the session-wide state (also used for the `session/new` response). */
   setState<K extends keyof SessionState>(key: K, value: SessionState[K]): void {
-    this.state = { ...this.state, [key]: value };
-    this.emit({ type: 'state_updated', changed: key, state: this.state });
+    this.emit({ type: 'state_updated', changed: key, state: { ...this.model.state, [key]: value } });
   }
 
   /**
@@ -302,7 +302,7 @@ export class Thread {
     const text = textOf(chunk.content);
     const attachment = text === undefined ? attachmentOf(chunk.content) : undefined;
     const messageId = chunk.messageId ?? undefined;
-    const last = this.entries.at(-1);
+    const last = this.model.entries.at(-1);
     const afterStep = this.stepSinceText;
     this.stepSinceText = false;
     const lastId = last !== undefined && 'messageId' in last ? last.messageId : undefined;
@@ -341,13 +341,15 @@ export class Thread {
       ...(result.truncated ? { truncated: result.truncated } : {}),
       ...(messageId !== undefined && message.messageId === undefined ? { messageId } : {}),
     } as MessageEntry;
-    this.entries[this.entries.length - 1] = updated;
     // Only a plain append travels as a delta; when more than the text changed (truncation began, the
     // message id became known) the whole entry goes, so a view rebuilt from events matches snapshot().
     if ((result.truncated && !message.truncated) || updated.messageId !== message.messageId) {
       this.emit({ type: 'entry_updated', entry: updated });
     } else if (result.appended.length > 0) {
       this.emit({ type: 'text_appended', entryId: message.id, text: result.appended });
+    } else if (result.truncated) {
+      // Past the limit the text is only counted, without an event (see the class comment).
+      this.model.entries[this.model.entries.length - 1] = updated;
     }
   }
 
@@ -385,22 +387,20 @@ export class Thread {
   }
 
   private addEntry(entry: ThreadEntry): void {
-    this.entryIndex.set(entry.id, this.entries.length);
-    this.entries.push(entry);
     this.emit({ type: 'entry_added', entry });
   }
 
   private replaceEntry<T extends ThreadEntry>(entry: T): T {
-    const index = this.entryIndex.get(entry.id);
-    if (index === undefined) {
+    if (!this.model.entryIndex.has(entry.id)) {
       throw new Error(`Unknown entry ${entry.id}`);
     }
-    this.entries[index] = entry;
     this.emit({ type: 'entry_updated', entry });
     return entry;
   }
 
+  /** Changes the thread by applying the event, then announces it: listeners see the thread after it. */
   private emit(event: ThreadEvent): void {
+    applyThreadEvent(this.model, event);
     this.emitter.fire(event);
   }
 

@@ -67,6 +67,29 @@ describe('webview: handshake, snapshot and store', () => {
     assert.equal(await page.page.locator('.turn-cancelled').innerText(), 'Cancelled');
   });
 
+  it('shows text appended to a message it never received, warns, and ignores text appended to a tool call', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [toolCall('e1', { title: 'Run tests' })] }));
+    const warnings: string[] = [];
+    page.page.on('console', (m) => {
+      if (m.type() === 'warning') {
+        warnings.push(m.text());
+      }
+    });
+    await page.host(events(appended('e7', 'The start was lost, '), appended('e7', 'the rest is here.')));
+    assert.equal(
+      await page.page.locator('[data-entry-id="e7"] .markdown').innerText(),
+      'The start was lost, the rest is here.',
+    );
+    await page.host(events(appended('e1', 'stray text')));
+    assert.equal(await page.page.locator('.tool-title').innerText(), 'Run tests');
+    assert.doesNotMatch(await page.page.locator('[data-entry-id="e1"]').innerText(), /stray text/);
+    assert.deepEqual(warnings, [
+      'ACP chat: text for unknown message e7, shown as a new message',
+      'ACP chat: text appended to tool_call entry e1, which has no text',
+    ]);
+  });
+
   it('ignores batches for another chat', async () => {
     const page = await chat.open();
     await page.host(snapshot());

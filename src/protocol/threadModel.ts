@@ -1,0 +1,156 @@
+import type { Notice, SessionState, ThreadEntry, ThreadEvent, ThreadSnapshot, Turn } from './thread';
+
+/*
+ * The one place thread events change a thread. The core Thread applies every event it emits
+ * here, the journal replays its lines here and the webview store applies the batches it receives
+ * here: a snapshot, a replay and a view cannot disagree about what an event means.
+ */
+
+/**
+ * A thread being built from events: entries and turns in order, each indexed by id. It is
+ * mutable and belongs to one holder (a Thread, a journal replay, the webview store); the entries,
+ * turns and state in it are values, replaced rather than changed.
+ */
+export interface ThreadModel {
+  readonly entries: ThreadEntry[];
+  /** Entry id → position in `entries`. */
+  readonly entryIndex: Map<string, number>;
+  readonly turns: Turn[];
+  /** Turn id → position in `turns`. */
+  readonly turnIndex: Map<string, number>;
+  state: SessionState;
+}
+
+/** The entries streamed text is appended to (messages and thoughts, not tool calls). */
+export type TextEntry = Extract<ThreadEntry, { readonly text: string }>;
+
+/** What one event did to a model, for whoever keeps more than the model (render changes, damage counts). */
+export type ThreadChange =
+  | { readonly type: 'added'; readonly entry: ThreadEntry }
+  /** An entry was replaced by a newer copy of itself. */
+  | { readonly type: 'replaced'; readonly entry: ThreadEntry }
+  /** `text` was appended to the entry (which is the entry after the append). */
+  | { readonly type: 'appended'; readonly entry: TextEntry; readonly text: string }
+  /**
+   * An update or appended text came for an entry that was never added (the event adding it was
+   * lost): the entry was added, built from what the event carries, rather than losing it.
+   */
+  | { readonly type: 'rebuilt'; readonly entry: ThreadEntry }
+  /** A turn was added or replaced. */
+  | { readonly type: 'turn'; readonly turn: Turn }
+  | { readonly type: 'state'; readonly changed: keyof SessionState }
+  /** Notices are announced, not kept: the model is unchanged. */
+  | { readonly type: 'notice'; readonly notice: Notice }
+  /** The event could not apply and changed nothing; `reason` says why. */
+  | { readonly type: 'ignored'; readonly reason: string };
+
+export const EMPTY_SESSION_STATE: SessionState = { configOptions: [], commands: [], plan: [] };
+
+/** A model holding a snapshot (an empty thread without one). The snapshot itself is not changed. */
+export function threadModelOf(snapshot?: ThreadSnapshot): ThreadModel {
+  const model: ThreadModel = {
+    entries: [],
+    entryIndex: new Map(),
+    turns: [],
+    turnIndex: new Map(),
+    state: snapshot?.state ?? EMPTY_SESSION_STATE,
+  };
+  for (const entry of snapshot?.entries ?? []) {
+    putEntry(model, entry);
+  }
+  for (const turn of snapshot?.turns ?? []) {
+    putTurn(model, turn);
+  }
+  return model;
+}
+
+/** A copy of the model as a snapshot: later events do not change it. */
+export function snapshotOf(model: ThreadModel): ThreadSnapshot {
+  return { entries: [...model.entries], turns: [...model.turns], state: model.state };
+}
+
+export function entryOf(model: ThreadModel, id: string): ThreadEntry | undefined {
+  const index = model.entryIndex.get(id);
+  return index === undefined ? undefined : model.entries[index];
+}
+
+export function turnOf(model: ThreadModel, id: string): Turn | undefined {
+  const index = model.turnIndex.get(id);
+  return index === undefined ? undefined : model.turns[index];
+}
+
+/**
+ * Applies one event to the model and says what it changed. Entries and turns are matched by id:
+ * an added entry whose id is known replaces it, an update or append for an unknown entry rebuilds
+ * it, a turn event for an unknown turn adds the turn. Nothing is thrown and nothing known is lost.
+ */
+export function applyThreadEvent(model: ThreadModel, event: ThreadEvent): ThreadChange {
+  switch (event.type) {
+    case 'entry_added':
+      return putEntry(model, event.entry)
+        ? { type: 'added', entry: event.entry }
+        : { type: 'replaced', entry: event.entry };
+    case 'entry_updated':
+      // The update carries the whole entry: when the line adding it was lost, it is all there is.
+      return putEntry(model, event.entry)
+        ? { type: 'rebuilt', entry: event.entry }
+        : { type: 'replaced', entry: event.entry };
+    case 'text_appended':
+      return appendText(model, event.entryId, event.text);
+    case 'state_updated':
+      model.state = event.state;
+      return { type: 'state', changed: event.changed };
+    case 'notice':
+      return { type: 'notice', notice: event.notice };
+    case 'turn_started':
+    case 'turn_ended':
+    case 'turn_updated':
+      putTurn(model, event.turn);
+      return { type: 'turn', turn: event.turn };
+    default: {
+      // Events are parsed before they get here; a type the schema lacks cannot arrive.
+      const unknown: never = event;
+      return { type: 'ignored', reason: `unknown thread event ${JSON.stringify(unknown)}` };
+    }
+  }
+}
+
+function appendText(model: ThreadModel, entryId: string, text: string): ThreadChange {
+  const index = model.entryIndex.get(entryId);
+  if (index === undefined) {
+    // Only the text is known: it was the agent's (appends come from streamed chunks).
+    const entry: TextEntry = { kind: 'agent', id: entryId, text, attachments: [] };
+    putEntry(model, entry);
+    return { type: 'rebuilt', entry };
+  }
+  const entry = model.entries[index] as ThreadEntry;
+  if (!('text' in entry)) {
+    return { type: 'ignored', reason: `text appended to ${entry.kind} entry ${entryId}, which has no text` };
+  }
+  // A rope in V8: the whole text is only joined when something reads it.
+  const appended: TextEntry = { ...entry, text: entry.text + text };
+  model.entries[index] = appended;
+  return { type: 'appended', entry: appended, text };
+}
+
+/** Adds the entry, or replaces the one with its id; true when it was added. */
+function putEntry(model: ThreadModel, entry: ThreadEntry): boolean {
+  const index = model.entryIndex.get(entry.id);
+  if (index !== undefined) {
+    model.entries[index] = entry;
+    return false;
+  }
+  model.entryIndex.set(entry.id, model.entries.length);
+  model.entries.push(entry);
+  return true;
+}
+
+function putTurn(model: ThreadModel, turn: Turn): void {
+  const index = model.turnIndex.get(turn.id);
+  if (index !== undefined) {
+    model.turns[index] = turn;
+    return;
+  }
+  model.turnIndex.set(turn.id, model.turns.length);
+  model.turns.push(turn);
+}
