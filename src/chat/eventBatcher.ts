@@ -29,9 +29,22 @@ export class EventBatcher {
     // of the event loop (with whatever arrived in the same read), later ones when the interval since
     // the last flush is up. Same cap of one message per interval, without the interval added to the
     // latency of every chunk that opens a batch (chunk → DOM, `npm run bench`).
-    this.timer ??= setTimeout(
-      () => this.flush(),
-      Math.max(0, this.lastFlushAt + this.intervalMs - performance.now()),
+    this.timer ??= this.schedule();
+  }
+
+  private schedule(): ReturnType<typeof setTimeout> {
+    const wait = this.lastFlushAt + this.intervalMs - performance.now();
+    return setTimeout(
+      () => {
+        // Node's timers keep whole milliseconds of a cached loop time, so one may fire a fraction early:
+        // wait out the rest rather than send two messages less than an interval apart.
+        if (performance.now() < this.lastFlushAt + this.intervalMs) {
+          this.timer = this.schedule();
+          return;
+        }
+        this.flush();
+      },
+      Math.max(0, Math.ceil(wait)),
     );
   }
 
