@@ -1,0 +1,102 @@
+/**
+ * Issue 11, attaching files as a user does it in a real VS Code: the composer's paperclip opens VS Code's
+ * own file dialog (code-server's "simple" dialog, a quick input taking a path), the picked file becomes a
+ * chip, and the demo agent receives it as an embedded resource; Shift-dragging a file from the Explorer onto
+ * the chat attaches it the same way.
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Frame, Page } from 'playwright-core';
+import {
+  newChat,
+  openChat,
+  reportFailure,
+  UI_TIMEOUT,
+  waitForAgentText,
+  waitForTurnStatus,
+} from './support/chat';
+import { sampleWorkspace, startWorkbench, type RunningWorkbench } from './support/workbench';
+
+describe('attaching files in the chat view (real VS Code)', () => {
+  let workbench: RunningWorkbench | undefined;
+  let page: Page;
+  let frame: Frame;
+
+  before(async () => {
+    workbench = await startWorkbench();
+    page = workbench.page;
+    frame = await openChat(page);
+  });
+
+  // Each test starts its own chat, so it passes alone and in any order.
+  beforeEach(async () => {
+    await newChat(frame);
+  });
+
+  afterEach(async function () {
+    await reportFailure(this, () => workbench);
+  });
+
+  after(async () => {
+    await workbench?.stop();
+  });
+
+  /** Sends what is on the composer with `text` and returns the turn's id once it completed. */
+  async function sendWithText(text: string): Promise<string> {
+    const input = frame.locator('.composer-input');
+    await input.click();
+    await input.pressSequentially(text);
+    const turns = frame.locator('section.turn[data-turn-id]');
+    const before = await turns.count();
+    await input.press('Enter');
+    await frame.waitForFunction(
+      (count) => document.querySelectorAll('section.turn[data-turn-id]').length > count,
+      before,
+      { timeout: UI_TIMEOUT },
+    );
+    const turnId = await turns.last().getAttribute('data-turn-id');
+    assert.ok(turnId);
+    await waitForTurnStatus(frame, turnId, 'completed');
+    return turnId;
+  }
+
+  it("the paperclip opens VS Code's file dialog; the picked file reaches the agent", async () => {
+    const hello = join(sampleWorkspace, 'src', 'hello.ts');
+    await frame.getByRole('button', { name: 'Attach files' }).click();
+    // The dialog is the workbench's, outside the webview.
+    const dialog = page.locator('.quick-input-widget');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const title = await dialog.locator('.quick-input-title').textContent();
+    assert.match(title ?? '', /Attach files to the message/);
+    const path = dialog.locator('.quick-input-box input');
+    await path.fill(hello);
+    await path.press('Enter');
+    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+
+    const chip = frame.locator('.composer-chip .chip-label');
+    await chip.filter({ hasText: /^hello\.ts$/ }).waitFor({ timeout: UI_TIMEOUT });
+
+    const turnId = await sendWithText('What is in it?');
+    const chars = readFileSync(hello, 'utf8').length;
+    await waitForAgentText(
+      frame,
+      turnId,
+      `You said: What is in it? resource ${pathToFileURL(hello).href} (${chars} chars)`,
+    );
+  });
+
+  it('a dismissed dialog attaches nothing', async () => {
+    await frame.getByRole('button', { name: 'Attach files' }).click();
+    const dialog = page.locator('.quick-input-widget');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    // The host answers a dismissal with the composer's attachments unchanged: give it the round trip a pick
+    // takes by sending a message, which carries whatever is attached.
+    const turnId = await sendWithText('Nothing attached?');
+    await waitForAgentText(frame, turnId, 'You said: Nothing attached?');
+    assert.equal(await frame.locator('.composer-chip').count(), 0);
+  });
+});
