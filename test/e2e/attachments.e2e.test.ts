@@ -2,7 +2,7 @@
  * Issue 11, attaching files as a user does it in a real VS Code: the composer's paperclip opens VS Code's
  * own file dialog (code-server's "simple" dialog, a quick input taking a path), the picked file becomes a
  * chip, and the demo agent receives it as an embedded resource; Shift-dragging a file from the Explorer onto
- * the chat attaches it the same way.
+ * the chat (in an editor tab, beside the Explorer) attaches it the same way.
  */
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import {
+  editorChatFrame,
   newChat,
   openChat,
   reportFailure,
+  runCommand,
   UI_TIMEOUT,
   waitForAgentText,
   waitForTurnStatus,
@@ -43,22 +45,22 @@ describe('attaching files in the chat view (real VS Code)', () => {
     await workbench?.stop();
   });
 
-  /** Sends what is on the composer with `text` and returns the turn's id once it completed. */
-  async function sendWithText(text: string): Promise<string> {
-    const input = frame.locator('.composer-input');
+  /** Sends what is on the composer of `chat` with `text` and returns the turn's id once it completed. */
+  async function sendWithText(text: string, chat: Frame = frame): Promise<string> {
+    const input = chat.locator('.composer-input');
     await input.click();
     await input.pressSequentially(text);
-    const turns = frame.locator('section.turn[data-turn-id]');
+    const turns = chat.locator('section.turn[data-turn-id]');
     const before = await turns.count();
     await input.press('Enter');
-    await frame.waitForFunction(
+    await chat.waitForFunction(
       (count) => document.querySelectorAll('section.turn[data-turn-id]').length > count,
       before,
       { timeout: UI_TIMEOUT },
     );
     const turnId = await turns.last().getAttribute('data-turn-id');
     assert.ok(turnId);
-    await waitForTurnStatus(frame, turnId, 'completed');
+    await waitForTurnStatus(chat, turnId, 'completed');
     return turnId;
   }
 
@@ -98,5 +100,43 @@ describe('attaching files in the chat view (real VS Code)', () => {
     const turnId = await sendWithText('Nothing attached?');
     await waitForAgentText(frame, turnId, 'You said: Nothing attached?');
     assert.equal(await frame.locator('.composer-chip').count(), 0);
+  });
+
+  it('Shift-dragging a file from the Explorer onto the chat attaches it', async () => {
+    // The Explorer and the chat side by side: the chat in an editor tab, the Explorer in the sidebar.
+    await runCommand(page, 'ACP: Open Chat in Editor');
+    const editor = await editorChatFrame(page);
+    await page.locator('.activitybar a.action-label[aria-label^="Explorer"]').click();
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).first();
+    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const from = await row.boundingBox();
+    const onto = await (await editor.frameElement()).boundingBox();
+    assert.ok(from && onto);
+    // As a person does it: press on the row, start moving, hold Shift (VS Code hands a drop to a webview only
+    // with Shift held; without it the editor area takes the file), move over the chat and let go.
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 30, from.y + from.height / 2 + 5, { steps: 5 });
+    await page.keyboard.down('Shift');
+    await page.mouse.move(onto.x + onto.width / 2, onto.y + onto.height - 60, { steps: 20 });
+    await page.mouse.move(onto.x + onto.width / 2 + 5, onto.y + onto.height - 55, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+
+    await editor
+      .locator('.composer-chip .chip-label')
+      .filter({ hasText: /^README\.md$/ })
+      .waitFor({ timeout: UI_TIMEOUT });
+    const readme = join(sampleWorkspace, 'README.md');
+    const turnId = await sendWithText('Read this.', editor);
+    const chars = readFileSync(readme, 'utf8').length;
+    await waitForAgentText(
+      editor,
+      turnId,
+      `You said: Read this. resource ${pathToFileURL(readme).href} (${chars} chars)`,
+    );
+    await runCommand(page, 'View: Close All Editors');
+    // The sidebar back on the chat, as the other tests expect it.
+    frame = await openChat(page);
   });
 });

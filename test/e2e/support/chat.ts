@@ -58,6 +58,29 @@ export async function openChat(page: Page, { timeout = 30_000 } = {}): Promise<F
   return frame;
 }
 
+/** A chat webview shown in the editor area (an editor tab): a rendered chat frame whose iframe lies there. */
+export async function editorChatFrame(page: Page, timeout = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  const editorArea = await page.locator('.part.editor').boundingBox();
+  assert.ok(editorArea, 'the editor area is visible');
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || frame.isDetached()) {
+        continue;
+      }
+      const rendered = await hasRenderedApp(frame).catch(() => false);
+      // Playwright gives a frame element's box relative to the page, also for nested webview frames.
+      const element = rendered ? await frame.frameElement().catch(() => undefined) : undefined;
+      const position = element ? await element.boundingBox() : null;
+      if (position && position.width > 0 && position.x >= editorArea.x - 1) {
+        return frame;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('no chat webview in the editor area');
+}
+
 /** Starts a new, empty chat with the header's "New chat" button, so a test does not see earlier turns. */
 export async function newChat(frame: Frame): Promise<void> {
   const turns = frame.locator('section.turn');
