@@ -72,6 +72,9 @@ export class ChatController implements ChatActions, Disposable {
   readonly onWorking = this.workingEmitter.event;
   /** Resolves once the journal has been read and the chats are back. */
   readonly restored: Promise<void>;
+  private isRestored = false;
+  /** Views of their own waiting for the journal before their chat is chosen: the chat each asked for. */
+  private readonly unsettled = new Map<ViewSlot, string | undefined>();
 
   constructor(private readonly host: ChatHost) {
     this.chats = this.store.add(
@@ -86,7 +89,7 @@ export class ChatController implements ChatActions, Disposable {
         {
           onEvent: (chat, event) => this.onThreadEvent(chat, event),
           onChange: (chat) => this.onChatChange(chat),
-          onDeleted: () => this.presenter.chats(),
+          onDeleted: (chatIds) => this.chatsDeleted(chatIds),
         },
       ),
     );
@@ -150,14 +153,63 @@ export class ChatController implements ChatActions, Disposable {
     const newest = this.chats.sorted()[0];
     this.main.chatId =
       newest && this.offered(newest.agentId) ? newest.id : this.chats.create(this.defaultAgent().id).id;
+    this.isRestored = true;
+    for (const [slot, chatId] of this.unsettled) {
+      this.settle(slot, chatId);
+    }
+    this.unsettled.clear();
   }
 
   /**
    * A webview (re)connected. Nothing is posted to it before it says `ready` (pass it to `handleMessage`).
-   * Several webviews (the sidebar and editor tabs) show the same active chat, kept in sync.
+   * Without `own`, it shows the window's chat, in sync with every other such view (the sidebar). With
+   * `own` it has a chat of its own (an editor tab): `own.chatId` if that chat exists, else a new one; a
+   * switch, a new chat or an agent change there leaves the other views as they are.
    */
-  attachView(sink: ViewSink): Disposable {
-    return this.presenter.attach(sink, this.main);
+  attachView(sink: ViewSink, own?: { readonly chatId?: string }): Disposable {
+    if (!own) {
+      return this.presenter.attach(sink, this.main);
+    }
+    const slot = new ViewSlot();
+    if (this.isRestored) {
+      this.settle(slot, own.chatId);
+    } else {
+      this.unsettled.set(slot, own.chatId);
+    }
+    const attachment = this.presenter.attach(sink, slot);
+    return {
+      dispose: () => {
+        this.unsettled.delete(slot);
+        attachment.dispose();
+      },
+    };
+  }
+
+  /** Gives a view of its own the chat it asked for, or a new one when that chat is gone (or none was named). */
+  private settle(slot: ViewSlot, chatId: string | undefined): void {
+    if (chatId !== undefined && this.chats.get(chatId)) {
+      slot.chatId = chatId;
+      return;
+    }
+    const current = this.chats.get(this.main.chatId);
+    slot.chatId = this.chats.create(
+      current && this.offered(current.agentId) ? current.agentId : this.defaultAgent().id,
+    ).id;
+  }
+
+  /** The chat the view `sink` shows ('' before the journal is read; undefined for a view not attached). */
+  chatShownBy(sink: ViewSink): string | undefined {
+    return this.presenter.slotOf(sink)?.chatId;
+  }
+
+  /** The window's chat: the one the sidebar shows, and the commands and the status bar act on. */
+  get windowChatId(): string {
+    return this.main.chatId;
+  }
+
+  /** The chat whose agent session is `sessionId`, when one is connected to it. */
+  chatOfSession(sessionId: string): string | undefined {
+    return this.chats.sorted().find((chat) => chat.currentSession?.id === sessionId)?.id;
   }
 
   /**
@@ -393,16 +445,28 @@ export class ChatController implements ChatActions, Disposable {
     }
     await chat.cancel();
     await this.chats.delete(chatId);
-    this.sessions.forget(chatId);
-    const moved = [...this.presenter.shownSlots(), this.main].filter((slot) => slot.chatId === chatId);
-    for (const slot of new Set(moved)) {
+    this.chatsDeleted([chatId]);
+  }
+
+  /** Chats are gone (deleted, or dropped by retention): each view that showed one moves to the next (or a new) chat. */
+  private chatsDeleted(chatIds: readonly string[]): void {
+    const gone = new Set(chatIds);
+    for (const chatId of gone) {
+      this.sessions.forget(chatId);
+    }
+    const moved = new Set(
+      [...this.presenter.attachedSlots(), this.main].filter((slot) => gone.has(slot.chatId)),
+    );
+    for (const slot of moved) {
       const next = this.chats.sorted()[0];
       slot.chatId = next ? next.id : this.chats.create(this.defaultAgent().id).id;
     }
-    if (moved.length > 0) {
-      this.presenter.snapshot();
-    } else {
-      this.presenter.chats();
+    for (const slot of moved) {
+      this.presenter.snapshot(slot);
+    }
+    this.presenter.chats();
+    if (moved.has(this.main)) {
+      this.mainChanged(this.main);
     }
   }
 

@@ -49,6 +49,11 @@ export class ViewConnections {
     return this.sinks.size === 0;
   }
 
+  /** The slots of every attached view, ready or not. */
+  slots(): Set<ViewSlot> {
+    return new Set([...this.sinks.values()].map((connection) => connection.slot));
+  }
+
   /** The slots of the ready views. */
   readySlots(): Set<ViewSlot> {
     const slots = new Set<ViewSlot>();

@@ -71,9 +71,9 @@ export class ViewPresenter implements Disposable {
     return this.views.slotOf(sink);
   }
 
-  /** The slots some ready view shows. */
-  shownSlots(): Set<ViewSlot> {
-    return this.views.readySlots();
+  /** The slots of the attached views, ready or not. */
+  attachedSlots(): Set<ViewSlot> {
+    return this.views.slots();
   }
 
   /** Whether a ready view shows chat `chatId`. */
