@@ -7,11 +7,13 @@ import { registerCheckAgents } from './vscode/checkAgents';
 import { ChangeReview } from './chat/changeReview';
 import { ChatController } from './chat/chatController';
 import { createCheckpointStore } from './core/checkpoints';
+import { chatOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { VscodeEditReviews } from './vscode/vscodeEditReviews';
 import { VsCodeEditorActions } from './vscode/editorActions';
+import { registerEditorTabCommands } from './vscode/editorTabCommands';
 import { VsCodeMentionSource } from './vscode/mentionSource';
 import { channelLogger } from './vscode/logChannel';
 import { registerMcpCommands } from './vscode/mcpCommands';
@@ -68,12 +70,12 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
-  const viewRef: { current?: ChatViewProvider; panels?: ChatPanels } = {};
+  const viewRef: ChatViewRefs = {};
   const permissions = new VsCodePermissions(
     rules,
     prompts,
     {
-      chatVisible: () => (viewRef.current?.isVisible ?? false) || (viewRef.panels?.isVisible ?? false),
+      chatVisible: ({ sessionId }) => chatOnScreen(viewRef, sessionId),
       where: permissionSurface,
       showDiff: diffViewer(review),
     },
@@ -94,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
       )
     : undefined;
   const mentions = new VsCodeMentionSource();
-  const chat = new ChatController({
+  const chat = (viewRef.chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
     cwd,
@@ -131,7 +133,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
         mcpServers: () => mcp.servers(),
       };
     },
-  });
+  }));
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
   const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
@@ -153,12 +155,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi | undef
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, view),
     panels,
     vscode.window.registerWebviewPanelSerializer(ChatPanels.viewType, panels),
-    vscode.commands.registerCommand('acpAgents.openChatInEditor', async (fresh?: unknown) => {
-      if (fresh === true || fresh === 'new') {
-        await chat.newChat();
-      }
-      panels.open();
-    }),
+    ...registerEditorTabCommands(chat, view, panels),
     ...registerCommands({ chat, view, prompts, log }),
     ...registerMcpCommands(mcp, log),
     registerCheckAgents({

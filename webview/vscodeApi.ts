@@ -27,6 +27,8 @@ const PersistedStateSchema = z.object({
   queue: z.optional(
     z.catch(z.array(z.object({ text: z.string(), attachments: z.array(AttachmentRefSchema) })), []),
   ),
+  /** The chat shown: an editor tab reopens it after a reload (the host's panel serializer reads it). */
+  chatId: z.optional(z.catch(z.string(), '')),
 });
 type PersistedState = z.infer<typeof PersistedStateSchema>;
 
@@ -72,6 +74,13 @@ export class HostBridge {
   set queue(queue: readonly PersistedQueuedMessage[]) {
     const kept = queue.map(({ text, attachments }) => ({ text, attachments: [...attachments] }));
     this.api.setState({ ...this.state(), queue: kept } satisfies PersistedState);
+  }
+
+  /** Remembers the chat the view shows, for the tab to come back with it after a reload. */
+  set shownChatId(chatId: string) {
+    if (this.state().chatId !== chatId) {
+      this.api.setState({ ...this.state(), chatId } satisfies PersistedState);
+    }
   }
 
   private state(): PersistedState {
