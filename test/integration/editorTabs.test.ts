@@ -110,12 +110,9 @@ describe('chats in editor tabs, side by side (issue 11 item 6)', () => {
       ...before.map((chatId) => ({ draft: '', chatId })),
       { draft: '', chatId: 'a-deleted-chat' },
     ];
-    for (const state of states) {
-      const panel = vscode.window.createWebviewPanel(
-        ChatPanels.viewType,
-        'restoring',
-        vscode.ViewColumn.Active,
-      );
+    // Each in its own editor column, so every tab is on screen and its webview loads.
+    for (const [column, state] of states.entries()) {
+      const panel = vscode.window.createWebviewPanel(ChatPanels.viewType, 'restoring', column + 1);
       await api.panels.deserializeWebviewPanel(panel, state);
     }
     const restored = await eventually(
