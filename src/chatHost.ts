@@ -12,11 +12,13 @@ import { registerCheckAgents } from './vscode/checkAgents';
 import { ChangeReview } from './chat/changeReview';
 import { ChatController } from './chat/chatController';
 import { createCheckpointStore } from './core/checkpoints';
+import { chatOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { VscodeEditReviews } from './vscode/vscodeEditReviews';
 import { VsCodeEditorActions } from './vscode/editorActions';
+import { registerEditorTabCommands } from './vscode/editorTabCommands';
 import { VsCodeMentionSource } from './vscode/mentionSource';
 import { channelLogger } from './vscode/logChannel';
 import { registerMcpCommands } from './vscode/mcpCommands';
@@ -88,12 +90,12 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
-  const viewRef: { current?: ChatViewProvider; panels?: ChatPanels } = {};
+  const viewRef: ChatViewRefs = {};
   const permissions = new VsCodePermissions(
     rules,
     prompts,
     {
-      chatVisible: () => (viewRef.current?.isVisible ?? false) || (viewRef.panels?.isVisible ?? false),
+      chatVisible: ({ sessionId }) => chatOnScreen(viewRef, sessionId),
       where: permissionSurface,
       showDiff: diffViewer(review),
     },
@@ -114,7 +116,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       )
     : undefined;
   const mentions = new VsCodeMentionSource();
-  const chat = new ChatController({
+  const chat = (viewRef.chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
     cwd,
@@ -151,7 +153,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
         mcpServers: () => mcp.servers(),
       };
     },
-  });
+  }));
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
   const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
@@ -170,12 +172,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
     panels,
-    vscode.commands.registerCommand('acpAgents.openChatInEditor', async (fresh?: unknown) => {
-      if (fresh === true || fresh === 'new') {
-        await chat.newChat();
-      }
-      panels.open();
-    }),
+    ...registerEditorTabCommands(chat, view, panels),
     ...registerCommands({ chat, view, prompts, log }),
     ...registerMcpCommands(mcp, log),
     registerCheckAgents({

@@ -115,6 +115,9 @@ export class ChatApp {
           this.composer.holdQueue();
         }
         this.store.applySnapshot(message.view);
+        if (message.view.chat) {
+          this.bridge.shownChatId = message.view.chat.chatId;
+        }
         this.headerDirty = true;
         this.composer.sendAccepted();
         return;

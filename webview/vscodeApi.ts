@@ -28,11 +28,18 @@ export interface PersistedQueuedMessage {
  */
 const DraftSchema = z.string();
 const QueueSchema = z.array(z.object({ text: z.string(), attachments: z.array(AttachmentRefSchema) }));
-const PersistedStateSchema = z.object({ draft: z.optional(z.unknown()), queue: z.optional(z.unknown()) });
+/** The chat shown: an editor tab reopens it after a reload (the host's panel serializer reads it). */
+const ChatIdSchema = z.string();
+const PersistedStateSchema = z.object({
+  draft: z.optional(z.unknown()),
+  queue: z.optional(z.unknown()),
+  chatId: z.optional(z.unknown()),
+});
 
 interface PersistedState {
   readonly draft: string;
   readonly queue?: z.infer<typeof QueueSchema>;
+  readonly chatId?: string;
 }
 
 /**
@@ -79,13 +86,24 @@ export class HostBridge {
     this.api.setState({ ...this.state(), queue: kept } satisfies PersistedState);
   }
 
+  /** Remembers the chat the view shows, for the tab to come back with it after a reload. */
+  set shownChatId(chatId: string) {
+    if (this.state().chatId !== chatId) {
+      this.api.setState({ ...this.state(), chatId } satisfies PersistedState);
+    }
+  }
+
   private state(): PersistedState {
     const parsed = PersistedStateSchema.safeParse(this.api.getState());
     if (!parsed.success) {
       return { draft: '' };
     }
     const draft = DraftSchema.safeParse(parsed.data.draft);
-    const state = { draft: draft.success ? draft.data : '' };
+    const chatId = ChatIdSchema.safeParse(parsed.data.chatId);
+    const state = {
+      draft: draft.success ? draft.data : '',
+      ...(chatId.success ? { chatId: chatId.data } : {}),
+    };
     if (parsed.data.queue === undefined) {
       return state;
     }

@@ -1,17 +1,14 @@
-import type { AgentSession } from '../core/agentSession';
-import { Emitter, type Disposable } from '../core/disposable';
+import { DisposableStore, Emitter, type Disposable } from '../core/disposable';
 import type { Retention } from '../core/journal';
 import type { PromptBlock } from '../core/promptBlocks';
 import type { ThreadEvent } from '../core/threadTypes';
-import {
-  type AgentStatus,
-  type AttachmentRef,
-  type ChatSummary,
-  type DroppedTextFile,
-  type HostMessage,
-  type ProblemsOfferMessage,
-  type ImageAttachment,
-  type ViewState,
+import type {
+  AgentStatus,
+  AttachmentRef,
+  ChatSummary,
+  DroppedTextFile,
+  ImageAttachment,
+  ViewState,
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
@@ -19,19 +16,12 @@ import type { ChangeReview } from './changeReview';
 import { ChatCollection } from './chatCollection';
 import { composerPrompt, earlierChatMentions } from './composerContext';
 import type { Conversation } from './conversation';
-import { EventBatcher } from './eventBatcher';
-import {
-  offerMessage,
-  ProblemsWatch,
-  problemsPrompt,
-  type DiagnosticsPort,
-  type ProblemsOffer,
-} from './problemsOffer';
+import { offerMessage, ProblemsWatch, problemsPrompt, type DiagnosticsPort } from './problemsOffer';
 import type { MentionSource } from './mentions/mentionSource';
-import { signIn } from './signIn';
-import { TerminalRelay } from './terminalRelay';
-import { ViewConnections } from './viewConnections';
+import { SessionCoordinator } from './sessionCoordinator';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
+import { ViewPresenter } from './viewPresenter';
+import { ViewSlot } from './viewSlot';
 import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
 /** What the chat needs from its surroundings. */
@@ -60,106 +50,172 @@ const MENTION_LIMIT = 50;
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
 
 /**
- * The sidebar chat's brain, free of `vscode`: the chats (journaled, listed, switched, renamed,
- * deleted), the agents behind them, and the conversation with the webview — a ready handshake,
- * a full snapshot, then coalesced events of the active chat. Every view message is parsed first.
+ * The chat's brain, free of `vscode`: the chats (journaled, listed, switched, renamed, deleted) and
+ * what each view asks of them. Parsing and routing view messages is the `ViewMessageHandler`'s job,
+ * what the views are sent the `ViewPresenter`'s, connecting agents the `SessionCoordinator`'s.
  */
 export class ChatController implements ChatActions, Disposable {
-  private readonly views = new ViewConnections();
+  private readonly store = new DisposableStore();
   private readonly pool: AgentPool;
   private readonly chats: ChatCollection;
-  private activeId = '';
-  /** Prompts that waited for a sign-in, per chat; sent after `authenticate`. */
-  private readonly waitingForSignIn = new Map<string, readonly PromptBlock[]>();
-  private attachments: AttachmentRef[] = [];
-  private readonly batcher = new EventBatcher((events) =>
-    this.post({ type: 'thread_events', chatId: this.activeId, events }),
-  );
-  private readonly terminals: TerminalRelay;
-  private readonly statusEmitter = new Emitter<AgentStatus>();
-  /** The active chat's agent state, for the status bar. */
+  private readonly presenter: ViewPresenter;
+  private readonly sessions: SessionCoordinator;
+  private readonly router: ViewMessageHandler;
+  private readonly problems: ProblemsWatch | undefined;
+  /** The window's slot (the sidebar): the chat the commands and the status bar act on. */
+  private readonly main = new ViewSlot();
+  private readonly statusEmitter = this.store.add(new Emitter<AgentStatus>());
+  /** The window's chat's agent state, for the status bar. */
   readonly onStatus = this.statusEmitter.event;
-  private readonly workingEmitter = new Emitter<boolean>();
-  /** Whether the active chat runs a turn, each time that changes (for the status bar). */
+  private readonly workingEmitter = this.store.add(new Emitter<boolean>());
+  /** Whether the window's chat runs a turn, each time that changes (for the status bar). */
   readonly onWorking = this.workingEmitter.event;
   /** Resolves once the journal has been read and the chats are back. */
   readonly restored: Promise<void>;
-  private readonly poolSubscription: Disposable;
-  private readonly reviewSubscription: Disposable | undefined;
-  private readonly viewMessages: ViewMessageHandler;
-  private readonly problems: ProblemsWatch | undefined;
+  private isRestored = false;
+  /** Views of their own waiting for the journal before their chat is chosen: the chat each asked for. */
+  private readonly unsettled = new Map<ViewSlot, string | undefined>();
 
   constructor(private readonly host: ChatHost) {
-    this.chats = new ChatCollection(
-      {
-        storageDir: host.storageDir,
-        logger: host.ports.logger,
-        ...(host.clientOptions?.threadLimits ? { threadLimits: host.clientOptions.threadLimits } : {}),
-        retention: () => this.host.retention?.() ?? DEFAULT_RETENTION,
-        ...(host.changes ? { changes: host.changes } : {}),
-      },
-      {
-        onEvent: (chat, event) => this.onThreadEvent(chat, event),
-        onChange: (chat) => this.onChatChange(chat),
-        onDeleted: () => this.postChats(),
-      },
+    this.chats = this.store.add(
+      new ChatCollection(
+        {
+          storageDir: host.storageDir,
+          logger: host.ports.logger,
+          ...(host.clientOptions?.threadLimits ? { threadLimits: host.clientOptions.threadLimits } : {}),
+          retention: () => this.host.retention?.() ?? DEFAULT_RETENTION,
+          ...(host.changes ? { changes: host.changes } : {}),
+        },
+        {
+          onEvent: (chat, event) => this.onThreadEvent(chat, event),
+          onChange: (chat) => this.onChatChange(chat),
+          onDeleted: (chatIds) => this.chatsDeleted(chatIds),
+        },
+      ),
     );
-    this.pool = new AgentPool(host);
-    this.terminals = new TerminalRelay(host.ports.terminals, (terminal) =>
-      this.post({ type: 'terminal_output', terminal }),
-    );
-    this.poolSubscription = this.pool.onStatus(({ agentId, status }) => {
-      if (agentId === this.active?.agentId) {
-        this.batcher.flush();
-        this.post({ type: 'agent_status', status });
-        this.statusEmitter.fire(status);
-      }
-      if (status.state !== 'ready' && status.state !== 'starting') {
-        for (const chat of this.chats.sorted()) {
-          if (chat.agentId === agentId && !this.pool.running(agentId)) {
-            chat.detach();
-          }
-        }
-      }
-    });
-    this.reviewSubscription = host.reviews?.onDidChange((reviews) =>
-      this.post({ type: 'edit_reviews', reviews: [...reviews] }),
-    );
+    this.pool = this.store.add(new AgentPool(host));
+    this.sessions = new SessionCoordinator(this.pool, this.chats, host);
     this.problems =
       host.diagnostics &&
-      new ProblemsWatch(host.diagnostics, (chatId, offer) => {
-        if (chatId === this.activeId) {
-          this.post({ type: 'problems_offer', chatId, ...(offer ? { offer: this.offerView(offer) } : {}) });
+      this.store.add(
+        new ProblemsWatch(host.diagnostics, (chatId, offer) =>
+          this.presenter.postToChat(chatId, {
+            type: 'problems_offer',
+            chatId,
+            ...(offer ? { offer: offerMessage(offer, (path) => this.relativePath(path)) } : {}),
+          }),
+        ),
+      );
+    this.presenter = this.store.add(
+      new ViewPresenter({
+        chats: this.chats,
+        agents: () => this.agentsOffered,
+        definitionOf: (agentId) => this.definitionOr(agentId),
+        status: (agentId) => this.pool.status(agentId),
+        problemsOffer: (chatId) => {
+          const offer = this.problems?.offer(chatId);
+          return offer && offerMessage(offer, (path) => this.relativePath(path));
+        },
+        terminals: host.ports.terminals,
+        ...(host.reviews ? { reviews: host.reviews } : {}),
+        ...(host.workspaceFolders ? { workspaceFolders: host.workspaceFolders } : {}),
+      }),
+    );
+    this.store.add(
+      this.pool.onStatus(({ agentId, status }) => {
+        this.presenter.agentStatus(agentId, status);
+        if (agentId === this.chats.get(this.main.chatId)?.agentId) {
+          this.statusEmitter.fire(status);
         }
-      });
+        if (status.state !== 'ready' && status.state !== 'starting') {
+          for (const chat of this.chats.sorted()) {
+            if (chat.agentId === agentId && !this.pool.running(agentId)) {
+              chat.detach();
+            }
+          }
+        }
+      }),
+    );
     this.restored = this.restore();
-    this.viewMessages = new ViewMessageHandler(
+    this.router = new ViewMessageHandler(
       this,
       host.editor,
       host.ports.logger,
-      (message, details) => this.post({ type: 'error', message, ...(details ? { details } : {}) }),
+      (message, view, details) =>
+        this.presenter.postTo(view, { type: 'error', message, ...(details ? { details } : {}) }),
       this.restored,
     );
+    // Disposed first: the last journal writes start before the chats let go of their threads.
+    this.store.add({ dispose: () => void this.shutdown() });
   }
 
   private async restore(): Promise<void> {
     await this.chats.restore();
     const newest = this.chats.sorted()[0];
-    this.activeId =
-      newest && this.offered(newest.agentId) ? newest.id : this.createChat(this.defaultAgent().id).id;
+    this.main.chatId =
+      newest && this.offered(newest.agentId) ? newest.id : this.chats.create(this.defaultAgent().id).id;
+    this.isRestored = true;
+    for (const [slot, chatId] of this.unsettled) {
+      this.settle(slot, chatId);
+    }
+    this.unsettled.clear();
   }
 
   /**
    * A webview (re)connected. Nothing is posted to it before it says `ready` (pass it to `handleMessage`).
-   * Several webviews (the sidebar and editor tabs) show the same active chat, kept in sync.
+   * Without `own`, it shows the window's chat, in sync with every other such view (the sidebar). With
+   * `own` it has a chat of its own (an editor tab): `own.chatId` if that chat exists, else a new one; a
+   * switch, a new chat or an agent change there leaves the other views as they are.
    */
-  attachView(sink: ViewSink): Disposable {
-    return this.views.attach(sink, () => this.batcher.clear());
+  attachView(sink: ViewSink, own?: { readonly chatId?: string }): Disposable {
+    if (!own) {
+      return this.presenter.attach(sink, this.main);
+    }
+    const slot = new ViewSlot();
+    if (this.isRestored) {
+      this.settle(slot, own.chatId);
+    } else {
+      this.unsettled.set(slot, own.chatId);
+    }
+    const attachment = this.presenter.attach(sink, slot);
+    return {
+      dispose: () => {
+        this.unsettled.delete(slot);
+        attachment.dispose();
+      },
+    };
+  }
+
+  /** Gives a view of its own the chat it asked for, or a new one when that chat is gone (or none was named). */
+  private settle(slot: ViewSlot, chatId: string | undefined): void {
+    if (chatId !== undefined && this.chats.get(chatId)) {
+      slot.chatId = chatId;
+      return;
+    }
+    const current = this.chats.get(this.main.chatId);
+    slot.chatId = this.chats.create(
+      current && this.offered(current.agentId) ? current.agentId : this.defaultAgent().id,
+    ).id;
+  }
+
+  /** The chat the view `sink` shows ('' before the journal is read; undefined for a view not attached). */
+  chatShownBy(sink: ViewSink): string | undefined {
+    return this.presenter.slotOf(sink)?.chatId;
+  }
+
+  /** The window's chat: the one the sidebar shows, and the commands and the status bar act on. */
+  get windowChatId(): string {
+    return this.main.chatId;
+  }
+
+  /** The chat whose agent session is `sessionId`, when one is connected to it. */
+  chatOfSession(sessionId: string): string | undefined {
+    return this.chats.sorted().find((chat) => chat.currentSession?.id === sessionId)?.id;
   }
 
   /** How many attached webviews said `ready`: their script loaded, ran and rendered the chat. */
   get readyViewCount(): number {
-    return this.views.readyCount;
+    return this.presenter.readyCount;
   }
 
   /**
@@ -167,16 +223,16 @@ export class ChatController implements ChatActions, Disposable {
    * `from`, a `ready` counts for every attached view.
    */
   handleMessage(raw: unknown, from?: ViewSink): Promise<void> {
-    this.views.noteReady(raw, from);
-    return this.viewMessages.handle(raw);
+    this.presenter.noteReady(raw, from);
+    return this.router.handle(raw, (from && this.presenter.slotOf(from)) ?? this.main);
   }
 
-  /** The view said `ready`: it gets the full state, and the active chat's agent is started. */
-  viewReady(): void {
-    this.postSnapshot();
+  /** The view said `ready`: it gets the full state, and its chat's agent is started. */
+  viewReady(view: ViewSlot = this.main): void {
+    this.presenter.snapshot(view);
     this.host.changes?.warmUp();
-    if (this.pool.status(this.activeChat().agentId).state === 'idle') {
-      void this.connectActive();
+    if (this.pool.status(this.chatOf(view).agentId).state === 'idle') {
+      void this.connectActive(view);
     }
   }
 
@@ -185,63 +241,85 @@ export class ChatController implements ChatActions, Disposable {
     attachments: readonly AttachmentRef[],
     images: readonly ImageAttachment[] = [],
     textFiles: readonly DroppedTextFile[] = [],
+    view: ViewSlot = this.main,
   ): Promise<void> {
-    this.attachments = [];
+    view.clearAttachments();
     await this.sendPrompt(
       await composerPrompt(
         { text, attachments, images, textFiles },
         { files: this.host.ports.fileSystem, mentions: this.host.mentions, chat: (id) => this.chats.get(id) },
       ),
+      view,
     );
   }
 
   /** Answers the @-mention picker: the workspace's entries, then earlier chats that match. */
-  async queryMentions(query: string, requestId: number): Promise<void> {
+  async queryMentions(query: string, requestId: number, view: ViewSlot = this.main): Promise<void> {
     const workspace = (await this.host.mentions?.query(query, MENTION_LIMIT)) ?? [];
-    const chats = earlierChatMentions(this.chats.sorted(), this.activeId, query);
-    this.post({ type: 'mention_results', requestId, items: [...workspace, ...chats].slice(0, 200) });
+    const chats = earlierChatMentions(this.chats.sorted(), view.chatId, query);
+    this.presenter.postTo(view, {
+      type: 'mention_results',
+      requestId,
+      items: [...workspace, ...chats].slice(0, 200),
+    });
   }
 
   /** The paperclip: the files the user picks go on the composer. */
-  async pickFiles(): Promise<void> {
+  async pickFiles(view: ViewSlot = this.main): Promise<void> {
     const picked = (await this.host.editor.pickFiles?.()) ?? [];
     for (const attachment of picked) {
-      this.addAttachment(attachment);
+      this.addAttachment(attachment, view);
     }
   }
 
-  answerPermission(key: string, optionId: string | null): void {
-    this.activeChat().currentSession?.answerPermission(
+  /** Puts a file on the view's composer, to go with the next message (kept until sent, across view reloads). */
+  addAttachment(attachment: AttachmentRef, view: ViewSlot = this.main): void {
+    if (view.addAttachment(attachment)) {
+      this.presenter.postTo(view, { type: 'add_attachment', attachment });
+    }
+  }
+
+  removeAttachment(uri: string, view: ViewSlot = this.main): void {
+    view.removeAttachment(uri);
+  }
+
+  answerPermission(key: string, optionId: string | null, view: ViewSlot = this.main): void {
+    this.chatOf(view).currentSession?.answerPermission(
       key,
       optionId === null ? { outcome: 'cancelled' } : { outcome: 'selected', optionId },
     );
   }
 
-  async setMode(modeId: string): Promise<void> {
-    await (await this.requireSession()).setMode(modeId);
+  async setMode(modeId: string, view: ViewSlot = this.main): Promise<void> {
+    await (await this.sessions.requireSession(this.chatOf(view))).setMode(modeId);
   }
 
-  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    await (await this.requireSession()).setConfigOption(configId, value);
+  async setConfigOption(
+    configId: string,
+    value: string | boolean,
+    view: ViewSlot = this.main,
+  ): Promise<void> {
+    await (await this.sessions.requireSession(this.chatOf(view))).setConfigOption(configId, value);
   }
 
-  removeAttachment(uri: string): void {
-    this.attachments = this.attachments.filter((attachment) => attachment.uri !== uri);
+  /** The change card's actions on the view's chat's turn `turnId`. */
+  async turnChanges(
+    turnId: string,
+    action: 'diff' | 'keep' | 'undo',
+    path?: string,
+    view: ViewSlot = this.main,
+  ): Promise<void> {
+    await this.changeReview().act(this.chatOf(view).thread, turnId, action, path);
   }
 
-  /** The change card's actions on the active chat's turn `turnId`. */
-  async turnChanges(turnId: string, action: 'diff' | 'keep' | 'undo', path?: string): Promise<void> {
-    await this.changeReview().act(this.activeChat().thread, turnId, action, path);
+  /** Puts the workspace back to before the view's chat's turn `turnId` (the user confirms first). */
+  async restoreCheckpoint(turnId: string, view: ViewSlot = this.main): Promise<void> {
+    await this.changeReview().restore(this.chatOf(view).thread, turnId);
   }
 
-  /** Puts the workspace back to before the active chat's turn `turnId` (the user confirms first). */
-  async restoreCheckpoint(turnId: string): Promise<void> {
-    await this.changeReview().restore(this.activeChat().thread, turnId);
-  }
-
-  /** Sends the problems offered after turn `turnId` to the active chat's agent as the next prompt. */
-  async fixProblems(turnId: string): Promise<void> {
-    const chat = this.activeChat();
+  /** Sends the problems offered after turn `turnId` to the view's chat's agent as the next prompt. */
+  async fixProblems(turnId: string, view: ViewSlot = this.main): Promise<void> {
+    const chat = this.chatOf(view);
     if (!this.problems || !this.host.diagnostics) {
       throw new Error('Problems are not available here.');
     }
@@ -250,23 +328,13 @@ export class ChatController implements ChatActions, Disposable {
     }
     const offer = this.problems.take(chat.id, turnId);
     await this.sendPrompt(
-      problemsPrompt(offer.problems, (path) => this.host.diagnostics?.relativePath(path) ?? path),
+      problemsPrompt(offer.problems, (path) => this.relativePath(path)),
+      view,
     );
   }
 
-  dismissProblems(): void {
-    this.problems?.dismiss(this.activeId);
-  }
-
-  private offerView(offer: ProblemsOffer): ProblemsOfferMessage {
-    return offerMessage(offer, (path) => this.host.diagnostics?.relativePath(path) ?? path);
-  }
-
-  private changeReview(): ChangeReview {
-    if (!this.host.changes) {
-      throw new Error('Reviewing changes needs a workspace folder.');
-    }
-    return this.host.changes;
+  dismissProblems(view: ViewSlot = this.main): void {
+    this.problems?.dismiss(view.chatId);
   }
 
   answerReview(id: string, decision: 'keep' | 'undo'): void {
@@ -275,14 +343,14 @@ export class ChatController implements ChatActions, Disposable {
     }
   }
 
-  /** The active chat's agent. */
+  /** The window's chat's agent. */
   get agent(): AgentDefinition {
-    return this.definitionOr(this.active?.agentId);
+    return this.definitionOr(this.chats.get(this.main.chatId)?.agentId);
   }
 
-  /** Whether the active chat runs a turn (a new prompt would be refused). */
+  /** Whether the window's chat runs a turn (a new prompt would be refused). */
   get activeChatRunning(): boolean {
-    return this.active?.running ?? false;
+    return this.chats.get(this.main.chatId)?.running ?? false;
   }
 
   get currentStatus(): AgentStatus {
@@ -294,186 +362,77 @@ export class ChatController implements ChatActions, Disposable {
     return this.host.agents().agents;
   }
 
+  /** What a view showing the window's chat gets as its full state. */
   viewState(): ViewState {
-    const chat = this.active;
-    const folders = this.host.workspaceFolders?.() ?? [];
-    return {
-      agents: this.agentsOffered.map((agent) => ({
-        id: agent.id,
-        label: agent.label,
-        ...(agent.description ? { description: agent.description } : {}),
-      })),
-      selectedAgentId: this.agent.id,
-      status: this.currentStatus,
-      ...(chat
-        ? {
-            chat: {
-              chatId: chat.id,
-              thread: chat.thread.snapshot(),
-              ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
-              ...(chat.resumeDetails ? { resumeDetails: chat.resumeDetails } : {}),
-            },
-          }
-        : {}),
-      chats: this.chatList(),
-      ...(this.attachments.length > 0 ? { attachments: [...this.attachments] } : {}),
-      ...(chat && this.problems?.offer(chat.id)
-        ? { problemsOffer: this.offerView(this.problems.offer(chat.id) as ProblemsOffer) }
-        : {}),
-      ...(this.host.reviews && this.host.reviews.pending().length > 0
-        ? { editReviews: [...this.host.reviews.pending()] }
-        : {}),
-      ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
-    };
+    return this.presenter.viewState(this.main);
   }
 
   /** Every chat, most recently used first. */
   chatList(): ChatSummary[] {
-    return this.chats.sorted().map((chat) => ({
-      chatId: chat.id,
-      title: chat.title,
-      agentId: chat.agentId,
-      agentLabel: this.definitionOr(chat.agentId).label,
-      updatedAt: chat.updatedAt,
-      running: chat.running,
-    }));
+    return this.presenter.chatList();
   }
 
-  /** Sends a prompt to the active chat. */
+  /** Sends a prompt to the window's chat. */
   async send(text: string): Promise<void> {
     await this.sendPrompt([{ type: 'text', text }]);
   }
 
-  /** Sends prompt blocks (text, selections, files) to the active chat, connecting first when needed. */
-  async sendPrompt(blocks: readonly PromptBlock[]): Promise<void> {
+  /** Sends prompt blocks (text, selections, files) to the view's chat, connecting first when needed. */
+  async sendPrompt(blocks: readonly PromptBlock[], view: ViewSlot = this.main): Promise<void> {
     await this.restored;
-    const chat = this.activeChat();
-    if (chat.running) {
-      throw new Error('A turn is already running; wait for it or press Stop.');
-    }
-    if (chat.resumeProblem) {
-      throw new Error(`${chat.resumeProblem} Start a new session with this transcript to go on.`);
-    }
-    const session = await this.connect(chat);
-    if (!session) {
-      if (this.pool.status(chat.agentId).error?.kind === 'auth_required') {
-        this.waitingForSignIn.set(chat.id, blocks);
-      }
-      return;
-    }
-    this.pool.setBusy(chat.agentId, true);
-    try {
-      await chat.prompt(session, blocks);
-    } finally {
-      this.pool.setBusy(
-        chat.agentId,
-        this.chats.sorted().some((c) => c.agentId === chat.agentId && c.running),
-      );
-    }
+    await this.sessions.sendPrompt(this.chatOf(view), blocks);
   }
 
-  /** Connects the active chat (starts its agent, takes up its session); resolves whether it worked. */
-  async connectActive(): Promise<boolean> {
+  /** Connects the view's chat (starts its agent, takes up its session); resolves whether it worked. */
+  async connectActive(view: ViewSlot = this.main): Promise<boolean> {
     await this.restored;
-    return (await this.connect(this.activeChat())) !== undefined;
+    return (await this.sessions.connect(this.chatOf(view))) !== undefined;
   }
 
-  /** The chat's session, starting its agent and taking up or creating the session; failures go to the status. */
-  private async connect(chat: Conversation): Promise<AgentSession | undefined> {
-    try {
-      const client = await this.pool.client(chat.agentId);
-      const session = await chat.ensureSession(client, this.host.cwd());
-      this.pool.clearReport(chat.agentId);
-      return session;
-    } catch (error) {
-      if (!chat.resumeProblem) {
-        this.pool.report(chat.agentId, error);
-      }
-      return undefined;
-    }
+  async authenticate(methodId: string, view: ViewSlot = this.main): Promise<void> {
+    await this.sessions.authenticate(this.chatOf(view), methodId);
   }
 
-  private async requireSession(): Promise<AgentSession> {
-    const session = await this.connect(this.activeChat());
-    if (!session) {
-      throw new Error('The agent is not connected.');
-    }
-    return session;
-  }
-
-  /** Puts a file on the view's composer, to go with the next message (kept until sent, across view reloads). */
-  addAttachment(attachment: AttachmentRef): void {
-    if (!this.attachments.some((a) => a.uri === attachment.uri)) {
-      this.attachments.push(attachment);
-      this.post({ type: 'add_attachment', attachment });
-    }
-  }
-
-  async authenticate(methodId: string): Promise<void> {
-    const chat = this.activeChat();
-    const client = await this.pool.client(chat.agentId);
-    const outcome = await signIn(methodId, client, this.pool.definition(chat.agentId), this.host.signIn);
-    if (outcome === 'dismissed') {
-      return;
-    }
-    if (outcome === 'restart') {
-      await this.pool.restart(chat.agentId);
-    }
-    const waiting = this.waitingForSignIn.get(chat.id);
-    this.waitingForSignIn.delete(chat.id);
-    const session = await this.connect(chat);
-    if (session && waiting) {
-      await this.sendPrompt(waiting);
-    }
-  }
-
-  /** Switches to `agentId`: the empty active chat changes agent, otherwise a new chat starts with it. */
-  async selectAgent(agentId: string): Promise<void> {
+  /** Switches the view to `agentId`: its empty chat changes agent, otherwise a new chat starts with it. */
+  async selectAgent(agentId: string, view: ViewSlot = this.main): Promise<void> {
     this.definitionOr(agentId, true);
-    const chat = this.activeChat();
+    const chat = this.chatOf(view);
     if (chat.agentId === agentId) {
-      if (this.currentStatus.state === 'error') {
-        await this.restart();
+      if (this.pool.status(this.definitionOr(agentId).id).state === 'error') {
+        await this.restart(view);
       }
       return;
     }
     if (!chat.changeAgent(agentId)) {
-      this.activeId = this.createChat(agentId).id;
+      view.chatId = this.chats.create(agentId).id;
     }
-    this.postSnapshot();
-    this.statusEmitter.fire(this.currentStatus);
-    await this.connect(this.activeChat());
+    this.presenter.snapshot(view);
+    this.mainChanged(view);
+    await this.sessions.connect(this.chatOf(view));
   }
 
-  /** Restarts the active chat's agent; its chats take up their sessions again. */
-  async restart(): Promise<void> {
-    const chat = this.activeChat();
-    try {
-      await this.pool.restart(chat.agentId);
-    } catch {
-      return; // the status says why
-    }
-    await this.connect(chat);
+  /** Restarts the view's chat's agent; its chats take up their sessions again. */
+  async restart(view: ViewSlot = this.main): Promise<void> {
+    await this.sessions.restart(this.chatOf(view));
   }
 
-  /** Starts a new, empty chat with the active chat's agent. */
-  async newChat(): Promise<void> {
+  /** Starts a new, empty chat in the view with its chat's agent. */
+  async newChat(view: ViewSlot = this.main): Promise<void> {
     await this.restored;
-    const agentId =
-      this.active && this.offered(this.active.agentId) ? this.active.agentId : this.defaultAgent().id;
-    this.activeId = this.createChat(agentId).id;
-    this.postSnapshot();
-    await this.connect(this.activeChat());
+    const current = this.chats.get(view.chatId);
+    const agentId = current && this.offered(current.agentId) ? current.agentId : this.defaultAgent().id;
+    view.chatId = this.chats.create(agentId).id;
+    this.presenter.snapshot(view);
+    await this.sessions.connect(this.chatOf(view));
   }
 
-  async switchChat(chatId: string): Promise<void> {
+  async switchChat(chatId: string, view: ViewSlot = this.main): Promise<void> {
     if (!this.chats.get(chatId)) {
       throw new Error(`Unknown chat ${chatId}`);
     }
-    this.activeId = chatId;
-    this.postSnapshot();
-    this.statusEmitter.fire(this.currentStatus);
-    this.workingEmitter.fire(this.activeChat().running);
+    view.chatId = chatId;
+    this.presenter.snapshot(view);
+    this.mainChanged(view);
   }
 
   async renameChat(chatId: string, title: string): Promise<void> {
@@ -484,7 +443,7 @@ export class ChatController implements ChatActions, Disposable {
     chat.rename(title);
   }
 
-  /** Deletes a chat and its journal; deleting the active chat moves to the next (or a new) one. */
+  /** Deletes a chat and its journal; a view showing it moves to the next (or a new) one. */
   async deleteChat(chatId: string): Promise<void> {
     const chat = this.chats.get(chatId);
     if (!chat) {
@@ -492,89 +451,108 @@ export class ChatController implements ChatActions, Disposable {
     }
     await chat.cancel();
     await this.chats.delete(chatId);
-    if (this.activeId === chatId) {
-      const next = this.chatList()[0];
-      this.activeId = next ? next.chatId : this.createChat(this.agent.id).id;
-      this.postSnapshot();
-    } else {
-      this.postChats();
+    this.chatsDeleted([chatId]);
+  }
+
+  /** Chats are gone (deleted, or dropped by retention): each view that showed one moves to the next (or a new) chat. */
+  private chatsDeleted(chatIds: readonly string[]): void {
+    const gone = new Set(chatIds);
+    for (const chatId of gone) {
+      this.sessions.forget(chatId);
+    }
+    const moved = new Set(
+      [...this.presenter.attachedSlots(), this.main].filter((slot) => gone.has(slot.chatId)),
+    );
+    for (const slot of moved) {
+      const next = this.chats.sorted()[0];
+      slot.chatId = next ? next.id : this.chats.create(this.defaultAgent().id).id;
+    }
+    for (const slot of moved) {
+      this.presenter.snapshot(slot);
+    }
+    this.presenter.chats();
+    if (moved.has(this.main)) {
+      this.mainChanged(this.main);
     }
   }
 
   /** The resume banner's action. */
-  async startFresh(): Promise<void> {
-    const chat = this.activeChat();
-    const client = await this.pool.client(chat.agentId);
-    await chat.startFresh(client, this.host.cwd());
+  async startFresh(view: ViewSlot = this.main): Promise<void> {
+    await this.sessions.startFresh(this.chatOf(view));
   }
 
-  /** Sends the last prompt of the active chat again. */
-  async retry(): Promise<void> {
-    const text = this.activeChat().lastUserText();
+  /** Sends the last prompt of the view's chat again. */
+  async retry(view: ViewSlot = this.main): Promise<void> {
+    const text = this.chatOf(view).lastUserText();
     if (text === undefined) {
       throw new Error('There is nothing to retry.');
     }
-    await this.send(text);
+    await this.sendPrompt([{ type: 'text', text }], view);
   }
 
-  async cancel(): Promise<void> {
-    await this.active?.cancel();
+  async cancel(view: ViewSlot = this.main): Promise<void> {
+    await this.chats.get(view.chatId)?.cancel();
   }
 
-  /** The agent settings changed: agents no longer offered are stopped, and the view gets the new list. */
+  /** The agent settings changed: agents no longer offered are stopped, and the views get the new list. */
   agentsChanged(): void {
     for (const agentId of this.pool.agentIds()) {
       if (!this.offered(agentId)) {
         void this.pool.stop(agentId);
       }
     }
-    this.postSnapshot();
+    this.presenter.snapshot();
   }
 
-  /** The workspace folders changed: the view shows paths relative to the new ones. */
+  /** The workspace folders changed: the views show paths relative to the new ones. */
   workspaceFoldersChanged(): void {
-    this.postSnapshot();
+    this.presenter.snapshot();
   }
 
-  private createChat(agentId: string): Conversation {
-    return this.chats.create(agentId);
+  /** The status bar follows the window's chat: tell it when that chat changed. */
+  private mainChanged(view: ViewSlot): void {
+    if (view === this.main) {
+      this.statusEmitter.fire(this.currentStatus);
+      this.workingEmitter.fire(this.activeChatRunning);
+    }
   }
 
   private onChatChange(chat: Conversation): void {
-    this.postChats();
-    if (chat.id === this.activeId) {
-      this.post({
-        type: 'resume_problem',
-        chatId: chat.id,
-        ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
-        ...(chat.resumeDetails ? { details: chat.resumeDetails } : {}),
-      });
-    }
+    this.presenter.chats();
+    this.presenter.postToChat(chat.id, {
+      type: 'resume_problem',
+      chatId: chat.id,
+      ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
+      ...(chat.resumeDetails ? { details: chat.resumeDetails } : {}),
+    });
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
     this.problems?.observe(chat.id, chat.thread, event);
-    if (chat.id !== this.activeId) {
-      return; // journaled by the chat itself; the view shows only the active chat
-    }
-    this.batcher.push(event);
-    // A turn's start and end are what the composer waits for: do not hold them back.
-    if (event.type === 'turn_started' || event.type === 'turn_ended') {
-      this.batcher.flush();
+    this.presenter.threadEvent(chat.id, event);
+    if (chat.id === this.main.chatId && (event.type === 'turn_started' || event.type === 'turn_ended')) {
       this.workingEmitter.fire(event.type === 'turn_started');
     }
   }
 
-  private get active(): Conversation | undefined {
-    return this.chats.get(this.activeId);
-  }
-
-  private activeChat(): Conversation {
-    const chat = this.active;
+  /** The chat a view shows. */
+  private chatOf(view: ViewSlot): Conversation {
+    const chat = this.chats.get(view.chatId);
     if (!chat) {
       throw new Error('No chat is open.');
     }
     return chat;
+  }
+
+  private relativePath(path: string): string {
+    return this.host.diagnostics?.relativePath(path) ?? path;
+  }
+
+  private changeReview(): ChangeReview {
+    if (!this.host.changes) {
+      throw new Error('Reviewing changes needs a workspace folder.');
+    }
+    return this.host.changes;
   }
 
   private offered(agentId: string): boolean {
@@ -598,28 +576,6 @@ export class ChatController implements ChatActions, Disposable {
     return found ?? this.defaultAgent();
   }
 
-  private postSnapshot(): void {
-    this.batcher.clear();
-    this.post({ type: 'snapshot', view: this.viewState() });
-    const damage = this.chats.damageNotice(this.activeId);
-    if (damage) {
-      this.post({
-        type: 'thread_events',
-        chatId: this.activeId,
-        events: [{ type: 'notice', notice: damage }],
-      });
-    }
-    this.terminals.resend();
-  }
-
-  private postChats(): void {
-    this.post({ type: 'chats', chats: this.chatList(), activeChatId: this.activeId });
-  }
-
-  private post(message: HostMessage): void {
-    this.views.post(message);
-  }
-
   /** Writes every journal and stops every agent (deactivation). */
   async shutdown(): Promise<void> {
     await this.chats.flush();
@@ -627,15 +583,6 @@ export class ChatController implements ChatActions, Disposable {
   }
 
   dispose(): void {
-    void this.shutdown();
-    this.batcher.dispose();
-    this.problems?.dispose();
-    this.terminals.dispose();
-    this.poolSubscription.dispose();
-    this.reviewSubscription?.dispose();
-    this.chats.dispose();
-    this.pool.dispose();
-    this.statusEmitter.dispose();
-    this.workingEmitter.dispose();
+    this.store.dispose();
   }
 }

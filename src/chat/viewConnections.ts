@@ -1,21 +1,27 @@
 import type { Disposable } from '../core/disposable';
 import type { HostMessage } from '../protocol';
+import type { ViewSlot } from './viewSlot';
 import type { ViewSink } from './viewSink';
 
+interface Connection {
+  ready: boolean;
+  readonly slot: ViewSlot;
+}
+
 /**
- * The connected webviews (the sidebar, editor tabs), each with whether it said `ready`. They all mirror
- * the active chat: a message goes to every ready view, and nothing goes to a view before its `ready`.
+ * The connected webviews (the sidebar, editor tabs), each with the slot it shows and whether it said
+ * `ready`: nothing goes to a view before its `ready`.
  */
 export class ViewConnections {
-  private readonly sinks = new Map<ViewSink, { ready: boolean }>();
+  private readonly sinks = new Map<ViewSink, Connection>();
 
-  /** A view (re)connected; `onNoneLeft` runs when the last one goes. */
-  attach(sink: ViewSink, onNoneLeft: () => void): Disposable {
-    this.sinks.set(sink, { ready: false });
+  /** A view (re)connected, showing `slot`; `onDetached` runs when it goes. */
+  attach(sink: ViewSink, slot: ViewSlot, onDetached: () => void): Disposable {
+    this.sinks.set(sink, { ready: false, slot });
     return {
       dispose: () => {
-        if (this.sinks.delete(sink) && this.sinks.size === 0) {
-          onNoneLeft();
+        if (this.sinks.delete(sink)) {
+          onDetached();
         }
       },
     };
@@ -38,9 +44,43 @@ export class ViewConnections {
     return [...this.sinks.values()].filter((connection) => connection.ready).length;
   }
 
-  post(message: HostMessage): void {
-    for (const [sink, connection] of this.sinks) {
+  /** The slot `sink` shows, if it is attached. */
+  slotOf(sink: ViewSink): ViewSlot | undefined {
+    return this.sinks.get(sink)?.slot;
+  }
+
+  /** Whether any view is attached. */
+  get isEmpty(): boolean {
+    return this.sinks.size === 0;
+  }
+
+  /** The slots of every attached view, ready or not. */
+  slots(): Set<ViewSlot> {
+    return new Set([...this.sinks.values()].map((connection) => connection.slot));
+  }
+
+  /** The slots of the ready views. */
+  readySlots(): Set<ViewSlot> {
+    const slots = new Set<ViewSlot>();
+    for (const connection of this.sinks.values()) {
       if (connection.ready) {
+        slots.add(connection.slot);
+      }
+    }
+    return slots;
+  }
+
+  /** Whether a ready view shows chat `chatId`. */
+  shows(chatId: string): boolean {
+    return [...this.sinks.values()].some(
+      (connection) => connection.ready && connection.slot.chatId === chatId,
+    );
+  }
+
+  /** Posts to every ready view whose slot `to` accepts (all of them without `to`). */
+  post(message: HostMessage, to?: (slot: ViewSlot) => boolean): void {
+    for (const [sink, connection] of this.sinks) {
+      if (connection.ready && (to === undefined || to(connection.slot))) {
         sink.post(message);
       }
     }

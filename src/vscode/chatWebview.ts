@@ -1,18 +1,35 @@
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import { chatHtml, randomNonce } from './chatHtml';
+import type { ViewSink } from '../chat/viewSink';
+import type { HostMessage } from '../protocol';
+
+/** How a webview joins the chat. */
+export interface ChatWebviewOptions {
+  /** A chat of its own (an editor tab), named or new; without it the view shows the window's chat. */
+  readonly own?: { readonly chatId?: string };
+  /** Sees each message posted to the view (an editor tab takes its title from it). */
+  readonly onPost?: (message: HostMessage) => void;
+}
+
+/** A webview connected to the chat; dispose to disconnect. */
+export interface ChatWebviewConnection extends vscode.Disposable {
+  /** The view as the controller knows it. */
+  readonly sink: ViewSink;
+}
 
 /**
  * Sets up a webview (the sidebar view or an editor tab) to run the chat bundle under a strict CSP
  * (scripts only from dist/ by nonce, styles and fonts only from the extension) and connects it to
- * the chat controller, which sends it the full state once it says it is ready. Dispose to disconnect.
+ * the chat controller, which sends it the full state once it says it is ready.
  */
 export function connectChatWebview(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
   controller: ChatController,
   log: vscode.LogOutputChannel,
-): vscode.Disposable {
+  options: ChatWebviewOptions = {},
+): ChatWebviewConnection {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const media = vscode.Uri.joinPath(extensionUri, 'media');
   webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
@@ -25,16 +42,18 @@ export function connectChatWebview(
     scriptUri: asset(dist, 'webview.js'),
     nonce: randomNonce(),
   });
-  const sink = {
-    post: (message: unknown) => {
+  const sink: ViewSink = {
+    post: (message) => {
+      options.onPost?.(message);
       webview
         .postMessage(message)
         .then(undefined, (error: unknown) => log.warn(`postMessage failed: ${String(error)}`));
     },
   };
-  const attachment = controller.attachView(sink);
+  const attachment = controller.attachView(sink, options.own);
   const received = webview.onDidReceiveMessage(
     (message: unknown) => void controller.handleMessage(message, sink),
   );
-  return vscode.Disposable.from(attachment, received);
+  const connection = vscode.Disposable.from(attachment, received);
+  return { sink, dispose: () => connection.dispose() };
 }

@@ -7,8 +7,8 @@ import { workspaceRelative, workspaceRelativeText } from './workspacePaths';
 const SHOW_DIFF = 'Show diff';
 
 export interface PermissionSurfaces {
-  /** Whether the chat view is on screen: then the request is answered inline there. */
-  readonly chatVisible: () => boolean;
+  /** Whether a view showing the chat that asks is on screen: then the request is answered inline there. */
+  readonly chatVisible: (prompt: PermissionPrompt) => boolean;
   /** `acpAgents.permissions.ask`: `auto` (inline when the chat is visible, else a dialog), or always one of them. */
   readonly where: () => 'auto' | 'modal' | 'inline';
   /** Opens a diff of a proposed edit for a look before deciding. */
@@ -38,7 +38,7 @@ export class VsCodePermissions implements PermissionPort {
       return automatic.decision;
     }
     const where = this.surfaces.where();
-    if (where === 'inline' || (where === 'auto' && this.surfaces.chatVisible())) {
+    if (where === 'inline' || (where === 'auto' && this.surfaces.chatVisible(prompt))) {
       // Answered by the inline card (AgentSession.answerPermission); settle only if abandoned.
       return new Promise((resolve) =>
         signal.addEventListener('abort', () => resolve({ outcome: 'cancelled' }), { once: true }),

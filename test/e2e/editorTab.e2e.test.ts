@@ -1,10 +1,11 @@
 /**
- * Issue 11 item 6: "ACP: Open Chat in Editor" puts the chat in an editor tab (the same webview as the
- * sidebar, kept in sync with it), and the tab comes back, showing the chat, after the window reloads.
+ * Issue 11 item 6: chats in editor tabs. The tab runs the same webview as the sidebar with a chat of its own,
+ * so two different chats sit side by side, and the tab comes back with its chat after the window reloads.
  */
 import { strict as assert } from 'node:assert';
 import type { Frame, Page } from 'playwright-core';
 import {
+  editorChatFrame,
   openChat,
   reportFailure,
   runCommand,
@@ -13,29 +14,11 @@ import {
   UI_TIMEOUT,
   waitForTurnStatus,
 } from './support/chat';
-import { hasRenderedApp, screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
+import { screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
 
-/** The chat webview shown in the editor area: a rendered chat frame whose iframe lies in the editor part. */
-async function editorChatFrame(page: Page, timeout = 60_000): Promise<Frame> {
-  const deadline = Date.now() + timeout;
-  const editorLeft = await page.locator('.part.editor').boundingBox();
-  assert.ok(editorLeft, 'the editor area is visible');
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame() || frame.isDetached()) {
-        continue;
-      }
-      const rendered = await hasRenderedApp(frame).catch(() => false);
-      // Playwright gives a frame element's box relative to the page, also for nested webview frames.
-      const element = rendered ? await frame.frameElement().catch(() => undefined) : undefined;
-      const position = element ? await element.boundingBox() : null;
-      if (position && position.width > 0 && position.x >= editorLeft.x - 1) {
-        return frame;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('no chat webview in the editor area');
+/** How many of the view's user messages contain `text` (turn ids repeat across chats, texts here do not). */
+function userMessages(frame: Frame, text: string): Promise<number> {
+  return frame.locator('article.entry-user', { hasText: text }).count();
 }
 
 describe('the chat in an editor tab (real VS Code)', () => {
@@ -55,38 +38,49 @@ describe('the chat in an editor tab (real VS Code)', () => {
     await workbench?.stop();
   });
 
-  it('opens the chat in a tab, mirrored with the sidebar, and restores the tab after a window reload', async () => {
+  it('shows chat A in the sidebar and chat B in a tab side by side, each answering in its own, both restored after a reload', async () => {
     const sidebar = await openChat(page);
-    const turnId = await sendPrompt(sidebar, 'hello from the editor tab test');
-    await waitForTurnStatus(sidebar, turnId, 'completed');
+    const inSidebar = await sendPrompt(sidebar, 'chat A in the sidebar');
+    await waitForTurnStatus(sidebar, inSidebar, 'completed');
 
-    await runCommand(page, 'ACP: Open Chat in Editor');
-    const tab = page.locator('.tabs-container .tab', { hasText: 'ACP Chat' });
-    await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await runCommand(page, 'ACP: New Chat in Editor');
+    await page
+      .locator('.tabs-container .tab', { hasText: 'New chat' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     let editor = await editorChatFrame(page);
-    await turn(editor, turnId).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const inTab = await sendPrompt(editor, 'chat B in the tab');
+    await waitForTurnStatus(editor, inTab, 'completed');
+    await page
+      .locator('.tabs-container .tab', { hasText: 'chat B in the tab' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
-    // A message sent from the tab shows in the sidebar too.
-    const fromTab = await sendPrompt(editor, 'sent from the tab');
-    await waitForTurnStatus(editor, fromTab, 'completed');
-    await waitForTurnStatus(sidebar, fromTab, 'completed');
+    // Each view answers in its own chat: neither shows the other's turn.
+    assert.equal(await userMessages(editor, 'chat A'), 0, 'the tab does not show chat A');
+    assert.equal(await userMessages(sidebar, 'chat B'), 0, 'the sidebar does not show chat B');
+    const again = await sendPrompt(sidebar, 'chat A again');
+    await waitForTurnStatus(sidebar, again, 'completed');
+    assert.equal(
+      await userMessages(editor, 'chat A again'),
+      0,
+      'typing in the sidebar leaves the tab as it is',
+    );
     await screenshot(page, 'e2e-chat-editor-tab');
 
-    // The window's own reload: the workbench saves its editors (and so the tab) on the way out.
+    // The window's own reload: the workbench saves its editors (and so the tab, with its chat) on the way out.
     const reloaded = page.waitForEvent('load', { timeout: 60_000 });
     await runCommand(page, 'Developer: Reload Window');
     await reloaded;
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     await page
-      .locator('.tabs-container .tab', { hasText: 'ACP Chat' })
+      .locator('.tabs-container .tab', { hasText: 'chat B in the tab' })
       .waitFor({ state: 'visible', timeout: 60_000 });
     editor = await editorChatFrame(page);
-    await turn(editor, turnId).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await turn(editor, fromTab).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await turn(editor, inTab).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(
-      (await turn(editor, fromTab).locator('article.entry-user').innerText()).trim(),
-      'sent from the tab',
+      (await turn(editor, inTab).locator('article.entry-user').innerText()).trim(),
+      'chat B in the tab',
     );
+    assert.equal(await userMessages(editor, 'chat A'), 0, 'the restored tab shows its own chat');
     await screenshot(page, 'e2e-chat-editor-tab-reloaded');
   });
 });

@@ -44,6 +44,8 @@ const PALETTE_COMMANDS = [
   'acpAgents.review.keep',
   'acpAgents.review.undo',
   'acpAgents.openChatInEditor',
+  'acpAgents.view.openChatInEditor',
+  'acpAgents.newChatInEditor',
   'acpAgents.setMcpSecret',
 ];
 

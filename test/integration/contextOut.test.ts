@@ -178,7 +178,7 @@ describe('MCP servers, Problems offered back, chats in editor tabs (issue 11)', 
     }
   });
 
-  it('opens the chat in an editor tab that renders it, mirrored with the sidebar, one tab at a time', async () => {
+  it('opens the sidebar’s chat in an editor tab that renders it, titled by the chat; run again, it reveals that tab', async () => {
     await freshChat(api);
     await ask(api, 'hello from the sidebar');
     await vscode.commands.executeCommand('acpAgents.openChatInEditor');
@@ -188,7 +188,7 @@ describe('MCP servers, Problems offered back, chats in editor tabs (issue 11)', 
           tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('acpAgents.chatPanel'),
       );
     await eventually('the chat tab', () => chatTabs().length === 1);
-    assert.equal(chatTabs()[0]?.label, 'ACP Chat');
+    await eventually('the tab titled by its chat', () => chatTabs()[0]?.label === 'hello from the sidebar');
     await eventually('the tab to run the chat webview', () => api.panels.isReady, 30_000);
     await vscode.commands.executeCommand('acpAgents.openChatInEditor');
     await eventually('still one chat tab', () => chatTabs().length === 1);

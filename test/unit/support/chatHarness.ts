@@ -71,6 +71,8 @@ export class ChatHarness {
   readonly storageDir: string;
   readonly logger = new RecordingLogger();
   readonly terminals = new NodeTerminals(this.dir);
+  /** The permission port: records every request the agents make (none is answered by policy). */
+  readonly permissions = new PolicyPermissions(() => undefined);
   readonly controller: ChatController;
   readonly changes: ChangeReview | undefined;
   view = new RecordingView();
@@ -87,7 +89,7 @@ export class ChatHarness {
       cwd: () => this.dir,
       ports: {
         fileSystem: new NodeFileSystem(),
-        permissions: new PolicyPermissions(() => undefined),
+        permissions: this.permissions,
         terminals: this.terminals,
         logger: this.logger,
       },

@@ -1,0 +1,118 @@
+import type { AgentSession } from '../core/agentSession';
+import type { PromptBlock } from '../core/promptBlocks';
+import type { AgentPool } from './agentPool';
+import type { ChatCollection } from './chatCollection';
+import type { Conversation } from './conversation';
+import { signIn, type SignInHost } from './signIn';
+
+/** What connecting chats needs from its surroundings. */
+export interface CoordinatorHost {
+  /** The folder sessions run in. */
+  readonly cwd: () => string;
+  readonly signIn?: SignInHost;
+}
+
+/**
+ * Connects chats to their agents: starts the agent, takes up or creates the chat's session, sends
+ * prompts (keeping the agent busy while a turn runs), and holds a prompt that waited for a sign-in
+ * until the user signed in. Failures go to the agent's status, where the view shows them.
+ */
+export class SessionCoordinator {
+  /** Prompts that waited for a sign-in, per chat; sent after `authenticate`. */
+  private readonly waitingForSignIn = new Map<string, readonly PromptBlock[]>();
+
+  constructor(
+    private readonly pool: AgentPool,
+    private readonly chats: ChatCollection,
+    private readonly host: CoordinatorHost,
+  ) {}
+
+  /** The chat's session, starting its agent and taking up or creating the session; failures go to the status. */
+  async connect(chat: Conversation): Promise<AgentSession | undefined> {
+    try {
+      const client = await this.pool.client(chat.agentId);
+      const session = await chat.ensureSession(client, this.host.cwd());
+      this.pool.clearReport(chat.agentId);
+      return session;
+    } catch (error) {
+      if (!chat.resumeProblem) {
+        this.pool.report(chat.agentId, error);
+      }
+      return undefined;
+    }
+  }
+
+  /** The chat's session, or an error saying the agent is not connected. */
+  async requireSession(chat: Conversation): Promise<AgentSession> {
+    const session = await this.connect(chat);
+    if (!session) {
+      throw new Error('The agent is not connected.');
+    }
+    return session;
+  }
+
+  /** Sends prompt blocks to the chat, connecting first; a prompt refused for want of a sign-in waits for it. */
+  async sendPrompt(chat: Conversation, blocks: readonly PromptBlock[]): Promise<void> {
+    if (chat.running) {
+      throw new Error('A turn is already running; wait for it or press Stop.');
+    }
+    if (chat.resumeProblem) {
+      throw new Error(`${chat.resumeProblem} Start a new session with this transcript to go on.`);
+    }
+    const session = await this.connect(chat);
+    if (!session) {
+      if (this.pool.status(chat.agentId).error?.kind === 'auth_required') {
+        this.waitingForSignIn.set(chat.id, blocks);
+      }
+      return;
+    }
+    this.pool.setBusy(chat.agentId, true);
+    try {
+      await chat.prompt(session, blocks);
+    } finally {
+      this.pool.setBusy(
+        chat.agentId,
+        this.chats.sorted().some((c) => c.agentId === chat.agentId && c.running),
+      );
+    }
+  }
+
+  /** Signs in to the chat's agent with `methodId`, then connects and sends the prompt that waited. */
+  async authenticate(chat: Conversation, methodId: string): Promise<void> {
+    const client = await this.pool.client(chat.agentId);
+    const outcome = await signIn(methodId, client, this.pool.definition(chat.agentId), this.host.signIn);
+    if (outcome === 'dismissed') {
+      return;
+    }
+    if (outcome === 'restart') {
+      await this.pool.restart(chat.agentId);
+    }
+    const waiting = this.waitingForSignIn.get(chat.id);
+    this.waitingForSignIn.delete(chat.id);
+    const session = await this.connect(chat);
+    if (session && waiting) {
+      await this.sendPrompt(chat, waiting);
+    }
+  }
+
+  /** Restarts the chat's agent; its chats take up their sessions again. */
+  async restart(chat: Conversation): Promise<void> {
+    try {
+      await this.pool.restart(chat.agentId);
+    } catch {
+      return; // the status says why
+    }
+    await this.connect(chat);
+  }
+
+  /** The resume banner's action: a new session given the transcript. */
+  async startFresh(chat: Conversation): Promise<void> {
+    const client = await this.pool.client(chat.agentId);
+    await chat.startFresh(client, this.host.cwd());
+  }
+
+  /** Forgets what waited for a deleted chat. */
+  forget(chatId: string): void {
+    this.waitingForSignIn.delete(chatId);
+  }
+}

@@ -1,0 +1,231 @@
+import { DisposableStore, type Disposable } from '../core/disposable';
+import type { TerminalPort } from '../core/ports';
+import type { ThreadEvent } from '../core/threadTypes';
+import type { AgentStatus, ChatSummary, HostMessage, ProblemsOfferMessage, ViewState } from '../protocol';
+import type { AgentDefinition } from './agentSettings';
+import type { ChatCollection } from './chatCollection';
+import { EventBatcher } from './eventBatcher';
+import { TerminalRelay } from './terminalRelay';
+import { ViewConnections } from './viewConnections';
+import type { ViewSlot } from './viewSlot';
+import type { EditReviews, ViewSink } from './viewSink';
+
+/** What the presenter reads to build what the views show. */
+export interface PresenterModel {
+  readonly chats: ChatCollection;
+  /** The agents offered (for the picker). */
+  agents(): readonly AgentDefinition[];
+  /** The definition of a chat's agent (the default one when it is no longer configured). */
+  definitionOf(agentId: string | undefined): AgentDefinition;
+  status(agentId: string): AgentStatus;
+  /** The "Fix N new problems" offer standing for a chat. */
+  problemsOffer(chatId: string): ProblemsOfferMessage | undefined;
+  /** File writes waiting for Keep or Undo: one list for the window, shown in every view. */
+  readonly reviews?: EditReviews;
+  readonly workspaceFolders?: () => readonly string[];
+  readonly terminals: TerminalPort;
+}
+
+/**
+ * The views' side of the chat: builds each view's state, batches each chat's thread events and
+ * posts every message to the views it concerns — a chat's events, status, resume problem and
+ * problems offer to the views showing that chat; the chat list to each view with its own active
+ * chat; edit reviews and terminal output (window-wide) to every view.
+ */
+export class ViewPresenter implements Disposable {
+  private readonly views = new ViewConnections();
+  /** Per chat shown: its events waiting for the next flush (one batcher, however many views show it). */
+  private readonly batchers = new Map<string, EventBatcher>();
+  private readonly store = new DisposableStore();
+  private readonly terminals: TerminalRelay;
+  /** The slots a snapshot is being sent to: queued events flushed meanwhile skip them (the snapshot holds them). */
+  private snapshotting: ReadonlySet<ViewSlot> = new Set();
+
+  constructor(private readonly model: PresenterModel) {
+    this.terminals = this.store.add(
+      new TerminalRelay(model.terminals, (terminal) =>
+        this.views.post({ type: 'terminal_output', terminal }),
+      ),
+    );
+    if (model.reviews) {
+      this.store.add(
+        model.reviews.onDidChange((reviews) =>
+          this.views.post({ type: 'edit_reviews', reviews: [...reviews] }),
+        ),
+      );
+    }
+    this.store.add({ dispose: () => this.dropBatchers(() => true) });
+  }
+
+  /** A view (re)connected, showing `slot`; it gets nothing before it says `ready`. */
+  attach(sink: ViewSink, slot: ViewSlot): Disposable {
+    return this.views.attach(sink, slot, () => this.dropBatchers((chatId) => !this.views.shows(chatId)));
+  }
+
+  /** Notes a `ready` from `from` (without `from`: from every view) before the message is dispatched. */
+  noteReady(raw: unknown, from?: ViewSink): void {
+    this.views.noteReady(raw, from);
+  }
+
+  slotOf(sink: ViewSink): ViewSlot | undefined {
+    return this.views.slotOf(sink);
+  }
+
+  /** How many attached views said `ready`. */
+  get readyCount(): number {
+    return this.views.readyCount;
+  }
+
+  /** The slots of the attached views, ready or not. */
+  attachedSlots(): Set<ViewSlot> {
+    return this.views.slots();
+  }
+
+  /** Whether a ready view shows chat `chatId`. */
+  shows(chatId: string): boolean {
+    return this.views.shows(chatId);
+  }
+
+  /** What a view showing `slot` gets as its full state. */
+  viewState(slot: ViewSlot): ViewState {
+    const chat = this.model.chats.get(slot.chatId);
+    const folders = this.model.workspaceFolders?.() ?? [];
+    const agent = this.model.definitionOf(chat?.agentId);
+    const offer = chat && this.model.problemsOffer(chat.id);
+    const reviews = this.model.reviews?.pending() ?? [];
+    return {
+      agents: this.model.agents().map((definition) => ({
+        id: definition.id,
+        label: definition.label,
+        ...(definition.description ? { description: definition.description } : {}),
+      })),
+      selectedAgentId: agent.id,
+      status: this.model.status(agent.id),
+      ...(chat
+        ? {
+            chat: {
+              chatId: chat.id,
+              thread: chat.thread.snapshot(),
+              ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
+              ...(chat.resumeDetails ? { resumeDetails: chat.resumeDetails } : {}),
+            },
+          }
+        : {}),
+      chats: this.chatList(),
+      ...(slot.attachments.length > 0 ? { attachments: [...slot.attachments] } : {}),
+      ...(offer ? { problemsOffer: offer } : {}),
+      ...(reviews.length > 0 ? { editReviews: [...reviews] } : {}),
+      ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
+    };
+  }
+
+  /** Every chat, most recently used first. */
+  chatList(): ChatSummary[] {
+    return this.model.chats.sorted().map((chat) => ({
+      chatId: chat.id,
+      title: chat.title,
+      agentId: chat.agentId,
+      agentLabel: this.model.definitionOf(chat.agentId).label,
+      updatedAt: chat.updatedAt,
+      running: chat.running,
+    }));
+  }
+
+  /**
+   * Sends the full state to the views of `slot` (of every slot without one). Queued events go out
+   * first, so nothing the snapshot already holds arrives after it.
+   */
+  snapshot(slot?: ViewSlot): void {
+    const targets = slot ? new Set([slot]) : this.views.readySlots();
+    this.snapshotting = targets;
+    try {
+      for (const batcher of this.batchers.values()) {
+        batcher.flush();
+      }
+    } finally {
+      this.snapshotting = new Set();
+    }
+    for (const shown of targets) {
+      this.postTo(shown, { type: 'snapshot', view: this.viewState(shown) });
+      const damage = this.model.chats.damageNotice(shown.chatId);
+      if (damage) {
+        this.postTo(shown, {
+          type: 'thread_events',
+          chatId: shown.chatId,
+          events: [{ type: 'notice', notice: damage }],
+        });
+      }
+    }
+    this.dropBatchers((chatId) => !this.views.shows(chatId));
+    this.terminals.resend();
+  }
+
+  /** A chat's thread event: batched for the views showing the chat (the chat journals it itself). */
+  threadEvent(chatId: string, event: ThreadEvent): void {
+    if (!this.views.shows(chatId)) {
+      return;
+    }
+    let batcher = this.batchers.get(chatId);
+    if (!batcher) {
+      batcher = new EventBatcher((events) =>
+        this.views.post(
+          { type: 'thread_events', chatId, events },
+          (slot) => slot.chatId === chatId && !this.snapshotting.has(slot),
+        ),
+      );
+      this.batchers.set(chatId, batcher);
+    }
+    batcher.push(event);
+    // A turn's start and end are what the composer waits for: do not hold them back.
+    if (event.type === 'turn_started' || event.type === 'turn_ended') {
+      batcher.flush();
+    }
+  }
+
+  /** An agent's state changed: the views whose chat runs on it are told, after their queued events. */
+  agentStatus(agentId: string, status: AgentStatus): void {
+    const concerned = (slot: ViewSlot): boolean => this.model.chats.get(slot.chatId)?.agentId === agentId;
+    for (const slot of this.views.readySlots()) {
+      if (concerned(slot)) {
+        this.batchers.get(slot.chatId)?.flush();
+      }
+    }
+    this.views.post({ type: 'agent_status', status }, concerned);
+  }
+
+  /** The chat list changed: each view gets it with its own active chat. */
+  chats(): void {
+    const chats = this.chatList();
+    for (const slot of this.views.readySlots()) {
+      this.postTo(slot, { type: 'chats', chats, activeChatId: slot.chatId });
+    }
+  }
+
+  /** Posts to the views showing chat `chatId`. */
+  postToChat(chatId: string, message: HostMessage): void {
+    this.views.post(message, (slot) => slot.chatId === chatId);
+  }
+
+  /** Posts to the views of `slot`. */
+  postTo(slot: ViewSlot, message: HostMessage): void {
+    this.views.post(message, (shown) => shown === slot);
+  }
+
+  /** Posts to every view. */
+  postToAll(message: HostMessage): void {
+    this.views.post(message);
+  }
+
+  private dropBatchers(drop: (chatId: string) => boolean): void {
+    for (const [chatId, batcher] of this.batchers) {
+      if (drop(chatId)) {
+        batcher.dispose();
+        this.batchers.delete(chatId);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.store.dispose();
+  }
+}

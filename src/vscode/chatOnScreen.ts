@@ -1,0 +1,22 @@
+import type { ChatController } from '../chat/chatController';
+import type { ChatPanels } from './chatPanels';
+import type { ChatViewProvider } from './chatViewProvider';
+
+/** The chat views, filled in as they are built (the permission port is built before them). */
+export interface ChatViewRefs {
+  current?: ChatViewProvider;
+  panels?: ChatPanels;
+  chat?: ChatController;
+}
+
+/**
+ * Whether the chat of agent session `sessionId` is on screen — the sidebar showing it, or a visible
+ * tab showing it — so its permission request is answered inline there rather than in a dialog. A
+ * session no chat knows (yet) counts as shown when any chat view is visible.
+ */
+export function chatOnScreen(views: ChatViewRefs, sessionId: string): boolean {
+  const chatId = views.chat?.chatOfSession(sessionId);
+  const sidebar = views.current?.isVisible === true && (!chatId || chatId === views.chat?.windowChatId);
+  const tab = views.panels?.isVisible === true && (!chatId || views.panels.visibleChatIds().has(chatId));
+  return sidebar || tab;
+}
