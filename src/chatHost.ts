@@ -61,6 +61,8 @@ export interface AcpAgentsApi {
   readonly mcp: McpServerSource;
   /** The @-mention picker's workspace entries. */
   readonly mentions: VsCodeMentionSource;
+  /** The sidebar's chat view (whether it is on screen). */
+  readonly sidebar: ChatViewProvider;
 }
 
 /**
@@ -186,7 +188,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   return {
     view,
     panels,
-    api: { chat, prompts, review, terminals, statusBar, rules, catalog, mcp, panels, mentions },
+    api: { chat, prompts, review, terminals, statusBar, rules, catalog, mcp, panels, mentions, sidebar: view },
     shutdown: () => chat.shutdown(),
     dispose: () => {
       for (const subscription of subscriptions.splice(0).reverse()) {

@@ -382,20 +382,17 @@ export function proposalDiffTabs(): Array<vscode.Tab & { input: vscode.TabInputT
 /** Opens the ACP Agents sidebar with the chat view, so permission requests are answered inline. */
 export async function showChatView(): Promise<void> {
   await vscode.commands.executeCommand('acpAgents.chat.focus');
-  // The view's webview is live and said `ready` (a real state). Its visibility reaches the extension host
-  // as onDidChangeVisibility, which the API does not expose (the permission port reads it inside): the
-  // short wait stays for that one event.
-  await eventually('the chat webview to say ready', () =>
-    getApi().then((api) => api.chat.readyViewCount > 0),
+  // The view's webview is live, said `ready`, and VS Code told the extension it is visible (the
+  // permission port reads the same flag).
+  await eventually('the chat webview to say ready and be visible', () =>
+    getApi().then((api) => api.chat.readyViewCount > 0 && api.sidebar.isVisible),
   );
-  await sleep(500);
 }
 
 /** Hides the sidebar (and with it the chat view), so permission requests become modal dialogs. */
 export async function hideChatView(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeSidebar');
-  // No event reaches the API when the view hides (see showChatView): a short wait for it.
-  await sleep(500);
+  await eventually('the chat view to be hidden', () => getApi().then((api) => !api.sidebar.isVisible));
 }
 
 // ---------------------------------------------------------------------------------------------
