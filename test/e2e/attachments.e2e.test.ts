@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import {
   editorChatFrame,
   newChat,
@@ -39,11 +39,42 @@ describe('attaching files in the chat view (real VS Code)', () => {
 
   afterEach(async function () {
     await reportFailure(this, () => workbench);
+    // A dialog a failed test left open would take the next test's keys.
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    if (await input.isVisible()) {
+      await input.press('Escape');
+    }
   });
 
   after(async () => {
     await workbench?.stop();
   });
+
+  /**
+   * Clicks the paperclip and returns VS Code's file dialog (the workbench's, outside the webview) once it
+   * has settled on the workspace folder: it fills in its starting path and listing after it shows, and a
+   * path typed before that is overwritten.
+   */
+  async function openAttachDialog(): Promise<Locator> {
+    await frame.getByRole('button', { name: 'Attach files' }).click();
+    const dialog = page.locator('.quick-input-widget');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.match(
+      (await dialog.locator('.quick-input-title').textContent()) ?? '',
+      /Attach files to the message/,
+    );
+    await page.waitForFunction(
+      (folder) =>
+        document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value ===
+        folder,
+      `${sampleWorkspace}/`,
+      { timeout: UI_TIMEOUT },
+    );
+    await dialog
+      .locator('.monaco-list-row', { hasText: 'README.md' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    return dialog;
+  }
 
   /** Sends what is on the composer of `chat` with `text` and returns the turn's id once it completed. */
   async function sendWithText(text: string, chat: Frame = frame): Promise<string> {
@@ -66,15 +97,15 @@ describe('attaching files in the chat view (real VS Code)', () => {
 
   it("the paperclip opens VS Code's file dialog; the picked file reaches the agent", async () => {
     const hello = join(sampleWorkspace, 'src', 'hello.ts');
-    await frame.getByRole('button', { name: 'Attach files' }).click();
-    // The dialog is the workbench's, outside the webview.
-    const dialog = page.locator('.quick-input-widget');
-    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    const title = await dialog.locator('.quick-input-title').textContent();
-    assert.match(title ?? '', /Attach files to the message/);
+    const dialog = await openAttachDialog();
     const path = dialog.locator('.quick-input-box input');
     await path.fill(hello);
-    await path.press('Enter');
+    // The dialog follows a typed path into its folder (asynchronously); once it lists the file, the
+    // dialog's own button takes the path.
+    await dialog
+      .locator('.monaco-list-row', { hasText: 'hello.ts' })
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await dialog.getByRole('button', { name: 'Attach' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
     const chip = frame.locator('.composer-chip .chip-label');
@@ -90,10 +121,8 @@ describe('attaching files in the chat view (real VS Code)', () => {
   });
 
   it('a dismissed dialog attaches nothing', async () => {
-    await frame.getByRole('button', { name: 'Attach files' }).click();
-    const dialog = page.locator('.quick-input-widget');
-    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await page.keyboard.press('Escape');
+    const dialog = await openAttachDialog();
+    await dialog.locator('.quick-input-box input').press('Escape');
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
     // The host answers a dismissal with the composer's attachments unchanged: give it the round trip a pick
     // takes by sending a message, which carries whatever is attached.
