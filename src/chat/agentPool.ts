@@ -32,6 +32,20 @@ interface Runtime {
   crashes: number[];
   busy: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** Bumped by every stop: a start begun before it hands out no client (it stops the one it made). */
+  epoch: number;
+  /** Ends a start's crash backoff wait early (a stop came). */
+  wakeUp?: () => void;
+  /** Aborts the process a start is bringing up (a stop came). */
+  abortStart?: AbortController;
+}
+
+/** A stop came while the agent was starting: the start hands out nothing and its process is stopped. */
+class StoppedWhileStartingError extends AgentError {
+  constructor(agentName: string) {
+    super('cancelled', `${agentName} was stopped while it was starting.`);
+    this.name = 'StoppedWhileStartingError';
+  }
 }
 
 /**
@@ -58,7 +72,15 @@ export class AgentPool implements Disposable {
     if (runtime.client && runtime.client.connected) {
       return Promise.resolve(runtime.client);
     }
-    runtime.starting ??= this.start(agentId, runtime).finally(() => (runtime.starting = undefined));
+    if (!runtime.starting) {
+      const starting: Promise<AgentClient> = this.start(agentId, runtime).finally(() => {
+        // Only its own: a stop during the start lets the next use begin a new one at once.
+        if (runtime.starting === starting) {
+          runtime.starting = undefined;
+        }
+      });
+      runtime.starting = starting;
+    }
     return runtime.starting;
   }
 
@@ -96,8 +118,23 @@ export class AgentPool implements Disposable {
   /** Stops the agent's process (its sessions end with it). */
   async stop(agentId: string): Promise<void> {
     const runtime = this.runtimes.get(agentId);
-    const client = runtime?.client;
-    if (!runtime || !client) {
+    if (!runtime) {
+      return;
+    }
+    runtime.epoch++;
+    const starting = runtime.starting;
+    if (starting) {
+      // The start stops the process it makes; waiting for it means no process outlives the stop.
+      runtime.starting = undefined;
+      runtime.wakeUp?.();
+      runtime.abortStart?.abort();
+      await starting.then(
+        () => undefined,
+        () => undefined,
+      );
+    }
+    const client = runtime.client;
+    if (!client) {
       return;
     }
     runtime.client = undefined;
@@ -131,6 +168,7 @@ export class AgentPool implements Disposable {
 
   private async start(agentId: string, runtime: Runtime): Promise<AgentClient> {
     const agent = this.definition(agentId);
+    const epoch = runtime.epoch;
     if (this.host.trusted && !this.host.trusted()) {
       const error = new AgentError(
         'untrusted',
@@ -161,19 +199,39 @@ export class AgentPool implements Disposable {
     if (runtime.crashes.length > 0) {
       const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
       this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        runtime.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      runtime.wakeUp = undefined;
     }
     try {
+      if (runtime.epoch !== epoch) {
+        throw new StoppedWhileStartingError(agent.label);
+      }
       const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
+      if (runtime.epoch !== epoch) {
+        throw new StoppedWhileStartingError(agent.label);
+      }
+      const abort = (runtime.abortStart = new AbortController());
       const starting = AgentClient.start({
         agentId: agent.id,
         command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
         ports: this.host.ports,
         ...this.host.clientOptions,
+        signal: abort.signal,
       });
       const client = await (this.host.progress
         ? this.host.progress(`Starting ${agent.label}…`, starting)
         : starting);
+      runtime.abortStart = undefined;
+      if (runtime.epoch !== epoch) {
+        await client.stop();
+        throw new StoppedWhileStartingError(agent.label);
+      }
       runtime.client = client;
       // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
       client.onEnded((reason) => {
@@ -187,8 +245,16 @@ export class AgentPool implements Disposable {
       this.setStatus(agentId, runtime, readyStatus(client));
       return client;
     } catch (error) {
-      this.setStatus(agentId, runtime, this.errorStatus(agentId, error, undefined));
-      throw classifyError(error);
+      // A stop during the start is what was asked for: the agent is idle, not failed.
+      const stopped = error instanceof StoppedWhileStartingError || runtime.epoch !== epoch;
+      this.setStatus(
+        agentId,
+        runtime,
+        stopped ? { state: 'idle' } : this.errorStatus(agentId, error, undefined),
+      );
+      throw stopped && !(error instanceof StoppedWhileStartingError)
+        ? new StoppedWhileStartingError(agent.label)
+        : classifyError(error);
     }
   }
 
@@ -223,7 +289,7 @@ export class AgentPool implements Disposable {
   private runtime(agentId: string): Runtime {
     let runtime = this.runtimes.get(agentId);
     if (!runtime) {
-      runtime = { status: { state: 'idle' }, crashes: [], busy: false };
+      runtime = { status: { state: 'idle' }, crashes: [], busy: false, epoch: 0 };
       this.runtimes.set(agentId, runtime);
     }
     return runtime;

@@ -40,6 +40,8 @@ export interface AgentClientOptions {
    * read at session time (secrets resolved then, never stored). Filtered by the agent's `mcpCapabilities`.
    */
   readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
+  /** Aborting it during the start stops the process at once (the start then rejects). */
+  readonly signal?: AbortSignal;
 }
 
 /** What the agent said about itself in `initialize`. */
@@ -134,13 +136,22 @@ export class AgentClient implements Disposable {
     agentProcess.onStderr((text) => logger.info(`[stderr] ${text.trimEnd()}`));
     void agentProcess.exited.then((exit) => self.handleExit(exit));
     self.watchConnection(output);
+    // Stopped while starting (the user pressed Stop or Restart, VS Code is shutting down): no waiting for
+    // an answer to `initialize` that nobody wants any more.
+    const stopStarting = (): void => void agentProcess.stop();
+    options.signal?.addEventListener('abort', stopStarting, { once: true });
     try {
+      if (options.signal?.aborted) {
+        stopStarting();
+      }
       await self.initialize();
     } catch (error) {
       const failure = await self.settledFailure(error);
       // Not awaited: the failure is reported now; the process gets its SIGTERM → SIGKILL grace in the background.
       void agentProcess.stop();
       throw failure;
+    } finally {
+      options.signal?.removeEventListener('abort', stopStarting);
     }
     return self;
   }
