@@ -311,7 +311,7 @@ export class Thread {
     const continues =
       last !== undefined &&
       last.kind === kind &&
-      last.turnId === this.turnField().turnId &&
+      last.turnId === this.entryTurnId() &&
       (sameMessage ||
         (!afterStep && !(messageId !== undefined && lastId !== undefined && lastId !== messageId)));
 
@@ -335,22 +335,26 @@ export class Thread {
       return;
     }
     const result = appendBounded(message.text, text ?? '', this.limits.maxMessageChars, message.truncated);
+    const learnedId = messageId !== undefined && message.messageId === undefined;
+    // Only a plain append travels as a delta (and builds no entry here: applying the event does); when more
+    // than the text changed (truncation began, the message id became known) the whole entry goes, so a view
+    // rebuilt from events matches snapshot().
+    if (!learnedId && !(result.truncated && !message.truncated)) {
+      if (result.appended.length > 0) {
+        this.emit({ type: 'text_appended', entryId: message.id, text: result.appended });
+      } else if (result.truncated) {
+        // Past the limit the text is only counted, without an event (see the class comment).
+        this.model.entries[this.model.entries.length - 1] = { ...message, truncated: result.truncated };
+      }
+      return;
+    }
     const updated = {
       ...message,
       text: result.text,
       ...(result.truncated ? { truncated: result.truncated } : {}),
-      ...(messageId !== undefined && message.messageId === undefined ? { messageId } : {}),
+      ...(learnedId ? { messageId } : {}),
     } as MessageEntry;
-    // Only a plain append travels as a delta; when more than the text changed (truncation began, the
-    // message id became known) the whole entry goes, so a view rebuilt from events matches snapshot().
-    if ((result.truncated && !message.truncated) || updated.messageId !== message.messageId) {
-      this.emit({ type: 'entry_updated', entry: updated });
-    } else if (result.appended.length > 0) {
-      this.emit({ type: 'text_appended', entryId: message.id, text: result.appended });
-    } else if (result.truncated) {
-      // Past the limit the text is only counted, without an event (see the class comment).
-      this.model.entries[this.model.entries.length - 1] = updated;
-    }
+    this.emit({ type: 'entry_updated', entry: updated });
   }
 
   private boundToolContent(content: ToolContent): ToolContent {
@@ -379,7 +383,13 @@ export class Thread {
   }
 
   private turnField(): { turnId?: string } {
-    return this.replaying || this.currentTurnId === undefined ? {} : { turnId: this.currentTurnId };
+    const turnId = this.entryTurnId();
+    return turnId === undefined ? {} : { turnId };
+  }
+
+  /** The turn a new entry belongs to now (none while replaying history). */
+  private entryTurnId(): string | undefined {
+    return this.replaying ? undefined : this.currentTurnId;
   }
 
   private newEntryId(): string {
