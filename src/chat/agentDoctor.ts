@@ -4,9 +4,10 @@ import { performance } from 'node:perf_hooks';
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentClient, type AgentClientOptions } from '../core/agentClient';
 import { signInMethodsOf, type SignInMethod } from '../core/authMethods';
-import { AgentError, AgentExitedError, classifyError } from '../core/errors';
+import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/errors';
 import { ClientRefusalError, type ClientPorts } from '../core/ports';
 import { findOnPathAsync, spawnProgram, type Environment } from '../core/spawnProgram';
+import type { ErrorDetails } from '../core/threadTypes';
 import type { AgentDefinition } from './agentSettings';
 import { escapeMarkdown } from './doctorReport';
 
@@ -29,10 +30,15 @@ export interface InitializeFindings {
   readonly signInMethods: readonly SignInMethod[];
 }
 
+/** What the agent sent with a failure (its JSON-RPC code, its `data`), when it sent more than a message. */
+interface AgentSaid {
+  readonly details?: ErrorDetails;
+}
+
 export type SessionFindings =
   | { readonly ok: true; readonly ms: number }
-  | { readonly ok: false; readonly signedIn: false; readonly message: string }
-  | { readonly ok: false; readonly signedIn: undefined; readonly message: string };
+  | ({ readonly ok: false; readonly signedIn: false; readonly message: string } & AgentSaid)
+  | ({ readonly ok: false; readonly signedIn: undefined; readonly message: string } & AgentSaid);
 
 /** Everything the doctor found out about one agent. */
 export interface AgentDiagnosis {
@@ -48,6 +54,8 @@ export interface AgentDiagnosis {
   readonly session?: SessionFindings;
   /** Last lines the agent wrote to stderr, when it failed. */
   readonly stderrTail?: readonly string[];
+  /** The agent's error when starting it failed (initialize), when it sent a code or data. */
+  readonly startError?: ErrorDetails;
   readonly problems: readonly DoctorProblem[];
   /** How long the whole check of this agent took. */
   readonly ms: number;
@@ -167,7 +175,14 @@ export async function diagnoseAgent(
     const failure = classifyError(error);
     const stderrTail = failure instanceof AgentExitedError ? failure.stderrTail : undefined;
     problems.push(startProblem(failure, agent, stderrTail ?? []));
-    return finish({ foundAt, version, nodeVersion, ...(stderrTail?.length ? { stderrTail } : {}) });
+    const startError = agentSaid(failure).details;
+    return finish({
+      foundAt,
+      version,
+      nodeVersion,
+      ...(stderrTail?.length ? { stderrTail } : {}),
+      ...(startError ? { startError } : {}),
+    });
   } finally {
     await client?.stop().catch(() => undefined);
   }
@@ -194,11 +209,17 @@ async function trySession(client: AgentClient, cwd: string, timeoutMs: number): 
     const failure = classifyError(error);
     const message = boundedText(failure.message);
     return failure.kind === 'auth_required'
-      ? { ok: false, signedIn: false, message }
-      : { ok: false, signedIn: undefined, message };
+      ? { ok: false, signedIn: false, message, ...agentSaid(failure) }
+      : { ok: false, signedIn: undefined, message, ...agentSaid(failure) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The failure's details, when the agent sent more than a message (a JSON-RPC code or data). */
+function agentSaid(failure: AgentError): AgentSaid {
+  const details = errorDetails(failure);
+  return details.code !== undefined || details.data !== undefined ? { details } : {};
 }
 
 function sessionProblem(

@@ -1,4 +1,5 @@
 import type { AgentCapabilities } from '@agentclientprotocol/sdk';
+import type { ErrorDetails } from '../core/threadTypes';
 import type { AgentDiagnosis, AgentOrigin } from './agentDoctor';
 
 /** Facts about the machine the report was made on, shown in its header. */
@@ -120,6 +121,12 @@ function agentSection(diagnosis: AgentDiagnosis): string[] {
         ? `- **Session:** created in ${session.ms} ms — signed in and ready`
         : `- **Session:** could not be created — ${escapeMarkdown(session.message)}`,
     );
+    if (!session.ok && session.details) {
+      lines.push(...agentErrorLines(session.details));
+    }
+  }
+  if (diagnosis.startError) {
+    lines.push(...agentErrorLines(diagnosis.startError));
   }
   lines.push(`- **Checked in:** ${diagnosis.ms} ms`);
   if (diagnosis.problems.length > 0) {
@@ -178,4 +185,18 @@ function cell(text: string): string {
 /** Agent-provided text shown as text, not markup. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`);
+}
+
+/** What the agent sent with its error — the JSON-RPC code and its `data` as sent (bounded) — as list lines. */
+function agentErrorLines(details: ErrorDetails): string[] {
+  const lines = [
+    `- **The agent's error:** ${details.code === undefined ? escapeMarkdown(details.kind) : `code ${details.code}`}`,
+  ];
+  if (details.data !== undefined) {
+    // A fence longer than any run of backticks in the data, so the agent's text cannot end it.
+    const longestRun = Math.max(0, ...(details.data.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(Math.max(3, longestRun + 1));
+    lines.push('', `  ${fence}`, ...details.data.split('\n').map((line) => `  ${line}`), `  ${fence}`, '');
+  }
+  return lines;
 }

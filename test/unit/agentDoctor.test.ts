@@ -202,6 +202,29 @@ describe('agent doctor', () => {
       assert.match(report, /\| Gemini CLI \| – not installed \| no \| — \| — \|/);
     });
 
+    it("shows the agent's error data as sent, fenced so the data cannot end the block", () => {
+      const failed: AgentDiagnosis = {
+        ...(diagnoses[1] as AgentDiagnosis),
+        session: {
+          ok: false,
+          signedIn: undefined,
+          message: 'Internal error: quota',
+          details: {
+            kind: 'internal',
+            message: 'Internal error: quota',
+            code: -32603,
+            data: '{\n  "status": 429,\n  "hint": "```<b>not html</b>"\n}',
+          },
+        },
+      };
+      const report = section(renderDoctorReport([failed], REPORT_CONTEXT), 'Needs login');
+      assert.match(report, /- \*\*The agent's error:\*\* code -32603\n/);
+      assert.ok(
+        report.includes('\n  ````\n  {\n    "status": 429,\n    "hint": "```<b>not html</b>"\n  }\n  ````\n'),
+        report,
+      );
+    });
+
     it('gives each agent its findings and each problem its fix', () => {
       const report = renderDoctorReport(diagnoses, REPORT_CONTEXT);
       const demo = section(report, 'Demo');
@@ -218,6 +241,11 @@ describe('agent doctor', () => {
 
       const login = section(report, 'Needs login');
       assert.match(login, /^\n## Needs login — not signed in\n/);
+      // What the agent sent with its refusal: ACP's "auth required" code.
+      assert.match(
+        login,
+        /- \*\*Session:\*\* could not be created — .*\n- \*\*The agent's error:\*\* code -32000\n/,
+      );
       assert.match(login, /- \*\*Sign-in methods:\*\* Test login \(agent\)/);
       assert.match(
         login,
