@@ -7,21 +7,9 @@
 // Same clock as the agent (Date.now()). Prints JSON on its last line.
 //
 //   BENCH_LATENCY_CHUNKS (default 1000)  BENCH_LATENCY_RATES (default "100,burst")
-import * as acp from '@agentclientprotocol/sdk';
-import { methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { ChatController } from '../src/chat/chatController';
-import { NodeFileSystem } from '../src/core/node/nodeFileSystem';
-import { NodeTerminals } from '../src/core/node/nodeTerminals';
-import { PolicyPermissions } from '../src/core/node/policyPermissions';
-import { silentLogger } from '../src/core/ports';
 import type { HostMessage } from '../src/protocol';
+import { bareSession, benchChat } from './benchClients';
 
-const AGENT_JS = process.env.BENCH_AGENT_JS ?? path.resolve(__dirname, '../dist/demo-agent.js');
 const CHUNKS = Number(process.env.BENCH_LATENCY_CHUNKS ?? 1000);
 const RATES = (process.env.BENCH_LATENCY_RATES ?? '100,burst').split(',').map((rate) => rate.trim());
 const STAMP = /c(\d+)t(\d+)/g;
@@ -43,64 +31,27 @@ function promptFor(rate: string): string {
 
 /** agent → a bare SDK client's notification handler. */
 async function bareSdk(rate: string): Promise<number[]> {
-  const child = spawn(process.execPath, [AGENT_JS], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const stream = ndJsonStream(
-    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-  );
   const seen = new Set<number>();
   const latencies: number[] = [];
-  const app = acp.client({ name: 'bench-latency' });
-  app.onNotification(methods.client.session.update, ({ params }) => {
-    const update = params.update;
+  const session = await bareSession('bench-latency', (update) => {
     if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
       collect(update.content.text, Date.now(), seen, latencies);
     }
   });
-  const connection = app.connect(stream);
   try {
-    await connection.agent.request(methods.agent.initialize, {
-      protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: {},
-    });
-    const { sessionId } = await connection.agent.request(methods.agent.session.new, {
-      cwd: os.tmpdir(),
-      mcpServers: [],
-    });
-    await connection.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: promptFor(rate) }],
-    });
+    await session.prompt(promptFor(rate));
     while (latencies.length < CHUNKS) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     return latencies;
   } finally {
-    connection.close();
-    child.kill();
+    session.close();
   }
 }
 
 /** agent → the host pipeline's view message (what the extension hands to webview.postMessage). */
 async function ours(rate: string): Promise<number[]> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-bench-'));
-  const storageDir = mkdtempSync(path.join(os.tmpdir(), 'acp-bench-storage-'));
-  const terminals = new NodeTerminals(dir);
-  const controller = new ChatController({
-    agents: () => ({
-      agents: [{ id: 'bench', label: 'Bench agent', command: process.execPath, args: [AGENT_JS], env: {} }],
-      errors: [],
-    }),
-    cwd: () => dir,
-    ports: {
-      fileSystem: new NodeFileSystem(),
-      permissions: new PolicyPermissions(() => undefined),
-      terminals,
-      logger: silentLogger,
-    },
-    editor: { openFile: async () => {}, openUrl: async () => {}, checkAgents: async () => {} },
-    storageDir,
-  });
+  const { controller, dispose } = benchChat();
   const seen = new Set<number>();
   const latencies: number[] = [];
   let ended: (() => void) | undefined;
@@ -123,11 +74,7 @@ async function ours(rate: string): Promise<number[]> {
     await done;
     return latencies;
   } finally {
-    await controller.shutdown();
-    controller.dispose();
-    await terminals.dispose();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(storageDir, { recursive: true, force: true });
+    await dispose();
   }
 }
 

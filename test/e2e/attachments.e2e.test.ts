@@ -15,6 +15,7 @@ import {
   openChat,
   reportFailure,
   runCommand,
+  sendPrompt,
   UI_TIMEOUT,
   waitForAgentText,
   waitForTurnStatus,
@@ -76,21 +77,9 @@ describe('attaching files in the chat view (real VS Code)', () => {
     return dialog;
   }
 
-  /** Sends what is on the composer of `chat` with `text` and returns the turn's id once it completed. */
+  /** Sends what is on the composer of `chat` with `text`; returns the turn's id once it completed. */
   async function sendWithText(text: string, chat: Frame = frame): Promise<string> {
-    const input = chat.locator('.composer-input');
-    await input.click();
-    await input.pressSequentially(text);
-    const turns = chat.locator('section.turn[data-turn-id]');
-    const before = await turns.count();
-    await input.press('Enter');
-    await chat.waitForFunction(
-      (count) => document.querySelectorAll('section.turn[data-turn-id]').length > count,
-      before,
-      { timeout: UI_TIMEOUT },
-    );
-    const turnId = await turns.last().getAttribute('data-turn-id');
-    assert.ok(turnId);
+    const turnId = await sendPrompt(chat, text);
     await waitForTurnStatus(chat, turnId, 'completed');
     return turnId;
   }
