@@ -9,11 +9,11 @@ import {
   type ExitInfo,
 } from './agentProcess';
 import { AgentSession, type SessionHost, type SessionOptions } from './agentSession';
-import { boundedJson, shorten } from './boundedJson';
 import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
 import { Emitter, type Disposable } from './disposable';
 import { AgentError, AgentExitedError, classifyError, NotSupportedError } from './errors';
 import { registerPortHandlers } from './clientRequests';
+import { HeldUpdates } from './heldUpdates';
 import { lineGuard } from './lineGuard';
 import { selectMcpServers } from './mcpServers';
 import { modesOf, configOptionsOf } from './normalize';
@@ -60,10 +60,6 @@ export interface SessionParams {
   readonly mcpServers?: readonly acp.McpServer[];
 }
 
-/** Updates for a session id we do not know yet are held up to these limits (per id, ids, bytes in all). */
-const ORPHAN_UPDATE_LIMIT = 500;
-const ORPHAN_SESSION_LIMIT = 16;
-const ORPHAN_BYTE_LIMIT = 4 * 1024 * 1024;
 /** After the agent's output ends, how long its exit may take before it counts as a lost connection. */
 const EXIT_AFTER_EOF_MS = 2000;
 
@@ -78,9 +74,7 @@ function delay(ms: number): Promise<undefined> {
  */
 export class AgentClient implements Disposable {
   private readonly sessions = new Map<string, AgentSession>();
-  private readonly orphanUpdates = new Map<string, { updates: acp.SessionUpdate[]; bytes: number }>();
-  private orphanBytes = 0;
-  private orphanOverflowReported = false;
+  private readonly heldUpdates: HeldUpdates;
   /** Why the connection closed while the process still ran (an oversized or malformed message). */
   private connectionLoss: ConnectionLostError | undefined;
   private readonly exitEmitter = new Emitter<ExitInfo>();
@@ -103,6 +97,7 @@ export class AgentClient implements Disposable {
     private readonly options: AgentClientOptions,
   ) {
     this.logger = options.ports.logger ?? silentLogger;
+    this.heldUpdates = new HeldUpdates(this.logger);
   }
 
   /** Starts the agent process and completes `initialize`. Rejects with an `AgentError`. */
@@ -223,29 +218,7 @@ export class AgentClient implements Disposable {
       return;
     }
     // Agents may send updates (commands, modes) before their session/new response is read.
-    const held = this.orphanUpdates.get(sessionId);
-    const remaining = ORPHAN_BYTE_LIMIT - this.orphanBytes;
-    // Measured with a bounded serializer: a huge update costs no more than the budget left.
-    const bytes = remaining > 0 ? boundedJson(update, { maxChars: remaining + 1, maxDepth: 64 }).length : 1;
-    const full =
-      bytes > remaining ||
-      (held ? held.updates.length >= ORPHAN_UPDATE_LIMIT : this.orphanUpdates.size >= ORPHAN_SESSION_LIMIT);
-    if (full) {
-      if (!this.orphanOverflowReported) {
-        this.orphanOverflowReported = true;
-        this.logger.warn(
-          `Dropped updates for unknown sessions (first: ${shorten(sessionId, 80)}): more than ${ORPHAN_SESSION_LIMIT} sessions, ${ORPHAN_UPDATE_LIMIT} updates each or ${ORPHAN_BYTE_LIMIT / (1024 * 1024)} MiB are held. Reported once.`,
-        );
-      }
-      return;
-    }
-    this.orphanBytes += bytes;
-    if (held) {
-      held.updates.push(update);
-      held.bytes += bytes;
-    } else {
-      this.orphanUpdates.set(sessionId, { updates: [update], bytes });
-    }
+    this.heldUpdates.hold(sessionId, update);
   }
 
   private async initialize(): Promise<void> {
@@ -503,13 +476,8 @@ export class AgentClient implements Disposable {
     };
     const session = new AgentSession(sessionId, cwd, thread, host, this.options.sessionOptions);
     this.sessions.set(sessionId, session);
-    const held = this.orphanUpdates.get(sessionId);
-    this.orphanUpdates.delete(sessionId);
-    if (held) {
-      this.orphanBytes -= held.bytes;
-      for (const update of held.updates) {
-        session.handleUpdate(update);
-      }
+    for (const update of this.heldUpdates.take(sessionId)) {
+      session.handleUpdate(update);
     }
     return session;
   }
