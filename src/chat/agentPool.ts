@@ -32,12 +32,11 @@ interface Runtime {
   crashes: number[];
   busy: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
-  /** Bumped by every stop: a start begun before it hands out no client (it stops the one it made). */
-  epoch: number;
-  /** Ends a start's crash backoff wait early (a stop came). */
-  wakeUp?: () => void;
-  /** Aborts the process a start is bringing up (a stop came). */
-  abortStart?: AbortController;
+  /**
+   * Aborted by a stop while a start runs: it ends the crash backoff wait, stops the process being brought
+   * up, and the start hands out no client.
+   */
+  startAbort?: AbortController;
 }
 
 /** A stop came while the agent was starting: the start hands out nothing and its process is stopped. */
@@ -121,13 +120,11 @@ export class AgentPool implements Disposable {
     if (!runtime) {
       return;
     }
-    runtime.epoch++;
     const starting = runtime.starting;
     if (starting) {
       // The start stops the process it makes; waiting for it means no process outlives the stop.
       runtime.starting = undefined;
-      runtime.wakeUp?.();
-      runtime.abortStart?.abort();
+      runtime.startAbort?.abort();
       await starting.then(
         () => undefined,
         () => undefined,
@@ -168,7 +165,6 @@ export class AgentPool implements Disposable {
 
   private async start(agentId: string, runtime: Runtime): Promise<AgentClient> {
     const agent = this.definition(agentId);
-    const epoch = runtime.epoch;
     if (this.host.trusted && !this.host.trusted()) {
       const error = new AgentError(
         'untrusted',
@@ -195,40 +191,33 @@ export class AgentPool implements Disposable {
       });
       throw error;
     }
+    // Made before the first await: a stop right after `client()` finds it.
+    const abort = (runtime.startAbort = new AbortController());
+    const { signal } = abort;
     this.setStatus(agentId, runtime, { state: 'starting', agentName: agent.label });
     if (runtime.crashes.length > 0) {
       const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
       this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
-        runtime.wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
       });
-      runtime.wakeUp = undefined;
     }
     try {
-      if (runtime.epoch !== epoch) {
-        throw new StoppedWhileStartingError(agent.label);
-      }
+      signal.throwIfAborted();
       const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
-      if (runtime.epoch !== epoch) {
-        throw new StoppedWhileStartingError(agent.label);
-      }
-      const abort = (runtime.abortStart = new AbortController());
+      signal.throwIfAborted();
       const starting = AgentClient.start({
         agentId: agent.id,
         command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
         ports: this.host.ports,
         ...this.host.clientOptions,
-        signal: abort.signal,
+        signal,
       });
       const client = await (this.host.progress
         ? this.host.progress(`Starting ${agent.label}…`, starting)
         : starting);
-      runtime.abortStart = undefined;
-      if (runtime.epoch !== epoch) {
+      if (signal.aborted) {
         await client.stop();
         throw new StoppedWhileStartingError(agent.label);
       }
@@ -246,15 +235,16 @@ export class AgentPool implements Disposable {
       return client;
     } catch (error) {
       // A stop during the start is what was asked for: the agent is idle, not failed.
-      const stopped = error instanceof StoppedWhileStartingError || runtime.epoch !== epoch;
-      this.setStatus(
-        agentId,
-        runtime,
-        stopped ? { state: 'idle' } : this.errorStatus(agentId, error, undefined),
-      );
-      throw stopped && !(error instanceof StoppedWhileStartingError)
-        ? new StoppedWhileStartingError(agent.label)
-        : classifyError(error);
+      if (signal.aborted) {
+        this.setStatus(agentId, runtime, { state: 'idle' });
+        throw new StoppedWhileStartingError(agent.label);
+      }
+      this.setStatus(agentId, runtime, this.errorStatus(agentId, error, undefined));
+      throw classifyError(error);
+    } finally {
+      if (runtime.startAbort === abort) {
+        runtime.startAbort = undefined;
+      }
     }
   }
 
@@ -289,7 +279,7 @@ export class AgentPool implements Disposable {
   private runtime(agentId: string): Runtime {
     let runtime = this.runtimes.get(agentId);
     if (!runtime) {
-      runtime = { status: { state: 'idle' }, crashes: [], busy: false, epoch: 0 };
+      runtime = { status: { state: 'idle' }, crashes: [], busy: false };
       this.runtimes.set(agentId, runtime);
     }
     return runtime;
