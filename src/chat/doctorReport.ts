@@ -140,9 +140,7 @@ function agentSection(diagnosis: AgentDiagnosis): string[] {
       '',
       `Agent output (last ${diagnosis.stderrTail.length} lines):`,
       '',
-      '```text',
-      ...diagnosis.stderrTail.map((l) => l.replace(/```/g, "'''")),
-      '```',
+      ...fenced(diagnosis.stderrTail, 'text'),
     );
   }
   return lines;
@@ -193,10 +191,14 @@ function agentErrorLines(details: ErrorDetails): string[] {
     `- **The agent's error:** ${details.code === undefined ? escapeMarkdown(details.kind) : `code ${details.code}`}`,
   ];
   if (details.data !== undefined) {
-    // A fence longer than any run of backticks in the data, so the agent's text cannot end it.
-    const longestRun = Math.max(0, ...(details.data.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(Math.max(3, longestRun + 1));
-    lines.push('', `  ${fence}`, ...details.data.split('\n').map((line) => `  ${line}`), `  ${fence}`, '');
+    lines.push('', ...fenced(details.data.split('\n')).map((line) => `  ${line}`), '');
   }
   return lines;
+}
+
+/** The agent's lines as a code block whose fence is longer than any run of backticks in them: kept as sent. */
+function fenced(lines: readonly string[], info = ''): string[] {
+  const longestRun = Math.max(0, ...lines.flatMap((line) => line.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return [`${fence}${info}`, ...lines, fence];
 }
