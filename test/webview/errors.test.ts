@@ -19,6 +19,14 @@ const HOSTILE_DATA = JSON.stringify(
 describe('webview: turn errors and agent status', () => {
   const chat = useChatPages();
 
+  /** The host ends turn t1 with `outcome`. */
+  async function endFirstTurn(
+    page: Awaited<ReturnType<typeof chat.open>>,
+    outcome: Parameters<typeof turn>[1],
+  ): Promise<void> {
+    await page.host(events(ended(turn('t1', outcome))));
+  }
+
   it('auth_required: Sign in buttons from the agent status post authenticate', async () => {
     const page = await chat.open();
     await page.host(
@@ -36,16 +44,10 @@ describe('webview: turn errors and agent status', () => {
         },
       ),
     );
-    await page.host(
-      events(
-        ended(
-          turn('t1', {
-            status: 'failed',
-            error: { kind: 'auth_required', message: 'Please sign in', code: -32000 },
-          }),
-        ),
-      ),
-    );
+    await endFirstTurn(page, {
+      status: 'failed',
+      error: { kind: 'auth_required', message: 'Please sign in', code: -32000 },
+    });
     const error = page.page.locator('.turn-footer .agent-error');
     assert.match(await error.locator('.error-title').innerText(), /Sign in required/);
     assert.match(await error.locator('.error-message').innerText(), /Please sign in \(code -32000\)/);
@@ -61,17 +63,11 @@ describe('webview: turn errors and agent status', () => {
   it('process_exited: "Agent exited", stderr tail and Restart', async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
-    await page.host(
-      events(
-        ended(
-          turn('t1', {
-            status: 'interrupted',
-            error: { kind: 'process_exited', message: 'The agent exited with code 1.' },
-            stderrTail: ['panic: out of memory', 'goroutine 1 [running]'],
-          }),
-        ),
-      ),
-    );
+    await endFirstTurn(page, {
+      status: 'interrupted',
+      error: { kind: 'process_exited', message: 'The agent exited with code 1.' },
+      stderrTail: ['panic: out of memory', 'goroutine 1 [running]'],
+    });
     const error = page.page.locator('.turn-footer .agent-error');
     assert.match(await error.locator('.error-title').innerText(), /Agent exited/);
     assert.match(await error.locator('.error-message').innerText(), /exited with code 1/);
@@ -89,16 +85,10 @@ describe('webview: turn errors and agent status', () => {
   it('rate_limited: says so, with the message', async () => {
     const page = await chat.open();
     await page.host(snapshot({ turns: [turn('t1')] }));
-    await page.host(
-      events(
-        ended(
-          turn('t1', {
-            status: 'failed',
-            error: { kind: 'rate_limited', message: 'Try again in 30s', code: 429 },
-          }),
-        ),
-      ),
-    );
+    await endFirstTurn(page, {
+      status: 'failed',
+      error: { kind: 'rate_limited', message: 'Try again in 30s', code: 429 },
+    });
     const error = page.page.locator('.agent-error');
     assert.equal(await error.getAttribute('data-kind'), 'rate_limited');
     assert.match(await error.innerText(), /Rate limited/);
@@ -186,16 +176,10 @@ describe('webview: turn errors and agent status', () => {
     await banner.locator('vscode-button', { hasText: 'Check agents' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'check_agents' });
 
-    await page.host(
-      events(
-        ended(
-          turn('t1', {
-            status: 'failed',
-            error: { kind: 'internal', message: 'Internal error', code: -32603 },
-          }),
-        ),
-      ),
-    );
+    await endFirstTurn(page, {
+      status: 'failed',
+      error: { kind: 'internal', message: 'Internal error', code: -32603 },
+    });
     assert.equal(await page.page.locator('.turn-footer .agent-error').count(), 1);
     assert.equal(
       await page.page.locator('.turn-footer vscode-button', { hasText: 'Check agents' }).count(),
@@ -220,16 +204,10 @@ describe('webview: turn errors and agent status', () => {
   it("a failed turn's Details show the code and what the agent sent, collapsed until opened", async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
-    await page.host(
-      events(
-        ended(
-          turn('t1', {
-            status: 'failed',
-            error: { kind: 'internal', message: 'Upstream failed', code: -32603, data: HOSTILE_DATA },
-          }),
-        ),
-      ),
-    );
+    await endFirstTurn(page, {
+      status: 'failed',
+      error: { kind: 'internal', message: 'Upstream failed', code: -32603, data: HOSTILE_DATA },
+    });
     const error = page.page.locator('[data-turn-id="t1"] .agent-error');
     const details = error.locator('.error-details');
     const header = details.locator('.disclosure-header');
@@ -279,16 +257,10 @@ describe('webview: turn errors and agent status', () => {
     assert.equal(await banner.locator('.error-code').textContent(), '-32000 (Authentication required)');
     assert.equal(await banner.locator('.error-data').textContent(), '"GEMINI_API_KEY is not set"');
 
-    await page.host(
-      events(
-        ended(
-          turn('t1', {
-            status: 'interrupted',
-            error: { kind: 'process_exited', message: 'The agent exited with code 1.' },
-          }),
-        ),
-      ),
-    );
+    await endFirstTurn(page, {
+      status: 'interrupted',
+      error: { kind: 'process_exited', message: 'The agent exited with code 1.' },
+    });
     const exited = page.page.locator('[data-turn-id="t1"] .agent-error');
     assert.match(await exited.innerText(), /Agent exited/);
     assert.equal(await exited.locator('.error-details').count(), 0);
@@ -311,29 +283,23 @@ describe('webview: turn errors and agent status', () => {
     await page.host(
       snapshot({ entries: [message('user', 'e1', 'Summarise the open issues')], turns: [turn('t1')] }),
     );
-    await page.host(
-      events(
-        ended(
-          turn('t1', {
-            status: 'failed',
-            error: {
-              kind: 'rate_limited',
-              message: 'Internal error: upstream returned 429',
-              code: -32603,
-              data: JSON.stringify(
-                {
-                  status: 429,
-                  retryAfterSeconds: 30,
-                  error: { type: 'rate_limit_error', message: 'Too many requests' },
-                },
-                null,
-                2,
-              ),
-            },
-          }),
+    await endFirstTurn(page, {
+      status: 'failed',
+      error: {
+        kind: 'rate_limited',
+        message: 'Internal error: upstream returned 429',
+        code: -32603,
+        data: JSON.stringify(
+          {
+            status: 429,
+            retryAfterSeconds: 30,
+            error: { type: 'rate_limit_error', message: 'Too many requests' },
+          },
+          null,
+          2,
         ),
-      ),
-    );
+      },
+    });
     await page.host({
       type: 'error',
       message: 'Invalid params: unknown mode warp',
