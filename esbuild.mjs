@@ -2,7 +2,7 @@
 //  - host:    src/extension.ts  -> dist/extension.js  (CommonJS, Node, `vscode` external): activation only,
 //             a few registrations;
 //             src/chatHost.ts   -> dist/chat.js       the chat (ACP SDK, schemas, controller, journal),
-//             `require`d by dist/extension.js on first use (src/vscode/lazyChatHost.ts)
+//             `require`d by dist/extension.js on first use (src/lazyChatHost.ts)
 //  - webview: webview/main.ts   -> dist/webview.js    (ESM, browser)
 //  - demo agent: test/fixtures/agent/main.ts -> dist/demo-agent.js (CommonJS, Node): the scriptable
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.

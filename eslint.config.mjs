@@ -9,7 +9,8 @@ const noVscode = {
       paths: [
         {
           name: 'vscode',
-          message: 'Only src/vscode/** may import vscode: core, protocol and webview talk through ports.',
+          message:
+            'Only vscode parts (src/vscode, src/features/*/vscode) and the composition roots import vscode.',
         },
       ],
     },
@@ -24,6 +25,29 @@ function noVscodeAnd(pattern) {
       { paths: noVscode['no-restricted-imports'][1].paths, patterns: [pattern] },
     ],
   };
+}
+
+/** A feature importing another feature: two folders up into a sibling, or through `features/`. */
+const otherFeature = {
+  regex: '^(\\.\\./\\.\\./(?!\\.\\.)|(\\.\\./)+features/)',
+  message: 'A feature must not import another feature: move what both need into the base layers.',
+};
+
+/**
+ * The rules of one layer: for the base folder `src/<layer>` and every feature's `<layer>/` part (a later
+ * `no-restricted-imports` replaces an earlier one, so a feature part gets both patterns in one rule).
+ */
+function layerRules(layer, forbidVscode, pattern) {
+  const rule = (patterns) =>
+    forbidVscode
+      ? {
+          'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns }],
+        }
+      : { 'no-restricted-imports': ['error', { patterns }] };
+  return [
+    { files: [`src/${layer}/**`], rules: rule([pattern]) },
+    { files: [`src/features/*/${layer}/**`], rules: rule([pattern, otherFeature]) },
+  ];
 }
 
 export default tseslint.config(
@@ -42,40 +66,22 @@ export default tseslint.config(
     },
   },
   // The layers, in a line with nothing pointing back up: protocol ← core ← chat ← vscode ← extension.
-  {
-    // The ACP client knows nothing of the chat orchestration or the editor.
-    files: ['src/core/**'],
-    rules: noVscodeAnd({
-      regex: '(^|/)(chat|vscode|extension|exports)(/|$)',
-      message:
-        'src/core must not depend on src/chat, src/vscode or the extension (it talks through its ports).',
-    }),
-  },
-  {
-    // Chat orchestration is editor-independent: it reaches VS Code only through the core's ports.
-    files: ['src/chat/**'],
-    rules: noVscodeAnd({
-      regex: '(^|/)(vscode|extension|exports)(/|$)',
-      message: 'src/chat must not depend on src/vscode or the extension.',
-    }),
-  },
-  {
-    // The adapters are built by the composition root, never the other way round.
-    files: ['src/vscode/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\.\\./(extension|exports)$',
-              message: 'src/vscode must not depend on the extension entry point.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // A feature (src/features/<name>/) has parts named like the layers: its core/, chat/ and vscode/ follow
+  // the same arrows, and a feature builds on the base layers, never on another feature.
+  ...layerRules('core', true, {
+    regex: '(^|/)(chat|vscode|extension|exports|chatHost|lazyChatHost)(/|$)',
+    message:
+      'A core part must not depend on a chat or vscode part or the extension (it talks through its ports).',
+  }),
+  ...layerRules('chat', true, {
+    regex: '(^|/)(vscode|extension|exports|chatHost|lazyChatHost)(/|$)',
+    message: 'A chat part must not depend on a vscode part or the extension.',
+  }),
+  // The adapters are built by the composition roots (extension, chatHost, lazyChatHost), never the other way.
+  ...layerRules('vscode', false, {
+    regex: '(^|/)(extension|exports|chatHost|lazyChatHost)$',
+    message: 'A vscode part must not depend on the composition roots (extension, chatHost, lazyChatHost).',
+  }),
   {
     // The chat page's HTML is built without vscode, so the webview tests serve exactly it.
     files: ['src/vscode/chatHtml.ts'],

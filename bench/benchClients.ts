@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { ChatController } from '../src/chat/chatController';
 import { NodeFileSystem } from '../src/core/node/nodeFileSystem';
-import { NodeTerminals } from '../src/core/node/nodeTerminals';
-import { PolicyPermissions } from '../src/core/node/policyPermissions';
+import { NodeTerminals } from '../src/features/terminals/core/nodeTerminals';
+import { PolicyPermissions } from '../src/features/permissions/core/policyPermissions';
 import { silentLogger } from '../src/core/ports';
 
 export const AGENT_JS = process.env.BENCH_AGENT_JS ?? path.resolve(__dirname, '../dist/demo-agent.js');

@@ -15,7 +15,10 @@ const PER_DIR = 100;
 const NO_CHANGE_RUNS = 7;
 const GOAL_MS = 300;
 
-const { createCheckpointStore } = await tsImport('../src/core/checkpoints/index.ts', import.meta.url);
+const { createCheckpointStore } = await tsImport(
+  '../src/features/checkpoints/core/index.ts',
+  import.meta.url,
+);
 const silent = { trace() {}, info() {}, warn() {}, error() {} };
 
 /** `FILES` source-like files of ~1 KB in folders of `PER_DIR`, plus an ignored build folder. */

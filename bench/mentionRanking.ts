@@ -3,8 +3,8 @@
 // per query; then times the .gitignore rules the file index applies to such a listing (built from a
 // root and nested ignore files, then asked about every path). It prints figures; it asserts nothing.
 import { performance } from 'node:perf_hooks';
-import { fuzzyPathScore, rankBy } from '../src/chat/mentions/fuzzyRank';
-import { GitignoreRules } from '../src/chat/mentions/gitignoreRules';
+import { fuzzyPathScore, rankBy } from '../src/features/mentions/chat/fuzzyRank';
+import { GitignoreRules } from '../src/features/mentions/chat/gitignoreRules';
 
 const FILES = 20_000;
 const RUNS = 40;

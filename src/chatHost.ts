@@ -6,24 +6,24 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { PermissionRules } from './core/permissionRules';
+import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
-import { registerCheckAgents } from './vscode/checkAgents';
-import { ChangeReview } from './chat/changeReview';
+import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
+import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import { ChatController } from './chat/chatController';
-import { createCheckpointStore } from './core/checkpoints';
+import { createCheckpointStore } from './features/checkpoints/core';
 import { chatOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
-import { VscodeEditReviews } from './vscode/vscodeEditReviews';
+import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReviews';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { registerEditorTabCommands } from './vscode/editorTabCommands';
-import { VsCodeMentionSource } from './vscode/mentionSource';
+import { VsCodeMentionSource } from './features/mentions/vscode/vscodeMentionSource';
 import { channelLogger } from './vscode/logChannel';
-import { registerMcpCommands } from './vscode/mcpCommands';
-import { McpServerSource } from './vscode/mcpServerSource';
-import { diffViewer, VsCodePermissions } from './vscode/permissionPrompt';
+import { registerMcpCommands } from './features/mcp/vscode/mcpCommands';
+import { McpServerSource } from './features/mcp/vscode/mcpServerSource';
+import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
 import {
   agentIdleStopMs,
   defaultAgentId,
@@ -36,10 +36,10 @@ import {
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
 import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
-import { VsCodeDiagnostics } from './vscode/vscodeDiagnostics';
-import { VsCodeTerminals } from './vscode/vscodeTerminals';
+import { VsCodeDiagnostics } from './features/problems/vscode/vscodeDiagnostics';
+import { VsCodeTerminals } from './features/terminals/vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
-import { VsCodeWorkspaceChanges } from './vscode/workspaceChanges';
+import { VsCodeWorkspaceChanges } from './features/checkpoints/vscode/vscodeWorkspaceChanges';
 
 /**
  * The test hooks: what the extension exposes to its integration tests, and only to them (an
@@ -99,7 +99,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     {
       chatVisible: ({ sessionId }) => chatOnScreen(viewRef, sessionId),
       where: permissionSurface,
-      showDiff: diffViewer(review),
+      showDiff: (path, oldText, newText) => review.preview(path, oldText, newText),
     },
     logger,
   );
@@ -188,7 +188,19 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   return {
     view,
     panels,
-    api: { chat, prompts, review, terminals, statusBar, rules, catalog, mcp, panels, mentions, sidebar: view },
+    api: {
+      chat,
+      prompts,
+      review,
+      terminals,
+      statusBar,
+      rules,
+      catalog,
+      mcp,
+      panels,
+      mentions,
+      sidebar: view,
+    },
     shutdown: () => chat.shutdown(),
     dispose: () => {
       for (const subscription of subscriptions.splice(0).reverse()) {

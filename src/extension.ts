@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { AcpAgentsApi } from './chatHost';
 import { extensionExports, type ActivationTimings, type ExtensionRunMode } from './exports';
 import { contributedCommandIds } from './contributedCommands';
-import { LazyChatHost } from './vscode/lazyChatHost';
+import { LazyChatHost } from './lazyChatHost';
 
 export type { AcpAgentsApi } from './chatHost';
 

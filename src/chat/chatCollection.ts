@@ -3,7 +3,7 @@ import { ChatJournal, type JournalDamage, type Retention } from '../core/journal
 import type { Logger } from '../core/ports';
 import { Thread, type ThreadLimits } from '../core/thread';
 import type { Notice, ThreadEvent } from '../core/threadTypes';
-import type { ChangeReview } from './changeReview';
+import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { Conversation, type ConversationDeps } from './conversation';
 
 export interface ChatStoreOptions {

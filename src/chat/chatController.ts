@@ -12,12 +12,17 @@ import type {
 } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
-import type { ChangeReview } from './changeReview';
+import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { ChatCollection } from './chatCollection';
 import { composerPrompt, earlierChatMentions } from './composerContext';
 import type { Conversation } from './conversation';
-import { offerMessage, ProblemsWatch, problemsPrompt, type DiagnosticsPort } from './problemsOffer';
-import type { MentionSource } from './mentions/mentionSource';
+import {
+  offerMessage,
+  ProblemsWatch,
+  problemsPrompt,
+  type DiagnosticsPort,
+} from '../features/problems/chat/problemsOffer';
+import type { MentionSource } from '../features/mentions/chat/mentionSource';
 import { SessionCoordinator } from './sessionCoordinator';
 import { ViewMessageHandler, type ChatActions } from './viewMessageHandler';
 import { ViewPresenter } from './viewPresenter';

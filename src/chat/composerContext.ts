@@ -3,8 +3,8 @@ import type { PromptBlock } from '../core/promptBlocks';
 import type { AttachmentRef, DroppedTextFile, ImageAttachment, Mention } from '../protocol';
 import { attachmentBlocks, CHAT_URI_SCHEME, droppedTextBlocks, imageBlocks } from './attachmentBlocks';
 import type { Conversation } from './conversation';
-import { fuzzyScore, rankBy } from './mentions/fuzzyRank';
-import type { MentionSource } from './mentions/mentionSource';
+import { fuzzyScore, rankBy } from '../features/mentions/chat/fuzzyRank';
+import type { MentionSource } from '../features/mentions/chat/mentionSource';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
 
 /** What the composer sent: its text, attachments and mentions, pasted images and dropped text files. */

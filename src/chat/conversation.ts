@@ -13,7 +13,7 @@ import type { Logger } from '../core/ports';
 import type { PromptBlock } from '../core/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread';
 import type { ErrorDetails, ThreadEvent, Turn } from '../core/threadTypes';
-import type { ChangeReview } from './changeReview';
+import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { CoalescedEvents } from './coalescedEvents';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
 

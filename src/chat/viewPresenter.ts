@@ -5,7 +5,7 @@ import type { AgentStatus, ChatSummary, HostMessage, ProblemsOfferMessage, ViewS
 import type { AgentDefinition } from './agentSettings';
 import type { ChatCollection } from './chatCollection';
 import { EventBatcher } from './eventBatcher';
-import { TerminalRelay } from './terminalRelay';
+import { TerminalRelay } from '../features/terminals/chat/terminalRelay';
 import { ViewConnections } from './viewConnections';
 import type { ViewSlot } from './viewSlot';
 import type { EditReviews, ViewSink } from './viewSink';

@@ -15,7 +15,7 @@ import { AgentError, AgentExitedError, classifyError, NotSupportedError } from '
 import { registerPortHandlers } from './clientRequests';
 import { HeldUpdates } from './heldUpdates';
 import { lineGuard } from './lineGuard';
-import { selectMcpServers } from './mcpServers';
+import { selectMcpServers } from '../features/mcp/core/mcpServers';
 import { modesOf, configOptionsOf } from './normalize';
 import { silentLogger, type ClientPorts, type Logger } from './ports';
 import { guardedOutgoing } from './outgoingGuard';

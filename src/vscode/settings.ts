@@ -2,7 +2,11 @@ import * as z from 'zod';
 import * as vscode from 'vscode';
 import type { Retention } from '../core/journal';
 import { ToolKindSchema } from '../protocol';
-import type { PermissionRule, PermissionSettings, RuleStore } from '../core/permissionRules';
+import type {
+  PermissionRule,
+  PermissionSettings,
+  RuleStore,
+} from '../features/permissions/core/permissionRules';
 import type { FileSettings } from './workspaceFileSystem';
 
 const FileSettingsSchema = z.object({

@@ -1,9 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FileHandle } from 'node:fs/promises';
+import { looksBinary } from '../core/binaryContent';
 import { ConfinementRaceError, isInside, openInside } from '../core/pathConfinement';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
-import type { VscodeEditReviews } from './vscodeEditReviews';
+import type { VscodeEditReviews } from '../features/editReview/vscode/vscodeEditReviews';
 import type { UserPrompts } from './userPrompts';
 
 export interface FileSettings {
@@ -216,11 +217,6 @@ export class WorkspaceFileSystem implements FileSystemPort {
       return false;
     }
   }
-}
-
-/** A NUL byte in the first 8 KiB: how git and most editors tell binary from text. */
-export function looksBinary(bytes: Uint8Array): boolean {
-  return bytes.subarray(0, 8192).includes(0);
 }
 
 function tooLarge(filePath: string, size: number, limit: number): ClientRefusalError {

@@ -4,8 +4,12 @@ import * as path from 'node:path';
 import { AgentClient, type AgentClientOptions } from '../../src/core/agentClient';
 import type { AgentSession } from '../../src/core/agentSession';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
-import { NodeTerminals } from '../../src/core/node/nodeTerminals';
-import { chooseKind, PolicyPermissions, type PermissionPolicy } from '../../src/core/node/policyPermissions';
+import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
+import {
+  chooseKind,
+  PolicyPermissions,
+  type PermissionPolicy,
+} from '../../src/features/permissions/core/policyPermissions';
 import { RecordingLogger } from '../unit/support/testAgent';
 
 /** The hostile agent: plain JavaScript, run by this Node over real stdio. */

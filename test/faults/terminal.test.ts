@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeTerminals } from '../../src/core/node/nodeTerminals';
-import { TerminalRelay } from '../../src/chat/terminalRelay';
+import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
+import { TerminalRelay } from '../../src/features/terminals/chat/terminalRelay';
 import type { TerminalOutputMessage } from '../../src/protocol';
 import { memory, MiB, until } from './hostile';
 

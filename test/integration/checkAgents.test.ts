@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_PRESETS } from '../../src/chat/agentPresets';
-import { verdictOf } from '../../src/chat/doctorReport';
-import type { CheckAgentsResult } from '../../src/vscode/checkAgents';
+import { verdictOf } from '../../src/features/doctor/chat/doctorReport';
+import type { CheckAgentsResult } from '../../src/features/doctor/vscode/checkAgents';
 import { allTabs, closeAllEditors, eventually, EXTENSION_ID, getApi, Settings } from './support/harness';
 
 describe('ACP: Check Agents (issue 10)', () => {

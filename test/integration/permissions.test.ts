@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { PermissionRule, PermissionRules } from '../../src/core/permissionRules';
+import type { PermissionRule, PermissionRules } from '../../src/features/permissions/core/permissionRules';
 import type { PermissionPrompt } from '../../src/core/ports';
 import type { AcpAgentsApi } from '../../src/extension';
 import {

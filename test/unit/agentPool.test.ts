@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentPool } from '../../src/chat/agentPool';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
-import { NodeTerminals } from '../../src/core/node/nodeTerminals';
-import { PolicyPermissions } from '../../src/core/node/policyPermissions';
+import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
+import { PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';
 import { testAgent, until } from './support/chatHarness';
 import { RecordingLogger, TEST_AGENT_JS } from './support/testAgent';
 

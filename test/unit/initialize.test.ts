@@ -3,8 +3,8 @@ import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { AgentClient } from '../../src/core/agentClient';
 import { AgentError, AgentExitedError } from '../../src/core/errors';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
-import { NodeTerminals } from '../../src/core/node/nodeTerminals';
-import { chooseKind, PolicyPermissions } from '../../src/core/node/policyPermissions';
+import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
+import { chooseKind, PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';
 import { RecordingLogger, startTestAgent, TEST_AGENT_JS } from './support/testAgent';
 
 function ports(logger = new RecordingLogger()) {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { chooseKind } from '../../src/core/node/policyPermissions';
+import { chooseKind } from '../../src/features/permissions/core/policyPermissions';
 import type { AgentMessageEntry, ThreadEntry, ToolCallEntry, Turn } from '../../src/core/threadTypes';
 import type { AgentSession } from '../../src/core/agentSession';
 import { startRealAdapter, type RealAdapter } from './support/realAdapter';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { chooseKind } from '../../src/core/node/policyPermissions';
+import { chooseKind } from '../../src/features/permissions/core/policyPermissions';
 import type { ToolCallEntry } from '../../src/core/threadTypes';
 import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
 

@@ -1,7 +1,7 @@
 import type { AttachmentRef } from '../../src/protocol';
 import { el, icon, iconButton } from './dom';
 import { formatBytes, type CarriedFile } from './imageFiles';
-import { mentionIcon } from './mentionIcons';
+import { mentionIcon } from './mentions/mentionIcons';
 
 /** Identifies an attachment on the composer (a selection and its file share a URI). */
 export function attachmentKey(attachment: AttachmentRef): string {

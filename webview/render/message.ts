@@ -2,7 +2,7 @@ import type { ThreadEntryMessage } from '../../src/protocol';
 import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { attachmentChips } from './attachments';
 import { Disclosure } from './disclosure';
-import { linkMentions } from './mentionLinks';
+import { linkMentions } from './mentions/mentionLinks';
 import { el, icon } from './dom';
 import type { EntryView, MessageEntry, RenderContext } from './types';
 

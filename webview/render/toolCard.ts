@@ -3,7 +3,7 @@ import { describeFileTarget } from '../links';
 import { Disclosure } from './disclosure';
 import { el, icon } from './dom';
 import { TOOL_KIND_ICONS, TOOL_STATUS } from './icons';
-import { PermissionView } from './permission';
+import { PermissionView } from './permissions/permission';
 import { ToolContentList } from './toolContent';
 import type { EntryView, RenderContext, ToolCallEntry } from './types';
 

@@ -3,7 +3,7 @@ import { attachmentChip } from './attachments';
 import { diffView } from './diffView';
 import { el } from './dom';
 import { truncationNote } from './message';
-import { TerminalView } from './terminalView';
+import { TerminalView } from './terminals/terminalView';
 import type { RenderContext } from './types';
 
 interface ContentView {

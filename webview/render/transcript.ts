@@ -1,7 +1,7 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChatStore, StoreChanges } from '../store';
-import { ChangeCardView } from './changeCard';
-import { refreshCheckpoints, type CheckpointSlots } from './checkpoint';
+import { ChangeCardView } from './checkpoints/changeCard';
+import { refreshCheckpoints, type CheckpointSlots } from './checkpoints/checkpoint';
 import { el, icon } from './dom';
 import { emptyState, type EmptyStateInfo } from './emptyState';
 import { MessageView, ThoughtView } from './message';

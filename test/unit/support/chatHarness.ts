@@ -3,8 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Retention } from '../../../src/core/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
-import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
-import { PolicyPermissions } from '../../../src/core/node/policyPermissions';
+import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
+import { PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';
 import {
   HostMessageSchema,
   type AttachmentRef,
@@ -12,10 +12,10 @@ import {
   type ThreadEventMessage,
 } from '../../../src/protocol';
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
-import type { ChangeReview } from '../../../src/chat/changeReview';
+import type { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
 import { ChatController } from '../../../src/chat/chatController';
-import type { DiagnosticsPort } from '../../../src/chat/problemsOffer';
-import type { MentionSource } from '../../../src/chat/mentions/mentionSource';
+import type { DiagnosticsPort } from '../../../src/features/problems/chat/problemsOffer';
+import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {

@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { RestoredFile, WorkspaceChangesPort } from '../../../src/chat/workspaceChanges';
+import type {
+  RestoredFile,
+  WorkspaceChangesPort,
+} from '../../../src/features/checkpoints/chat/workspaceChanges';
 import type { Disposable } from '../../../src/core/disposable';
 import type { TurnFileChange } from '../../../src/core/threadTypes';
 

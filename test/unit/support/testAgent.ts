@@ -4,12 +4,12 @@ import * as path from 'node:path';
 import { AgentClient, type AgentClientOptions } from '../../../src/core/agentClient';
 import type { AgentSession } from '../../../src/core/agentSession';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
-import { NodeTerminals } from '../../../src/core/node/nodeTerminals';
+import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import {
   chooseKind,
   PolicyPermissions,
   type PermissionPolicy,
-} from '../../../src/core/node/policyPermissions';
+} from '../../../src/features/permissions/core/policyPermissions';
 import type { FileSystemPort, Logger } from '../../../src/core/ports';
 import type { ThreadEvent } from '../../../src/core/threadTypes';
 

@@ -1,0 +1,435 @@
+import type { CheckpointStore, FileChangeStat } from '../core/types';
+import type { Disposable } from '../../../core/disposable';
+import type { Logger } from '../../../core/ports';
+import type { Thread } from '../../../core/thread';
+import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/threadTypes';
+import type { RestoredFile, WorkspaceChangesPort } from './workspaceChanges';
+
+export interface ChangeReviewOptions {
+  /** A checkpoint that takes longer is given up: the prompt is not held back for it. */
+  readonly checkpointTimeoutMs: number;
+  /** File events during a turn are gathered this long before the live list is refreshed. */
+  readonly liveRefreshMs: number;
+}
+
+const DEFAULTS: ChangeReviewOptions = { checkpointTimeoutMs: 10_000, liveRefreshMs: 300 };
+
+/** How many file names a confirmation lists before "and N more". */
+const LISTED_FILES = 12;
+
+/**
+ * Every turn's changes to the workspace, whoever made them: a checkpoint before the turn, a live list
+ * while it runs (file events), the final list when it ends (also cancelled, failed or crashed), and
+ * Keep / Undo per file or for all, and "restore to before this message". The list is part of the turn
+ * (`Turn.changes`), so it is journaled with the chat and survives a reload.
+ */
+export class ChangeReview implements Disposable {
+  private readonly options: ChangeReviewOptions;
+  private told = false;
+  private readonly following = new Set<Disposable>();
+  private opened: Promise<CheckpointStore> | undefined;
+  private coverage: TurnChanges['coverage'] = 'full';
+  private warming: Promise<void> | undefined;
+
+  constructor(
+    /** Opens the store on first use (it probes git and sets up its repositories). */
+    private readonly openStore: () => Promise<CheckpointStore>,
+    private readonly workspace: WorkspaceChangesPort,
+    private readonly logger: Logger,
+    options: Partial<ChangeReviewOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** `path`'s bytes at checkpoint `id` (for the diff editor); undefined when it did not exist. */
+  async read(id: string, path: string): Promise<Uint8Array | undefined> {
+    return (await this.store()).read(id, path);
+  }
+
+  /**
+   * Takes a first checkpoint in the background (the chat opened): on a large workspace the first one
+   * stores every file once, which must not hold back the first prompt.
+   */
+  warmUp(): void {
+    this.warming ??= this.checkpoint().then(() => undefined);
+  }
+
+  /** Records the workspace before a prompt; `undefined` when that failed (logged, the prompt goes on). */
+  async checkpoint(): Promise<string | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const store = await this.store();
+      if (store.coverage === 'limited' && !this.told) {
+        this.told = true;
+        this.workspace.inform(
+          `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
+        );
+      }
+      return await Promise.race([
+        store.create(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`it took longer than ${this.options.checkpointTimeoutMs} ms`)),
+            this.options.checkpointTimeoutMs,
+          );
+        }),
+      ]);
+    } catch (error) {
+      this.logger.warn(
+        `No checkpoint before this turn: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Follows the running turn `turnId` of `thread`: its changes appear as files change, and the final
+   * list is recorded when the turn ends. Disposing stops following (the final list is still recorded).
+   */
+  follow(thread: Thread, turnId: string): Disposable {
+    const checkpointId = thread.turn(turnId)?.checkpointId;
+    if (checkpointId === undefined) {
+      return { dispose() {} };
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let ended = false;
+    const refresh = (): void => {
+      timer = undefined;
+      void this.listChanges(checkpointId).then((files) => {
+        if (!ended && files) {
+          this.record(thread, turnId, files, { live: true });
+        }
+      });
+    };
+    const watcher = this.workspace.watch(() => {
+      timer ??= setTimeout(refresh, this.options.liveRefreshMs);
+    });
+    const events = thread.onEvent((event) => {
+      if (event.type === 'entry_added' || event.type === 'entry_updated') {
+        const entry = event.entry;
+        if (entry.kind === 'tool_call' && entry.turnId === turnId) {
+          // Only a store that cannot see the whole workspace needs telling; the diff's old text is the
+          // file as it was, when the agent sends one.
+          for (const content of entry.content) {
+            if (content.type === 'diff') {
+              void this.note(
+                content.path,
+                content.truncated ? undefined : content.oldText === null ? null : encode(content.oldText),
+              );
+            }
+          }
+          for (const location of entry.locations) {
+            void this.note(location.path);
+          }
+        }
+      } else if (event.type === 'turn_ended' && event.turn.id === turnId) {
+        stop();
+        void this.finish(thread, turnId, checkpointId);
+      }
+    });
+    const stop = (): void => {
+      ended = true;
+      clearTimeout(timer);
+      watcher.dispose();
+      events.dispose();
+      this.following.delete(handle);
+    };
+    const handle: Disposable = { dispose: stop };
+    this.following.add(handle);
+    return handle;
+  }
+
+  /** A turn cut off by a reload or a crash of VS Code: its list is completed from the disk as it is now. */
+  async recover(thread: Thread): Promise<void> {
+    for (const turn of thread.snapshot().turns) {
+      if (turn.checkpointId !== undefined && turn.changes?.live && turn.status !== 'running') {
+        await this.finish(thread, turn.id, turn.checkpointId);
+      }
+    }
+  }
+
+  /** The change card's actions: `diff` (one file, or all in the multi-file diff editor), `keep`, `undo`. */
+  async act(thread: Thread, turnId: string, action: 'diff' | 'keep' | 'undo', path?: string): Promise<void> {
+    const { checkpointId, changes } = this.changesOf(thread, turnId);
+    const chosen = path === undefined ? changes.files : changes.files.filter((file) => file.path === path);
+    if (path !== undefined && chosen.length === 0) {
+      throw new Error(`${this.workspace.relativePath(path)} is not among this turn's changes.`);
+    }
+    switch (action) {
+      case 'diff':
+        if (path !== undefined) {
+          return this.workspace.openDiff(checkpointId, chosen[0] as TurnFileChange);
+        }
+        return this.workspace.openChanges(checkpointId, chosen, `Agent changes (${chosen.length} files)`);
+      case 'keep':
+        this.decide(thread, turnId, pendingOf(chosen), 'kept');
+        return;
+      case 'undo':
+        if (changes.live) {
+          throw new Error('The turn is still changing files: wait for it to end (or stop it) to undo.');
+        }
+        return this.undo(
+          thread,
+          turnId,
+          checkpointId,
+          changes,
+          path === undefined ? pendingOf(chosen) : chosen,
+        );
+      default: {
+        const unknown: never = action;
+        throw new Error(`Unknown action ${String(unknown)}`);
+      }
+    }
+  }
+
+  /** Puts the workspace back to how it was before turn `turnId`, after the user confirms what changes. */
+  async restore(thread: Thread, turnId: string): Promise<void> {
+    if (thread.runningTurn) {
+      throw new Error('Stop the running turn before restoring a checkpoint.');
+    }
+    const checkpointId = thread.turn(turnId)?.checkpointId;
+    if (checkpointId === undefined) {
+      throw new Error('There is no checkpoint from before this message.');
+    }
+    const files = await (await this.store()).changes(checkpointId);
+    if (files.length === 0) {
+      this.workspace.inform('The workspace is already as it was before this message.');
+      return;
+    }
+    const confirmed = await this.workspace.confirm(
+      `Restore the workspace to before this message? ${files.length} ${plural(files.length, 'file')} will change.`,
+      describe(
+        files.map((file) => ({ path: file.path, kind: file.kind })),
+        (file) => `${this.workspace.relativePath(file.path)} (${restoreVerb(file.kind)})`,
+      ),
+      'Restore',
+    );
+    if (!confirmed) {
+      return;
+    }
+    await this.workspace.restore(await this.originals(checkpointId, files));
+    thread.updateTurn(turnId, { restoredAt: Date.now() });
+    // What later turns changed is gone from the disk now: their cards say so.
+    let after = false;
+    for (const turn of thread.snapshot().turns) {
+      after ||= turn.id === turnId;
+      if (after && turn.changes) {
+        this.decide(thread, turn.id, pendingOf(turn.changes.files), 'undone');
+      }
+    }
+  }
+
+  private store(): Promise<CheckpointStore> {
+    this.opened ??= this.openStore().then((store) => {
+      this.coverage = store.coverage;
+      return store;
+    });
+    return this.opened;
+  }
+
+  /** Tells a store that cannot see the whole workspace about a file the agent is about to change. */
+  private async note(path: string, before?: Uint8Array | null): Promise<void> {
+    try {
+      await (await this.store()).note(path, before);
+    } catch (error) {
+      this.logger.warn(`Could not note ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  dispose(): void {
+    void this.opened?.then(
+      (store) => store.dispose(),
+      () => undefined,
+    );
+    for (const handle of [...this.following]) {
+      handle.dispose();
+    }
+  }
+
+  private async undo(
+    thread: Thread,
+    turnId: string,
+    checkpointId: string,
+    changes: TurnChanges,
+    files: readonly TurnFileChange[],
+  ): Promise<void> {
+    if (files.length === 0) {
+      return;
+    }
+    const editedSince = changes.afterCheckpointId
+      ? await this.editedSince(changes.afterCheckpointId, files)
+      : [];
+    if (editedSince.length > 0) {
+      const confirmed = await this.workspace.confirm(
+        `${editedSince.length} ${plural(editedSince.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
+        describe(editedSince, (file) => file.relativePath),
+        'Undo anyway',
+      );
+      if (!confirmed) {
+        return;
+      }
+    }
+    await this.workspace.restore(await this.originals(checkpointId, files));
+    this.decide(thread, turnId, files, 'undone');
+  }
+
+  /** The files whose content now is not what the turn left (the user or something else edited them). */
+  private async editedSince(afterId: string, files: readonly TurnFileChange[]): Promise<TurnFileChange[]> {
+    const edited: TurnFileChange[] = [];
+    for (const file of files) {
+      const [now, left] = await Promise.all([
+        this.workspace.current(file.path),
+        this.read(afterId, file.path),
+      ]);
+      if (!sameBytes(now, left)) {
+        edited.push(file);
+      }
+    }
+    return edited;
+  }
+
+  /** The files as they were at `checkpointId`; a file that did not exist then is deleted. */
+  private async originals(
+    checkpointId: string,
+    files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
+  ): Promise<RestoredFile[]> {
+    const restored: RestoredFile[] = [];
+    for (const file of files) {
+      const bytes = file.kind === 'created' ? undefined : await this.read(checkpointId, file.path);
+      if (bytes === undefined && file.kind !== 'created') {
+        throw new Error(
+          `The content of ${this.workspace.relativePath(file.path)} before the turn is not known.`,
+        );
+      }
+      restored.push({ path: file.path, bytes });
+    }
+    return restored;
+  }
+
+  private async finish(thread: Thread, turnId: string, checkpointId: string): Promise<void> {
+    try {
+      const store = await this.store();
+      const afterCheckpointId = await store.create();
+      const files = await store.changes(checkpointId, afterCheckpointId);
+      this.record(thread, turnId, files, { live: false, afterCheckpointId });
+    } catch (error) {
+      this.logger.error(
+        `Could not list the turn's changes: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      const previous = thread.turn(turnId)?.changes;
+      if (previous) {
+        thread.updateTurn(turnId, { changes: { ...previous, live: false } });
+      }
+    }
+  }
+
+  private async listChanges(checkpointId: string): Promise<FileChangeStat[] | undefined> {
+    try {
+      return await (await this.store()).changes(checkpointId);
+    } catch (error) {
+      this.logger.warn(`Could not list changes: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Writes the list into the turn, keeping what the user already decided per file. */
+  private record(
+    thread: Thread,
+    turnId: string,
+    files: readonly FileChangeStat[],
+    state: Pick<TurnChanges, 'live' | 'afterCheckpointId'>,
+  ): void {
+    const turn = thread.turn(turnId);
+    if (!turn || (files.length === 0 && !turn.changes)) {
+      return;
+    }
+    const decided = new Map(turn.changes?.files.map((file) => [file.path, file.decision]));
+    const changes: TurnChanges = {
+      files: files.map((file) => ({
+        path: file.path,
+        relativePath: this.workspace.relativePath(file.path),
+        kind: file.kind,
+        added: file.added,
+        removed: file.removed,
+        ...(file.binary ? { binary: true } : {}),
+        decision: decided.get(file.path) ?? 'pending',
+      })),
+      live: state.live,
+      coverage: this.coverage,
+      ...(state.afterCheckpointId !== undefined ? { afterCheckpointId: state.afterCheckpointId } : {}),
+    };
+    thread.updateTurn(turnId, { changes });
+  }
+
+  private decide(
+    thread: Thread,
+    turnId: string,
+    files: readonly TurnFileChange[],
+    decision: FileChangeDecision,
+  ): void {
+    const changes = thread.turn(turnId)?.changes;
+    if (!changes || files.length === 0) {
+      return;
+    }
+    const paths = new Set(files.map((file) => file.path));
+    thread.updateTurn(turnId, {
+      changes: {
+        ...changes,
+        files: changes.files.map((file) => (paths.has(file.path) ? { ...file, decision } : file)),
+      },
+    });
+  }
+
+  private changesOf(thread: Thread, turnId: string): { checkpointId: string; changes: TurnChanges } {
+    const turn = thread.turn(turnId);
+    if (!turn?.changes || turn.checkpointId === undefined) {
+      throw new Error('This turn has no recorded changes.');
+    }
+    return { checkpointId: turn.checkpointId, changes: turn.changes };
+  }
+}
+
+function pendingOf(files: readonly TurnFileChange[]): TurnFileChange[] {
+  return files.filter((file) => file.decision === 'pending');
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) {
+    return a === b;
+  }
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+  );
+}
+
+function encode(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}
+
+function restoreVerb(kind: FileChangeStat['kind']): string {
+  switch (kind) {
+    case 'created':
+      return 'deleted again';
+    case 'deleted':
+      return 'brought back';
+    case 'modified':
+      return 'restored';
+    default: {
+      const unknown: never = kind;
+      return String(unknown);
+    }
+  }
+}
+
+/** A bounded list of file names for a confirmation's detail. */
+function describe<T>(items: readonly T[], name: (item: T) => string): string {
+  const shown = items.slice(0, LISTED_FILES).map(name);
+  const more = items.length - shown.length;
+  return [...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
+}

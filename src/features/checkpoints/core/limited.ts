@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Logger } from '../../../core/ports';
+import { CheckpointNotFoundError } from './errors';
+import { looksBinary } from '../../../core/binaryContent';
+import { countLineChanges } from './fileContent';
+import { LimitedLog, type BlobRef, type Recorded } from './limitedLog';
+import { SerialQueue } from '../../../core/serialQueue';
+import type { CheckpointStore, FileChangeKind, FileChangeStat } from './types';
+
+export interface LimitedStoreOptions {
+  /** The workspace folders (absolute); files outside them are not recorded. */
+  readonly folders: readonly string[];
+  /** Where the store keeps what it recorded (`<storageDir>/checkpoints/limited/`). */
+  readonly storageDir: string;
+  /** Why the full store is not available, for a one-time notice. */
+  readonly limitation: string;
+  readonly logger: Logger;
+  /** Files above this are not recorded (default 5 MiB). */
+  readonly maxFileBytes?: number;
+  /** Checkpoints kept (default 200); older ids answer `CheckpointNotFoundError`. */
+  readonly keepCheckpoints?: number;
+}
+
+const ID_PREFIX = 'note1:';
+
+/**
+ * The store used when git is not usable: it knows only the files it is told about with `note` (the
+ * client's own writes, files named in tool calls), recording each one's bytes the first time it is
+ * noted after a checkpoint. Changes an agent makes to other files are not seen. What it recorded is
+ * kept on disk (`LimitedLog`), so ids survive a reload. Line counts come from `countLineChanges`.
+ */
+export class LimitedCheckpointStore implements CheckpointStore {
+  readonly coverage = 'limited' as const;
+  readonly limitation: string;
+  private readonly queue = new SerialQueue();
+  private readonly folders: readonly string[];
+  private readonly maxFileBytes: number;
+  private readonly keepCheckpoints: number;
+  private dropped = 0;
+  private disposed = false;
+
+  private constructor(
+    private readonly options: LimitedStoreOptions,
+    private readonly log: LimitedLog,
+    /** Oldest first. */
+    private readonly checkpoints: Map<string, Recorded>,
+  ) {
+    this.limitation = options.limitation;
+    this.folders = options.folders.map((folder) => path.resolve(folder));
+    this.maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
+    this.keepCheckpoints = Math.max(1, options.keepCheckpoints ?? 200);
+  }
+
+  static async open(options: LimitedStoreOptions): Promise<LimitedCheckpointStore> {
+    const { log, checkpoints } = await LimitedLog.open(
+      path.join(options.storageDir, 'checkpoints', 'limited'),
+    );
+    const store = new LimitedCheckpointStore(options, log, checkpoints);
+    if (store.dropOld() > 0) {
+      await log.compact(checkpoints);
+    }
+    return store;
+  }
+
+  create(): Promise<string> {
+    return this.run(async () => {
+      const id = `${ID_PREFIX}${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+      await this.log.appendCreate(id);
+      this.checkpoints.set(id, new Map());
+      this.dropped += this.dropOld();
+      if (this.dropped >= this.keepCheckpoints) {
+        // The log holds as many dropped checkpoints as kept ones: rewrite it, free their blobs.
+        this.dropped = 0;
+        await this.log.compact(this.checkpoints);
+      }
+      return id;
+    });
+  }
+
+  /**
+   * Records `file`'s bytes for every checkpoint that does not know it yet. `before` undefined: read now
+   * from disk; `null`: it does not exist.
+   */
+  note(file: string, before?: Uint8Array | null): Promise<void> {
+    return this.run(async () => {
+      const absolute = path.resolve(file);
+      if (this.folderOf(absolute) === undefined) {
+        return;
+      }
+      const waiting = [...this.checkpoints].filter(([, recorded]) => !recorded.has(absolute));
+      if (waiting.length === 0) {
+        return;
+      }
+      const bytes = before === undefined ? await readDisk(absolute) : before;
+      if (bytes !== null && bytes.byteLength > this.maxFileBytes) {
+        this.options.logger.info(`Not recording ${absolute} for checkpoints: ${bytes.byteLength} bytes.`);
+        return;
+      }
+      const blob = await this.log.appendNote(
+        waiting.map(([id]) => id),
+        absolute,
+        bytes,
+      );
+      for (const [, recorded] of waiting) {
+        recorded.set(absolute, blob);
+      }
+    });
+  }
+
+  /**
+   * The noted files that differ between `from` and `to`. A file `to` has no record of is compared as it
+   * is on disk now: this store does not know what it was at `to`.
+   */
+  changes(from: string, to?: string): Promise<FileChangeStat[]> {
+    return this.run(async () => {
+      const before = this.checkpoint(from);
+      const after = to === undefined ? undefined : this.checkpoint(to);
+      const stats: FileChangeStat[] = [];
+      for (const [file, blob] of before) {
+        const recordedAfter = after?.get(file);
+        const old = await this.bytesOf(blob);
+        const now = recordedAfter === undefined ? await readDisk(file) : await this.bytesOf(recordedAfter);
+        const stat = compare(file, this.folderOf(file) ?? path.dirname(file), old, now);
+        if (stat !== undefined) {
+          stats.push(stat);
+        }
+      }
+      return stats.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    });
+  }
+
+  read(id: string, file: string): Promise<Uint8Array | undefined> {
+    return this.run(async () => {
+      const blob = this.checkpoint(id).get(path.resolve(file));
+      return blob === undefined || blob === null ? undefined : this.log.readBlob(blob);
+    });
+  }
+
+  /** Resolves when every queued operation has finished. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  private run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.disposed) {
+      return Promise.reject(new Error('The checkpoint store is closed.'));
+    }
+    return this.queue.run(work);
+  }
+
+  /** Forgets the oldest checkpoints beyond the bound; returns how many. */
+  private dropOld(): number {
+    const old = [...this.checkpoints.keys()].slice(
+      0,
+      Math.max(0, this.checkpoints.size - this.keepCheckpoints),
+    );
+    for (const id of old) {
+      this.checkpoints.delete(id);
+    }
+    return old.length;
+  }
+
+  private checkpoint(id: string): Recorded {
+    const recorded = this.checkpoints.get(id);
+    if (recorded === undefined) {
+      throw new CheckpointNotFoundError(id);
+    }
+    return recorded;
+  }
+
+  private bytesOf(blob: BlobRef): Promise<Uint8Array | null> {
+    return blob === null ? Promise.resolve(null) : this.log.readBlob(blob);
+  }
+
+  private folderOf(file: string): string | undefined {
+    return this.folders
+      .filter((folder) => {
+        const rel = path.relative(folder, file);
+        return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+      })
+      .sort((a, b) => b.length - a.length)[0];
+  }
+}
+
+/** The file's bytes now; `null` when it does not exist (or is not a file). */
+async function readDisk(file: string): Promise<Uint8Array | null> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? new Uint8Array(await readFile(file)) : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return null;
+    }
+    throw error;
+  }
+}
+
+function compare(
+  file: string,
+  folder: string,
+  before: Uint8Array | null,
+  after: Uint8Array | null,
+): FileChangeStat | undefined {
+  let kind: FileChangeKind;
+  if (before === null && after === null) {
+    return undefined;
+  } else if (before === null) {
+    kind = 'created';
+  } else if (after === null) {
+    kind = 'deleted';
+  } else if (Buffer.from(before).equals(after)) {
+    return undefined;
+  } else {
+    kind = 'modified';
+  }
+  const binary = (before !== null && looksBinary(before)) || (after !== null && looksBinary(after));
+  const counts = binary
+    ? { added: 0, removed: 0 }
+    : countLineChanges(before ?? undefined, after ?? undefined);
+  return { path: file, folder, kind, binary, ...counts };
+}

@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import type { Logger } from '../../../core/ports';
+import { CheckpointNotFoundError } from './errors';
+import { ShadowRepo } from './shadowRepo';
+import type { CheckpointStore, FileChangeStat } from './types';
+
+export interface ShadowGitStoreOptions {
+  /** The workspace folders (absolute). */
+  readonly folders: readonly string[];
+  /** The extension's storage directory; repositories go to `<storageDir>/checkpoints/<hash of folder>/`. */
+  readonly storageDir: string;
+  readonly logger: Logger;
+  /** The git executable (default `git` on PATH). */
+  readonly git?: string;
+  /** Files above this are not snapshotted (default 5 MiB). */
+  readonly maxFileBytes?: number;
+  /** Binary files above this are not snapshotted (default 1 MiB). */
+  readonly maxBinaryBytes?: number;
+  /** Checkpoints kept per folder (default 200); older ids answer `CheckpointNotFoundError`. */
+  readonly keepCheckpoints?: number;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_MAX_BINARY_BYTES = 1024 * 1024;
+export const DEFAULT_KEEP_CHECKPOINTS = 200;
+
+const ID_PREFIX = 'git1:';
+
+/**
+ * Checkpoints of every workspace folder in shadow git repositories (one per folder, see `ShadowRepo`).
+ * A checkpoint id names one commit per folder: `git1:<folder key>.<commit>,…`.
+ *
+ * Concurrency: operations on one folder run one at a time, in call order. Two chats whose turns overlap
+ * on the same folder each compare their own checkpoint with the folder as it is when they ask, so each
+ * list holds every file changed during its window — including the other chat's changes in the overlap.
+ * Nothing is lost or attributed twice by the store; telling the two agents apart is not possible from
+ * the disk alone.
+ */
+export class ShadowGitCheckpointStore implements CheckpointStore {
+  readonly coverage = 'full' as const;
+  private disposed = false;
+
+  private constructor(
+    private readonly repos: ReadonlyMap<string, ShadowRepo>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Opens (creating on first use) the shadow repository of each folder. Throws when git cannot. */
+  static async open(options: ShadowGitStoreOptions): Promise<ShadowGitCheckpointStore> {
+    const repos = new Map<string, ShadowRepo>();
+    for (const folder of new Set(options.folders.map((f) => path.resolve(f)))) {
+      const key = folderKey(folder);
+      repos.set(
+        key,
+        await ShadowRepo.open({
+          git: options.git ?? 'git',
+          folder,
+          gitDir: path.join(options.storageDir, 'checkpoints', key),
+          maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+          maxBinaryBytes: options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES,
+          keepCheckpoints: Math.max(1, options.keepCheckpoints ?? DEFAULT_KEEP_CHECKPOINTS),
+          logger: options.logger,
+        }),
+      );
+    }
+    return new ShadowGitCheckpointStore(repos, options.logger);
+  }
+
+  /**
+   * Snapshots every folder. A folder that cannot be snapshotted (deleted, unreadable) is logged and left
+   * out of the id, so the other folders still get their checkpoint.
+   */
+  async create(): Promise<string> {
+    this.assertOpen();
+    const entries = await Promise.all(
+      [...this.repos].map(async ([key, repo]) => {
+        try {
+          return `${key}.${await repo.checkpoint()}`;
+        } catch (error) {
+          this.logger.warn(`No checkpoint of ${repo.folder}: ${String(error)}`);
+          return undefined;
+        }
+      }),
+    );
+    const made = entries.filter((entry) => entry !== undefined);
+    if (made.length === 0 && this.repos.size > 0) {
+      throw new Error('No workspace folder could be snapshotted (see the log).');
+    }
+    return `${ID_PREFIX}${made.join(',')}`;
+  }
+
+  async changes(from: string, to?: string): Promise<FileChangeStat[]> {
+    this.assertOpen();
+    const fromCommits = decodeId(from);
+    const toCommits = to === undefined ? undefined : decodeId(to);
+    const perFolder = await Promise.all(
+      [...this.repos].map(async ([key, repo]) => {
+        const fromCommit = fromCommits.get(key);
+        const toCommit = toCommits?.get(key);
+        if (fromCommit === undefined || (toCommits !== undefined && toCommit === undefined)) {
+          return []; // the folder was not in the workspace at one of the two points
+        }
+        try {
+          const changes = await repo.changes(fromCommit, toCommit);
+          return changes.map((change) => toStat(repo.folder, change));
+        } catch (error) {
+          const missing = !(await repo.hasCommit(fromCommit))
+            ? from
+            : toCommit !== undefined && !(await repo.hasCommit(toCommit))
+              ? to
+              : undefined;
+          throw missing === undefined ? error : new CheckpointNotFoundError(missing);
+        }
+      }),
+    );
+    return withoutNestedDuplicates(
+      perFolder.flat(),
+      [...this.repos.values()].map((repo) => repo.folder),
+    ).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async read(id: string, filePath: string): Promise<Uint8Array | undefined> {
+    this.assertOpen();
+    const commits = decodeId(id);
+    const absolute = path.resolve(filePath);
+    const repo = innermostRepo([...this.repos.values()], absolute);
+    const commit = repo && commits.get(folderKey(repo.folder));
+    if (repo === undefined || commit === undefined) {
+      return undefined;
+    }
+    const rel = path.relative(repo.folder, absolute).split(path.sep).join('/');
+    const bytes = await repo.read(commit, rel);
+    if (bytes === undefined && !(await repo.hasCommit(commit))) {
+      // Not "the file did not exist": the caller would delete a file it cannot know about.
+      throw new CheckpointNotFoundError(id);
+    }
+    return bytes === undefined ? undefined : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** The shadow repositories see every file; nothing to record. */
+  async note(): Promise<void> {}
+
+  /** Resolves when every queued git operation has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.repos.values()].map((repo) => repo.idle()));
+  }
+
+  /**
+   * Refuses new operations. Running git commands are left to finish: killing one mid-write would leave
+   * an index.lock behind.
+   */
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  private assertOpen(): void {
+    if (this.disposed) {
+      throw new Error('The checkpoint store is closed.');
+    }
+  }
+}
+
+/** A stable short name for a folder: the name of its shadow repository's directory. */
+export function folderKey(folder: string): string {
+  const normalized = path.resolve(folder);
+  const comparable = process.platform === 'win32' ? normalized.toLowerCase() : normalized;
+  return createHash('sha256').update(comparable).digest('hex').slice(0, 16);
+}
+
+function decodeId(id: string): Map<string, string> {
+  const commits = new Map<string, string>();
+  if (!id.startsWith(ID_PREFIX)) {
+    throw new CheckpointNotFoundError(id);
+  }
+  const body = id.slice(ID_PREFIX.length);
+  for (const entry of body === '' ? [] : body.split(',')) {
+    const match = /^([0-9a-f]{16})\.([0-9a-f]{40}|[0-9a-f]{64})$/.exec(entry);
+    if (!match) {
+      throw new CheckpointNotFoundError(id);
+    }
+    commits.set(match[1]!, match[2]!);
+  }
+  return commits;
+}
+
+function toStat(
+  folder: string,
+  change: { rel: string } & Omit<FileChangeStat, 'path' | 'folder'>,
+): FileChangeStat {
+  return {
+    path: path.join(folder, ...change.rel.split('/')),
+    folder,
+    kind: change.kind,
+    added: change.added,
+    removed: change.removed,
+    binary: change.binary,
+  };
+}
+
+function isInside(folder: string, file: string): boolean {
+  const rel = path.relative(folder, file);
+  return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+function innermostRepo(repos: readonly ShadowRepo[], file: string): ShadowRepo | undefined {
+  return repos
+    .filter((repo) => isInside(repo.folder, file))
+    .sort((a, b) => b.folder.length - a.folder.length)[0];
+}
+
+/** A folder inside another is snapshotted by both; its files are reported once, under the inner folder. */
+function withoutNestedDuplicates(stats: FileChangeStat[], folders: readonly string[]): FileChangeStat[] {
+  return stats.filter((stat) => {
+    const innermost = folders
+      .filter((folder) => isInside(folder, stat.path))
+      .sort((a, b) => b.length - a.length)[0];
+    return innermost === undefined || innermost === stat.folder;
+  });
+}

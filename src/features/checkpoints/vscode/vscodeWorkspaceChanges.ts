@@ -1,0 +1,147 @@
+import * as nodePath from 'node:path';
+import * as vscode from 'vscode';
+import type { RestoredFile, WorkspaceChangesPort } from '../chat/workspaceChanges';
+import type { Disposable } from '../../../core/disposable';
+import type { TurnFileChange } from '../../../core/threadTypes';
+import type { UserPrompts } from '../../../vscode/userPrompts';
+
+/** Files as they were at a checkpoint: `acp-checkpoint:/abs/path?<checkpoint id>`, read-only. */
+export const CHECKPOINT_SCHEME = 'acp-checkpoint';
+/** The query of a checkpoint URI for a side that has no file (created or deleted by the turn). */
+const NO_FILE = 'none';
+
+/**
+ * The change review's hands in VS Code: diffs against a checkpoint (a read-only content provider),
+ * the multi-file diff editor, restores as one workspace edit (open editors follow, undoable), a file
+ * watcher for the live list, and the confirmations through the dialog seam.
+ */
+export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disposable {
+  private readonly registration: vscode.Disposable;
+
+  constructor(
+    /** A file's bytes at a checkpoint (the change review reads them from its store). */
+    private readonly readAt: (checkpointId: string, path: string) => Promise<Uint8Array | undefined>,
+    private readonly prompts: UserPrompts,
+  ) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        const bytes = uri.query === NO_FILE ? undefined : await this.readAt(uri.query, uri.fsPath);
+        return bytes ? new TextDecoder('utf-8').decode(bytes) : '';
+      },
+    });
+  }
+
+  relativePath(path: string): string {
+    return vscode.workspace.asRelativePath(path, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  }
+
+  async current(path: string): Promise<Uint8Array | undefined> {
+    const open = this.openDocument(path);
+    if (open?.isDirty) {
+      return new TextEncoder().encode(open.getText());
+    }
+    try {
+      return await vscode.workspace.fs.readFile(vscode.Uri.file(path));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async restore(files: readonly RestoredFile[]): Promise<void> {
+    // Unsaved edits the user agreed to lose are dropped first, so the editor shows the restored file.
+    for (const file of files) {
+      const open = this.openDocument(file.path);
+      if (open?.isDirty) {
+        await this.replaceText(open, file.bytes ? new TextDecoder('utf-8').decode(file.bytes) : '');
+      }
+    }
+    const edit = new vscode.WorkspaceEdit();
+    for (const file of files) {
+      const uri = vscode.Uri.file(file.path);
+      if (file.bytes === undefined) {
+        edit.deleteFile(uri, { ignoreIfNotExists: true });
+      } else {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(file.path)));
+        // Exact bytes (line endings, encoding) rather than editor text; an open editor reloads from disk.
+        edit.createFile(uri, { overwrite: true, contents: file.bytes });
+      }
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      throw new Error('VS Code refused to restore the files.');
+    }
+  }
+
+  async openDiff(checkpointId: string, file: TurnFileChange): Promise<void> {
+    const [before, after] = this.sides(checkpointId, file);
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      before,
+      after,
+      `${nodePath.basename(file.path)} (before the turn ↔ now)`,
+      { preview: true },
+    );
+  }
+
+  async openChanges(checkpointId: string, files: readonly TurnFileChange[], title: string): Promise<void> {
+    await vscode.commands.executeCommand(
+      'vscode.changes',
+      title,
+      files.map((file) => [vscode.Uri.file(file.path), ...this.sides(checkpointId, file)]),
+    );
+  }
+
+  async confirm(message: string, detail: string, action: string): Promise<boolean> {
+    return (await this.prompts.modal(message, detail, [action])) === action;
+  }
+
+  watch(onChange: (path: string) => void): Disposable {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const report = (uri: vscode.Uri): void => {
+      if (uri.scheme === 'file' && !uri.fsPath.split(/[\\/]/).includes('.git')) {
+        onChange(uri.fsPath);
+      }
+    };
+    const subscriptions = [
+      watcher,
+      watcher.onDidCreate(report),
+      watcher.onDidChange(report),
+      watcher.onDidDelete(report),
+    ];
+    return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+  }
+
+  inform(message: string): void {
+    void this.prompts.notify(message, []);
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+  }
+
+  /** The diff's sides: the file at the checkpoint (empty when created) and now (empty when deleted). */
+  private sides(checkpointId: string, file: TurnFileChange): [vscode.Uri, vscode.Uri] {
+    const at = (query: string): vscode.Uri =>
+      vscode.Uri.file(file.path).with({ scheme: CHECKPOINT_SCHEME, query });
+    return [
+      at(file.kind === 'created' ? NO_FILE : checkpointId),
+      file.kind === 'deleted' ? at(NO_FILE) : vscode.Uri.file(file.path),
+    ];
+  }
+
+  private openDocument(path: string): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find(
+      (doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === vscode.Uri.file(path).fsPath && !doc.isClosed,
+    );
+  }
+
+  private async replaceText(document: vscode.TextDocument, text: string): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(
+      document.uri,
+      new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+      text,
+    );
+    await vscode.workspace.applyEdit(edit);
+    await document.save();
+  }
+}

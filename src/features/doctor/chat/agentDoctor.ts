@@ -1,0 +1,388 @@
+import { openSync, readSync, closeSync } from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type * as acp from '@agentclientprotocol/sdk';
+import { AgentClient, type AgentClientOptions } from '../../../core/agentClient';
+import { signInMethodsOf, type SignInMethod } from '../../../core/authMethods';
+import { AgentError, AgentExitedError, classifyError, errorDetails } from '../../../core/errors';
+import { ClientRefusalError, type ClientPorts } from '../../../core/ports';
+import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/spawnProgram';
+import type { ErrorDetails } from '../../../core/threadTypes';
+import type { AgentDefinition } from '../../../chat/agentSettings';
+import { escapeMarkdown } from './doctorReport';
+
+/** Where an agent in the report comes from. */
+export type AgentOrigin = 'configured' | 'detected' | 'preset' | 'built-in';
+
+/** One thing wrong with an agent, and what the user can do about it. */
+export interface DoctorProblem {
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/** What `initialize` told us. */
+export interface InitializeFindings {
+  readonly ms: number;
+  readonly protocolVersion: number;
+  readonly agentName?: string;
+  readonly agentVersion?: string;
+  readonly capabilities: acp.AgentCapabilities;
+  readonly signInMethods: readonly SignInMethod[];
+}
+
+/** What the agent sent with a failure (its JSON-RPC code, its `data`), when it sent more than a message. */
+interface AgentSaid {
+  readonly details?: ErrorDetails;
+}
+
+export type SessionFindings =
+  | { readonly ok: true; readonly ms: number }
+  | ({ readonly ok: false; readonly signedIn: false; readonly message: string } & AgentSaid)
+  | ({ readonly ok: false; readonly signedIn: undefined; readonly message: string } & AgentSaid);
+
+/** Everything the doctor found out about one agent. */
+export interface AgentDiagnosis {
+  readonly agent: AgentDefinition;
+  readonly origin: AgentOrigin;
+  /** Where the command was found on PATH; undefined when it was not. */
+  readonly foundAt?: string;
+  /** First line of `<command> --version`, when the agent has such a flag. */
+  readonly version?: string;
+  /** `node --version` for agents that run on Node. */
+  readonly nodeVersion?: string;
+  readonly initialize?: InitializeFindings;
+  readonly session?: SessionFindings;
+  /** Last lines the agent wrote to stderr, when it failed. */
+  readonly stderrTail?: readonly string[];
+  /** The agent's error when starting it failed (initialize), when it sent a code or data. */
+  readonly startError?: ErrorDetails;
+  readonly problems: readonly DoctorProblem[];
+  /** How long the whole check of this agent took. */
+  readonly ms: number;
+}
+
+export interface DoctorOptions {
+  /** The folder agents start in (the workspace). */
+  readonly cwd: string;
+  /** Each step (version, initialize, session/new) may take this long (default 20 s). */
+  readonly stepTimeoutMs?: number;
+  /** The extension host's environment (PATH, …); the agent's own `env` is added over it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly clientInfo?: AgentClientOptions['clientInfo'];
+}
+
+/** How to install the agents we know, by command. */
+const INSTALL_HINTS: Readonly<Record<string, string>> = {
+  copilot: 'npm install -g @github/copilot',
+  'claude-agent-acp': 'npm install -g @zed-industries/claude-agent-acp',
+  gemini: 'npm install -g @google/gemini-cli',
+  'codex-acp': 'npm install -g @zed-industries/codex-acp',
+  opencode: 'npm install -g opencode-ai',
+};
+
+/** Commands known to print their version with `--version` (a wrapper like `npx` would print its own). */
+const HAS_VERSION_FLAG = new Set(['copilot', 'claude-agent-acp', 'gemini', 'codex-acp', 'opencode']);
+
+/** The Node major the agents we know need (and this extension's own engines.node). */
+const MIN_NODE_MAJOR = 20;
+const DEFAULT_STEP_TIMEOUT_MS = 20_000;
+
+/** Checks every agent in parallel; each step of each check has its own timeout. */
+export function diagnoseAgents(
+  agents: readonly { readonly agent: AgentDefinition; readonly origin: AgentOrigin }[],
+  options: DoctorOptions,
+): Promise<AgentDiagnosis[]> {
+  return Promise.all(agents.map(({ agent, origin }) => diagnoseAgent(agent, origin, options)));
+}
+
+/**
+ * Finds the command, asks its version, starts it and completes `initialize` (timed), reads its protocol
+ * version, capabilities and sign-in methods, then tries `session/new` to learn whether it is signed in.
+ * Never throws: every failure becomes a problem with a fix.
+ */
+export async function diagnoseAgent(
+  agent: AgentDefinition,
+  origin: AgentOrigin,
+  options: DoctorOptions,
+): Promise<AgentDiagnosis> {
+  const started = performance.now();
+  const stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  const env = { ...(options.env ?? process.env), ...agent.env };
+  const problems: DoctorProblem[] = [];
+  const finish = (found: Omit<AgentDiagnosis, 'agent' | 'origin' | 'problems' | 'ms'>): AgentDiagnosis => ({
+    agent,
+    origin,
+    ...found,
+    problems,
+    ms: Math.round(performance.now() - started),
+  });
+
+  const foundAt = await findOnPathAsync(agent.command, env);
+  if (!foundAt) {
+    const hint = INSTALL_HINTS[path.basename(agent.command)];
+    problems.push({
+      problem: `\`${agent.command}\` was not found${agent.command.includes('/') || agent.command.includes('\\') ? '' : ' on PATH'}.`,
+      fix: hint
+        ? `Install it with \`${hint}\`, then restart VS Code so it sees the new PATH.`
+        : `Install it, or set the full path of the program in \`acpAgents.agents\` ("command").`,
+    });
+    return finish({});
+  }
+
+  const runsOnNode = isNodeProgram(foundAt);
+  const [version, nodeVersion] = await Promise.all([
+    HAS_VERSION_FLAG.has(path.basename(agent.command))
+      ? firstLineOf(foundAt, ['--version'], env, stepTimeoutMs)
+      : Promise.resolve(undefined),
+    runsOnNode ? nodeVersionFor(foundAt, env, stepTimeoutMs) : Promise.resolve(undefined),
+  ]);
+  const nodeMajor = nodeVersion ? Number(/^v?(\d+)/.exec(nodeVersion)?.[1]) : undefined;
+  if (nodeMajor !== undefined && nodeMajor < MIN_NODE_MAJOR) {
+    problems.push({
+      problem: `This agent runs on Node.js, and the \`node\` on PATH is ${nodeVersion}.`,
+      fix: `This agent needs Node ≥ ${MIN_NODE_MAJOR}: install a current Node.js (e.g. from nodejs.org or with nvm), then restart VS Code.`,
+    });
+  }
+
+  let client: AgentClient | undefined;
+  try {
+    const initStarted = performance.now();
+    client = await AgentClient.start({
+      agentId: agent.id,
+      command: { command: agent.command, args: agent.args, env: agent.env, cwd: options.cwd },
+      ports: refusingPorts,
+      initializeTimeoutMs: stepTimeoutMs,
+      ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+      processOptions: { stopGraceMs: 1000 },
+    });
+    const info = client.info;
+    const initialize: InitializeFindings = {
+      ms: Math.round(performance.now() - initStarted),
+      protocolVersion: info.protocolVersion,
+      ...(info.agentInfo?.title || info.agentInfo?.name
+        ? { agentName: info.agentInfo.title || info.agentInfo.name }
+        : {}),
+      ...(info.agentInfo?.version ? { agentVersion: info.agentInfo.version } : {}),
+      capabilities: info.capabilities,
+      signInMethods: signInMethodsOf(info.authMethods),
+    };
+    const session = await trySession(client, options.cwd, stepTimeoutMs);
+    if (!session.ok) {
+      problems.push(sessionProblem(session, initialize.signInMethods, agent));
+    }
+    return finish({ foundAt, version, nodeVersion, initialize, session });
+  } catch (error) {
+    const failure = classifyError(error);
+    const stderrTail = failure instanceof AgentExitedError ? failure.stderrTail : undefined;
+    problems.push(startProblem(failure, agent, stderrTail ?? []));
+    const startError = agentSaid(failure).details;
+    return finish({
+      foundAt,
+      version,
+      nodeVersion,
+      ...(stderrTail?.length ? { stderrTail } : {}),
+      ...(startError ? { startError } : {}),
+    });
+  } finally {
+    await client?.stop().catch(() => undefined);
+  }
+}
+
+async function trySession(client: AgentClient, cwd: string, timeoutMs: number): Promise<SessionFindings> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AgentError('timeout', `session/new did not answer within ${timeoutMs / 1000} s.`)),
+      timeoutMs,
+    );
+  });
+  try {
+    const session = await Promise.race([client.newSession({ cwd }), timeout]);
+    const ms = Math.round(performance.now() - started);
+    // The check's session is of no use to anyone: end it where the agent lets us, so it lists no empty chat.
+    if (client.info.capabilities.sessionCapabilities?.close) {
+      await client.closeSession(session.id).catch(() => undefined);
+    }
+    return { ok: true, ms };
+  } catch (error) {
+    const failure = classifyError(error);
+    const message = boundedText(failure.message);
+    return failure.kind === 'auth_required'
+      ? { ok: false, signedIn: false, message, ...agentSaid(failure) }
+      : { ok: false, signedIn: undefined, message, ...agentSaid(failure) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The failure's details, when the agent sent more than a message (a JSON-RPC code or data). */
+function agentSaid(failure: AgentError): AgentSaid {
+  const details = errorDetails(failure);
+  return details.code !== undefined || details.data !== undefined ? { details } : {};
+}
+
+function sessionProblem(
+  session: Extract<SessionFindings, { ok: false }>,
+  methods: readonly SignInMethod[],
+  agent: AgentDefinition,
+): DoctorProblem {
+  if (session.signedIn === false) {
+    return {
+      problem: `Not signed in: the agent answered "${escapeMarkdown(session.message)}".`,
+      fix: signInFix(methods, agent),
+    };
+  }
+  return {
+    problem: `The agent started but could not create a session: ${escapeMarkdown(session.message)}`,
+    fix: 'Open _ACP: Show Agent Log_ for the agent’s own output; check its settings and that the workspace folder is readable.',
+  };
+}
+
+/** What to do to sign in, from the methods the agent offers. */
+function signInFix(methods: readonly SignInMethod[], agent: AgentDefinition): string {
+  if (methods.length === 0) {
+    return `Sign in with the agent’s own command line (run \`${agent.command}\` in a terminal and follow its login), then check again.`;
+  }
+  const ways = methods.map((method) => {
+    switch (method.kind) {
+      case 'agent':
+        return `**${method.name}** (the chat’s _Sign in_ button)`;
+      case 'terminal':
+        return `**${method.name}** (the chat’s _Sign in_ button runs \`${[method.command ?? agent.command, ...method.args].join(' ')}\` in a terminal)`;
+      case 'env_var':
+        return `**${method.name}**: set ${method.variables.map((v) => `\`${v.name}\``).join(', ')} (the chat’s _Sign in_ button asks for it and keeps it in VS Code’s secret storage)`;
+      default: {
+        const never: never = method;
+        return String(never);
+      }
+    }
+  });
+  return `Sign in: ${ways.join('; or ')}. Then check again.`;
+}
+
+function startProblem(
+  failure: AgentError,
+  agent: AgentDefinition,
+  stderrTail: readonly string[],
+): DoctorProblem {
+  const commandLine = [agent.command, ...agent.args].join(' ');
+  switch (failure.kind) {
+    case 'timeout':
+      return {
+        problem: `\`${commandLine}\` started but did not answer \`initialize\`: ${escapeMarkdown(failure.message)}`,
+        fix: 'Check that these arguments make it speak ACP on stdio (e.g. `copilot --acp --stdio`, `gemini --acp`, `opencode acp`); an older version may not support ACP — update it.',
+      };
+    case 'not_supported':
+      return {
+        problem: escapeMarkdown(failure.message),
+        fix: 'Update the agent to a version that speaks ACP v1.',
+      };
+    case 'process_exited': {
+      const nodeTooOld = stderrTail.some((line) =>
+        /SyntaxError|requires? (a )?node|node(\.js)? (version|>=|v?\d+)|Unsupported engine/i.test(line),
+      );
+      return {
+        problem: `\`${commandLine}\` ${failure.message.replace(/^The agent /, '').replace(/\.$/, '')} before it answered \`initialize\`.`,
+        fix: nodeTooOld
+          ? `Its output points at the Node.js version: this agent needs Node ≥ ${MIN_NODE_MAJOR}. Install a current Node.js, then restart VS Code.`
+          : 'Read its output below; run the same command in a terminal to see it fail there too. Check the arguments and `env` in `acpAgents.agents`.',
+      };
+    }
+    default:
+      return {
+        problem: `Starting \`${commandLine}\` failed: ${escapeMarkdown(boundedText(failure.message))}`,
+        fix: 'Open _ACP: Show Agent Log_ for details, and check the command in `acpAgents.agents`.',
+      };
+  }
+}
+
+/** The doctor never prompts, so an agent that asks for files, terminals or permissions is refused. */
+const refusingPorts: ClientPorts = {
+  fileSystem: {
+    readTextFile: () =>
+      Promise.reject(new ClientRefusalError('The agent check does not share files.', 'not_available')),
+    writeTextFile: () =>
+      Promise.reject(new ClientRefusalError('The agent check does not write files.', 'not_available')),
+  },
+  permissions: { request: () => Promise.resolve({ outcome: 'cancelled' }) },
+  terminals: {
+    create: () =>
+      Promise.reject(new ClientRefusalError('The agent check runs no commands.', 'not_available')),
+    output: () => Promise.reject(new ClientRefusalError('No terminal.', 'not_available')),
+    waitForExit: () => Promise.reject(new ClientRefusalError('No terminal.', 'not_available')),
+    kill: () => Promise.resolve(),
+    release: () => Promise.resolve(),
+  },
+};
+
+/** Whether the program is Node itself or a script run by it (`#!/usr/bin/env node`, the npm global shims). */
+function isNodeProgram(file: string): boolean {
+  const base = path.basename(file).toLowerCase();
+  if (base === 'node' || base === 'node.exe' || base === 'npx' || base === 'npx.cmd') {
+    return true;
+  }
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(128);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return /^#!.*\bnode\b/.test(head.subarray(0, read).toString('utf8').split('\n')[0] ?? '');
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) {
+      closeSync(fd);
+    }
+  }
+}
+
+/** `node --version` of the Node that runs the agent: the agent itself when it is `node`, else the one on PATH. */
+async function nodeVersionFor(
+  program: string,
+  env: Environment,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const base = path.basename(program).toLowerCase();
+  const node = base === 'node' || base === 'node.exe' ? program : await findOnPathAsync('node', env);
+  return node ? firstLineOf(node, ['--version'], env, timeoutMs) : undefined;
+}
+
+/** Runs a program (no shell) and returns the first non-empty line it printed, or undefined on failure or timeout. */
+function firstLineOf(
+  file: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let output = '';
+    // npm-installed agents are `.cmd` shims on Windows: started like the agent itself.
+    const child = spawnProgram(file, args, {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      windowsHide: true,
+    });
+    const collect = (chunk: Buffer): void => {
+      if (output.length < 4096) {
+        output += chunk.toString('utf8');
+      }
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    child.once('error', () => resolve(undefined));
+    child.once('close', (code) => {
+      const line = output
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .find((l) => l.length > 0);
+      resolve(code === 0 && line ? boundedText(line, 120) : undefined);
+    });
+  });
+}
+
+function boundedText(text: string, max = 300): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}

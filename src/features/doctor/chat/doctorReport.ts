@@ -1,0 +1,207 @@
+import type { AgentCapabilities } from '@agentclientprotocol/sdk';
+import type { ErrorDetails } from '../../../core/threadTypes';
+import type { AgentDiagnosis, AgentOrigin } from './agentDoctor';
+
+/** Facts about the machine the report was made on, shown in its header. */
+export interface ReportContext {
+  readonly generatedAt: Date;
+  readonly platform: string;
+  /** The extension host's Node version. */
+  readonly hostNode: string;
+  readonly extensionVersion?: string;
+}
+
+const ORIGIN_LABEL: Readonly<Record<AgentOrigin, string>> = {
+  configured: 'configured in `acpAgents.agents`',
+  detected: 'detected on PATH',
+  preset: 'known agent',
+  'built-in': 'built in',
+};
+
+/**
+ * The doctor's findings as a markdown report a person reads top to bottom: a summary line per agent,
+ * then per agent what was checked and, for every problem, the fix.
+ */
+export function renderDoctorReport(diagnoses: readonly AgentDiagnosis[], context: ReportContext): string {
+  const lines: string[] = [
+    '# ACP agents check',
+    '',
+    `${context.generatedAt
+      .toISOString()
+      .replace('T', ' ')
+      .replace(
+        /\.\d+Z$/,
+        ' UTC',
+      )} · ${context.platform} · extension host Node ${context.hostNode}${context.extensionVersion ? ` · ACP Agents ${context.extensionVersion}` : ''}`,
+    '',
+    '| Agent | Status | Found | Start (initialize) | Signed in |',
+    '| --- | --- | --- | --- | --- |',
+    ...diagnoses.map(summaryRow),
+    '',
+  ];
+  for (const diagnosis of diagnoses) {
+    lines.push(...agentSection(diagnosis), '');
+  }
+  lines.push(
+    '---',
+    '',
+    'Each check ran in parallel with a time limit per step. Run _ACP: Check Agents_ again after a fix; _ACP: Show Agent Log_ (log level Trace) shows every protocol message of the chat’s agents.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** One word for how the agent is doing. */
+export function verdictOf(
+  diagnosis: AgentDiagnosis,
+): 'ready' | 'not installed' | 'not signed in' | 'problem' {
+  if (!diagnosis.foundAt) {
+    return 'not installed';
+  }
+  if (diagnosis.session && !diagnosis.session.ok && diagnosis.session.signedIn === false) {
+    return 'not signed in';
+  }
+  return diagnosis.session?.ok && diagnosis.problems.length === 0 ? 'ready' : 'problem';
+}
+
+// Symbols every UI font has (an emoji font is not a given in a webview or a headless browser).
+const VERDICT_BADGE = {
+  ready: '✓ ready',
+  'not installed': '– not installed',
+  'not signed in': '! not signed in',
+  problem: '✗ problem',
+} as const;
+
+function summaryRow(diagnosis: AgentDiagnosis): string {
+  const found = diagnosis.foundAt ? 'yes' : 'no';
+  const start = diagnosis.initialize ? `${diagnosis.initialize.ms} ms` : diagnosis.foundAt ? 'failed' : '—';
+  const signedIn = !diagnosis.session
+    ? '—'
+    : diagnosis.session.ok
+      ? 'yes'
+      : diagnosis.session.signedIn === false
+        ? 'no'
+        : 'unknown';
+  return `| ${cell(diagnosis.agent.label)} | ${VERDICT_BADGE[verdictOf(diagnosis)]} | ${found} | ${start} | ${signedIn} |`;
+}
+
+function agentSection(diagnosis: AgentDiagnosis): string[] {
+  const { agent } = diagnosis;
+  const lines = [
+    `## ${heading(agent.label)} — ${verdictOf(diagnosis)}`,
+    '',
+    `- **Command:** ${code([agent.command, ...agent.args].join(' '))} (${ORIGIN_LABEL[diagnosis.origin]})`,
+    `- **Found:** ${diagnosis.foundAt ? code(diagnosis.foundAt) : 'no'}`,
+  ];
+  if (diagnosis.version) {
+    lines.push(`- **Version (\`--version\`):** ${code(diagnosis.version)}`);
+  }
+  if (diagnosis.nodeVersion) {
+    lines.push(`- **Node.js:** ${code(diagnosis.nodeVersion)}`);
+  }
+  const init = diagnosis.initialize;
+  if (init) {
+    const who = [init.agentName, init.agentVersion].filter(Boolean).join(' ');
+    lines.push(
+      `- **initialize:** answered in ${init.ms} ms${who ? ` by ${escapeMarkdown(who)}` : ''}, ACP protocol version ${init.protocolVersion}`,
+      `- **Capabilities:** ${capabilityList(init.capabilities)}`,
+      `- **Sign-in methods:** ${
+        init.signInMethods.length === 0
+          ? 'none advertised'
+          : init.signInMethods
+              .map((m) => `${escapeMarkdown(m.name)} (${m.kind.replace('_', ' ')})`)
+              .join(', ')
+      }`,
+    );
+  }
+  const session = diagnosis.session;
+  if (session) {
+    lines.push(
+      session.ok
+        ? `- **Session:** created in ${session.ms} ms — signed in and ready`
+        : `- **Session:** could not be created — ${escapeMarkdown(session.message)}`,
+    );
+    if (!session.ok && session.details) {
+      lines.push(...agentErrorLines(session.details));
+    }
+  }
+  if (diagnosis.startError) {
+    lines.push(...agentErrorLines(diagnosis.startError));
+  }
+  lines.push(`- **Checked in:** ${diagnosis.ms} ms`);
+  if (diagnosis.problems.length > 0) {
+    lines.push('', '**Problems**', '');
+    for (const { problem, fix } of diagnosis.problems) {
+      lines.push(`- ${problem}`, `  - **Fix:** ${fix}`);
+    }
+  }
+  if (diagnosis.stderrTail && diagnosis.stderrTail.length > 0) {
+    lines.push(
+      '',
+      `Agent output (last ${diagnosis.stderrTail.length} lines):`,
+      '',
+      ...fenced(diagnosis.stderrTail, 'text'),
+    );
+  }
+  return lines;
+}
+
+/** What the agent can do, as a person would name it (the ACP field in parentheses). */
+export function capabilityList(capabilities: AgentCapabilities): string {
+  const prompt = capabilities.promptCapabilities ?? {};
+  const sessions = capabilities.sessionCapabilities ?? {};
+  const mcp = capabilities.mcpCapabilities ?? {};
+  const flags: [string, boolean][] = [
+    ['images', Boolean(prompt.image)],
+    ['audio', Boolean(prompt.audio)],
+    ['embedded context', Boolean(prompt.embeddedContext)],
+    ['load session', Boolean(capabilities.loadSession)],
+    ['resume session', sessions.resume !== undefined && sessions.resume !== null],
+    ['list sessions', sessions.list !== undefined && sessions.list !== null],
+    ['MCP over HTTP', Boolean(mcp.http)],
+    ['MCP over SSE', Boolean(mcp.sse)],
+  ];
+  const yes = flags.filter(([, on]) => on).map(([name]) => name);
+  const no = flags.filter(([, on]) => !on).map(([name]) => name);
+  // The client offers files and terminals to every agent; whether it uses them is not advertised.
+  return `${yes.length > 0 ? yes.join(', ') : 'none beyond text prompts'}${no.length > 0 ? `; not: ${no.join(', ')}` : ''} (this client offers file read/write and terminals)`;
+}
+
+function code(text: string): string {
+  const fence = text.includes('`') ? '``' : '`';
+  return `${fence}${text}${fence}`;
+}
+
+function heading(text: string): string {
+  return escapeMarkdown(text).replace(/\n/g, ' ');
+}
+
+function cell(text: string): string {
+  return escapeMarkdown(text).replace(/\|/g, '\\|');
+}
+
+/** Agent-provided text shown as text, not markup. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>#]/g, (c) => `\\${c}`);
+}
+
+/** What the agent sent with its error — the JSON-RPC code and its `data` as sent (bounded) — as list lines. */
+function agentErrorLines(details: ErrorDetails): string[] {
+  const lines = [
+    `- **The agent's error:** ${details.code === undefined ? escapeMarkdown(details.kind) : `code ${details.code}`}`,
+  ];
+  if (details.data !== undefined) {
+    lines.push('', ...fenced(details.data.split('\n')).map((line) => `  ${line}`), '');
+  }
+  return lines;
+}
+
+/** The agent's lines as a code block whose fence is longer than any run of backticks in them: kept as sent. */
+function fenced(lines: readonly string[], info = ''): string[] {
+  const longestRun = Math.max(
+    0,
+    ...lines.flatMap((line) => line.match(/`+/g) ?? []).map((run) => run.length),
+  );
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return [`${fence}${info}`, ...lines, fence];
+}

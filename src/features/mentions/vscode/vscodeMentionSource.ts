@@ -1,0 +1,217 @@
+import * as vscode from 'vscode';
+import { fuzzyPathScore, fuzzyScore, rankBy } from '../chat/fuzzyRank';
+import type { MentionSource } from '../chat/mentionSource';
+import type { Mention } from '../../../protocol';
+import { WorkspaceFileIndex } from './workspaceFileIndex';
+
+/** How long the picker waits for language servers' workspace symbols before answering without them. */
+const SYMBOL_TIMEOUT_MS = 1_500;
+const MAX_SYMBOLS = 10;
+const MAX_FOLDERS = 5;
+const MAX_EDITORS = 5;
+const MAX_PROBLEM_FILES = 5;
+
+interface IndexedFile {
+  readonly uri: vscode.Uri;
+  readonly relative: string;
+}
+
+/**
+ * The @-mention picker's entries from VS Code: the selection, open editors, workspace files and
+ * folders (from the cached index), workspace symbols and files with problems — each group ranked
+ * fuzzily, in that order, so what the user is looking at comes first.
+ */
+export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
+  private readonly index = new WorkspaceFileIndex();
+  private indexed: { source: readonly vscode.Uri[]; files: IndexedFile[]; folders: string[] } | undefined;
+
+  async query(query: string, limit: number): Promise<Mention[]> {
+    const trimmed = query.trim();
+    const [files, symbols] = await Promise.all([this.files(), this.symbols(trimmed)]);
+    const editors = this.openEditors();
+    const editorUris = new Set(editors.map((editor) => editor.uri));
+    const rankedEditors = rankBy(
+      editors,
+      trimmed,
+      (q, m) => fuzzyPathScore(q, m.detail ?? m.name),
+      MAX_EDITORS,
+    );
+    const rankedFiles = rankBy(
+      files.files.filter((file) => !editorUris.has(file.uri.toString())),
+      trimmed,
+      (q, file) => fuzzyPathScore(q, file.relative),
+      limit,
+    ).map((file): Mention => ({
+      kind: 'file',
+      uri: file.uri.toString(),
+      name: baseName(file.relative),
+      detail: file.relative,
+    }));
+    const folders = rankBy(files.folders, trimmed, fuzzyPathScore, MAX_FOLDERS).map((folder): Mention => ({
+      kind: 'folder',
+      uri: this.folderUri(folder),
+      name: `${baseName(folder)}/`,
+      detail: folder,
+    }));
+    const problems = rankBy(
+      this.problemFiles(),
+      trimmed,
+      (q, m) => fuzzyScore(q, `problems ${m.detail ?? ''}`),
+      MAX_PROBLEM_FILES,
+    );
+    const selection = this.selection().filter(
+      (m) => fuzzyScore(trimmed, `selection ${m.detail ?? ''}`) !== undefined,
+    );
+    return [...selection, ...rankedEditors, ...rankedFiles, ...folders, ...symbols, ...problems].slice(
+      0,
+      limit,
+    );
+  }
+
+  problems(uri: string): string[] {
+    const target = vscode.Uri.parse(uri.startsWith('file:') ? uri : vscode.Uri.file(uri).toString());
+    return vscode.languages.getDiagnostics(target).map((diagnostic) => {
+      const start = diagnostic.range.start;
+      const source = diagnostic.source ? ` (${diagnostic.source})` : '';
+      return `${vscode.workspace.asRelativePath(target)}:${start.line + 1}:${start.character + 1} ${severityName(diagnostic.severity)} ${diagnostic.message}${source}`;
+    });
+  }
+
+  private async files(): Promise<{ files: IndexedFile[]; folders: string[] }> {
+    const source = await this.index.list();
+    if (this.indexed?.source !== source) {
+      const files = source.map((uri) => ({ uri, relative: vscode.workspace.asRelativePath(uri, false) }));
+      const folders = new Set<string>();
+      for (const file of files) {
+        let slash = file.relative.lastIndexOf('/');
+        while (slash > 0) {
+          const folder = file.relative.slice(0, slash);
+          if (folders.has(folder)) {
+            break;
+          }
+          folders.add(folder);
+          slash = folder.lastIndexOf('/');
+        }
+      }
+      this.indexed = { source, files, folders: [...folders] };
+    }
+    return this.indexed;
+  }
+
+  private folderUri(relative: string): string {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    return root ? vscode.Uri.joinPath(root, relative).toString() : relative;
+  }
+
+  private openEditors(): Mention[] {
+    const seen = new Set<string>();
+    const editors: Mention[] = [];
+    for (const group of vscode.window.tabGroups.all) {
+      for (const tab of group.tabs) {
+        if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'file') {
+          const uri = tab.input.uri.toString();
+          if (!seen.has(uri)) {
+            seen.add(uri);
+            const relative = vscode.workspace.asRelativePath(tab.input.uri, false);
+            editors.push({ kind: 'editor', uri, name: baseName(relative), detail: `${relative} · open` });
+          }
+        }
+      }
+    }
+    return editors;
+  }
+
+  private selection(): Mention[] {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.selection.isEmpty || editor.document.uri.scheme !== 'file') {
+      return [];
+    }
+    const startLine = editor.selection.start.line + 1;
+    const endLine =
+      editor.selection.end.character === 0 && editor.selection.end.line > editor.selection.start.line
+        ? editor.selection.end.line
+        : editor.selection.end.line + 1;
+    const relative = vscode.workspace.asRelativePath(editor.document.uri, false);
+    return [
+      {
+        kind: 'selection',
+        uri: editor.document.uri.toString(),
+        name: `Selection (${baseName(relative)}:${startLine}-${endLine})`,
+        detail: relative,
+        range: { startLine, endLine },
+      },
+    ];
+  }
+
+  private async symbols(query: string): Promise<Mention[]> {
+    if (query.length < 2) {
+      return [];
+    }
+    const found = await Promise.race([
+      Promise.resolve(
+        vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(
+          'vscode.executeWorkspaceSymbolProvider',
+          query,
+        ),
+      ).catch(() => undefined),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), SYMBOL_TIMEOUT_MS)),
+    ]);
+    return rankBy(found ?? [], query, (q, symbol) => fuzzyScore(q, symbol.name), MAX_SYMBOLS).map(
+      (symbol): Mention => {
+        const range = symbol.location.range;
+        const relative = vscode.workspace.asRelativePath(symbol.location.uri, false);
+        return {
+          kind: 'symbol',
+          uri: symbol.location.uri.toString(),
+          name: symbol.name,
+          detail: `${vscode.SymbolKind[symbol.kind] ?? 'symbol'} · ${relative}:${range.start.line + 1}`,
+          range: { startLine: range.start.line + 1, endLine: range.end.line + 1 },
+        };
+      },
+    );
+  }
+
+  private problemFiles(): Mention[] {
+    return vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]): Mention[] => {
+      const counted = diagnostics.filter(
+        (d) =>
+          d.severity === vscode.DiagnosticSeverity.Error || d.severity === vscode.DiagnosticSeverity.Warning,
+      );
+      if (counted.length === 0 || uri.scheme !== 'file') {
+        return [];
+      }
+      const relative = vscode.workspace.asRelativePath(uri, false);
+      return [
+        {
+          kind: 'problems',
+          uri: uri.toString(),
+          name: `Problems in ${baseName(relative)}`,
+          detail: `${relative} · ${counted.length} ${counted.length === 1 ? 'problem' : 'problems'}`,
+        },
+      ];
+    });
+  }
+
+  dispose(): void {
+    this.index.dispose();
+  }
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function severityName(severity: vscode.DiagnosticSeverity): string {
+  switch (severity) {
+    case vscode.DiagnosticSeverity.Error:
+      return 'error';
+    case vscode.DiagnosticSeverity.Warning:
+      return 'warning';
+    case vscode.DiagnosticSeverity.Information:
+      return 'info';
+    case vscode.DiagnosticSeverity.Hint:
+      return 'hint';
+    default:
+      return 'problem';
+  }
+}

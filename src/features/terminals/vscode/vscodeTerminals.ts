@@ -1,0 +1,141 @@
+import * as vscode from 'vscode';
+import { NodeTerminals } from '../core/nodeTerminals';
+import type {
+  TerminalCreateRequest,
+  TerminalDelta,
+  TerminalExit,
+  TerminalOutput,
+  TerminalPort,
+} from '../../../core/ports';
+
+/** How many finished agent terminals stay open for reading before the oldest is closed. */
+const KEPT_TERMINALS = 5;
+/** Output held for a terminal VS Code has not opened yet. */
+const BACKLOG_CHARS = 1024 * 1024;
+
+/**
+ * The agent's `terminal/*` requests: the command runs as a child process (output bounded as the
+ * agent asked) and its output is mirrored live into a VS Code terminal (a Pseudoterminal) that the
+ * user can watch; the terminal stays readable after the agent releases it.
+ */
+export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
+  private readonly processes: NodeTerminals;
+  private readonly views = new Map<string, TerminalView>();
+  private readonly finished: TerminalView[] = [];
+  private readonly subscription: vscode.Disposable;
+  readonly onDidChange: NodeTerminals['onDidChange'];
+
+  constructor(cwd: () => string) {
+    this.processes = new NodeTerminals(cwd());
+    this.onDidChange = this.processes.onDidChange;
+    const decoder = new TextDecoder();
+    this.subscription = this.processes.onDidWrite(({ terminalId, data }) => {
+      // A terminal wants CRLF; commands print LF.
+      this.views.get(terminalId)?.show(decoder.decode(data, { stream: true }).replace(/\r?\n/g, '\r\n'));
+    });
+  }
+
+  async create(request: TerminalCreateRequest): Promise<string> {
+    const terminalId = await this.processes.create(request);
+    const commandLine = [request.command, ...(request.args ?? [])].join(' ');
+    const view = new TerminalView(`Agent: ${truncate(commandLine, 40)}`, () => {
+      void this.processes.kill(terminalId).catch(() => {});
+    });
+    view.show(`\x1b[2m$ ${commandLine}\x1b[0m\r\n`);
+    this.views.set(terminalId, view);
+    void this.processes.waitForExit(terminalId).then((exit) => {
+      const status = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+      view.show(`\r\n\x1b[2m[${status}]\x1b[0m\r\n`);
+    });
+    return terminalId;
+  }
+
+  lastOutput(terminalId: string): TerminalOutput | undefined {
+    return this.processes.lastOutput(terminalId);
+  }
+
+  outputFrom(terminalId: string, offset: number): TerminalDelta | undefined {
+    return this.processes.outputFrom(terminalId, offset);
+  }
+
+  output(terminalId: string): Promise<TerminalOutput> {
+    return this.processes.output(terminalId);
+  }
+
+  waitForExit(terminalId: string): Promise<TerminalExit> {
+    return this.processes.waitForExit(terminalId);
+  }
+
+  kill(terminalId: string): Promise<void> {
+    return this.processes.kill(terminalId);
+  }
+
+  async release(terminalId: string): Promise<void> {
+    await this.processes.release(terminalId);
+    const view = this.views.get(terminalId);
+    this.views.delete(terminalId);
+    if (view) {
+      this.finished.push(view);
+      while (this.finished.length > KEPT_TERMINALS) {
+        this.finished.shift()?.dispose();
+      }
+    }
+  }
+
+  /** The VS Code terminal showing an agent terminal, while the agent holds it. */
+  terminalFor(terminalId: string): vscode.Terminal | undefined {
+    return this.views.get(terminalId)?.terminal;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    void this.processes.dispose();
+    for (const view of [...this.views.values(), ...this.finished]) {
+      view.dispose();
+    }
+  }
+}
+
+/** One Pseudoterminal. VS Code drops writes made before `open`, so they wait in a bounded backlog. */
+class TerminalView {
+  readonly terminal: vscode.Terminal;
+  private readonly writer = new vscode.EventEmitter<string>();
+  private backlog: string[] | undefined = [];
+  private backlogChars = 0;
+
+  constructor(name: string, onClose: () => void) {
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.writer.event,
+      open: () => {
+        const waiting = this.backlog ?? [];
+        this.backlog = undefined;
+        for (const text of waiting) {
+          this.writer.fire(text);
+        }
+      },
+      close: onClose,
+    };
+    this.terminal = vscode.window.createTerminal({ name, pty, isTransient: true });
+  }
+
+  show(text: string): void {
+    if (!this.backlog) {
+      this.writer.fire(text);
+      return;
+    }
+    this.backlog.push(text);
+    this.backlogChars += text.length;
+    while (this.backlogChars > BACKLOG_CHARS && this.backlog.length > 1) {
+      this.backlogChars -= this.backlog.shift()?.length ?? 0;
+    }
+  }
+
+  dispose(): void {
+    this.writer.dispose();
+    this.terminal.dispose();
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,104 @@
+import type { TurnFileChangeMessage } from '../../../src/protocol';
+import { el, icon, iconButton } from '../dom';
+
+/** What a change card asks the host for: a file's diff, or to keep or undo a change. */
+export type ChangeAction = 'diff' | 'keep' | 'undo';
+
+const KIND: Record<TurnFileChangeMessage['kind'], { icon: string; label: string }> = {
+  created: { icon: 'diff-added', label: 'Created' },
+  modified: { icon: 'diff-modified', label: 'Modified' },
+  deleted: { icon: 'diff-removed', label: 'Deleted' },
+};
+
+const DECISION_BADGES: Partial<Record<TurnFileChangeMessage['decision'], string>> = {
+  kept: 'Kept',
+  undone: 'Undone',
+};
+
+/**
+ * One file of a change card: kind icon, the name (bold) and folder (dim) that open the diff, +/−
+ * or "binary", the Kept / Undone badge, and Open diff, Keep and Undo (those two while the change
+ * is pending and the turn no longer writes).
+ */
+export function changeRow(
+  file: TurnFileChangeMessage,
+  live: boolean,
+  send: (action: ChangeAction, path: string) => void,
+): HTMLElement {
+  const kind = KIND[file.kind];
+  const { name, folder } = splitPath(file.relativePath);
+  const kindIcon = icon(kind.icon);
+  kindIcon.classList.add('change-kind');
+  kindIcon.removeAttribute('aria-hidden');
+  kindIcon.setAttribute('role', 'img');
+  kindIcon.setAttribute('aria-label', kind.label);
+  kindIcon.title = kind.label;
+
+  const open = el(
+    'button',
+    'change-path link-button',
+    el('span', 'change-name', name),
+    folder ? el('span', 'change-folder', folder) : null,
+  );
+  open.type = 'button';
+  open.title = file.path;
+  // Named by the path alone: the row's Open diff button carries the action's name.
+  open.setAttribute('aria-label', file.relativePath);
+  open.addEventListener('click', () => send('diff', file.path));
+
+  const stats = file.binary
+    ? el('span', 'change-binary', 'binary')
+    : el(
+        'span',
+        'diff-stats',
+        el('span', 'diff-stat-add', `+${file.added}`),
+        el('span', 'diff-stat-del', `−${file.removed}`),
+      );
+  if (!file.binary) {
+    stats.setAttribute('aria-label', `${file.added} lines added, ${file.removed} removed`);
+  }
+  const badge = DECISION_BADGES[file.decision];
+  const buttons = el(
+    'span',
+    'change-buttons',
+    iconButton('diff', `Open the diff of ${file.relativePath}`, () => send('diff', file.path)),
+    ...(file.decision === 'pending' && !live
+      ? [
+          decideButton('check', `Keep the change to ${file.relativePath}`, () => send('keep', file.path)),
+          decideButton('discard', `Undo the change to ${file.relativePath}`, () => send('undo', file.path)),
+        ]
+      : []),
+  );
+  const row = el(
+    'li',
+    'change-row',
+    kindIcon,
+    open,
+    stats,
+    badge ? el('span', 'change-badge', badge) : null,
+    buttons,
+  );
+  row.dataset.path = file.path;
+  row.dataset.kind = file.kind;
+  row.dataset.decision = file.decision;
+  return row;
+}
+
+/** Keep or Undo of one file: locked once clicked, until the host's answer rebuilds the row. */
+function decideButton(iconName: string, label: string, onClick: () => void): HTMLButtonElement {
+  const control = iconButton(iconName, label, () => {
+    if (control.getAttribute('aria-disabled') !== 'true') {
+      onClick();
+    }
+  });
+  control.classList.add('change-decide');
+  return control;
+}
+
+/** "src/lib/a.ts" → name "a.ts", folder "src/lib" (either separator: Windows paths too). */
+export function splitPath(relativePath: string): { name: string; folder: string } {
+  const cut = Math.max(relativePath.lastIndexOf('/'), relativePath.lastIndexOf('\\'));
+  return cut < 0
+    ? { name: relativePath, folder: '' }
+    : { name: relativePath.slice(cut + 1), folder: relativePath.slice(0, cut) };
+}

@@ -1,0 +1,102 @@
+import type { TerminalOutputMessage } from '../../../src/protocol';
+import { el, icon } from '../dom';
+
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences start with ESC
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+// eslint-disable-next-line no-control-regex -- an escape sequence cut off at the end of the output so far
+const PARTIAL_ESCAPE = /\u001b(\[[0-9;?]*[ -/]*|\][^\u0007\u001b]*)?$/;
+
+/** Terminal text without colour codes; a line rewritten with \r shows its last state. */
+export function cleanTerminalText(output: string): string {
+  return output
+    .replace(ANSI, '')
+    .split('\n')
+    .map((line) => {
+      const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
+      return trimmed.slice(trimmed.lastIndexOf('\r') + 1);
+    })
+    .join('\n');
+}
+
+/** A terminal the agent runs: its latest output (sent separately by the host) and exit status. */
+export class TerminalView {
+  readonly element: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly output: HTMLPreElement;
+  private readonly note: HTMLElement;
+  private shown: TerminalOutputMessage | undefined;
+  /** Complete lines, cleaned; only ever appended to while the output grows. */
+  private readonly lines = document.createTextNode('');
+  /** The line still being written (a \r may rewrite it), cleaned from `rawTail`. */
+  private readonly current = document.createTextNode('');
+  private rawTail = '';
+
+  constructor(readonly terminalId: string) {
+    this.status = el('span', 'terminal-status');
+    this.output = el('pre', 'terminal-output');
+    this.output.tabIndex = 0;
+    this.output.setAttribute('aria-label', 'Terminal output');
+    this.output.append(this.lines, this.current);
+    this.note = el('div', 'note note-truncated', icon('fold'), 'Earlier output was dropped.');
+    this.element = el(
+      'div',
+      'terminal',
+      el('div', 'terminal-header', icon('terminal'), el('span', 'terminal-title', 'Terminal'), this.status),
+      this.output,
+      this.note,
+    );
+    this.update(undefined);
+  }
+
+  update(terminal: TerminalOutputMessage | undefined): void {
+    if (terminal !== undefined && terminal === this.shown) {
+      return;
+    }
+    const previous = this.shown;
+    this.shown = terminal;
+    const atBottom = this.output.scrollHeight - this.output.scrollTop - this.output.clientHeight < 8;
+    const output = terminal?.output ?? '';
+    if (previous && output.length >= previous.output.length && output.startsWith(previous.output)) {
+      // Grown: only the new part is cleaned and added, so a long output is not re-rendered per update.
+      this.write(this.rawTail + output.slice(previous.output.length), false);
+    } else {
+      this.write(output, true);
+    }
+    this.output.classList.toggle('empty', !terminal || terminal.output === '');
+    if (atBottom) {
+      this.output.scrollTop = this.output.scrollHeight;
+    }
+    this.note.hidden = !terminal?.truncated;
+    this.status.replaceChildren(...statusOf(terminal));
+    const exit = terminal?.exitStatus;
+    this.element.dataset.state = !exit ? 'running' : exit.exitCode === 0 ? 'success' : 'failure';
+  }
+
+  private write(raw: string, replace: boolean): void {
+    const lineEnd = raw.lastIndexOf('\n') + 1;
+    const complete = cleanTerminalText(raw.slice(0, lineEnd));
+    if (replace) {
+      this.lines.data = complete;
+    } else if (complete !== '') {
+      this.lines.appendData(complete);
+    }
+    this.rawTail = raw.slice(lineEnd);
+    // An escape sequence still being received is not shown as text meanwhile.
+    this.current.data = cleanTerminalText(this.rawTail).replace(PARTIAL_ESCAPE, '');
+  }
+}
+
+function statusOf(terminal: TerminalOutputMessage | undefined): (Node | string)[] {
+  const exit = terminal?.exitStatus;
+  if (!exit) {
+    return [icon('loading', true), terminal ? 'Running' : 'Waiting for output'];
+  }
+  if (exit.signal) {
+    return [icon('error'), `Killed (${exit.signal})`];
+  }
+  if (exit.exitCode === 0) {
+    return [icon('check'), 'Exit code 0'];
+  }
+  return [icon('error'), exit.exitCode === null ? 'Exited' : `Exit code ${exit.exitCode}`];
+}
