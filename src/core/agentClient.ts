@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
+import { methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
 import {
   AgentProcess,
@@ -8,19 +8,17 @@ import {
   type AgentProcessOptions,
   type ExitInfo,
 } from './agentProcess';
-import { AgentSession, type SessionHost, type SessionOptions } from './agentSession';
+import type { AgentSession, SessionOptions } from './agentSession';
 import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
 import { Emitter, type Disposable } from './disposable';
-import { AgentError, AgentExitedError, classifyError, NotSupportedError } from './errors';
-import { registerPortHandlers } from './clientRequests';
-import { HeldUpdates } from './heldUpdates';
+import { AgentError, AgentExitedError, classifyError } from './errors';
 import { lineGuard } from './lineGuard';
-import { selectMcpServers } from '../features/mcp/core/mcpServers';
-import { modesOf, configOptionsOf } from './normalize';
 import { silentLogger, type ClientPorts, type Logger } from './ports';
 import { guardedOutgoing } from './outgoingGuard';
 import { tracedStream } from './protocolTrace';
-import { Thread, type ThreadLimits } from './thread';
+import { SessionOpener, type SessionParams } from './sessionOpening';
+import type { Thread, ThreadLimits } from './thread';
+import { SessionRouter } from './updateRouting';
 
 export interface AgentClientOptions {
   /** Our id for the configured agent (defaults to the command); permission answers are remembered per agent. */
@@ -54,11 +52,7 @@ export interface AgentDescription {
   readonly authMethods: readonly acp.AuthMethod[];
 }
 
-export interface SessionParams {
-  readonly cwd: string;
-  /** Replaces the client's `mcpServers` option for this session. */
-  readonly mcpServers?: readonly acp.McpServer[];
-}
+export type { SessionParams } from './sessionOpening';
 
 /** After the agent's output ends, how long its exit may take before it counts as a lost connection. */
 const EXIT_AFTER_EOF_MS = 2000;
@@ -68,13 +62,13 @@ function delay(ms: number): Promise<undefined> {
 }
 
 /**
- * A running agent and the ACP connection to it: one process, any number of sessions. Answers
- * the agent's requests through the ports, routes `session/update`s to their sessions, and turns
- * every failure into a classified `AgentError`.
+ * A running agent and the ACP connection to it: one process, any number of sessions. Starts and
+ * initializes it, watches the connection and the process, and turns every failure into a classified
+ * `AgentError`. Opening sessions is the `SessionOpener`'s job, routing what the agent sends the
+ * `SessionRouter`'s; this class is where protocol v1's connection lives.
  */
 export class AgentClient implements Disposable {
-  private readonly sessions = new Map<string, AgentSession>();
-  private readonly heldUpdates: HeldUpdates;
+  private readonly opener: SessionOpener;
   /** Why the connection closed while the process still ran (an oversized or malformed message). */
   private connectionLoss: ConnectionLostError | undefined;
   private readonly exitEmitter = new Emitter<ExitInfo>();
@@ -94,10 +88,23 @@ export class AgentClient implements Disposable {
   private constructor(
     readonly process: AgentProcess,
     private readonly connection: acp.ClientConnection,
+    private readonly router: SessionRouter,
     private readonly options: AgentClientOptions,
   ) {
     this.logger = options.ports.logger ?? silentLogger;
-    this.heldUpdates = new HeldUpdates(this.logger);
+    this.opener = new SessionOpener({
+      agentId: options.agentId ?? options.command.command,
+      agent: connection.agent,
+      logger: this.logger,
+      permissions: options.ports.permissions,
+      router,
+      ...(options.threadLimits ? { threadLimits: options.threadLimits } : {}),
+      ...(options.sessionOptions ? { sessionOptions: options.sessionOptions } : {}),
+      ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+      info: () => this.info,
+      failure: (error) => this.failure(error),
+      exitReport: () => this.exitReport(),
+    });
   }
 
   /** Starts the agent process and completes `initialize`. Rejects with an `AgentError`. */
@@ -122,12 +129,11 @@ export class AgentClient implements Disposable {
     if (options.traceProtocol) {
       stream = tracedStream(stream, logger);
     }
-    // Handlers are snapshotted by connect(): register them first, bound to the client made next.
+    // Handlers are snapshotted by connect(): register them first.
     const app = acp.client({ name: options.clientInfo?.name ?? 'acp-agents' });
-    const pending: { client?: AgentClient } = {};
-    AgentClient.registerHandlers(app, options.ports, () => pending.client as AgentClient);
-    const self = new AgentClient(agentProcess, app.connect(stream), options);
-    pending.client = self;
+    const router = new SessionRouter(logger);
+    router.registerHandlers(app, options.ports, logger);
+    const self = new AgentClient(agentProcess, app.connect(stream), router, options);
     agentProcess.onStderr((text) => logger.info(`[stderr] ${text.trimEnd()}`));
     void agentProcess.exited.then((exit) => self.handleExit(exit));
     self.watchConnection(output);
@@ -149,26 +155,6 @@ export class AgentClient implements Disposable {
       options.signal?.removeEventListener('abort', stopStarting);
     }
     return self;
-  }
-
-  private static registerHandlers(app: acp.ClientApp, ports: ClientPorts, client: () => AgentClient): void {
-    app
-      .onNotification(methods.client.session.update, ({ params }) =>
-        client().routeUpdate(params.sessionId, params.update),
-      )
-      .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
-        const session = client().sessions.get(params.sessionId);
-        if (!session) {
-          throw RequestError.invalidParams(undefined, `Unknown session ${params.sessionId}`);
-        }
-        return session.requestPermission(params, signal);
-      });
-    registerPortHandlers(
-      app,
-      ports,
-      ports.logger ?? silentLogger,
-      (sessionId) => client().sessions.get(sessionId)?.cwd,
-    );
   }
 
   /**
@@ -193,9 +179,7 @@ export class AgentClient implements Disposable {
         this.description?.name ?? path.basename(this.options.command.command),
       );
       this.logger.error(`${this.connectionLoss.message} (${describeCause(signal.reason)})`);
-      for (const session of this.sessions.values()) {
-        session.abandon();
-      }
+      this.router.abandonAll();
       this.fireEnded(this.connectionLoss);
       void this.process.stop();
     };
@@ -209,16 +193,6 @@ export class AgentClient implements Disposable {
   /** False once the connection is gone (even while the process still runs). */
   get connected(): boolean {
     return !this.connection.signal.aborted && this.process.running;
-  }
-
-  private routeUpdate(sessionId: string, update: acp.SessionUpdate): void {
-    const session = this.sessions.get(sessionId);
-    if (session) {
-      session.handleUpdate(update);
-      return;
-    }
-    // Agents may send updates (commands, modes) before their session/new response is read.
-    this.heldUpdates.hold(sessionId, update);
   }
 
   private async initialize(): Promise<void> {
@@ -295,131 +269,30 @@ export class AgentClient implements Disposable {
     }
   }
 
-  /**
-   * `session/new`. An agent that needs a sign-in rejects with kind `auth_required`. Pass `thread` to
-   * continue an existing transcript in the new session (after a restart, the user keeps what they saw).
-   */
-  async newSession(params: SessionParams & { readonly thread?: Thread }): Promise<AgentSession> {
-    try {
-      const response = await this.agent.request(methods.agent.session.new, {
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-      });
-      const session = this.register(response.sessionId, params.cwd, params.thread);
-      this.applySessionSetup(session, response);
-      return session;
-    } catch (error) {
-      throw this.failure(error);
-    }
+  newSession(params: SessionParams & { readonly thread?: Thread }): Promise<AgentSession> {
+    return this.opener.newSession(params);
   }
 
-  /**
-   * `session/load`: the agent replays the history. Into a new thread it becomes the transcript;
-   * into a `thread` that already holds the transcript (our journal) the replayed messages are
-   * dropped rather than shown twice — only session state (modes, commands…) is taken from it.
-   */
-  async loadSession(
+  loadSession(
     sessionId: string,
     params: SessionParams & { readonly thread?: Thread },
   ): Promise<AgentSession> {
-    if (!this.info.capabilities.loadSession) {
-      throw new NotSupportedError(this.info.name, 'Loading a session (session/load)');
-    }
-    const session = this.register(sessionId, params.cwd, params.thread);
-    const hasTranscript = session.thread.snapshot().entries.length > 0;
-    session.thread.setReplaying(true);
-    session.ignoreReplayedTranscript(hasTranscript);
-    try {
-      const response = await this.agent.request(methods.agent.session.load, {
-        sessionId,
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-      });
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      this.applySessionSetup(session, response ?? {});
-      return session;
-    } catch (error) {
-      session.dispose();
-      throw this.failure(error);
-    } finally {
-      session.thread.setReplaying(false);
-      session.ignoreReplayedTranscript(false);
-    }
+    return this.opener.loadSession(sessionId, params);
   }
 
-  /** `session/resume`: reattach to a session without a replay. */
-  async resumeSession(
+  resumeSession(
     sessionId: string,
     params: SessionParams & { readonly thread?: Thread },
   ): Promise<AgentSession> {
-    if (!this.info.capabilities.sessionCapabilities?.resume) {
-      throw new NotSupportedError(this.info.name, 'Resuming a session (session/resume)');
-    }
-    const session = this.register(sessionId, params.cwd, params.thread);
-    try {
-      const response = await this.agent.request(methods.agent.session.resume, {
-        sessionId,
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-      });
-      this.applySessionSetup(session, response);
-      return session;
-    } catch (error) {
-      session.dispose();
-      throw this.failure(error);
-    }
+    return this.opener.resumeSession(sessionId, params);
   }
 
-  /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
-  private async mcpServersFor(params: SessionParams): Promise<acp.McpServer[]> {
-    let servers = params.mcpServers;
-    if (!servers) {
-      try {
-        servers = (await this.options.mcpServers?.()) ?? [];
-      } catch (error) {
-        this.logger.warn(
-          `No MCP servers for this session: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        servers = [];
-      }
-    }
-    const { accepted, skipped } = selectMcpServers(
-      servers,
-      this.info.capabilities.mcpCapabilities,
-      this.info.name,
-    );
-    for (const { name, reason } of skipped) {
-      this.logger.warn(`MCP server "${name}" skipped: ${reason}.`);
-    }
-    if (accepted.length > 0) {
-      this.logger.info(`MCP servers for the session: ${accepted.map((server) => server.name).join(', ')}`);
-    }
-    return accepted;
+  listSessions(params: { cwd?: string; cursor?: string } = {}): Promise<acp.ListSessionsResponse> {
+    return this.opener.listSessions(params);
   }
 
-  /** `session/list`: the agent's sessions, newest pages first as the agent orders them. */
-  async listSessions(params: { cwd?: string; cursor?: string } = {}): Promise<acp.ListSessionsResponse> {
-    if (!this.info.capabilities.sessionCapabilities?.list) {
-      throw new NotSupportedError(this.info.name, 'Listing sessions (session/list)');
-    }
-    try {
-      return await this.agent.request(methods.agent.session.list, params);
-    } catch (error) {
-      throw this.failure(error);
-    }
-  }
-
-  /** `session/close`: ends the session on the agent and stops routing to it. */
-  async closeSession(sessionId: string): Promise<void> {
-    if (!this.info.capabilities.sessionCapabilities?.close) {
-      throw new NotSupportedError(this.info.name, 'Closing a session (session/close)');
-    }
-    this.sessions.get(sessionId)?.dispose();
-    try {
-      await this.agent.request(methods.agent.session.close, { sessionId });
-    } catch (error) {
-      throw this.failure(error);
-    }
+  closeSession(sessionId: string): Promise<void> {
+    return this.opener.closeSession(sessionId);
   }
 
   /**
@@ -451,50 +324,9 @@ export class AgentClient implements Disposable {
   }
 
   session(sessionId: string): AgentSession | undefined {
-    return this.sessions.get(sessionId);
+    return this.router.get(sessionId);
   }
 
-  private register(
-    sessionId: string,
-    cwd: string,
-    thread = new Thread(this.options.threadLimits),
-  ): AgentSession {
-    this.sessions.get(sessionId)?.dispose();
-    const host: SessionHost = {
-      agentId: this.options.agentId ?? this.options.command.command,
-      agentName: this.info.name,
-      agent: this.agent,
-      capabilities: this.info.capabilities,
-      permissions: this.options.ports.permissions,
-      logger: this.logger,
-      exitReport: () => this.exitReport(),
-      forget: (id) => {
-        if (this.sessions.get(id) === session) {
-          this.sessions.delete(id);
-        }
-      },
-    };
-    const session = new AgentSession(sessionId, cwd, thread, host, this.options.sessionOptions);
-    this.sessions.set(sessionId, session);
-    for (const update of this.heldUpdates.take(sessionId)) {
-      session.handleUpdate(update);
-    }
-    return session;
-  }
-
-  private applySessionSetup(
-    session: AgentSession,
-    response: { modes?: acp.SessionModeState | null; configOptions?: acp.SessionConfigOption[] | null },
-  ): void {
-    if (response.modes) {
-      session.thread.setState('modes', modesOf(response.modes));
-    }
-    if (response.configOptions) {
-      session.thread.setState('configOptions', configOptionsOf(response.configOptions));
-    }
-  }
-
-  /** The exit as an error, waiting briefly: stdout can close a moment before the exit is reported. */
   /**
    * The exit (or the lost connection) as an error. Waits briefly only when the connection is
    * already closed — stdout closes a moment before the exit is reported — never for a live one.
@@ -539,9 +371,7 @@ export class AgentClient implements Disposable {
       const tail = error instanceof AgentExitedError ? error.stderrTail : [];
       this.logger.error(`${error.message}${tail.length ? `\n${tail.join('\n')}` : ''}`);
     }
-    for (const session of this.sessions.values()) {
-      session.abandon();
-    }
+    this.router.abandonAll();
     this.connection.close(error);
     this.fireEnded(error);
     this.exitEmitter.fire(exit);
@@ -557,9 +387,7 @@ export class AgentClient implements Disposable {
   /** Stops the agent process (stdin closed, SIGTERM, then SIGKILL) and ends every session. */
   async stop(): Promise<ExitInfo> {
     this.disposed = true;
-    for (const session of [...this.sessions.values()]) {
-      session.dispose();
-    }
+    this.router.disposeAll();
     const exit = await this.process.stop();
     this.connection.close();
     return exit;

@@ -1,0 +1,206 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { methods } from '@agentclientprotocol/sdk';
+import { AgentSession, type SessionHost, type SessionOptions } from './agentSession';
+import type { AgentError } from './errors';
+import { NotSupportedError } from './errors';
+import { selectMcpServers } from '../features/mcp/core/mcpServers';
+import { configOptionsOf, modesOf } from './normalize';
+import type { Logger, PermissionPort } from './ports';
+import { Thread, type ThreadLimits } from './thread';
+import type { SessionRouter } from './updateRouting';
+
+export interface SessionParams {
+  readonly cwd: string;
+  /** Replaces the client's `mcpServers` option for this session. */
+  readonly mcpServers?: readonly acp.McpServer[];
+}
+
+/** What opening sessions needs from the connection. */
+export interface OpenerHost {
+  readonly agentId: string;
+  readonly agent: acp.ClientContext;
+  readonly logger: Logger;
+  readonly permissions: PermissionPort;
+  readonly router: SessionRouter;
+  readonly threadLimits?: Partial<ThreadLimits>;
+  readonly sessionOptions?: SessionOptions;
+  /** The MCP servers for a session not given its own (read at session time). */
+  readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
+  /** The agent's name and capabilities from `initialize`. */
+  info(): { readonly name: string; readonly capabilities: acp.AgentCapabilities };
+  /** Classifies a failed request (the exit or lost connection wins over what the SDK said). */
+  failure(error: unknown): AgentError;
+  exitReport(): Promise<AgentError | undefined>;
+}
+
+/**
+ * Opens, lists and closes the agent's sessions (`session/new`, `load`, `resume`, `list`, `close`):
+ * each opened session is registered with the router and gets the modes and options the agent answered.
+ */
+export class SessionOpener {
+  constructor(private readonly host: OpenerHost) {}
+
+  /**
+   * `session/new`. An agent that needs a sign-in rejects with kind `auth_required`. Pass `thread` to
+   * continue an existing transcript in the new session (after a restart, the user keeps what they saw).
+   */
+  async newSession(params: SessionParams & { readonly thread?: Thread }): Promise<AgentSession> {
+    try {
+      const response = await this.host.agent.request(methods.agent.session.new, {
+        cwd: params.cwd,
+        mcpServers: await this.mcpServersFor(params),
+      });
+      const session = this.register(response.sessionId, params.cwd, params.thread);
+      applySessionSetup(session, response);
+      return session;
+    } catch (error) {
+      throw this.host.failure(error);
+    }
+  }
+
+  /**
+   * `session/load`: the agent replays the history. Into a new thread it becomes the transcript;
+   * into a `thread` that already holds the transcript (our journal) the replayed messages are
+   * dropped rather than shown twice — only session state (modes, commands…) is taken from it.
+   */
+  async loadSession(
+    sessionId: string,
+    params: SessionParams & { readonly thread?: Thread },
+  ): Promise<AgentSession> {
+    const info = this.host.info();
+    if (!info.capabilities.loadSession) {
+      throw new NotSupportedError(info.name, 'Loading a session (session/load)');
+    }
+    const session = this.register(sessionId, params.cwd, params.thread);
+    const hasTranscript = session.thread.snapshot().entries.length > 0;
+    session.thread.setReplaying(true);
+    session.ignoreReplayedTranscript(hasTranscript);
+    try {
+      const response = await this.host.agent.request(methods.agent.session.load, {
+        sessionId,
+        cwd: params.cwd,
+        mcpServers: await this.mcpServersFor(params),
+      });
+      // The last replayed update can reach its handler after the response: let it drain first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      applySessionSetup(session, response ?? {});
+      return session;
+    } catch (error) {
+      session.dispose();
+      throw this.host.failure(error);
+    } finally {
+      session.thread.setReplaying(false);
+      session.ignoreReplayedTranscript(false);
+    }
+  }
+
+  /** `session/resume`: reattach to a session without a replay. */
+  async resumeSession(
+    sessionId: string,
+    params: SessionParams & { readonly thread?: Thread },
+  ): Promise<AgentSession> {
+    const info = this.host.info();
+    if (!info.capabilities.sessionCapabilities?.resume) {
+      throw new NotSupportedError(info.name, 'Resuming a session (session/resume)');
+    }
+    const session = this.register(sessionId, params.cwd, params.thread);
+    try {
+      const response = await this.host.agent.request(methods.agent.session.resume, {
+        sessionId,
+        cwd: params.cwd,
+        mcpServers: await this.mcpServersFor(params),
+      });
+      applySessionSetup(session, response);
+      return session;
+    } catch (error) {
+      session.dispose();
+      throw this.host.failure(error);
+    }
+  }
+
+  /** `session/list`: the agent's sessions, newest pages first as the agent orders them. */
+  async listSessions(params: { cwd?: string; cursor?: string } = {}): Promise<acp.ListSessionsResponse> {
+    const info = this.host.info();
+    if (!info.capabilities.sessionCapabilities?.list) {
+      throw new NotSupportedError(info.name, 'Listing sessions (session/list)');
+    }
+    try {
+      return await this.host.agent.request(methods.agent.session.list, params);
+    } catch (error) {
+      throw this.host.failure(error);
+    }
+  }
+
+  /** `session/close`: ends the session on the agent and stops routing to it. */
+  async closeSession(sessionId: string): Promise<void> {
+    const info = this.host.info();
+    if (!info.capabilities.sessionCapabilities?.close) {
+      throw new NotSupportedError(info.name, 'Closing a session (session/close)');
+    }
+    this.host.router.get(sessionId)?.dispose();
+    try {
+      await this.host.agent.request(methods.agent.session.close, { sessionId });
+    } catch (error) {
+      throw this.host.failure(error);
+    }
+  }
+
+  /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
+  private async mcpServersFor(params: SessionParams): Promise<acp.McpServer[]> {
+    const logger = this.host.logger;
+    let servers = params.mcpServers;
+    if (!servers) {
+      try {
+        servers = (await this.host.mcpServers?.()) ?? [];
+      } catch (error) {
+        logger.warn(
+          `No MCP servers for this session: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        servers = [];
+      }
+    }
+    const info = this.host.info();
+    const { accepted, skipped } = selectMcpServers(servers, info.capabilities.mcpCapabilities, info.name);
+    for (const { name, reason } of skipped) {
+      logger.warn(`MCP server "${name}" skipped: ${reason}.`);
+    }
+    if (accepted.length > 0) {
+      logger.info(`MCP servers for the session: ${accepted.map((server) => server.name).join(', ')}`);
+    }
+    return accepted;
+  }
+
+  private register(
+    sessionId: string,
+    cwd: string,
+    thread = new Thread(this.host.threadLimits),
+  ): AgentSession {
+    const { router } = this.host;
+    const info = this.host.info();
+    const sessionHost: SessionHost = {
+      agentId: this.host.agentId,
+      agentName: info.name,
+      agent: this.host.agent,
+      capabilities: info.capabilities,
+      permissions: this.host.permissions,
+      logger: this.host.logger,
+      exitReport: () => this.host.exitReport(),
+      forget: () => router.remove(session),
+    };
+    const session = new AgentSession(sessionId, cwd, thread, sessionHost, this.host.sessionOptions);
+    router.add(session);
+    return session;
+  }
+}
+
+function applySessionSetup(
+  session: AgentSession,
+  response: { modes?: acp.SessionModeState | null; configOptions?: acp.SessionConfigOption[] | null },
+): void {
+  if (response.modes) {
+    session.thread.setState('modes', modesOf(response.modes));
+  }
+  if (response.configOptions) {
+    session.thread.setState('configOptions', configOptionsOf(response.configOptions));
+  }
+}

@@ -1,0 +1,85 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { methods, RequestError } from '@agentclientprotocol/sdk';
+import type { AgentSession } from './agentSession';
+import { registerPortHandlers } from './clientRequests';
+import { HeldUpdates } from './heldUpdates';
+import type { ClientPorts, Logger } from './ports';
+
+/**
+ * Routes what the agent sends about a session to that session: `session/update`s (held, bounded, for
+ * a session whose `session/new` answer is not read yet) and `session/request_permission`. Owns the
+ * map of live sessions on one connection.
+ */
+export class SessionRouter {
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly heldUpdates: HeldUpdates;
+
+  constructor(logger: Logger) {
+    this.heldUpdates = new HeldUpdates(logger);
+  }
+
+  /**
+   * Registers the agent-to-client handlers on `app` (before it connects: the SDK snapshots them):
+   * session updates and permission requests come here, file-system and terminal requests go to the ports.
+   */
+  registerHandlers(app: acp.ClientApp, ports: ClientPorts, logger: Logger): void {
+    app
+      .onNotification(methods.client.session.update, ({ params }) =>
+        this.route(params.sessionId, params.update),
+      )
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
+        const session = this.sessions.get(params.sessionId);
+        if (!session) {
+          throw RequestError.invalidParams(undefined, `Unknown session ${params.sessionId}`);
+        }
+        return session.requestPermission(params, signal);
+      });
+    registerPortHandlers(app, ports, logger, (sessionId) => this.sessions.get(sessionId)?.cwd);
+  }
+
+  private route(sessionId: string, update: acp.SessionUpdate): void {
+    const session = this.sessions.get(sessionId);
+    if (session) {
+      session.handleUpdate(update);
+      return;
+    }
+    // Agents may send updates (commands, modes) before their session/new response is read.
+    this.heldUpdates.hold(sessionId, update);
+  }
+
+  get(sessionId: string): AgentSession | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  /** Starts routing to `session` (replacing an older one with its id) and hands it what was held for it. */
+  add(session: AgentSession): void {
+    const previous = this.sessions.get(session.id);
+    if (previous && previous !== session) {
+      previous.dispose();
+    }
+    this.sessions.set(session.id, session);
+    for (const update of this.heldUpdates.take(session.id)) {
+      session.handleUpdate(update);
+    }
+  }
+
+  /** Stops routing to `session` (when it is still the one registered under its id). */
+  remove(session: AgentSession): void {
+    if (this.sessions.get(session.id) === session) {
+      this.sessions.delete(session.id);
+    }
+  }
+
+  /** The connection is gone: every session ends its turn with the reason its host reports. */
+  abandonAll(): void {
+    for (const session of this.sessions.values()) {
+      session.abandon();
+    }
+  }
+
+  disposeAll(): void {
+    for (const session of [...this.sessions.values()]) {
+      session.dispose();
+    }
+  }
+}
