@@ -1,57 +1,24 @@
 import { classifyError, describeErrorForLog, errorDetails } from '../core/errors';
 import type { Logger } from '../core/ports';
 import type { ErrorDetails } from '../core/threadTypes';
-import {
-  ViewMessageSchema,
-  type AttachmentRef,
-  type DroppedTextFile,
-  type ImageAttachment,
-  type ViewMessage,
-} from '../protocol';
+import { ViewMessageSchema, type ViewMessage } from '../protocol';
+import type { ChatCommands } from './chatCommands';
+import type { ChatTurns } from './chatTurns';
+import type { ComposerActions } from './composerActions';
+import type { TurnReview } from './turnReview';
 import type { ViewSlot } from './viewSlot';
 import type { EditorActions } from './viewSink';
 
 /**
- * What the chat does for a view; the controller implements it. `view` is the slot of the view that
- * asked: its chat is the one acted on, its composer the one that holds attachments.
+ * The services a view talks to. Each call names the slot of the view that asked: its chat is the one
+ * acted on, its composer the one that holds attachments.
  */
-export interface ChatActions {
-  viewReady(view: ViewSlot): void;
-  sendFromView(
-    text: string,
-    attachments: readonly AttachmentRef[],
-    images: readonly ImageAttachment[],
-    textFiles: readonly DroppedTextFile[],
-    view: ViewSlot,
-  ): Promise<void>;
-  cancel(view: ViewSlot): Promise<void>;
-  answerPermission(key: string, optionId: string | null, view: ViewSlot): void;
-  selectAgent(agentId: string, view: ViewSlot): Promise<void>;
-  setMode(modeId: string, view: ViewSlot): Promise<void>;
-  setConfigOption(configId: string, value: string | boolean, view: ViewSlot): Promise<void>;
-  authenticate(methodId: string, view: ViewSlot): Promise<void>;
-  restart(view: ViewSlot): Promise<void>;
-  newChat(view: ViewSlot): Promise<void>;
-  switchChat(chatId: string, view: ViewSlot): Promise<void>;
-  renameChat(chatId: string, title: string): Promise<void>;
-  deleteChat(chatId: string): Promise<void>;
-  startFresh(view: ViewSlot): Promise<void>;
-  retry(view: ViewSlot): Promise<void>;
-  removeAttachment(uri: string, view: ViewSlot): void;
-  answerReview(id: string, decision: 'keep' | 'undo'): void;
-  turnChanges(
-    turnId: string,
-    action: 'diff' | 'keep' | 'undo',
-    path: string | undefined,
-    view: ViewSlot,
-  ): Promise<void>;
-  restoreCheckpoint(turnId: string, view: ViewSlot): Promise<void>;
-  fixProblems(turnId: string, view: ViewSlot): Promise<void>;
-  dismissProblems(view: ViewSlot): void;
-  /** The @-mention picker asked for entries matching `query`; answered with `mention_results`. */
-  queryMentions(query: string, requestId: number, view: ViewSlot): Promise<void>;
-  /** The paperclip: attach files the user picks in the editor's dialog. */
-  pickFiles(view: ViewSlot): Promise<void>;
+export interface ViewServices {
+  readonly commands: ChatCommands;
+  readonly turns: ChatTurns;
+  readonly composer: ComposerActions;
+  readonly review: TurnReview;
+  readonly editor: EditorActions;
 }
 
 /**
@@ -60,8 +27,7 @@ export interface ChatActions {
  */
 export class ViewMessageHandler {
   constructor(
-    private readonly chat: ChatActions,
-    private readonly editor: EditorActions,
+    private readonly services: ViewServices,
     private readonly logger: Logger,
     /**
      * Shows an error in the view that sent the message; `details` when the failure came from the agent
@@ -100,12 +66,12 @@ export class ViewMessageHandler {
   }
 
   private async dispatch(message: ViewMessage, view: ViewSlot): Promise<void> {
-    const chat = this.chat;
+    const { commands, turns, composer, review, editor } = this.services;
     switch (message.type) {
       case 'ready':
-        return chat.viewReady(view);
+        return turns.viewReady(view);
       case 'send':
-        return chat.sendFromView(
+        return turns.sendFromView(
           message.text,
           message.attachments ?? [],
           message.images ?? [],
@@ -113,53 +79,53 @@ export class ViewMessageHandler {
           view,
         );
       case 'cancel':
-        return chat.cancel(view);
+        return turns.cancel(view);
       case 'answer_permission':
-        return chat.answerPermission(message.key, message.optionId, view);
+        return turns.answerPermission(message.key, message.optionId, view);
       case 'select_agent':
-        return chat.selectAgent(message.agentId, view);
+        return commands.selectAgent(message.agentId, view);
       case 'set_mode':
-        return chat.setMode(message.modeId, view);
+        return turns.setMode(message.modeId, view);
       case 'set_config_option':
-        return chat.setConfigOption(message.configId, message.value, view);
+        return turns.setConfigOption(message.configId, message.value, view);
       case 'open_file':
-        return this.editor.openFile(message.path, message.line);
+        return editor.openFile(message.path, message.line);
       case 'open_url':
-        return this.editor.openUrl(message.url);
+        return editor.openUrl(message.url);
       case 'authenticate':
-        return chat.authenticate(message.methodId, view);
+        return turns.authenticate(message.methodId, view);
       case 'restart_agent':
-        return chat.restart(view);
+        return commands.restart(view);
       case 'new_chat':
-        return chat.newChat(view);
+        return commands.newChat(view);
       case 'switch_chat':
-        return chat.switchChat(message.chatId, view);
+        return commands.switchChat(message.chatId, view);
       case 'rename_chat':
-        return chat.renameChat(message.chatId, message.title);
+        return commands.renameChat(message.chatId, message.title);
       case 'delete_chat':
-        return chat.deleteChat(message.chatId);
+        return commands.deleteChat(message.chatId);
       case 'start_fresh':
-        return chat.startFresh(view);
+        return commands.startFresh(view);
       case 'retry':
-        return chat.retry(view);
+        return turns.retry(view);
       case 'check_agents':
-        return this.editor.checkAgents();
+        return editor.checkAgents();
       case 'remove_attachment':
-        return chat.removeAttachment(message.uri, view);
+        return composer.removeAttachment(message.uri, view);
       case 'answer_review':
-        return chat.answerReview(message.id, message.decision);
+        return review.answerReview(message.id, message.decision);
       case 'turn_changes':
-        return chat.turnChanges(message.turnId, message.action, message.path, view);
+        return review.turnChanges(message.turnId, message.action, message.path, view);
       case 'restore_checkpoint':
-        return chat.restoreCheckpoint(message.turnId, view);
+        return review.restoreCheckpoint(message.turnId, view);
       case 'fix_problems':
-        return chat.fixProblems(message.turnId, view);
+        return review.fixProblems(message.turnId, view);
       case 'dismiss_problems':
-        return chat.dismissProblems(view);
+        return review.dismissProblems(view);
       case 'mention_query':
-        return chat.queryMentions(message.query, message.requestId, view);
+        return composer.queryMentions(message.query, message.requestId, view);
       case 'pick_files':
-        return chat.pickFiles(view);
+        return composer.pickFiles(view);
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);

@@ -140,11 +140,11 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
   });
 
   async function sendAndReply(
-    attachments: Parameters<AcpAgentsApi['chat']['sendFromView']>[1],
-    images: Parameters<AcpAgentsApi['chat']['sendFromView']>[2] = [],
+    attachments: Parameters<AcpAgentsApi['chat']['turns']['sendFromView']>[1],
+    images: Parameters<AcpAgentsApi['chat']['turns']['sendFromView']>[2] = [],
   ): Promise<string> {
     const before = activeThread(api).turns.length;
-    await api.chat.sendFromView('Look at these', attachments, images);
+    await api.chat.turns.sendFromView('Look at these', attachments, images, [], api.chat.windowSlot);
     const turn = await eventually('the turn to end', () => {
       const turns = activeThread(api).turns;
       return turns.length > before && turns.at(-1)!.status !== 'running' && turns.at(-1)!;
@@ -205,10 +205,12 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
     assert.equal(reply, `You said: Look at these\n${uri}#L2-2\n\`\`\`\n${line2}\n\`\`\``);
     assert.deepEqual(api.chat.currentStatus.promptCapabilities, { image: false, embeddedContext: false });
     await assert.rejects(
-      api.chat.sendFromView(
+      api.chat.turns.sendFromView(
         'And this screenshot?',
         [],
         [{ name: 'shot.png', mimeType: 'image/png', data: PNG_1PX }],
+        [],
+        api.chat.windowSlot,
       ),
       /image/i,
       'an image is refused before anything is sent',

@@ -1,0 +1,125 @@
+import type { AgentChoice } from './agentChoice';
+import type { AgentPool } from './agentPool';
+import type { ChatCollection } from './chatCollection';
+import type { Conversation } from './conversation';
+import type { SessionCoordinator } from './sessionCoordinator';
+import type { ViewPresenter } from './viewPresenter';
+import type { ViewSlot } from './viewSlot';
+import type { ViewSlots } from './viewSlots';
+
+/** What the chat commands act through. */
+export interface ChatCommandsDeps {
+  readonly chats: ChatCollection;
+  readonly pool: AgentPool;
+  readonly sessions: SessionCoordinator;
+  readonly presenter: ViewPresenter;
+  readonly slots: ViewSlots;
+  readonly agents: AgentChoice;
+  readonly restored: Promise<void>;
+  /** A slot now shows another chat (the status bar follows the window's). */
+  readonly shown: (view: ViewSlot) => void;
+}
+
+/** The chat of a view; throws when none is open (before the journal is read). */
+export function chatOf(chats: ChatCollection, view: ViewSlot): Conversation {
+  const chat = chats.get(view.chatId);
+  if (!chat) {
+    throw new Error('No chat is open.');
+  }
+  return chat;
+}
+
+/**
+ * The chats' lifecycle as the user drives it: new, switch, rename, delete, change agent, restart, start
+ * fresh. Each acts on the view (slot) that asked.
+ */
+export class ChatCommands {
+  constructor(private readonly deps: ChatCommandsDeps) {}
+
+  /** Starts a new, empty chat in the view with its chat's agent. */
+  async newChat(view: ViewSlot): Promise<void> {
+    const { chats, presenter, sessions, agents } = this.deps;
+    await this.deps.restored;
+    view.chatId = chats.create(agents.nextTo(chats.get(view.chatId)?.agentId)).id;
+    presenter.snapshot(view);
+    await sessions.connect(chatOf(chats, view));
+  }
+
+  async switchChat(chatId: string, view: ViewSlot): Promise<void> {
+    if (!this.deps.chats.get(chatId)) {
+      throw new Error(`Unknown chat ${chatId}`);
+    }
+    view.chatId = chatId;
+    this.deps.presenter.snapshot(view);
+    this.deps.shown(view);
+  }
+
+  async renameChat(chatId: string, title: string): Promise<void> {
+    const chat = this.deps.chats.get(chatId);
+    if (!chat) {
+      throw new Error(`Unknown chat ${chatId}`);
+    }
+    chat.rename(title);
+  }
+
+  /** Deletes a chat and its journal; a view showing it moves to the next (or a new) one. */
+  async deleteChat(chatId: string): Promise<void> {
+    const chat = this.deps.chats.get(chatId);
+    if (!chat) {
+      throw new Error(`Unknown chat ${chatId}`);
+    }
+    await chat.cancel();
+    await this.deps.chats.delete(chatId);
+    this.chatsDeleted([chatId]);
+  }
+
+  /** Chats are gone (deleted, or dropped by retention): each view that showed one moves to the next (or a new) chat. */
+  chatsDeleted(chatIds: readonly string[]): void {
+    const { chats, presenter, sessions, slots, agents } = this.deps;
+    const gone = new Set(chatIds);
+    for (const chatId of gone) {
+      sessions.forget(chatId);
+    }
+    const moved = [...slots.all()].filter((slot) => gone.has(slot.chatId));
+    for (const slot of moved) {
+      const next = chats.sorted()[0];
+      slot.chatId = next ? next.id : chats.create(agents.defaultAgent().id).id;
+    }
+    for (const slot of moved) {
+      presenter.snapshot(slot);
+    }
+    presenter.chats();
+    if (moved.includes(slots.main)) {
+      this.deps.shown(slots.main);
+    }
+  }
+
+  /** Switches the view to `agentId`: its empty chat changes agent, otherwise a new chat starts with it. */
+  async selectAgent(agentId: string, view: ViewSlot): Promise<void> {
+    const { chats, pool, presenter, sessions, agents } = this.deps;
+    agents.definitionOr(agentId, true);
+    const chat = chatOf(chats, view);
+    if (chat.agentId === agentId) {
+      if (pool.status(agents.definitionOr(agentId).id).state === 'error') {
+        await this.restart(view);
+      }
+      return;
+    }
+    if (!chat.changeAgent(agentId)) {
+      view.chatId = chats.create(agentId).id;
+    }
+    presenter.snapshot(view);
+    this.deps.shown(view);
+    await sessions.connect(chatOf(chats, view));
+  }
+
+  /** Restarts the view's chat's agent; its chats take up their sessions again. */
+  async restart(view: ViewSlot): Promise<void> {
+    await this.deps.sessions.restart(chatOf(this.deps.chats, view));
+  }
+
+  /** The resume banner's action. */
+  async startFresh(view: ViewSlot): Promise<void> {
+    await this.deps.sessions.startFresh(chatOf(this.deps.chats, view));
+  }
+}

@@ -1,0 +1,104 @@
+import type { PromptBlock } from '../core/promptBlocks';
+import type { AttachmentRef, DroppedTextFile, ImageAttachment } from '../protocol';
+import type { AgentPool } from './agentPool';
+import { chatOf } from './chatCommands';
+import type { ChatCollection } from './chatCollection';
+import { composerPrompt } from './composerContext';
+import type { MentionSource } from '../features/mentions/chat/mentionSource';
+import type { FileSystemPort } from '../core/ports';
+import type { SessionCoordinator } from './sessionCoordinator';
+import type { ViewPresenter } from './viewPresenter';
+import type { ViewSlot } from './viewSlot';
+
+export interface ChatTurnsDeps {
+  readonly chats: ChatCollection;
+  readonly pool: AgentPool;
+  readonly sessions: SessionCoordinator;
+  readonly presenter: ViewPresenter;
+  readonly restored: Promise<void>;
+  readonly files: FileSystemPort;
+  readonly mentions?: MentionSource;
+  /** The view came up: checkpoints get ready before the first turn needs them. */
+  readonly warmUp?: () => void;
+}
+
+/**
+ * A view's chat talking to its agent: connecting, prompts (from the composer, a retry, a command),
+ * Stop, sign-in, permission answers, and the session's mode and options.
+ */
+export class ChatTurns {
+  constructor(private readonly deps: ChatTurnsDeps) {}
+
+  /** The view said `ready`: it gets the full state, and its chat's agent is started. */
+  viewReady(view: ViewSlot): void {
+    const { presenter, pool, chats } = this.deps;
+    presenter.snapshot(view);
+    this.deps.warmUp?.();
+    if (pool.status(chatOf(chats, view).agentId).state === 'idle') {
+      void this.connect(view);
+    }
+  }
+
+  /** Connects the view's chat (starts its agent, takes up its session); resolves whether it worked. */
+  async connect(view: ViewSlot): Promise<boolean> {
+    await this.deps.restored;
+    return (await this.deps.sessions.connect(chatOf(this.deps.chats, view))) !== undefined;
+  }
+
+  async sendFromView(
+    text: string,
+    attachments: readonly AttachmentRef[],
+    images: readonly ImageAttachment[],
+    textFiles: readonly DroppedTextFile[],
+    view: ViewSlot,
+  ): Promise<void> {
+    view.clearAttachments();
+    const { chats } = this.deps;
+    await this.sendPrompt(
+      await composerPrompt(
+        { text, attachments, images, textFiles },
+        { files: this.deps.files, mentions: this.deps.mentions, chat: (id) => chats.get(id) },
+      ),
+      view,
+    );
+  }
+
+  /** Sends prompt blocks (text, selections, files) to the view's chat, connecting first when needed. */
+  async sendPrompt(blocks: readonly PromptBlock[], view: ViewSlot): Promise<void> {
+    await this.deps.restored;
+    await this.deps.sessions.sendPrompt(chatOf(this.deps.chats, view), blocks);
+  }
+
+  /** Sends the last prompt of the view's chat again. */
+  async retry(view: ViewSlot): Promise<void> {
+    const text = chatOf(this.deps.chats, view).lastUserText();
+    if (text === undefined) {
+      throw new Error('There is nothing to retry.');
+    }
+    await this.sendPrompt([{ type: 'text', text }], view);
+  }
+
+  async cancel(view: ViewSlot): Promise<void> {
+    await this.deps.chats.get(view.chatId)?.cancel();
+  }
+
+  async authenticate(methodId: string, view: ViewSlot): Promise<void> {
+    await this.deps.sessions.authenticate(chatOf(this.deps.chats, view), methodId);
+  }
+
+  answerPermission(key: string, optionId: string | null, view: ViewSlot): void {
+    chatOf(this.deps.chats, view).currentSession?.answerPermission(
+      key,
+      optionId === null ? { outcome: 'cancelled' } : { outcome: 'selected', optionId },
+    );
+  }
+
+  async setMode(modeId: string, view: ViewSlot): Promise<void> {
+    await (await this.deps.sessions.requireSession(chatOf(this.deps.chats, view))).setMode(modeId);
+  }
+
+  async setConfigOption(configId: string, value: string | boolean, view: ViewSlot): Promise<void> {
+    const session = await this.deps.sessions.requireSession(chatOf(this.deps.chats, view));
+    await session.setConfigOption(configId, value);
+  }
+}

@@ -1,0 +1,66 @@
+import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
+import { problemsPrompt, type ProblemsWatch } from '../features/problems/chat/problemsOffer';
+import { chatOf } from './chatCommands';
+import type { ChatCollection } from './chatCollection';
+import type { ChatTurns } from './chatTurns';
+import type { ViewSlot } from './viewSlot';
+import type { EditReviews } from './viewSink';
+
+export interface TurnReviewDeps {
+  readonly chats: ChatCollection;
+  readonly turns: ChatTurns;
+  readonly changes?: ChangeReview;
+  readonly reviews?: EditReviews;
+  readonly problems?: ProblemsWatch;
+  readonly relativePath: (path: string) => string;
+}
+
+/** After a turn: its change card (diff, keep, undo, restore), inline edit reviews, and new problems to fix. */
+export class TurnReview {
+  constructor(private readonly deps: TurnReviewDeps) {}
+
+  /** The change card's actions on the view's chat's turn `turnId`. */
+  async turnChanges(
+    turnId: string,
+    action: 'diff' | 'keep' | 'undo',
+    path: string | undefined,
+    view: ViewSlot,
+  ): Promise<void> {
+    await this.changeReview().act(chatOf(this.deps.chats, view).thread, turnId, action, path);
+  }
+
+  /** Puts the workspace back to before the view's chat's turn `turnId` (the user confirms first). */
+  async restoreCheckpoint(turnId: string, view: ViewSlot): Promise<void> {
+    await this.changeReview().restore(chatOf(this.deps.chats, view).thread, turnId);
+  }
+
+  answerReview(id: string, decision: 'keep' | 'undo'): void {
+    if (!this.deps.reviews?.answer(id, decision)) {
+      throw new Error('That edit was already decided.');
+    }
+  }
+
+  /** Sends the problems offered after turn `turnId` to the view's chat's agent as the next prompt. */
+  async fixProblems(turnId: string, view: ViewSlot): Promise<void> {
+    const chat = chatOf(this.deps.chats, view);
+    if (!this.deps.problems) {
+      throw new Error('Problems are not available here.');
+    }
+    if (chat.running) {
+      throw new Error('A turn is running: wait for it to end (or stop it), then fix the problems.');
+    }
+    const offer = this.deps.problems.take(chat.id, turnId);
+    await this.deps.turns.sendPrompt(problemsPrompt(offer.problems, this.deps.relativePath), view);
+  }
+
+  dismissProblems(view: ViewSlot): void {
+    this.deps.problems?.dismiss(view.chatId);
+  }
+
+  private changeReview(): ChangeReview {
+    if (!this.deps.changes) {
+      throw new Error('Reviewing changes needs a workspace folder.');
+    }
+    return this.deps.changes;
+  }
+}
