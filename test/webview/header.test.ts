@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { events, sessionState, snapshot } from './support/builders';
 import { useChatPages } from './support/suite';
@@ -27,6 +28,9 @@ const STATE = sessionState({
     { type: 'boolean', id: 'web', name: 'Web search', currentValue: false },
   ],
 });
+
+const OUT = resolve(__dirname, '../../test-results');
+const MODES_ONLY = { ...STATE, configOptions: [] };
 
 /** Picks an option the way a user does: focus the select and choose the option by its label. */
 async function pick(select: Locator, label: string): Promise<void> {
@@ -61,9 +65,11 @@ describe('webview: header', () => {
 
   it('posts select_agent, set_mode and set_config_option from the pickers', async () => {
     const page = await chat.open();
-    await page.host(snapshot({ state: STATE }));
+    // An agent with modes only gets a Mode picker; one with config options gets their pickers.
+    await page.host(snapshot({ state: MODES_ONLY }));
     await pick(page.page.locator('select[aria-label="Agent"]'), 'Demo agent (offline)');
     await pick(page.page.locator('select[aria-label="Mode"]'), 'Code');
+    await page.host(snapshot({ state: STATE }));
     await pick(page.page.locator('select[aria-label="Model"]'), 'Smart');
     await page.page.locator('vscode-checkbox[label="Web search"]').click();
     assert.deepEqual((await page.posted()).slice(1), [
@@ -74,21 +80,38 @@ describe('webview: header', () => {
     ]);
   });
 
+  it('shows no Mode picker beside config options, whatever their category (one picker per choice)', async () => {
+    const page = await chat.open();
+    const thoughtLevel = {
+      type: 'select' as const,
+      id: 'thought_level',
+      name: 'Thinking',
+      category: 'thought_level',
+      currentValue: 'ask',
+      choices: [
+        { value: 'ask', name: 'Ask' },
+        { value: 'code', name: 'Code' },
+      ],
+    };
+    await page.host(snapshot({ state: { ...MODES_ONLY, configOptions: [thoughtLevel] } }));
+    assert.equal(await page.page.locator('select[aria-label="Mode"]').count(), 0);
+    assert.equal(await page.page.locator('select[aria-label="Thinking"]').count(), 1);
+    await page.page.screenshot({ path: `${OUT}/header-one-picker.png` });
+  });
+
   it('shows the values the host reports, without posting them back', async () => {
     const page = await chat.open();
-    await page.host(snapshot({ state: STATE }));
+    await page.host(snapshot({ state: MODES_ONLY }));
     await page.host(
       events({
         type: 'state_updated',
         changed: 'modes',
-        state: { ...STATE, modes: { ...STATE.modes!, currentModeId: 'code' } },
+        state: { ...MODES_ONLY, modes: { ...STATE.modes!, currentModeId: 'code' } },
       }),
     );
     await page.frame();
     assert.equal(
-      await page.page
-        .locator('select[aria-label="Mode"]')
-        .evaluate((s) => (s as HTMLSelectElement).value),
+      await page.page.locator('select[aria-label="Mode"]').evaluate((s) => (s as HTMLSelectElement).value),
       'code',
     );
     assert.deepEqual(await page.posted(), [{ type: 'ready' }]);

@@ -7,11 +7,11 @@ export interface SessionSettings {
 }
 
 /**
- * ACP: when an agent provides config options, clients should use them instead of the older
- * `modes`. Agents that send both (Claude Code, Copilot, Qwen Code) would otherwise get two
- * identical Mode pickers, so `modes` is dropped once a config option of category `mode` exists.
- * An option repeated under the same id or name (seen as "Thinking: off" twice) is shown once,
- * the first one winning.
+ * ACP: a client that supports config options uses them and ignores the older `modes`. Agents that
+ * send both (Claude Code, Copilot, Qwen Code; pi sends its thinking levels as modes and as a
+ * `thought_level` option) would otherwise get two pickers showing the same value, so `modes` is
+ * dropped as soon as the agent sends any config option, whatever its category. An option repeated
+ * under the same id or name (seen as "Thinking: off" twice) is shown once, the first one winning.
  */
 export function sessionSettings(
   state: Pick<SessionStateMessage, 'modes' | 'configOptions'>,
@@ -25,6 +25,5 @@ export function sessionSettings(
     keys.forEach((key) => seen.add(key));
     return true;
   });
-  const modeOption = configOptions.some((option) => option.category === 'mode');
-  return { modes: modeOption ? undefined : state.modes, configOptions };
+  return { modes: configOptions.length > 0 ? undefined : state.modes, configOptions };
 }
