@@ -122,6 +122,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     agents: () => catalog.agents,
     defaultAgentId,
     cwd,
+    additionalDirectories: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     ports: {
       fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
       permissions,

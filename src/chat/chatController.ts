@@ -34,6 +34,8 @@ export interface ChatHost extends PoolHost {
   readonly reviews?: EditReviews;
   /** Checkpoints before each turn and the turns' change cards (absent without a workspace folder). */
   readonly changes?: ChangeReview;
+  /** Every workspace folder: the ones other than `cwd` go to agents that take `additionalDirectories`. */
+  readonly additionalDirectories?: () => readonly string[];
   /** The workspace folders' paths, so the view can show paths relative to them. */
   readonly workspaceFolders?: () => readonly string[];
   /** The editor's Problems: new ones after a turn are offered back ("Fix N new problems"). */

@@ -17,6 +17,12 @@ import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { CoalescedEvents } from './coalescedEvents';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
 
+/** Where a chat's session runs: the agent's `cwd` and the other workspace roots (multi-root). */
+export interface SessionPlace {
+  readonly cwd: string;
+  readonly additionalDirectories?: readonly string[];
+}
+
 /** How often a streaming answer is checkpointed to the journal. */
 const CHECKPOINT_MS = 500;
 /** After this many appends the journal is rewritten as one snapshot, so reading it stays fast. */
@@ -155,12 +161,12 @@ export class Conversation implements Disposable {
    * load), or a new one for a chat that never had one. Rejects when the old session cannot be
    * taken up (`resumeProblem` says why) or the agent refuses (e.g. sign-in required).
    */
-  ensureSession(client: AgentClient, cwd: string): Promise<AgentSession> {
+  ensureSession(client: AgentClient, place: SessionPlace): Promise<AgentSession> {
     if (this.session && client.session(this.session.id) === this.session) {
       return Promise.resolve(this.session);
     }
     // One attempt at a time: a prompt sent while the view's first connect runs must not open a second session.
-    this.connecting ??= this.takeUpSession(client, cwd).finally(() => (this.connecting = undefined));
+    this.connecting ??= this.takeUpSession(client, place).finally(() => (this.connecting = undefined));
     return this.connecting;
   }
 
@@ -174,21 +180,21 @@ export class Conversation implements Disposable {
     return this.resumeFailure && errorDetails(this.resumeFailure);
   }
 
-  private async takeUpSession(client: AgentClient, cwd: string): Promise<AgentSession> {
+  private async takeUpSession(client: AgentClient, place: SessionPlace): Promise<AgentSession> {
     if (this.resumeFailure) {
       throw this.resumeFailure;
     }
     const oldId = this.meta.acpSessionId;
     if (oldId === undefined) {
-      return this.adopt(await client.newSession({ cwd, thread: this.thread }));
+      return this.adopt(await client.newSession({ ...place, thread: this.thread }));
     }
     try {
       const caps = client.info.capabilities;
       if (caps.sessionCapabilities?.resume) {
-        return this.adopt(await client.resumeSession(oldId, { cwd, thread: this.thread }));
+        return this.adopt(await client.resumeSession(oldId, { ...place, thread: this.thread }));
       }
       if (caps.loadSession) {
-        return this.adopt(await client.loadSession(oldId, { cwd, thread: this.thread }));
+        return this.adopt(await client.loadSession(oldId, { ...place, thread: this.thread }));
       }
       throw new NotSupportedError(
         client.info.name,
@@ -213,10 +219,10 @@ export class Conversation implements Disposable {
   }
 
   /** The banner's way forward: a new session, with the transcript sent along with the next prompt. */
-  async startFresh(client: AgentClient, cwd: string): Promise<AgentSession> {
+  async startFresh(client: AgentClient, place: SessionPlace): Promise<AgentSession> {
     this.resumeFailure = undefined;
     this.carryTranscript = this.thread.snapshot().entries.length > 0;
-    const session = this.adopt(await client.newSession({ cwd, thread: this.thread }));
+    const session = this.adopt(await client.newSession({ ...place, thread: this.thread }));
     this.changeEmitter.fire();
     return session;
   }

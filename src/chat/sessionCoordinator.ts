@@ -2,13 +2,15 @@ import type { AgentSession } from '../core/agentSession';
 import type { PromptBlock } from '../core/promptBlocks';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
-import type { Conversation } from './conversation';
+import type { Conversation, SessionPlace } from './conversation';
 import { signIn, type SignInHost } from './signIn';
 
 /** What connecting chats needs from its surroundings. */
 export interface CoordinatorHost {
   /** The folder sessions run in. */
   readonly cwd: () => string;
+  /** The other workspace folders (multi-root), given to agents that take `additionalDirectories`. */
+  readonly additionalDirectories?: () => readonly string[];
   readonly signIn?: SignInHost;
 }
 
@@ -31,7 +33,7 @@ export class SessionCoordinator {
   async connect(chat: Conversation): Promise<AgentSession | undefined> {
     try {
       const client = await this.pool.client(chat.agentId);
-      const session = await chat.ensureSession(client, this.host.cwd());
+      const session = await chat.ensureSession(client, this.place());
       this.pool.clearReport(chat.agentId);
       return session;
     } catch (error) {
@@ -108,7 +110,14 @@ export class SessionCoordinator {
   /** The resume banner's action: a new session given the transcript. */
   async startFresh(chat: Conversation): Promise<void> {
     const client = await this.pool.client(chat.agentId);
-    await chat.startFresh(client, this.host.cwd());
+    await chat.startFresh(client, this.place());
+  }
+
+  /** Where a session runs: the cwd, and the other workspace folders. */
+  private place(): SessionPlace {
+    const cwd = this.host.cwd();
+    const others = (this.host.additionalDirectories?.() ?? []).filter((folder) => folder !== cwd);
+    return { cwd, ...(others.length ? { additionalDirectories: others } : {}) };
   }
 
   /** Forgets what waited for a deleted chat. */

@@ -13,6 +13,11 @@ export interface SessionParams {
   readonly cwd: string;
   /** Replaces the client's `mcpServers` option for this session. */
   readonly mcpServers?: readonly acp.McpServer[];
+  /**
+   * The other workspace roots (multi-root), absolute. Sent only to an agent that advertises
+   * `sessionCapabilities.additionalDirectories`; others get `cwd` alone.
+   */
+  readonly additionalDirectories?: readonly string[];
 }
 
 /** What opening sessions needs from the connection. */
@@ -38,6 +43,8 @@ export interface OpenerHost {
  * each opened session is registered with the router and gets the modes and options the agent answered.
  */
 export class SessionOpener {
+  private directoriesIgnoredLogged = false;
+
   constructor(private readonly host: OpenerHost) {}
 
   /**
@@ -49,6 +56,7 @@ export class SessionOpener {
       const response = await this.host.agent.request(methods.agent.session.new, {
         cwd: params.cwd,
         mcpServers: await this.mcpServersFor(params),
+        ...this.directoriesFor(params),
       });
       const session = this.register(response.sessionId, params.cwd, params.thread);
       applySessionSetup(session, response);
@@ -80,6 +88,7 @@ export class SessionOpener {
         sessionId,
         cwd: params.cwd,
         mcpServers: await this.mcpServersFor(params),
+        ...this.directoriesFor(params),
       });
       // The last replayed update can reach its handler after the response: let it drain first.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -109,6 +118,7 @@ export class SessionOpener {
         sessionId,
         cwd: params.cwd,
         mcpServers: await this.mcpServersFor(params),
+        ...this.directoriesFor(params),
       });
       applySessionSetup(session, response);
       return session;
@@ -143,6 +153,25 @@ export class SessionOpener {
     } catch (error) {
       throw this.host.failure(error);
     }
+  }
+
+  /** `additionalDirectories` for the request: the other roots, when the agent takes them (else said once in the log). */
+  private directoriesFor(params: SessionParams): { additionalDirectories?: string[] } {
+    const directories = (params.additionalDirectories ?? []).filter((directory) => directory !== params.cwd);
+    if (directories.length === 0) {
+      return {};
+    }
+    const info = this.host.info();
+    if (!info.capabilities.sessionCapabilities?.additionalDirectories) {
+      if (!this.directoriesIgnoredLogged) {
+        this.directoriesIgnoredLogged = true;
+        this.host.logger.info(
+          `${info.name} works in one folder only (no additionalDirectories): ${directories.length} other workspace folder(s) not given to it.`,
+        );
+      }
+      return {};
+    }
+    return { additionalDirectories: [...directories] };
   }
 
   /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
