@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { methods, ndJsonStream } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
 import {
   AgentProcess,
@@ -11,7 +11,7 @@ import {
 import type { AgentSession, SessionOptions } from './agentSession';
 import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
 import { Emitter, type Disposable } from './disposable';
-import { AgentError, AgentExitedError, classifyError } from './errors';
+import { AgentExitedError, classifyError, NotSupportedError, type AgentError } from './errors';
 import { lineGuard } from './lineGuard';
 import { silentLogger, type ClientPorts, type Logger } from './ports';
 import { guardedOutgoing } from './outgoingGuard';
@@ -42,16 +42,8 @@ export interface AgentClientOptions {
   readonly signal?: AbortSignal;
 }
 
-/** What the agent said about itself in `initialize`. */
-export interface AgentDescription {
-  /** For messages: the agent's title or name, else the command. */
-  readonly name: string;
-  readonly protocolVersion: number;
-  readonly agentInfo?: acp.Implementation;
-  readonly capabilities: acp.AgentCapabilities;
-  readonly authMethods: readonly acp.AuthMethod[];
-}
-
+import { handshake, type AgentDescription } from './handshake';
+export type { AgentDescription } from './handshake';
 export type { SessionParams } from './sessionOpening';
 
 /** After the agent's output ends, how long its exit may take before it counts as a lost connection. */
@@ -196,53 +188,8 @@ export class AgentClient implements Disposable {
   }
 
   private async initialize(): Promise<void> {
-    const timeoutMs = this.options.initializeTimeoutMs ?? 30_000;
-    const command = this.options.command.command;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new AgentError('timeout', `${command} did not answer initialize within ${timeoutMs / 1000} s.`),
-          ),
-        timeoutMs,
-      );
-    });
-    const exited = this.process.exited.then((exit): never => {
-      throw new AgentExitedError(exit, this.process.stderr.lastLines(20));
-    });
-    const clientInfo = this.options.clientInfo ?? {
-      name: 'acp-agents',
-      title: 'ACP Agents for VS Code',
-      version: '0.0.1',
-    };
-    const params: acp.InitializeRequest = {
-      protocolVersion: PROTOCOL_VERSION,
-      clientInfo,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
-    };
-    const request = this.agent.request(methods.agent.initialize, params);
-    try {
-      const response = await Promise.race([request, timeout, exited]);
-      if (response.protocolVersion !== PROTOCOL_VERSION) {
-        throw new AgentError(
-          'not_supported',
-          `${command} speaks ACP protocol version ${response.protocolVersion}; this extension speaks version ${PROTOCOL_VERSION}.`,
-        );
-      }
-      const agentInfo = response.agentInfo ?? undefined;
-      this.description = {
-        name: agentInfo?.title || agentInfo?.name || path.basename(command),
-        protocolVersion: response.protocolVersion,
-        ...(agentInfo ? { agentInfo } : {}),
-        capabilities: response.agentCapabilities ?? {},
-        authMethods: response.authMethods ?? [],
-      };
-      this.logger.info(`Connected to ${this.description.name} (ACP v${response.protocolVersion})`);
-    } finally {
-      clearTimeout(timer);
-      exited.catch(() => {});
-    }
+    this.description = await handshake(this.agent, this.process, this.options);
+    this.logger.info(`Connected to ${this.description.name} (ACP v${this.description.protocolVersion})`);
   }
 
   get info(): AgentDescription {
@@ -293,6 +240,23 @@ export class AgentClient implements Disposable {
 
   closeSession(sessionId: string): Promise<void> {
     return this.opener.closeSession(sessionId);
+  }
+
+  deleteSession(sessionId: string): Promise<void> {
+    return this.opener.deleteSession(sessionId);
+  }
+
+  /** `logout`: signs out of the agent (Sign out), for an agent that advertises `auth.logout`. */
+  async logout(): Promise<void> {
+    if (!this.info.capabilities.auth?.logout) {
+      throw new NotSupportedError(this.info.name, 'Signing out (logout)');
+    }
+    try {
+      await this.agent.request(methods.agent.logout, {});
+      this.logger.info(`Signed out of ${this.info.name}`);
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
 
   /**

@@ -174,6 +174,20 @@ export class SessionOpener {
     return { additionalDirectories: [...directories] };
   }
 
+  /** `session/delete`: removes the session on the agent's side for good (it stops being routed here). */
+  async deleteSession(sessionId: string): Promise<void> {
+    const info = this.host.info();
+    if (!info.capabilities.sessionCapabilities?.delete) {
+      throw new NotSupportedError(info.name, 'Deleting a session (session/delete)');
+    }
+    this.host.router.get(sessionId)?.dispose();
+    try {
+      await this.host.agent.request(methods.agent.session.delete, { sessionId });
+    } catch (error) {
+      throw this.host.failure(error);
+    }
+  }
+
   /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
   private async mcpServersFor(params: SessionParams): Promise<acp.McpServer[]> {
     const logger = this.host.logger;

@@ -1,0 +1,86 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import * as path from 'node:path';
+import type { AgentCommand, AgentProcess } from './agentProcess';
+import { AgentError, AgentExitedError } from './errors';
+
+/** What the agent said about itself in `initialize`. */
+export interface AgentDescription {
+  /** For messages: the agent's title or name, else the command. */
+  readonly name: string;
+  readonly protocolVersion: number;
+  readonly agentInfo?: acp.Implementation;
+  readonly capabilities: acp.AgentCapabilities;
+  readonly authMethods: readonly acp.AuthMethod[];
+}
+
+/** What the handshake needs to know about us. */
+export interface HandshakeOptions {
+  readonly command: AgentCommand;
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
+  /** How long `initialize` may take before the start fails with a timeout (default 30 s). */
+  readonly initializeTimeoutMs?: number;
+}
+
+/** What this client can do for an agent, advertised in `initialize` (v1's shape). */
+export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: true,
+};
+
+/**
+ * `initialize`: our version and capabilities, the agent's description back. Rejects with a timeout,
+ * the agent's exit (with its stderr), or `not_supported` for another protocol version.
+ */
+export async function handshake(
+  agent: acp.ClientContext,
+  agentProcess: AgentProcess,
+  options: HandshakeOptions,
+): Promise<AgentDescription> {
+  const timeoutMs = options.initializeTimeoutMs ?? 30_000;
+  const command = options.command.command;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AgentError('timeout', `${command} did not answer initialize within ${timeoutMs / 1000} s.`),
+        ),
+      timeoutMs,
+    );
+  });
+  const exited = agentProcess.exited.then((exit): never => {
+    throw new AgentExitedError(exit, agentProcess.stderr.lastLines(20));
+  });
+  const clientInfo = options.clientInfo ?? {
+    name: 'acp-agents',
+    title: 'ACP Agents for VS Code',
+    version: '0.0.1',
+  };
+  const params: acp.InitializeRequest = {
+    protocolVersion: PROTOCOL_VERSION,
+    clientInfo,
+    clientCapabilities: CLIENT_CAPABILITIES,
+  };
+  const request = agent.request(methods.agent.initialize, params);
+  try {
+    const response = await Promise.race([request, timeout, exited]);
+    if (response.protocolVersion !== PROTOCOL_VERSION) {
+      throw new AgentError(
+        'not_supported',
+        `${command} speaks ACP protocol version ${response.protocolVersion}; this extension speaks version ${PROTOCOL_VERSION}.`,
+      );
+    }
+    const agentInfo = response.agentInfo ?? undefined;
+    return {
+      name: agentInfo?.title || agentInfo?.name || path.basename(command),
+      protocolVersion: response.protocolVersion,
+      ...(agentInfo ? { agentInfo } : {}),
+      capabilities: response.agentCapabilities ?? {},
+      authMethods: response.authMethods ?? [],
+    };
+  } finally {
+    clearTimeout(timer);
+    exited.catch(() => {});
+  }
+}
