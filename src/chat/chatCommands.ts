@@ -118,6 +118,22 @@ export class ChatCommands {
     await this.deps.sessions.restart(chatOf(this.deps.chats, view));
   }
 
+  /**
+   * Sign out: the view's chat's agent signs out (`logout`). Its chats keep their transcripts; the
+   * next prompt asks for a sign-in again where the agent needs one.
+   */
+  async signOut(view: ViewSlot): Promise<void> {
+    const { chats, pool } = this.deps;
+    const chat = chatOf(chats, view);
+    const client = await pool.client(chat.agentId);
+    await client.logout();
+    for (const other of chats.sorted()) {
+      if (other.agentId === chat.agentId) {
+        other.detach();
+      }
+    }
+  }
+
   /** The resume banner's action. */
   async startFresh(view: ViewSlot): Promise<void> {
     await this.deps.sessions.startFresh(chatOf(this.deps.chats, view));

@@ -288,6 +288,11 @@ export class ChatController implements Disposable {
     return this.commands.restart(this.windowSlot);
   }
 
+  /** Signs the window's chat's agent out (`logout`). */
+  signOut(): Promise<void> {
+    return this.commands.signOut(this.windowSlot);
+  }
+
   newChat(): Promise<void> {
     return this.commands.newChat(this.windowSlot);
   }

@@ -174,6 +174,10 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
       'acpAgents.restartAgent',
       run('Restart Agent', () => chat.restart()),
     ),
+    vscode.commands.registerCommand(
+      'acpAgents.signOut',
+      run('Sign Out of Agent', () => chat.signOut()),
+    ),
     vscode.commands.registerCommand('acpAgents.showLog', () => log.show(true)),
     vscode.commands.registerCommand(
       'acpAgents.addFileToChat',
