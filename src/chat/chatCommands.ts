@@ -62,13 +62,29 @@ export class ChatCommands {
     chat.rename(title);
   }
 
-  /** Deletes a chat and its journal; a view showing it moves to the next (or a new) one. */
-  async deleteChat(chatId: string): Promise<void> {
+  /** Whether the chat's session can also be deleted on its agent's side (the agent runs and has `session/delete`). */
+  deletableOnAgent(chatId: string): boolean {
+    const chat = this.deps.chats.get(chatId);
+    const client = chat && this.deps.pool.running(chat.agentId);
+    return Boolean(chat?.agentSessionId && client?.info.capabilities.sessionCapabilities?.delete);
+  }
+
+  /**
+   * Deletes a chat and its journal; a view showing it moves to the next (or a new) one. With
+   * `onAgent`, the agent deletes its session first (a failure there keeps the chat, and says why).
+   */
+  async deleteChat(chatId: string, options: { readonly onAgent?: boolean } = {}): Promise<void> {
     const chat = this.deps.chats.get(chatId);
     if (!chat) {
       throw new Error(`Unknown chat ${chatId}`);
     }
     await chat.cancel();
+    const sessionId = chat.agentSessionId;
+    if (options.onAgent && sessionId) {
+      const client = await this.deps.pool.client(chat.agentId);
+      chat.detach();
+      await client.deleteSession(sessionId);
+    }
     await this.deps.chats.delete(chatId);
     this.chatsDeleted([chatId]);
   }

@@ -113,6 +113,7 @@ export class ChatController implements Disposable {
         agents: () => this.agentsOffered,
         definitionOf: (agentId) => this.agents.definitionOr(agentId),
         status: (agentId) => this.pool.status(agentId),
+        deletableOnAgent: (chatId) => this.commands.deletableOnAgent(chatId),
         problemsOffer: (chatId) => {
           const offer = this.problems?.offer(chatId);
           return offer && offerMessage(offer, (path) => this.relativePath(path));
@@ -301,8 +302,8 @@ export class ChatController implements Disposable {
     return this.commands.switchChat(chatId, this.windowSlot);
   }
 
-  deleteChat(chatId: string): Promise<void> {
-    return this.commands.deleteChat(chatId);
+  deleteChat(chatId: string, options: { readonly onAgent?: boolean } = {}): Promise<void> {
+    return this.commands.deleteChat(chatId, options);
   }
 
   cancel(): Promise<void> {

@@ -272,6 +272,11 @@ export class Conversation implements Disposable {
     this.session = undefined;
   }
 
+  /** The agent's id for this chat's session, once it had one. */
+  get agentSessionId(): string | undefined {
+    return this.meta.acpSessionId;
+  }
+
   get currentSession(): AgentSession | undefined {
     return this.session;
   }

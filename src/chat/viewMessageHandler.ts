@@ -103,7 +103,7 @@ export class ViewMessageHandler {
       case 'rename_chat':
         return commands.renameChat(message.chatId, message.title);
       case 'delete_chat':
-        return commands.deleteChat(message.chatId);
+        return commands.deleteChat(message.chatId, message.onAgent ? { onAgent: true } : {});
       case 'start_fresh':
         return commands.startFresh(view);
       case 'retry':

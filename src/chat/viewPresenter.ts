@@ -18,6 +18,8 @@ export interface PresenterModel {
   /** The definition of a chat's agent (the default one when it is no longer configured). */
   definitionOf(agentId: string | undefined): AgentDefinition;
   status(agentId: string): AgentStatus;
+  /** Whether the chat's session can be deleted on the agent's side too. */
+  deletableOnAgent?(chatId: string): boolean;
   /** The "Fix N new problems" offer standing for a chat. */
   problemsOffer(chatId: string): ProblemsOfferMessage | undefined;
   /** File writes waiting for Keep or Undo: one list for the window, shown in every view. */
@@ -128,6 +130,7 @@ export class ViewPresenter implements Disposable {
       agentLabel: this.model.definitionOf(chat.agentId).label,
       updatedAt: chat.updatedAt,
       running: chat.running,
+      ...(this.model.deletableOnAgent?.(chat.id) ? { deletableOnAgent: true } : {}),
     }));
   }
 

@@ -53,6 +53,8 @@ export const ChatSummarySchema = z.object({
   agentLabel: z.string(),
   updatedAt: z.number(),
   running: z.boolean(),
+  /** The agent can delete this chat's session on its side too (`session/delete`). */
+  deletableOnAgent: z.optional(z.boolean()),
 });
 
 /** What an @-mention points at; absent on an attachment means a file. */
@@ -210,7 +212,12 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('new_chat') }),
   z.object({ type: z.literal('switch_chat'), chatId: z.string() }),
   z.object({ type: z.literal('rename_chat'), chatId: z.string(), title: z.string().check(z.maxLength(200)) }),
-  z.object({ type: z.literal('delete_chat'), chatId: z.string() }),
+  z.object({
+    type: z.literal('delete_chat'),
+    chatId: z.string(),
+    /** Also delete the chat's session on the agent's side (`session/delete`). */
+    onAgent: z.optional(z.boolean()),
+  }),
   /** The resume banner's action: a new session that is given the transcript. */
   z.object({ type: z.literal('start_fresh') }),
   /** The user took a file off the composer. */

@@ -108,6 +108,18 @@ export class ChatList {
             this.post({ type: 'delete_chat', chatId: chat.chatId });
           },
         }),
+        ...(chat.deletableOnAgent
+          ? [
+              button('Also on agent', {
+                secondary: true,
+                title: `Delete it here and ${chat.agentLabel}'s own session too`,
+                onClick: () => {
+                  this.confirming = undefined;
+                  this.post({ type: 'delete_chat', chatId: chat.chatId, onAgent: true });
+                },
+              }),
+            ]
+          : []),
         button('Cancel', { secondary: true, onClick: () => this.rerender(undefined) }),
       );
       return row;

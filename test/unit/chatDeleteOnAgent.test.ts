@@ -1,0 +1,48 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ChatHarness, testAgent } from './support/chatHarness';
+
+describe('chat: deleting a chat on the agent side too', () => {
+  let chat: ChatHarness;
+  let stateDir: string;
+  beforeEach(() => {
+    stateDir = mkdtempSync(path.join(os.tmpdir(), 'acp-state-'));
+  });
+  afterEach(async () => {
+    await chat.dispose();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('offers it for a chat with a session on an agent that has session/delete, and deletes that session', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: stateDir })] });
+    await chat.ready();
+    await chat.send('hello');
+    const chatId = chat.controller.windowChatId;
+    assert.equal(chat.controller.chatList()[0]?.deletableOnAgent, true);
+    assert.equal(readdirSync(stateDir).length, 1, 'the agent keeps the session');
+    await chat.controller.handleMessage({ type: 'delete_chat', chatId, onAgent: true });
+    assert.deepEqual(readdirSync(stateDir), [], "the agent's session is gone");
+    assert.ok(!chat.controller.chatList().some((summary) => summary.chatId === chatId));
+    assert.deepEqual(chat.view.of('error'), []);
+  });
+
+  it('a plain delete leaves the agent its session; an agent without session/delete is not offered it', async () => {
+    chat = new ChatHarness({
+      agents: [
+        testAgent('a', { TEST_AGENT_STATE_DIR: stateDir }),
+        testAgent('m', { TEST_AGENT_MINIMAL: '1' }),
+      ],
+    });
+    await chat.ready();
+    await chat.send('hello');
+    await chat.controller.handleMessage({ type: 'delete_chat', chatId: chat.controller.windowChatId });
+    assert.equal(readdirSync(stateDir).length, 1, "the agent's session stays");
+    await chat.controller.selectAgent('m');
+    await chat.send('hi');
+    const minimal = chat.controller.chatList().find((summary) => summary.agentId === 'm');
+    assert.ok(minimal);
+    assert.equal(minimal.deletableOnAgent, undefined);
+  });
+});
