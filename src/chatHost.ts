@@ -29,6 +29,7 @@ import {
   defaultAgentId,
   fileSettings,
   historyRetention,
+  maxMessageChars,
   permissionSettings,
   permissionSurface,
   workspaceRuleStore,
@@ -118,6 +119,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       )
     : undefined;
   const mentions = new VsCodeMentionSource();
+  const editor = new VsCodeEditorActions();
   const chat = (viewRef.chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
@@ -128,7 +130,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       terminals,
       logger,
     },
-    editor: new VsCodeEditorActions(),
+    editor,
     workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
     ...(changeReview ? { changes: changeReview } : {}),
@@ -153,6 +155,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
         },
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
         mcpServers: () => mcp.servers(),
+        threadLimits: { maxMessageChars: maxMessageChars() },
       };
     },
   }));
@@ -167,6 +170,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     workspaceChanges,
     ...(changeReview ? [changeReview] : []),
     mentions,
+    editor,
     chat,
     view,
     statusBar,

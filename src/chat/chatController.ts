@@ -277,6 +277,15 @@ export class ChatController implements ChatActions, Disposable {
     }
   }
 
+  /** "Open the whole message": the view's chat's message `entryId` as the thread (and journal) hold it. */
+  async openMessage(entryId: string, view: ViewSlot = this.main): Promise<void> {
+    const entry = this.chatOf(view).thread.entry(entryId);
+    if (!entry || entry.kind === 'tool_call') {
+      throw new Error('That message is no longer in the chat.');
+    }
+    await this.host.editor.openReadOnly?.(`Message ${entryId}.md`, entry.text);
+  }
+
   /** Puts a file on the view's composer, to go with the next message (kept until sent, across view reloads). */
   addAttachment(attachment: AttachmentRef, view: ViewSlot = this.main): void {
     if (view.addAttachment(attachment)) {

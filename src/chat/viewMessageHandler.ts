@@ -52,6 +52,8 @@ export interface ChatActions {
   queryMentions(query: string, requestId: number, view: ViewSlot): Promise<void>;
   /** The paperclip: attach files the user picks in the editor's dialog. */
   pickFiles(view: ViewSlot): Promise<void>;
+  /** Opens a message of the view's chat, as journaled, as a read-only document. */
+  openMessage(entryId: string, view: ViewSlot): Promise<void>;
 }
 
 /**
@@ -160,6 +162,8 @@ export class ViewMessageHandler {
         return chat.queryMentions(message.query, message.requestId, view);
       case 'pick_files':
         return chat.pickFiles(view);
+      case 'open_message':
+        return chat.openMessage(message.entryId, view);
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);
