@@ -10,8 +10,8 @@ import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
+import type * as CheckpointsCore from './features/checkpoints/core';
 import { ChatController } from './chat/chatController';
-import { createCheckpointStore } from './features/checkpoints/core';
 import { chatOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
@@ -107,13 +107,19 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   // Checkpoints live in the extension's own storage, never in the user's repository.
   const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const checkpointsBundle = vscode.Uri.joinPath(context.extensionUri, 'dist', 'checkpoints.js').fsPath;
   const workspaceChanges = new VsCodeWorkspaceChanges(
     (id, file): Promise<Uint8Array | undefined> => changeReview?.read(id, file) ?? Promise.resolve(undefined),
     prompts,
   );
   const changeReview: ChangeReview | undefined = folders.length
     ? new ChangeReview(
-        () => createCheckpointStore({ folders, storageDir: checkpointsDir, logger }),
+        () =>
+          loadCheckpoints(checkpointsBundle).createCheckpointStore({
+            folders,
+            storageDir: checkpointsDir,
+            logger,
+          }),
         workspaceChanges,
         logger,
       )
@@ -212,4 +218,14 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       }
     },
   };
+}
+
+/**
+ * The checkpoint store (`dist/checkpoints.js`, built from src/features/checkpoints/core), loaded
+ * with the first checkpoint rather than with the chat: a bundle of its own, required by path.
+ */
+function loadCheckpoints(bundlePath: string): typeof CheckpointsCore {
+  // A path, not a module name: esbuild leaves it alone and the store stays a bundle of its own.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(bundlePath) as typeof CheckpointsCore;
 }
