@@ -2,7 +2,9 @@
 //  - host:    src/extension.ts  -> dist/extension.js  (CommonJS, Node, `vscode` external): activation only,
 //             a few registrations;
 //             src/chatHost.ts   -> dist/chat.js       the chat (ACP SDK, schemas, controller, journal),
-//             `require`d by dist/extension.js on first use (src/lazyChatHost.ts)
+//             `require`d by dist/extension.js on first use (src/lazyChatHost.ts);
+//             src/features/checkpoints/core -> dist/checkpoints.js  the checkpoint store, `require`d
+//             by dist/chat.js with the first checkpoint
 //  - webview: webview/main.ts   -> dist/webview.js    (ESM, browser)
 //  - demo agent: test/fixtures/agent/main.ts -> dist/demo-agent.js (CommonJS, Node): the scriptable
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
@@ -83,6 +85,13 @@ const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20
 const builds = [
   { ...nodeBundle, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...nodeBundle, entryPoints: ['src/chatHost.ts'], outfile: 'dist/chat.js', external: ['vscode'] },
+  // The checkpoint store, `require`d by dist/chat.js when the first checkpoint is taken.
+  {
+    ...nodeBundle,
+    entryPoints: ['src/features/checkpoints/core/index.ts'],
+    outfile: 'dist/checkpoints.js',
+    external: ['vscode'],
+  },
   { ...nodeBundle, entryPoints: ['test/fixtures/agent/main.ts'], outfile: 'dist/demo-agent.js' },
   {
     ...common,

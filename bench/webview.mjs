@@ -70,6 +70,37 @@ function rendererMainThreadCpu() {
   return cpu;
 }
 
+/** The renderers' resident memory (MB, VmRSS from /proc), if known: the page's process as the OS counts it. */
+function rendererRssMb() {
+  let kb = 0;
+  let found = false;
+  for (const pid of descendants()) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) {
+        continue;
+      }
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += Number(rss?.[1] ?? 0);
+      found = true;
+    } catch {
+      // Not a renderer any more.
+    }
+  }
+  return found ? kb / 1024 : undefined;
+}
+
+/** The page's JS heap in use after a full garbage collection (MB), through the DevTools protocol. */
+async function heapMb(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return usedSize / (1024 * 1024);
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Runs `work` and returns its result with the renderers' main-thread CPU it took (ms), if known. */
 async function withCpu(work) {
   const before = rendererMainThreadCpu();
@@ -234,6 +265,7 @@ async function longChatOnce(browser, origin, turns) {
   const { page, problems } = await freshPage(browser, origin);
   try {
     const snapshot = longChatSnapshot(turns);
+    const emptyHeapMb = await heapMb(page);
     const opened = await withCpu(() => page.evaluate((snapshot) => window.__step(snapshot), snapshot));
     const open = opened.result;
     const scroll = await withCpu(() =>
@@ -265,7 +297,29 @@ async function longChatOnce(browser, origin, turns) {
       }
       return frames;
     });
+    // Memory: the whole chat built (scrolled to the very top), then back to the bottom.
+    await page.evaluate(async () => {
+      const log = document.querySelector('.transcript');
+      for (let i = 0; i < 5000 && (log.scrollTop > 0 || document.querySelector('.turn-deferred')); i++) {
+        log.scrollTop = Math.max(0, log.scrollTop - 3000);
+        await new Promise((done) => requestAnimationFrame(done));
+      }
+      log.scrollTop = log.scrollHeight;
+      await new Promise((done) => requestAnimationFrame(done));
+    });
+    const builtHeapMb = await heapMb(page);
+    const builtRssMb = rendererRssMb();
+    // Idle: the static chat on screen for 10 s; the renderer's main thread should do nothing.
+    const idleWait = await withCpu(() => page.waitForTimeout(10_000));
+    // Switching away: an empty chat replaces it; what the long chat held should be released.
+    await page.evaluate((empty) => window.__step(empty), longChatSnapshot(0));
+    const switchedHeapMb = await heapMb(page);
     const result = {
+      emptyHeapMb,
+      builtHeapMb,
+      builtRssMb,
+      switchedHeapMb,
+      idleCpuPercent: idleWait.cpuMs === undefined ? undefined : idleWait.cpuMs / 100,
       openMs: open.handle + open.render + open.layout,
       openCpuMs: opened.cpuMs,
       frames: scroll.result.frames,
@@ -306,12 +360,16 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const curve = new Map(sizes.map((size) => [size, []]));
     const naive = [];
     const long = [];
+    // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams.
+    const longOnly = process.env.BENCH_ONLY === 'long';
     for (let run = 0; run < runs; run++) {
       process.stderr.write(`webview: run ${run + 1} of ${runs}…\n`);
-      for (const size of sizes) {
+      for (const size of longOnly ? [] : sizes) {
         curve.get(size).push(await streamOnce(browser, origin, texts.get(size)));
       }
-      naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
+      if (!longOnly) {
+        naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
+      }
       long.push(await longChatOnce(browser, origin, longTurns));
     }
     return { curve, naive, long };
@@ -340,7 +398,26 @@ async function main() {
   const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
   const stream = web.curve.get(size);
   const long = web.long;
-  const rows = [
+  const mb = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} MB`);
+  const longRows = [
+    [
+      `${turns.toLocaleString('en-US')} turns built top to bottom: JS heap / renderer RSS`,
+      `${mb(median(long.map((r) => r.builtHeapMb)))} / ${mb(median(long.map((r) => r.builtRssMb)))}`,
+      `empty page heap ${mb(median(long.map((r) => r.emptyHeapMb)))}; goal ≤ 150 MB`,
+    ],
+    [
+      'switched to an empty chat: JS heap',
+      `${mb(median(long.map((r) => r.switchedHeapMb)))} (${(median(long.map((r) => r.switchedHeapMb / r.emptyHeapMb)) ?? NaN).toFixed(2)}× the empty page)`,
+      'the empty page before it opened; goal within 10 %',
+    ],
+    [
+      'idle 10 s with it on screen: renderer main-thread CPU',
+      `${(median(long.map((r) => r.idleCpuPercent)) ?? NaN).toFixed(2)} %`,
+      'goal ≤ 1 %',
+    ],
+  ];
+  const allRows = [
+    ...longRows,
     [
       'streaming 2 MB, script (handle + render)',
       `${(median(stream.map((r) => r.streamScriptMs / r.onceScriptMs)) ?? NaN).toFixed(2)}× (${ms(median(stream.map((r) => r.streamScriptMs)))} vs ${ms(median(stream.map((r) => r.onceScriptMs)))})`,
@@ -367,6 +444,8 @@ async function main() {
       `idle frames on the same page: p95 ${ms(median(long.map((r) => p95(r.idleFrames))))}; goal 16.7 ms`,
     ],
   ];
+  const streams = (name) => name.startsWith('streaming') || name.startsWith('slowest');
+  const rows = process.env.BENCH_ONLY === 'long' ? allRows.filter(([name]) => !streams(name)) : allRows;
   const width = Math.max(...rows.map((row) => row[0].length));
   for (const [name, value, baseline] of rows) {
     console.log(`${name.padEnd(width)}  ${value}  [${baseline}]`);

@@ -10,8 +10,8 @@ import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
+import type * as CheckpointsCore from './features/checkpoints/core';
 import { ChatController } from './chat/chatController';
-import { createCheckpointStore } from './features/checkpoints/core';
 import { chatOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
@@ -29,6 +29,7 @@ import {
   defaultAgentId,
   fileSettings,
   historyRetention,
+  maxMessageChars,
   permissionSettings,
   permissionSurface,
   workspaceRuleStore,
@@ -106,18 +107,25 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   // Checkpoints live in the extension's own storage, never in the user's repository.
   const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const checkpointsBundle = vscode.Uri.joinPath(context.extensionUri, 'dist', 'checkpoints.js').fsPath;
   const workspaceChanges = new VsCodeWorkspaceChanges(
     (id, file): Promise<Uint8Array | undefined> => changeReview?.read(id, file) ?? Promise.resolve(undefined),
     prompts,
   );
   const changeReview: ChangeReview | undefined = folders.length
     ? new ChangeReview(
-        () => createCheckpointStore({ folders, storageDir: checkpointsDir, logger }),
+        () =>
+          loadCheckpoints(checkpointsBundle).createCheckpointStore({
+            folders,
+            storageDir: checkpointsDir,
+            logger,
+          }),
         workspaceChanges,
         logger,
       )
     : undefined;
   const mentions = new VsCodeMentionSource();
+  const editor = new VsCodeEditorActions();
   const chat = (viewRef.chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,
@@ -129,7 +137,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       terminals,
       logger,
     },
-    editor: new VsCodeEditorActions(),
+    editor,
     workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
     ...(changeReview ? { changes: changeReview } : {}),
@@ -154,6 +162,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
         },
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
         mcpServers: () => mcp.servers(),
+        threadLimits: { maxMessageChars: maxMessageChars() },
       };
     },
   }));
@@ -168,6 +177,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     workspaceChanges,
     ...(changeReview ? [changeReview] : []),
     mentions,
+    editor,
     chat,
     view,
     statusBar,
@@ -209,4 +219,14 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       }
     },
   };
+}
+
+/**
+ * The checkpoint store (`dist/checkpoints.js`, built from src/features/checkpoints/core), loaded
+ * with the first checkpoint rather than with the chat: a bundle of its own, required by path.
+ */
+function loadCheckpoints(bundlePath: string): typeof CheckpointsCore {
+  // A path, not a module name: esbuild leaves it alone and the store stays a bundle of its own.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(bundlePath) as typeof CheckpointsCore;
 }

@@ -149,6 +149,7 @@ export class ChatController implements Disposable {
       ...(host.reviews ? { reviews: host.reviews } : {}),
       ...(this.problems ? { problems: this.problems } : {}),
       relativePath: (path) => this.relativePath(path),
+      editor: host.editor,
     });
     this.router = new ViewMessageHandler(
       {

@@ -4,7 +4,7 @@ import { chatOf } from './chatCommands';
 import type { ChatCollection } from './chatCollection';
 import type { ChatTurns } from './chatTurns';
 import type { ViewSlot } from './viewSlot';
-import type { EditReviews } from './viewSink';
+import type { EditorActions, EditReviews } from './viewSink';
 
 export interface TurnReviewDeps {
   readonly chats: ChatCollection;
@@ -13,9 +13,13 @@ export interface TurnReviewDeps {
   readonly reviews?: EditReviews;
   readonly problems?: ProblemsWatch;
   readonly relativePath: (path: string) => string;
+  readonly editor: EditorActions;
 }
 
-/** After a turn: its change card (diff, keep, undo, restore), inline edit reviews, and new problems to fix. */
+/**
+ * After a turn: its change card (diff, keep, undo, restore), inline edit reviews, new problems to fix, and a
+ * long message read whole.
+ */
 export class TurnReview {
   constructor(private readonly deps: TurnReviewDeps) {}
 
@@ -51,6 +55,15 @@ export class TurnReview {
     }
     const offer = this.deps.problems.take(chat.id, turnId);
     await this.deps.turns.sendPrompt(problemsPrompt(offer.problems, this.deps.relativePath), view);
+  }
+
+  /** "Open the whole message": the view's chat's message `entryId` as the thread (and journal) hold it. */
+  async openMessage(entryId: string, view: ViewSlot): Promise<void> {
+    const entry = chatOf(this.deps.chats, view).thread.entry(entryId);
+    if (!entry || entry.kind === 'tool_call') {
+      throw new Error('That message is no longer in the chat.');
+    }
+    await this.deps.editor.openReadOnly?.(`Message ${entryId}.md`, entry.text);
   }
 
   dismissProblems(view: ViewSlot): void {

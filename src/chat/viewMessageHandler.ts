@@ -126,6 +126,8 @@ export class ViewMessageHandler {
         return composer.queryMentions(message.query, message.requestId, view);
       case 'pick_files':
         return composer.pickFiles(view);
+      case 'open_message':
+        return review.openMessage(message.entryId, view);
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);

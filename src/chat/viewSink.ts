@@ -14,6 +14,8 @@ export interface EditorActions {
   checkAgents(): Promise<void>;
   /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
   pickFiles?(): Promise<AttachmentRef[]>;
+  /** Shows `text` as a read-only markdown document titled `title`. */
+  openReadOnly?(title: string, text: string): Promise<void>;
 }
 
 /** File writes waiting for Keep or Undo, as the chat shows them (the edit review in VS Code). */

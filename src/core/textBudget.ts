@@ -53,3 +53,54 @@ export function boundText(text: string, limit: number): { text: string; truncate
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
+
+/** How much of a message's end is kept past its limit: a quarter of the limit, beside the limit's head. */
+export function tailCharsFor(limit: number): number {
+  return Math.ceil(limit / 4);
+}
+
+/** What stands between a cut message's head and its tail once the message is finished. */
+export function middleMarker(notShown: number, limit: number): string {
+  return (
+    `\n\n… [${notShown.toLocaleString('en-US')} characters not shown here: the message is over ` +
+    `${limit.toLocaleString('en-US')} characters; its end follows]\n\n`
+  );
+}
+
+/**
+ * The last `size` characters of text arriving in pieces, for the end of a message past its limit.
+ * Pieces are kept as they come and joined only when over twice the size, so a long stream costs
+ * linear time and at most ≈ 2 × size characters of memory.
+ */
+export class TailKeeper {
+  private parts: string[] = [];
+  private length = 0;
+
+  constructor(private readonly size: number) {}
+
+  push(text: string): void {
+    if (text.length === 0) {
+      return;
+    }
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length > 2 * this.size) {
+      const kept = this.text();
+      this.parts = [kept];
+      this.length = kept.length;
+    }
+  }
+
+  /** The kept end, never starting with the second half of a surrogate pair. */
+  text(): string {
+    let tail = this.parts.join('').slice(-this.size);
+    if (tail.length > 0 && isLowSurrogate(tail.charCodeAt(0))) {
+      tail = tail.slice(1);
+    }
+    return tail;
+  }
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

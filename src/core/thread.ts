@@ -17,6 +17,10 @@ import {
   appendBounded,
   boundText,
   DEFAULT_MAX_MESSAGE_CHARS,
+  middleMarker,
+  tailCharsFor,
+  TailKeeper,
+  truncationMarker,
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
 } from './textBudget';
 import {
@@ -74,6 +78,8 @@ export class Thread {
    * updating an earlier card) from the text before it: it starts a new message instead of running on.
    */
   private stepSinceText = false;
+  /** The end of the message being written past its limit, shown after its head once it is finished. */
+  private tail: { readonly entryId: string; readonly keeper: TailKeeper } | undefined;
 
   private readonly emitter = new Emitter<ThreadEvent>();
   readonly onEvent = this.emitter.event;
@@ -162,6 +168,7 @@ export class Thread {
     if (!previous) {
       throw new Error(`Unknown turn ${turnId}`);
     }
+    this.finishTail();
     const turn: Turn = {
       ...outcome,
       id: turnId,
@@ -327,6 +334,7 @@ export class Thread {
         ...(messageId !== undefined ? { messageId } : {}),
       } as MessageEntry;
       this.addEntry(entry);
+      this.keepTail({ ...entry, truncated: undefined }, text ?? '', bounded.truncated);
       return;
     }
     const message = last as MessageEntry;
@@ -335,6 +343,7 @@ export class Thread {
       return;
     }
     const result = appendBounded(message.text, text ?? '', this.limits.maxMessageChars, message.truncated);
+    this.keepTail(message, text ?? '', result.truncated);
     const learnedId = messageId !== undefined && message.messageId === undefined;
     // Only a plain append travels as a delta (and builds no entry here: applying the event does); when more
     // than the text changed (truncation began, the message id became known) the whole entry goes, so a view
@@ -397,7 +406,49 @@ export class Thread {
   }
 
   private addEntry(entry: ThreadEntry): void {
+    this.finishTail();
     this.emit({ type: 'entry_added', entry });
+  }
+
+  /** Past the limit, the end of the text is kept aside (the head and a marker are what streams). */
+  private keepTail(message: MessageEntry, added: string, truncated: MessageEntry['truncated']): void {
+    if (!truncated) {
+      return;
+    }
+    if (!message.truncated) {
+      this.finishTail();
+      this.tail = { entryId: message.id, keeper: new TailKeeper(tailCharsFor(truncated.limit)) };
+      this.tail.keeper.push(added.slice(added.length - truncated.omittedChars));
+    } else if (this.tail?.entryId === message.id) {
+      this.tail.keeper.push(added);
+    }
+  }
+
+  /**
+   * The message past its limit is finished (another entry came, or the turn ended): its end goes
+   * after its head, with a marker in the middle saying how much is not shown.
+   */
+  private finishTail(): void {
+    const pending = this.tail;
+    this.tail = undefined;
+    const index = pending ? this.model.entryIndex.get(pending.entryId) : undefined;
+    const message = index === undefined ? undefined : this.model.entries[index];
+    if (!pending || !message || message.kind === 'tool_call' || !message.truncated) {
+      return;
+    }
+    const marker = truncationMarker(message.truncated.limit);
+    const head = message.text.endsWith(marker) ? message.text.slice(0, -marker.length) : message.text;
+    const tail = pending.keeper.text();
+    const notShown = message.truncated.omittedChars - tail.length;
+    if (notShown <= 0) {
+      // The end fits beside the head: the message is whole after all.
+      const { truncated: _whole, ...rest } = message;
+      this.emit({ type: 'entry_updated', entry: { ...rest, text: head + tail } });
+      return;
+    }
+    const text = head + middleMarker(notShown, message.truncated.limit) + tail;
+    const truncated = { ...message.truncated, omittedChars: notShown };
+    this.emit({ type: 'entry_updated', entry: { ...message, text, truncated } });
   }
 
   private replaceEntry<T extends ThreadEntry>(entry: T): T {

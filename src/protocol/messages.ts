@@ -252,6 +252,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** The paperclip: pick files to attach (the host shows its file dialog). */
   z.object({ type: z.literal('pick_files') }),
+  // "Open the whole message" under a message cut in the middle: the message as journaled, in an editor.
+  z.object({ type: z.literal('open_message'), entryId: z.string() }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;

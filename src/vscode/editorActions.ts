@@ -3,8 +3,34 @@ import * as vscode from 'vscode';
 import type { EditorActions } from '../chat/viewSink';
 import type { AttachmentRef } from '../protocol';
 
-/** Opens what the chat links to: files in an editor at the line, web pages in the browser. */
-export class VsCodeEditorActions implements EditorActions {
+/** The scheme of read-only documents the chat opens (a message cut in the middle, whole). */
+const READ_ONLY_SCHEME = 'acp-agents-message';
+
+/**
+ * Opens what the chat links to: files in an editor at the line, web pages in the browser, and
+ * read-only documents of the chat's own text.
+ */
+export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
+  /** The documents' texts by path; a content provider's documents are read-only. */
+  private readonly texts = new Map<string, string>();
+  private provider: vscode.Disposable | undefined;
+
+  async openReadOnly(title: string, text: string): Promise<void> {
+    this.provider ??= vscode.workspace.registerTextDocumentContentProvider(READ_ONLY_SCHEME, {
+      provideTextDocumentContent: (uri) => this.texts.get(uri.path) ?? '',
+    });
+    // One text per title: opening the same message again shows what the chat holds now.
+    const uri = vscode.Uri.from({ scheme: READ_ONLY_SCHEME, path: `/${title}` });
+    this.texts.set(uri.path, text);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  dispose(): void {
+    this.provider?.dispose();
+    this.texts.clear();
+  }
   async openFile(path: string, line?: number): Promise<void> {
     const uri = path.startsWith('file:') ? vscode.Uri.parse(path) : vscode.Uri.file(this.absolute(path));
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);

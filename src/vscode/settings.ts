@@ -99,3 +99,9 @@ export function workspaceRuleStore(state: vscode.Memento): RuleStore {
     },
   };
 }
+
+/** `acpAgents.chat.maxMessageCharacters`: a message keeps this many characters from its start (and a quarter as many of its end). */
+export function maxMessageChars(): number {
+  const value = vscode.workspace.getConfiguration('acpAgents').get('chat.maxMessageCharacters');
+  return z.number().int().min(10_000).catch(1_000_000).parse(value);
+}

@@ -44,6 +44,7 @@ describe('the packaged extension (.vsix)', () => {
     for (const file of [
       'dist/extension.js',
       'dist/chat.js',
+      'dist/checkpoints.js',
       'media/icon.png',
       'dist/webview.js',
       'dist/demo-agent.js',

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { entriesOf, recordEvents, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+import { middleMarker } from '../../src/core/textBudget';
 
 describe('streaming a turn over stdio', () => {
   let agent: TestAgent;
@@ -84,7 +85,7 @@ describe('streaming a turn over stdio', () => {
     ]);
   });
 
-  it('truncates an oversized message with a visible marker and bounded memory', async () => {
+  it('cuts an oversized message in the middle with a visible marker, keeping its end, in bounded memory', async () => {
     await agent.stop();
     agent = await startTestAgent({ client: { threadLimits: { maxMessageChars: 100_000 } } });
     const session = await agent.client.newSession({ cwd: agent.dir });
@@ -95,13 +96,13 @@ describe('streaming a turn over stdio', () => {
     if (message?.kind !== 'agent') {
       return;
     }
+    // The head (100,000), the marker, then the last 25,000 characters (a quarter of the limit).
+    const marker = middleMarker(2_875_000, 100_000);
     assert.ok(message.text.startsWith('0123456789'));
-    assert.ok(
-      message.text.endsWith('… [truncated: output over 100,000 characters not shown]'),
-      message.text.slice(-80),
-    );
-    assert.ok(message.text.length < 100_100);
-    assert.deepEqual(message.truncated, { limit: 100_000, omittedChars: 2_900_000 });
+    assert.equal(message.text.indexOf(marker), 100_000, message.text.slice(99_950, 100_200));
+    assert.ok(message.text.endsWith(`${marker}${'0123456789'.repeat(2_500)}`), 'the end of the answer is kept');
+    assert.equal(message.text.length, 100_000 + marker.length + 25_000);
+    assert.deepEqual(message.truncated, { limit: 100_000, omittedChars: 2_875_000 });
   });
 
   it('streams the same text with an agent that prints stderr noise', async () => {

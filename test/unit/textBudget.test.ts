@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendBounded, boundText, truncationMarker } from '../../src/core/textBudget';
+import { appendBounded, boundText, TailKeeper, truncationMarker } from '../../src/core/textBudget';
 
 describe('truncationMarker', () => {
   it('names the limit with thousands separators', () => {
@@ -69,5 +69,22 @@ describe('boundText', () => {
       text: truncationMarker(0),
       truncated: { limit: 0, omittedChars: 3 },
     });
+  });
+});
+
+describe('TailKeeper', () => {
+  it('keeps the last characters of text arriving in pieces, across trims', () => {
+    const keeper = new TailKeeper(5);
+    for (const piece of ['abc', 'defgh', '', 'ijklmnop', 'q']) {
+      keeper.push(piece);
+    }
+    assert.equal(keeper.text(), 'mnopq');
+  });
+
+  it('never starts with half of a surrogate pair', () => {
+    const keeper = new TailKeeper(3);
+    keeper.push('a😀bc');
+    // The last 3 code units would begin with the emoji's second half.
+    assert.equal(keeper.text(), 'bc');
   });
 });

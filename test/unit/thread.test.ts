@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type * as acp from '@agentclientprotocol/sdk';
-import { truncationMarker } from '../../src/core/textBudget';
+import { middleMarker, truncationMarker } from '../../src/core/textBudget';
 import { Thread, type ThreadLimits } from '../../src/core/thread';
 import type { PermissionState, ThreadEvent, ToolCallEntry } from '../../src/core/threadTypes';
 
@@ -782,6 +782,52 @@ describe('Thread', () => {
       };
       assert.deepEqual(events, [{ type: 'entry_added', entry: added }]);
       assert.deepEqual(thread.snapshot().entries, [{ ...added, truncated: { limit: 4, omittedChars: 4 } }]);
+    });
+
+    it('keeps the end of a message past its limit and shows it after the head once the message is finished', () => {
+      const { thread, events } = recorded({ maxMessageChars: 8 });
+      const turn = thread.startTurn('go', []);
+
+      thread.applyUpdate(agent('Head1234'));
+      thread.applyUpdate(agent('middle-middle-'));
+      thread.applyUpdate(agent('THE END'));
+      // While the message streams only its head and the marker show.
+      assert.deepEqual(thread.entry('e2'), {
+        kind: 'agent',
+        id: 'e2',
+        turnId: turn.id,
+        text: `Head1234${truncationMarker(8)}`,
+        attachments: [],
+        truncated: { limit: 8, omittedChars: 21 },
+      });
+
+      thread.endTurn(turn.id, { status: 'completed' });
+
+      // The last quarter of the limit (2 characters) is kept: 19 of the 21 characters past the head are not shown.
+      const finished = {
+        kind: 'agent',
+        id: 'e2',
+        turnId: turn.id,
+        text: `Head1234${middleMarker(19, 8)}ND`,
+        attachments: [],
+        truncated: { limit: 8, omittedChars: 19 },
+      };
+      assert.deepEqual(thread.entry('e2'), finished);
+      // The finished text travels once, as a whole entry, before the turn ends (the journal and the view see it).
+      const last = events.slice(-2);
+      assert.deepEqual(last[0], { type: 'entry_updated', entry: finished });
+      assert.equal(last[1]?.type, 'turn_ended');
+    });
+
+    it('finishes the cut message when the next entry starts, and keeps a message whose end fits whole', () => {
+      const { thread } = recorded({ maxMessageChars: 8 });
+
+      thread.applyUpdate(thought('12345678ab'));
+      thread.applyUpdate(agent('next'));
+
+      // 2 characters past the limit fit in the kept end (a quarter of 8): nothing is cut after all.
+      assert.deepEqual(thread.entry('e1'), { kind: 'thought', id: 'e1', text: '12345678ab', attachments: [] });
+      assert.deepEqual(thread.entry('e2'), { kind: 'agent', id: 'e2', text: 'next', attachments: [] });
     });
 
     it('truncates tool text output and diff sides over the limit', () => {

@@ -116,7 +116,7 @@ function messageExtras(entry: MessageEntry, context: RenderContext): Node[] {
     nodes.push(attachmentChips(entry.attachments, context));
   }
   if (entry.truncated) {
-    nodes.push(truncationNote(entry.truncated));
+    nodes.push(messageCutNote(entry.id, entry.truncated, context));
   }
   return nodes;
 }
@@ -130,5 +130,28 @@ export function truncationNote(truncated: NonNullable<MessageEntry['truncated']>
     'note note-truncated',
     icon('fold'),
     `Truncated: ${omitted} characters past the ${limit}-character limit were not kept.`,
+  );
+}
+
+/**
+ * The marker is already in the text (between the head and the end kept); this says how much is not
+ * shown and opens the message, as journaled, in an editor.
+ */
+function messageCutNote(
+  entryId: string,
+  truncated: NonNullable<MessageEntry['truncated']>,
+  context: RenderContext,
+): HTMLElement {
+  const omitted = truncated.omittedChars.toLocaleString('en-US');
+  const limit = truncated.limit.toLocaleString('en-US');
+  const open = el('button', 'link-button', 'Open the whole message');
+  open.type = 'button';
+  open.addEventListener('click', () => context.post({ type: 'open_message', entryId }));
+  return el(
+    'div',
+    'note note-truncated',
+    icon('fold'),
+    el('span', '', `Over the ${limit}-character limit: ${omitted} characters in the middle are not shown here. `),
+    open,
   );
 }

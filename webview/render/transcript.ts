@@ -1,46 +1,16 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChatStore, StoreChanges } from '../store';
 import { ChangeCardView } from './checkpoints/changeCard';
-import { refreshCheckpoints, type CheckpointSlots } from './checkpoints/checkpoint';
+import { refreshCheckpoints } from './checkpoints/checkpoint';
 import { el, icon } from './dom';
 import { emptyState, type EmptyStateInfo } from './emptyState';
+import { FollowScroll } from './followScroll';
+import { eagerStart, LazyTurns } from './lazyTurns';
 import { MessageView, ThoughtView } from './message';
 import { ToolCardView } from './toolCard';
 import { turnFooter } from './turnFooter';
+import { createGroup, createView, refreshThoughts, type Group } from './turnGroup';
 import type { EntryView, RenderContext } from './types';
-
-/** Entries of one turn (or of replayed history), the files it changed and the turn's footer. */
-interface Group extends CheckpointSlots {
-  readonly element: HTMLElement;
-  readonly entries: HTMLElement;
-  readonly footer: HTMLElement;
-  /** Made when the turn first changes a file: most turns never do. */
-  changes?: ChangeCardView;
-  readonly views: EntryView[];
-  turn: TurnMessage | undefined;
-  readonly history: boolean;
-  /**
-   * Entries of a group not built yet (a long chat opened from a snapshot): their views are made,
-   * from the store's latest copy, once the group nears the visible part of the transcript.
-   */
-  deferred: string[] | undefined;
-}
-
-/**
- * A snapshot with more entries than this builds only its latest turns at once; older ones lazily.
- * 60 entries are about 20 turns, several screens of a narrow view: first paint of a 2,000-turn chat
- * ≈ 95 → 75 ms (medians of 5, same load) against 150 entries, and scrolling up builds the rest.
- */
-const EAGER_ENTRIES = 60;
-/** How far outside the visible part of the transcript deferred turns are built. */
-const LAZY_MARGIN_PX = 1500;
-/** How long building deferred turns may take in one frame; the rest waits for the next. */
-const BUILD_BUDGET_MS = 6;
-/** A deferred entry's height until it is built (keeps the scrollbar roughly right). */
-const DEFERRED_ENTRY_PX = 120;
-
-/** How close to the bottom still counts as "following the stream". */
-const STICK_THRESHOLD_PX = 32;
 
 /**
  * The conversation: entry views grouped by turn, updated from the store's change sets so only
@@ -52,28 +22,16 @@ export class Transcript {
   private readonly log: HTMLElement;
   /** Everything in the log; its size changes whenever anything in the transcript does. */
   private readonly content: HTMLElement;
-  private readonly jump: HTMLButtonElement;
+  private readonly follow: FollowScroll;
+  private readonly lazy: LazyTurns;
   private readonly views = new Map<string, EntryView>();
   private readonly groups = new Map<string, Group>();
   private readonly terminalCards = new Map<string, Set<ToolCardView>>();
   private lastGroup: Group | undefined;
   private latestTurn: Group | undefined;
   private empty: { element: HTMLElement; key: string } | undefined;
-  private stick = true;
-  private lastScrollTop = 0;
-  /** Where followBottom last put the view. */
-  private followedTo = -1;
   private streaming: HTMLElement | undefined;
   private store: ChatStore | undefined;
-  /**
-   * Turns not built yet, in document order. Found near the view by a binary search over their
-   * positions when the log scrolls or resizes, rather than by an IntersectionObserver: observing
-   * every one of 2,000 placeholders cost the browser more per scrolled frame than building did.
-   */
-  private readonly deferredGroups: Group[] = [];
-  /** Deferred turns that came near the view, waiting for a frame with time to build them. */
-  private readonly buildQueue = new Set<Group>();
-  private buildScheduled = false;
 
   constructor(private readonly context: RenderContext) {
     this.content = el('div', 'transcript-content');
@@ -82,47 +40,32 @@ export class Transcript {
     this.log.setAttribute('aria-live', 'polite');
     this.log.setAttribute('aria-label', 'Conversation');
     this.log.tabIndex = 0;
-    this.jump = el('button', 'jump-latest', icon('arrow-down'), el('span', '', 'Jump to latest'));
-    this.jump.type = 'button';
-    this.jump.hidden = true;
-    this.jump.addEventListener('click', () => this.scrollToEnd());
-    this.element = el('div', 'transcript-wrap', this.log, this.jump);
-    this.log.addEventListener('scroll', () => this.onScroll());
+    this.follow = new FollowScroll(this.log);
+    this.lazy = new LazyTurns(
+      this.log,
+      (group) => this.buildDeferred(group),
+      () => {
+        if (this.store) {
+          this.refreshCheckpoints(this.store);
+        }
+      },
+    );
+    this.element = el('div', 'transcript-wrap', this.log, this.follow.jump);
+    this.log.addEventListener('scroll', () => {
+      this.lazy.buildNearView();
+      this.follow.onScroll();
+    });
     // Content grows without scroll events (late fonts, a card opening, streamed text): follow it.
     // Built turns rarely match their placeholder's height, so what is near the view changes too.
     new ResizeObserver(() => {
-      this.followBottom();
-      this.buildNearView();
+      this.follow.followBottom();
+      this.lazy.buildNearView();
     }).observe(this.content);
-  }
-
-  /**
-   * At the bottom: follow. Moved up: the user is reading, stop following. Anything else (the
-   * browser adjusting the position while content changes) keeps the current mode.
-   */
-  private onScroll(): void {
-    this.buildNearView();
-    const top = this.log.scrollTop;
-    if (this.stick && top === this.followedTo) {
-      // Our own scroll to the bottom: nothing to decide, and reading scrollHeight would cost a
-      // layout of the whole transcript on every frame of a stream.
-      return;
-    }
-    const distance = this.log.scrollHeight - top - this.log.clientHeight;
-    if (distance <= STICK_THRESHOLD_PX) {
-      this.stick = true;
-    } else if (top < this.lastScrollTop) {
-      this.stick = false;
-    }
-    this.lastScrollTop = top;
-    this.jump.hidden = this.stick;
   }
 
   /** Follows the stream again (the user sent a message or asked to jump). */
   scrollToEnd(): void {
-    this.stick = true;
-    this.jump.hidden = true;
-    this.followBottom();
+    this.follow.scrollToEnd();
   }
 
   /** Applies one render's worth of changes. */
@@ -184,7 +127,7 @@ export class Transcript {
       }
     }
     for (const group of touched) {
-      this.refreshThoughts(group);
+      refreshThoughts(group);
     }
     this.refreshEmpty(store.entries.length === 0 && store.turns.length === 0, emptyInfo);
     this.refreshBusy(store);
@@ -192,11 +135,7 @@ export class Transcript {
 
   /** Keeps the bottom in view while following (the ResizeObserver calls it after layout). */
   followBottom(): void {
-    if (this.stick) {
-      this.log.scrollTop = this.log.scrollHeight;
-      this.lastScrollTop = this.log.scrollTop;
-      this.followedTo = this.lastScrollTop;
-    }
+    this.follow.followBottom();
   }
 
   /** The host rejected a permission answer: let the user answer again. */
@@ -219,8 +158,7 @@ export class Transcript {
     this.views.clear();
     this.groups.clear();
     this.terminalCards.clear();
-    this.deferredGroups.length = 0;
-    this.buildQueue.clear();
+    this.lazy.clear();
     this.store = store;
     this.lastGroup = undefined;
     this.latestTurn = undefined;
@@ -228,105 +166,20 @@ export class Transcript {
     this.content.replaceChildren();
     const entries = store.entries;
     // Only the latest entries are built now; the turns before them are built as they near view.
-    const eagerFrom = this.eagerStart(entries);
+    const eagerFrom = eagerStart(entries);
     for (const [index, entry] of entries.entries()) {
       if (index < eagerFrom) {
-        this.deferEntry(entry);
+        this.lazy.defer(this.groupFor(entry.turnId), entry.id);
       } else {
         touched.add(this.addEntry(entry));
       }
     }
-    for (const group of this.deferredGroups) {
-      group.element.classList.add('turn-deferred');
-      group.element.style.minHeight = `${(group.deferred?.length ?? 0) * DEFERRED_ENTRY_PX}px`;
-    }
+    this.lazy.sizePlaceholders();
     for (const [index, turn] of store.turns.entries()) {
       touched.add(this.updateTurn(turn, index === store.turns.length - 1));
     }
     this.refreshCheckpoints(store);
-    this.stick = true;
-    this.jump.hidden = true;
-  }
-
-  /**
-   * The index of the first entry built at once: everything in a short chat, else the entries of
-   * the latest turns from about EAGER_ENTRIES back (whole turns, so a turn is never half built).
-   */
-  private eagerStart(entries: readonly ThreadEntryMessage[]): number {
-    if (entries.length <= EAGER_ENTRIES) {
-      return 0;
-    }
-    let start = entries.length - EAGER_ENTRIES;
-    const turnId = entries[start]?.turnId;
-    while (start > 0 && turnId !== undefined && entries[start - 1]?.turnId === turnId) {
-      start--;
-    }
-    return start;
-  }
-
-  private deferEntry(entry: ThreadEntryMessage): void {
-    const group = this.groupFor(entry.turnId);
-    if (!group.deferred) {
-      group.deferred = [];
-      this.deferredGroups.push(group);
-    }
-    group.deferred.push(entry.id);
-  }
-
-  /**
-   * Queues the deferred turns within LAZY_MARGIN_PX of the visible part of the log and builds
-   * them. Called from scroll and resize callbacks, where layout is already up to date, so the few
-   * positions read (a binary search, then only the turns in range) cost no layout of their own.
-   */
-  private buildNearView(): void {
-    const groups = this.deferredGroups;
-    if (groups.length === 0 || this.log.clientHeight === 0) {
-      return;
-    }
-    const view = this.log.getBoundingClientRect();
-    const top = view.top - LAZY_MARGIN_PX;
-    const bottom = view.bottom + LAZY_MARGIN_PX;
-    // The first deferred turn that ends below the top of the range (positions grow with the index).
-    let low = 0;
-    let high = groups.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((groups[middle] as Group).element.getBoundingClientRect().bottom < top) {
-        low = middle + 1;
-      } else {
-        high = middle;
-      }
-    }
-    for (let index = low; index < groups.length; index++) {
-      const group = groups[index] as Group;
-      if (group.element.getBoundingClientRect().top > bottom) {
-        break;
-      }
-      this.buildQueue.add(group);
-    }
-    this.drainBuildQueue();
-  }
-
-  /** Builds queued turns, the latest first, for at most BUILD_BUDGET_MS; the rest next frame. */
-  private drainBuildQueue(): void {
-    const deadline = performance.now() + BUILD_BUDGET_MS;
-    let built = false;
-    for (const group of [...this.buildQueue].reverse()) {
-      if (performance.now() > deadline) {
-        if (!this.buildScheduled) {
-          this.buildScheduled = true;
-          requestAnimationFrame(() => {
-            this.buildScheduled = false;
-            this.drainBuildQueue();
-          });
-        }
-        break;
-      }
-      built = this.buildDeferred(group) || built;
-    }
-    if (built && this.store) {
-      this.refreshCheckpoints(this.store);
-    }
+    this.follow.scrollToEnd();
   }
 
   /**
@@ -334,36 +187,21 @@ export class Transcript {
    * true when it did (the caller then refreshes the checkpoint rows, which need the user message).
    */
   private buildDeferred(group: Group): boolean {
-    const ids = group.deferred;
+    const ids = this.lazy.take(group);
     if (!ids) {
       return false;
     }
-    group.deferred = undefined;
-    this.buildQueue.delete(group);
-    const index = this.deferredGroups.indexOf(group);
-    if (index >= 0) {
-      this.deferredGroups.splice(index, 1);
-    }
-    group.element.classList.remove('turn-deferred');
-    group.element.style.minHeight = '';
     for (const id of ids) {
       const entry = this.store?.entry(id);
       if (entry) {
-        const view = this.createView(entry);
-        this.views.set(entry.id, view);
-        if (entry.kind === 'user' && !group.history && group.userMessage === undefined) {
-          group.userMessage = view.element;
-        }
-        group.views.push(view);
-        group.entries.append(view.element);
-        this.trackTerminals(view);
+        this.appendView(group, entry);
       }
     }
     if (group.turn) {
       group.footer.replaceChildren(...turnFooter(group.turn, this.context, group === this.latestTurn));
       this.refreshChanges(group);
     }
-    this.refreshThoughts(group);
+    refreshThoughts(group);
     return true;
   }
 
@@ -373,7 +211,12 @@ export class Transcript {
     if (this.buildDeferred(group) && this.store) {
       this.refreshCheckpoints(this.store);
     }
-    const view = this.createView(entry);
+    this.appendView(group, entry);
+    return group;
+  }
+
+  private appendView(group: Group, entry: ThreadEntryMessage): void {
+    const view = createView(entry, this.context);
     this.views.set(entry.id, view);
     if (entry.kind === 'user' && !group.history && group.userMessage === undefined) {
       group.userMessage = view.element;
@@ -381,23 +224,6 @@ export class Transcript {
     group.views.push(view);
     group.entries.append(view.element);
     this.trackTerminals(view);
-    return group;
-  }
-
-  private createView(entry: ThreadEntryMessage): EntryView {
-    switch (entry.kind) {
-      case 'user':
-      case 'agent':
-        return new MessageView(entry, this.context);
-      case 'thought':
-        return new ThoughtView(entry, this.context);
-      case 'tool_call':
-        return new ToolCardView(entry, this.context);
-      default: {
-        const never: never = entry;
-        throw new Error(`Unknown entry ${JSON.stringify(never)}`);
-      }
-    }
   }
 
   private updateTurn(turn: TurnMessage, latest: boolean): Group {
@@ -440,23 +266,11 @@ export class Transcript {
     if (existing) {
       return existing;
     }
-    const entries = el('div', 'turn-entries');
-    const footer = el('div', 'turn-footer');
-    const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn', entries, footer);
-    const group: Group = {
-      element,
-      entries,
-      footer,
-      views: [],
-      turn: undefined,
-      history: turnId === undefined,
-      deferred: undefined,
-    };
+    const group = createGroup(turnId);
     if (turnId !== undefined) {
-      element.dataset.turnId = turnId;
       this.groups.set(turnId, group);
     }
-    this.content.append(element);
+    this.content.append(group.element);
     this.lastGroup = group;
     return group;
   }
@@ -466,17 +280,6 @@ export class Transcript {
       anyRunning: store.runningTurn !== undefined,
       post: this.context.post,
     });
-  }
-
-  /** Thinking stays open only while it is the newest entry of a running turn. */
-  private refreshThoughts(group: Group): void {
-    const running = group.turn?.status === 'running';
-    const last = group.views.at(-1);
-    for (const view of group.views) {
-      if (view instanceof ThoughtView) {
-        view.setActive(running && view === last);
-      }
-    }
   }
 
   /**

@@ -63,11 +63,15 @@ export interface HarnessOptions {
   readonly mentions?: MentionSource;
   /** The editor's file dialog (the paperclip): what the user picks. */
   readonly pickFiles?: () => Promise<AttachmentRef[]>;
+  /** Characters a message keeps (the `acpAgents.chat.maxMessageCharacters` setting). */
+  readonly maxMessageChars?: number;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
 export class ChatHarness {
   readonly dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+  /** Documents "Open the whole message" opened. */
+  readonly readOnlyDocuments: { title: string; text: string }[] = [];
   readonly storageDir: string;
   readonly logger = new RecordingLogger();
   readonly terminals = new NodeTerminals(this.dir);
@@ -100,7 +104,13 @@ export class ChatHarness {
           this.checkAgentsRuns++;
         },
         ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
+        openReadOnly: async (title, text) => {
+          this.readOnlyDocuments.push({ title, text });
+        },
       },
+      ...(options.maxMessageChars
+        ? { clientOptions: { threadLimits: { maxMessageChars: options.maxMessageChars } } }
+        : {}),
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),

@@ -1,0 +1,61 @@
+import { el, icon } from './dom';
+
+/** How close to the bottom still counts as "following the stream". */
+const STICK_THRESHOLD_PX = 32;
+
+/**
+ * Keeps a scrolling log at the bottom while the user follows along, and offers "Jump to latest"
+ * once they scroll up to read.
+ */
+export class FollowScroll {
+  /** The "Jump to latest" button, shown while the user is not following. */
+  readonly jump: HTMLButtonElement;
+  private stick = true;
+  private lastScrollTop = 0;
+  /** Where followBottom last put the view. */
+  private followedTo = -1;
+
+  constructor(private readonly log: HTMLElement) {
+    this.jump = el('button', 'jump-latest', icon('arrow-down'), el('span', '', 'Jump to latest'));
+    this.jump.type = 'button';
+    this.jump.hidden = true;
+    this.jump.addEventListener('click', () => this.scrollToEnd());
+  }
+
+  /**
+   * At the bottom: follow. Moved up: the user is reading, stop following. Anything else (the
+   * browser adjusting the position while content changes) keeps the current mode.
+   */
+  onScroll(): void {
+    const top = this.log.scrollTop;
+    if (this.stick && top === this.followedTo) {
+      // Our own scroll to the bottom: nothing to decide, and reading scrollHeight would cost a
+      // layout of the whole transcript on every frame of a stream.
+      return;
+    }
+    const distance = this.log.scrollHeight - top - this.log.clientHeight;
+    if (distance <= STICK_THRESHOLD_PX) {
+      this.stick = true;
+    } else if (top < this.lastScrollTop) {
+      this.stick = false;
+    }
+    this.lastScrollTop = top;
+    this.jump.hidden = this.stick;
+  }
+
+  /** Follows the stream again (the user sent a message, asked to jump, or a chat was opened). */
+  scrollToEnd(): void {
+    this.stick = true;
+    this.jump.hidden = true;
+    this.followBottom();
+  }
+
+  /** Keeps the bottom in view while following (called after layout, e.g. from a ResizeObserver). */
+  followBottom(): void {
+    if (this.stick) {
+      this.log.scrollTop = this.log.scrollHeight;
+      this.lastScrollTop = this.log.scrollTop;
+      this.followedTo = this.lastScrollTop;
+    }
+  }
+}

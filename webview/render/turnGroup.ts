@@ -1,0 +1,63 @@
+import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
+import type { ChangeCardView } from './checkpoints/changeCard';
+import type { CheckpointSlots } from './checkpoints/checkpoint';
+import { el } from './dom';
+import { MessageView, ThoughtView } from './message';
+import { ToolCardView } from './toolCard';
+import type { EntryView, RenderContext } from './types';
+
+/** Entries of one turn (or of replayed history), the files it changed and the turn's footer. */
+export interface Group extends CheckpointSlots {
+  readonly element: HTMLElement;
+  readonly entries: HTMLElement;
+  readonly footer: HTMLElement;
+  /** Made when the turn first changes a file: most turns never do. */
+  changes?: ChangeCardView;
+  readonly views: EntryView[];
+  turn: TurnMessage | undefined;
+  readonly history: boolean;
+  /**
+   * Entries of a group not built yet (a long chat opened from a snapshot): their views are made,
+   * from the store's latest copy, once the group nears the visible part of the transcript.
+   */
+  deferred: string[] | undefined;
+}
+
+/** An empty turn section (or the section of replayed history, when `turnId` is undefined). */
+export function createGroup(turnId: string | undefined): Group {
+  const entries = el('div', 'turn-entries');
+  const footer = el('div', 'turn-footer');
+  const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn', entries, footer);
+  if (turnId !== undefined) {
+    element.dataset.turnId = turnId;
+  }
+  return { element, entries, footer, views: [], turn: undefined, history: turnId === undefined, deferred: undefined };
+}
+
+/** The view of one entry, by its kind. */
+export function createView(entry: ThreadEntryMessage, context: RenderContext): EntryView {
+  switch (entry.kind) {
+    case 'user':
+    case 'agent':
+      return new MessageView(entry, context);
+    case 'thought':
+      return new ThoughtView(entry, context);
+    case 'tool_call':
+      return new ToolCardView(entry, context);
+    default: {
+      const never: never = entry;
+      throw new Error(`Unknown entry ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Thinking stays open only while it is the newest entry of a running turn. */
+export function refreshThoughts(group: Group): void {
+  const running = group.turn?.status === 'running';
+  const last = group.views.at(-1);
+  for (const view of group.views) {
+    if (view instanceof ThoughtView) {
+      view.setActive(running && view === last);
+    }
+  }
+}
