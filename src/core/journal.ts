@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Emitter, type Disposable } from './disposable';
-import { appendLines, fingerprint, fingerprintOf, PREVIOUS, replaceFile } from './journalFiles';
+import {
+  appendLines,
+  fingerprint,
+  fingerprintOf,
+  PREVIOUS,
+  replaceFile,
+  writeFailureReason,
+} from './journalFiles';
 import { parseJournal, replay, type ChatMeta, type WrittenRecord } from './journalFormat';
 import { WriterLocks, type LockOwner } from './journalLock';
 import { SerialQueue } from './serialQueue';
@@ -326,7 +333,11 @@ export class ChatJournal implements Disposable {
       }
       this.setProblem(chatId, writes, undefined);
     } catch (error) {
-      this.setProblem(chatId, writes, reasonOf(error));
+      this.setProblem(
+        chatId,
+        writes,
+        error instanceof SaveRefused ? error.message : writeFailureReason(error),
+      );
       writes.retry = setTimeout(() => void this.drainLater(chatId), this.retryMs);
       writes.retry.unref?.();
     }
@@ -385,18 +396,4 @@ function lines(records: readonly WrittenRecord[]): string {
 
 function ownerText(owner: LockOwner | undefined): string {
   return owner ? `process ${owner.pid} on ${owner.host}` : 'its lock is being written';
-}
-
-function reasonOf(error: unknown): string {
-  if (error instanceof SaveRefused) {
-    return error.message;
-  }
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return 'its folder cannot be written (permission denied or read-only)';
-  }
-  if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return 'the disk is full';
-  }
-  return error instanceof Error ? error.message : String(error);
 }

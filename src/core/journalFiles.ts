@@ -66,3 +66,15 @@ async function endsWithNewline(handle: FileHandle): Promise<boolean> {
   await handle.read(last, 0, 1, size - 1);
   return last[0] === 0x0a;
 }
+
+/** Why a write failed, in the user's words (the end of "This chat is not being saved: …"). */
+export function writeFailureReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return 'its folder cannot be written (permission denied or read-only)';
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return 'the disk is full';
+  }
+  return error instanceof Error ? error.message : String(error);
+}
