@@ -16,7 +16,7 @@ import { registerPortHandlers } from './clientRequests';
 import { HeldUpdates } from './heldUpdates';
 import { lineGuard } from './lineGuard';
 import { selectMcpServers } from '../features/mcp/core/mcpServers';
-import { modesOf, configOptionsOf } from './normalize';
+import { modesOf } from './normalize';
 import { silentLogger, type ClientPorts, type Logger } from './ports';
 import { guardedOutgoing } from './outgoingGuard';
 import { tracedStream } from './protocolTrace';
@@ -490,7 +490,7 @@ export class AgentClient implements Disposable {
       session.thread.setState('modes', modesOf(response.modes));
     }
     if (response.configOptions) {
-      session.thread.setState('configOptions', configOptionsOf(response.configOptions));
+      session.thread.setConfigOptions(response.configOptions);
     }
   }
 
