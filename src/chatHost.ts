@@ -12,7 +12,7 @@ import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import { ChatController } from './chat/chatController';
 import { createCheckpointStore } from './features/checkpoints/core';
-import { chatOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
+import { chatOnScreen, revealChat, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -98,6 +98,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     prompts,
     {
       chatVisible: ({ sessionId }) => chatOnScreen(viewRef, sessionId),
+      revealChat: ({ sessionId }) => revealChat(viewRef, sessionId),
       where: permissionSurface,
       showDiff: (path, oldText, newText) => review.preview(path, oldText, newText),
     },

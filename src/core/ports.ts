@@ -57,6 +57,10 @@ export interface PermissionPrompt {
   /** The tool call as the thread knows it when the request arrives. */
   readonly toolCall: ToolCallEntry;
   readonly options: readonly PermissionOption[];
+  /** Requests of the same session waiting behind this one when it is asked. */
+  readonly waiting?: number;
+  /** It waited behind another request: a dialog for it would follow another (show the chat instead). */
+  readonly following?: boolean;
 }
 
 export type PermissionDecision =

@@ -32,6 +32,7 @@ import {
 import type {
   AgentMessageEntry,
   Attachment,
+  Notice,
   PermissionState,
   SessionState,
   ThoughtEntry,
@@ -267,6 +268,11 @@ export class Thread {
     this.setState('configOptions', kept);
   }
 
+  /** Adds a notice of the client's own to the transcript. */
+  notice(notice: Notice): void {
+    this.emit({ type: 'notice', notice });
+  }
+
   /** Says once per kind (per turn for tool calls) that the agent sent more than is kept. */
   private noteCut(kind: CutKind, sent: number, kept: number): void {
     const key = kind === 'toolCalls' ? `toolCalls:${this.currentTurnId ?? ''}` : kind;
@@ -274,7 +280,7 @@ export class Thread {
       return;
     }
     this.cutsNoticed.add(key);
-    this.emit({ type: 'notice', notice: { severity: 'warning', title: cutNoticeTitle(kind, sent, kept) } });
+    this.notice({ severity: 'warning', title: cutNoticeTitle(kind, sent, kept) });
   }
 
   /**

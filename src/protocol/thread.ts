@@ -109,6 +109,8 @@ export const PermissionStateSchema = z.object({
   options: z.array(PermissionOptionSchema),
   status: z.enum(['pending', 'selected', 'cancelled']),
   selectedOptionId: z.optional(z.string()),
+  /** While pending: how many more requests of the session wait behind this one ("3 more requests"). */
+  waiting: z.optional(z.number()),
 });
 
 export const ToolCallEntrySchema = z.object({

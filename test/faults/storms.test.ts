@@ -2,9 +2,10 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentDefinition } from '../../src/chat/agentSettings';
+import { MAX_WAITING_PERMISSIONS } from '../../src/core/permissionQueue';
 import { STATE_BOUNDS } from '../../src/core/stateBounds';
 import { ChatHarness } from '../unit/support/chatHarness';
-import { HOSTILE_AGENT, memory, MiB } from './hostile';
+import { HOSTILE_AGENT, memory, MiB, until } from './hostile';
 
 function hostileAgent(id: string): AgentDefinition {
   return { id, label: `Hostile ${id}`, command: process.execPath, args: [HOSTILE_AGENT], env: {} };
@@ -84,5 +85,53 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     const journal = journalOf(storageDir);
     rmSync(storageDir, { recursive: true, force: true });
     assert.ok(journal.bytes < 2 * MiB, `journal is ${journal.bytes} bytes`);
+  });
+
+  it('asks 10,000 permission requests one at a time with the count waiting, refuses past the bound once, and Stop cancels all', async () => {
+    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    await chat.ready();
+    const harness = chat;
+    const before = memory();
+    const sending = harness.send('permission-storm 10000');
+    const pendingCards = () =>
+      (harness.controller.viewState().chat?.thread.entries ?? []).flatMap((e) =>
+        e.kind === 'tool_call' && e.permission?.status === 'pending' ? [e.permission] : [],
+      );
+    const refusal = 'The agent asked for more permissions than can wait; further requests were refused.';
+    const notices = () => harness.view.events().flatMap((e) => (e.type === 'notice' ? [e.notice.title] : []));
+    await until(
+      () => notices().length > 0 && pendingCards()[0]?.waiting === MAX_WAITING_PERMISSIONS - 1,
+      30_000,
+    );
+    // One request asked, the rest counted behind it.
+    assert.equal(harness.permissions.prompts.length, 1);
+    assert.equal(pendingCards().length, 1);
+    assert.deepEqual(notices(), [refusal]);
+
+    // Answering the first asks the second, with one fewer waiting.
+    const first = pendingCards()[0];
+    assert.ok(first);
+    await harness.controller.handleMessage({ type: 'answer_permission', key: first.key, optionId: 'yes' });
+    await until(() => harness.permissions.prompts.length === 2);
+    assert.equal(pendingCards()[0]?.waiting, MAX_WAITING_PERMISSIONS - 2);
+    assert.equal(harness.permissions.prompts[1]?.following, true);
+
+    await harness.controller.handleMessage({ type: 'cancel' });
+    await sending;
+    assert.equal(pendingCards().length, 0);
+    const report = /permissions: (\d+) selected, (\d+) cancelled, (\d+) errors/;
+    await until(() => report.test(harness.transcript()), 30_000);
+    const [, selected, cancelled, errors] = (report.exec(harness.transcript()) ?? []).map(Number);
+    assert.equal(selected, 1);
+    assert.equal((selected ?? 0) + (cancelled ?? 0) + (errors ?? 0), 10_000);
+    assert.ok((errors ?? 0) >= 1, 'refused past the bound');
+    // Only requests that were let in to wait ever became cards.
+    const cards = (harness.controller.viewState().chat?.thread.entries ?? []).filter(
+      (e) => e.kind === 'tool_call',
+    );
+    assert.ok(cards.length <= MAX_WAITING_PERMISSIONS + 1, `${cards.length} cards`);
+    assert.deepEqual(notices(), [refusal], 'told once');
+    const grown = memory().heap - before.heap;
+    assert.ok(grown < 64 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
   });
 });
