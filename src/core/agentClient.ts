@@ -468,6 +468,7 @@ export class AgentClient implements Disposable {
       permissions: this.options.ports.permissions,
       logger: this.logger,
       exitReport: () => this.exitReport(),
+      releaseTerminals: () => this.options.ports.terminals.releaseSession?.(sessionId) ?? Promise.resolve(),
       forget: (id) => {
         if (this.sessions.get(id) === session) {
           this.sessions.delete(id);

@@ -22,6 +22,8 @@ export interface SessionHost {
   exitReport(): Promise<AgentError | undefined>;
   /** Called when the session is closed, so the host stops routing to it. */
   forget(sessionId: string): void;
+  /** Releases (and kills) the session's terminals: it ended, or its agent went away. */
+  releaseTerminals?(): Promise<void>;
 }
 
 export interface SessionOptions {
@@ -315,6 +317,7 @@ export class AgentSession implements Disposable {
   /** The agent went away: nothing pending may wait for it. */
   abandon(): void {
     this.settleAllPermissions();
+    this.releaseTerminals();
   }
 
   /** Stops routing and settles what is pending; `AgentClient.closeSession` also tells the agent. */
@@ -324,7 +327,14 @@ export class AgentSession implements Disposable {
     }
     this.closed = true;
     this.settleAllPermissions();
+    this.releaseTerminals();
     this.host.forget(this.id);
+  }
+
+  private releaseTerminals(): void {
+    this.host.releaseTerminals?.().catch((error: unknown) => {
+      this.host.logger.warn(`Could not release the session's terminals: ${classifyError(error).message}`);
+    });
   }
 }
 

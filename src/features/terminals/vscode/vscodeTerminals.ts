@@ -58,20 +58,25 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
     return this.processes.outputFrom(terminalId, offset);
   }
 
-  output(terminalId: string): Promise<TerminalOutput> {
-    return this.processes.output(terminalId);
+  output(terminalId: string, sessionId?: string): Promise<TerminalOutput> {
+    return this.processes.output(terminalId, sessionId);
   }
 
-  waitForExit(terminalId: string): Promise<TerminalExit> {
-    return this.processes.waitForExit(terminalId);
+  waitForExit(terminalId: string, sessionId?: string): Promise<TerminalExit> {
+    return this.processes.waitForExit(terminalId, sessionId);
   }
 
-  kill(terminalId: string): Promise<void> {
-    return this.processes.kill(terminalId);
+  kill(terminalId: string, sessionId?: string): Promise<void> {
+    return this.processes.kill(terminalId, sessionId);
   }
 
-  async release(terminalId: string): Promise<void> {
-    await this.processes.release(terminalId);
+  async releaseSession(sessionId: string): Promise<void> {
+    const owned = this.processes.idsOf(sessionId);
+    await Promise.all(owned.map((id) => this.release(id, sessionId)));
+  }
+
+  async release(terminalId: string, sessionId?: string): Promise<void> {
+    await this.processes.release(terminalId, sessionId);
     const view = this.views.get(terminalId);
     this.views.delete(terminalId);
     if (view) {
