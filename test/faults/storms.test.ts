@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { AgentDefinition } from '../../src/chat/agentSettings';
 import { MAX_WAITING_PERMISSIONS } from '../../src/core/permissionQueue';
 import { STATE_BOUNDS } from '../../src/core/stateBounds';
+import { DEFAULT_TERMINAL_BOUNDS } from '../../src/features/terminals/core/nodeTerminals';
 import { ChatHarness } from '../unit/support/chatHarness';
 import { HOSTILE_AGENT, memory, MiB, until } from './hostile';
 
@@ -17,6 +18,22 @@ function journalOf(storageDir: string): { bytes: number; lines: string[] } {
   const [name] = readdirSync(folder).filter((n) => n.endsWith('.jsonl'));
   const file = path.join(folder, name as string);
   return { bytes: statSync(file).size, lines: readFileSync(file, 'utf8').trim().split('\n') };
+}
+
+/** Running processes started by the terminal storm (by their command line in /proc). */
+function stormProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const running = stat.replace(/^.*\) /s, '')[0] !== 'Z';
+        return running && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('"z".repeat(1024 * 1024)');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 describe('faults: storms stay bounded in memory, in the chat and in the journal', () => {
@@ -133,5 +150,24 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     assert.deepEqual(notices(), [refusal], 'told once');
     const grown = memory().heap - before.heap;
     assert.ok(grown < 64 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
+  });
+
+  it('refuses terminals past the per-session cap, caps their output, and kills them all when the agent stops', async () => {
+    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    await chat.ready();
+    const before = memory();
+    await chat.send('terminal-storm 1000');
+    const report = /terminals: (\d+) created, (\d+) refused, (\d+) bytes held/.exec(chat.transcript());
+    assert.ok(report, chat.transcript().slice(-300));
+    const [, created, refused, held] = report.map(Number);
+    assert.equal(created, DEFAULT_TERMINAL_BOUNDS.maxLivePerSession);
+    assert.equal(refused, 1000 - DEFAULT_TERMINAL_BOUNDS.maxLivePerSession);
+    assert.ok((held ?? 0) <= (created ?? 0) * MiB, `${held} bytes held`);
+    const grown = memory().rss - before.rss;
+    assert.ok(grown < 200 * MiB, `rss grew ${Math.round(grown / MiB)} MiB`);
+    assert.equal(stormProcesses().length, created, 'the created commands run');
+    // Stopping the agent (not disposing the terminals) ends every command of its session.
+    await chat.controller.shutdown();
+    await until(() => stormProcesses().length === 0, 10_000);
   });
 });
