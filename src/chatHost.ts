@@ -171,21 +171,33 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     chat,
     view,
     statusBar,
-    catalog.onDidChange(() => chat.agentsChanged()),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
     panels,
-    ...registerEditorTabCommands(chat, view, panels),
-    ...registerCommands({ chat, view, prompts, log }),
-    ...registerMcpCommands(mcp, log),
-    registerCheckAgents({
-      catalog,
-      log,
-      cwd,
-      storage: context.globalStorageUri,
-      extensionVersion: String(context.extension.packageJSON.version),
-    }),
   ];
+  try {
+    subscriptions.push(
+      catalog.onDidChange(() => chat.agentsChanged()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
+    );
+    subscriptions.push(...registerEditorTabCommands(chat, view, panels));
+    subscriptions.push(...registerCommands({ chat, view, prompts, log }));
+    subscriptions.push(...registerMcpCommands(mcp, log));
+    subscriptions.push(
+      registerCheckAgents({
+        catalog,
+        log,
+        cwd,
+        storage: context.globalStorageUri,
+        extensionVersion: String(context.extension.packageJSON.version),
+      }),
+    );
+  } catch (error) {
+    // A half-built chat leaves nothing registered: the next use builds it again from scratch.
+    for (const subscription of subscriptions.splice(0).reverse()) {
+      subscription.dispose();
+    }
+    throw error;
+  }
   return {
     view,
     panels,
