@@ -12,7 +12,7 @@ import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import type * as CheckpointsCore from './features/checkpoints/core';
 import { ChatController } from './chat/chatController';
-import { chatOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
+import { chatOnScreen, revealChat, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -99,6 +99,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     prompts,
     {
       chatVisible: ({ sessionId }) => chatOnScreen(viewRef, sessionId),
+      revealChat: ({ sessionId }) => revealChat(viewRef, sessionId),
       where: permissionSurface,
       showDiff: (path, oldText, newText) => review.preview(path, oldText, newText),
     },
@@ -181,21 +182,33 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     chat,
     view,
     statusBar,
-    catalog.onDidChange(() => chat.agentsChanged()),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
     panels,
-    ...registerEditorTabCommands(chat, view, panels),
-    ...registerCommands({ chat, view, prompts, log }),
-    ...registerMcpCommands(mcp, log),
-    registerCheckAgents({
-      catalog,
-      log,
-      cwd,
-      storage: context.globalStorageUri,
-      extensionVersion: String(context.extension.packageJSON.version),
-    }),
   ];
+  try {
+    subscriptions.push(
+      catalog.onDidChange(() => chat.agentsChanged()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
+    );
+    subscriptions.push(...registerEditorTabCommands(chat, view, panels));
+    subscriptions.push(...registerCommands({ chat, view, prompts, log }));
+    subscriptions.push(...registerMcpCommands(mcp, log));
+    subscriptions.push(
+      registerCheckAgents({
+        catalog,
+        log,
+        cwd,
+        storage: context.globalStorageUri,
+        extensionVersion: String(context.extension.packageJSON.version),
+      }),
+    );
+  } catch (error) {
+    // A half-built chat leaves nothing registered: the next use builds it again from scratch.
+    for (const subscription of subscriptions.splice(0).reverse()) {
+      subscription.dispose();
+    }
+    throw error;
+  }
   return {
     view,
     panels,

@@ -9,6 +9,7 @@ import { Header } from './render/header';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
 import { ResumeBanner } from './render/resumeBanner';
+import { SaveBanner } from './render/saveBanner';
 import { StatusBanner } from './render/statusBanner';
 import { Transcript } from './render/transcript';
 import type { RenderContext } from './render/types';
@@ -28,6 +29,7 @@ export class ChatApp {
   private readonly header: Header;
   private readonly banner: StatusBanner;
   private readonly resume: ResumeBanner;
+  private readonly saving = new SaveBanner();
   private readonly transcript: Transcript;
   private readonly alerts = new Alerts();
   private readonly plan = new PlanView();
@@ -86,7 +88,7 @@ export class ChatApp {
       this.composer.element,
     );
     root.classList.add('chat');
-    const banners = el('div', 'banners', this.banner.element, this.resume.element);
+    const banners = el('div', 'banners', this.banner.element, this.saving.element, this.resume.element);
     root.replaceChildren(this.header.element, banners, this.transcript.element, footer);
     handleContentClicks(root, post);
     this.acceptDrops(root);
@@ -162,6 +164,9 @@ export class ChatApp {
       case 'resume_problem':
         this.store.setResumeProblem(message.chatId, message.message, message.details);
         return;
+      case 'save_problem':
+        this.store.setSaveProblem(message.chatId, message.message);
+        return;
       case 'edit_reviews':
         this.store.setEditReviews(message.reviews);
         return;
@@ -193,6 +198,7 @@ export class ChatApp {
     }
     this.banner.update(store.status, store.agentName);
     this.resume.update(store.resumeProblem, store.resumeDetails);
+    this.saving.update(store.saveProblem);
     const agentId = store.selectedAgent?.id;
     this.transcript.apply(changes, store, {
       agentName: store.agentName,

@@ -71,6 +71,8 @@ export class ChatStore {
   resumeProblem: string | undefined;
   /** The agent's error behind `resumeProblem`, for the banner's Details. */
   resumeDetails: ErrorDetailsMessage | undefined;
+  /** Why the active chat is not being saved, while that is so. */
+  saveProblem: string | undefined;
   /** Files waiting on the composer for the next message. */
   attachments: readonly AttachmentRef[] = [];
   /** File writes waiting for the user's Keep or Undo. */
@@ -139,6 +141,7 @@ export class ChatStore {
     this.chatId = view.chat?.chatId;
     this.resumeProblem = view.chat?.resumeProblem;
     this.resumeDetails = view.chat?.resumeDetails;
+    this.saveProblem = view.chat?.saveProblem;
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
@@ -159,6 +162,14 @@ export class ChatStore {
   setChats(chats: readonly ChatSummary[]): void {
     this.chats = chats;
     this.changes.chats = true;
+  }
+
+  /** The "not being saved" notice of a chat; ignored for a chat that is not shown. */
+  setSaveProblem(chatId: string, message: string | undefined): void {
+    if (chatId === this.chatId) {
+      this.saveProblem = message;
+      this.changes.chats = true;
+    }
   }
 
   /** The resume banner of a chat; ignored for a chat that is not shown. */

@@ -134,6 +134,8 @@ export class ChatCollection implements Disposable {
     for (const chatId of [...this.chats.keys()]) {
       this.forget(chatId);
     }
+    // After the chats' last flushes were queued: the locks go once the window does.
+    void this.journal.flush().finally(() => this.journal.dispose());
   }
 }
 

@@ -342,6 +342,11 @@ export class ChatController implements Disposable {
       ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
       ...(chat.resumeDetails ? { details: chat.resumeDetails } : {}),
     });
+    this.presenter.postToChat(chat.id, {
+      type: 'save_problem',
+      chatId: chat.id,
+      ...(chat.saveProblem ? { message: chat.saveProblem } : {}),
+    });
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {

@@ -76,7 +76,13 @@ export class Conversation implements Disposable {
   ) {
     this.meta = meta;
     this.thread = thread;
-    this.subscription = thread.onEvent((event) => this.record(event));
+    const events = thread.onEvent((event) => this.record(event));
+    const saving = deps.journal.onDidChangeSaving((chatId) => {
+      if (chatId === this.id) {
+        this.changeEmitter.fire();
+      }
+    });
+    this.subscription = { dispose: () => (events.dispose(), saving.dispose()) };
   }
 
   /** A new, empty chat with `agentId`. */
@@ -86,6 +92,7 @@ export class Conversation implements Disposable {
     deps: ConversationDeps,
   ): { chat: Conversation; saved: Promise<void> } {
     const now = Date.now();
+    deps.journal.created(chatId);
     const chat = new Conversation(
       { chatId, agentId, createdAt: now, updatedAt: now },
       new Thread(deps.threadLimits),
@@ -173,6 +180,12 @@ export class Conversation implements Disposable {
   /** Why the old session could not be taken up (the banner's text), while that is so. */
   get resumeProblem(): string | undefined {
     return this.resumeFailure?.message;
+  }
+
+  /** Why the chat is not being saved (what it holds is retried), while that is so. */
+  get saveProblem(): string | undefined {
+    const reason = this.deps.journal.savingProblem(this.id);
+    return reason === undefined ? undefined : `This chat is not being saved: ${reason}.`;
   }
 
   /** The agent's error behind `resumeProblem` (kind, code, data), for the banner's Details. */
@@ -324,7 +337,9 @@ export class Conversation implements Disposable {
         return;
       }
       const compactAfter = this.deps.compactAfterAppends ?? COMPACT_AFTER_APPENDS;
-      if (++this.appendsSinceCompaction >= compactAfter && !this.running) {
+      // Held lines beyond the journal's memory bound were dropped: only a whole snapshot saves the chat.
+      const mustCompact = this.deps.journal.needsCompaction(this.id);
+      if (mustCompact || (++this.appendsSinceCompaction >= compactAfter && !this.running)) {
         // The snapshot already holds these events: one snapshot line replaces the whole file.
         this.appendsSinceCompaction = 0;
         await this.deps.journal.compact(this.meta, this.thread.snapshot());

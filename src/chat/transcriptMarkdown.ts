@@ -1,14 +1,42 @@
 import type { ThreadSnapshot } from '../core/threadTypes';
 
-/** A transcript as markdown: what a new session is given when the old one could not be continued. */
-export function transcriptAsMarkdown(thread: ThreadSnapshot): string {
+/** Characters of transcript given to a new session: the latest part, so a long chat stays one prompt. */
+export const MAX_TRANSCRIPT_CHARS = 200_000;
+
+/**
+ * A transcript as markdown: what a new session is given when the old one could not be continued.
+ * Bounded: past `maxChars` the earliest entries are left out, and the text says how many.
+ */
+export function transcriptAsMarkdown(thread: ThreadSnapshot, maxChars = MAX_TRANSCRIPT_CHARS): string {
+  const body: string[][] = [];
+  let chars = 0;
+  let omitted = 0;
+  // Newest first, so the bound keeps the end of the conversation.
+  for (let i = thread.entries.length - 1; i >= 0; i--) {
+    const entry = thread.entries[i];
+    const part = entry ? partOf(entry) : [];
+    const size = part.reduce((sum, line) => sum + line.length + 1, 0);
+    if (chars + size > maxChars) {
+      omitted = i + 1;
+      break;
+    }
+    chars += size;
+    body.push(part);
+  }
   const parts = [
     '# Earlier conversation',
     '',
     'This chat continues an earlier session. What was said so far:',
     '',
+    ...(omitted > 0 ? [`(${omitted} earlier entries are left out.)`, ''] : []),
+    ...body.reverse().flat(),
   ];
-  for (const entry of thread.entries) {
+  return parts.join('\n');
+}
+
+function partOf(entry: ThreadSnapshot['entries'][number]): string[] {
+  const parts: string[] = [];
+  {
     switch (entry.kind) {
       case 'user':
         parts.push(`## User`, '', entry.text, '');
@@ -28,5 +56,5 @@ export function transcriptAsMarkdown(thread: ThreadSnapshot): string {
       }
     }
   }
-  return parts.join('\n');
+  return parts;
 }

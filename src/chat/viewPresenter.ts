@@ -110,6 +110,7 @@ export class ViewPresenter implements Disposable {
               thread: chat.thread.snapshot(),
               ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
               ...(chat.resumeDetails ? { resumeDetails: chat.resumeDetails } : {}),
+              ...(chat.saveProblem ? { saveProblem: chat.saveProblem } : {}),
             },
           }
         : {}),

@@ -96,6 +96,7 @@ export class AgentClient implements Disposable {
       info: () => this.info,
       failure: (error) => this.failure(error),
       exitReport: () => this.exitReport(),
+      releaseTerminals: (sessionId) => options.ports.terminals.releaseSession?.(sessionId) ?? Promise.resolve(),
     });
   }
 

@@ -4,11 +4,11 @@ import type { Disposable } from './disposable';
 import * as z from 'zod';
 import { boundedJson, shorten } from './boundedJson';
 import { AgentError, AgentExitedError, classifyError, describeErrorForLog, errorDetails } from './errors';
-import { permissionOptionOf } from './normalize';
-import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from './ports';
+import { PermissionQueue } from './permissionQueue';
+import type { Logger, PermissionDecision, PermissionPort } from './ports';
 import { describePrompt, toAcpContent, type PromptBlock } from './promptBlocks';
 import type { Thread } from './thread';
-import type { PermissionOption, Turn } from './threadTypes';
+import type { Turn } from './threadTypes';
 
 /** What a session needs from the connection that hosts it. */
 export interface SessionHost {
@@ -22,6 +22,8 @@ export interface SessionHost {
   exitReport(): Promise<AgentError | undefined>;
   /** Called when the session is closed, so the host stops routing to it. */
   forget(sessionId: string): void;
+  /** Releases (and kills) the session's terminals: it ended, or its agent went away. */
+  releaseTerminals?(): Promise<void>;
 }
 
 export interface SessionOptions {
@@ -44,13 +46,6 @@ const PromptResponseSchema = z.looseObject({
   stopReason: z.enum(['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled']),
 });
 
-interface PendingPermission {
-  readonly options: readonly PermissionOption[];
-  readonly toolCallId: string;
-  readonly abort: AbortController;
-  settle(decision: PermissionDecision): void;
-}
-
 /**
  * One ACP session: its thread, its turns, and the permission requests waiting on the user. A
  * pending permission is state that holds its resolver; cancel, close, an inline answer, a dialog
@@ -58,8 +53,7 @@ interface PendingPermission {
  */
 export class AgentSession implements Disposable {
   readonly onEvent: Thread['onEvent'];
-  private readonly pending = new Map<string, PendingPermission>();
-  private nextPermission = 1;
+  private readonly permissions: PermissionQueue;
   private updateCount = 0;
   private ignoringReplay = false;
   private cancelRequested = false;
@@ -79,6 +73,14 @@ export class AgentSession implements Disposable {
     options: SessionOptions = {},
   ) {
     this.onEvent = thread.onEvent;
+    this.permissions = new PermissionQueue({
+      agentId: host.agentId,
+      sessionId: id,
+      thread,
+      permissions: host.permissions,
+      logger: host.logger,
+      stopped: () => this.cancelRequested || this.closed,
+    });
     this.cancelGraceMs = options.cancelGraceMs ?? 10_000;
   }
 
@@ -266,79 +268,12 @@ export class AgentSession implements Disposable {
     }
   }
 
-  /** Handles the agent's `session/request_permission` for this session. */
-  async requestPermission(
+  /** Handles the agent's `session/request_permission` for this session: queued, one shown at a time. */
+  requestPermission(
     params: acp.RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<acp.RequestPermissionResponse> {
-    const key = `perm-${this.nextPermission++}`;
-    const options = params.options.map(permissionOptionOf);
-    const toolCall = this.thread.upsertToolCall(params.toolCall);
-
-    const decision = await new Promise<PermissionDecision>((resolve) => {
-      const abort = new AbortController();
-      const pending: PendingPermission = {
-        options,
-        toolCallId: toolCall.toolCallId,
-        abort,
-        settle: (decision) => {
-          if (!this.pending.delete(key)) {
-            return;
-          }
-          abort.abort();
-          resolve(decision);
-        },
-      };
-      this.pending.set(key, pending);
-      this.thread.setPermission(toolCall.toolCallId, { key, options, status: 'pending' });
-      signal.addEventListener('abort', () => pending.settle({ outcome: 'cancelled' }), { once: true });
-      if (this.cancelRequested || this.closed || signal.aborted) {
-        pending.settle({ outcome: 'cancelled' });
-        return;
-      }
-      const prompt: PermissionPrompt = {
-        agentId: this.host.agentId,
-        sessionId: this.id,
-        key,
-        toolCall: this.thread.toolCall(toolCall.toolCallId) ?? toolCall,
-        options,
-      };
-      this.host.permissions.request(prompt, abort.signal).then(
-        (answer) => this.answerPermission(key, answer),
-        (error: unknown) => {
-          this.host.logger.error(`Permission prompt failed: ${classifyError(error).message}`);
-          pending.settle({ outcome: 'cancelled' });
-        },
-      );
-    });
-
-    const chosen =
-      decision.outcome === 'selected' ? options.find((o) => o.optionId === decision.optionId) : undefined;
-    const final: PermissionDecision = chosen
-      ? { outcome: 'selected', optionId: chosen.optionId }
-      : { outcome: 'cancelled' };
-    const settledPrompt: PermissionPrompt = {
-      agentId: this.host.agentId,
-      sessionId: this.id,
-      key,
-      toolCall: this.thread.toolCall(toolCall.toolCallId) ?? toolCall,
-      options,
-    };
-    try {
-      this.host.permissions.settled?.(settledPrompt, final);
-    } catch (error) {
-      this.host.logger.error(`Permission bookkeeping failed: ${classifyError(error).message}`);
-    }
-    this.thread.setPermission(toolCall.toolCallId, {
-      key,
-      options,
-      status: chosen ? 'selected' : 'cancelled',
-      ...(chosen ? { selectedOptionId: chosen.optionId } : {}),
-    });
-    this.host.logger.info(
-      `Permission for "${toolCall.title}" (${toolCall.toolCallId}): ${chosen ? `${chosen.kind} (${chosen.optionId})` : 'cancelled'}`,
-    );
-    return { outcome: final };
+    return this.permissions.request(params, signal);
   }
 
   /**
@@ -346,30 +281,16 @@ export class AgentSession implements Disposable {
    * option the agent did not offer counts as no answer. Returns false when nothing was pending.
    */
   answerPermission(key: string, decision: PermissionDecision): boolean {
-    const pending = this.pending.get(key);
-    if (!pending) {
-      return false;
-    }
-    if (decision.outcome === 'selected' && !pending.options.some((o) => o.optionId === decision.optionId)) {
-      this.host.logger.warn(
-        `Permission ${key}: option "${decision.optionId}" was not offered; treated as cancelled.`,
-      );
-      pending.settle({ outcome: 'cancelled' });
-      return true;
-    }
-    pending.settle(decision);
-    return true;
+    return this.permissions.answer(key, decision);
   }
 
   /** Keys of the permission requests still waiting for an answer. */
   pendingPermissionKeys(): string[] {
-    return [...this.pending.keys()];
+    return this.permissions.keys();
   }
 
   private settleAllPermissions(): void {
-    for (const pending of [...this.pending.values()]) {
-      pending.settle({ outcome: 'cancelled' });
-    }
+    this.permissions.settleAll();
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -396,6 +317,7 @@ export class AgentSession implements Disposable {
   /** The agent went away: nothing pending may wait for it. */
   abandon(): void {
     this.settleAllPermissions();
+    this.releaseTerminals();
   }
 
   /** Stops routing and settles what is pending; `AgentClient.closeSession` also tells the agent. */
@@ -405,7 +327,14 @@ export class AgentSession implements Disposable {
     }
     this.closed = true;
     this.settleAllPermissions();
+    this.releaseTerminals();
     this.host.forget(this.id);
+  }
+
+  private releaseTerminals(): void {
+    this.host.releaseTerminals?.().catch((error: unknown) => {
+      this.host.logger.warn(`Could not release the session's terminals: ${classifyError(error).message}`);
+    });
   }
 }
 

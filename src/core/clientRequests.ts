@@ -58,22 +58,25 @@ export function registerPortHandlers(
     )
     .onRequest(methods.client.terminal.output, ({ params }) =>
       answer(async () => {
-        const { output, truncated, exitStatus } = await ports.terminals.output(params.terminalId);
+        const { output, truncated, exitStatus } = await ports.terminals.output(
+          params.terminalId,
+          params.sessionId,
+        );
         return { output, truncated, ...(exitStatus ? { exitStatus } : {}) };
       }),
     )
     .onRequest(methods.client.terminal.waitForExit, ({ params }) =>
-      answer(() => ports.terminals.waitForExit(params.terminalId)),
+      answer(() => ports.terminals.waitForExit(params.terminalId, params.sessionId)),
     )
     .onRequest(methods.client.terminal.kill, ({ params }) =>
       answer(async () => {
-        await ports.terminals.kill(params.terminalId);
+        await ports.terminals.kill(params.terminalId, params.sessionId);
         return {};
       }),
     )
     .onRequest(methods.client.terminal.release, ({ params }) =>
       answer(async () => {
-        await ports.terminals.release(params.terminalId);
+        await ports.terminals.release(params.terminalId, params.sessionId);
         return {};
       }),
     );

@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import * as z from 'zod';
-// The thread's wire schemas double as the journal's: the journal is read back from disk, untrusted.
-import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
-import { applyThreadEvent, snapshotOf, threadModelOf } from '../protocol/threadModel';
+import { Emitter, type Disposable } from './disposable';
+import {
+  appendLines,
+  fingerprint,
+  fingerprintOf,
+  PREVIOUS,
+  replaceFile,
+  writeFailureReason,
+} from './journalFiles';
+import { parseJournal, replay, type ChatMeta, type WrittenRecord } from './journalFormat';
+import { WriterLocks, type LockOwner } from './journalLock';
+import { SerialQueue } from './serialQueue';
 import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
 
-/** What the journal knows about a chat besides its transcript. */
-export interface ChatMeta {
-  readonly chatId: string;
-  readonly agentId: string;
-  /** The agent's session id, for `session/load` / `session/resume` after a restart. */
-  readonly acpSessionId?: string;
-  /** A name the user gave the chat; wins over the agent's title. */
-  readonly customTitle?: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
+export { replay, type ChatMeta } from './journalFormat';
 
 export interface JournaledChat {
   readonly meta: ChatMeta;
@@ -38,33 +36,37 @@ export interface JournalDamage {
   readonly snapshotFromPrevious: boolean;
 }
 
-const MetaSchema = z.object({
-  chatId: z.string().regex(/^[A-Za-z0-9_-]+$/),
-  agentId: z.string(),
-  acpSessionId: z.string().optional(),
-  customTitle: z.string().optional(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-
-/** One line of a chat's journal file. */
-const RecordSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('meta'), meta: MetaSchema }),
-  z.object({ t: z.literal('events'), events: z.array(ThreadEventSchema) }),
-  z.object({ t: z.literal('snapshot'), thread: ThreadSnapshotSchema }),
-]);
-type JournalRecord = z.infer<typeof RecordSchema>;
-/** What is written: the same shapes, from the core's own (readonly) types. */
-type WrittenRecord =
-  | { readonly t: 'meta'; readonly meta: ChatMeta }
-  | { readonly t: 'events'; readonly events: readonly ThreadEvent[] }
-  | { readonly t: 'snapshot'; readonly thread: ThreadSnapshot };
-
 export interface Retention {
   /** Chats kept, newest first by last update. */
   readonly maxChats: number;
   /** Bytes of journal kept in all; the oldest chats go first. */
   readonly maxBytes: number;
+}
+
+export interface JournalOptions {
+  /** Bytes of unwritten lines kept per chat while writes fail; beyond it the chat must be compacted. */
+  readonly maxHeldBytes?: number;
+  /** Wait before retrying a failed write. */
+  readonly retryMs?: number;
+  /** A lock of another host not refreshed for this long is stale. */
+  readonly staleLockMs?: number;
+}
+
+/** Per chat: its write queue and what is not on disk yet. */
+interface ChatWrites {
+  readonly queue: SerialQueue;
+  /** Lines to append, in order, not yet written. */
+  held: string[];
+  heldBytes: number;
+  /** A compaction not yet written: the whole new file. */
+  rewrite?: string;
+  /** Held lines were dropped for the bound: only a compaction can save the chat now. */
+  overflowed: boolean;
+  /** Why the last write failed, while it is so. */
+  problem?: string;
+  /** The file as this journal last read or wrote it (inode, size, time); absent file = 'absent'. */
+  known?: string;
+  retry?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -73,18 +75,48 @@ export interface Retention {
  * events as they happen. Appends are fsynced; a torn last line (a crash mid-write) is skipped
  * when reading and never spoils the lines before it. A long journal is compacted into one
  * snapshot line by writing a new file and renaming it over the old one.
+ *
+ * A write never loses a turn silently: lines that could not be written are held (bounded) and
+ * retried, and `savingProblem` says why meanwhile. One window writes a chat at a time (a lock file
+ * with its pid and host); a chat whose file changed under this window is not written over, so a
+ * compaction never drops lines it did not read. See docs/reliability.md.
  */
-export class ChatJournal {
+export class ChatJournal implements Disposable {
   private readonly folder: string;
-  /** Serializes writes per chat so records never interleave. */
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly chats = new Map<string, ChatWrites>();
+  private readonly locks: WriterLocks;
+  private readonly savingEmitter = new Emitter<string>();
+  /** A chat started or stopped being saved (its id); read `savingProblem`. */
+  readonly onDidChangeSaving = this.savingEmitter.event;
+  private readonly maxHeldBytes: number;
+  private readonly retryMs: number;
 
-  constructor(storageDir: string) {
+  constructor(storageDir: string, options: JournalOptions = {}) {
     this.folder = path.join(storageDir, 'chats');
+    this.maxHeldBytes = options.maxHeldBytes ?? 8 * 1024 * 1024;
+    this.retryMs = options.retryMs ?? 5_000;
+    this.locks = new WriterLocks(
+      options.staleLockMs !== undefined ? { staleAfterMs: options.staleLockMs } : {},
+    );
   }
 
   static newChatId(): string {
     return randomUUID();
+  }
+
+  /** Why a chat is not being saved (its lines are held in memory), while that is so. */
+  savingProblem(chatId: string): string | undefined {
+    return this.chats.get(chatId)?.problem;
+  }
+
+  /** Held lines were dropped for the memory bound: the next write must be a compaction. */
+  needsCompaction(chatId: string): boolean {
+    return this.chats.get(chatId)?.overflowed === true;
+  }
+
+  /** A chat this journal creates: its file must not exist yet. */
+  created(chatId: string): void {
+    this.writes(chatId).known ??= 'absent';
   }
 
   /** Writes (or updates) a chat's meta line. */
@@ -99,33 +131,21 @@ export class ChatJournal {
     return this.append(chatId, [{ t: 'events', events }]);
   }
 
-  /** Replaces a chat's journal by its meta and one snapshot (write to a temp file, then rename). */
+  /**
+   * Replaces a chat's journal by its meta and one snapshot (write to a temp file, then rename).
+   * The snapshot holds every line held so far, so those are dropped for it.
+   */
   compact(meta: ChatMeta, thread: ThreadSnapshot): Promise<void> {
-    return this.enqueue(meta.chatId, async () => {
-      await mkdir(this.folder, { recursive: true });
-      const target = this.file(meta.chatId);
-      const temp = `${target}.${process.pid}.tmp`;
-      const lines =
-        [
-          { t: 'meta', meta },
-          { t: 'snapshot', thread },
-        ]
-          .map((r) => JSON.stringify(r))
-          .join('\n') + '\n';
-      const handle = await open(temp, 'w');
-      try {
-        await handle.writeFile(lines, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      // The journal being replaced stays as `.prev` until the next compaction: should the new
-      // snapshot line ever prove unreadable, the history is rebuilt from it.
-      await rm(`${target}${PREVIOUS}`, { force: true });
-      await link(target, `${target}${PREVIOUS}`).catch(() => {});
-      await rename(temp, target);
-      await syncFolder(this.folder);
-    });
+    this.file(meta.chatId);
+    const writes = this.writes(meta.chatId);
+    writes.rewrite = lines([
+      { t: 'meta', meta },
+      { t: 'snapshot', thread },
+    ]);
+    writes.held = [];
+    writes.heldBytes = 0;
+    writes.overflowed = false;
+    return this.drainLater(meta.chatId);
   }
 
   /** Reads every chat (skipping unreadable files), newest first. */
@@ -152,17 +172,28 @@ export class ChatJournal {
   async read(chatId: string): Promise<JournaledChat | undefined> {
     let text: string;
     let bytes: number;
+    let known: string;
     try {
-      [text, bytes] = await Promise.all([
-        readFile(this.file(chatId), 'utf8'),
-        stat(this.file(chatId)).then((s) => s.size),
-      ]);
+      const handle = await open(this.file(chatId), 'r');
+      try {
+        const before = await handle.stat();
+        text = await handle.readFile('utf8');
+        bytes = Buffer.byteLength(text);
+        known = fingerprint({ ...before, size: bytes });
+      } finally {
+        await handle.close();
+      }
     } catch {
       return undefined;
     }
     const parsed = parseJournal(text);
     if (!parsed.meta) {
       return undefined;
+    }
+    // What this window has seen: it may append after it, and compact it, but nothing newer.
+    const writes = this.writes(chatId);
+    if (writes.held.length === 0 && writes.rewrite === undefined) {
+      writes.known = known;
     }
     let start = parsed.snapshot;
     let previousUsed = false;
@@ -195,9 +226,16 @@ export class ChatJournal {
   }
 
   async delete(chatId: string): Promise<void> {
-    await this.enqueue(chatId, async () => {
-      await rm(this.file(chatId), { force: true });
-      await rm(`${this.file(chatId)}${PREVIOUS}`, { force: true });
+    const file = this.file(chatId);
+    const writes = this.writes(chatId);
+    await writes.queue.run(async () => {
+      if (writes.retry) {
+        clearTimeout(writes.retry);
+      }
+      this.chats.delete(chatId);
+      await rm(file, { force: true });
+      await rm(`${file}${PREVIOUS}`, { force: true });
+      this.locks.release(`${file}${LOCK}`);
     });
   }
 
@@ -220,37 +258,122 @@ export class ChatJournal {
     return deleted;
   }
 
-  /** Waits for every queued write. */
+  /** Waits for every queued write (a failed one stays held; `savingProblem` says so). */
   async flush(): Promise<void> {
-    await Promise.all([...this.queues.values()]);
+    await Promise.all([...this.chats.values()].map((writes) => writes.queue.idle()));
+  }
+
+  /** Retries every held write now (instead of at the next retry). */
+  retryNow(): Promise<void> {
+    return Promise.all([...this.chats.keys()].map((chatId) => this.drainLater(chatId))).then(() => undefined);
+  }
+
+  /** Stops retrying and gives up this window's locks (the window closes; another may write). */
+  dispose(): void {
+    for (const writes of this.chats.values()) {
+      if (writes.retry) {
+        clearTimeout(writes.retry);
+      }
+    }
+    this.locks.dispose();
+    this.savingEmitter.dispose();
   }
 
   private append(chatId: string, records: readonly WrittenRecord[]): Promise<void> {
-    return this.enqueue(chatId, async () => {
-      await mkdir(this.folder, { recursive: true });
-      const handle = await open(this.file(chatId), 'a+');
-      try {
-        // A torn previous line must not swallow this record: start on a fresh line.
-        const prefix = (await handle.stat()).size > 0 && !(await endsWithNewline(handle)) ? '\n' : '';
-        await handle.appendFile(prefix + records.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    });
+    try {
+      this.file(chatId);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const writes = this.writes(chatId);
+    const text = lines(records);
+    if (writes.heldBytes + text.length > this.maxHeldBytes) {
+      // Memory stays bounded: these lines go, and the chat's next write is a whole snapshot.
+      writes.held = [];
+      writes.heldBytes = 0;
+      writes.overflowed = true;
+    } else if (!writes.overflowed) {
+      writes.held.push(text);
+      writes.heldBytes += text.length;
+    }
+    return this.drainLater(chatId);
   }
 
-  private enqueue(chatId: string, work: () => Promise<void>): Promise<void> {
-    const previous = this.queues.get(chatId) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const settled = next.catch(() => {});
-    this.queues.set(chatId, settled);
-    void settled.then(() => {
-      if (this.queues.get(chatId) === settled) {
-        this.queues.delete(chatId);
+  private drainLater(chatId: string): Promise<void> {
+    const writes = this.writes(chatId);
+    return writes.queue.run(() => this.drain(chatId, writes));
+  }
+
+  /** Writes what is held: a pending compaction first, then the appended lines. */
+  private async drain(chatId: string, writes: ChatWrites): Promise<void> {
+    if (this.chats.get(chatId) !== writes || (writes.held.length === 0 && writes.rewrite === undefined)) {
+      return;
+    }
+    if (writes.retry) {
+      clearTimeout(writes.retry);
+      writes.retry = undefined;
+    }
+    const file = this.file(chatId);
+    try {
+      await mkdir(this.folder, { recursive: true });
+      await this.takeLock(file, writes);
+      const rewrite = writes.rewrite;
+      if (rewrite !== undefined) {
+        await replaceFile(file, rewrite);
+        if (writes.rewrite === rewrite) {
+          writes.rewrite = undefined;
+        }
+        writes.known = await fingerprintOf(file);
       }
-    });
-    return next;
+      const count = writes.held.length;
+      if (count > 0) {
+        writes.known = await appendLines(file, writes.held.slice(0, count).join(''));
+        writes.held.splice(0, count);
+        writes.heldBytes = writes.held.reduce((sum, text) => sum + text.length, 0);
+      }
+      this.setProblem(chatId, writes, undefined);
+    } catch (error) {
+      this.setProblem(
+        chatId,
+        writes,
+        error instanceof SaveRefused ? error.message : writeFailureReason(error),
+      );
+      writes.retry = setTimeout(() => void this.drainLater(chatId), this.retryMs);
+      writes.retry.unref?.();
+    }
+  }
+
+  /** The chat's lock, and proof that its file is still what this window read or wrote. */
+  private async takeLock(file: string, writes: ChatWrites): Promise<void> {
+    const lockPath = `${file}${LOCK}`;
+    const wasHeld = this.locks.holds(lockPath);
+    const lock = await this.locks.acquire(lockPath);
+    if (!lock.held) {
+      throw new SaveRefused(`it is open for writing in another window (${ownerText(lock.owner)})`);
+    }
+    if (!wasHeld && writes.known !== undefined && (await fingerprintOf(file)) !== writes.known) {
+      // Another window wrote it since this one read it: writing on would drop or tangle its lines.
+      this.locks.release(lockPath);
+      throw new SaveRefused(
+        'another window changed it since this window read it; reload this window to save it again',
+      );
+    }
+  }
+
+  private setProblem(chatId: string, writes: ChatWrites, problem: string | undefined): void {
+    if (writes.problem !== problem) {
+      writes.problem = problem;
+      this.savingEmitter.fire(chatId);
+    }
+  }
+
+  private writes(chatId: string): ChatWrites {
+    let writes = this.chats.get(chatId);
+    if (!writes) {
+      writes = { queue: new SerialQueue(), held: [], heldBytes: 0, overflowed: false };
+      this.chats.set(chatId, writes);
+    }
+    return writes;
   }
 
   private file(chatId: string): string {
@@ -261,94 +384,16 @@ export class ChatJournal {
   }
 }
 
-/** Suffix of the journal a compaction replaced (not `.jsonl`: it is not a chat of its own). */
-const PREVIOUS = '.prev';
+/** A write this window must not do (another window owns the chat); held and retried like a failure. */
+class SaveRefused extends Error {}
 
-interface ParsedJournal {
-  meta?: ChatMeta;
-  snapshot?: ThreadSnapshot;
-  readonly events: ThreadEvent[];
-  unreadable: number;
-  /** An unreadable line that looks like a snapshot (and no readable snapshot after it). */
-  snapshotLost: boolean;
+/** Suffix of the lock naming the window that writes a chat. */
+const LOCK = '.lock';
+
+function lines(records: readonly WrittenRecord[]): string {
+  return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }
 
-function parseJournal(text: string): ParsedJournal {
-  const parsed: ParsedJournal = { events: [], unreadable: 0, snapshotLost: false };
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') {
-      continue;
-    }
-    const record = parseRecord(line);
-    if (!record) {
-      // A torn or garbled line: skip it, keep the rest, and say so.
-      parsed.unreadable++;
-      if (/^\s*\{\s*"t"\s*:\s*"snapshot"/.test(line)) {
-        parsed.snapshotLost = true;
-        parsed.snapshot = undefined;
-        parsed.events.length = 0;
-      }
-      continue;
-    }
-    if (record.t === 'meta') {
-      parsed.meta = record.meta;
-    } else if (record.t === 'snapshot') {
-      parsed.snapshot = record.thread as ThreadSnapshot;
-      parsed.snapshotLost = false;
-      parsed.events.length = 0;
-    } else {
-      parsed.events.push(...(record.events as ThreadEvent[]));
-    }
-  }
-  return parsed;
-}
-
-/** Makes a rename in `folder` durable (where the platform allows opening a folder). */
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Windows cannot open a folder for sync; the rename is as durable as it gets there.
-  }
-}
-
-function parseRecord(line: string): JournalRecord | undefined {
-  try {
-    const parsed = RecordSchema.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function endsWithNewline(handle: FileHandle): Promise<boolean> {
-  const { size } = await handle.stat();
-  const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
-  return last[0] === 0x0a;
-}
-
-/**
- * Rebuilds a thread snapshot from a starting snapshot and the events after it, through the same
- * `applyThreadEvent` the live thread uses. An update or appended text for an entry that was never
- * added (its line was lost) rebuilds the entry rather than dropping what is known of it;
- * `rebuilt` counts those.
- */
-export function replay(
-  start: ThreadSnapshot | undefined,
-  events: readonly ThreadEvent[],
-): { snapshot: ThreadSnapshot; rebuilt: number } {
-  const model = threadModelOf(start);
-  let rebuilt = 0;
-  for (const event of events) {
-    if (applyThreadEvent(model, event).type === 'rebuilt') {
-      rebuilt++;
-    }
-  }
-  return { snapshot: snapshotOf(model), rebuilt };
+function ownerText(owner: LockOwner | undefined): string {
+  return owner ? `process ${owner.pid} on ${owner.host}` : 'its lock is being written';
 }

@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { cutText, firstOf, STATE_BOUNDS } from './stateBounds';
 import type {
   Attachment,
   AvailableCommand,
@@ -91,61 +92,96 @@ export function permissionOptionOf(option: acp.PermissionOption): PermissionOpti
   return { optionId: option.optionId, name: option.name, kind: option.kind };
 }
 
+/** The plan, bounded: a cut plan ends with a line saying how many steps are not shown. */
 export function planOf(plan: acp.Plan): PlanItem[] {
-  return plan.entries.map((entry) => ({
-    content: entry.content,
+  const kept = firstOf(plan.entries, STATE_BOUNDS.planEntries).map((entry): PlanItem => ({
+    content: cutText(entry.content),
     priority: entry.priority,
     status: entry.status,
   }));
+  const omitted = plan.entries.length - kept.length;
+  if (omitted > 0) {
+    kept.push({
+      content: `… ${omitted.toLocaleString('en')} more steps not shown`,
+      priority: 'low',
+      status: 'pending',
+    });
+  }
+  return kept;
 }
 
 export function commandsOf(update: acp.AvailableCommandsUpdate): AvailableCommand[] {
-  return update.availableCommands.map((command) => {
+  return firstOf(update.availableCommands, STATE_BOUNDS.commands).map((command) => {
     const hint = command.input && 'hint' in command.input ? command.input.hint : undefined;
-    return { name: command.name, description: command.description, ...(hint ? { inputHint: hint } : {}) };
+    return {
+      name: cutText(command.name, STATE_BOUNDS.titleChars),
+      description: cutText(command.description),
+      ...(hint ? { inputHint: cutText(hint) } : {}),
+    };
   });
 }
 
 export function modesOf(state: acp.SessionModeState): ModeState {
   return {
     currentModeId: state.currentModeId,
-    available: state.availableModes.map((mode) => ({
+    available: firstOf(state.availableModes, STATE_BOUNDS.modes).map((mode) => ({
       id: mode.id,
-      name: mode.name,
-      ...(mode.description ? { description: mode.description } : {}),
+      name: cutText(mode.name, STATE_BOUNDS.titleChars),
+      ...(mode.description ? { description: cutText(mode.description) } : {}),
     })),
   };
 }
 
 export function configOptionsOf(options: readonly acp.SessionConfigOption[]): ConfigOption[] {
-  return options.map((option) => {
+  return firstOf(options, STATE_BOUNDS.configOptions).map((option) => {
     const base = {
       id: option.id,
-      name: option.name,
-      ...(option.description ? { description: option.description } : {}),
+      name: cutText(option.name, STATE_BOUNDS.titleChars),
+      ...(option.description ? { description: cutText(option.description) } : {}),
       ...(option.category ? { category: option.category } : {}),
     };
     if (option.type === 'boolean') {
       return { ...base, type: 'boolean', currentValue: option.currentValue };
     }
-    const choices = option.options.flatMap((item) =>
-      'group' in item
-        ? item.options.map((choice) => ({ ...choiceOf(choice), group: item.name }))
-        : [choiceOf(item)],
-    );
+    const choices: ConfigChoice[] = [];
+    for (const item of option.options) {
+      for (const choice of 'group' in item ? item.options : [item]) {
+        if (choices.length >= STATE_BOUNDS.choices) {
+          break;
+        }
+        choices.push({ ...choiceOf(choice), ...('group' in item ? { group: cutText(item.name) } : {}) });
+      }
+    }
     return { ...base, type: 'select', currentValue: option.currentValue, choices };
   });
 }
 
-function choiceOf(choice: acp.SessionConfigSelectOption): {
+interface ConfigChoice {
   value: string;
   name: string;
   description?: string;
-} {
+  group?: string;
+}
+
+/** How many choices the agent sent for its select options (before they were bounded). */
+export function choiceCount(options: readonly acp.SessionConfigOption[]): number {
+  let count = 0;
+  for (const option of options) {
+    if (option.type !== 'boolean') {
+      for (const item of option.options) {
+        count += 'group' in item ? item.options.length : 1;
+      }
+    }
+  }
+  return count;
+}
+
+function choiceOf(choice: acp.SessionConfigSelectOption): ConfigChoice {
   return {
+    // The value is sent back as is: never cut.
     value: choice.value,
-    name: choice.name,
-    ...(choice.description ? { description: choice.description } : {}),
+    name: cutText(choice.name, STATE_BOUNDS.titleChars),
+    ...(choice.description ? { description: cutText(choice.description) } : {}),
   };
 }
 
@@ -161,8 +197,8 @@ export function noticeOf(notice: acp.Notice): Notice {
   const severity = notice.severity === 'error' || notice.severity === 'warning' ? notice.severity : 'info';
   return {
     severity,
-    title: notice.title,
-    ...(notice.description ? { description: notice.description } : {}),
+    title: cutText(notice.title, STATE_BOUNDS.textChars),
+    ...(notice.description ? { description: cutText(notice.description, 20_000) } : {}),
   };
 }
 

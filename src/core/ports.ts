@@ -57,6 +57,10 @@ export interface PermissionPrompt {
   /** The tool call as the thread knows it when the request arrives. */
   readonly toolCall: ToolCallEntry;
   readonly options: readonly PermissionOption[];
+  /** Requests of the same session waiting behind this one when it is asked. */
+  readonly waiting?: number;
+  /** It waited behind another request: a dialog for it would follow another (show the chat instead). */
+  readonly following?: boolean;
 }
 
 export type PermissionDecision =
@@ -120,10 +124,17 @@ export interface TerminalPort {
    */
   outputFrom?(terminalId: string, offset: number): TerminalDelta | undefined;
   create(request: TerminalCreateRequest): Promise<string>;
-  output(terminalId: string): Promise<TerminalOutput>;
-  waitForExit(terminalId: string): Promise<TerminalExit>;
-  kill(terminalId: string): Promise<void>;
-  release(terminalId: string): Promise<void>;
+  /**
+   * The terminal's output. With `sessionId` (the agent's requests always pass it) a terminal another
+   * session created is "not found": terminals belong to the session that created them.
+   */
+  output(terminalId: string, sessionId?: string): Promise<TerminalOutput>;
+  waitForExit(terminalId: string, sessionId?: string): Promise<TerminalExit>;
+  /** Ends the command and its whole process tree. */
+  kill(terminalId: string, sessionId?: string): Promise<void>;
+  release(terminalId: string, sessionId?: string): Promise<void>;
+  /** Releases (and kills) every terminal of a session: it ended, or its agent stopped or crashed. */
+  releaseSession?(sessionId: string): Promise<void>;
 }
 
 /** Where the core writes what it did and what went wrong; the VS Code side is a LogOutputChannel. */

@@ -4,7 +4,7 @@ import { AgentSession, type SessionHost, type SessionOptions } from './agentSess
 import type { AgentError } from './errors';
 import { NotSupportedError } from './errors';
 import { selectMcpServers } from '../features/mcp/core/mcpServers';
-import { configOptionsOf, modesOf } from './normalize';
+import { modesOf } from './normalize';
 import type { Logger, PermissionPort } from './ports';
 import { Thread, type ThreadLimits } from './thread';
 import type { SessionRouter } from './updateRouting';
@@ -36,6 +36,8 @@ export interface OpenerHost {
   /** Classifies a failed request (the exit or lost connection wins over what the SDK said). */
   failure(error: unknown): AgentError;
   exitReport(): Promise<AgentError | undefined>;
+  /** Releases every terminal the session created (and kills its process tree). */
+  releaseTerminals(sessionId: string): Promise<void>;
 }
 
 /**
@@ -228,6 +230,7 @@ export class SessionOpener {
       permissions: this.host.permissions,
       logger: this.host.logger,
       exitReport: () => this.host.exitReport(),
+      releaseTerminals: () => this.host.releaseTerminals(sessionId),
       forget: () => router.remove(session),
     };
     const session = new AgentSession(sessionId, cwd, thread, sessionHost, this.host.sessionOptions);
@@ -244,6 +247,6 @@ function applySessionSetup(
     session.thread.setState('modes', modesOf(response.modes));
   }
   if (response.configOptions) {
-    session.thread.setState('configOptions', configOptionsOf(response.configOptions));
+    session.thread.setConfigOptions(response.configOptions);
   }
 }

@@ -3,6 +3,7 @@ import { Emitter } from './disposable';
 import {
   assertNever,
   attachmentOf,
+  choiceCount,
   commandsOf,
   configOptionsOf,
   locationOf,
@@ -13,6 +14,7 @@ import {
   toolKindOf,
   usageOf,
 } from './normalize';
+import { cutNoticeTitle, cutText, STATE_BOUNDS, type CutKind } from './stateBounds';
 import {
   appendBounded,
   boundText,
@@ -34,6 +36,7 @@ import {
 import type {
   AgentMessageEntry,
   Attachment,
+  Notice,
   PermissionState,
   SessionState,
   ThoughtEntry,
@@ -80,6 +83,10 @@ export class Thread {
   private stepSinceText = false;
   /** The end of the message being written past its limit, shown after its head once it is finished. */
   private tail: { readonly entryId: string; readonly keeper: TailKeeper } | undefined;
+  /** Tool calls the running turn added, for its bound. */
+  private toolCallsThisTurn = 0;
+  /** What was cut and said so already (a turn's tool calls by turn id): one notice each, not one per update. */
+  private readonly cutsNoticed = new Set<string>();
 
   private readonly emitter = new Emitter<ThreadEvent>();
   readonly onEvent = this.emitter.event;
@@ -152,6 +159,7 @@ export class Thread {
   ): Turn {
     const turn: Turn = { id: `t${this.nextTurn++}`, status: 'running', startedAt: Date.now(), ...extra };
     this.currentTurnId = turn.id;
+    this.toolCallsThisTurn = 0;
     this.emit({ type: 'turn_started', turn });
     this.addEntry({
       kind: 'user',
@@ -213,8 +221,11 @@ export class Thread {
       case 'plan':
         this.stepSinceText = true;
         return this.setState('plan', planOf(update));
-      case 'available_commands_update':
-        return this.setState('commands', commandsOf(update));
+      case 'available_commands_update': {
+        const commands = commandsOf(update);
+        this.noteCut('commands', update.availableCommands.length, commands.length);
+        return this.setState('commands', commands);
+      }
       case 'current_mode_update':
         if (this.model.state.modes) {
           this.setState('modes', { ...this.model.state.modes, currentModeId: update.currentModeId });
@@ -223,10 +234,13 @@ export class Thread {
         }
         return;
       case 'config_option_update':
-        return this.setState('configOptions', configOptionsOf(update.configOptions));
+        return this.setConfigOptions(update.configOptions);
       case 'session_info_update':
         if (update.title !== undefined) {
-          this.setState('title', update.title ?? undefined);
+          this.setState(
+            'title',
+            update.title === null ? undefined : cutText(update.title, STATE_BOUNDS.titleChars),
+          );
         }
         return;
       case 'usage_update':
@@ -245,7 +259,35 @@ export class Thread {
 
   /** Replaces one part of the session-wide state (also used for the `session/new` response). */
   setState<K extends keyof SessionState>(key: K, value: SessionState[K]): void {
-    this.emit({ type: 'state_updated', changed: key, state: { ...this.model.state, [key]: value } });
+    // Only the part that changed travels and is journaled.
+    this.emit({ type: 'state_updated', changed: key, state: value === undefined ? {} : { [key]: value } });
+  }
+
+  /** The agent's settings, bounded (the chat says when some were cut). */
+  setConfigOptions(options: readonly acp.SessionConfigOption[]): void {
+    const kept = configOptionsOf(options);
+    this.noteCut('configOptions', options.length, kept.length);
+    const keptChoices = kept.reduce(
+      (sum, option) => sum + (option.type === 'select' ? option.choices.length : 0),
+      0,
+    );
+    this.noteCut('choices', choiceCount(options), keptChoices);
+    this.setState('configOptions', kept);
+  }
+
+  /** Adds a notice of the client's own to the transcript. */
+  notice(notice: Notice): void {
+    this.emit({ type: 'notice', notice });
+  }
+
+  /** Says once per kind (per turn for tool calls) that the agent sent more than is kept. */
+  private noteCut(kind: CutKind, sent: number, kept: number): void {
+    const key = kind === 'toolCalls' ? `toolCalls:${this.currentTurnId ?? ''}` : kind;
+    if (sent <= kept || this.cutsNoticed.has(key)) {
+      return;
+    }
+    this.cutsNoticed.add(key);
+    this.notice({ severity: 'warning', title: cutNoticeTitle(kind, sent, kept) });
   }
 
   /**
@@ -264,6 +306,7 @@ export class Thread {
       : undefined;
     const locations = update.locations ? update.locations.map(locationOf) : undefined;
     if (!existing) {
+      const bounded = running !== undefined && this.toolCallsThisTurn >= STATE_BOUNDS.toolCallsPerTurn;
       const entry: ToolCallEntry = {
         kind: 'tool_call',
         id: this.newEntryId(),
@@ -275,6 +318,14 @@ export class Thread {
         content: content ?? [],
         locations: locations ?? [],
       };
+      if (bounded) {
+        // Past the turn's bound: not added (nor remembered); `toolCall(id)` stays undefined for it.
+        this.noteCut('toolCalls', this.toolCallsThisTurn + 1, this.toolCallsThisTurn);
+        return entry;
+      }
+      if (running) {
+        this.toolCallsThisTurn++;
+      }
       this.toolEntryIds.set(update.toolCallId, entry.id);
       this.addEntry(entry);
       return entry;

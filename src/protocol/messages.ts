@@ -43,6 +43,8 @@ export const ChatSchema = z.object({
   resumeProblem: z.optional(z.string()),
   /** The agent's error behind `resumeProblem` (its code and data), for the banner's Details. */
   resumeDetails: z.optional(ErrorDetailsSchema),
+  /** Set while the chat's journal cannot be written ("This chat is not being saved: …"). */
+  saveProblem: z.optional(z.string()),
 });
 
 /** One line of the chat list. */
@@ -173,6 +175,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     message: z.optional(z.string()),
     details: z.optional(ErrorDetailsSchema),
   }),
+  /** The active chat's "not being saved" notice appeared or went away (no `message`). */
+  z.object({ type: z.literal('save_problem'), chatId: z.string(), message: z.optional(z.string()) }),
   /** The file writes waiting for Keep or Undo changed. */
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */

@@ -109,6 +109,8 @@ export const PermissionStateSchema = z.object({
   options: z.array(PermissionOptionSchema),
   status: z.enum(['pending', 'selected', 'cancelled']),
   selectedOptionId: z.optional(z.string()),
+  /** While pending: how many more requests of the session wait behind this one ("3 more requests"). */
+  waiting: z.optional(z.number()),
 });
 
 export const ToolCallEntrySchema = z.object({
@@ -285,11 +287,15 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   /** Streaming text appended to a message or thought: only the delta travels. */
   z.object({ type: z.literal('text_appended'), entryId: z.string(), text: z.string() }),
   z.object({ type: z.literal('entry_updated'), entry: ThreadEntrySchema }),
-  /** One part of the session-wide state changed (`changed` names it); the whole state travels. */
+  /**
+   * One part of the session-wide state changed (`changed` names it). Only that part travels (and is
+   * journaled): a 50-byte usage update must not rewrite megabytes of commands. Without it the part is
+   * cleared. Journals written before kept the whole state here; it applies the same.
+   */
   z.object({
     type: z.literal('state_updated'),
     changed: z.keyof(SessionStateSchema),
-    state: SessionStateSchema,
+    state: z.partial(SessionStateSchema),
   }),
   z.object({ type: z.literal('notice'), notice: NoticeSchema }),
   z.object({ type: z.literal('turn_started'), turn: TurnSchema }),

@@ -98,7 +98,7 @@ export function applyThreadEvent(model: ThreadModel, event: ThreadEvent): Thread
     case 'text_appended':
       return appendText(model, event.entryId, event.text);
     case 'state_updated':
-      model.state = event.state;
+      model.state = patchedState(model.state, event.changed, event.state);
       return { type: 'state', changed: event.changed };
     case 'notice':
       return { type: 'notice', notice: event.notice };
@@ -153,4 +153,27 @@ function putTurn(model: ThreadModel, turn: Turn): void {
   }
   model.turnIndex.set(turn.id, model.turns.length);
   model.turns.push(turn);
+}
+
+/** `state` with the parts `patch` holds; the part named `changed` is cleared when the patch lacks it. */
+function patchedState(
+  state: SessionState,
+  changed: keyof SessionState,
+  patch: Partial<SessionState>,
+): SessionState {
+  const next: Record<string, unknown> = { ...state };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined) {
+      next[key] = value;
+    }
+  }
+  if (patch[changed] === undefined) {
+    const empty = EMPTY_SESSION_STATE[changed];
+    if (empty === undefined) {
+      delete next[changed];
+    } else {
+      next[changed] = empty;
+    }
+  }
+  return next as SessionState;
 }

@@ -20,3 +20,13 @@ export function chatOnScreen(views: ChatViewRefs, sessionId: string): boolean {
   const tab = views.panels?.isVisible === true && (!chatId || views.panels.visibleChatIds().has(chatId));
   return sidebar || tab;
 }
+
+/** Shows the chat of agent session `sessionId`: the sidebar when it shows it, else its tab (opened if need be). */
+export function revealChat(views: ChatViewRefs, sessionId: string): void {
+  const chatId = views.chat?.chatOfSession(sessionId);
+  if (!chatId || chatId === views.chat?.windowChatId) {
+    void views.current?.reveal();
+    return;
+  }
+  views.panels?.open(chatId);
+}

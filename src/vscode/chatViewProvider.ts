@@ -9,7 +9,8 @@ import { connectChatWebview } from './chatWebview';
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'acpAgents.chat';
   private view: vscode.WebviewView | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
+  /** The current view's connection and dispose listener: one set, replaced on each resolve. */
+  private current: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -22,6 +23,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    // A view resolved again (hidden and shown) replaces the last one's subscriptions, not adds to them.
+    this.disposeCurrent();
     this.view = view;
     const connection = connectChatWebview(view.webview, this.extensionUri, this.controller, this.log);
     const disposed = view.onDidDispose(() => {
@@ -29,9 +32,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       disposed.dispose();
       if (this.view === view) {
         this.view = undefined;
+        this.current = [];
       }
     });
-    this.subscriptions.push(connection, disposed);
+    this.current = [connection, disposed];
   }
 
   /** Shows the chat view (and its container). */
@@ -40,7 +44,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions.splice(0)) {
+    this.disposeCurrent();
+  }
+
+  private disposeCurrent(): void {
+    for (const subscription of this.current.splice(0)) {
       subscription.dispose();
     }
   }

@@ -149,14 +149,25 @@ describe('applyThreadEvent', () => {
     assertIndexed(model);
   });
 
-  it('replaces the session state and names the part that changed; a notice changes nothing', () => {
+  it('patches the part of the session state that changed and names it; a notice changes nothing', () => {
     const model = threadModelOf();
-    const state = { title: 'Plan', configOptions: [], commands: [], plan: [] };
-    assert.deepEqual(applyThreadEvent(model, { type: 'state_updated', changed: 'title', state }), {
-      type: 'state',
-      changed: 'title',
-    });
-    assert.equal(model.state, state);
+    const plan = [{ content: 'Step', priority: 'high', status: 'pending' }] as const;
+    applyThreadEvent(model, { type: 'state_updated', changed: 'plan', state: { plan: [...plan] } });
+    assert.deepEqual(
+      applyThreadEvent(model, { type: 'state_updated', changed: 'title', state: { title: 'Plan' } }),
+      {
+        type: 'state',
+        changed: 'title',
+      },
+    );
+    assert.deepEqual(model.state, { title: 'Plan', configOptions: [], commands: [], plan });
+    // Without the part named, it is cleared; a whole state (as older journals hold) applies as well.
+    applyThreadEvent(model, { type: 'state_updated', changed: 'title', state: {} });
+    applyThreadEvent(model, { type: 'state_updated', changed: 'plan', state: {} });
+    assert.deepEqual(model.state, { configOptions: [], commands: [], plan: [] });
+    const whole = { title: 'Old journal', configOptions: [], commands: [], plan: [] };
+    applyThreadEvent(model, { type: 'state_updated', changed: 'title', state: whole });
+    assert.deepEqual(model.state, whole);
     const before = snapshotOf(model);
     const notice = { severity: 'warning', title: 'Rate limited' } as const;
     assert.deepEqual(applyThreadEvent(model, { type: 'notice', notice }), { type: 'notice', notice });

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { ThreadEntryMessage } from '../../../src/protocol';
 import { added, events, snapshot, toolCall, turn, updated } from '../support/builders';
 import { useChatPages } from '../support/suite';
 
 type ToolCall = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
+
+const OUT = resolve(__dirname, '../../../test-results');
 
 const OPTIONS: NonNullable<ToolCall['permission']>['options'] = [
   { optionId: 'opt-once', name: 'Allow once', kind: 'allow_once' },
@@ -126,5 +130,22 @@ describe('webview: permission requests', () => {
     await page.host({ type: 'error', message: 'The permission request is gone.' });
     assert.equal(await reject.getAttribute('disabled'), null);
     assert.match(await page.page.locator('.alert').innerText(), /permission request is gone/);
+  });
+
+  it('shows how many more requests wait behind the one asked, and the count goes as they are answered (screenshot)', async () => {
+    const page = await chat.open();
+    const queued = (waiting: number | undefined): ToolCall => {
+      const call = editWithPermission('pending');
+      return { ...call, permission: { ...call.permission!, ...(waiting ? { waiting } : {}) } };
+    };
+    await page.host(snapshot({ entries: [queued(3)], turns: [turn('t1')] }));
+    const count = page.page.locator('[data-entry-id="e1"] .permission-waiting');
+    assert.equal(await count.innerText(), '3 more requests');
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/permission-queue.png` });
+    await page.host(events(updated(queued(1))));
+    assert.equal(await count.innerText(), '1 more request');
+    await page.host(events(updated(queued(undefined))));
+    assert.equal(await count.count(), 0);
   });
 });

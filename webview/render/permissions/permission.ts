@@ -35,7 +35,7 @@ export class PermissionView {
 
   update(permission: Permission | undefined): void {
     const key = permission
-      ? `${permission.status}|${permission.key}|${permission.selectedOptionId ?? ''}|${permission.options.length}`
+      ? `${permission.status}|${permission.key}|${permission.selectedOptionId ?? ''}|${permission.options.length}|${permission.waiting ?? 0}`
       : '';
     if (key === this.shown) {
       return;
@@ -96,8 +96,16 @@ export class PermissionView {
     for (const [index, option] of permission.options.entries()) {
       this.buttons[index]?.setAttribute('data-option-kind', option.kind);
     }
+    const more = permission.waiting ?? 0;
     this.element.replaceChildren(
-      el('div', 'permission-prompt', icon('shield'), el('span', '', 'Allow this action?')),
+      el(
+        'div',
+        'permission-prompt',
+        icon('shield'),
+        el('span', '', 'Allow this action?'),
+        // The rest of the session's requests wait their turn: one is shown at a time.
+        ...(more > 0 ? [el('span', 'permission-waiting', `${more} more request${more === 1 ? '' : 's'}`)] : []),
+      ),
       el('div', 'permission-buttons', ...this.buttons),
     );
   }

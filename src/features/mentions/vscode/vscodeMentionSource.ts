@@ -6,6 +6,8 @@ import { WorkspaceFileIndex } from './workspaceFileIndex';
 
 /** How long the picker waits for language servers' workspace symbols before answering without them. */
 const SYMBOL_TIMEOUT_MS = 1_500;
+/** Quiet time after a keystroke before the workspace-symbol search starts. */
+const SYMBOL_DEBOUNCE_MS = 150;
 const MAX_SYMBOLS = 10;
 const MAX_FOLDERS = 5;
 const MAX_EDITORS = 5;
@@ -23,6 +25,8 @@ interface IndexedFile {
  */
 export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
   private readonly index = new WorkspaceFileIndex();
+  /** Symbol searches asked for; only the latest runs. */
+  private symbolQueries = 0;
   private indexed: { source: readonly vscode.Uri[]; files: IndexedFile[]; folders: string[] } | undefined;
 
   async query(query: string, limit: number): Promise<Mention[]> {
@@ -147,6 +151,13 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
     if (query.length < 2) {
       return [];
     }
+    // Debounced: each keystroke must not start a workspace-wide symbol search; a newer query wins.
+    const generation = ++this.symbolQueries;
+    await new Promise((resolve) => setTimeout(resolve, SYMBOL_DEBOUNCE_MS));
+    if (generation !== this.symbolQueries) {
+      return [];
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const found = await Promise.race([
       Promise.resolve(
         vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(
@@ -154,8 +165,10 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
           query,
         ),
       ).catch(() => undefined),
-      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), SYMBOL_TIMEOUT_MS)),
-    ]);
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), SYMBOL_TIMEOUT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
     return rankBy(found ?? [], query, (q, symbol) => fuzzyScore(q, symbol.name), MAX_SYMBOLS).map(
       (symbol): Mention => {
         const range = symbol.location.range;

@@ -10,6 +10,8 @@ export interface PermissionSurfaces {
   readonly chatVisible: (prompt: PermissionPrompt) => boolean;
   /** `acpAgents.permissions.ask`: `auto` (inline when the chat is visible, else a dialog), or always one of them. */
   readonly where: () => 'auto' | 'modal' | 'inline';
+  /** Brings the chat that asks on screen (instead of chaining dialogs for a hidden chat). */
+  readonly revealChat: (prompt: PermissionPrompt) => void;
   /** Opens a diff of a proposed edit for a look before deciding. */
   readonly showDiff: (path: string, oldText: string | null, newText: string) => Promise<void>;
 }
@@ -17,7 +19,8 @@ export interface PermissionSurfaces {
 /**
  * Answers `session/request_permission`: remembered "always" answers and auto-approved reads go
  * through without a question; otherwise inline in the chat when it is visible, else a modal
- * dialog with the agent's own options (and "Show diff" for an edit). Dismissing the dialog
+ * dialog with the agent's own options (and "Show diff" for an edit) — for a lone request: when
+ * several queue for a hidden chat, the chat is shown instead of one dialog after another. Dismissing the dialog
  * rejects, so the agent never hangs on a prompt nobody sees.
  */
 export class VsCodePermissions implements PermissionPort {
@@ -37,7 +40,13 @@ export class VsCodePermissions implements PermissionPort {
       return automatic.decision;
     }
     const where = this.surfaces.where();
-    if (where === 'inline' || (where === 'auto' && this.surfaces.chatVisible(prompt))) {
+    const visible = this.surfaces.chatVisible(prompt);
+    // Several requests for a hidden chat: show the chat with its queue, never one dialog after another.
+    const several = prompt.following === true || (prompt.waiting ?? 0) > 0;
+    if (where === 'auto' && !visible && several) {
+      this.surfaces.revealChat(prompt);
+    }
+    if (where === 'inline' || (where === 'auto' && (visible || several))) {
       // Answered by the inline card (AgentSession.answerPermission); settle only if abandoned.
       return new Promise((resolve) =>
         signal.addEventListener('abort', () => resolve({ outcome: 'cancelled' }), { once: true }),

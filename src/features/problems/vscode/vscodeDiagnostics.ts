@@ -3,6 +3,10 @@ import type { DiagnosticsPort, Problem } from '../chat/problemsOffer';
 import type { Disposable } from '../../../core/disposable';
 
 /** VS Code's Problems (`vscode.languages` diagnostics) as the chat's DiagnosticsPort: errors and warnings only. */
+/** Changed files opened for their language servers to check, and how many at a time. */
+const MAX_CHECKED_FILES = 50;
+const CHECKED_AT_ONCE = 8;
+
 export class VsCodeDiagnostics implements DiagnosticsPort {
   problems(paths?: readonly string[]): Problem[] {
     const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = paths
@@ -25,7 +29,15 @@ export class VsCodeDiagnostics implements DiagnosticsPort {
   async check(paths: readonly string[]): Promise<void> {
     // An open document (not shown in an editor) is enough for most language servers to report on it;
     // TypeScript's checks only files in tabs (unless project-wide diagnostics are on), which the user opens.
-    await Promise.allSettled(paths.map((path) => vscode.workspace.openTextDocument(vscode.Uri.file(path))));
+    // Bounded: a turn that changed 5,000 files must not open 5,000 documents at once.
+    const some = paths.slice(0, MAX_CHECKED_FILES);
+    for (let i = 0; i < some.length; i += CHECKED_AT_ONCE) {
+      await Promise.allSettled(
+        some
+          .slice(i, i + CHECKED_AT_ONCE)
+          .map((path) => vscode.workspace.openTextDocument(vscode.Uri.file(path))),
+      );
+    }
   }
 
   relativePath(path: string): string {

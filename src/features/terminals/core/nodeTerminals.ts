@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Emitter } from '../../../core/disposable';
 import { OutputBuffer } from './outputBuffer';
+import { killTree } from './processTree';
 import {
   ClientRefusalError,
   type TerminalCreateRequest,
@@ -14,11 +15,33 @@ const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
 /** Released terminals whose final output stays readable for the view. */
 const KEPT_RELEASED = 20;
 
+/** Bounds on what agents' terminals may hold in one window (see README, "Terminals"). */
+export interface TerminalBounds {
+  /** Cap on an agent's `outputByteLimit` per terminal. */
+  readonly maxOutputBytes: number;
+  /** Output held across all terminals of the window; past it the oldest terminals' output goes first. */
+  readonly totalOutputBytes: number;
+  /** Terminals one session may have running at once. */
+  readonly maxLivePerSession: number;
+  /** After SIGTERM, how long a command has before its process group gets SIGKILL. */
+  readonly killGraceMs: number;
+}
+
+export const DEFAULT_TERMINAL_BOUNDS: TerminalBounds = {
+  maxOutputBytes: 4 * 1024 * 1024,
+  totalOutputBytes: 64 * 1024 * 1024,
+  maxLivePerSession: 16,
+  killGraceMs: 2_000,
+};
+
 interface RunningTerminal {
+  readonly sessionId: string;
   readonly child: ChildProcess;
   readonly output: OutputBuffer;
   readonly exited: Promise<TerminalExit>;
   exit?: TerminalExit;
+  /** Set once it is being killed: every caller waits on the same kill. */
+  killing?: Promise<void>;
 }
 
 /**
@@ -39,9 +62,27 @@ export class NodeTerminals implements TerminalPort {
   /** Every piece of output as it arrives (to mirror it into a terminal a person can watch). */
   readonly onDidWrite = this.writeEmitter.event;
 
-  constructor(private readonly defaultCwd: string = process.cwd()) {}
+  private readonly bounds: TerminalBounds;
+  /** Bytes held by every terminal's output (running and released). */
+  private heldBytes = 0;
+
+  constructor(
+    private readonly defaultCwd: string = process.cwd(),
+    bounds: Partial<TerminalBounds> = {},
+  ) {
+    this.bounds = { ...DEFAULT_TERMINAL_BOUNDS, ...bounds };
+  }
 
   async create(request: TerminalCreateRequest): Promise<string> {
+    const live = [...this.terminals.values()].filter(
+      (t) => t.sessionId === request.sessionId && !t.exit,
+    ).length;
+    if (live >= this.bounds.maxLivePerSession) {
+      throw new ClientRefusalError(
+        `At most ${this.bounds.maxLivePerSession} terminals may run at once in a session; release one first.`,
+        'not_available',
+      );
+    }
     const useShell = !request.args || request.args.length === 0;
     const child = spawn(request.command, useShell ? [] : [...request.args!], {
       cwd: request.cwd ?? this.defaultCwd,
@@ -52,15 +93,20 @@ export class NodeTerminals implements TerminalPort {
       detached: process.platform !== 'win32',
     });
     const id = `term-${this.nextId++}`;
-    const output = new OutputBuffer(request.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT);
+    const asked = request.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT;
+    const output = new OutputBuffer(Math.max(1, Math.min(Math.floor(asked), this.bounds.maxOutputBytes)));
     const append = (chunk: Buffer): void => {
+      const before = output.heldBytes;
       output.append(chunk);
+      this.heldBytes += output.heldBytes - before;
+      this.keepWithinBudget(output);
       this.writeEmitter.fire({ terminalId: id, data: chunk });
       this.changeEmitter.fire(id);
     };
     child.stdout?.on('data', append);
     child.stderr?.on('data', append);
     const terminal: RunningTerminal = {
+      sessionId: request.sessionId,
       child,
       output,
       exited: new Promise<TerminalExit>((resolve) => {
@@ -77,8 +123,8 @@ export class NodeTerminals implements TerminalPort {
     return id;
   }
 
-  async output(terminalId: string): Promise<TerminalOutput> {
-    const terminal = this.get(terminalId);
+  async output(terminalId: string, sessionId?: string): Promise<TerminalOutput> {
+    const terminal = this.get(terminalId, sessionId);
     return {
       output: terminal.output.text(),
       truncated: terminal.output.truncated,
@@ -86,28 +132,29 @@ export class NodeTerminals implements TerminalPort {
     };
   }
 
-  async waitForExit(terminalId: string): Promise<TerminalExit> {
-    return this.get(terminalId).exited;
+  async waitForExit(terminalId: string, sessionId?: string): Promise<TerminalExit> {
+    return this.get(terminalId, sessionId).exited;
   }
 
-  async kill(terminalId: string): Promise<void> {
-    const terminal = this.get(terminalId);
-    if (terminal.exit || terminal.child.pid === undefined) {
-      return;
-    }
-    try {
-      if (process.platform !== 'win32') {
-        process.kill(-terminal.child.pid, 'SIGTERM');
-      } else {
-        terminal.child.kill();
-      }
-    } catch {
-      // Already exited.
-    }
+  /** Ends the command and its process tree (SIGTERM, then SIGKILL after the grace). */
+  async kill(terminalId: string, sessionId?: string): Promise<void> {
+    const terminal = this.get(terminalId, sessionId);
+    terminal.killing ??= killTree(terminal.child, terminal.exited, this.bounds.killGraceMs);
+    await terminal.killing;
   }
 
-  async release(terminalId: string): Promise<void> {
-    await this.kill(terminalId);
+  /** Releases every terminal of a session (it ended, or its agent stopped or crashed). */
+  async releaseSession(sessionId: string): Promise<void> {
+    await Promise.all(this.idsOf(sessionId).map((id) => this.release(id, sessionId)));
+  }
+
+  /** The terminals a session holds. */
+  idsOf(sessionId: string): string[] {
+    return [...this.terminals].filter(([, t]) => t.sessionId === sessionId).map(([id]) => id);
+  }
+
+  async release(terminalId: string, sessionId?: string): Promise<void> {
+    await this.kill(terminalId, sessionId);
     const terminal = this.terminals.get(terminalId);
     this.terminals.delete(terminalId);
     if (terminal) {
@@ -120,7 +167,9 @@ export class NodeTerminals implements TerminalPort {
       };
       this.released.set(terminalId, kept);
       while (this.released.size > KEPT_RELEASED) {
-        this.released.delete(this.released.keys().next().value as string);
+        const oldest = this.released.keys().next().value as string;
+        this.heldBytes -= this.released.get(oldest)?.output.heldBytes ?? 0;
+        this.released.delete(oldest);
       }
     }
   }
@@ -162,9 +211,30 @@ export class NodeTerminals implements TerminalPort {
     await Promise.all([...this.terminals.keys()].map((id) => this.release(id)));
   }
 
-  private get(terminalId: string): RunningTerminal {
+  /**
+   * Past the window's output budget, the oldest terminals' output goes first (released ones before
+   * running ones); `keep` is the terminal being written, dropped last.
+   */
+  private keepWithinBudget(keep: OutputBuffer): void {
+    if (this.heldBytes <= this.bounds.totalOutputBytes) {
+      return;
+    }
+    const oldestFirst = [...this.released.values(), ...this.terminals.values()].map((t) => t.output);
+    for (const output of oldestFirst) {
+      if (this.heldBytes <= this.bounds.totalOutputBytes) {
+        return;
+      }
+      if (output !== keep) {
+        this.heldBytes -= output.heldBytes;
+        output.dropAll();
+      }
+    }
+  }
+
+  /** A terminal of `sessionId` (when given): another session's terminal is as unknown as a missing one. */
+  private get(terminalId: string, sessionId?: string): RunningTerminal {
     const terminal = this.terminals.get(terminalId);
-    if (!terminal) {
+    if (!terminal || (sessionId !== undefined && terminal.sessionId !== sessionId)) {
       throw new ClientRefusalError(`Unknown or released terminal ${terminalId}`, 'not_available');
     }
     return terminal;

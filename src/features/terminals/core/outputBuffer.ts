@@ -74,6 +74,21 @@ export class OutputBuffer {
     }
   }
 
+  /** Bytes held now. */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
+  /** Drops everything held (the window's output budget went to newer terminals); later output is kept again. */
+  dropAll(): void {
+    if (this.bytes > 0) {
+      this.chunks = [];
+      this.head = 0;
+      this.bytes = 0;
+      this.dropped = true;
+    }
+  }
+
   get truncated(): boolean {
     return this.dropped;
   }

@@ -10,6 +10,8 @@ import type {
 
 /** How many finished agent terminals stay open for reading before the oldest is closed. */
 const KEPT_TERMINALS = 5;
+/** Running agent terminals mirrored into VS Code terminals at once; the others open on demand (`terminalFor`). */
+const OPEN_AT_ONCE = 4;
 /** Output held for a terminal VS Code has not opened yet. */
 const BACKLOG_CHARS = 1024 * 1024;
 
@@ -35,19 +37,35 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
     });
   }
 
+  private readonly commandLines = new Map<string, string>();
+
   async create(request: TerminalCreateRequest): Promise<string> {
     const terminalId = await this.processes.create(request);
-    const commandLine = [request.command, ...(request.args ?? [])].join(' ');
+    this.commandLines.set(terminalId, [request.command, ...(request.args ?? [])].join(' '));
+    // A storm of terminals must not open a VS Code terminal each: the first few, the rest on demand.
+    if (this.views.size < OPEN_AT_ONCE) {
+      this.openView(terminalId);
+    }
+    return terminalId;
+  }
+
+  private openView(terminalId: string): TerminalView {
+    const commandLine = this.commandLines.get(terminalId) ?? terminalId;
     const view = new TerminalView(`Agent: ${truncate(commandLine, 40)}`, () => {
       void this.processes.kill(terminalId).catch(() => {});
     });
     view.show(`\x1b[2m$ ${commandLine}\x1b[0m\r\n`);
+    // Opened on demand: what was printed so far (bounded by the terminal's limit) comes first.
+    const held = this.processes.lastOutput(terminalId)?.output;
+    if (held) {
+      view.show(held.replace(/\r?\n/g, '\r\n'));
+    }
     this.views.set(terminalId, view);
     void this.processes.waitForExit(terminalId).then((exit) => {
       const status = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
       view.show(`\r\n\x1b[2m[${status}]\x1b[0m\r\n`);
     });
-    return terminalId;
+    return view;
   }
 
   lastOutput(terminalId: string): TerminalOutput | undefined {
@@ -58,20 +76,26 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
     return this.processes.outputFrom(terminalId, offset);
   }
 
-  output(terminalId: string): Promise<TerminalOutput> {
-    return this.processes.output(terminalId);
+  output(terminalId: string, sessionId?: string): Promise<TerminalOutput> {
+    return this.processes.output(terminalId, sessionId);
   }
 
-  waitForExit(terminalId: string): Promise<TerminalExit> {
-    return this.processes.waitForExit(terminalId);
+  waitForExit(terminalId: string, sessionId?: string): Promise<TerminalExit> {
+    return this.processes.waitForExit(terminalId, sessionId);
   }
 
-  kill(terminalId: string): Promise<void> {
-    return this.processes.kill(terminalId);
+  kill(terminalId: string, sessionId?: string): Promise<void> {
+    return this.processes.kill(terminalId, sessionId);
   }
 
-  async release(terminalId: string): Promise<void> {
-    await this.processes.release(terminalId);
+  async releaseSession(sessionId: string): Promise<void> {
+    const owned = this.processes.idsOf(sessionId);
+    await Promise.all(owned.map((id) => this.release(id, sessionId)));
+  }
+
+  async release(terminalId: string, sessionId?: string): Promise<void> {
+    await this.processes.release(terminalId, sessionId);
+    this.commandLines.delete(terminalId);
     const view = this.views.get(terminalId);
     this.views.delete(terminalId);
     if (view) {
@@ -82,9 +106,12 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
     }
   }
 
-  /** The VS Code terminal showing an agent terminal, while the agent holds it. */
+  /** The VS Code terminal showing an agent terminal while the agent holds it, opened now if it was not. */
   terminalFor(terminalId: string): vscode.Terminal | undefined {
-    return this.views.get(terminalId)?.terminal;
+    const view =
+      this.views.get(terminalId) ??
+      (this.commandLines.has(terminalId) ? this.openView(terminalId) : undefined);
+    return view?.terminal;
   }
 
   dispose(): void {

@@ -1,0 +1,216 @@
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { once } from 'node:events';
+import { ChatJournal, type ChatMeta } from '../../src/core/journal';
+import { parseJournal } from '../../src/core/journalFormat';
+import { Thread } from '../../src/core/thread';
+import type { ThreadEvent } from '../../src/core/threadTypes';
+
+const WRITER = path.join(__dirname, 'support', 'journalWriter.ts');
+
+function meta(chatId: string): ChatMeta {
+  return { chatId, agentId: 'demo', createdAt: 1, updatedAt: 1 };
+}
+
+/** The user texts of a chat's journal as read back, and how many lines could not be read. */
+function journalOf(dir: string, chatId: string): { texts: string[]; unreadable: number } {
+  const parsed = parseJournal(readFileSync(path.join(dir, 'chats', `${chatId}.jsonl`), 'utf8'));
+  const texts = [
+    ...(parsed.snapshot?.entries ?? []),
+    ...parsed.events.flatMap((e) => (e.type === 'entry_added' ? [e.entry] : [])),
+  ].flatMap((entry) => (entry.kind === 'user' ? [entry.text] : []));
+  return { texts, unreadable: parsed.unreadable };
+}
+
+/** Makes a folder and its files unwritable, even for root (who ignores modes): `chattr +i` there. */
+function setWritable(folder: string, writable: boolean): void {
+  const targets = [folder, ...readdirSync(folder).map((name) => path.join(folder, name))];
+  if (process.getuid?.() === 0) {
+    const result = spawnSync('chattr', [writable ? '-i' : '+i', ...targets]);
+    assert.equal(result.status, 0, String(result.stderr));
+  } else {
+    for (const target of targets) {
+      chmodSync(target, writable ? 0o755 : 0o555);
+    }
+  }
+}
+
+function runWriter(
+  dir: string,
+  chatId: string,
+  name: string,
+  count: number,
+  compactEvery: number,
+  hold = false,
+) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      WRITER,
+      dir,
+      chatId,
+      name,
+      String(count),
+      String(compactEvery),
+      ...(hold ? ['hold'] : []),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const report = new Promise<{ name: string; problem: string | null }>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (data: Buffer) => {
+      out += data.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) {
+        resolve(JSON.parse(line) as { name: string; problem: string | null });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`writer ${name} exited with ${code} before reporting`)));
+  });
+  const exited = once(child, 'exit');
+  return { child, report, exited };
+}
+
+describe('chat journal: never loses a turn', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-journal-saving-'));
+  });
+  afterEach(() => {
+    const chats = path.join(dir, 'chats');
+    if (existsSync(chats)) {
+      setWritable(chats, true);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds what it cannot write while the folder is read-only, says so, and writes it all once it can', async () => {
+    const journal = new ChatJournal(dir, { retryMs: 60_000 });
+    const chatId = 'chat-ro';
+    journal.created(chatId);
+    await journal.saveMeta(meta(chatId));
+    const thread = new Thread();
+    const events: ThreadEvent[] = [];
+    thread.onEvent((event) => events.push(event));
+    const changes: (string | undefined)[] = [];
+    journal.onDidChangeSaving((id) => changes.push(id === chatId ? journal.savingProblem(id) : 'other'));
+
+    const turn = thread.startTurn('first', []);
+    await journal.appendEvents(chatId, events.splice(0));
+    setWritable(path.join(dir, 'chats'), false);
+    thread.applyUpdate({
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: 'held answer' },
+    });
+    await journal.appendEvents(chatId, events.splice(0));
+    thread.endTurn(turn.id, { status: 'completed', stopReason: 'end_turn' });
+    await journal.appendEvents(chatId, events.splice(0));
+    assert.match(journal.savingProblem(chatId) ?? '', /cannot be written/);
+    assert.equal(
+      (await journal.read(chatId))?.thread.turns[0]?.status,
+      'running',
+      'nothing written meanwhile',
+    );
+
+    setWritable(path.join(dir, 'chats'), true);
+    await journal.retryNow();
+    assert.equal(journal.savingProblem(chatId), undefined);
+    assert.equal(changes.length, 2, 'the notice is shown once and cleared once');
+    assert.match(changes[0] ?? '', /cannot be written/);
+    assert.equal(changes[1], undefined);
+    const reread = await new ChatJournal(dir).read(chatId);
+    assert.deepEqual(reread?.thread, thread.snapshot());
+    journal.dispose();
+  });
+
+  it('keeps held lines bounded and asks for a compaction, which then saves the whole chat', async () => {
+    const journal = new ChatJournal(dir, { retryMs: 60_000, maxHeldBytes: 4096 });
+    const chatId = 'chat-bound';
+    journal.created(chatId);
+    await journal.saveMeta(meta(chatId));
+    const thread = new Thread();
+    const events: ThreadEvent[] = [];
+    thread.onEvent((event) => events.push(event));
+    setWritable(path.join(dir, 'chats'), false);
+    for (let i = 0; i < 100; i++) {
+      const turn = thread.startTurn(`turn ${i} ${'x'.repeat(100)}`, []);
+      thread.endTurn(turn.id, { status: 'completed', stopReason: 'end_turn' });
+      await journal.appendEvents(chatId, events.splice(0));
+    }
+    assert.equal(journal.needsCompaction(chatId), true);
+    await journal.compact(meta(chatId), thread.snapshot());
+    assert.notEqual(journal.savingProblem(chatId), undefined);
+    setWritable(path.join(dir, 'chats'), true);
+    await journal.retryNow();
+    assert.equal(journal.savingProblem(chatId), undefined);
+    assert.equal(journal.needsCompaction(chatId), false);
+    assert.deepEqual((await new ChatJournal(dir).read(chatId))?.thread, thread.snapshot());
+    journal.dispose();
+  });
+
+  it('lets one of two processes write a chat at a time: no torn line, every saved turn kept, the other told', async () => {
+    const chatId = 'chat-two';
+    const setup = new ChatJournal(dir);
+    await setup.saveMeta(meta(chatId));
+    setup.dispose();
+    const a = runWriter(dir, chatId, 'a', 120, 25);
+    const b = runWriter(dir, chatId, 'b', 120, 25);
+    const reports = await Promise.all([a.report, b.report]);
+    await Promise.all([a.exited, b.exited]);
+    const writers = reports.filter((r) => r.problem === null).map((r) => r.name);
+    const refused = reports.filter((r) => r.problem !== null);
+    assert.equal(writers.length, 1, JSON.stringify(reports));
+    assert.match(refused[0]?.problem ?? '', /another window/);
+    const { texts, unreadable } = journalOf(dir, chatId);
+    assert.equal(unreadable, 0, 'no torn line');
+    assert.deepEqual(
+      texts,
+      Array.from({ length: 120 }, (_, i) => `${writers[0]}-${i}`),
+      'every turn of the writing process, none of the refused one',
+    );
+    assert.equal(
+      existsSync(path.join(dir, 'chats', `${chatId}.jsonl.lock`)),
+      false,
+      'the lock went with its window',
+    );
+  });
+
+  it('takes over the lock of a window that crashed, and refuses a chat another window changed meanwhile', async () => {
+    const chatId = 'chat-crash';
+    const setup = new ChatJournal(dir);
+    await setup.saveMeta(meta(chatId));
+    setup.dispose();
+    const here = new ChatJournal(dir, { retryMs: 60_000 });
+    const seen = await here.read(chatId);
+    assert.ok(seen);
+    const crashed = runWriter(dir, chatId, 'crashed', 3, 1000, true);
+    assert.equal((await crashed.report).problem, null);
+    const thread = Thread.restore(seen.thread);
+    const events: ThreadEvent[] = [];
+    thread.onEvent((event) => events.push(event));
+    thread.startTurn('mine', []);
+    await here.appendEvents(chatId, events.splice(0));
+    assert.match(here.savingProblem(chatId) ?? '', /open for writing in another window \(process \d+ on /);
+    crashed.child.kill('SIGKILL');
+    await crashed.exited;
+    await here.retryNow();
+    // The lock was stale and is ours now, but the file holds the other window's turns: not written over.
+    assert.match(here.savingProblem(chatId) ?? '', /changed it since this window read it/);
+    assert.deepEqual(journalOf(dir, chatId).texts, ['crashed-0', 'crashed-1', 'crashed-2']);
+    // A window that reads the chat anew writes it again.
+    const fresh = new ChatJournal(dir);
+    const reread = await fresh.read(chatId);
+    assert.ok(reread);
+    await fresh.saveMeta({ ...reread.meta, customTitle: 'after' });
+    assert.equal(fresh.savingProblem(chatId), undefined);
+    here.dispose();
+    fresh.dispose();
+  });
+});

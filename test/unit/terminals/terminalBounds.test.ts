@@ -1,0 +1,129 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
+
+/** A pid is gone when /proc has no entry for it, or only a zombie waiting to be reaped. */
+function gone(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) {
+    return true;
+  }
+  const state = readFileSync(stat, 'utf8').replace(/^.*\) /s, '')[0];
+  return state === 'Z' || state === 'X';
+}
+
+/** Resolves when `terminalId`'s output matches `pattern` (on each change, no polling). */
+function outputMatching(
+  terminals: NodeTerminals,
+  terminalId: string,
+  pattern: RegExp,
+): Promise<RegExpExecArray> {
+  return new Promise((resolve) => {
+    const check = (): boolean => {
+      const match = pattern.exec(terminals.lastOutput(terminalId)?.output ?? '');
+      if (match) {
+        resolve(match);
+      }
+      return match !== null;
+    };
+    if (!check()) {
+      const subscription = terminals.onDidChange((id) => {
+        if (id === terminalId && check()) {
+          subscription.dispose();
+        }
+      });
+    }
+  });
+}
+
+describe('terminals: owned by their session and bounded', () => {
+  let dir: string;
+  let terminals: NodeTerminals;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'terminal-bounds-'));
+  });
+  afterEach(async () => {
+    await terminals.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('kills the whole process tree on release, also a command that ignores SIGTERM', async () => {
+    terminals = new NodeTerminals(dir, { killGraceMs: 300 });
+    const id = await terminals.create({
+      sessionId: 's1',
+      command: 'trap "" TERM; echo "leader $$"; sleep 300 & echo "child $!"; wait',
+    });
+    const match = await outputMatching(terminals, id, /leader (\d+)\nchild (\d+)/);
+    const pids = [Number(match[1]), Number(match[2])];
+    assert.ok(
+      pids.every((pid) => !gone(pid)),
+      'both run before the release',
+    );
+    await terminals.release(id, 's1');
+    assert.deepEqual(
+      pids.filter((pid) => !gone(pid)),
+      [],
+      'every process of the terminal is gone',
+    );
+  });
+
+  it('treats another session’s terminal as not found', async () => {
+    terminals = new NodeTerminals(dir);
+    const id = await terminals.create({ sessionId: 'mine', command: 'echo secret' });
+    await terminals.waitForExit(id, 'mine');
+    await assert.rejects(terminals.output(id, 'other'), /Unknown or released terminal/);
+    await assert.rejects(terminals.waitForExit(id, 'other'), /Unknown or released terminal/);
+    await assert.rejects(terminals.kill(id, 'other'), /Unknown or released terminal/);
+    await assert.rejects(terminals.release(id, 'other'), /Unknown or released terminal/);
+    assert.match((await terminals.output(id, 'mine')).output, /secret/);
+  });
+
+  it('caps the agent’s outputByteLimit and the number of running terminals per session', async () => {
+    terminals = new NodeTerminals(dir, { maxOutputBytes: 1000, maxLivePerSession: 2 });
+    const id = await terminals.create({
+      sessionId: 's1',
+      command: process.execPath,
+      args: ['-e', 'process.stdout.write("x".repeat(5000))'],
+      outputByteLimit: Number.MAX_SAFE_INTEGER,
+    });
+    await terminals.waitForExit(id);
+    const { output, truncated } = await terminals.output(id, 's1');
+    assert.equal(output.length, 1000);
+    assert.equal(truncated, true);
+
+    const sleepers = [
+      await terminals.create({ sessionId: 's1', command: 'sleep 30' }),
+      await terminals.create({ sessionId: 's1', command: 'sleep 30' }),
+    ];
+    await assert.rejects(
+      terminals.create({ sessionId: 's1', command: 'sleep 30' }),
+      /At most 2 terminals may run at once in a session/,
+    );
+    // Another session has its own allowance.
+    const other = await terminals.create({ sessionId: 's2', command: 'true' });
+    await terminals.waitForExit(other);
+    await terminals.releaseSession('s1');
+    assert.deepEqual(terminals.idsOf('s1'), []);
+    await assert.rejects(terminals.output(sleepers[0] as string, 's1'), /Unknown or released terminal/);
+    assert.deepEqual(terminals.idsOf('s2'), [other]);
+  });
+
+  it('keeps the window’s terminal output within one budget, dropping the oldest terminal’s first', async () => {
+    terminals = new NodeTerminals(dir, { totalOutputBytes: 3000 });
+    const print = (sessionId: string) =>
+      terminals.create({
+        sessionId,
+        command: process.execPath,
+        args: ['-e', 'process.stdout.write("y".repeat(2000))'],
+      });
+    const first = await print('s1');
+    await terminals.waitForExit(first);
+    const second = await print('s2');
+    await terminals.waitForExit(second);
+    assert.equal((await terminals.output(first, 's1')).output, '');
+    assert.equal((await terminals.output(first, 's1')).truncated, true);
+    assert.equal((await terminals.output(second, 's2')).output.length, 2000);
+  });
+});
