@@ -18,6 +18,10 @@ export class VsCodeSignIn implements SignInHost {
     args: readonly string[],
     env: Readonly<Record<string, string>>,
   ): Promise<void> {
+    // The agent's login command is a program from settings: never in Restricted Mode.
+    if (!vscode.workspace.isTrusted) {
+      return Promise.reject(new Error('This workspace is not trusted: no sign-in command is run here.'));
+    }
     const terminal = vscode.window.createTerminal({
       name: `Sign in: ${title}`,
       shellPath: command,

@@ -1,5 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import * as z from 'zod';
+import { workspaceValueOf } from '../../../vscode/settings';
+import { notCheckedDiagnosis } from '../chat/restrictedCheck';
 import { diagnoseAgents, type AgentDiagnosis, type AgentOrigin } from '../chat/agentDoctor';
 import { AGENT_PRESETS } from '../../../chat/agentPresets';
 import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
@@ -30,21 +33,11 @@ export interface CheckAgentsResult {
 export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
   return vscode.commands.registerCommand('acpAgents.checkAgents', async (): Promise<CheckAgentsResult> => {
     const agents = agentsToCheck(deps.catalog.agents.agents);
-    const diagnoses = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `ACP Agents: checking ${agents.length} agent${agents.length === 1 ? '' : 's'}…`,
-      },
-      () =>
-        diagnoseAgents(agents, {
-          cwd: deps.cwd(),
-          clientInfo: {
-            name: 'acp-agents-vscode',
-            title: 'ACP Agents for VS Code',
-            version: deps.extensionVersion,
-          },
-        }),
-    );
+    // Read when the command runs: trust can be granted between two checks.
+    const trusted = vscode.workspace.isTrusted;
+    const diagnoses = trusted
+      ? await diagnose(agents, deps)
+      : agents.map(({ agent, origin }) => notCheckedDiagnosis(agent, origin));
     for (const diagnosis of diagnoses) {
       const problems = diagnosis.problems.map((p) => p.problem).join(' ');
       deps.log.info(
@@ -56,6 +49,8 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
       platform: `${os.platform()}-${os.arch()}`,
       hostNode: process.version,
       extensionVersion: deps.extensionVersion,
+      trusted,
+      ...(trusted ? {} : { workspaceAgents: workspaceDefinedAgents() }),
     });
     await vscode.workspace.fs.createDirectory(deps.storage);
     const reportUri = vscode.Uri.joinPath(deps.storage, 'agent-check.md');
@@ -64,6 +59,54 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
     return { diagnoses, markdown, reportUri };
   });
 }
+
+/** Runs the doctor (trusted workspaces only: it starts every agent in the workspace folder). */
+function diagnose(
+  agents: readonly { agent: AgentDefinition; origin: AgentOrigin }[],
+  deps: CheckAgentsDeps,
+): Thenable<AgentDiagnosis[]> {
+  return vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `ACP Agents: checking ${agents.length} agent${agents.length === 1 ? '' : 's'}…`,
+    },
+    () =>
+      diagnoseAgents(agents, {
+        cwd: deps.cwd(),
+        clientInfo: {
+          name: 'acp-agents-vscode',
+          title: 'ACP Agents for VS Code',
+          version: deps.extensionVersion,
+        },
+      }),
+  );
+}
+
+/** The agents the workspace's own settings define (parsed, never run): listed in a Restricted Mode report. */
+function workspaceDefinedAgents(): { label: string; command: string }[] {
+  const raw = workspaceValueOf('acpAgents', 'agents');
+  if (!Array.isArray(raw)) {
+    return [];
+  }
+  return raw.flatMap((entry: unknown) => {
+    const parsed = WorkspaceAgentSchema.safeParse(entry);
+    return parsed.success
+      ? [
+          {
+            label: parsed.data.label ?? parsed.data.id ?? parsed.data.command,
+            command: [parsed.data.command, ...parsed.data.args].join(' '),
+          },
+        ]
+      : [];
+  });
+}
+
+const WorkspaceAgentSchema = z.object({
+  id: z.string().optional(),
+  label: z.string().optional(),
+  command: z.string(),
+  args: z.array(z.string()).catch([]),
+});
 
 /** The chat's agents (configured, detected, or the demo), then the known agents it does not offer. */
 function agentsToCheck(

@@ -9,6 +9,7 @@ import {
 import { parseJsonc, vscodeMcpServers } from '../chat/vscodeMcpConfig';
 import type { Logger } from '../../../core/ports';
 import type { UserPrompts } from '../../../vscode/userPrompts';
+import { acpSetting, setting } from '../../../vscode/settings';
 
 const SECRET_KEY_PREFIX = 'acpAgents.mcpSecret.';
 
@@ -26,16 +27,14 @@ export class McpServerSource {
 
   /** The servers for a new, loaded or resumed session; bad entries and missing secrets are logged. */
   async servers(): Promise<acp.McpServer[]> {
-    const parsed = parseMcpServerSettings(vscode.workspace.getConfiguration('acpAgents').get('mcpServers'));
+    const parsed = parseMcpServerSettings(acpSetting('mcpServers'));
     for (const error of parsed.errors) {
       this.logger.warn(error);
     }
     const own = [...parsed.servers];
-    const config = vscode.workspace.getConfiguration('acpAgents');
     // Ours first: a server of the same name in VS Code's configuration is then left out.
-    const all = config.get<boolean>('mcp.includeVsCodeServers', true)
-      ? [...own, ...(await this.vscodeServers())]
-      : own;
+    const all =
+      acpSetting('mcp.includeVsCodeServers') !== false ? [...own, ...(await this.vscodeServers())] : own;
     const resolved = await resolveMcpServers(all, (name) => this.secret(name));
     for (const problem of resolved.problems) {
       this.logger.warn(problem);
@@ -54,7 +53,9 @@ export class McpServerSource {
         this.logger.warn(reason);
       }
     };
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    // An untrusted workspace's own files are not read at all (and no agent starts there anyway).
+    const folders = vscode.workspace.isTrusted ? (vscode.workspace.workspaceFolders ?? []) : [];
+    for (const folder of folders) {
       const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
       let text: string;
       try {
@@ -70,7 +71,7 @@ export class McpServerSource {
         );
       }
     }
-    const fromSettings = vscode.workspace.getConfiguration('mcp').get<unknown>('servers');
+    const fromSettings = setting('mcp', 'servers');
     if (fromSettings !== undefined) {
       take(
         { servers: fromSettings },
@@ -120,7 +121,7 @@ export class McpServerSource {
 
   /** The secret names `acpAgents.mcpServers` refers to, for the name prompt. */
   private referencedNames(): string[] {
-    const parsed = parseMcpServerSettings(vscode.workspace.getConfiguration('acpAgents').get('mcpServers'));
+    const parsed = parseMcpServerSettings(acpSetting('mcpServers'));
     const names = parsed.servers.flatMap((server) =>
       ('url' in server ? server.headers : server.env).flatMap((pair) => secretNamesIn(pair.value)),
     );
