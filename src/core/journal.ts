@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
 import { applyThreadEvent, snapshotOf, threadModelOf } from '../protocol/threadModel';
 import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
+import { scrubSecrets } from './secrets';
 
 /** What the journal knows about a chat besides its transcript. */
 export interface ChatMeta {
@@ -110,7 +111,7 @@ export class ChatJournal {
           { t: 'meta', meta },
           { t: 'snapshot', thread },
         ]
-          .map((r) => JSON.stringify(r))
+          .map((r) => scrubSecrets(JSON.stringify(r)))
           .join('\n') + '\n';
       const handle = await open(temp, 'w');
       try {
@@ -232,7 +233,10 @@ export class ChatJournal {
       try {
         // A torn previous line must not swallow this record: start on a fresh line.
         const prefix = (await handle.stat()).size > 0 && !(await endsWithNewline(handle)) ? '\n' : '';
-        await handle.appendFile(prefix + records.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
+        await handle.appendFile(
+          prefix + records.map((r) => scrubSecrets(JSON.stringify(r))).join('\n') + '\n',
+          'utf8',
+        );
         await handle.sync();
       } finally {
         await handle.close();

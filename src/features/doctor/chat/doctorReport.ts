@@ -1,6 +1,7 @@
 import type { AgentCapabilities } from '@agentclientprotocol/sdk';
 import type { ErrorDetails } from '../../../core/threadTypes';
 import type { AgentDiagnosis, AgentOrigin } from './agentDoctor';
+import { scrubSecrets } from '../../../core/secrets';
 
 /** Facts about the machine the report was made on, shown in its header. */
 export interface ReportContext {
@@ -56,7 +57,8 @@ export function renderDoctorReport(diagnoses: readonly AgentDiagnosis[], context
     'Each check ran in parallel with a time limit per step. Run _ACP: Check Agents_ again after a fix; _ACP: Show Agent Log_ (log level Trace) shows every protocol message of the chat’s agents.',
     '',
   );
-  return lines.join('\n');
+  // A file on disk that people paste into bug reports: no secret value in use may be in it.
+  return scrubSecrets(lines.join('\n'));
 }
 
 /** The report's first paragraph: the workspace trust state, and in Restricted Mode what was not run. */

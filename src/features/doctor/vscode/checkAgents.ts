@@ -2,6 +2,8 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import { workspaceValueOf } from '../../../vscode/settings';
+import { plainText } from '../../../core/agentText';
+import { scrubSecrets } from '../../../core/secrets';
 import { notCheckedDiagnosis } from '../chat/restrictedCheck';
 import { diagnoseAgents, type AgentDiagnosis, type AgentOrigin } from '../chat/agentDoctor';
 import { AGENT_PRESETS } from '../../../chat/agentPresets';
@@ -41,9 +43,14 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
     for (const diagnosis of diagnoses) {
       const problems = diagnosis.problems.map((p) => p.problem).join(' ');
       deps.log.info(
-        `Check agents: ${diagnosis.agent.label}: ${verdictOf(diagnosis)}${problems ? ` — ${problems}` : ''}`,
+        scrubSecrets(
+          plainText(
+            `Check agents: ${diagnosis.agent.label}: ${verdictOf(diagnosis)}${problems ? ` — ${problems}` : ''}`,
+          ),
+        ),
       );
     }
+    // The report is a file on disk that people paste into bug reports: no secret value in it.
     const markdown = renderDoctorReport(diagnoses, {
       generatedAt: new Date(),
       platform: `${os.platform()}-${os.arch()}`,
