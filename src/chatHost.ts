@@ -25,6 +25,7 @@ import { registerMcpCommands } from './features/mcp/vscode/mcpCommands';
 import { McpServerSource } from './features/mcp/vscode/mcpServerSource';
 import { askMcpConsent } from './features/mcp/vscode/mcpConsentPrompt';
 import { McpConsent } from './features/mcp/chat/mcpConsent';
+import { parseJsonc } from './features/mcp/chat/vscodeMcpConfig';
 import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
 import {
   agentIdleStopMs,
@@ -190,6 +191,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       cwd,
       storage: context.globalStorageUri,
       extensionVersion: String(context.extension.packageJSON.version),
+      parseJsonc,
     }),
   ];
   return {

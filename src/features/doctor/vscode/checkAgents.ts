@@ -1,7 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import { workspaceValueOf } from '../../../vscode/settings';
 import { plainText } from '../../../core/agentText';
 import { scrubSecrets } from '../../../core/secrets';
 import { notCheckedDiagnosis } from '../chat/restrictedCheck';
@@ -19,6 +18,8 @@ export interface CheckAgentsDeps {
   /** Where the report is written (the extension's global storage). */
   readonly storage: vscode.Uri;
   readonly extensionVersion: string;
+  /** Parses a settings file (JSON with comments): to list, never run, what an untrusted workspace defines. */
+  readonly parseJsonc: (text: string) => unknown;
 }
 
 /** What the command returns (for tests and other extensions): the findings and where the report is. */
@@ -57,7 +58,7 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
       hostNode: process.version,
       extensionVersion: deps.extensionVersion,
       trusted,
-      ...(trusted ? {} : { workspaceAgents: workspaceDefinedAgents() }),
+      ...(trusted ? {} : { workspaceAgents: await workspaceDefinedAgents(deps.parseJsonc) }),
     });
     await vscode.workspace.fs.createDirectory(deps.storage);
     const reportUri = vscode.Uri.joinPath(deps.storage, 'agent-check.md');
@@ -89,9 +90,28 @@ function diagnose(
   );
 }
 
-/** The agents the workspace's own settings define (parsed, never run): listed in a Restricted Mode report. */
-function workspaceDefinedAgents(): { label: string; command: string }[] {
-  const raw = workspaceValueOf('acpAgents', 'agents');
+/**
+ * The agents the workspace's own settings define (parsed, never run), listed in a Restricted Mode report.
+ * Read from each folder's `.vscode/settings.json`: in Restricted Mode VS Code hides a workspace's values of
+ * restricted settings, even from `inspect()`.
+ */
+async function workspaceDefinedAgents(
+  parseJsonc: (text: string) => unknown,
+): Promise<{ label: string; command: string }[]> {
+  const found: { label: string; command: string }[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    try {
+      const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+      const settings = parseJsonc(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
+      found.push(...agentsIn((settings as Record<string, unknown> | null)?.['acpAgents.agents']));
+    } catch {
+      // No settings file, or not valid JSON: nothing to list.
+    }
+  }
+  return found;
+}
+
+function agentsIn(raw: unknown): { label: string; command: string }[] {
   if (!Array.isArray(raw)) {
     return [];
   }
