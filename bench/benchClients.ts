@@ -83,7 +83,12 @@ export function benchChat(): BenchChat {
       terminals,
       logger: silentLogger,
     },
-    editor: { openFile: async () => {}, openUrl: async () => {}, checkAgents: async () => {} },
+    editor: {
+      openFile: async () => {},
+      openUrl: async () => {},
+      checkAgents: async () => {},
+      manageTrust: async () => {},
+    },
     storageDir,
   });
   return {

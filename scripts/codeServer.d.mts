@@ -20,6 +20,8 @@ export interface CodeServerOptions {
   port?: number;
   /** Keep code-server's XDG folders out of $HOME (default true). */
   isolateXdg?: boolean;
+  /** Workspace trust on (default off): a folder not trusted yet opens in Restricted Mode. */
+  workspaceTrust?: boolean;
   /** Receives every line the server prints. */
   onOutput?: (line: string) => void;
 }

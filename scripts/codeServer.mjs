@@ -55,6 +55,8 @@ const live = new Set();
  * @property {boolean} [isolateXdg]          Point XDG_CONFIG_HOME/_DATA_HOME/_CACHE_HOME at a temporary folder so
  *                                           code-server writes nothing under $HOME (default true). The extension host — and
  *                                           the agents it starts — inherit them, so `npm start` turns it off.
+ * @property {boolean} [workspaceTrust]    Workspace trust on (default off): a folder not trusted yet opens in
+ *                                           Restricted Mode, as for a user who did not trust it.
  * @property {(line: string) => void} [onOutput]  Receives every line the server prints.
  *
  * @typedef {object} CodeServer
@@ -79,7 +81,16 @@ export async function startCodeServer(options) {
   const extensionsDir = options.extensionsDir ?? join(tempRoot, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeSettings(join(userDataDir, 'User', 'settings.json'), options.settings);
+  writeSettings(join(userDataDir, 'User', 'settings.json'), {
+    ...(options.workspaceTrust
+      ? {
+          'security.workspace.trust.enabled': true,
+          // Restricted Mode without the start-up dialog: the folder stays untrusted until a test trusts it.
+          'security.workspace.trust.startupPrompt': 'never',
+        }
+      : {}),
+    ...options.settings,
+  });
 
   const port = options.port ?? (await freePort());
   const args = [
@@ -93,7 +104,7 @@ export async function startCodeServer(options) {
     'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     // Lets the workbench accept the `payload` URL parameter (development extension, tests path).
     '--vscode-option',

@@ -10,12 +10,17 @@
  * exit with the code VS Code reports. Tests can ask for screenshots (test/integration/support/screenshot.ts):
  * this launcher watches ACP_SCREENSHOT_DIR and saves test-results/<name>.png.
  *
+ * ACP_TRUST=untrusted runs the Restricted Mode suite instead: workspace trust on, and an untrusted folder (made
+ * in a temporary directory) whose .vscode/settings.json and .vscode/mcp.json name a command that would write a
+ * marker file (test/integration/trust.test.ts checks that it never appears).
+ *
  * Environment: ACP_TEST_GREP (mocha grep), ACP_INTEGRATION_TIMEOUT_MS (default 300000),
  * ACP_VERBOSE=1 (print code-server's output and every workbench log line).
  */
 import { spawn } from 'node:child_process';
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -47,7 +52,7 @@ class RunTimeout extends Error {}
 function testEnvironment() {
   /** @type {Record<string, string>} */
   const env = {};
-  for (const name of ['ACP_TEST_GREP', 'CI']) {
+  for (const name of ['ACP_TEST_GREP', 'CI', 'ACP_TRUST']) {
     const value = process.env[name];
     if (value) {
       env[name] = value;
@@ -139,10 +144,13 @@ async function runInCodeServer() {
   const watcher = { stop: false };
   /** Waits for `promise`, or throws when the deadline passes first. */
   const inTime = (/** @type {Promise<any>} */ promise) => Promise.race([promise, deadline]);
+  const untrusted = process.env.ACP_TRUST === 'untrusted' ? untrustedWorkspace() : undefined;
+  const workspace = untrusted?.folder ?? sampleWorkspace;
   try {
     server = await inTime(
       startCodeServer({
-        workspace: sampleWorkspace,
+        workspace,
+        workspaceTrust: untrusted !== undefined,
         onOutput: verbose ? (line) => console.log(`[code-server] ${line}`) : undefined,
       }),
     );
@@ -150,11 +158,17 @@ async function runInCodeServer() {
     workbench = await inTime(
       openWorkbench({
         server,
-        folder: sampleWorkspace,
+        folder: workspace,
         payload: developmentPayload(server, {
           extensionPath: repoRoot,
           testsPath: testsModule,
-          env: { ...testEnvironment(), ACP_SCREENSHOT_DIR: screenshotDir },
+          env: {
+            ...testEnvironment(),
+            ACP_SCREENSHOT_DIR: screenshotDir,
+            ...(untrusted
+              ? { ACP_TEST_GREP: 'Restricted Mode', ACP_UNTRUSTED_MARKER: untrusted.marker }
+              : {}),
+          },
         }),
         onLog: printTestOutput,
         showAll: verbose,
@@ -177,7 +191,50 @@ async function runInCodeServer() {
     await server?.stop();
     removeScreenshotDir();
     process.off('exit', removeScreenshotDir);
+    if (untrusted) {
+      rmSync(untrusted.root, { recursive: true, force: true });
+    }
   }
+}
+
+/**
+ * A folder as someone else's repository would be: its settings and MCP configuration name a program
+ * (node -e …) that writes a marker file next to the folder. Nothing may ever run it in Restricted Mode.
+ */
+function untrustedWorkspace() {
+  const root = mkdtempSync(join(tmpdir(), 'acp-untrusted-'));
+  const folder = join(root, 'repo');
+  const marker = join(root, 'MARKER');
+  const writesMarker = ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`];
+  mkdirSync(join(folder, '.vscode'), { recursive: true });
+  const agent = { id: 'repo-agent', label: 'Repo agent', command: process.execPath, args: writesMarker };
+  writeFileSync(
+    join(folder, '.vscode', 'settings.json'),
+    JSON.stringify(
+      {
+        'acpAgents.agents': [agent, { ...agent, id: 'copilot', label: 'Copilot', command: 'copilot' }],
+        'acpAgents.defaultAgent': 'repo-agent',
+        'acpAgents.copilotAgent': 'Repo agent',
+        'acpAgents.permissions.autoApproveReads': true,
+        'acpAgents.mcpServers': [
+          { name: 'repo-settings-mcp', command: process.execPath, args: writesMarker },
+        ],
+        'mcp.servers': { 'repo-vscode-mcp': { command: process.execPath, args: writesMarker } },
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(folder, '.vscode', 'mcp.json'),
+    JSON.stringify({
+      servers: {
+        'repo-mcp': { command: process.execPath, args: writesMarker, env: { T: '${input:token}' } },
+      },
+    }),
+  );
+  writeFileSync(join(folder, 'README.md'), '# Someone else’s repository\n');
+  return { root, folder, marker };
 }
 
 /** Prints mocha's report (the extension host's console) as is; errors go to stderr. */

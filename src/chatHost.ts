@@ -23,6 +23,9 @@ import { VsCodeMentionSource } from './features/mentions/vscode/vscodeMentionSou
 import { channelLogger } from './vscode/logChannel';
 import { registerMcpCommands } from './features/mcp/vscode/mcpCommands';
 import { McpServerSource } from './features/mcp/vscode/mcpServerSource';
+import { askMcpConsent } from './features/mcp/vscode/mcpConsentPrompt';
+import { McpConsent } from './features/mcp/chat/mcpConsent';
+import { parseJsonc } from './features/mcp/chat/vscodeMcpConfig';
 import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
 import {
   agentIdleStopMs,
@@ -89,7 +92,12 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const review = new VscodeEditReviews(prompts);
-  const mcp = new McpServerSource(context.secrets, prompts, logger);
+  const mcp = new McpServerSource(
+    context.secrets,
+    prompts,
+    logger,
+    new McpConsent(context.workspaceState, (server) => askMcpConsent(prompts, server)),
+  );
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
@@ -200,6 +208,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
         cwd,
         storage: context.globalStorageUri,
         extensionVersion: String(context.extension.packageJSON.version),
+        parseJsonc,
       }),
     );
   } catch (error) {

@@ -110,6 +110,8 @@ export class ViewMessageHandler {
         return turns.retry(view);
       case 'check_agents':
         return editor.checkAgents();
+      case 'manage_trust':
+        return editor.manageTrust();
       case 'remove_attachment':
         return composer.removeAttachment(message.uri, view);
       case 'answer_review':

@@ -12,6 +12,8 @@ export interface EditorActions {
   openUrl(url: string): Promise<void>;
   /** Runs the agent doctor and shows its report (ACP: Check Agents). */
   checkAgents(): Promise<void>;
+  /** Opens VS Code's workspace trust editor (the Restricted Mode notice's button). */
+  manageTrust(): Promise<void>;
   /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
   pickFiles?(): Promise<AttachmentRef[]>;
   /** Shows `text` as a read-only markdown document titled `title`. */

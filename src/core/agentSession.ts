@@ -9,6 +9,7 @@ import type { Logger, PermissionDecision, PermissionPort } from './ports';
 import { describePrompt, toAcpContent, type PromptBlock } from './promptBlocks';
 import type { Thread } from './thread';
 import type { Turn } from './threadTypes';
+import { StreamScrubber } from './streamScrubber';
 
 /** What a session needs from the connection that hosts it. */
 export interface SessionHost {
@@ -56,6 +57,8 @@ export class AgentSession implements Disposable {
   private readonly permissions: PermissionQueue;
   private updateCount = 0;
   private ignoringReplay = false;
+  /** Secrets scrubbed from the agent's updates, also when split across chunks. */
+  private readonly scrubber = new StreamScrubber();
   private cancelRequested = false;
   /** Settles when the agent has answered (or the grace passed for) the last turn ended by Stop. */
   private previousStopped: Promise<void> | undefined;
@@ -94,7 +97,17 @@ export class AgentSession implements Disposable {
     if (this.ignoringReplay && TRANSCRIPT_UPDATES.has(update.sessionUpdate)) {
       return;
     }
-    this.thread.applyUpdate(update);
+    for (const scrubbed of this.scrubber.accept(update)) {
+      this.thread.applyUpdate(scrubbed);
+    }
+  }
+
+  /** Ends the turn in the thread, after any text held back by the scrubber. */
+  private endTurn(turnId: string, outcome: Parameters<Thread['endTurn']>[1]): Turn {
+    for (const held of this.scrubber.flush()) {
+      this.thread.applyUpdate(held);
+    }
+    return this.thread.endTurn(turnId, outcome);
   }
 
   /** While on, replayed messages and tool calls are dropped (the thread already has them). */
@@ -139,7 +152,7 @@ export class AgentSession implements Disposable {
     // so the next prompt waits for its answer (at most the cancel grace). The UI already moved on.
     if (this.previousStopped) {
       if ((await Promise.race([this.previousStopped, stopped])) === 'stopped') {
-        return this.thread.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
+        return this.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
       }
     }
     const response = this.host.agent
@@ -159,7 +172,7 @@ export class AgentSession implements Disposable {
           this.previousStopped = undefined;
         }
       });
-      return this.thread.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
+      return this.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
     }
     if (!result.ok) {
       return this.endFailedTurn(turnId, result.error);
@@ -170,7 +183,7 @@ export class AgentSession implements Disposable {
       this.settleAllPermissions();
       const sent = shorten(boundedJson(result.value, { maxChars: 400, maxDepth: 8 }), 200);
       this.host.logger.error(`${this.host.agentName} answered session/prompt with ${sent}`);
-      return this.thread.endTurn(turnId, {
+      return this.endTurn(turnId, {
         status: 'failed',
         error: {
           kind: 'internal',
@@ -180,7 +193,7 @@ export class AgentSession implements Disposable {
     }
     const stopReason = parsed.data.stopReason;
     const cancelled = stopReason === 'cancelled' || this.cancelRequested;
-    return this.thread.endTurn(turnId, { status: cancelled ? 'cancelled' : 'completed', stopReason });
+    return this.endTurn(turnId, { status: cancelled ? 'cancelled' : 'completed', stopReason });
   }
 
   /** After a local Stop: logs when (or whether) the agent ended the cancelled turn itself. */
@@ -205,14 +218,14 @@ export class AgentSession implements Disposable {
     const ended = this.thread
       .snapshot()
       .turns.find((turn) => turn.id === turnId && turn.status !== 'running');
-    return ended ?? this.thread.endTurn(turnId, outcome);
+    return ended ?? this.endTurn(turnId, outcome);
   }
 
   private async endFailedTurn(turnId: string, cause: unknown): Promise<Turn> {
     this.settleAllPermissions();
     const error = classifyError(cause);
     if (error.kind === 'cancelled') {
-      return this.thread.endTurn(turnId, { status: 'cancelled' });
+      return this.endTurn(turnId, { status: 'cancelled' });
     }
     const exited =
       error instanceof AgentExitedError
@@ -222,7 +235,7 @@ export class AgentSession implements Disposable {
           : undefined;
     if (exited) {
       // Partial text stays in the thread; the turn says why it stopped.
-      return this.thread.endTurn(turnId, {
+      return this.endTurn(turnId, {
         status: 'interrupted',
         error: errorDetails(exited),
         ...(exited instanceof AgentExitedError ? { stderrTail: exited.stderrTail } : {}),
@@ -230,7 +243,7 @@ export class AgentSession implements Disposable {
     }
     // The chat shows the details; the log keeps them with the causes, for a bug report.
     this.host.logger.error(`${this.host.agentName} failed the prompt: ${describeErrorForLog(error)}`);
-    return this.thread.endTurn(turnId, { status: 'failed', error: errorDetails(error) });
+    return this.endTurn(turnId, { status: 'failed', error: errorDetails(error) });
   }
 
   /**

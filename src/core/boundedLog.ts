@@ -1,3 +1,8 @@
+import { safeAgentText } from './agentText';
+
+/** One stderr line as reported: a minified bundle's line must not fill the error. */
+const MAX_LINE_CHARS = 2000;
+
 /**
  * Keeps the most recent output of a stream (an agent's stderr) within a byte budget, so a chatty
  * agent cannot grow memory without bound while the tail stays available for error reports.
@@ -47,7 +52,8 @@ export class BoundedLog {
     if (lines.at(-1) === '') {
       lines.pop();
     }
-    return lines.slice(-count);
+    // For a person or the log: plain, bounded, secrets scrubbed (the kept text itself stays as written).
+    return lines.slice(-count).map((line) => safeAgentText(line, MAX_LINE_CHARS));
   }
 
   /** How many characters were discarded from the front to stay within budget. */

@@ -1,6 +1,8 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { AgentNotRunningError, describeExit, type ExitInfo } from './agentProcess';
+import { safeAgentText, plainText } from './agentText';
 import { boundedJson } from './boundedJson';
+import { scrubSecrets } from './secrets';
 import type { ErrorDetails } from './threadTypes';
 
 /** Why an agent request failed, in terms the UI can act on. */
@@ -81,14 +83,16 @@ export function classifyError(error: unknown): AgentError {
   }
   if (error instanceof RequestError || isJsonRpcErrorShape(error)) {
     const { code, message, data } = error;
-    return new AgentError(kindOfCode(code, message, data), withReason(message, data), code, data, {
+    // The agent's words: bounded, plain and without secrets wherever the message goes from here.
+    const said = safeAgentText(withReason(typeof message === 'string' ? message : String(message), data));
+    return new AgentError(kindOfCode(code, message, data), said, code, data, {
       cause: error,
     });
   }
   if (error instanceof Error) {
-    return new AgentError('internal', error.message, undefined, undefined, { cause: error });
+    return new AgentError('internal', safeAgentText(error.message), undefined, undefined, { cause: error });
   }
-  return new AgentError('internal', String(error));
+  return new AgentError('internal', safeAgentText(String(error)));
 }
 
 /**
@@ -107,7 +111,8 @@ export function errorDetails(error: unknown): ErrorDetails {
   const data = errorDataText(classified.data);
   return {
     kind: classified.kind,
-    message: classified.message,
+    // An AgentError made elsewhere (e.g. with the agent's stderr in it) is made safe here too.
+    message: safeAgentText(classified.message),
     ...(classified.code === undefined ? {} : { code: classified.code }),
     ...(data === undefined ? {} : { data }),
   };
@@ -123,11 +128,14 @@ export function errorDataText(data: unknown): string | undefined {
     if (trimmed === '') {
       return undefined;
     }
-    return trimmed.length > MAX_ERROR_DATA_CHARS
-      ? `${trimmed.slice(0, MAX_ERROR_DATA_CHARS)}… (cut at ${MAX_ERROR_DATA_CHARS} characters)`
-      : trimmed;
+    const plain = scrubSecrets(plainText(trimmed));
+    return plain.length > MAX_ERROR_DATA_CHARS
+      ? `${plain.slice(0, MAX_ERROR_DATA_CHARS)}… (cut at ${MAX_ERROR_DATA_CHARS} characters)`
+      : plain;
   }
-  return boundedJson(data, { indent: 2, maxDepth: 8, maxChars: MAX_ERROR_DATA_CHARS });
+  return scrubSecrets(
+    plainText(boundedJson(data, { indent: 2, maxDepth: 8, maxChars: MAX_ERROR_DATA_CHARS })),
+  );
 }
 
 /** How many wrapped causes a log line follows: a cycle or a deep chain must not run away. */
@@ -149,7 +157,9 @@ export function describeErrorForLog(error: unknown): string {
   const said = new Set([classified.message]);
   let cause: unknown = classified.cause;
   for (let depth = 0; cause !== undefined && depth < MAX_LOGGED_CAUSES; depth++) {
-    const message = cause instanceof Error ? cause.message : boundedJson(cause, { maxChars: 500 });
+    const message = safeAgentText(
+      cause instanceof Error ? cause.message : boundedJson(cause, { maxChars: 500 }),
+    );
     if (![...said].some((earlier) => earlier.includes(message))) {
       said.add(message);
       lines.push(`  caused by ${cause instanceof Error ? `${cause.name}: ` : ''}${message}`);

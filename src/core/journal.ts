@@ -14,6 +14,7 @@ import { parseJournal, replay, type ChatMeta, type WrittenRecord } from './journ
 import { WriterLocks, type LockOwner } from './journalLock';
 import { SerialQueue } from './serialQueue';
 import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
+import { scrubSecrets } from './secrets';
 
 export { replay, type ChatMeta } from './journalFormat';
 
@@ -391,7 +392,7 @@ class SaveRefused extends Error {}
 const LOCK = '.lock';
 
 function lines(records: readonly WrittenRecord[]): string {
-  return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  return records.map((r) => scrubSecrets(JSON.stringify(r))).join('\n') + '\n';
 }
 
 function ownerText(owner: LockOwner | undefined): string {

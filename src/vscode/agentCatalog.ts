@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { acpSetting } from './settings';
 import { detectPresets } from '../chat/agentPresets';
 import {
   DEMO_AGENT_ID,
@@ -24,12 +25,19 @@ export class AgentCatalog implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.parsed = this.read();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('acpAgents.agents')) {
-        this.parsed = this.read();
-        this.changeEmitter.fire();
-      }
-    });
+    const reread = (): void => {
+      this.parsed = this.read();
+      this.changeEmitter.fire();
+    };
+    this.subscription = vscode.Disposable.from(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('acpAgents.agents')) {
+          reread();
+        }
+      }),
+      // Trusting the workspace brings in its own agents (restricted settings were user-only before).
+      vscode.workspace.onDidGrantWorkspaceTrust(reread),
+    );
   }
 
   get agents(): ParsedAgents {
@@ -37,7 +45,7 @@ export class AgentCatalog implements vscode.Disposable {
   }
 
   private read(): ParsedAgents {
-    const raw = vscode.workspace.getConfiguration('acpAgents').get<unknown>('agents');
+    const raw = acpSetting('agents');
     const parsed = parseAgentSettings(raw, this.demoAgent, detectPresets(process.env));
     if (parsed.errors.length > 0) {
       for (const error of parsed.errors) {

@@ -9,6 +9,50 @@ import type {
 } from '../features/permissions/core/permissionRules';
 import type { FileSettings } from './workspaceFileSystem';
 
+/**
+ * The settings a workspace must not set in Restricted Mode (also `restrictedConfigurations` in
+ * package.json): they name a program, its arguments or environment, a server, or relax a safety default.
+ */
+export const RESTRICTED_SETTINGS: ReadonlySet<string> = new Set([
+  'acpAgents.agents',
+  'acpAgents.defaultAgent',
+  'acpAgents.copilotAgent',
+  'acpAgents.mcpServers',
+  'acpAgents.mcp.includeVsCodeServers',
+  'acpAgents.edits.review',
+  'acpAgents.files.maxReadBytes',
+  'acpAgents.permissions.autoApproveReads',
+  'acpAgents.permissions.rememberInWorkspace',
+  'acpAgents.permissions.ask',
+  // VS Code's own MCP servers, which we pass on to agents.
+  'mcp.servers',
+]);
+
+/**
+ * A setting's value as the code may use it. In an untrusted workspace a restricted setting is the
+ * user's own value (or the default), never the workspace's or folder's: VS Code also ignores those once
+ * the setting is declared restricted, and this keeps it so whatever VS Code does.
+ */
+export function setting(section: string, key: string): unknown {
+  const config = vscode.workspace.getConfiguration(section);
+  if (vscode.workspace.isTrusted || !RESTRICTED_SETTINGS.has(`${section}.${key}`)) {
+    return config.get<unknown>(key);
+  }
+  const inspected = config.inspect<unknown>(key);
+  return inspected?.globalValue ?? inspected?.defaultValue;
+}
+
+/** `setting('acpAgents', key)`. */
+export function acpSetting(key: string): unknown {
+  return setting('acpAgents', key);
+}
+
+/** The workspace's own value of a setting (what it would set, trusted or not), for reports only: never run it. */
+export function workspaceValueOf(section: string, key: string): unknown {
+  const inspected = vscode.workspace.getConfiguration(section).inspect<unknown>(key);
+  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+}
+
 const FileSettingsSchema = z.object({
   review: z.enum(['ask', 'auto']).catch('ask'),
   maxReadBytes: z
@@ -24,18 +68,16 @@ const PermissionSettingsSchema = z.object({
 
 /** `acpAgents.edits.review` and `acpAgents.files.maxReadBytes`, validated; a bad value falls back to the default. */
 export function fileSettings(): FileSettings {
-  const config = vscode.workspace.getConfiguration('acpAgents');
   return FileSettingsSchema.parse({
-    review: config.get('edits.review'),
-    maxReadBytes: config.get('files.maxReadBytes'),
+    review: acpSetting('edits.review'),
+    maxReadBytes: acpSetting('files.maxReadBytes'),
   });
 }
 
 export function permissionSettings(): PermissionSettings {
-  const config = vscode.workspace.getConfiguration('acpAgents');
   return PermissionSettingsSchema.parse({
-    autoApproveReads: config.get('permissions.autoApproveReads'),
-    rememberInWorkspace: config.get('permissions.rememberInWorkspace'),
+    autoApproveReads: acpSetting('permissions.autoApproveReads'),
+    rememberInWorkspace: acpSetting('permissions.rememberInWorkspace'),
   });
 }
 
@@ -63,18 +105,18 @@ export function agentIdleStopMs(): number {
 
 /** `acpAgents.permissions.ask`: where permission requests are asked. */
 export function permissionSurface(): 'auto' | 'modal' | 'inline' {
-  const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('permissions.ask');
+  const value = acpSetting('permissions.ask');
   return value === 'modal' || value === 'inline' ? value : 'auto';
 }
 
 export function defaultAgentId(): string | undefined {
-  const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('defaultAgent');
+  const value = acpSetting('defaultAgent');
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** `acpAgents.copilotAgent`: the configured agent "Send to Copilot" uses (empty: recognise it by its command). */
 export function copilotAgentName(): string | undefined {
-  const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('copilotAgent');
+  const value = acpSetting('copilotAgent');
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 

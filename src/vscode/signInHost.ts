@@ -2,6 +2,7 @@ import * as z from 'zod';
 import * as vscode from 'vscode';
 import type { SignInHost } from '../chat/signIn';
 import type { UserPrompts } from './userPrompts';
+import { secretValues } from '../core/secrets';
 
 const SecretEnv = z.record(z.string(), z.string());
 
@@ -18,6 +19,10 @@ export class VsCodeSignIn implements SignInHost {
     args: readonly string[],
     env: Readonly<Record<string, string>>,
   ): Promise<void> {
+    // The agent's login command is a program from settings: never in Restricted Mode.
+    if (!vscode.workspace.isTrusted) {
+      return Promise.reject(new Error('This workspace is not trusted: no sign-in command is run here.'));
+    }
     const terminal = vscode.window.createTerminal({
       name: `Sign in: ${title}`,
       shellPath: command,
@@ -41,6 +46,7 @@ export class VsCodeSignIn implements SignInHost {
 
   async storeSecret(agentId: string, variable: string, value: string): Promise<void> {
     const current = await this.secretsFor(agentId);
+    secretValues.add(variable, value);
     await this.secrets.store(key(agentId), JSON.stringify({ ...current, [variable]: value }));
   }
 
@@ -51,7 +57,14 @@ export class VsCodeSignIn implements SignInHost {
     }
     try {
       const parsed = SecretEnv.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : {};
+      if (!parsed.success) {
+        return {};
+      }
+      // The agent gets them; everything we write down or show has them scrubbed.
+      for (const [variable, value] of Object.entries(parsed.data)) {
+        secretValues.add(variable, value);
+      }
+      return parsed.data;
     } catch {
       return {};
     }

@@ -45,6 +45,14 @@ export class AgentStatusBar implements vscode.Disposable {
       starting: '$(loading~spin)',
       error: '$(error)',
     };
+    if (status.state === 'error' && status.error?.kind === 'untrusted') {
+      // Restricted Mode is the workspace's state, not the agent failing: no error colour.
+      this.item.text = '$(shield) ACP: Restricted';
+      this.item.tooltip =
+        'Restricted Mode: this workspace is not trusted, so no agent is started. Click to open the chat.';
+      this.item.backgroundColor = undefined;
+      return;
+    }
     const icon = icons[state] ?? '$(hubot)';
     this.item.text = `${icon} ${name}: ${state}`;
     this.item.tooltip = status.error

@@ -47,6 +47,7 @@ const PALETTE_COMMANDS = [
   'acpAgents.view.openChatInEditor',
   'acpAgents.newChatInEditor',
   'acpAgents.setMcpSecret',
+  'acpAgents.resetMcpConsent',
 ];
 
 describe('commands, status bar and agent settings (issue 4)', () => {

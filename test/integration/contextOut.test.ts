@@ -15,6 +15,7 @@ import {
   eventually,
   freshChat,
   getApi,
+  installPrompts,
   lastTurn,
   replyOf,
   Settings,
@@ -61,7 +62,9 @@ describe('MCP servers, Problems offered back, chats in editor tabs (issue 11)', 
         name: 'files',
         command: 'mcp-files',
         args: ['--root', '.'],
-        env: [{ name: 'TOKEN', value: 'Bearer it-secret-value' }],
+        // The agent got the value; its reply quoting it back is shown scrubbed (issue 19): the marker
+        // replaces exactly the stored value, nothing else.
+        env: [{ name: 'TOKEN', value: 'Bearer ‹secret IT_MCP_TOKEN›' }],
       },
       { type: 'http', name: 'web', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'X-Test', value: '1' }] },
     ]);
@@ -85,6 +88,7 @@ describe('MCP servers, Problems offered back, chats in editor tabs (issue 11)', 
     const file = path.join(dir, 'mcp.json');
     assert.ok(!existsSync(file), 'the sample workspace has no mcp.json of its own');
     const createdDir = !existsSync(dir);
+    const prompts = installPrompts(api);
     mkdirSync(dir, { recursive: true });
     try {
       writeFileSync(
@@ -98,6 +102,8 @@ describe('MCP servers, Problems offered back, chats in editor tabs (issue 11)', 
         }`,
       );
       await api.mcp.store('it-key', 'from-secret-storage');
+      // A server the workspace defines needs the user's consent first (issue 19).
+      prompts.answerModal('Allow');
       await freshChat(api);
       const { reply } = await ask(api, 'mcp');
       const servers = JSON.parse(/^MCP servers: (.*)$/s.exec(reply)?.[1] ?? 'null') as unknown;
@@ -106,10 +112,12 @@ describe('MCP servers, Problems offered back, chats in editor tabs (issue 11)', 
           name: 'vscode-local',
           command: 'node',
           args: [`${workspaceRoot()}/srv.js`],
-          env: [{ name: 'KEY', value: 'from-secret-storage' }],
+          env: [{ name: 'KEY', value: '‹secret it-key›' }], // as the agent quoted it back, scrubbed
         },
       ]);
     } finally {
+      prompts.restore();
+      await api.mcp.consent.revokeAll();
       await api.mcp.store('it-key', '');
       rmSync(createdDir ? dir : file, { recursive: true, force: true });
     }

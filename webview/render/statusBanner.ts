@@ -1,5 +1,5 @@
 import type { AgentStatus } from '../../src/protocol';
-import { el } from './dom';
+import { button, el, icon } from './dom';
 import { agentErrorView } from './errorView';
 import type { RenderContext } from './types';
 
@@ -30,6 +30,12 @@ export class StatusBanner {
         return;
       }
       case 'error': {
+        if (status.error?.kind === 'untrusted') {
+          this.element.replaceChildren(restrictedNotice(this.context));
+          this.element.setAttribute('role', 'status');
+          this.element.hidden = false;
+          return;
+        }
         const error = status.error ?? { kind: 'internal', message: `${agentName} failed.` };
         this.element.replaceChildren(
           agentErrorView(
@@ -57,4 +63,33 @@ export class StatusBanner {
       }
     }
   }
+}
+
+/**
+ * Restricted Mode, said as a state of the workspace rather than a failure: why agents need trust, and
+ * the one remedy (VS Code's trust editor). No "Check agents": the doctor starts nothing here either.
+ */
+function restrictedNotice(context: RenderContext): HTMLElement {
+  return el(
+    'div',
+    'restricted-notice',
+    el('div', 'notice-title', icon('shield'), el('span', '', 'Restricted Mode')),
+    el(
+      'p',
+      'notice-text',
+      'This workspace is not trusted, so no agent is started here — not even the demo agent. An agent reads, ' +
+        'writes and runs commands in the workspace, and the workspace’s own settings could choose which program ' +
+        'runs. Trust the folder only if you trust its authors.',
+    ),
+    el(
+      'div',
+      'error-actions',
+      button('Manage Workspace Trust', {
+        icon: 'shield',
+        ariaLabel: 'Manage Workspace Trust',
+        title: 'Opens VS Code’s workspace trust editor (workbench.trust.manage)',
+        onClick: () => context.post({ type: 'manage_trust' }),
+      }),
+    ),
+  );
 }

@@ -20,6 +20,7 @@ const REPORT_CONTEXT = {
   generatedAt: new Date('2026-11-26T07:00:00.000Z'),
   platform: 'linux-x64',
   hostNode: 'v20.0.0',
+  trusted: true,
 };
 
 describe('agent doctor', () => {

@@ -82,6 +82,7 @@ export class ChatHarness {
   view = new RecordingView();
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
+  manageTrustRuns = 0;
   private readonly ownsStorage: boolean;
 
   constructor(options: HarnessOptions) {
@@ -100,6 +101,9 @@ export class ChatHarness {
       editor: {
         openFile: async () => {},
         openUrl: async () => {},
+        manageTrust: async () => {
+          this.manageTrustRuns++;
+        },
         checkAgents: async () => {
           this.checkAgentsRuns++;
         },

@@ -59,6 +59,8 @@ export interface AgentDiagnosis {
   readonly problems: readonly DoctorProblem[];
   /** How long the whole check of this agent took. */
   readonly ms: number;
+  /** Why the agent was not checked at all (nothing was started): Restricted Mode. */
+  readonly notChecked?: string;
 }
 
 export interface DoctorOptions {

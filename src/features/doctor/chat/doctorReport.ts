@@ -1,6 +1,7 @@
 import type { AgentCapabilities } from '@agentclientprotocol/sdk';
 import type { ErrorDetails } from '../../../core/threadTypes';
 import type { AgentDiagnosis, AgentOrigin } from './agentDoctor';
+import { scrubSecrets } from '../../../core/secrets';
 
 /** Facts about the machine the report was made on, shown in its header. */
 export interface ReportContext {
@@ -9,6 +10,13 @@ export interface ReportContext {
   /** The extension host's Node version. */
   readonly hostNode: string;
   readonly extensionVersion?: string;
+  /** Whether the workspace is trusted: the report starts with it (in Restricted Mode nothing was started). */
+  readonly trusted: boolean;
+  /**
+   * Agents the workspace's own settings define, listed (never run) in Restricted Mode so the user sees
+   * what trusting the folder would start.
+   */
+  readonly workspaceAgents?: readonly { readonly label: string; readonly command: string }[];
 }
 
 const ORIGIN_LABEL: Readonly<Record<AgentOrigin, string>> = {
@@ -34,6 +42,7 @@ export function renderDoctorReport(diagnoses: readonly AgentDiagnosis[], context
         ' UTC',
       )} · ${context.platform} · extension host Node ${context.hostNode}${context.extensionVersion ? ` · ACP Agents ${context.extensionVersion}` : ''}`,
     '',
+    ...trustLines(context),
     '| Agent | Status | Found | Start (initialize) | Signed in |',
     '| --- | --- | --- | --- | --- |',
     ...diagnoses.map(summaryRow),
@@ -48,13 +57,38 @@ export function renderDoctorReport(diagnoses: readonly AgentDiagnosis[], context
     'Each check ran in parallel with a time limit per step. Run _ACP: Check Agents_ again after a fix; _ACP: Show Agent Log_ (log level Trace) shows every protocol message of the chat’s agents.',
     '',
   );
-  return lines.join('\n');
+  // A file on disk that people paste into bug reports: no secret value in use may be in it.
+  return scrubSecrets(lines.join('\n'));
+}
+
+/** The report's first paragraph: the workspace trust state, and in Restricted Mode what was not run. */
+function trustLines(context: ReportContext): string[] {
+  if (context.trusted) {
+    return ['**Workspace trust:** trusted — agents were started in the workspace folder to check them.', ''];
+  }
+  const lines = [
+    '**Workspace trust: Restricted Mode.** This workspace is not trusted, so no agent was started or looked up: an agent can read, write and run anything in the workspace. Settings that name programs or servers are taken from your user settings only. To check (and chat with) agents here, run _Manage Workspace Trust_ (`workbench.trust.manage`) and trust the folder if you trust its authors.',
+    '',
+  ];
+  const defined = context.workspaceAgents ?? [];
+  if (defined.length > 0) {
+    lines.push(
+      'Agents this workspace’s settings define (not checked: this workspace is not trusted):',
+      '',
+      ...defined.map((agent) => `- ${escapeMarkdown(agent.label)}: ${code(agent.command)}`),
+      '',
+    );
+  }
+  return lines;
 }
 
 /** One word for how the agent is doing. */
 export function verdictOf(
   diagnosis: AgentDiagnosis,
-): 'ready' | 'not installed' | 'not signed in' | 'problem' {
+): 'ready' | 'not installed' | 'not signed in' | 'problem' | 'not checked' {
+  if (diagnosis.notChecked) {
+    return 'not checked';
+  }
   if (!diagnosis.foundAt) {
     return 'not installed';
   }
@@ -70,10 +104,11 @@ const VERDICT_BADGE = {
   'not installed': '– not installed',
   'not signed in': '! not signed in',
   problem: '✗ problem',
+  'not checked': '– not checked',
 } as const;
 
 function summaryRow(diagnosis: AgentDiagnosis): string {
-  const found = diagnosis.foundAt ? 'yes' : 'no';
+  const found = diagnosis.notChecked ? '—' : diagnosis.foundAt ? 'yes' : 'no';
   const start = diagnosis.initialize ? `${diagnosis.initialize.ms} ms` : diagnosis.foundAt ? 'failed' : '—';
   const signedIn = !diagnosis.session
     ? '—'
@@ -91,8 +126,12 @@ function agentSection(diagnosis: AgentDiagnosis): string[] {
     `## ${heading(agent.label)} — ${verdictOf(diagnosis)}`,
     '',
     `- **Command:** ${code([agent.command, ...agent.args].join(' '))} (${ORIGIN_LABEL[diagnosis.origin]})`,
-    `- **Found:** ${diagnosis.foundAt ? code(diagnosis.foundAt) : 'no'}`,
   ];
+  if (diagnosis.notChecked) {
+    lines.push(`- **Status:** ${diagnosis.notChecked}`);
+  } else {
+    lines.push(`- **Found:** ${diagnosis.foundAt ? code(diagnosis.foundAt) : 'no'}`);
+  }
   if (diagnosis.version) {
     lines.push(`- **Version (\`--version\`):** ${code(diagnosis.version)}`);
   }

@@ -1,5 +1,9 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import * as z from 'zod';
+import { plainText } from '../../../core/agentText';
+import { scrubSecrets } from '../../../core/secrets';
+import { notCheckedDiagnosis } from '../chat/restrictedCheck';
 import { diagnoseAgents, type AgentDiagnosis, type AgentOrigin } from '../chat/agentDoctor';
 import { AGENT_PRESETS } from '../../../chat/agentPresets';
 import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
@@ -14,6 +18,8 @@ export interface CheckAgentsDeps {
   /** Where the report is written (the extension's global storage). */
   readonly storage: vscode.Uri;
   readonly extensionVersion: string;
+  /** Parses a settings file (JSON with comments): to list, never run, what an untrusted workspace defines. */
+  readonly parseJsonc: (text: string) => unknown;
 }
 
 /** What the command returns (for tests and other extensions): the findings and where the report is. */
@@ -30,32 +36,29 @@ export interface CheckAgentsResult {
 export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
   return vscode.commands.registerCommand('acpAgents.checkAgents', async (): Promise<CheckAgentsResult> => {
     const agents = agentsToCheck(deps.catalog.agents.agents);
-    const diagnoses = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `ACP Agents: checking ${agents.length} agent${agents.length === 1 ? '' : 's'}…`,
-      },
-      () =>
-        diagnoseAgents(agents, {
-          cwd: deps.cwd(),
-          clientInfo: {
-            name: 'acp-agents-vscode',
-            title: 'ACP Agents for VS Code',
-            version: deps.extensionVersion,
-          },
-        }),
-    );
+    // Read when the command runs: trust can be granted between two checks.
+    const trusted = vscode.workspace.isTrusted;
+    const diagnoses = trusted
+      ? await diagnose(agents, deps)
+      : agents.map(({ agent, origin }) => notCheckedDiagnosis(agent, origin));
     for (const diagnosis of diagnoses) {
       const problems = diagnosis.problems.map((p) => p.problem).join(' ');
       deps.log.info(
-        `Check agents: ${diagnosis.agent.label}: ${verdictOf(diagnosis)}${problems ? ` — ${problems}` : ''}`,
+        scrubSecrets(
+          plainText(
+            `Check agents: ${diagnosis.agent.label}: ${verdictOf(diagnosis)}${problems ? ` — ${problems}` : ''}`,
+          ),
+        ),
       );
     }
+    // The report is a file on disk that people paste into bug reports: no secret value in it.
     const markdown = renderDoctorReport(diagnoses, {
       generatedAt: new Date(),
       platform: `${os.platform()}-${os.arch()}`,
       hostNode: process.version,
       extensionVersion: deps.extensionVersion,
+      trusted,
+      ...(trusted ? {} : { workspaceAgents: await workspaceDefinedAgents(deps.parseJsonc) }),
     });
     await vscode.workspace.fs.createDirectory(deps.storage);
     const reportUri = vscode.Uri.joinPath(deps.storage, 'agent-check.md');
@@ -64,6 +67,73 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
     return { diagnoses, markdown, reportUri };
   });
 }
+
+/** Runs the doctor (trusted workspaces only: it starts every agent in the workspace folder). */
+function diagnose(
+  agents: readonly { agent: AgentDefinition; origin: AgentOrigin }[],
+  deps: CheckAgentsDeps,
+): Thenable<AgentDiagnosis[]> {
+  return vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `ACP Agents: checking ${agents.length} agent${agents.length === 1 ? '' : 's'}…`,
+    },
+    () =>
+      diagnoseAgents(agents, {
+        cwd: deps.cwd(),
+        clientInfo: {
+          name: 'acp-agents-vscode',
+          title: 'ACP Agents for VS Code',
+          version: deps.extensionVersion,
+        },
+      }),
+  );
+}
+
+/**
+ * The agents the workspace's own settings define (parsed, never run), listed in a Restricted Mode report.
+ * Read from each folder's `.vscode/settings.json`: in Restricted Mode VS Code hides a workspace's values of
+ * restricted settings, even from `inspect()`.
+ */
+async function workspaceDefinedAgents(
+  parseJsonc: (text: string) => unknown,
+): Promise<{ label: string; command: string }[]> {
+  const found: { label: string; command: string }[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    try {
+      const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+      const settings = parseJsonc(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)));
+      found.push(...agentsIn((settings as Record<string, unknown> | null)?.['acpAgents.agents']));
+    } catch {
+      // No settings file, or not valid JSON: nothing to list.
+    }
+  }
+  return found;
+}
+
+function agentsIn(raw: unknown): { label: string; command: string }[] {
+  if (!Array.isArray(raw)) {
+    return [];
+  }
+  return raw.flatMap((entry: unknown) => {
+    const parsed = WorkspaceAgentSchema.safeParse(entry);
+    return parsed.success
+      ? [
+          {
+            label: parsed.data.label ?? parsed.data.id ?? parsed.data.command,
+            command: [parsed.data.command, ...parsed.data.args].join(' '),
+          },
+        ]
+      : [];
+  });
+}
+
+const WorkspaceAgentSchema = z.object({
+  id: z.string().optional(),
+  label: z.string().optional(),
+  command: z.string(),
+  args: z.array(z.string()).catch([]),
+});
 
 /** The chat's agents (configured, detected, or the demo), then the known agents it does not offer. */
 function agentsToCheck(

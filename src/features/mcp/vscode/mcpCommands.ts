@@ -7,6 +7,15 @@ export function registerMcpCommands(
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand('acpAgents.resetMcpConsent', async () => {
+      const count = await source.consent.revokeAll();
+      void vscode.window.showInformationMessage(
+        count === 0
+          ? 'ACP Agents: no answer about this workspace’s MCP servers was kept.'
+          : `ACP Agents: ${count} answer${count === 1 ? '' : 's'} about this workspace’s MCP servers forgotten; you are asked again at the next agent session.`,
+      );
+      return count;
+    }),
     vscode.commands.registerCommand('acpAgents.setMcpSecret', async (name?: unknown) => {
       try {
         if (await source.askAndStore(typeof name === 'string' ? name : undefined)) {

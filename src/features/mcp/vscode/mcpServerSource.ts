@@ -9,6 +9,9 @@ import {
 import { parseJsonc, vscodeMcpServers } from '../chat/vscodeMcpConfig';
 import type { Logger } from '../../../core/ports';
 import type { UserPrompts } from '../../../vscode/userPrompts';
+import { acpSetting, setting, workspaceValueOf } from '../../../vscode/settings';
+import { secretValues } from '../../../core/secrets';
+import type { McpConsent } from '../chat/mcpConsent';
 
 const SECRET_KEY_PREFIX = 'acpAgents.mcpSecret.';
 
@@ -22,20 +25,20 @@ export class McpServerSource {
     private readonly secrets: vscode.SecretStorage,
     private readonly prompts: UserPrompts,
     private readonly logger: Logger,
+    /** The user's answers for servers the workspace defines (see McpConsent). */
+    readonly consent: McpConsent,
   ) {}
 
   /** The servers for a new, loaded or resumed session; bad entries and missing secrets are logged. */
   async servers(): Promise<acp.McpServer[]> {
-    const parsed = parseMcpServerSettings(vscode.workspace.getConfiguration('acpAgents').get('mcpServers'));
+    const parsed = parseMcpServerSettings(await this.ownSettings());
     for (const error of parsed.errors) {
       this.logger.warn(error);
     }
     const own = [...parsed.servers];
-    const config = vscode.workspace.getConfiguration('acpAgents');
     // Ours first: a server of the same name in VS Code's configuration is then left out.
-    const all = config.get<boolean>('mcp.includeVsCodeServers', true)
-      ? [...own, ...(await this.vscodeServers())]
-      : own;
+    const all =
+      acpSetting('mcp.includeVsCodeServers') !== false ? [...own, ...(await this.vscodeServers())] : own;
     const resolved = await resolveMcpServers(all, (name) => this.secret(name));
     for (const problem of resolved.problems) {
       this.logger.warn(problem);
@@ -43,18 +46,66 @@ export class McpServerSource {
     return resolved.servers;
   }
 
+  /**
+   * `acpAgents.mcpServers`: the workspace's list when a trusted workspace sets one — each entry only
+   * once the user allowed it — else the user's own.
+   */
+  private async ownSettings(): Promise<unknown> {
+    const fromWorkspace = vscode.workspace.isTrusted
+      ? workspaceValueOf('acpAgents', 'mcpServers')
+      : undefined;
+    if (!Array.isArray(fromWorkspace)) {
+      return acpSetting('mcpServers');
+    }
+    const allowed: unknown[] = [];
+    for (const entry of fromWorkspace as unknown[]) {
+      const name = (entry as { name?: unknown } | null)?.name;
+      const server = {
+        name: typeof name === 'string' ? name : '?',
+        source: 'workspace settings "acpAgents.mcpServers"',
+        definition: entry,
+      };
+      if (await this.consent.allowed(server)) {
+        allowed.push(entry);
+      }
+    }
+    return allowed;
+  }
+
+  /**
+   * Gives `take` each server of a workspace-defined MCP configuration the user allowed (asked once
+   * per definition); a server not allowed is left out before any of its variables is filled in.
+   */
+  private async takeAllowed(raw: unknown, source: string, take: (config: unknown) => void): Promise<void> {
+    const servers = (raw as { servers?: unknown } | null)?.servers;
+    if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+      take(raw); // not an MCP configuration: vscodeMcpServers says why
+      return;
+    }
+    for (const [name, definition] of Object.entries(servers as Record<string, unknown>)) {
+      if (await this.consent.allowed({ name, source, definition })) {
+        take({ servers: { [name]: definition } });
+      } else {
+        this.logger.info(`${source}: MCP server "${name}" not given to agents (not allowed).`);
+      }
+    }
+  }
+
   /** The servers configured for VS Code itself: each folder's `.vscode/mcp.json` and the `mcp.servers` setting. */
   private async vscodeServers(): Promise<McpServerSetting[]> {
     const env = process.env;
     const found: McpServerSetting[] = [];
     const take = (raw: unknown, source: string, workspaceFolder?: string): void => {
+      rememberEnvSecrets(raw, env);
       const result = vscodeMcpServers(raw, source, { ...(workspaceFolder ? { workspaceFolder } : {}), env });
       found.push(...result.servers);
       for (const reason of result.skipped) {
         this.logger.warn(reason);
       }
     };
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    // An untrusted workspace's own files are not read at all (and no agent starts there anyway).
+    const folders = vscode.workspace.isTrusted ? (vscode.workspace.workspaceFolders ?? []) : [];
+    for (const folder of folders) {
       const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
       let text: string;
       try {
@@ -62,27 +113,40 @@ export class McpServerSource {
       } catch {
         continue; // no mcp.json in this folder
       }
+      let config: unknown;
       try {
-        take(parseJsonc(text), vscode.workspace.asRelativePath(file), folder.uri.fsPath);
+        config = parseJsonc(text);
       } catch (error) {
         this.logger.warn(
           `${file.fsPath} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
         );
+        continue;
       }
+      const source = vscode.workspace.asRelativePath(file);
+      await this.takeAllowed(config, source, (allowed) => take(allowed, source, folder.uri.fsPath));
     }
-    const fromSettings = vscode.workspace.getConfiguration('mcp').get<unknown>('servers');
-    if (fromSettings !== undefined) {
-      take(
-        { servers: fromSettings },
-        'settings "mcp.servers"',
-        vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const fromWorkspace = vscode.workspace.isTrusted ? workspaceValueOf('mcp', 'servers') : undefined;
+    if (fromWorkspace !== undefined) {
+      const source = 'workspace settings "mcp.servers"';
+      await this.takeAllowed({ servers: fromWorkspace }, source, (allowed) =>
+        take(allowed, source, firstFolder),
       );
+    } else {
+      const fromUser = setting('mcp', 'servers');
+      if (fromUser !== undefined) {
+        take({ servers: fromUser }, 'settings "mcp.servers"', firstFolder);
+      }
     }
     return found;
   }
 
   private async secret(name: string): Promise<string | undefined> {
-    return this.secrets.get(SECRET_KEY_PREFIX + name);
+    const value = await this.secrets.get(SECRET_KEY_PREFIX + name);
+    if (value !== undefined) {
+      secretValues.add(name, value); // scrubbed from every log, view, journal and report from now on
+    }
+    return value;
   }
 
   /** Asks for a secret's name (offering those the settings refer to) and value, and keeps it in SecretStorage. */
@@ -120,10 +184,24 @@ export class McpServerSource {
 
   /** The secret names `acpAgents.mcpServers` refers to, for the name prompt. */
   private referencedNames(): string[] {
-    const parsed = parseMcpServerSettings(vscode.workspace.getConfiguration('acpAgents').get('mcpServers'));
+    const parsed = parseMcpServerSettings(acpSetting('mcpServers'));
     const names = parsed.servers.flatMap((server) =>
       ('url' in server ? server.headers : server.env).flatMap((pair) => secretNamesIn(pair.value)),
     );
     return [...new Set(names)];
+  }
+}
+
+/**
+ * The environment variables an MCP configuration fills into its servers (`${env:NAME}`): often tokens,
+ * so their values are scrubbed like secrets (a server config is the one place we copy them from).
+ */
+function rememberEnvSecrets(raw: unknown, env: Readonly<Record<string, string | undefined>>): void {
+  for (const match of JSON.stringify(raw ?? null).matchAll(/\$\{env:([^}]+)\}/g)) {
+    const name = match[1] as string;
+    const value = env[name];
+    if (value !== undefined) {
+      secretValues.add(`env:${name}`, value);
+    }
   }
 }

@@ -1,0 +1,74 @@
+/**
+ * Issue 19: a workspace's `.vscode/mcp.json` server reaches agents only after the user allowed it — asked
+ * once, remembered, asked again when the definition changes, and forgotten by "ACP: Reset MCP Server
+ * Consent". `${env:…}` is filled in only for an allowed server.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AcpAgentsApi } from '../../src/chatHost';
+import { getApi, installPrompts, workspaceRoot } from './support/harness';
+
+describe('MCP consent for workspace servers (issue 19)', () => {
+  const dir = path.join(workspaceRoot(), '.vscode');
+  const file = path.join(dir, 'mcp.json');
+  let api: AcpAgentsApi;
+  let prompts: ReturnType<typeof installPrompts>;
+
+  const writeConfig = (args: string[]): void => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        servers: { 'repo-mcp': { command: 'repo-mcp-server', args, env: { HOME_DIR: '${env:HOME}' } } },
+      }),
+    );
+  };
+  const repoServers = async () => (await api.mcp.servers()).filter((server) => server.name === 'repo-mcp');
+  const consentQuestions = () =>
+    prompts.questions('modal').filter((q) => /MCP server "repo-mcp"/.test(q.message));
+
+  before(async () => {
+    api = await getApi();
+    prompts = installPrompts(api);
+    await api.mcp.consent.revokeAll();
+  });
+
+  after(async () => {
+    prompts.restore();
+    await api.mcp.consent.revokeAll();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('asks once, remembers, asks again after the definition changes, and forgets on reset', async () => {
+    writeConfig(['--stdio']);
+    prompts.answerModal('Allow');
+    const allowed = await repoServers();
+    assert.equal(allowed.length, 1);
+    assert.equal(consentQuestions().length, 1);
+    assert.match(
+      consentQuestions()[0]?.detail ?? '',
+      /\.vscode\/mcp\.json defines it: it runs repo-mcp-server --stdio/,
+    );
+    const env =
+      'env' in (allowed[0] as object) ? (allowed[0] as { env: { name: string; value: string }[] }).env : [];
+    assert.deepEqual(env, [{ name: 'HOME_DIR', value: process.env.HOME ?? '' }], 'filled once allowed');
+
+    assert.equal((await repoServers()).length, 1);
+    assert.equal(consentQuestions().length, 1, 'remembered');
+
+    writeConfig(['--stdio', '--evil']);
+    prompts.answerModal('Don’t Allow');
+    assert.equal((await repoServers()).length, 0);
+    assert.equal(consentQuestions().length, 2, 'a changed definition asks again');
+    assert.equal((await repoServers()).length, 0);
+    assert.equal(consentQuestions().length, 2, 'the denial is remembered');
+
+    // The command's answer is how many answers it forgot.
+    assert.equal(await vscode.commands.executeCommand('acpAgents.resetMcpConsent'), 2);
+    prompts.answerModal(undefined);
+    assert.equal((await repoServers()).length, 0);
+    assert.equal(consentQuestions().length, 3, 'asked again after the reset');
+  });
+});

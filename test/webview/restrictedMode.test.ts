@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { snapshot, status } from './support/builders';
+import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
+
+describe('webview: Restricted Mode notice', () => {
+  const chat = useChatPages();
+
+  it('is a neutral notice with Manage Workspace Trust, not an error with Check agents', async () => {
+    const page = await chat.open({ width: 420, height: 520 });
+    await page.host(snapshot());
+    await page.host(
+      status({
+        state: 'error',
+        agentName: 'Demo agent (offline)',
+        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      }),
+    );
+    const banner = page.page.locator('.status-banner');
+    assert.equal(await banner.getAttribute('role'), 'status');
+    assert.equal(await banner.locator('[role="alert"], .agent-error').count(), 0, 'not shown as an error');
+    assert.match(await banner.locator('.notice-title').innerText(), /Restricted Mode/);
+    assert.match(await banner.innerText(), /not trusted/);
+    const buttons = banner.locator('vscode-button');
+    assert.deepEqual(await buttons.allTextContents(), ['Manage Workspace Trust']);
+    await buttons.first().click();
+    assert.deepEqual((await page.posted()).at(-1), { type: 'manage_trust' });
+
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/restricted-mode.png` });
+    page.assertClean();
+  });
+});
