@@ -247,6 +247,8 @@ export const TurnFileChangeSchema = z.object({
   removed: z.number(),
   binary: z.optional(z.boolean()),
   decision: FileChangeDecisionSchema,
+  /** Why the last Undo left this file as it is (e.g. a folder on its path is now a link to outside). */
+  problem: z.optional(z.string()),
 });
 
 /** The files a turn changed, for the "N files changed" card. */

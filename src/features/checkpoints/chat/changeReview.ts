@@ -3,7 +3,8 @@ import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
 import type { Thread } from '../../../core/thread';
 import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/threadTypes';
-import type { RestoredFile, WorkspaceChangesPort } from './workspaceChanges';
+import { describeNotRestored, putBack, wouldLeaveAlone, type PutBackOutcome } from './putBack';
+import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
   /** A checkpoint that takes longer is given up: the prompt is not held back for it. */
@@ -198,27 +199,42 @@ export class ChangeReview implements Disposable {
       this.workspace.inform('The workspace is already as it was before this message.');
       return;
     }
+    const leftAlone = await wouldLeaveAlone(
+      this.workspace,
+      files.map((file) => file.path),
+    );
+    const changing = files.length - leftAlone.size;
     const confirmed = await this.workspace.confirm(
-      `Restore the workspace to before this message? ${files.length} ${plural(files.length, 'file')} will change.`,
-      describe(
-        files.map((file) => ({ path: file.path, kind: file.kind })),
-        (file) => `${this.workspace.relativePath(file.path)} (${restoreVerb(file.kind)})`,
-      ),
+      `Restore the workspace to before this message? ${changing} ${plural(changing, 'file')} will change.`,
+      describe(files, (file) => {
+        const why = leftAlone.get(file.path);
+        const what = why === undefined ? restoreVerb(file.kind) : `left alone: ${why}`;
+        return `${this.workspace.relativePath(file.path)} (${what})`;
+      }),
       'Restore',
     );
     if (!confirmed) {
       return;
     }
-    await this.workspace.restore(await this.originals(checkpointId, files));
+    const outcome = await this.putBack(checkpointId, files);
     thread.updateTurn(turnId, { restoredAt: Date.now() });
-    // What later turns changed is gone from the disk now: their cards say so.
+    // What later turns changed is gone from the disk now — except what was left alone: their cards say so.
+    const restored = new Set(outcome.restored);
     let after = false;
     for (const turn of thread.snapshot().turns) {
       after ||= turn.id === turnId;
       if (after && turn.changes) {
-        this.decide(thread, turn.id, pendingOf(turn.changes.files), 'undone');
+        const pending = pendingOf(turn.changes.files);
+        this.decide(
+          thread,
+          turn.id,
+          pending.filter((file) => restored.has(file.path)),
+          'undone',
+        );
+        this.markProblems(thread, turn.id, outcome.notRestored);
       }
     }
+    this.report('Restored', outcome);
   }
 
   private store(): Promise<CheckpointStore> {
@@ -271,8 +287,64 @@ export class ChangeReview implements Disposable {
         return;
       }
     }
-    await this.workspace.restore(await this.originals(checkpointId, files));
-    this.decide(thread, turnId, files, 'undone');
+    const outcome = await this.putBack(checkpointId, files);
+    const restored = new Set(outcome.restored);
+    this.decide(
+      thread,
+      turnId,
+      files.filter((file) => restored.has(file.path)),
+      'undone',
+    );
+    this.markProblems(thread, turnId, outcome.notRestored);
+    this.report('Undid', outcome);
+  }
+
+  /**
+   * Puts the files back as they were at `checkpointId`, each checked just before it is written (see
+   * `putBack`): what would land outside the workspace, or whose earlier bytes are unknown, is left.
+   */
+  private async putBack(
+    checkpointId: string,
+    files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
+  ): Promise<PutBackOutcome> {
+    const { known, unknown } = await this.originals(checkpointId, files);
+    return putBack(this.workspace, known, unknown);
+  }
+
+  /** Tells the user what was not put back and why (nothing when everything was). */
+  private report(verb: string, outcome: PutBackOutcome): void {
+    if (outcome.notRestored.length === 0) {
+      return;
+    }
+    const count = outcome.restored.length;
+    this.workspace.inform(
+      `${verb} ${count} ${plural(count, 'file')}. Left alone: ${describeNotRestored(outcome.notRestored, (p) => this.workspace.relativePath(p))}.`,
+    );
+  }
+
+  /** Shows on the card why a file was left as it is; a file put back loses its old problem. */
+  private markProblems(thread: Thread, turnId: string, failures: readonly RestoreFailure[]): void {
+    const changes = thread.turn(turnId)?.changes;
+    if (!changes) {
+      return;
+    }
+    const why = new Map(failures.map((failure) => [failure.path, failure.reason]));
+    thread.updateTurn(turnId, {
+      changes: {
+        ...changes,
+        files: changes.files.map((file) => {
+          const reason = why.get(file.path);
+          if (reason !== undefined) {
+            return { ...file, problem: `Left alone: ${reason}.` };
+          }
+          if (file.decision === 'undone' && file.problem !== undefined) {
+            const { problem: _dropped, ...rest } = file;
+            return rest;
+          }
+          return file;
+        }),
+      },
+    });
   }
 
   /** The files whose content now is not what the turn left (the user or something else edited them). */
@@ -290,22 +362,25 @@ export class ChangeReview implements Disposable {
     return edited;
   }
 
-  /** The files as they were at `checkpointId`; a file that did not exist then is deleted. */
+  /**
+   * The files as they were at `checkpointId` (a file that did not exist then is deleted), and those
+   * whose earlier bytes are not known — never guessed, never deleted.
+   */
   private async originals(
     checkpointId: string,
     files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
-  ): Promise<RestoredFile[]> {
-    const restored: RestoredFile[] = [];
+  ): Promise<{ known: RestoredFile[]; unknown: RestoreFailure[] }> {
+    const known: RestoredFile[] = [];
+    const unknown: RestoreFailure[] = [];
     for (const file of files) {
       const bytes = file.kind === 'created' ? undefined : await this.read(checkpointId, file.path);
       if (bytes === undefined && file.kind !== 'created') {
-        throw new Error(
-          `The content of ${this.workspace.relativePath(file.path)} before the turn is not known.`,
-        );
+        unknown.push({ path: file.path, reason: 'its content before the turn is not known' });
+      } else {
+        known.push({ path: file.path, bytes });
       }
-      restored.push({ path: file.path, bytes });
     }
-    return restored;
+    return { known, unknown };
   }
 
   private async finish(thread: Thread, turnId: string, checkpointId: string): Promise<void> {

@@ -203,6 +203,7 @@ export class ShadowRepo {
     await this.skipList.writeExcludeFile();
     const listed = splitNul(await this.git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']));
     const excludedNow: string[] = [];
+    const linkedNow: string[] = [];
     let toStage = 0;
     const newlySkipped = new Map<string, SkippedFile>();
     const reasons = await this.skipList.reasonsFor(listed.map((entry) => entry.slice(2)));
@@ -214,11 +215,32 @@ export class ShadowRepo {
         toStage++;
       } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
         newlySkipped.set(rel, skip);
+      } else if (skip.reason === 'symlink') {
+        // A tracked file the agent replaced by a link is gone as a file: the card lists it as deleted,
+        // and Undo puts the file back in place of the link (never writing through it).
+        linkedNow.push(rel);
       } else {
         // A tracked file that grew past the bound keeps its last snapshotted version.
         excludedNow.push(rel);
       }
     });
+    if (linkedNow.length > 0) {
+      this.lastTree = undefined;
+      await this.git(
+        [
+          'rm',
+          '--cached',
+          '--force',
+          '--quiet',
+          '--ignore-unmatch',
+          '--pathspec-from-file=-',
+          '--pathspec-file-nul',
+        ],
+        {
+          input: `${linkedNow.map((rel) => `:(literal)${rel}`).join('\0')}\0`,
+        },
+      );
+    }
     if (newlySkipped.size > 0) {
       await this.skipList.add(newlySkipped);
       await this.skipList.writeExcludeFile();
