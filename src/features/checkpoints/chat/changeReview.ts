@@ -2,9 +2,19 @@ import type { CheckpointStore, FileChangeStat } from '../core/types';
 import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
 import type { Thread } from '../../../core/thread';
-import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/threadTypes';
-import { describeNotRestored, putBack, wouldLeaveAlone, type PutBackOutcome } from './putBack';
-import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
+import type { TurnChanges, TurnFileChange } from '../../../core/threadTypes';
+import {
+  decide,
+  describe,
+  encode,
+  markProblems,
+  pendingOf,
+  plural,
+  restoreVerb,
+  sameBytes,
+} from './cardUpdates';
+import { originals, putBack, reportNotRestored, wouldLeaveAlone, type PutBackOutcome } from './putBack';
+import type { WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
   /** A checkpoint that takes longer is given up: the prompt is not held back for it. */
@@ -14,9 +24,6 @@ export interface ChangeReviewOptions {
 }
 
 const DEFAULTS: ChangeReviewOptions = { checkpointTimeoutMs: 10_000, liveRefreshMs: 300 };
-
-/** How many file names a confirmation lists before "and N more". */
-const LISTED_FILES = 12;
 
 /**
  * Every turn's changes to the workspace, whoever made them: a checkpoint before the turn, a live list
@@ -165,7 +172,7 @@ export class ChangeReview implements Disposable {
         }
         return this.workspace.openChanges(checkpointId, chosen, `Agent changes (${chosen.length} files)`);
       case 'keep':
-        this.decide(thread, turnId, pendingOf(chosen), 'kept');
+        decide(thread, turnId, pendingOf(chosen), 'kept');
         return;
       case 'undo':
         if (changes.live) {
@@ -216,7 +223,7 @@ export class ChangeReview implements Disposable {
     if (!confirmed) {
       return;
     }
-    const outcome = await this.putBack(checkpointId, files);
+    const outcome = await this.putBack(checkpointId, files, 'Restored');
     thread.updateTurn(turnId, { restoredAt: Date.now() });
     // What later turns changed is gone from the disk now — except what was left alone: their cards say so.
     const restored = new Set(outcome.restored);
@@ -225,16 +232,15 @@ export class ChangeReview implements Disposable {
       after ||= turn.id === turnId;
       if (after && turn.changes) {
         const pending = pendingOf(turn.changes.files);
-        this.decide(
+        decide(
           thread,
           turn.id,
           pending.filter((file) => restored.has(file.path)),
           'undone',
         );
-        this.markProblems(thread, turn.id, outcome.notRestored);
+        markProblems(thread, turn.id, outcome.notRestored);
       }
     }
-    this.report('Restored', outcome);
   }
 
   private store(): Promise<CheckpointStore> {
@@ -287,64 +293,31 @@ export class ChangeReview implements Disposable {
         return;
       }
     }
-    const outcome = await this.putBack(checkpointId, files);
+    const outcome = await this.putBack(checkpointId, files, 'Undid');
     const restored = new Set(outcome.restored);
-    this.decide(
+    decide(
       thread,
       turnId,
       files.filter((file) => restored.has(file.path)),
       'undone',
     );
-    this.markProblems(thread, turnId, outcome.notRestored);
-    this.report('Undid', outcome);
+    markProblems(thread, turnId, outcome.notRestored);
   }
 
   /**
    * Puts the files back as they were at `checkpointId`, each checked just before it is written (see
    * `putBack`): what would land outside the workspace, or whose earlier bytes are unknown, is left.
    */
+  /** Puts the files back as they were at `checkpointId` (see `putBack`) and says what was left alone. */
   private async putBack(
     checkpointId: string,
     files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
+    verb: string,
   ): Promise<PutBackOutcome> {
-    const { known, unknown } = await this.originals(checkpointId, files);
-    return putBack(this.workspace, known, unknown);
-  }
-
-  /** Tells the user what was not put back and why (nothing when everything was). */
-  private report(verb: string, outcome: PutBackOutcome): void {
-    if (outcome.notRestored.length === 0) {
-      return;
-    }
-    const count = outcome.restored.length;
-    this.workspace.inform(
-      `${verb} ${count} ${plural(count, 'file')}. Left alone: ${describeNotRestored(outcome.notRestored, (p) => this.workspace.relativePath(p))}.`,
-    );
-  }
-
-  /** Shows on the card why a file was left as it is; a file put back loses its old problem. */
-  private markProblems(thread: Thread, turnId: string, failures: readonly RestoreFailure[]): void {
-    const changes = thread.turn(turnId)?.changes;
-    if (!changes) {
-      return;
-    }
-    const why = new Map(failures.map((failure) => [failure.path, failure.reason]));
-    thread.updateTurn(turnId, {
-      changes: {
-        ...changes,
-        files: changes.files.map((file) => {
-          const reason = why.get(file.path);
-          if (reason !== undefined) {
-            return { ...file, problem: `Left alone: ${reason}.` };
-          }
-          if (file.decision === 'undone' && file.problem !== undefined) {
-            const { problem: _dropped, ...rest } = file;
-            return rest;
-          }
-          return file;
-        }),
-      },
-    });
+    const { known, unknown } = await originals((path) => this.read(checkpointId, path), files);
+    const outcome = await putBack(this.workspace, known, unknown);
+    reportNotRestored(this.workspace, verb, outcome);
+    return outcome;
   }
 
   /** The files whose content now is not what the turn left (the user or something else edited them). */
@@ -360,27 +333,6 @@ export class ChangeReview implements Disposable {
       }
     }
     return edited;
-  }
-
-  /**
-   * The files as they were at `checkpointId` (a file that did not exist then is deleted), and those
-   * whose earlier bytes are not known — never guessed, never deleted.
-   */
-  private async originals(
-    checkpointId: string,
-    files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
-  ): Promise<{ known: RestoredFile[]; unknown: RestoreFailure[] }> {
-    const known: RestoredFile[] = [];
-    const unknown: RestoreFailure[] = [];
-    for (const file of files) {
-      const bytes = file.kind === 'created' ? undefined : await this.read(checkpointId, file.path);
-      if (bytes === undefined && file.kind !== 'created') {
-        unknown.push({ path: file.path, reason: 'its content before the turn is not known' });
-      } else {
-        known.push({ path: file.path, bytes });
-      }
-    }
-    return { known, unknown };
   }
 
   private async finish(thread: Thread, turnId: string, checkpointId: string): Promise<void> {
@@ -438,25 +390,6 @@ export class ChangeReview implements Disposable {
     thread.updateTurn(turnId, { changes });
   }
 
-  private decide(
-    thread: Thread,
-    turnId: string,
-    files: readonly TurnFileChange[],
-    decision: FileChangeDecision,
-  ): void {
-    const changes = thread.turn(turnId)?.changes;
-    if (!changes || files.length === 0) {
-      return;
-    }
-    const paths = new Set(files.map((file) => file.path));
-    thread.updateTurn(turnId, {
-      changes: {
-        ...changes,
-        files: changes.files.map((file) => (paths.has(file.path) ? { ...file, decision } : file)),
-      },
-    });
-  }
-
   private changesOf(thread: Thread, turnId: string): { checkpointId: string; changes: TurnChanges } {
     const turn = thread.turn(turnId);
     if (!turn?.changes || turn.checkpointId === undefined) {
@@ -464,47 +397,4 @@ export class ChangeReview implements Disposable {
     }
     return { checkpointId: turn.checkpointId, changes: turn.changes };
   }
-}
-
-function pendingOf(files: readonly TurnFileChange[]): TurnFileChange[] {
-  return files.filter((file) => file.decision === 'pending');
-}
-
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  if (a === undefined || b === undefined) {
-    return a === b;
-  }
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-  );
-}
-
-function encode(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
-
-function plural(count: number, word: string): string {
-  return count === 1 ? word : `${word}s`;
-}
-
-function restoreVerb(kind: FileChangeStat['kind']): string {
-  switch (kind) {
-    case 'created':
-      return 'deleted again';
-    case 'deleted':
-      return 'brought back';
-    case 'modified':
-      return 'restored';
-    default: {
-      const unknown: never = kind;
-      return String(unknown);
-    }
-  }
-}
-
-/** A bounded list of file names for a confirmation's detail. */
-function describe<T>(items: readonly T[], name: (item: T) => string): string {
-  const shown = items.slice(0, LISTED_FILES).map(name);
-  const more = items.length - shown.length;
-  return [...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
 }

@@ -1,4 +1,5 @@
 import { checkWriteTarget, type WriteTarget } from '../../../core/pathConfinement';
+import type { FileChangeKind } from '../core/types';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
 
 /** What putting files back did: which are as they were again, and which were left as they are, and why. */
@@ -59,8 +60,43 @@ async function check(workspace: WorkspaceChangesPort, path: string): Promise<Wri
     : checkWriteTarget(path, folder);
 }
 
-/** "Left alone: a.txt (why); b.txt (why)." for a notice, bounded. */
-export function describeNotRestored(
+/**
+ * The files as they were at a checkpoint (`read`; a file the turn created is to be deleted), and those
+ * whose earlier bytes are not known — never guessed, never deleted.
+ */
+export async function originals(
+  read: (path: string) => Promise<Uint8Array | undefined>,
+  files: readonly { readonly path: string; readonly kind: FileChangeKind }[],
+): Promise<{ known: RestoredFile[]; unknown: RestoreFailure[] }> {
+  const known: RestoredFile[] = [];
+  const unknown: RestoreFailure[] = [];
+  for (const file of files) {
+    const bytes = file.kind === 'created' ? undefined : await read(file.path);
+    if (bytes === undefined && file.kind !== 'created') {
+      unknown.push({ path: file.path, reason: 'its content before the turn is not known' });
+    } else {
+      known.push({ path: file.path, bytes });
+    }
+  }
+  return { known, unknown };
+}
+
+/** Tells the user what was not put back and why (nothing when everything was). */
+export function reportNotRestored(
+  workspace: WorkspaceChangesPort,
+  verb: string,
+  outcome: PutBackOutcome,
+): void {
+  if (outcome.notRestored.length === 0) {
+    return;
+  }
+  const count = outcome.restored.length;
+  const listed = describeNotRestored(outcome.notRestored, (p) => workspace.relativePath(p));
+  workspace.inform(`${verb} ${count} ${count === 1 ? 'file' : 'files'}. Left alone: ${listed}.`);
+}
+
+/** "a.txt (why); b.txt (why)" for a notice, bounded. */
+function describeNotRestored(
   failures: readonly RestoreFailure[],
   relativePath: (path: string) => string,
   listed = 12,
