@@ -247,6 +247,8 @@ export const TurnFileChangeSchema = z.object({
   removed: z.number(),
   binary: z.optional(z.boolean()),
   decision: FileChangeDecisionSchema,
+  /** Created, but it was ignored (not recorded) before the turn, so it may have existed: Undo leaves it. */
+  beforeUnknown: z.optional(z.boolean()),
   /** Why the last Undo left this file as it is (e.g. a folder on its path is now a link to outside). */
   problem: z.optional(z.string()),
 });

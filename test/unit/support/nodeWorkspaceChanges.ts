@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type {
   RestoredFile,
@@ -29,7 +29,11 @@ export class NodeWorkspaceChanges implements WorkspaceChangesPort {
   }
 
   async current(file: string): Promise<Uint8Array | undefined> {
-    return existsSync(file) ? readFileSync(file) : undefined;
+    try {
+      return readFileSync(file);
+    } catch {
+      return undefined; // missing, or not a file (as VS Code's port answers)
+    }
   }
 
   folderOf(file: string): string | undefined {

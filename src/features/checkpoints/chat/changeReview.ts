@@ -381,6 +381,7 @@ export class ChangeReview implements Disposable {
         added: file.added,
         removed: file.removed,
         ...(file.binary ? { binary: true } : {}),
+        ...(file.beforeUnknown ? { beforeUnknown: true } : {}),
         decision: decided.get(file.path) ?? 'pending',
       })),
       live: state.live,

@@ -60,17 +60,29 @@ async function check(workspace: WorkspaceChangesPort, path: string): Promise<Wri
     : checkWriteTarget(path, folder);
 }
 
+/** Why a file listed as created is not deleted: it was ignored at the checkpoint, so it may have existed. */
+const BEFORE_UNKNOWN =
+  'it was ignored (by .gitignore) before the turn, so it may have existed then — it is not deleted';
+
 /**
  * The files as they were at a checkpoint (`read`; a file the turn created is to be deleted), and those
  * whose earlier bytes are not known — never guessed, never deleted.
  */
 export async function originals(
   read: (path: string) => Promise<Uint8Array | undefined>,
-  files: readonly { readonly path: string; readonly kind: FileChangeKind }[],
+  files: readonly {
+    readonly path: string;
+    readonly kind: FileChangeKind;
+    readonly beforeUnknown?: boolean;
+  }[],
 ): Promise<{ known: RestoredFile[]; unknown: RestoreFailure[] }> {
   const known: RestoredFile[] = [];
   const unknown: RestoreFailure[] = [];
   for (const file of files) {
+    if (file.beforeUnknown) {
+      unknown.push({ path: file.path, reason: BEFORE_UNKNOWN });
+      continue;
+    }
     const bytes = file.kind === 'created' ? undefined : await read(file.path);
     if (bytes === undefined && file.kind !== 'created') {
       unknown.push({ path: file.path, reason: 'its content before the turn is not known' });

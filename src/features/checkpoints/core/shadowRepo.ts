@@ -2,6 +2,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as z from 'zod';
 import type { Logger } from '../../../core/ports';
+import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
 import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type ShadowLocation } from './gitRunner';
 import { SerialQueue } from '../../../core/serialQueue';
@@ -47,7 +48,9 @@ export class ShadowRepo {
    * The newest checkpoint this object made. Reusing it keeps pruning right: no commit is newer, so it
    * is the last to go, as a fresh one would be.
    */
-  private newestCheckpoint: { tree: string; skippedBlob: string; commit: string } | undefined;
+  private newestCheckpoint:
+    { tree: string; skippedBlob: string; ignoredBlob: string; commit: string } | undefined;
+  private readonly ignored = new IgnoredFiles((args, input) => this.git(args, { input }));
   /** The skip list as a blob of the shadow repository, and the skip list's version it was made from. */
   private skippedBlob: { version: number; blob: string } | undefined;
   /** The tree of the shadow index as last written, while nothing has been staged since. */
@@ -87,14 +90,19 @@ export class ShadowRepo {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
       const skippedBlob = this.skipList.size === 0 ? '' : await this.skipListBlob();
+      const ignoredBlob = await this.ignored.blob();
       const newest = this.newestCheckpoint;
-      if (newest?.tree === tree && newest.skippedBlob === skippedBlob) {
+      if (newest?.tree === tree && newest.skippedBlob === skippedBlob && newest.ignoredBlob === ignoredBlob) {
         return newest.commit;
       }
-      const message = skippedBlob === '' ? 'checkpoint' : `checkpoint\n\n${SKIPPED_TRAILER} ${skippedBlob}`;
+      const trailers = [
+        ...(skippedBlob === '' ? [] : [`${SKIPPED_TRAILER} ${skippedBlob}`]),
+        ...(ignoredBlob === '' ? [] : [`${IGNORED_TRAILER} ${ignoredBlob}`]),
+      ];
+      const message = trailers.length === 0 ? 'checkpoint' : `checkpoint\n\n${trailers.join('\n')}`;
       const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', message, tree])).trim();
       await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
-      this.newestCheckpoint = { tree, skippedBlob, commit };
+      this.newestCheckpoint = { tree, skippedBlob, ignoredBlob, commit };
       if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
         this.checkpointsSinceMaintenance = 0;
         // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
@@ -115,7 +123,15 @@ export class ShadowRepo {
       // A file left out at `from` (too large, a link, in a nested repository) that is snapshotted now is
       // not new: listing it as created would let "Undo" delete a file that was there before.
       const skippedThen = await this.skippedAt(from);
-      return changes.filter((change) => change.kind !== 'created' || !isSkipped(change.rel, skippedThen));
+      // A file ignored at `from` (the agent un-ignored it since) was not recorded: it may have existed.
+      const ignoredThen = await this.ignored.at(from);
+      return changes
+        .filter((change) => change.kind !== 'created' || !isSkipped(change.rel, skippedThen))
+        .map((change) =>
+          change.kind === 'created' && (ignoredThen === 'unknown' || isSkipped(change.rel, ignoredThen))
+            ? { ...change, beforeUnknown: true }
+            : change,
+        );
     });
   }
 

@@ -43,7 +43,7 @@ function hashTree(root: string): string {
   return hash.digest('hex');
 }
 
-describe('change review: Undo, Undo all and Restore never act outside the workspace', () => {
+describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
   let chat: ChatHarness | undefined;
   let port: NodeWorkspaceChanges;
   let outside: string;
@@ -189,5 +189,63 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     assert.equal(hashTree(outside), before);
     assert.equal(existsSync(file('new.txt')), false);
     assert.equal(lstatSync(file('new.txt'), { throwIfNoEntry: false }), undefined, 'the link itself is gone');
+  });
+
+  it('an agent that un-ignores existing files: Undo all and Restore leave them, and the card says why', async () => {
+    writeFileSync(file('.gitignore'), 'build/\n.env\n');
+    mkdirSync(file('build'));
+    writeFileSync(file('build/out.js'), 'built\n');
+    writeFileSync(file('.env'), 'SECRET=1\n');
+    await chat!.ready();
+    await run('own write .gitignore # nothing ignored\\n ; write new.txt x');
+    const turn = turns()[0];
+    assert.equal(rowOf(turn, '.env')?.kind, 'created', 'now visible, so listed');
+    assert.equal(rowOf(turn, '.env')?.beforeUnknown, true, 'but it may have existed before');
+    assert.equal(rowOf(turn, 'build/out.js')?.beforeUnknown, true);
+    assert.equal(
+      rowOf(turn, 'new.txt')?.beforeUnknown,
+      undefined,
+      'a file that was not ignored is known new',
+    );
+
+    await undoAll(turn);
+    assert.equal(readFileSync(file('.env'), 'utf8'), 'SECRET=1\n', 'an existing file is never deleted');
+    assert.equal(readFileSync(file('build/out.js'), 'utf8'), 'built\n');
+    assert.equal(existsSync(file('new.txt')), false, 'a file the turn created is deleted');
+    assert.equal(readFileSync(file('.gitignore'), 'utf8'), 'build/\n.env\n');
+    assert.match(
+      rowOf(turns()[0], '.env')?.problem ?? '',
+      /ignored .* before the turn, so it may have existed/,
+    );
+    assert.equal(rowOf(turns()[0], '.env')?.decision, 'pending');
+  });
+
+  it('Restore after an agent un-ignored existing files keeps them', async () => {
+    writeFileSync(file('.gitignore'), '*.local\n');
+    writeFileSync(file('settings.local'), 'mine\n');
+    await chat!.ready();
+    await run('own write .gitignore #\\n');
+    await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
+    assert.equal(readFileSync(file('settings.local'), 'utf8'), 'mine\n');
+    assert.equal(readFileSync(file('.gitignore'), 'utf8'), '*.local\n');
+  });
+
+  it('Undo all restores every file it can when one cannot be put back, and the card matches the disk', async () => {
+    writeFileSync(file('a.txt'), 'a0\n');
+    writeFileSync(file('b.txt'), 'b0\n');
+    await chat!.ready();
+    await run('own write a.txt a1 ; write b.txt b1');
+    // The user (or another program) puts a folder where b.txt was: it cannot be written back.
+    rmSync(file('b.txt'));
+    mkdirSync(file('b.txt'));
+
+    await undoAll(turns()[0]);
+    assert.equal(readFileSync(file('a.txt'), 'utf8'), 'a0\n');
+    assert.equal(lstatSync(file('b.txt')).isDirectory(), true, 'the folder is left');
+    const rows = turns()[0]?.changes?.files ?? [];
+    assert.deepEqual(
+      rows.map((r) => `${r.relativePath} ${r.decision}${r.problem ? ` ${r.problem}` : ''}`).sort(),
+      ['a.txt undone', 'b.txt pending Left alone: it is now a folder.'],
+    );
   });
 });
