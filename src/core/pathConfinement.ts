@@ -213,10 +213,10 @@ export async function checkWriteTarget(target: string, root: string): Promise<Wr
       return { kind: 'in-place' }; // missing folders are created as real folders, inside
     }
     if (info.isSymbolicLink()) {
-      return { kind: 'refused', reason: `\`${shown}/\` is now ${await describeLink(next, realRoot)}` };
+      return { kind: 'refused', reason: `${shown}/ is now ${await describeLink(next, realRoot)}` };
     }
     if (!info.isDirectory()) {
-      return { kind: 'refused', reason: `\`${shown}\` is now a file, not a folder` };
+      return { kind: 'refused', reason: `${shown} is now a file, not a folder` };
     }
     current = next;
   }

@@ -118,10 +118,10 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     assert.equal(readlinkSync(file('dir')), outside, 'the link is left as it is');
     const row = rowOf(turns()[0], 'dir/a.txt');
     assert.equal(row?.decision, 'pending', 'a file left alone is not called undone');
-    assert.match(row?.problem ?? '', /Left alone: `dir\/` is now a link to a folder outside the workspace/);
+    assert.match(row?.problem ?? '', /Left alone: dir\/ is now a link to a folder outside the workspace/);
     assert.match(
       port.informed.at(-1) ?? '',
-      /Left alone: dir\/a\.txt \(`dir\/` is now a link to a folder outside/,
+      /Left alone: dir\/a\.txt \(dir\/ is now a link to a folder outside/,
     );
   });
 
@@ -143,7 +143,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     assert.equal(readFileSync(path.join(outside, 'new.txt'), 'utf8'), 'outside new\n');
     assert.match(
       rowOf(turns()[0], 'dir/new.txt')?.problem ?? '',
-      /`dir\/` is now a link to a folder outside/,
+      /dir\/ is now a link to a folder outside/,
     );
   });
 
@@ -157,7 +157,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
     await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
     assert.equal(hashTree(outside), before);
-    assert.match(port.confirmations[0]?.detail ?? '', /dir\/a\.txt \(left alone: `dir\/` is now a link/);
+    assert.match(port.confirmations[0]?.detail ?? '', /dir\/a\.txt \(left alone: dir\/ is now a link/);
     assert.match(port.confirmations[0]?.message ?? '', /1 file will change/);
     assert.equal(readFileSync(file('b.txt'), 'utf8'), 'b0\n', 'what can be restored is');
     assert.match(port.informed.at(-1) ?? '', /Restored 1 file\. Left alone: dir\/a\.txt/);
