@@ -141,10 +141,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     });
     assert.equal(hashTree(outside), before);
     assert.equal(readFileSync(path.join(outside, 'new.txt'), 'utf8'), 'outside new\n');
-    assert.match(
-      rowOf(turns()[0], 'dir/new.txt')?.problem ?? '',
-      /dir\/ is now a link to a folder outside/,
-    );
+    assert.match(rowOf(turns()[0], 'dir/new.txt')?.problem ?? '', /dir\/ is now a link to a folder outside/);
   });
 
   it('Restore after a later turn swaps a folder for a link: the dialog says what is left alone, outside unchanged', async () => {

@@ -139,7 +139,11 @@ export class ShadowRepo {
   read(commit: string, rel: string): Promise<Buffer | undefined> {
     return this.queue.run(async () => {
       if (/[\r\n]/.test(rel)) {
-        return undefined;
+        // `--batch` reads names line by line; a name with a newline or CR goes as an argument instead.
+        const { stdout, exitCode } = await this.runGit(['cat-file', 'blob', `${commit}:${rel}`], {
+          okExitCodes: [128],
+        });
+        return exitCode === 0 ? Buffer.from(stdout) : undefined;
       }
       const { stdout } = await this.runGit(['cat-file', '--batch'], { input: `${commit}:${rel}\n` });
       const header = stdout.subarray(0, stdout.indexOf(10)).toString('utf8');
