@@ -13,6 +13,7 @@ import {
   restoreVerb,
   sameBytes,
 } from './cardUpdates';
+import { LiveRefresh } from './liveRefresh';
 import { originals, putBack, reportNotRestored, wouldLeaveAlone, type PutBackOutcome } from './putBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
@@ -101,19 +102,14 @@ export class ChangeReview implements Disposable {
     if (checkpointId === undefined) {
       return { dispose() {} };
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
     let ended = false;
-    const refresh = (): void => {
-      timer = undefined;
-      void this.listChanges(checkpointId).then((files) => {
-        if (!ended && files) {
-          this.record(thread, turnId, files, { live: true });
-        }
-      });
-    };
-    const watcher = this.workspace.watch(() => {
-      timer ??= setTimeout(refresh, this.options.liveRefreshMs);
+    const live = new LiveRefresh(this.options.liveRefreshMs, async () => {
+      const files = await this.listChanges(checkpointId);
+      if (!ended && files) {
+        this.record(thread, turnId, files, { live: true });
+      }
     });
+    const watcher = this.workspace.watch(() => live.request());
     const events = thread.onEvent((event) => {
       if (event.type === 'entry_added' || event.type === 'entry_updated') {
         const entry = event.entry;
@@ -139,7 +135,7 @@ export class ChangeReview implements Disposable {
     });
     const stop = (): void => {
       ended = true;
-      clearTimeout(timer);
+      live.dispose();
       watcher.dispose();
       events.dispose();
       this.following.delete(handle);
