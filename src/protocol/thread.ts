@@ -277,6 +277,8 @@ export const TurnSchema = z.object({
   stderrTail: z.optional(z.array(z.string())),
   /** The workspace as it was before the turn: "Restore checkpoint" goes back to it. */
   checkpointId: z.optional(z.string()),
+  /** Why there is no checkpoint from before the turn (its changes cannot be listed or undone). */
+  checkpointProblem: z.optional(z.string()),
   /** The files the turn changed. */
   changes: z.optional(TurnChangesSchema),
   /** When the workspace was restored to before this turn (the transcript is marked from here). */

@@ -342,6 +342,33 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     page.assertClean();
   });
 
+  it('says on a turn without a checkpoint why there is none, in place of Restore checkpoint (screenshot)', async () => {
+    const page = await chat.open({ width: 480, height: 300 });
+    await page.host(
+      snapshot({
+        entries: [message('user', 'u1', 'Refactor the parser')],
+        turns: [
+          finishedTurn({
+            checkpointId: undefined,
+            checkpointProblem: 'No checkpoint for this turn: the checkpoint storage is full (ENOSPC)',
+            changes: undefined,
+          }),
+        ],
+      }),
+    );
+    const note = page.page.locator('.checkpoint-problem[data-turn-id="t1"]');
+    assert.equal(
+      await note.innerText(),
+      'No checkpoint for this turn: the checkpoint storage is full (ENOSPC)',
+    );
+    assert.equal(await note.getAttribute('role'), 'note');
+    assert.equal(await page.page.locator('.restore-checkpoint').count(), 0, 'nothing to restore to');
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/checkpoint-problem.png` });
+    page.assertClean();
+  });
+
   it('folds a long list behind its header', async () => {
     const page = await chat.open();
     const many = Array.from({ length: 12 }, (_, i) => fileChange(`src/file${i}.ts`));

@@ -63,8 +63,11 @@ export class ChangeReview implements Disposable {
     this.warming ??= this.checkpoint().then(() => undefined);
   }
 
-  /** Records the workspace before a prompt; `undefined` when that failed (logged, the prompt goes on). */
-  async checkpoint(): Promise<string | undefined> {
+  /**
+   * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn;
+   * the prompt goes on).
+   */
+  async checkpoint(): Promise<{ readonly id: string } | { readonly problem: string }> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const store = await this.store();
@@ -74,7 +77,7 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      return await Promise.race([
+      const id = await Promise.race([
         store.create(),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
@@ -83,11 +86,11 @@ export class ChangeReview implements Disposable {
           );
         }),
       ]);
+      return { id };
     } catch (error) {
-      this.logger.warn(
-        `No checkpoint before this turn: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return undefined;
+      const problem = `No checkpoint for this turn: ${error instanceof Error ? error.message : String(error)}`;
+      this.logger.warn(problem);
+      return { problem };
     } finally {
       clearTimeout(timer);
     }
