@@ -245,4 +245,28 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
       ['a.txt undone', 'b.txt pending Left alone: it is now a folder.'],
     );
   });
+
+  it('refuses to undo an earlier turn while a later turn of the same chat runs, and says why', async () => {
+    writeFileSync(file('a.txt'), 'a0\n');
+    await chat!.ready();
+    await run('own write a.txt a1');
+    const sending = chat!.send('own write a.txt a2 ; shell sleep 1');
+    await until(() => turns()[1]?.status === 'running', 'the later turn to run');
+    await chat!.controller.handleMessage({
+      type: 'turn_changes',
+      turnId: turns()[0]?.id as string,
+      action: 'undo',
+    });
+    assert.match(
+      chat!.view.of('error').at(-1)?.message ?? '',
+      /A later turn of this chat is running: wait for it to end \(or stop it\) to undo/,
+    );
+    await sending;
+    assert.equal(rowOf(turns()[0], 'a.txt')?.decision, 'pending', 'not called undone');
+    assert.equal(
+      readFileSync(file('a.txt'), 'utf8'),
+      'a2',
+      "the later turn's content is not undone under it",
+    );
+  });
 });

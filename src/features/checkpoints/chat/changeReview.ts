@@ -3,18 +3,16 @@ import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
 import type { Thread } from '../../../core/thread';
 import type { TurnChanges, TurnFileChange } from '../../../core/threadTypes';
-import {
-  decide,
-  describe,
-  encode,
-  markProblems,
-  pendingOf,
-  plural,
-  restoreVerb,
-  sameBytes,
-} from './cardUpdates';
+import { decide, describe, encode, markProblems, pendingOf, plural, restoreVerb } from './cardUpdates';
 import { LiveRefresh } from './liveRefresh';
-import { originals, putBack, reportNotRestored, wouldLeaveAlone, type PutBackOutcome } from './putBack';
+import {
+  editedSince,
+  originals,
+  putBack,
+  reportNotRestored,
+  wouldLeaveAlone,
+  type PutBackOutcome,
+} from './putBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
@@ -174,8 +172,11 @@ export class ChangeReview implements Disposable {
         decide(thread, turnId, pendingOf(chosen), 'kept');
         return;
       case 'undo':
-        if (changes.live) {
-          throw new Error('The turn is still changing files: wait for it to end (or stop it) to undo.');
+        if (changes.live || thread.runningTurn !== undefined) {
+          // A running turn (this one, or a later one) may be writing these very files.
+          throw new Error(
+            `${changes.live ? 'The turn is still changing files' : 'A later turn of this chat is running'}: wait for it to end (or stop it) to undo.`,
+          );
         }
         return this.undo(
           thread,
@@ -279,13 +280,12 @@ export class ChangeReview implements Disposable {
     if (files.length === 0) {
       return;
     }
-    const editedSince = changes.afterCheckpointId
-      ? await this.editedSince(changes.afterCheckpointId, files)
-      : [];
-    if (editedSince.length > 0) {
+    const afterId = changes.afterCheckpointId;
+    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), files) : [];
+    if (edited.length > 0) {
       const confirmed = await this.workspace.confirm(
-        `${editedSince.length} ${plural(editedSince.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
-        describe(editedSince, (file) => file.relativePath),
+        `${edited.length} ${plural(edited.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
+        describe(edited, (file) => file.relativePath),
         'Undo anyway',
       );
       if (!confirmed) {
@@ -317,21 +317,6 @@ export class ChangeReview implements Disposable {
     const outcome = await putBack(this.workspace, known, unknown);
     reportNotRestored(this.workspace, verb, outcome);
     return outcome;
-  }
-
-  /** The files whose content now is not what the turn left (the user or something else edited them). */
-  private async editedSince(afterId: string, files: readonly TurnFileChange[]): Promise<TurnFileChange[]> {
-    const edited: TurnFileChange[] = [];
-    for (const file of files) {
-      const [now, left] = await Promise.all([
-        this.workspace.current(file.path),
-        this.read(afterId, file.path),
-      ]);
-      if (!sameBytes(now, left)) {
-        edited.push(file);
-      }
-    }
-    return edited;
   }
 
   private async finish(thread: Thread, turnId: string, checkpointId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { checkWriteTarget, type WriteTarget } from '../../../core/pathConfinement';
+import { sameBytes } from './cardUpdates';
 import type { FileChangeKind } from '../core/types';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
 
@@ -137,4 +138,20 @@ export function writeErrorInWords(error: unknown): string {
     default:
       return `it could not be written (${error instanceof Error ? error.message : String(error)})`;
   }
+}
+
+/** The files whose content now is not what the turn left (`left`): the user or something else edited them. */
+export async function editedSince<T extends { readonly path: string }>(
+  workspace: WorkspaceChangesPort,
+  left: (path: string) => Promise<Uint8Array | undefined>,
+  files: readonly T[],
+): Promise<T[]> {
+  const edited: T[] = [];
+  for (const file of files) {
+    const [now, then] = await Promise.all([workspace.current(file.path), left(file.path)]);
+    if (!sameBytes(now, then)) {
+      edited.push(file);
+    }
+  }
+  return edited;
 }
