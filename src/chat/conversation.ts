@@ -255,13 +255,21 @@ export class Conversation implements Disposable {
       ];
     }
     this.preparing = true;
-    let checkpointId: string | undefined;
+    let checkpoint: Awaited<ReturnType<ChangeReview['checkpoint']>> | undefined;
     try {
-      checkpointId = await this.deps.changes?.checkpoint();
+      checkpoint = await this.deps.changes?.checkpoint();
     } finally {
       this.preparing = false;
     }
-    return session.prompt(toSend, checkpointId !== undefined ? { checkpointId } : {});
+    // A failed checkpoint shows on the turn itself: its changes cannot be listed or undone.
+    return session.prompt(
+      toSend,
+      checkpoint === undefined
+        ? {}
+        : 'id' in checkpoint
+          ? { checkpointId: checkpoint.id }
+          : { checkpointProblem: checkpoint.problem },
+    );
   }
 
   /** The last prompt of an interrupted or failed turn, to send again. */

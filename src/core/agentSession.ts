@@ -121,7 +121,10 @@ export class AgentSession implements Disposable {
    * exited) — and never rejects for agent-side failures: they are part of the transcript. Whatever
    * happens, the turn ends: a later prompt never meets a turn left "running".
    */
-  async prompt(blocks: readonly PromptBlock[], turnFields: Pick<Turn, 'checkpointId'> = {}): Promise<Turn> {
+  async prompt(
+    blocks: readonly PromptBlock[],
+    turnFields: Pick<Turn, 'checkpointId' | 'checkpointProblem'> = {},
+  ): Promise<Turn> {
     if (this.closed) {
       throw new AgentError('invalid_params', 'This session is closed.');
     }

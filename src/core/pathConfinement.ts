@@ -171,3 +171,75 @@ export async function openVerified(
     throw error;
   }
 }
+
+/**
+ * What a write, create or delete of `target` on the user's behalf would really touch, looked at just
+ * before it is done: `in-place` — a regular file or nothing, reached through real folders only;
+ * `replace` — the name itself is now a link or a special file (FIFO, socket, device), which is
+ * removed and replaced, never written through; `refused` — a parent folder is now a link or a file
+ * (so the write would land somewhere else, possibly outside the workspace), or the name is now a
+ * folder: the path is left alone, `reason` says why in the user's words.
+ */
+export type WriteTarget =
+  | { readonly kind: 'in-place' }
+  | { readonly kind: 'replace'; readonly what: string }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/**
+ * Checks `target` (absolute, inside workspace folder `root`) for a write, create or delete, one
+ * component at a time without following any link below `root`. Call it immediately before acting:
+ * the agent may have swapped a folder or the file for a link at any time since the checkpoint.
+ */
+export async function checkWriteTarget(target: string, root: string): Promise<WriteTarget> {
+  const rel = path.relative(root, target);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
+    return { kind: 'refused', reason: 'it is not inside its workspace folder' };
+  }
+  let realRoot: string;
+  try {
+    realRoot = await resolveReal(root);
+  } catch {
+    return { kind: 'refused', reason: 'its workspace folder is a link that loops' };
+  }
+  const parts = rel.split(path.sep);
+  const last = parts.pop() as string;
+  let current = realRoot;
+  let shown = '';
+  for (const part of parts) {
+    shown = shown === '' ? part : `${shown}/${part}`;
+    const next = path.join(current, part);
+    const info = await lstat(next).catch(() => undefined);
+    if (info === undefined) {
+      return { kind: 'in-place' }; // missing folders are created as real folders, inside
+    }
+    if (info.isSymbolicLink()) {
+      return { kind: 'refused', reason: `${shown}/ is now ${await describeLink(next, realRoot)}` };
+    }
+    if (!info.isDirectory()) {
+      return { kind: 'refused', reason: `${shown} is now a file, not a folder` };
+    }
+    current = next;
+  }
+  const info = await lstat(path.join(current, last)).catch(() => undefined);
+  if (info === undefined || info.isFile()) {
+    return { kind: 'in-place' };
+  }
+  if (info.isSymbolicLink()) {
+    return { kind: 'replace', what: 'a link' };
+  }
+  if (info.isDirectory()) {
+    return { kind: 'refused', reason: 'it is now a folder' };
+  }
+  return { kind: 'replace', what: 'a special file (FIFO, socket or device)' };
+}
+
+async function describeLink(link: string, realRoot: string): Promise<string> {
+  try {
+    const real = await resolveReal(link);
+    return isSameOrBelow(real, realRoot)
+      ? 'a link to another folder of the workspace'
+      : 'a link to a folder outside the workspace';
+  } catch {
+    return 'a link that loops';
+  }
+}

@@ -1,5 +1,6 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import crossSpawn from 'cross-spawn';
+import * as path from 'node:path';
 import which from 'which';
 
 /** An environment as a child process gets it (the agent's own variables over the host's). */
@@ -49,6 +50,26 @@ export async function findOnPathAsync(command: string, env: Environment): Promis
   return searchesNowhere(command, options)
     ? undefined
     : ((await which(command, { ...options, nothrow: true })) ?? undefined);
+}
+
+/**
+ * The executable `command` runs as, found only in PATH's absolute folders: never in the current
+ * folder (which `which`, like Windows' process launcher, searches first on Windows) nor through a
+ * relative entry such as `.`. For a program started with a workspace folder as its working folder
+ * (git): a `git.exe` committed to the repository must not be the one that runs.
+ */
+export async function findOnAbsolutePath(command: string, env: Environment): Promise<string | undefined> {
+  const options = whichOptions(env);
+  const folders = options.path.split(path.delimiter).filter((entry) => path.isAbsolute(entry));
+  if (folders.length === 0 || /[\\/]/.test(command)) {
+    return undefined;
+  }
+  const found =
+    (await which(command, { ...options, path: folders.join(path.delimiter), all: true, nothrow: true })) ??
+    [];
+  const fold = (p: string): string => (process.platform === 'win32' ? p.toLowerCase() : p);
+  const allowed = new Set(folders.map((folder) => fold(path.resolve(folder))));
+  return found.find((candidate) => allowed.has(fold(path.dirname(path.resolve(candidate)))));
 }
 
 /**

@@ -155,7 +155,7 @@ export class Thread {
   startTurn(
     userText: string,
     attachments: readonly Attachment[],
-    extra: Pick<Turn, 'checkpointId'> = {},
+    extra: Pick<Turn, 'checkpointId' | 'checkpointProblem'> = {},
   ): Turn {
     const turn: Turn = { id: `t${this.nextTurn++}`, status: 'running', startedAt: Date.now(), ...extra };
     this.currentTurnId = turn.id;
@@ -528,9 +528,12 @@ function numberOf(id: string): number {
 }
 
 /** What a turn keeps when it ends: set around the agent's answer, not by it. */
-function carriedOver(turn: Turn): Pick<Turn, 'checkpointId' | 'changes' | 'restoredAt'> {
+function carriedOver(
+  turn: Turn,
+): Pick<Turn, 'checkpointId' | 'checkpointProblem' | 'changes' | 'restoredAt'> {
   return {
     ...(turn.checkpointId !== undefined ? { checkpointId: turn.checkpointId } : {}),
+    ...(turn.checkpointProblem !== undefined ? { checkpointProblem: turn.checkpointProblem } : {}),
     ...(turn.changes !== undefined ? { changes: turn.changes } : {}),
     ...(turn.restoredAt !== undefined ? { restoredAt: turn.restoredAt } : {}),
   };

@@ -249,6 +249,10 @@ export const TurnFileChangeSchema = z.object({
   removed: z.number(),
   binary: z.optional(z.boolean()),
   decision: FileChangeDecisionSchema,
+  /** Created, but it was ignored (not recorded) before the turn, so it may have existed: Undo leaves it. */
+  beforeUnknown: z.optional(z.boolean()),
+  /** Why the last Undo left this file as it is (e.g. a folder on its path is now a link to outside). */
+  problem: z.optional(z.string()),
 });
 
 /** The files a turn changed, for the "N files changed" card. */
@@ -275,6 +279,8 @@ export const TurnSchema = z.object({
   stderrTail: z.optional(z.array(z.string())),
   /** The workspace as it was before the turn: "Restore checkpoint" goes back to it. */
   checkpointId: z.optional(z.string()),
+  /** Why there is no checkpoint from before the turn (its changes cannot be listed or undone). */
+  checkpointProblem: z.optional(z.string()),
   /** The files the turn changed. */
   changes: z.optional(TurnChangesSchema),
   /** When the workspace was restored to before this turn (the transcript is marked from here). */

@@ -267,4 +267,40 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     });
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\n');
   });
+
+  it('a turn whose checkpoint failed says so on the turn, and the prompt still goes', async () => {
+    chat = new ChatHarness({
+      agents: [testAgent('a')],
+      changes: (dir, storage) => {
+        port = new NodeWorkspaceChanges(dir);
+        return new ChangeReview(
+          async () => {
+            const store = await createCheckpointStore({
+              folders: [dir],
+              storageDir: storage,
+              logger: console,
+            });
+            // What a full disk makes git answer (a full file system cannot be made here without root tools).
+            const full = Object.assign(new Error('the checkpoint storage is full (ENOSPC)'), {
+              code: 'ENOSPC',
+            });
+            return Object.assign(Object.create(store) as typeof store, {
+              create: () => Promise.reject(full),
+            });
+          },
+          port,
+          console,
+        );
+      },
+    });
+    await chat.ready();
+    await chat.send('own write a.txt x');
+    await until(() => turns()[0]?.status === 'completed', 'the turn');
+    const [turn] = turns();
+    assert.equal(turn?.checkpointId, undefined);
+    assert.equal(
+      turn?.checkpointProblem,
+      'No checkpoint for this turn: the checkpoint storage is full (ENOSPC)',
+    );
+  });
 });

@@ -315,6 +315,36 @@ describe('checkpoints: shadow git store', function () {
     ]);
   });
 
+  it('lists and reads back files whose names hold a newline, a CR and quotes', async () => {
+    const odd = ['new\nline.txt', 'carriage\rreturn.txt', 'say "hi" \'there\'.txt'];
+    write(workspace, Object.fromEntries(odd.map((name, i) => [name, `before ${i}\n`])));
+    const store = await openStore();
+    const checkpoint = await store.create();
+    write(workspace, Object.fromEntries(odd.map((name) => [name, 'after\n'])));
+
+    assert.deepEqual(
+      summary(await store.changes(checkpoint), workspace).sort(),
+      odd.map((name) => `modified ${name} +1 -1`).sort(),
+    );
+    for (const [i, name] of odd.entries()) {
+      const bytes = await store.read(checkpoint, path.join(workspace, name));
+      assert.equal(Buffer.from(bytes ?? []).toString('utf8'), `before ${i}\n`, JSON.stringify(name));
+    }
+    assert.equal(await store.read(checkpoint, path.join(workspace, 'no\nsuch.txt')), undefined);
+  });
+
+  it("takes checkpoints when a FIFO stands at the workspace repository's info/exclude (read without blocking)", async () => {
+    userGit(workspace, 'init', '--quiet');
+    rmSync(path.join(workspace, '.git', 'info', 'exclude'), { force: true });
+    mkdirSync(path.join(workspace, '.git', 'info'), { recursive: true });
+    execFileSync('mkfifo', [path.join(workspace, '.git', 'info', 'exclude')]);
+    write(workspace, { 'a.txt': 'a\n' });
+    const store = await openStore();
+    const checkpoint = await store.create();
+    write(workspace, { 'a.txt': 'b\n' });
+    assert.deepEqual(summary(await store.changes(checkpoint), workspace), ['modified a.txt +1 -1']);
+  });
+
   it('leaves symbolic links out (restoring a link as a file would be wrong)', async () => {
     write(workspace, { 'target.txt': 'target\n' });
     symlinkSync('target.txt', path.join(workspace, 'link.txt'));

@@ -1,15 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type {
   RestoredFile,
+  RestoreFailure,
   WorkspaceChangesPort,
 } from '../../../src/features/checkpoints/chat/workspaceChanges';
+import { writeErrorInWords } from '../../../src/features/checkpoints/chat/putBack';
 import type { Disposable } from '../../../src/core/disposable';
 import type { TurnFileChange } from '../../../src/core/threadTypes';
 
 /**
  * The change review's editor port on the plain file system, for unit tests (the VS Code one is tested in
- * the real VS Code): restores write the disk, confirmations are answered by `answer` and recorded, and
+ * the real VS Code): restores write the disk as VS Code's file service does — following links, so
+ * only the change review's own checks keep them inside —, confirmations are answered by `answer` and recorded, and
  * the "watcher" ticks while something listens, as file events would during a turn.
  */
 export class NodeWorkspaceChanges implements WorkspaceChangesPort {
@@ -26,18 +29,36 @@ export class NodeWorkspaceChanges implements WorkspaceChangesPort {
   }
 
   async current(file: string): Promise<Uint8Array | undefined> {
-    return existsSync(file) ? readFileSync(file) : undefined;
+    try {
+      return readFileSync(file);
+    } catch {
+      return undefined; // missing, or not a file (as VS Code's port answers)
+    }
   }
 
-  async restore(files: readonly RestoredFile[]): Promise<void> {
+  folderOf(file: string): string | undefined {
+    const rel = path.relative(this.folder, file);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? undefined : this.folder;
+  }
+
+  async restore(files: readonly RestoredFile[]): Promise<RestoreFailure[]> {
+    const failures: RestoreFailure[] = [];
     for (const file of files) {
-      if (file.bytes === undefined) {
-        rmSync(file.path, { force: true });
-      } else {
-        mkdirSync(path.dirname(file.path), { recursive: true });
-        writeFileSync(file.path, file.bytes);
+      try {
+        if (file.replace) {
+          unlinkSync(file.path);
+        }
+        if (file.bytes === undefined) {
+          rmSync(file.path, { force: true });
+        } else {
+          mkdirSync(path.dirname(file.path), { recursive: true });
+          writeFileSync(file.path, file.bytes);
+        }
+      } catch (error) {
+        failures.push({ path: file.path, reason: writeErrorInWords(error) });
       }
     }
+    return failures;
   }
 
   async openDiff(checkpointId: string, file: TurnFileChange): Promise<void> {

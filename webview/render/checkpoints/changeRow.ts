@@ -65,10 +65,16 @@ export function changeRow(
     ...(file.decision === 'pending' && !live
       ? [
           decideButton('check', `Keep the change to ${file.relativePath}`, () => send('keep', file.path)),
-          decideButton('discard', `Undo the change to ${file.relativePath}`, () => send('undo', file.path)),
+          // A file that may have existed before the turn is never deleted: no Undo to offer.
+          file.beforeUnknown
+            ? null
+            : decideButton('discard', `Undo the change to ${file.relativePath}`, () =>
+                send('undo', file.path),
+              ),
         ]
       : []),
   );
+  const why = noteOf(file);
   const row = el(
     'li',
     'change-row',
@@ -77,11 +83,25 @@ export function changeRow(
     stats,
     badge ? el('span', 'change-badge', badge) : null,
     buttons,
+    why ? el('span', 'change-note', icon('warning'), el('span', undefined, why)) : null,
   );
   row.dataset.path = file.path;
   row.dataset.kind = file.kind;
   row.dataset.decision = file.decision;
   return row;
+}
+
+/**
+ * Why Undo leaves this file (the last Undo's words), or that it may have existed before the turn
+ * (it was ignored then, so it is not known to be new).
+ */
+function noteOf(file: TurnFileChangeMessage): string | undefined {
+  if (file.problem !== undefined) {
+    return file.problem;
+  }
+  return file.beforeUnknown && file.decision === 'pending'
+    ? 'Ignored before the turn, so it may have existed then: Undo leaves it.'
+    : undefined;
 }
 
 /** Keep or Undo of one file: locked once clicked, until the host's answer rebuilds the row. */

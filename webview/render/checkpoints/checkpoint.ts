@@ -113,17 +113,35 @@ function refreshRestoreAction(
   anyRunning: boolean,
   post: (message: ViewMessage) => boolean,
 ): void {
+  const problem = turn.checkpointId === undefined ? turn.checkpointProblem : undefined;
   const message =
-    turn.checkpointId !== undefined && turn.status !== 'running' ? slots.userMessage : undefined;
-  const key = message ? `${turn.checkpointId}:${anyRunning}` : '';
+    (turn.checkpointId !== undefined && turn.status !== 'running') || problem !== undefined
+      ? slots.userMessage
+      : undefined;
+  const key = !message
+    ? ''
+    : problem !== undefined
+      ? `problem:${problem}`
+      : `${turn.checkpointId}:${anyRunning}`;
   if ((slots.checkpoint?.key ?? '') === key) {
     return;
   }
   slots.checkpoint?.element.remove();
   slots.checkpoint = undefined;
   if (message) {
-    const element = restoreCheckpointRow(turn.id, anyRunning, post);
+    const element =
+      problem !== undefined
+        ? checkpointProblemRow(turn.id, problem)
+        : restoreCheckpointRow(turn.id, anyRunning, post);
     message.after(element);
     slots.checkpoint = { element, key };
   }
+}
+
+/** In place of Restore checkpoint: why this turn has none (its changes cannot be listed or undone). */
+function checkpointProblemRow(turnId: string, problem: string): HTMLElement {
+  const row = el('div', 'checkpoint-row checkpoint-problem', icon('warning'), el('span', '', problem));
+  row.setAttribute('role', 'note');
+  row.dataset.turnId = turnId;
+  return row;
 }

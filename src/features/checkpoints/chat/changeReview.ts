@@ -2,8 +2,18 @@ import type { CheckpointStore, FileChangeStat } from '../core/types';
 import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
 import type { Thread } from '../../../core/thread';
-import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/threadTypes';
-import type { RestoredFile, WorkspaceChangesPort } from './workspaceChanges';
+import type { TurnChanges, TurnFileChange } from '../../../core/threadTypes';
+import { decide, describe, encode, markProblems, pendingOf, plural, restoreVerb } from './cardUpdates';
+import { LiveRefresh } from './liveRefresh';
+import {
+  editedSince,
+  originals,
+  putBack,
+  reportNotRestored,
+  wouldLeaveAlone,
+  type PutBackOutcome,
+} from './putBack';
+import type { WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
   /** A checkpoint that takes longer is given up: the prompt is not held back for it. */
@@ -13,9 +23,6 @@ export interface ChangeReviewOptions {
 }
 
 const DEFAULTS: ChangeReviewOptions = { checkpointTimeoutMs: 10_000, liveRefreshMs: 300 };
-
-/** How many file names a confirmation lists before "and N more". */
-const LISTED_FILES = 12;
 
 /**
  * Every turn's changes to the workspace, whoever made them: a checkpoint before the turn, a live list
@@ -54,8 +61,11 @@ export class ChangeReview implements Disposable {
     this.warming ??= this.checkpoint().then(() => undefined);
   }
 
-  /** Records the workspace before a prompt; `undefined` when that failed (logged, the prompt goes on). */
-  async checkpoint(): Promise<string | undefined> {
+  /**
+   * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn;
+   * the prompt goes on).
+   */
+  async checkpoint(): Promise<{ readonly id: string } | { readonly problem: string }> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const store = await this.store();
@@ -65,7 +75,7 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      return await Promise.race([
+      const id = await Promise.race([
         store.create(),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
@@ -74,11 +84,11 @@ export class ChangeReview implements Disposable {
           );
         }),
       ]);
+      return { id };
     } catch (error) {
-      this.logger.warn(
-        `No checkpoint before this turn: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      return undefined;
+      const problem = `No checkpoint for this turn: ${error instanceof Error ? error.message : String(error)}`;
+      this.logger.warn(problem);
+      return { problem };
     } finally {
       clearTimeout(timer);
     }
@@ -93,19 +103,14 @@ export class ChangeReview implements Disposable {
     if (checkpointId === undefined) {
       return { dispose() {} };
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
     let ended = false;
-    const refresh = (): void => {
-      timer = undefined;
-      void this.listChanges(checkpointId).then((files) => {
-        if (!ended && files) {
-          this.record(thread, turnId, files, { live: true });
-        }
-      });
-    };
-    const watcher = this.workspace.watch(() => {
-      timer ??= setTimeout(refresh, this.options.liveRefreshMs);
+    const live = new LiveRefresh(this.options.liveRefreshMs, async () => {
+      const files = await this.listChanges(checkpointId);
+      if (!ended && files) {
+        this.record(thread, turnId, files, { live: true });
+      }
     });
+    const watcher = this.workspace.watch(() => live.request());
     const events = thread.onEvent((event) => {
       if (event.type === 'entry_added' || event.type === 'entry_updated') {
         const entry = event.entry;
@@ -131,7 +136,7 @@ export class ChangeReview implements Disposable {
     });
     const stop = (): void => {
       ended = true;
-      clearTimeout(timer);
+      live.dispose();
       watcher.dispose();
       events.dispose();
       this.following.delete(handle);
@@ -164,11 +169,14 @@ export class ChangeReview implements Disposable {
         }
         return this.workspace.openChanges(checkpointId, chosen, `Agent changes (${chosen.length} files)`);
       case 'keep':
-        this.decide(thread, turnId, pendingOf(chosen), 'kept');
+        decide(thread, turnId, pendingOf(chosen), 'kept');
         return;
       case 'undo':
-        if (changes.live) {
-          throw new Error('The turn is still changing files: wait for it to end (or stop it) to undo.');
+        if (changes.live || thread.runningTurn !== undefined) {
+          // A running turn (this one, or a later one) may be writing these very files.
+          throw new Error(
+            `${changes.live ? 'The turn is still changing files' : 'A later turn of this chat is running'}: wait for it to end (or stop it) to undo.`,
+          );
         }
         return this.undo(
           thread,
@@ -198,25 +206,39 @@ export class ChangeReview implements Disposable {
       this.workspace.inform('The workspace is already as it was before this message.');
       return;
     }
+    const leftAlone = await wouldLeaveAlone(
+      this.workspace,
+      files.map((file) => file.path),
+    );
+    const changing = files.length - leftAlone.size;
     const confirmed = await this.workspace.confirm(
-      `Restore the workspace to before this message? ${files.length} ${plural(files.length, 'file')} will change.`,
-      describe(
-        files.map((file) => ({ path: file.path, kind: file.kind })),
-        (file) => `${this.workspace.relativePath(file.path)} (${restoreVerb(file.kind)})`,
-      ),
+      `Restore the workspace to before this message? ${changing} ${plural(changing, 'file')} will change.`,
+      describe(files, (file) => {
+        const why = leftAlone.get(file.path);
+        const what = why === undefined ? restoreVerb(file.kind) : `left alone: ${why}`;
+        return `${this.workspace.relativePath(file.path)} (${what})`;
+      }),
       'Restore',
     );
     if (!confirmed) {
       return;
     }
-    await this.workspace.restore(await this.originals(checkpointId, files));
+    const outcome = await this.putBack(checkpointId, files, 'Restored');
     thread.updateTurn(turnId, { restoredAt: Date.now() });
-    // What later turns changed is gone from the disk now: their cards say so.
+    // What later turns changed is gone from the disk now — except what was left alone: their cards say so.
+    const restored = new Set(outcome.restored);
     let after = false;
     for (const turn of thread.snapshot().turns) {
       after ||= turn.id === turnId;
       if (after && turn.changes) {
-        this.decide(thread, turn.id, pendingOf(turn.changes.files), 'undone');
+        const pending = pendingOf(turn.changes.files);
+        decide(
+          thread,
+          turn.id,
+          pending.filter((file) => restored.has(file.path)),
+          'undone',
+        );
+        markProblems(thread, turn.id, outcome.notRestored);
       }
     }
   }
@@ -258,54 +280,43 @@ export class ChangeReview implements Disposable {
     if (files.length === 0) {
       return;
     }
-    const editedSince = changes.afterCheckpointId
-      ? await this.editedSince(changes.afterCheckpointId, files)
-      : [];
-    if (editedSince.length > 0) {
+    const afterId = changes.afterCheckpointId;
+    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), files) : [];
+    if (edited.length > 0) {
       const confirmed = await this.workspace.confirm(
-        `${editedSince.length} ${plural(editedSince.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
-        describe(editedSince, (file) => file.relativePath),
+        `${edited.length} ${plural(edited.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
+        describe(edited, (file) => file.relativePath),
         'Undo anyway',
       );
       if (!confirmed) {
         return;
       }
     }
-    await this.workspace.restore(await this.originals(checkpointId, files));
-    this.decide(thread, turnId, files, 'undone');
+    const outcome = await this.putBack(checkpointId, files, 'Undid');
+    const restored = new Set(outcome.restored);
+    decide(
+      thread,
+      turnId,
+      files.filter((file) => restored.has(file.path)),
+      'undone',
+    );
+    markProblems(thread, turnId, outcome.notRestored);
   }
 
-  /** The files whose content now is not what the turn left (the user or something else edited them). */
-  private async editedSince(afterId: string, files: readonly TurnFileChange[]): Promise<TurnFileChange[]> {
-    const edited: TurnFileChange[] = [];
-    for (const file of files) {
-      const [now, left] = await Promise.all([
-        this.workspace.current(file.path),
-        this.read(afterId, file.path),
-      ]);
-      if (!sameBytes(now, left)) {
-        edited.push(file);
-      }
-    }
-    return edited;
-  }
-
-  /** The files as they were at `checkpointId`; a file that did not exist then is deleted. */
-  private async originals(
+  /**
+   * Puts the files back as they were at `checkpointId`, each checked just before it is written (see
+   * `putBack`): what would land outside the workspace, or whose earlier bytes are unknown, is left.
+   */
+  /** Puts the files back as they were at `checkpointId` (see `putBack`) and says what was left alone. */
+  private async putBack(
     checkpointId: string,
     files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
-  ): Promise<RestoredFile[]> {
-    const restored: RestoredFile[] = [];
-    for (const file of files) {
-      const bytes = file.kind === 'created' ? undefined : await this.read(checkpointId, file.path);
-      if (bytes === undefined && file.kind !== 'created') {
-        throw new Error(
-          `The content of ${this.workspace.relativePath(file.path)} before the turn is not known.`,
-        );
-      }
-      restored.push({ path: file.path, bytes });
-    }
-    return restored;
+    verb: string,
+  ): Promise<PutBackOutcome> {
+    const { known, unknown } = await originals((path) => this.read(checkpointId, path), files);
+    const outcome = await putBack(this.workspace, known, unknown);
+    reportNotRestored(this.workspace, verb, outcome);
+    return outcome;
   }
 
   private async finish(thread: Thread, turnId: string, checkpointId: string): Promise<void> {
@@ -354,6 +365,7 @@ export class ChangeReview implements Disposable {
         added: file.added,
         removed: file.removed,
         ...(file.binary ? { binary: true } : {}),
+        ...(file.beforeUnknown ? { beforeUnknown: true } : {}),
         decision: decided.get(file.path) ?? 'pending',
       })),
       live: state.live,
@@ -363,25 +375,6 @@ export class ChangeReview implements Disposable {
     thread.updateTurn(turnId, { changes });
   }
 
-  private decide(
-    thread: Thread,
-    turnId: string,
-    files: readonly TurnFileChange[],
-    decision: FileChangeDecision,
-  ): void {
-    const changes = thread.turn(turnId)?.changes;
-    if (!changes || files.length === 0) {
-      return;
-    }
-    const paths = new Set(files.map((file) => file.path));
-    thread.updateTurn(turnId, {
-      changes: {
-        ...changes,
-        files: changes.files.map((file) => (paths.has(file.path) ? { ...file, decision } : file)),
-      },
-    });
-  }
-
   private changesOf(thread: Thread, turnId: string): { checkpointId: string; changes: TurnChanges } {
     const turn = thread.turn(turnId);
     if (!turn?.changes || turn.checkpointId === undefined) {
@@ -389,47 +382,4 @@ export class ChangeReview implements Disposable {
     }
     return { checkpointId: turn.checkpointId, changes: turn.changes };
   }
-}
-
-function pendingOf(files: readonly TurnFileChange[]): TurnFileChange[] {
-  return files.filter((file) => file.decision === 'pending');
-}
-
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  if (a === undefined || b === undefined) {
-    return a === b;
-  }
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-  );
-}
-
-function encode(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
-
-function plural(count: number, word: string): string {
-  return count === 1 ? word : `${word}s`;
-}
-
-function restoreVerb(kind: FileChangeStat['kind']): string {
-  switch (kind) {
-    case 'created':
-      return 'deleted again';
-    case 'deleted':
-      return 'brought back';
-    case 'modified':
-      return 'restored';
-    default: {
-      const unknown: never = kind;
-      return String(unknown);
-    }
-  }
-}
-
-/** A bounded list of file names for a confirmation's detail. */
-function describe<T>(items: readonly T[], name: (item: T) => string): string {
-  const shown = items.slice(0, LISTED_FILES).map(name);
-  const more = items.length - shown.length;
-  return [...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
 }

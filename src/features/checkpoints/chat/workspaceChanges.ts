@@ -5,6 +5,17 @@ import type { TurnFileChange } from '../../../core/threadTypes';
 export interface RestoredFile {
   readonly path: string;
   readonly bytes: Uint8Array | undefined;
+  /**
+   * The name is now a link or a special file: that entry itself is removed first and the file
+   * written anew — never written (or deleted) through the link.
+   */
+  readonly replace?: boolean;
+}
+
+/** A file that was not put back, and why, in the user's words. */
+export interface RestoreFailure {
+  readonly path: string;
+  readonly reason: string;
 }
 
 /** What the change review needs from the editor; `src/features/checkpoints/vscode/vscodeWorkspaceChanges.ts` implements it. */
@@ -13,8 +24,13 @@ export interface WorkspaceChangesPort {
   relativePath(path: string): string;
   /** The file's content now as the user sees it (an open editor's unsaved text wins); undefined when missing. */
   current(path: string): Promise<Uint8Array | undefined>;
-  /** Writes the files back through the editor, so open editors follow and the user can undo it. */
-  restore(files: readonly RestoredFile[]): Promise<void>;
+  /** The workspace folder `path` is in (absolute), or undefined when it is in none. */
+  folderOf(path: string): string | undefined;
+  /**
+   * Writes the files back through the editor, so open editors follow and the user can undo it. Every
+   * file that can be written is; resolves with those that could not (none: all were).
+   */
+  restore(files: readonly RestoredFile[]): Promise<RestoreFailure[]>;
   /** One file's diff: as it was at `checkpointId` ↔ now. */
   openDiff(checkpointId: string, file: TurnFileChange): Promise<void>;
   /** Every file's diff in one multi-file diff editor. */

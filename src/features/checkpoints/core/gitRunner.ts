@@ -100,6 +100,8 @@ function gitEnvironment(location: ShadowLocation): NodeJS.ProcessEnv {
     GIT_COMMITTER_NAME: AUTHOR.name,
     GIT_COMMITTER_EMAIL: AUTHOR.email,
     LC_ALL: 'C',
+    // Windows: programs git starts are looked up on PATH only, never in the working folder (the workspace).
+    ...(process.platform === 'win32' ? { NoDefaultCurrentDirectoryInExePath: '1' } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { findOnAbsolutePath } from '../../../core/spawnProgram';
 import { LimitedCheckpointStore } from './limited';
 import { ShadowGitCheckpointStore, type ShadowGitStoreOptions } from './shadowGit';
 import type { CheckpointStore } from './types';
@@ -24,7 +25,9 @@ const PROBE_TIMEOUT_MS = 5000;
  * old or failing git.
  */
 export async function createCheckpointStore(options: CheckpointStoreOptions): Promise<CheckpointStore> {
-  const git = options.git ?? 'git';
+  // Found as an absolute path on PATH: started with the workspace as working folder, a bare `git`
+  // could be a git.exe committed to the repository (Windows looks in the working folder first).
+  const git = options.git ?? (await findOnAbsolutePath('git', process.env));
   const limited = async (limitation: string): Promise<CheckpointStore> => {
     options.logger.warn(`Checkpoints are limited: ${limitation}`);
     const open = (storageDir: string) =>
@@ -46,6 +49,9 @@ export async function createCheckpointStore(options: CheckpointStoreOptions): Pr
       return open(await mkdtemp(path.join(os.tmpdir(), 'acp-checkpoints-')));
     }
   };
+  if (git === undefined) {
+    return limited(`git was not found on PATH; ${ONLY_NOTED}`);
+  }
   const version = await probeGitVersion(git);
   if (typeof version === 'string') {
     return limited(version);

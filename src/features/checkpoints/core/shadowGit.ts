@@ -195,6 +195,7 @@ function toStat(
     added: change.added,
     removed: change.removed,
     binary: change.binary,
+    ...(change.beforeUnknown ? { beforeUnknown: true } : {}),
   };
 }
 

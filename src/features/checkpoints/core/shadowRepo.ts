@@ -2,6 +2,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as z from 'zod';
 import type { Logger } from '../../../core/ports';
+import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
 import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type ShadowLocation } from './gitRunner';
 import { SerialQueue } from '../../../core/serialQueue';
@@ -47,7 +48,9 @@ export class ShadowRepo {
    * The newest checkpoint this object made. Reusing it keeps pruning right: no commit is newer, so it
    * is the last to go, as a fresh one would be.
    */
-  private newestCheckpoint: { tree: string; skippedBlob: string; commit: string } | undefined;
+  private newestCheckpoint:
+    { tree: string; skippedBlob: string; ignoredBlob: string; commit: string } | undefined;
+  private readonly ignored = new IgnoredFiles((args, input) => this.git(args, { input }));
   /** The skip list as a blob of the shadow repository, and the skip list's version it was made from. */
   private skippedBlob: { version: number; blob: string } | undefined;
   /** The tree of the shadow index as last written, while nothing has been staged since. */
@@ -87,14 +90,19 @@ export class ShadowRepo {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
       const skippedBlob = this.skipList.size === 0 ? '' : await this.skipListBlob();
+      const ignoredBlob = await this.ignored.blob();
       const newest = this.newestCheckpoint;
-      if (newest?.tree === tree && newest.skippedBlob === skippedBlob) {
+      if (newest?.tree === tree && newest.skippedBlob === skippedBlob && newest.ignoredBlob === ignoredBlob) {
         return newest.commit;
       }
-      const message = skippedBlob === '' ? 'checkpoint' : `checkpoint\n\n${SKIPPED_TRAILER} ${skippedBlob}`;
+      const trailers = [
+        ...(skippedBlob === '' ? [] : [`${SKIPPED_TRAILER} ${skippedBlob}`]),
+        ...(ignoredBlob === '' ? [] : [`${IGNORED_TRAILER} ${ignoredBlob}`]),
+      ];
+      const message = trailers.length === 0 ? 'checkpoint' : `checkpoint\n\n${trailers.join('\n')}`;
       const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', message, tree])).trim();
       await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
-      this.newestCheckpoint = { tree, skippedBlob, commit };
+      this.newestCheckpoint = { tree, skippedBlob, ignoredBlob, commit };
       if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
         this.checkpointsSinceMaintenance = 0;
         // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
@@ -115,7 +123,15 @@ export class ShadowRepo {
       // A file left out at `from` (too large, a link, in a nested repository) that is snapshotted now is
       // not new: listing it as created would let "Undo" delete a file that was there before.
       const skippedThen = await this.skippedAt(from);
-      return changes.filter((change) => change.kind !== 'created' || !isSkipped(change.rel, skippedThen));
+      // A file ignored at `from` (the agent un-ignored it since) was not recorded: it may have existed.
+      const ignoredThen = await this.ignored.at(from);
+      return changes
+        .filter((change) => change.kind !== 'created' || !isSkipped(change.rel, skippedThen))
+        .map((change) =>
+          change.kind === 'created' && (ignoredThen === 'unknown' || isSkipped(change.rel, ignoredThen))
+            ? { ...change, beforeUnknown: true }
+            : change,
+        );
     });
   }
 
@@ -123,7 +139,11 @@ export class ShadowRepo {
   read(commit: string, rel: string): Promise<Buffer | undefined> {
     return this.queue.run(async () => {
       if (/[\r\n]/.test(rel)) {
-        return undefined;
+        // `--batch` reads names line by line; a name with a newline or CR goes as an argument instead.
+        const { stdout, exitCode } = await this.runGit(['cat-file', 'blob', `${commit}:${rel}`], {
+          okExitCodes: [128],
+        });
+        return exitCode === 0 ? Buffer.from(stdout) : undefined;
       }
       const { stdout } = await this.runGit(['cat-file', '--batch'], { input: `${commit}:${rel}\n` });
       const header = stdout.subarray(0, stdout.indexOf(10)).toString('utf8');
@@ -203,6 +223,7 @@ export class ShadowRepo {
     await this.skipList.writeExcludeFile();
     const listed = splitNul(await this.git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']));
     const excludedNow: string[] = [];
+    const linkedNow: string[] = [];
     let toStage = 0;
     const newlySkipped = new Map<string, SkippedFile>();
     const reasons = await this.skipList.reasonsFor(listed.map((entry) => entry.slice(2)));
@@ -214,11 +235,32 @@ export class ShadowRepo {
         toStage++;
       } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
         newlySkipped.set(rel, skip);
+      } else if (skip.reason === 'symlink') {
+        // A tracked file the agent replaced by a link is gone as a file: the card lists it as deleted,
+        // and Undo puts the file back in place of the link (never writing through it).
+        linkedNow.push(rel);
       } else {
         // A tracked file that grew past the bound keeps its last snapshotted version.
         excludedNow.push(rel);
       }
     });
+    if (linkedNow.length > 0) {
+      this.lastTree = undefined;
+      await this.git(
+        [
+          'rm',
+          '--cached',
+          '--force',
+          '--quiet',
+          '--ignore-unmatch',
+          '--pathspec-from-file=-',
+          '--pathspec-file-nul',
+        ],
+        {
+          input: `${linkedNow.map((rel) => `:(literal)${rel}`).join('\0')}\0`,
+        },
+      );
+    }
     if (newlySkipped.size > 0) {
       await this.skipList.add(newlySkipped);
       await this.skipList.writeExcludeFile();

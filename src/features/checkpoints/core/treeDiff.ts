@@ -8,6 +8,8 @@ export interface TreeChange {
   readonly added: number;
   readonly removed: number;
   readonly binary: boolean;
+  /** Created, but ignored (so not recorded) at the earlier checkpoint: it may have existed then. */
+  readonly beforeUnknown?: boolean;
 }
 
 /** A nested repository's entry: a commit of another repository, not a file. */

@@ -14,6 +14,11 @@ export interface FileChangeStat {
   readonly added: number;
   readonly removed: number;
   readonly binary: boolean;
+  /**
+   * Listed as created, but the store did not record it at the checkpoint (it was ignored then): it may
+   * have existed. Undo must leave it — deleting it could delete a file the turn did not create.
+   */
+  readonly beforeUnknown?: boolean;
 }
 
 /**

@@ -1,6 +1,8 @@
+import { lstat, unlink } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import type { RestoredFile, WorkspaceChangesPort } from '../chat/workspaceChanges';
+import { writeErrorInWords } from '../chat/putBack';
+import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from '../chat/workspaceChanges';
 import type { Disposable } from '../../../core/disposable';
 import type { TurnFileChange } from '../../../core/threadTypes';
 import type { UserPrompts } from '../../../vscode/userPrompts';
@@ -47,14 +49,46 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
     }
   }
 
-  async restore(files: readonly RestoredFile[]): Promise<void> {
-    // Unsaved edits the user agreed to lose are dropped first, so the editor shows the restored file.
+  folderOf(path: string): string | undefined {
+    return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(path))?.uri.fsPath;
+  }
+
+  async restore(files: readonly RestoredFile[]): Promise<RestoreFailure[]> {
+    const failures: RestoreFailure[] = [];
+    const writable: RestoredFile[] = [];
     for (const file of files) {
-      const open = this.openDocument(file.path);
+      try {
+        if (file.replace) {
+          await removeEntry(file.path);
+        }
+        writable.push(file);
+      } catch (error) {
+        failures.push({ path: file.path, reason: writeErrorInWords(error) });
+      }
+    }
+    // Unsaved edits the user agreed to lose are dropped first, so the editor shows the restored file.
+    for (const file of writable) {
+      const open = file.replace ? undefined : this.openDocument(file.path);
       if (open?.isDirty) {
         await this.replaceText(open, file.bytes ? new TextDecoder('utf-8').decode(file.bytes) : '');
       }
     }
+    // One edit (one undo step) when it all works; file by file when not, to restore all that can be.
+    if (!(await this.applyAll(writable).catch(() => false))) {
+      for (const file of writable) {
+        const applied = await this.applyAll([file]).catch((error: unknown) => writeErrorInWords(error));
+        if (applied !== true) {
+          failures.push({
+            path: file.path,
+            reason: typeof applied === 'string' ? applied : 'VS Code refused to write it',
+          });
+        }
+      }
+    }
+    return failures;
+  }
+
+  private async applyAll(files: readonly RestoredFile[]): Promise<boolean> {
     const edit = new vscode.WorkspaceEdit();
     for (const file of files) {
       const uri = vscode.Uri.file(file.path);
@@ -66,9 +100,7 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
         edit.createFile(uri, { overwrite: true, contents: file.bytes });
       }
     }
-    if (!(await vscode.workspace.applyEdit(edit))) {
-      throw new Error('VS Code refused to restore the files.');
-    }
+    return vscode.workspace.applyEdit(edit);
   }
 
   async openDiff(checkpointId: string, file: TurnFileChange): Promise<void> {
@@ -143,5 +175,16 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
     );
     await vscode.workspace.applyEdit(edit);
     await document.save();
+  }
+}
+
+/**
+ * Removes a link or special file itself (never what a link points to), so the file can be written
+ * anew in its place; a folder there is left (the confinement check refused it already).
+ */
+async function removeEntry(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info !== undefined && !info.isDirectory()) {
+    await unlink(path);
   }
 }

@@ -1,0 +1,49 @@
+import { splitNul } from './gitRunner';
+
+/** Names, in a checkpoint's commit message, the blob listing the ignored files there were then. */
+export const IGNORED_TRAILER = 'acp-ignored:';
+
+/** Runs git in the shadow repository; resolves with its stdout. */
+type Git = (args: readonly string[], input?: string) => Promise<string>;
+
+/**
+ * The files `.gitignore` hid at each checkpoint. They are not snapshotted, so when an agent un-ignores
+ * them (edits `.gitignore`) they would look created by the turn and Undo would delete files that were
+ * there before. Their paths (an ignored folder as one `dir/` entry) are stored as a blob with the
+ * checkpoint, so such a file is known as "may have existed".
+ */
+export class IgnoredFiles {
+  /** The newest list as a blob, and the list it was made from: an unchanged list needs no write. */
+  private newest: { list: string; blob: string } | undefined;
+
+  constructor(private readonly git: Git) {}
+
+  /** The ignored files there are now, as a blob of the shadow repository; '' when there are none. */
+  async blob(): Promise<string> {
+    const list = await this.git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory']);
+    if (list === '') {
+      return '';
+    }
+    if (this.newest?.list !== list) {
+      this.newest = { list, blob: (await this.git(['hash-object', '-w', '--stdin'], list)).trim() };
+    }
+    return this.newest.blob;
+  }
+
+  /**
+   * The ignored files at checkpoint `commit` (an older checkpoint without the list: none);
+   * `unknown` when the list was recorded but cannot be read — then nothing can count as created.
+   */
+  async at(commit: string): Promise<ReadonlySet<string> | 'unknown'> {
+    const message = await this.git(['cat-file', 'commit', commit]);
+    const blob = new RegExp(`^${IGNORED_TRAILER} ([0-9a-f]+)$`, 'm').exec(message)?.[1];
+    if (blob === undefined) {
+      return new Set();
+    }
+    try {
+      return new Set(splitNul(await this.git(['cat-file', 'blob', blob])));
+    } catch {
+      return 'unknown';
+    }
+  }
+}

@@ -1,0 +1,272 @@
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
+import { createCheckpointStore } from '../../../src/features/checkpoints/core';
+import type { TurnMessage } from '../../../src/protocol';
+import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+
+/**
+ * Every path, kind and byte under `root` (links by their target, not followed): equal hashes mean
+ * nothing there was written, created or deleted.
+ */
+function hashTree(root: string): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      const info = lstatSync(full);
+      hash.update(`${path.relative(root, full)}\0${info.mode}\0`);
+      if (info.isSymbolicLink()) {
+        hash.update(readlinkSync(full));
+      } else if (info.isDirectory()) {
+        walk(full);
+      } else {
+        hash.update(readFileSync(full));
+      }
+    }
+  };
+  walk(root);
+  return hash.digest('hex');
+}
+
+describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
+  let chat: ChatHarness | undefined;
+  let port: NodeWorkspaceChanges;
+  let outside: string;
+  let before: string;
+
+  beforeEach(() => {
+    // A folder the agent must not reach: its files have the names the workspace's files have.
+    outside = mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
+    writeFileSync(path.join(outside, 'a.txt'), 'outside a\n');
+    writeFileSync(path.join(outside, 'new.txt'), 'outside new\n');
+    writeFileSync(path.join(outside, 'secret'), 'ssh key\n');
+    before = hashTree(outside);
+    chat = new ChatHarness({
+      agents: [testAgent('a')],
+      changes: (dir, storage) => {
+        port = new NodeWorkspaceChanges(dir);
+        return new ChangeReview(
+          () => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console }),
+          port,
+          console,
+          { liveRefreshMs: 20 },
+        );
+      },
+    });
+  });
+
+  afterEach(async () => {
+    await chat?.dispose();
+    chat = undefined;
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  const file = (name: string): string => path.join((chat as ChatHarness).dir, name);
+  const turns = (): readonly TurnMessage[] => chat?.controller.viewState().chat?.thread.turns ?? [];
+  const rowOf = (turn: TurnMessage | undefined, rel: string) =>
+    turn?.changes?.files.find((f) => f.relativePath === rel);
+
+  /** Runs a turn; `listed`: whether it leaves a change list to wait for (a link alone is not listed). */
+  async function run(prompt: string, listed = true): Promise<void> {
+    const count = turns().length;
+    await chat!.send(prompt);
+    await until(
+      () =>
+        turns().length === count + 1 &&
+        // Every turn here changes files: it is done once its final list is recorded.
+        turns().every(
+          (t, i) =>
+            t.status !== 'running' && (t.changes === undefined ? !listed && i === count : !t.changes.live),
+        ),
+      'the turn and its final change list',
+    );
+  }
+
+  async function undoAll(turn: TurnMessage | undefined): Promise<void> {
+    await chat!.controller.handleMessage({
+      type: 'turn_changes',
+      turnId: turn?.id as string,
+      action: 'undo',
+    });
+  }
+
+  it('Undo all after the agent swaps a folder for a link to outside in the same turn: outside unchanged, the card says why', async () => {
+    mkdirSync(file('dir'));
+    writeFileSync(file('dir/a.txt'), 'workspace a\n');
+    await chat!.ready();
+    await run(`own write dir/a.txt agent ; write dir/new.txt x ; link dir ${outside}`);
+    const turn = turns()[0];
+    assert.ok(rowOf(turn, 'dir/a.txt'), 'the file under the swapped folder is on the card');
+
+    await undoAll(turn);
+    assert.equal(hashTree(outside), before, 'nothing outside the workspace was written, created or deleted');
+    assert.equal(readlinkSync(file('dir')), outside, 'the link is left as it is');
+    const row = rowOf(turns()[0], 'dir/a.txt');
+    assert.equal(row?.decision, 'pending', 'a file left alone is not called undone');
+    assert.match(row?.problem ?? '', /Left alone: dir\/ is now a link to a folder outside the workspace/);
+    assert.match(
+      port.informed.at(-1) ?? '',
+      /Left alone: dir\/a\.txt \(dir\/ is now a link to a folder outside/,
+    );
+  });
+
+  it('Undo of a created file after a later turn swaps its folder for a link: the outside file of that name survives', async () => {
+    mkdirSync(file('dir'));
+    await chat!.ready();
+    await run('own write dir/new.txt created');
+    await run(`own link dir ${outside}`);
+    const first = turns()[0];
+    assert.equal(rowOf(first, 'dir/new.txt')?.kind, 'created');
+
+    await chat!.controller.handleMessage({
+      type: 'turn_changes',
+      turnId: first?.id as string,
+      action: 'undo',
+      path: file('dir/new.txt'),
+    });
+    assert.equal(hashTree(outside), before);
+    assert.equal(readFileSync(path.join(outside, 'new.txt'), 'utf8'), 'outside new\n');
+    assert.match(rowOf(turns()[0], 'dir/new.txt')?.problem ?? '', /dir\/ is now a link to a folder outside/);
+  });
+
+  it('Restore after a later turn swaps a folder for a link: the dialog says what is left alone, outside unchanged', async () => {
+    mkdirSync(file('dir'));
+    writeFileSync(file('dir/a.txt'), 'v0\n');
+    writeFileSync(file('b.txt'), 'b0\n');
+    await chat!.ready();
+    await run('own write dir/a.txt v1 ; write b.txt b1');
+    await run(`own link dir ${outside}`);
+
+    await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
+    assert.equal(hashTree(outside), before);
+    assert.match(port.confirmations[0]?.detail ?? '', /dir\/a\.txt \(left alone: dir\/ is now a link/);
+    assert.match(port.confirmations[0]?.message ?? '', /1 file will change/);
+    assert.equal(readFileSync(file('b.txt'), 'utf8'), 'b0\n', 'what can be restored is');
+    assert.match(port.informed.at(-1) ?? '', /Restored 1 file\. Left alone: dir\/a\.txt/);
+  });
+
+  it('a file the agent replaced by a link to outside is restored by replacing the link, not writing through it', async () => {
+    writeFileSync(file('a.txt'), 'mine\n');
+    await chat!.ready();
+    await run(`own write a.txt agent ; link a.txt ${path.join(outside, 'secret')}`);
+    assert.equal(rowOf(turns()[0], 'a.txt')?.kind, 'deleted', 'a file replaced by a link is gone as a file');
+
+    await undoAll(turns()[0]);
+    assert.equal(hashTree(outside), before);
+    assert.equal(lstatSync(file('a.txt')).isSymbolicLink(), false, 'the link is gone');
+    assert.equal(readFileSync(file('a.txt'), 'utf8'), 'mine\n', 'the file is back as it was');
+  });
+
+  it('Undo of a created file that is now a link to outside deletes the link, not its target', async () => {
+    await chat!.ready();
+    await run('own write new.txt x');
+    await run(`own link new.txt ${path.join(outside, 'new.txt')}`, false);
+
+    await chat!.controller.handleMessage({
+      type: 'turn_changes',
+      turnId: turns()[0]?.id as string,
+      action: 'undo',
+      path: file('new.txt'),
+    });
+    assert.equal(hashTree(outside), before);
+    assert.equal(existsSync(file('new.txt')), false);
+    assert.equal(lstatSync(file('new.txt'), { throwIfNoEntry: false }), undefined, 'the link itself is gone');
+  });
+
+  it('an agent that un-ignores existing files: Undo all and Restore leave them, and the card says why', async () => {
+    writeFileSync(file('.gitignore'), 'build/\n.env\n');
+    mkdirSync(file('build'));
+    writeFileSync(file('build/out.js'), 'built\n');
+    writeFileSync(file('.env'), 'SECRET=1\n');
+    await chat!.ready();
+    await run('own write .gitignore # nothing ignored\\n ; write new.txt x');
+    const turn = turns()[0];
+    assert.equal(rowOf(turn, '.env')?.kind, 'created', 'now visible, so listed');
+    assert.equal(rowOf(turn, '.env')?.beforeUnknown, true, 'but it may have existed before');
+    assert.equal(rowOf(turn, 'build/out.js')?.beforeUnknown, true);
+    assert.equal(
+      rowOf(turn, 'new.txt')?.beforeUnknown,
+      undefined,
+      'a file that was not ignored is known new',
+    );
+
+    await undoAll(turn);
+    assert.equal(readFileSync(file('.env'), 'utf8'), 'SECRET=1\n', 'an existing file is never deleted');
+    assert.equal(readFileSync(file('build/out.js'), 'utf8'), 'built\n');
+    assert.equal(existsSync(file('new.txt')), false, 'a file the turn created is deleted');
+    assert.equal(readFileSync(file('.gitignore'), 'utf8'), 'build/\n.env\n');
+    assert.match(
+      rowOf(turns()[0], '.env')?.problem ?? '',
+      /ignored .* before the turn, so it may have existed/,
+    );
+    assert.equal(rowOf(turns()[0], '.env')?.decision, 'pending');
+  });
+
+  it('Restore after an agent un-ignored existing files keeps them', async () => {
+    writeFileSync(file('.gitignore'), '*.local\n');
+    writeFileSync(file('settings.local'), 'mine\n');
+    await chat!.ready();
+    await run('own write .gitignore #\\n');
+    await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
+    assert.equal(readFileSync(file('settings.local'), 'utf8'), 'mine\n');
+    assert.equal(readFileSync(file('.gitignore'), 'utf8'), '*.local\n');
+  });
+
+  it('Undo all restores every file it can when one cannot be put back, and the card matches the disk', async () => {
+    writeFileSync(file('a.txt'), 'a0\n');
+    writeFileSync(file('b.txt'), 'b0\n');
+    await chat!.ready();
+    await run('own write a.txt a1 ; write b.txt b1');
+    // The user (or another program) puts a folder where b.txt was: it cannot be written back.
+    rmSync(file('b.txt'));
+    mkdirSync(file('b.txt'));
+
+    await undoAll(turns()[0]);
+    assert.equal(readFileSync(file('a.txt'), 'utf8'), 'a0\n');
+    assert.equal(lstatSync(file('b.txt')).isDirectory(), true, 'the folder is left');
+    const rows = turns()[0]?.changes?.files ?? [];
+    assert.deepEqual(
+      rows.map((r) => `${r.relativePath} ${r.decision}${r.problem ? ` ${r.problem}` : ''}`).sort(),
+      ['a.txt undone', 'b.txt pending Left alone: it is now a folder.'],
+    );
+  });
+
+  it('refuses to undo an earlier turn while a later turn of the same chat runs, and says why', async () => {
+    writeFileSync(file('a.txt'), 'a0\n');
+    await chat!.ready();
+    await run('own write a.txt a1');
+    const sending = chat!.send('own write a.txt a2 ; shell sleep 1');
+    await until(() => turns()[1]?.status === 'running', 'the later turn to run');
+    await chat!.controller.handleMessage({
+      type: 'turn_changes',
+      turnId: turns()[0]?.id as string,
+      action: 'undo',
+    });
+    assert.match(
+      chat!.view.of('error').at(-1)?.message ?? '',
+      /A later turn of this chat is running: wait for it to end \(or stop it\) to undo/,
+    );
+    await sending;
+    assert.equal(rowOf(turns()[0], 'a.txt')?.decision, 'pending', 'not called undone');
+    assert.equal(
+      readFileSync(file('a.txt'), 'utf8'),
+      'a2',
+      "the later turn's content is not undone under it",
+    );
+  });
+});
