@@ -9,6 +9,12 @@ import * as vscode from 'vscode';
 import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
+import {
+  defaultAddAgentPrompts,
+  registerAddAgentCommands,
+} from './features/registry/vscode/addAgentCommands';
+import type { AddAgentPrompts } from './features/registry/vscode/addAgentPicker';
+import { RegistryService } from './features/registry/vscode/registryService';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import { ChatController } from './chat/chatController';
 import { createCheckpointStore } from './features/checkpoints/core';
@@ -63,6 +69,8 @@ export interface AcpAgentsApi {
   readonly mentions: VsCodeMentionSource;
   /** The sidebar's chat view (whether it is on screen). */
   readonly sidebar: ChatViewProvider;
+  /** The ACP Registry and Add Agent's questions (tests install scripted answers in `prompts.current`). */
+  readonly registry: { readonly service: RegistryService; readonly prompts: { current: AddAgentPrompts } };
 }
 
 /**
@@ -159,6 +167,10 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
   const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
+  const registry = {
+    service: new RegistryService(context.extensionUri, context.globalStorageUri, log),
+    prompts: defaultAddAgentPrompts(),
+  };
 
   const subscriptions: vscode.Disposable[] = [
     catalog,
@@ -177,6 +189,14 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     ...registerEditorTabCommands(chat, view, panels),
     ...registerCommands({ chat, view, prompts, log }),
     ...registerMcpCommands(mcp, log),
+    ...registerAddAgentCommands({
+      registry: registry.service,
+      prompts: registry.prompts,
+      catalog,
+      chat,
+      reveal: () => view.reveal(),
+      log,
+    }),
     registerCheckAgents({
       catalog,
       log,
@@ -200,6 +220,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       panels,
       mentions,
       sidebar: view,
+      registry,
     },
     shutdown: () => chat.shutdown(),
     dispose: () => {

@@ -7,6 +7,8 @@ export const AgentSettingSchema = z.object({
   command: z.string().trim().min(1, 'needs a command'),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  /** Set by Add Agent: the ACP Registry entry it was installed from, so Update can find a newer one. */
+  registry: z.object({ id: z.string().min(1), version: z.string().min(1) }).optional(),
 });
 
 export type AgentSetting = z.infer<typeof AgentSettingSchema>;
