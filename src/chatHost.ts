@@ -15,6 +15,8 @@ import {
 } from './features/registry/vscode/addAgentCommands';
 import type { AddAgentPrompts } from './features/registry/vscode/addAgentPicker';
 import { RegistryService } from './features/registry/vscode/registryService';
+import { knownAgentsOf } from './features/registry/chat/agentChoices';
+import { platformKey } from './features/registry/core/registryFormat';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import { ChatController } from './chat/chatController';
 import { createCheckpointStore } from './features/checkpoints/core';
@@ -203,6 +205,8 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       cwd,
       storage: context.globalStorageUri,
       extensionVersion: String(context.extension.packageJSON.version),
+      knownAgents: async () =>
+        knownAgentsOf((await registry.service.load()).agents, platformKey(process.platform, process.arch)),
     }),
   ];
   return {

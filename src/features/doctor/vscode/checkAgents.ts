@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { diagnoseAgents, type AgentDiagnosis, type AgentOrigin } from '../chat/agentDoctor';
-import { AGENT_PRESETS } from '../../../chat/agentPresets';
+import { AGENT_PRESETS, type KnownAgent } from '../../../chat/agentPresets';
 import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../chat/doctorReport';
 import type { AgentCatalog } from '../../../vscode/agentCatalog';
@@ -14,6 +14,8 @@ export interface CheckAgentsDeps {
   /** Where the report is written (the extension's global storage). */
   readonly storage: vscode.Uri;
   readonly extensionVersion: string;
+  /** The ACP Registry's agents, for the advice on a missing one. */
+  readonly knownAgents?: () => Promise<readonly KnownAgent[]>;
 }
 
 /** What the command returns (for tests and other extensions): the findings and where the report is. */
@@ -30,6 +32,10 @@ export interface CheckAgentsResult {
 export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
   return vscode.commands.registerCommand('acpAgents.checkAgents', async (): Promise<CheckAgentsResult> => {
     const agents = agentsToCheck(deps.catalog.agents.agents);
+    const knownAgents = await deps.knownAgents?.().catch((error: unknown) => {
+      deps.log.warn(`Check agents: the ACP Registry could not be read (${String(error)}).`);
+      return [];
+    });
     const diagnoses = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -43,6 +49,7 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
             title: 'ACP Agents for VS Code',
             version: deps.extensionVersion,
           },
+          knownAgents: knownAgents ?? [],
         }),
     );
     for (const diagnosis of diagnoses) {
@@ -57,10 +64,13 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
       hostNode: process.version,
       extensionVersion: deps.extensionVersion,
     });
-    await vscode.workspace.fs.createDirectory(deps.storage);
-    const reportUri = vscode.Uri.joinPath(deps.storage, 'agent-check.md');
-    await vscode.workspace.fs.writeFile(reportUri, new TextEncoder().encode(markdown));
+    const reportUri = await writeReport(deps.storage, markdown);
     await showReport(reportUri, deps.log);
+    if (diagnoses.some((diagnosis) => verdictOf(diagnosis) === 'not installed')) {
+      void vscode.window
+        .showInformationMessage('ACP Agents: some agents are not installed.', ADD_AGENT)
+        .then((answer) => answer === ADD_AGENT && vscode.commands.executeCommand('acpAgents.addAgent'));
+    }
     return { diagnoses, markdown, reportUri };
   });
 }
@@ -80,6 +90,38 @@ function agentsToCheck(
     (preset) => !offered.some((agent) => agent.command === preset.command),
   );
   return [...checked, ...missing.map((agent) => ({ agent, origin: 'preset' as const }))];
+}
+
+const ADD_AGENT = 'Add Agent…';
+
+/**
+ * Each window writes its own report (`reports/<extension host pid>/agent-check.md`), so a preview
+ * restored in one window never shows another window's agents; the folders of windows that are gone
+ * are removed.
+ */
+async function writeReport(storage: vscode.Uri, markdown: string): Promise<vscode.Uri> {
+  const reports = vscode.Uri.joinPath(storage, 'reports');
+  const mine = vscode.Uri.joinPath(reports, String(process.pid));
+  await vscode.workspace.fs.createDirectory(mine);
+  const reportUri = vscode.Uri.joinPath(mine, 'agent-check.md');
+  await vscode.workspace.fs.writeFile(reportUri, new TextEncoder().encode(markdown));
+  for (const [name] of await vscode.workspace.fs.readDirectory(reports)) {
+    if (/^\d+$/.test(name) && Number(name) !== process.pid && !isRunning(Number(name))) {
+      await vscode.workspace.fs
+        .delete(vscode.Uri.joinPath(reports, name), { recursive: true })
+        .then(undefined, () => undefined);
+    }
+  }
+  return reportUri;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function showReport(uri: vscode.Uri, log: vscode.LogOutputChannel): Promise<void> {

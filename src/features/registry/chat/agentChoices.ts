@@ -1,4 +1,5 @@
 import { findOnPath, type Environment } from '../../../core/spawnProgram';
+import type { KnownAgent } from '../../../chat/agentPresets';
 import {
   distributionFor,
   distributionLabel,
@@ -81,4 +82,17 @@ export function programOf(agent: RegistryAgent, platform: PlatformKey | undefine
     .replace(/[@=].*$/, '')
     .toLowerCase();
   return /^[a-z0-9][a-z0-9._-]*$/.test(name) ? name : undefined;
+}
+
+/** The registry's agents as the doctor's advice names them. */
+export function knownAgentsOf(
+  agents: readonly RegistryAgent[],
+  platform: PlatformKey | undefined,
+): KnownAgent[] {
+  return agents.map((agent) => ({
+    registryId: agent.id,
+    name: agent.name,
+    version: agent.version,
+    distribution: distributionLabel(distributionFor(agent, platform)),
+  }));
 }

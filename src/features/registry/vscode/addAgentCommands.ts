@@ -23,17 +23,22 @@ export interface AddAgentDeps {
 
 /** "ACP: Add Agent…", "ACP: Update Agents", "ACP: Remove Agent…". */
 export function registerAddAgentCommands(deps: AddAgentDeps): vscode.Disposable[] {
-  const run = (name: string, work: () => Promise<unknown>) => async (): Promise<void> => {
-    try {
-      await work();
-    } catch (error) {
-      await reportFailure(name, error, deps.log);
-    }
-  };
+  const run =
+    (name: string, work: (arg?: unknown) => Promise<unknown>) =>
+    async (arg?: unknown): Promise<unknown> => {
+      try {
+        return await work(arg);
+      } catch (error) {
+        await reportFailure(name, error, deps.log);
+        return undefined;
+      }
+    };
   return [
     vscode.commands.registerCommand(
       'acpAgents.addAgent',
-      run('Add Agent', () => addAgent(deps)),
+      run('Add Agent', (registryId) =>
+        addAgent(deps, typeof registryId === 'string' ? registryId : undefined),
+      ),
     ),
     vscode.commands.registerCommand(
       'acpAgents.updateAgents',
@@ -50,24 +55,30 @@ export function defaultAddAgentPrompts(): { current: AddAgentPrompts } {
   return { current: new AddAgentPicker() };
 }
 
-async function addAgent(deps: AddAgentDeps): Promise<void> {
+/**
+ * Add Agent: the picker, or — given a registry id (Set Up Copilot) — that agent at once. Resolves
+ * with the added agent's name (undefined when nothing was added).
+ */
+async function addAgent(deps: AddAgentDeps, registryId?: string): Promise<string | undefined> {
   const platform = platformKey(process.platform, process.arch);
   const choices = deps.registry.load(true).then((registry) => ({
     registry,
     choices: agentChoices(registry.agents, userAgents(), platform, process.env),
   }));
+  const wanted = registryId
+    ? (await choices).choices.find((choice) => choice.agent.id === registryId)
+    : undefined;
+  if (wanted) {
+    return install(deps, wanted);
+  }
   const picked = await deps.prompts.current.pickAgent(choices);
   if (!picked) {
     return;
   }
-  if (picked === 'custom') {
-    await addCustomAgent(deps);
-    return;
-  }
-  await install(deps, picked);
+  return picked === 'custom' ? addCustomAgent(deps) : install(deps, picked);
 }
 
-async function install(deps: AddAgentDeps, choice: AgentChoice): Promise<void> {
+async function install(deps: AddAgentDeps, choice: AgentChoice): Promise<string> {
   const { agent, distribution } = choice;
   if (!distribution) {
     throw new Error(`${agent.name} has no download for this platform (${process.platform} ${process.arch}).`);
@@ -95,10 +106,10 @@ async function install(deps: AddAgentDeps, choice: AgentChoice): Promise<void> {
     },
   );
   deps.log.info(`Added ${agent.name} ${agent.version}: ${[installed.command, ...installed.args].join(' ')}`);
-  await addAndStart(deps, installed);
+  return addAndStart(deps, installed);
 }
 
-async function addCustomAgent(deps: AddAgentDeps): Promise<void> {
+async function addCustomAgent(deps: AddAgentDeps): Promise<string | undefined> {
   const line = await deps.prompts.current.commandLine();
   if (!line?.trim()) {
     return;
@@ -111,11 +122,11 @@ async function addCustomAgent(deps: AddAgentDeps): Promise<void> {
   if (!name?.trim()) {
     return;
   }
-  await addAndStart(deps, { name: name.trim(), command, args, env: {} });
+  return addAndStart(deps, { name: name.trim(), command, args, env: {} });
 }
 
 /** Writes the agent into the **user** settings (never the workspace's), then selects and starts it. */
-async function addAndStart(deps: AddAgentDeps, entry: AgentEntry): Promise<void> {
+async function addAndStart(deps: AddAgentDeps, entry: AgentEntry): Promise<string> {
   const changed = new Promise<void>((resolve) => {
     const subscription = deps.catalog.onDidChange(() => {
       subscription.dispose();
@@ -132,6 +143,7 @@ async function addAndStart(deps: AddAgentDeps, entry: AgentEntry): Promise<void>
   }
   await deps.reveal();
   await deps.chat.selectAgent(added.id);
+  return added.label;
 }
 
 async function updateAgents(deps: AddAgentDeps): Promise<void> {
