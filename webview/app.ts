@@ -94,6 +94,14 @@ export class ChatApp {
   }
 
   /** Handles one message event's data; anything that is not a valid HostMessage is reported. */
+  /** Focuses the message box unless a control in the chat already has the focus. */
+  focusComposerWhenIdle(): void {
+    const active = document.activeElement;
+    if (!active || active === document.body || active === this.root) {
+      this.composer.focus();
+    }
+  }
+
   receive(data: unknown): void {
     const parsed = HostMessageSchema.safeParse(data);
     if (!parsed.success) {

@@ -144,6 +144,8 @@ export class ViewMessageHandler {
         return chat.retry(view);
       case 'check_agents':
         return this.editor.checkAgents();
+      case 'add_agent':
+        return this.editor.addAgent?.();
       case 'remove_attachment':
         return chat.removeAttachment(message.uri, view);
       case 'answer_review':

@@ -12,6 +12,8 @@ export interface EditorActions {
   openUrl(url: string): Promise<void>;
   /** Runs the agent doctor and shows its report (ACP: Check Agents). */
   checkAgents(): Promise<void>;
+  /** Installs and adds an agent from the ACP Registry (ACP: Add Agent…). */
+  addAgent?(): Promise<void>;
   /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
   pickFiles?(): Promise<AttachmentRef[]>;
 }

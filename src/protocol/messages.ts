@@ -233,6 +233,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
   /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
   z.object({ type: z.literal('check_agents') }),
+  /** ACP: Add Agent… (the empty state's and the failed-start banner's button). */
+  z.object({ type: z.literal('add_agent') }),
   /** Send the offered problems of turn `turnId` to the agent as the next prompt. */
   z.object({ type: z.literal('fix_problems'), turnId: z.string() }),
   /** Drop the "Fix N new problems" offer. */

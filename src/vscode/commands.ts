@@ -203,6 +203,11 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
       run('Restart Agent', () => chat.restart()),
     ),
     vscode.commands.registerCommand('acpAgents.showLog', () => log.show(true)),
+    // Shows the chat and puts the cursor in its message box (the webview focuses it when focused).
+    vscode.commands.registerCommand(
+      'acpAgents.focusChat',
+      run('Open Chat', () => view.reveal()),
+    ),
     vscode.commands.registerCommand(
       'acpAgents.addFileToChat',
       run('Add File to Chat', async (uri?: vscode.Uri, selected?: vscode.Uri[]) => {

@@ -25,6 +25,10 @@ export class VsCodeEditorActions implements EditorActions {
     await vscode.commands.executeCommand('acpAgents.checkAgents');
   }
 
+  async addAgent(): Promise<void> {
+    await vscode.commands.executeCommand('acpAgents.addAgent');
+  }
+
   async openUrl(url: string): Promise<void> {
     const uri = vscode.Uri.parse(url);
     // Only web pages: a link in agent output must not launch other URI handlers.

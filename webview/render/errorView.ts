@@ -65,6 +65,19 @@ export function agentErrorView(error: AgentErrorInfo, context: RenderContext): H
         }),
       );
       break;
+    case 'not_installed':
+      // The program is not there: it never started, so there is nothing to restart.
+      title = 'Agent not installed';
+      iconName = 'warning';
+      actions.append(
+        button('Add Agent…', {
+          icon: 'cloud-download',
+          ariaLabel: 'Add an agent from the ACP Registry',
+          title: 'Runs ACP: Add Agent… (installs an agent and adds it for you)',
+          onClick: () => context.post({ type: 'add_agent' }),
+        }),
+      );
+      break;
     case 'timeout':
       title = 'Timed out';
       break;
