@@ -34,7 +34,8 @@ export interface ParsedAgents {
 /**
  * Parses `acpAgents.agents` (untrusted JSON from settings.json) entry by entry, so one bad entry
  * does not hide the others, then adds the installed presets the user did not configure
- * themselves. The demo agent is offered when there is no other agent.
+ * themselves. The demo agent is always offered, last: the first configured agent is the default,
+ * and the demo stays there to try things offline.
  */
 export function parseAgentSettings(
   raw: unknown,
@@ -68,8 +69,7 @@ export function parseAgentSettings(
     });
   }
   const extra = presets.filter((preset) => !agents.some((agent) => sameProgram(agent, preset)));
-  const all = [...agents, ...extra];
-  return { agents: all.length > 0 ? all : [demo], errors };
+  return { agents: [...agents, ...extra, demo], errors };
 }
 
 /**
