@@ -141,6 +141,8 @@ describe('webview: turn errors and agent status', () => {
       }),
     );
     const banner = page.page.locator('.status-banner');
+    // Shown as soon as the agent says so (after initialize), before any message: sign in to whom.
+    assert.equal(await banner.locator('.error-title').innerText(), 'Sign in to Copilot CLI');
     await banner.locator('vscode-button', { hasText: 'Sign in' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'authenticate', methodId: 'github' });
 

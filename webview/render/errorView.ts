@@ -16,6 +16,8 @@ export interface AgentErrorInfo {
   readonly retry?: boolean;
   /** Offer "Check agents" (the agent doctor): for an agent that failed to start. */
   readonly checkAgents?: boolean;
+  /** The agent, for "Sign in to <agent>" (the status banner knows it). */
+  readonly agentName?: string;
 }
 
 /**
@@ -34,7 +36,7 @@ export function agentErrorView(error: AgentErrorInfo, context: RenderContext): H
   let iconName = 'error';
   switch (error.kind) {
     case 'auth_required': {
-      title = 'Sign in required';
+      title = error.agentName ? `Sign in to ${error.agentName}` : 'Sign in required';
       iconName = 'account';
       const methods = error.authMethods ?? [];
       for (const [index, method] of methods.entries()) {
