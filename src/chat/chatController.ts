@@ -10,7 +10,7 @@ import type {
   ImageAttachment,
   ViewState,
 } from '../protocol';
-import type { AgentDefinition } from './agentSettings';
+import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
 import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { ChatCollection } from './chatCollection';
@@ -505,6 +505,13 @@ export class ChatController implements ChatActions, Disposable {
       if (!this.offered(agentId)) {
         void this.pool.stop(agentId);
       }
+    }
+    // The demo agent stays offered once real agents are there, but an empty chat with it moves on to
+    // the default agent, as it did when the demo was only a stand-in for "no agent yet".
+    const chat = this.chats.get(this.main.chatId);
+    const fallback = this.defaultAgent();
+    if (chat?.agentId === DEMO_AGENT_ID && fallback.id !== DEMO_AGENT_ID && chat.changeAgent(fallback.id)) {
+      this.mainChanged(this.main);
     }
     this.presenter.snapshot();
   }
