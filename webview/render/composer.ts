@@ -247,7 +247,9 @@ export class Composer {
    */
   loadDraft(keep: boolean): void {
     if (keep) {
-      this.host.draft = this.input.value;
+      if (this.input.value !== this.host.draft) {
+        this.host.draft = this.input.value;
+      }
       return;
     }
     this.input.value = this.host.draft;
