@@ -9,6 +9,14 @@ import * as vscode from 'vscode';
 import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
+import {
+  defaultAddAgentPrompts,
+  registerAddAgentCommands,
+} from './features/registry/vscode/addAgentCommands';
+import type { AddAgentPrompts } from './features/registry/vscode/addAgentPicker';
+import { RegistryService } from './features/registry/vscode/registryService';
+import { knownAgentsOf } from './features/registry/chat/agentChoices';
+import { platformKey } from './features/registry/core/registryFormat';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import type * as CheckpointsCore from './features/checkpoints/core';
 import { ChatController } from './chat/chatController';
@@ -67,6 +75,8 @@ export interface AcpAgentsApi {
   readonly mentions: VsCodeMentionSource;
   /** The sidebar's chat view (whether it is on screen). */
   readonly sidebar: ChatViewProvider;
+  /** The ACP Registry and Add Agent's questions (tests install scripted answers in `prompts.current`). */
+  readonly registry: { readonly service: RegistryService; readonly prompts: { current: AddAgentPrompts } };
 }
 
 /**
@@ -178,6 +188,10 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
   const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
+  const registry = {
+    service: new RegistryService(context.extensionUri, context.globalStorageUri, log),
+    prompts: defaultAddAgentPrompts(),
+  };
 
   const subscriptions: vscode.Disposable[] = [
     catalog,
@@ -202,6 +216,16 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     subscriptions.push(...registerCommands({ chat, view, prompts, log }));
     subscriptions.push(...registerMcpCommands(mcp, log));
     subscriptions.push(
+      ...registerAddAgentCommands({
+        registry: registry.service,
+        prompts: registry.prompts,
+        catalog,
+        chat,
+        reveal: () => view.reveal(),
+        log,
+      }),
+    );
+    subscriptions.push(
       registerCheckAgents({
         catalog,
         log,
@@ -209,6 +233,8 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
         storage: context.globalStorageUri,
         extensionVersion: String(context.extension.packageJSON.version),
         parseJsonc,
+        knownAgents: async () =>
+          knownAgentsOf((await registry.service.load()).agents, platformKey(process.platform, process.arch)),
       }),
     );
   } catch (error) {
@@ -233,6 +259,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       panels,
       mentions,
       sidebar: view,
+      registry,
     },
     shutdown: () => chat.shutdown(),
     dispose: () => {

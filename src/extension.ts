@@ -81,6 +81,9 @@ function testHooks(chat: LazyChatHost, activation: ActivationTimings): AcpAgents
     get sidebar() {
       return api().sidebar;
     },
+    get registry() {
+      return api().registry;
+    },
   };
 }
 

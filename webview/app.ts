@@ -96,6 +96,14 @@ export class ChatApp {
   }
 
   /** Handles one message event's data; anything that is not a valid HostMessage is reported. */
+  /** Focuses the message box unless a control in the chat already has the focus. */
+  focusComposerWhenIdle(): void {
+    const active = document.activeElement;
+    if (!active || active === document.body || active === this.root) {
+      this.composer.focus();
+    }
+  }
+
   receive(data: unknown): void {
     const parsed = HostMessageSchema.safeParse(data);
     if (!parsed.success) {
@@ -112,17 +120,24 @@ export class ChatApp {
 
   private apply(message: HostMessage): void {
     switch (message.type) {
-      case 'snapshot':
-        if (message.view.chat?.chatId !== this.store.chatId) {
+      case 'snapshot': {
+        // Before a reload the view may have shown another chat: its draft is what the box holds.
+        const shownBefore = this.store.chatId ?? this.bridge.shownChatId;
+        const otherChat = message.view.chat?.chatId !== this.store.chatId;
+        if (otherChat) {
           this.composer.holdQueue();
         }
         this.store.applySnapshot(message.view);
         if (message.view.chat) {
           this.bridge.shownChatId = message.view.chat.chatId;
         }
+        if (otherChat && message.view.chat) {
+          this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);
+        }
         this.headerDirty = true;
         this.composer.sendAccepted();
         return;
+      }
       case 'thread_events': {
         const applied = this.store.applyEvents(message.chatId, message.events);
         if (applied && message.events.some((event) => event.type === 'state_updated')) {

@@ -10,5 +10,7 @@ if (root) {
   const bridge = new HostBridge();
   const app = new ChatApp(root, bridge);
   window.addEventListener('message', (event: MessageEvent<unknown>) => app.receive(event.data));
+  // The view was focused (ACP: Open Chat, its key, a click on its title): type at once.
+  window.addEventListener('focus', () => app.focusComposerWhenIdle());
   bridge.post({ type: 'ready' });
 }

@@ -30,14 +30,21 @@ const DraftSchema = z.string();
 const QueueSchema = z.array(z.object({ text: z.string(), attachments: z.array(AttachmentRefSchema) }));
 /** The chat shown: an editor tab reopens it after a reload (the host's panel serializer reads it). */
 const ChatIdSchema = z.string();
+/** Each chat's own draft, by chat id: typing in one chat does not follow you to the next. */
+const DraftsSchema = z.record(z.string(), z.string());
+/** Drafts kept at most (the most recently typed); an empty draft is not kept. */
+const MAX_DRAFTS = 50;
 const PersistedStateSchema = z.object({
   draft: z.optional(z.unknown()),
+  drafts: z.optional(z.unknown()),
   queue: z.optional(z.unknown()),
   chatId: z.optional(z.unknown()),
 });
 
 interface PersistedState {
+  /** The draft of a view that shows no chat yet. */
   readonly draft: string;
+  readonly drafts?: Readonly<Record<string, string>>;
   readonly queue?: z.infer<typeof QueueSchema>;
   readonly chatId?: string;
 }
@@ -68,12 +75,23 @@ export class HostBridge {
     return true;
   }
 
+  /** The draft of the chat shown. */
   get draft(): string {
-    return this.state().draft;
+    const state = this.state();
+    return state.chatId === undefined ? state.draft : (state.drafts?.[state.chatId] ?? '');
   }
 
   set draft(draft: string) {
-    this.api.setState({ ...this.state(), draft } satisfies PersistedState);
+    const state = this.state();
+    if (state.chatId === undefined) {
+      this.api.setState({ ...state, draft } satisfies PersistedState);
+      return;
+    }
+    const others = Object.entries(state.drafts ?? {}).filter(([chatId]) => chatId !== state.chatId);
+    const drafts = Object.fromEntries(
+      [...others, ...(draft ? [[state.chatId, draft]] : [])].slice(-MAX_DRAFTS),
+    );
+    this.api.setState({ ...state, drafts } satisfies PersistedState);
   }
 
   /** The queued messages of a view that was hidden while they waited. */
@@ -84,6 +102,11 @@ export class HostBridge {
   set queue(queue: readonly PersistedQueuedMessage[]) {
     const kept = queue.map(({ text, attachments }) => ({ text, attachments: [...attachments] }));
     this.api.setState({ ...this.state(), queue: kept } satisfies PersistedState);
+  }
+
+  /** The chat the view showed last (also before a reload). */
+  get shownChatId(): string | undefined {
+    return this.state().chatId;
   }
 
   /** Remembers the chat the view shows, for the tab to come back with it after a reload. */
@@ -99,9 +122,11 @@ export class HostBridge {
       return { draft: '' };
     }
     const draft = DraftSchema.safeParse(parsed.data.draft);
+    const drafts = DraftsSchema.safeParse(parsed.data.drafts);
     const chatId = ChatIdSchema.safeParse(parsed.data.chatId);
     const state = {
       draft: draft.success ? draft.data : '',
+      ...(drafts.success ? { drafts: drafts.data } : {}),
       ...(chatId.success ? { chatId: chatId.data } : {}),
     };
     if (parsed.data.queue === undefined) {

@@ -250,6 +250,16 @@ export class AgentPool implements Disposable {
 
   private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
     const failure = classifyError(error);
+    if (failure instanceof AgentExitedError && /^ENOENT\b/.test(failure.exit?.error ?? '')) {
+      // It never started: say so as the agent doctor does, not as an exit.
+      const agent = this.definition(agentId);
+      const where = /[\\/]/.test(agent.command) ? '' : ' on PATH';
+      return {
+        state: 'error',
+        agentName: agent.label,
+        error: { kind: 'not_installed', message: `${agent.command} was not found${where}.` },
+      };
+    }
     const authMethods = client?.info.authMethods.map((method) => ({
       id: method.id,
       name: method.name,

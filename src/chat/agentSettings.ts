@@ -7,6 +7,8 @@ export const AgentSettingSchema = z.object({
   command: z.string().trim().min(1, 'needs a command'),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  /** Set by Add Agent: the ACP Registry entry it was installed from, so Update can find a newer one. */
+  registry: z.object({ id: z.string().min(1), version: z.string().min(1) }).optional(),
 });
 
 export type AgentSetting = z.infer<typeof AgentSettingSchema>;
@@ -32,7 +34,8 @@ export interface ParsedAgents {
 /**
  * Parses `acpAgents.agents` (untrusted JSON from settings.json) entry by entry, so one bad entry
  * does not hide the others, then adds the installed presets the user did not configure
- * themselves. The demo agent is offered when there is no other agent.
+ * themselves. The demo agent is always offered, last: the first configured agent is the default,
+ * and the demo stays there to try things offline.
  */
 export function parseAgentSettings(
   raw: unknown,
@@ -66,8 +69,7 @@ export function parseAgentSettings(
     });
   }
   const extra = presets.filter((preset) => !agents.some((agent) => sameProgram(agent, preset)));
-  const all = [...agents, ...extra];
-  return { agents: all.length > 0 ? all : [demo], errors };
+  return { agents: [...agents, ...extra, demo], errors };
 }
 
 /**

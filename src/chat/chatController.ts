@@ -4,7 +4,7 @@ import type { PromptBlock } from '../core/promptBlocks';
 import type { ThreadEvent } from '../core/threadTypes';
 import type { AgentStatus, AttachmentRef, ChatSummary, ViewState } from '../protocol';
 import { AgentChoice } from './agentChoice';
-import type { AgentDefinition } from './agentSettings';
+import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';
 import { AgentPool, type PoolHost } from './agentPool';
 import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { ChatCollection } from './chatCollection';
@@ -317,6 +317,13 @@ export class ChatController implements Disposable {
       if (!this.agents.isOffered(agentId)) {
         void this.pool.stop(agentId);
       }
+    }
+    // The demo agent stays offered once real agents are there, but an empty chat with it moves on to
+    // the default agent, as it did when the demo was only a stand-in for "no agent yet".
+    const chat = this.chats.get(this.windowSlot.chatId);
+    const fallback = this.agents.defaultAgent();
+    if (chat?.agentId === DEMO_AGENT_ID && fallback.id !== DEMO_AGENT_ID && chat.changeAgent(fallback.id)) {
+      this.shown(this.windowSlot);
     }
     this.presenter.snapshot();
   }

@@ -63,10 +63,16 @@ export class SessionCoordinator {
     }
     const session = await this.connect(chat);
     if (!session) {
-      if (this.pool.status(chat.agentId).error?.kind === 'auth_required') {
+      const status = this.pool.status(chat.agentId);
+      if (status.error?.kind === 'auth_required') {
         this.waitingForSignIn.set(chat.id, blocks);
+        return;
       }
-      return;
+      // Tried again and failed again: say so every time, not only in a banner that does not change.
+      const name = status.agentName ?? this.pool.definition(chat.agentId).label;
+      throw new Error(
+        `${name} could not start, so the message was not sent${status.error ? `: ${status.error.message}` : '.'}`,
+      );
     }
     this.pool.setBusy(chat.agentId, true);
     try {

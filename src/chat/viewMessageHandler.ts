@@ -112,6 +112,8 @@ export class ViewMessageHandler {
         return editor.checkAgents();
       case 'manage_trust':
         return editor.manageTrust();
+      case 'add_agent':
+        return editor.addAgent?.();
       case 'remove_attachment':
         return composer.removeAttachment(message.uri, view);
       case 'answer_review':

@@ -14,6 +14,8 @@ export interface EditorActions {
   checkAgents(): Promise<void>;
   /** Opens VS Code's workspace trust editor (the Restricted Mode notice's button). */
   manageTrust(): Promise<void>;
+  /** Installs and adds an agent from the ACP Registry (ACP: Add Agent…). */
+  addAgent?(): Promise<void>;
   /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
   pickFiles?(): Promise<AttachmentRef[]>;
   /** Shows `text` as a read-only markdown document titled `title`. */

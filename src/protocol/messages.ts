@@ -246,6 +246,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('check_agents') }),
   /** The Restricted Mode notice's "Manage Workspace Trust" (`workbench.trust.manage`). */
   z.object({ type: z.literal('manage_trust') }),
+  /** ACP: Add Agent… (the empty state's and the failed-start banner's button). */
+  z.object({ type: z.literal('add_agent') }),
   /** Send the offered problems of turn `turnId` to the agent as the next prompt. */
   z.object({ type: z.literal('fix_problems'), turnId: z.string() }),
   /** Drop the "Fix N new problems" offer. */

@@ -16,6 +16,9 @@ export interface CommandDeps {
 }
 
 const SET_UP = 'Set Up Copilot';
+/** GitHub Copilot's entry in the ACP Registry. */
+const COPILOT_REGISTRY_ID = 'github-copilot';
+const ADD_AGENT = 'add-agent';
 
 /** The palette commands (category "ACP"), the editor and explorer menu entries behind them. */
 export function registerCommands({ chat, view, prompts, log }: CommandDeps): vscode.Disposable[] {
@@ -83,6 +86,10 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
    * or choose the current agent: never a silent swap.
    */
   const sendToCopilot = async (): Promise<void> => {
+    // What can be checked before asking anything: with no editor, there is nothing to send.
+    if (!vscode.window.activeTextEditor) {
+      throw new Error('Open a file (and select some code) first.');
+    }
     const choice = findCopilotAgent(chat.agentsOffered, copilotAgentName());
     if (choice.kind === 'found') {
       return sendEditorContext(choice.agent.id);
@@ -94,12 +101,21 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
         : 'No GitHub Copilot agent is set up.';
     const answer = await prompts.modal(
       message,
-      'Install GitHub Copilot CLI (npm install -g @github/copilot) so it is found on PATH, add an agent whose ' +
-        'command is copilot to acpAgents.agents, or name one in acpAgents.copilotAgent.',
+      'Set Up Copilot installs GitHub Copilot from the ACP Registry and adds it for you. ' +
+        'To use an agent you already have, name it in acpAgents.copilotAgent.',
       [SET_UP, `Send to ${current}`],
     );
     if (answer === SET_UP) {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'acpAgents.agents');
+      // Installs, adds and starts it, and makes it the one Send to Copilot uses from now on.
+      const added = await vscode.commands.executeCommand<unknown>('acpAgents.addAgent', COPILOT_REGISTRY_ID);
+      if (typeof added === 'string') {
+        await vscode.workspace
+          .getConfiguration('acpAgents')
+          .update('copilotAgent', added, vscode.ConfigurationTarget.Global);
+        await sendEditorContext(
+          chat.agentsOffered.find((agent) => agent.label === added)?.id ?? chat.agent.id,
+        );
+      }
     } else if (answer === `Send to ${current}`) {
       await sendEditorContext(chat.agent.id);
     }
@@ -112,7 +128,19 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
       detail: agent.description,
       id: agent.id,
     }));
-    return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose an agent' }))?.id;
+    const add = {
+      label: '$(add) Add Agent…',
+      description: 'from the ACP Registry, or a command line',
+      id: ADD_AGENT,
+    };
+    const picked = (
+      await vscode.window.showQuickPick([...items, add], { title, placeHolder: 'Choose an agent' })
+    )?.id;
+    if (picked === ADD_AGENT) {
+      await vscode.commands.executeCommand('acpAgents.addAgent');
+      return undefined;
+    }
+    return picked;
   };
 
   return [
@@ -179,6 +207,11 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
       run('Sign Out of Agent', () => chat.signOut()),
     ),
     vscode.commands.registerCommand('acpAgents.showLog', () => log.show(true)),
+    // Shows the chat and puts the cursor in its message box (the webview focuses it when focused).
+    vscode.commands.registerCommand(
+      'acpAgents.focusChat',
+      run('Open Chat', () => view.reveal()),
+    ),
     vscode.commands.registerCommand(
       'acpAgents.addFileToChat',
       run('Add File to Chat', async (uri?: vscode.Uri, selected?: vscode.Uri[]) => {

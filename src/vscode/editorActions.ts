@@ -55,6 +55,10 @@ export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
     await vscode.commands.executeCommand('workbench.trust.manage');
   }
 
+  async addAgent(): Promise<void> {
+    await vscode.commands.executeCommand('acpAgents.addAgent');
+  }
+
   async openUrl(url: string): Promise<void> {
     const uri = vscode.Uri.parse(url);
     // Only web pages: a link in agent output must not launch other URI handlers.

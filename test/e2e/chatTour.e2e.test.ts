@@ -127,7 +127,7 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     await docsScreenshot(page, 'chat.png');
 
     await permission.locator('vscode-button[data-option-kind="allow_once"]').click();
-    await waitForAgentText(frame, turnId, 'Edit applied.');
+    await waitForAgentText(frame, turnId, 'Edit allowed (the demo writes nothing).');
     await waitForTurnStatus(frame, turnId, 'completed');
     assert.equal(await card.getAttribute('data-status'), 'completed');
     assert.equal((await card.locator('.permission-result.allowed').innerText()).trim(), 'Allow once');

@@ -66,7 +66,11 @@ describe('agent doctor from the chat (README screenshot)', () => {
   it('the failed start offers "Check agents", which opens the report (docs/doctor.png)', async () => {
     const banner = frame.locator('.status-banner .agent-error');
     await banner.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.match(await banner.innerText(), /gemini-not-installed/);
+    assert.match(await banner.innerText(), /gemini-not-installed was not found on PATH/);
+    assert.deepEqual(await banner.locator('.error-actions vscode-button').allTextContents(), [
+      'Add Agent…',
+      'Check agents',
+    ]);
     await banner.locator('vscode-button', { hasText: 'Check agents' }).click();
 
     const preview = await webviewFrame(
@@ -83,7 +87,11 @@ describe('agent doctor from the chat (README screenshot)', () => {
     const text = await preview.locator('body').innerText();
     assert.match(text, /`?gemini-not-installed`? was not found on PATH/);
     assert.match(text, /Fix: Sign in: Test login/);
-    assert.match(text, /Fix: Install it with npm install -g @github\/copilot/);
+    // The fix comes from the ACP Registry (here the list shipped with the extension: no network).
+    assert.match(
+      text,
+      /Fix: Run ACP: Add Agent… and pick GitHub Copilot \([^)]+\): it is installed and added for you/,
+    );
 
     // The README picture: the report next to the chat.
     const path = await docsScreenshot(page, 'doctor.png');

@@ -93,13 +93,13 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
 
     await dialogButton(dialog, 'Allow once').click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await waitForAgentText(frame, turnId, 'Edit applied.');
+    await waitForAgentText(frame, turnId, 'Edit allowed (the demo writes nothing).');
     await waitForTurnStatus(frame, turnId, 'completed');
     const card = turn(frame, turnId).locator('.entry-tool .tool-card');
     assert.equal(await card.getAttribute('data-status'), 'completed');
     // The dialog's answer is what the chat records.
     assert.equal((await card.locator('.permission-result.allowed').innerText()).trim(), 'Allow once');
-    assert.equal(await agentText(frame, turnId), 'Edit applied.');
+    assert.equal(await agentText(frame, turnId), 'Edit allowed (the demo writes nothing).');
   });
 
   it('tells the agent "no" on "Reject"', async () => {

@@ -117,7 +117,7 @@ describe('chat view: streaming and cancel (issue 3)', () => {
     });
     const { turn, reply } = await tool.done;
     assert.equal(turn.status, 'completed');
-    assert.equal(reply, 'Edit applied.');
+    assert.equal(reply, 'Edit allowed (the demo writes nothing).');
     const call = toolCallsOf(api, tool.turnId)[0];
     assert.equal(call?.status, 'completed');
     assert.equal(call?.permission?.status, 'selected');
@@ -127,6 +127,8 @@ describe('chat view: streaming and cancel (issue 3)', () => {
     // The visible chat view is a live webview that said `ready`, checked whether or not pictures can be
     // taken; the picture waits until the view shows the finished turn (it renders asynchronously).
     assert.ok(api.chat.readyViewCount > 0, 'the chat webview is connected and ready');
-    await requestScreenshot('vscode-chat-streamed', { waitForText: 'Edit applied.' });
+    await requestScreenshot('vscode-chat-streamed', {
+      waitForText: 'Edit allowed (the demo writes nothing).',
+    });
   });
 });

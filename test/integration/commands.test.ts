@@ -280,6 +280,8 @@ describe('commands, status bar and agent settings (issue 4)', () => {
         [
           ['agent:other-agent', 'Other agent', [demo.command, ...demo.args].join(' ')],
           ['copilot', 'GitHub Copilot CLI', 'copilot --acp --stdio'],
+          // The demo agent stays offered, last, after real agents are there.
+          [DEMO_AGENT_ID, demo.label, demo.description],
         ],
       );
       await freshChat(api);

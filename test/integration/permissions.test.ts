@@ -102,7 +102,7 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
 
     assert.deepEqual(prompts.asked, [expectedToolModal()]);
     assert.equal(turn.status, 'completed');
-    assert.equal(reply, 'Edit applied.');
+    assert.equal(reply, 'Edit allowed (the demo writes nothing).');
     const [call] = toolCallsOf(api, turn.id);
     assert.equal(call?.status, 'completed');
     assert.equal(call?.permission?.status, 'selected');
@@ -135,7 +135,7 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
     await settings.set('permissions.rememberInWorkspace', true);
     prompts.answerModal('Always allow');
     const first = await ask(api, 'tool');
-    assert.equal(first.reply, 'Edit applied.');
+    assert.equal(first.reply, 'Edit allowed (the demo writes nothing).');
     assert.equal(prompts.questions('modal').length, 1);
     assert.deepEqual(
       await eventually(
@@ -153,7 +153,7 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
     // A new chat (a new ACP session): the edit goes through without a dialog.
     await freshChat(api);
     const second = await ask(api, 'tool');
-    assert.equal(second.reply, 'Edit applied.');
+    assert.equal(second.reply, 'Edit allowed (the demo writes nothing).');
     assert.equal(prompts.questions('modal').length, 1, 'no second modal');
     const [call] = toolCallsOf(api, second.turn.id);
     assert.equal(call?.permission?.selectedOptionId, 'allow-always');
@@ -177,10 +177,10 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
   it('with rememberInWorkspace off keeps "Always allow" for the session only', async () => {
     await settings.set('permissions.rememberInWorkspace', false);
     prompts.answerModal('Always allow');
-    assert.equal((await ask(api, 'tool')).reply, 'Edit applied.');
+    assert.equal((await ask(api, 'tool')).reply, 'Edit allowed (the demo writes nothing).');
 
     await freshChat(api);
-    assert.equal((await ask(api, 'tool')).reply, 'Edit applied.');
+    assert.equal((await ask(api, 'tool')).reply, 'Edit allowed (the demo writes nothing).');
     assert.equal(prompts.questions('modal').length, 1, 'remembered for the session');
     assert.deepEqual(workspaceRules(api.rules), [], 'nothing in workspace storage');
   });
@@ -189,7 +189,7 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
     prompts.answerModal('Show diff', 'Allow once');
     const { reply } = await ask(api, 'tool');
 
-    assert.equal(reply, 'Edit applied.');
+    assert.equal(reply, 'Edit allowed (the demo writes nothing).');
     assert.deepEqual(prompts.asked, [expectedToolModal(), expectedToolModal()]);
     const tab = await eventually('the diff of the proposed edit', () => proposalDiffTabs()[0]);
     assert.equal(tab.label, 'README.md: proposed edit');

@@ -214,7 +214,7 @@ describe('sessions: many chats, crashes and taking sessions up again (issue 5)',
       await retried;
       const turns = activeThread(api).turns;
       assert.equal(turns[1]?.status, 'completed');
-      assert.equal(replyOf(api, retryTurnId), 'Edit applied.');
+      assert.equal(replyOf(api, retryTurnId), 'Edit allowed (the demo writes nothing).');
       assert.deepEqual(
         transcript(api).filter(([kind]) => kind === 'user'),
         [
@@ -244,7 +244,7 @@ describe('sessions: many chats, crashes and taking sessions up again (issue 5)',
       key: firstCall.permission!.key,
       optionId: 'allow-once',
     });
-    assert.equal((await first.done).reply, 'Edit applied.');
+    assert.equal((await first.done).reply, 'Edit allowed (the demo writes nothing).');
 
     await api.chat.restart();
     const second = await begin(api, 'tool');

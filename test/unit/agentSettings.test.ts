@@ -19,7 +19,7 @@ describe('acpAgents.agents settings', () => {
     assert.deepEqual(parseAgentSettings([], demo), { agents: [demo], errors: [] });
   });
 
-  it('turns valid entries into agents with unique ids, without the demo agent', () => {
+  it('turns valid entries into agents with unique ids, and keeps the demo agent last', () => {
     const parsed = parseAgentSettings(
       [
         { name: 'Copilot', command: 'copilot', args: ['--acp', '--stdio'] },
@@ -45,6 +45,7 @@ describe('acpAgents.agents settings', () => {
           args: [],
           env: { GH_TOKEN: 'x' },
         },
+        demo,
       ],
       errors: [],
     });
@@ -62,7 +63,7 @@ describe('acpAgents.agents settings', () => {
     );
     assert.deepEqual(
       parsed.agents.map((agent) => agent.id),
-      ['agent:gemini'],
+      ['agent:gemini', 'demo'],
     );
     assert.deepEqual(parsed.errors, [
       'acpAgents.agents[1]: name needs a name',
@@ -103,7 +104,7 @@ describe('agent presets', () => {
     );
     assert.deepEqual(
       parsed.agents.map((agent) => agent.id),
-      ['agent:my-gemini', 'copilot'],
+      ['agent:my-gemini', 'copilot', 'demo'],
     );
   });
 
@@ -126,12 +127,12 @@ describe('agent presets', () => {
     );
     assert.deepEqual(
       parsed.agents.map((agent) => agent.id),
-      ['agent:claude', 'agent:my-copilot', 'agent:local-gemini'],
+      ['agent:claude', 'agent:my-copilot', 'agent:local-gemini', 'demo'],
     );
   });
 
-  it('drops the demo agent once a preset is installed', () => {
-    assert.deepEqual(parseAgentSettings([], demo, [copilot]).agents, [copilot]);
+  it('keeps the demo agent, after an installed preset (which comes first, so it is the default)', () => {
+    assert.deepEqual(parseAgentSettings([], demo, [copilot]).agents, [copilot, demo]);
   });
 
   it('detects presets on PATH', () => {
@@ -173,7 +174,7 @@ describe('agent ids', () => {
     );
     assert.deepEqual(
       parsed.agents.map((agent) => agent.id),
-      ['agent:claude-code-test', 'agent:agent'],
+      ['agent:claude-code-test', 'agent:agent', 'demo'],
     );
   });
 });

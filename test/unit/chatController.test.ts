@@ -101,7 +101,10 @@ describe('chat controller (host side of the chat view)', () => {
       optionId: 'allow-always',
     });
     await sending;
-    assert.equal(chat.transcript(), 'user:tool|tool_call:Edit README.md|agent:Edit applied.');
+    assert.equal(
+      chat.transcript(),
+      'user:tool|tool_call:Edit README.md|agent:Edit allowed (the demo writes nothing).',
+    );
   });
 
   it('cancels a running turn from the view', async () => {
@@ -175,8 +178,20 @@ describe('chat controller (host side of the chat view)', () => {
     });
     await chat.ready();
     assert.equal(chat.controller.currentStatus.state, 'error');
-    assert.equal(chat.controller.currentStatus.error?.kind, 'process_exited');
-    assert.match(chat.controller.currentStatus.error?.message ?? '', /failed to start: ENOENT/);
+    // Worded as the agent doctor words it: it never started, so it did not "exit".
+    assert.equal(chat.controller.currentStatus.error?.kind, 'not_installed');
+    assert.equal(chat.controller.currentStatus.error?.message, 'no-such-acp-agent was not found on PATH.');
+    // Each send says it was not sent, every time (the banner alone would not change).
+    await chat.send('hello');
+    await chat.send('hello again');
+    assert.deepEqual(
+      chat.view.of('error').map((message) => message.message),
+      [
+        'Broken could not start, so the message was not sent: no-such-acp-agent was not found on PATH.',
+        'Broken could not start, so the message was not sent: no-such-acp-agent was not found on PATH.',
+      ],
+    );
+    assert.equal(chat.transcript(), '');
     // The banner's "Check agents" runs the agent doctor through the editor port.
     await chat.controller.handleMessage({ type: 'check_agents' });
     assert.equal(chat.checkAgentsRuns, 1);

@@ -40,7 +40,7 @@ describe('tool calls and permission requests', () => {
         title: 'Edit README.md',
         toolKind: 'edit',
         status: 'completed',
-        content: [{ type: 'text', text: 'Edited README.md' }],
+        content: [{ type: 'text', text: 'Allowed: README.md (the demo writes nothing)' }],
         locations: [{ path: readme, line: 1 }],
         permission: {
           key: 'perm-1',
@@ -50,7 +50,12 @@ describe('tool calls and permission requests', () => {
         },
       },
     );
-    assert.deepEqual(entries[2], { kind: 'agent', turnId: turn.id, text: 'Edit applied.', attachments: [] });
+    assert.deepEqual(entries[2], {
+      kind: 'agent',
+      turnId: turn.id,
+      text: 'Edit allowed (the demo writes nothing).',
+      attachments: [],
+    });
 
     // What the permission port was shown: the tool call with its diff, and the agent's own options.
     assert.equal(agent.permissions.prompts.length, 1);

@@ -141,6 +141,8 @@ describe('webview: turn errors and agent status', () => {
       }),
     );
     const banner = page.page.locator('.status-banner');
+    // Shown as soon as the agent says so (after initialize), before any message: sign in to whom.
+    assert.equal(await banner.locator('.error-title').innerText(), 'Sign in to Copilot CLI');
     await banner.locator('vscode-button', { hasText: 'Sign in' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'authenticate', methodId: 'github' });
 
@@ -157,6 +159,25 @@ describe('webview: turn errors and agent status', () => {
 
     await page.host(status({ state: 'ready', agentName: 'Copilot CLI' }));
     assert.equal(await banner.isVisible(), false);
+  });
+
+  it('an agent that is not installed: said as the doctor says it, with Add Agent… and Check agents, no Restart', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    await page.host(
+      status({
+        state: 'error',
+        agentName: 'Copilot CLI',
+        error: { kind: 'not_installed', message: 'copilot was not found on PATH.' },
+      }),
+    );
+    const banner = page.page.locator('.status-banner');
+    assert.equal(await banner.locator('.error-title').innerText(), 'Agent not installed');
+    assert.equal(await banner.locator('.error-message').innerText(), 'copilot was not found on PATH.');
+    const buttons = banner.locator('.error-actions vscode-button');
+    assert.deepEqual(await buttons.allTextContents(), ['Add Agent…', 'Check agents']);
+    await banner.locator('vscode-button', { hasText: 'Add Agent…' }).click();
+    assert.deepEqual((await page.posted()).at(-1), { type: 'add_agent' });
   });
 
   it('agent_status error: "Check agents" runs the agent doctor; a failed turn does not offer it', async () => {

@@ -5,7 +5,10 @@ import type { ChatPage } from './support/chatPage';
 
 /** Puts `state` where the VS Code stub keeps the webview's state, then reloads as VS Code would. */
 async function reloadWithState(page: ChatPage, state: unknown): Promise<void> {
-  await page.page.evaluate((saved) => sessionStorage.setItem('vscode-webview-state', saved), JSON.stringify(state));
+  await page.page.evaluate(
+    (saved) => sessionStorage.setItem('vscode-webview-state', saved),
+    JSON.stringify(state),
+  );
   await page.page.reload();
   await page.waitForReady();
   await page.host(snapshot({ turns: [turn('t1', { status: 'completed', stopReason: 'end_turn' })] }));
@@ -36,5 +39,34 @@ describe('webview: state kept across the view being hidden', () => {
     await reloadWithState(page, 'garbage');
     assert.equal(await page.page.locator('.composer-input').inputValue(), '');
     assert.equal(await page.page.locator('.queued-message').count(), 0);
+  });
+});
+
+describe('webview: drafts kept per chat', () => {
+  const chat = useChatPages();
+
+  /** A snapshot of the chat `chatId` (empty). */
+  function chatSnapshot(chatId: string) {
+    const message = snapshot();
+    assert.ok(message.type === 'snapshot' && message.view.chat);
+    return { ...message, view: { ...message.view, chat: { ...message.view.chat, chatId } } };
+  }
+
+  it('gives each chat its own draft: a new chat starts empty, going back brings the text back', async () => {
+    const page = await chat.open();
+    const input = page.page.locator('.composer-input');
+    await page.host(chatSnapshot('chat-a'));
+    await input.fill('typed in chat A');
+    await page.host(chatSnapshot('chat-b'));
+    assert.equal(await input.inputValue(), '', 'the draft does not follow to another chat');
+    await input.fill('typed in chat B');
+    await page.host(chatSnapshot('chat-a'));
+    assert.equal(await input.inputValue(), 'typed in chat A');
+    // After a reload (the view hidden and shown), the shown chat's draft is there.
+    await page.page.reload();
+    await page.waitForReady();
+    assert.equal(await input.inputValue(), 'typed in chat A');
+    await page.host(chatSnapshot('chat-b'));
+    assert.equal(await input.inputValue(), 'typed in chat B');
   });
 });

@@ -137,6 +137,11 @@ describe('webview: handshake, snapshot and store', () => {
     assert.match(text, /Use \/ for commands/);
     assert.match(text, /Send to Agent…/);
     assert.match(text, /offline Demo agent/);
+    await page.page.locator('.empty-add-agent').click();
+    assert.deepEqual(
+      (await page.posted()).filter((message) => message.type === 'add_agent'),
+      [{ type: 'add_agent' }],
+    );
     await page.host(events(added(message('user', 'e1', 'hi'))));
     assert.equal(await page.page.locator('.empty-state').count(), 0);
   });

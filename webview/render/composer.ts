@@ -241,6 +241,22 @@ export class Composer {
     return this.pending !== undefined;
   }
 
+  /**
+   * Another chat is shown: its own draft replaces the text (`keep`: the first chat of a fresh view
+   * takes what was typed before it arrived).
+   */
+  loadDraft(keep: boolean): void {
+    if (keep) {
+      if (this.input.value !== this.host.draft) {
+        this.host.draft = this.input.value;
+      }
+      return;
+    }
+    this.input.value = this.host.draft;
+    this.autoGrow();
+    this.refreshButtons();
+  }
+
   focus(): void {
     this.input.focus();
   }

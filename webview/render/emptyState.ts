@@ -1,6 +1,6 @@
 import type { ChatSummary, ViewMessage } from '../../src/protocol';
 import { relativeTime } from './chatList';
-import { el, icon } from './dom';
+import { button, el, icon } from './dom';
 
 export interface EmptyStateInfo {
   readonly agentName: string;
@@ -44,16 +44,25 @@ export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) =>
       'You approve file edits and commands before they run, unless you allow them always.',
     ),
   );
+  const addAgent = button(info.isDemo ? 'Add Agent…' : 'Add another agent…', {
+    icon: 'cloud-download',
+    secondary: !info.isDemo,
+    ariaLabel: 'Add an agent from the ACP Registry',
+    title:
+      'Pick an agent (GitHub Copilot, Claude Code, Gemini CLI, Codex, OpenCode, …): it is installed and added for you',
+    onClick: () => post({ type: 'add_agent' }),
+  });
+  addAgent.classList.add('empty-add-agent');
   const demo = info.isDemo
     ? el(
-        'p',
+        'div',
         'empty-demo',
         icon('beaker'),
         el(
           'span',
           '',
           'This is the offline Demo agent: it answers with scripted replies, no account or network needed. ' +
-            'Add a real agent (Copilot CLI, Claude Code, Gemini CLI, Codex, OpenCode) in the acpAgents.agents setting.',
+            'Add a real agent in one step: pick it from the ACP Registry and it is installed and started for you.',
         ),
       )
     : null;
@@ -77,6 +86,7 @@ export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) =>
     el('h2', 'empty-title', `Chat with ${info.agentName}`),
     tips,
     demo,
+    addAgent,
     recent.length > 0 ? el('h3', 'recent-title', 'Recent chats') : null,
     recent.length > 0 ? el('ul', 'recent-chats', ...recent) : null,
   );

@@ -16,6 +16,8 @@ export interface AgentErrorInfo {
   readonly retry?: boolean;
   /** Offer "Check agents" (the agent doctor): for an agent that failed to start. */
   readonly checkAgents?: boolean;
+  /** The agent, for "Sign in to <agent>" (the status banner knows it). */
+  readonly agentName?: string;
 }
 
 /**
@@ -34,7 +36,7 @@ export function agentErrorView(error: AgentErrorInfo, context: RenderContext): H
   let iconName = 'error';
   switch (error.kind) {
     case 'auth_required': {
-      title = 'Sign in required';
+      title = error.agentName ? `Sign in to ${error.agentName}` : 'Sign in required';
       iconName = 'account';
       const methods = error.authMethods ?? [];
       for (const [index, method] of methods.entries()) {
@@ -62,6 +64,19 @@ export function agentErrorView(error: AgentErrorInfo, context: RenderContext): H
           icon: 'debug-restart',
           ariaLabel: 'Restart agent',
           onClick: () => context.post({ type: 'restart_agent' }),
+        }),
+      );
+      break;
+    case 'not_installed':
+      // The program is not there: it never started, so there is nothing to restart.
+      title = 'Agent not installed';
+      iconName = 'warning';
+      actions.append(
+        button('Add Agent…', {
+          icon: 'cloud-download',
+          ariaLabel: 'Add an agent from the ACP Registry',
+          title: 'Runs ACP: Add Agent… (installs an agent and adds it for you)',
+          onClick: () => context.post({ type: 'add_agent' }),
         }),
       );
       break;

@@ -42,6 +42,7 @@ export class StatusBanner {
             {
               ...error,
               ...(status.authMethods ? { authMethods: status.authMethods } : {}),
+              agentName: status.agentName ?? agentName,
               // The agent did not start (or was lost): the doctor says why, for this and every agent.
               checkAgents: true,
             },

@@ -61,20 +61,32 @@ describe('agent doctor', () => {
       args: ['--acp', '--stdio'],
       env: {},
     };
-    const diagnosis = await diagnoseAgent(copilot, 'preset', { cwd, env: { PATH: emptyBin } });
+    const diagnosis = await diagnoseAgent(copilot, 'preset', {
+      cwd,
+      env: { PATH: emptyBin },
+      knownAgents: [
+        { registryId: 'github-copilot', name: 'GitHub Copilot', version: '1.425.0', distribution: 'npx' },
+      ],
+    });
     assert.equal(diagnosis.foundAt, undefined);
     assert.equal(diagnosis.initialize, undefined);
     assert.equal(verdictOf(diagnosis), 'not installed');
     assert.equal(diagnosis.problems.length, 1);
     assert.match(diagnosis.problems[0]!.problem, /`copilot` was not found on PATH/);
-    assert.match(diagnosis.problems[0]!.fix, /npm install -g @github\/copilot/);
+    assert.equal(
+      diagnosis.problems[0]!.fix,
+      'Run _ACP: Add Agent…_ and pick **GitHub Copilot** (1.425.0, npx): it is installed and added for you.',
+    );
 
     const unknown = await diagnoseAgent(
       { id: 'x', label: 'X', command: 'acp-no-such-agent', args: [], env: {} },
       'configured',
       { cwd, env: { PATH: emptyBin } },
     );
-    assert.match(unknown.problems[0]!.fix, /full path of the program in `acpAgents\.agents`/);
+    assert.match(
+      unknown.problems[0]!.fix,
+      /^Run _ACP: Add Agent…_ to install an agent from the ACP Registry, or set the full path of the program in `acpAgents\.agents`/,
+    );
   });
 
   it('says an agent that needs a sign-in is not signed in, and how to sign in', async () => {
@@ -109,6 +121,21 @@ describe('agent doctor', () => {
     assert.equal(diagnosis.initialize, undefined);
     assert.match(diagnosis.problems[0]!.problem, /exited with code 3 before it answered `initialize`/);
     assert.ok(diagnosis.stderrTail?.includes('fatal: no config file'), JSON.stringify(diagnosis.stderrTail));
+    assert.match(diagnosis.problems[0]!.fix, /^Read its output below/);
+  });
+
+  it('does not point at output an exiting agent never wrote', async () => {
+    const silent: AgentDefinition = {
+      id: 'quiet-crash',
+      label: 'Quiet crash',
+      command: process.execPath,
+      args: ['-e', 'process.exit(3)'],
+      env: {},
+    };
+    const diagnosis = await diagnoseAgent(silent, 'configured', { cwd });
+    assert.match(diagnosis.problems[0]!.problem, /exited with code 3 before it answered `initialize`/);
+    assert.doesNotMatch(diagnosis.problems[0]!.fix, /output below/);
+    assert.match(diagnosis.problems[0]!.fix, /^It wrote no output: run the same command in a terminal/);
   });
 
   it('gives up on an agent that never answers initialize, within the step timeout', async () => {
@@ -188,7 +215,11 @@ describe('agent doctor', () => {
             origin: 'preset',
           },
         ],
-        { cwd, env: { ...process.env, PATH: mkdtempSync(path.join(scratch, 'none-')) } },
+        {
+          cwd,
+          env: { ...process.env, PATH: mkdtempSync(path.join(scratch, 'none-')) },
+          knownAgents: [{ registryId: 'gemini', name: 'Gemini CLI', version: '0.27.3', distribution: 'npx' }],
+        },
       );
     });
 
@@ -259,7 +290,10 @@ describe('agent doctor', () => {
 
       const gemini = section(report, 'Gemini CLI');
       assert.match(gemini, /- \*\*Found:\*\* no/);
-      assert.match(gemini, /- \*\*Fix:\*\* Install it with `npm install -g @google\/gemini-cli`/);
+      assert.match(
+        gemini,
+        /- \*\*Fix:\*\* Run _ACP: Add Agent…_ and pick \*\*Gemini CLI\*\* \(0\.27\.3, npx\)/,
+      );
     });
   });
 });

@@ -9,6 +9,7 @@ import { ClientRefusalError, type ClientPorts } from '../../../core/ports';
 import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/spawnProgram';
 import type { ErrorDetails } from '../../../core/threadTypes';
 import type { AgentDefinition } from '../../../chat/agentSettings';
+import { installAdvice, type KnownAgent } from '../../../chat/agentPresets';
 import { escapeMarkdown } from './doctorReport';
 
 /** Where an agent in the report comes from. */
@@ -71,16 +72,9 @@ export interface DoctorOptions {
   /** The extension host's environment (PATH, …); the agent's own `env` is added over it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly clientInfo?: AgentClientOptions['clientInfo'];
+  /** The ACP Registry's agents, for the advice on a missing one (empty: generic advice). */
+  readonly knownAgents?: readonly KnownAgent[];
 }
-
-/** How to install the agents we know, by command. */
-const INSTALL_HINTS: Readonly<Record<string, string>> = {
-  copilot: 'npm install -g @github/copilot',
-  'claude-agent-acp': 'npm install -g @zed-industries/claude-agent-acp',
-  gemini: 'npm install -g @google/gemini-cli',
-  'codex-acp': 'npm install -g @zed-industries/codex-acp',
-  opencode: 'npm install -g opencode-ai',
-};
 
 /** Commands known to print their version with `--version` (a wrapper like `npx` would print its own). */
 const HAS_VERSION_FLAG = new Set(['copilot', 'claude-agent-acp', 'gemini', 'codex-acp', 'opencode']);
@@ -121,12 +115,9 @@ export async function diagnoseAgent(
 
   const foundAt = await findOnPathAsync(agent.command, env);
   if (!foundAt) {
-    const hint = INSTALL_HINTS[path.basename(agent.command)];
     problems.push({
       problem: `\`${agent.command}\` was not found${agent.command.includes('/') || agent.command.includes('\\') ? '' : ' on PATH'}.`,
-      fix: hint
-        ? `Install it with \`${hint}\`, then restart VS Code so it sees the new PATH.`
-        : `Install it, or set the full path of the program in \`acpAgents.agents\` ("command").`,
+      fix: installAdvice(agent.command, options.knownAgents ?? []),
     });
     return finish({});
   }
@@ -288,7 +279,9 @@ function startProblem(
         problem: `\`${commandLine}\` ${failure.message.replace(/^The agent /, '').replace(/\.$/, '')} before it answered \`initialize\`.`,
         fix: nodeTooOld
           ? `Its output points at the Node.js version: this agent needs Node ≥ ${MIN_NODE_MAJOR}. Install a current Node.js, then restart VS Code.`
-          : 'Read its output below; run the same command in a terminal to see it fail there too. Check the arguments and `env` in `acpAgents.agents`.',
+          : stderrTail.length > 0
+            ? 'Read its output below; run the same command in a terminal to see it fail there too. Check the arguments and `env` in `acpAgents.agents`.'
+            : 'It wrote no output: run the same command in a terminal to see why it stops. Check the arguments and `env` in `acpAgents.agents`.',
       };
     }
     default:

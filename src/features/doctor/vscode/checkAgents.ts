@@ -5,7 +5,7 @@ import { plainText } from '../../../core/agentText';
 import { scrubSecrets } from '../../../core/secrets';
 import { notCheckedDiagnosis } from '../chat/restrictedCheck';
 import { diagnoseAgents, type AgentDiagnosis, type AgentOrigin } from '../chat/agentDoctor';
-import { AGENT_PRESETS } from '../../../chat/agentPresets';
+import { AGENT_PRESETS, type KnownAgent } from '../../../chat/agentPresets';
 import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../chat/doctorReport';
 import type { AgentCatalog } from '../../../vscode/agentCatalog';
@@ -20,6 +20,8 @@ export interface CheckAgentsDeps {
   readonly extensionVersion: string;
   /** Parses a settings file (JSON with comments): to list, never run, what an untrusted workspace defines. */
   readonly parseJsonc: (text: string) => unknown;
+  /** The ACP Registry's agents, for the advice on a missing one. */
+  readonly knownAgents?: () => Promise<readonly KnownAgent[]>;
 }
 
 /** What the command returns (for tests and other extensions): the findings and where the report is. */
@@ -60,19 +62,26 @@ export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
       trusted,
       ...(trusted ? {} : { workspaceAgents: await workspaceDefinedAgents(deps.parseJsonc) }),
     });
-    await vscode.workspace.fs.createDirectory(deps.storage);
-    const reportUri = vscode.Uri.joinPath(deps.storage, 'agent-check.md');
-    await vscode.workspace.fs.writeFile(reportUri, new TextEncoder().encode(markdown));
+    const reportUri = await writeReport(deps.storage, markdown);
     await showReport(reportUri, deps.log);
+    if (diagnoses.some((diagnosis) => verdictOf(diagnosis) === 'not installed')) {
+      void vscode.window
+        .showInformationMessage('ACP Agents: some agents are not installed.', ADD_AGENT)
+        .then((answer) => answer === ADD_AGENT && vscode.commands.executeCommand('acpAgents.addAgent'));
+    }
     return { diagnoses, markdown, reportUri };
   });
 }
 
 /** Runs the doctor (trusted workspaces only: it starts every agent in the workspace folder). */
-function diagnose(
+async function diagnose(
   agents: readonly { agent: AgentDefinition; origin: AgentOrigin }[],
   deps: CheckAgentsDeps,
-): Thenable<AgentDiagnosis[]> {
+): Promise<AgentDiagnosis[]> {
+  const knownAgents = await deps.knownAgents?.().catch((error: unknown) => {
+    deps.log.warn(`Check agents: the ACP Registry could not be read (${String(error)}).`);
+    return [];
+  });
   return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -86,6 +95,7 @@ function diagnose(
           title: 'ACP Agents for VS Code',
           version: deps.extensionVersion,
         },
+        knownAgents: knownAgents ?? [],
       }),
   );
 }
@@ -150,6 +160,38 @@ function agentsToCheck(
     (preset) => !offered.some((agent) => agent.command === preset.command),
   );
   return [...checked, ...missing.map((agent) => ({ agent, origin: 'preset' as const }))];
+}
+
+const ADD_AGENT = 'Add Agent…';
+
+/**
+ * Each window writes its own report (`reports/<extension host pid>/agent-check.md`), so a preview
+ * restored in one window never shows another window's agents; the folders of windows that are gone
+ * are removed.
+ */
+async function writeReport(storage: vscode.Uri, markdown: string): Promise<vscode.Uri> {
+  const reports = vscode.Uri.joinPath(storage, 'reports');
+  const mine = vscode.Uri.joinPath(reports, String(process.pid));
+  await vscode.workspace.fs.createDirectory(mine);
+  const reportUri = vscode.Uri.joinPath(mine, 'agent-check.md');
+  await vscode.workspace.fs.writeFile(reportUri, new TextEncoder().encode(markdown));
+  for (const [name] of await vscode.workspace.fs.readDirectory(reports)) {
+    if (/^\d+$/.test(name) && Number(name) !== process.pid && !isRunning(Number(name))) {
+      await vscode.workspace.fs
+        .delete(vscode.Uri.joinPath(reports, name), { recursive: true })
+        .then(undefined, () => undefined);
+    }
+  }
+  return reportUri;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function showReport(uri: vscode.Uri, log: vscode.LogOutputChannel): Promise<void> {

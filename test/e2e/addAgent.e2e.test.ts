@@ -1,0 +1,160 @@
+/**
+ * A first run in the real VS Code: the empty chat's **Add Agent…** opens the registry's list (served from
+ * 127.0.0.1: a fixture index and a tar.gz holding a tiny node-script agent, built here), picking an agent
+ * installs and starts it and it answers; an agent that needs a sign-in shows it before the first prompt;
+ * Ctrl+Alt+Shift+A focuses the chat's message box.
+ */
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { repoRoot } from '../../scripts/tools.mjs';
+import { newChat, openChat, reportFailure, sendPrompt, UI_TIMEOUT, waitForAgentText } from './support/chat';
+import { screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
+
+describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
+  let workbench: RunningWorkbench | undefined;
+  let page: Page;
+  let frame: Frame;
+  let server: Server;
+  let dir: string;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-e2e-registry-'));
+    const folder = path.join(dir, 'files');
+    mkdirSync(path.join(folder, 'bin'), { recursive: true });
+    const script = path.join(folder, 'bin', 'agent');
+    writeFileSync(
+      script,
+      `#!/usr/bin/env node\n${readFileSync(path.join(repoRoot, 'dist', 'demo-agent.js'), 'utf8')}`,
+    );
+    chmodSync(script, 0o644);
+    execFileSync('tar', ['-czf', path.join(dir, 'tiny.tar.gz'), '-C', folder, '.']);
+    const archive = readFileSync(path.join(dir, 'tiny.tar.gz'));
+    const files = new Map<string, Buffer | string>([['/tiny.tar.gz', archive]]);
+    server = createServer((request, response) => {
+      const body = files.get(request.url ?? '');
+      response.writeHead(body === undefined ? 404 : 200).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const platform = `${process.platform === 'darwin' ? 'darwin' : 'linux'}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
+    const binary = (env: Record<string, string>) => ({
+      [platform]: {
+        archive: `${origin}/tiny.tar.gz`,
+        cmd: './bin/agent',
+        env,
+        sha256: createHash('sha256').update(archive).digest('hex'),
+      },
+    });
+    files.set(
+      '/registry.json',
+      JSON.stringify({
+        version: '1.0.0',
+        agents: [
+          {
+            id: 'tiny-e2e',
+            name: 'Tiny agent',
+            version: '1.0.0',
+            description: 'A node script that answers in chunks',
+            distribution: { binary: binary({}) },
+          },
+          {
+            id: 'tiny-login',
+            name: 'Tiny agent with login',
+            version: '1.0.0',
+            description: 'Needs a sign-in first',
+            distribution: { binary: binary({ TEST_AGENT_REQUIRE_AUTH: '1' }) },
+          },
+        ],
+      }),
+    );
+    workbench = await startWorkbench({ settings: { 'acpAgents.registry.url': `${origin}/registry.json` } });
+    page = workbench.page;
+    frame = await openChat(page);
+  });
+
+  afterEach(async function () {
+    await reportFailure(this, () => workbench);
+  });
+
+  after(async () => {
+    await workbench?.stop();
+    server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Clicks the empty chat's Add Agent…, picks `name` in the QuickPick (typed, as a user searches). */
+  async function addFromEmptyState(name: string, shot?: string): Promise<void> {
+    const button = frame.locator('.empty-state .empty-add-agent');
+    await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    if (shot) {
+      await screenshot(page, `${shot}-empty-state`);
+    }
+    await button.click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: name })
+      .first()
+      .waitFor({ timeout: UI_TIMEOUT });
+    await input.fill(name);
+    if (shot) {
+      await screenshot(page, `${shot}-picker`);
+    }
+    const row = page.locator('.quick-input-widget .monaco-list-row.focused');
+    assert.match(await row.innerText(), new RegExp(name));
+    await input.press('Enter');
+  }
+
+  it('Add Agent… → pick → installed, started, and it answers', async () => {
+    await addFromEmptyState('Tiny agent', 'add-agent');
+    // Installed, added, selected: the empty chat now names it (its start may take a moment).
+    await frame.waitForFunction(
+      () => document.querySelector('.empty-state .empty-title')?.textContent === 'Chat with Tiny agent',
+      undefined,
+      { timeout: 60_000 },
+    );
+    const turnId = await sendPrompt(frame, 'stream 2');
+    await waitForAgentText(frame, turnId, 'chunk 1 chunk 2');
+    await screenshot(page, 'add-agent-answered');
+  });
+
+  it('an agent that needs a sign-in says so before the first prompt, with its way to sign in', async () => {
+    await newChat(frame);
+    await addFromEmptyState('Tiny agent with login');
+    const banner = frame.locator('.status-banner .agent-error[data-kind="auth_required"]');
+    await banner.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await banner.locator('.error-title').innerText(), 'Sign in to Demo agent (offline)');
+    assert.equal(await frame.locator('section.turn[data-turn-id]').count(), 0, 'no turn was sent or failed');
+    await screenshot(page, 'add-agent-sign-in');
+    await banner.locator('vscode-button', { hasText: 'Sign in' }).click();
+    await banner.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    const turnId = await sendPrompt(frame, 'stream 1');
+    await waitForAgentText(frame, turnId, 'chunk 1');
+  });
+
+  it('the key opens the chat with the cursor in the message box', async () => {
+    // Focus somewhere else first, and leave nothing focused inside the chat (the message box would keep
+    // being the frame's active element otherwise, and the check below would prove nothing).
+    await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.locator('.monaco-workbench .part.editor').click();
+    assert.equal(
+      await frame.evaluate(() => document.hasFocus()),
+      false,
+      'the chat has no focus to start with',
+    );
+    assert.equal(await frame.evaluate(() => document.activeElement === document.body), true);
+    await page.keyboard.press('Control+Alt+Shift+A');
+    await frame.waitForFunction(
+      () => document.hasFocus() && document.activeElement?.classList.contains('composer-input') === true,
+      undefined,
+      { timeout: UI_TIMEOUT },
+    );
+  });
+});
