@@ -1,6 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { IgnoreFileRules, type IgnoreFile } from '../../../src/features/mentions/chat/ignoreFileRules';
@@ -57,7 +66,10 @@ function fallbackRulesOf(root: string): IgnoreFileRules {
 
 const gitPath = (): string => execFileSync('which', ['git'], { encoding: 'utf8' }).trim();
 
-function list(folder: string, options: { maxFiles?: number; accept?: (file: string) => boolean; signal?: AbortSignal } = {}) {
+function list(
+  folder: string,
+  options: { maxFiles?: number; accept?: (file: string) => boolean; signal?: AbortSignal } = {},
+) {
   return listGitFiles({
     git: gitPath(),
     folder,
@@ -143,7 +155,9 @@ describe('what git ignores, for the @-mention file index', () => {
 
     assert.deepEqual([...(listed ?? [])].sort(), files.filter((file) => !ignored.has(file)).sort());
     // Checked by hand too: both answers could be wrong the same way only by luck.
-    assert.ok(ignored.has('sub/other.log') && !ignored.has('sub/important.log') && !ignored.has('sub/deep/y.gen.ts'));
+    assert.ok(
+      ignored.has('sub/other.log') && !ignored.has('sub/important.log') && !ignored.has('sub/deep/y.gen.ts'),
+    );
     assert.ok(ignored.has('build/keep.log') && !ignored.has('src/build/x.js') && ignored.has('secret.txt'));
     assert.equal(files.length, 38);
   });
@@ -176,7 +190,13 @@ describe('what git ignores, for the @-mention file index', () => {
     try {
       writeTree(worktree, { 'new.txt': '', 'new.tmp': '', 'pkg/d.tmp': '', 'pkg/e.txt': '' });
 
-      assert.deepEqual((await list(worktree))?.sort(), ['a.txt', 'new.txt', 'pkg/b.txt', 'pkg/c.secret', 'pkg/e.txt']);
+      assert.deepEqual((await list(worktree))?.sort(), [
+        'a.txt',
+        'new.txt',
+        'pkg/b.txt',
+        'pkg/c.secret',
+        'pkg/e.txt',
+      ]);
       assert.deepEqual((await list(path.join(worktree, 'pkg')))?.sort(), ['b.txt', 'c.secret', 'e.txt']);
     } finally {
       rmSync(worktree, { recursive: true, force: true });
@@ -211,16 +231,22 @@ describe('what git ignores, for the @-mention file index', () => {
 
   it('finds git only on absolute PATH entries outside the workspace folder', async () => {
     const fake = path.join(root, 'bin', 'git');
-    writeTree(root, { 'bin/git': '#!/bin/sh\necho pwned\n', 'git': '#!/bin/sh\necho pwned\n' });
+    writeTree(root, { 'bin/git': '#!/bin/sh\necho pwned\n', git: '#!/bin/sh\necho pwned\n' });
     chmodSync(fake, 0o755);
     chmodSync(path.join(root, 'git'), 0o755);
     const realGitDir = path.dirname(gitPath());
     const previous = process.cwd();
     process.chdir(root);
     try {
-      const found = await findGit({ PATH: ['.', 'bin', path.join(root, 'bin'), realGitDir].join(path.delimiter) }, root);
+      const found = await findGit(
+        { PATH: ['.', 'bin', path.join(root, 'bin'), realGitDir].join(path.delimiter) },
+        root,
+      );
       assert.equal(found, path.join(realGitDir, 'git'));
-      assert.equal(await findGit({ PATH: ['.', path.join(root, 'bin')].join(path.delimiter) }, root), undefined);
+      assert.equal(
+        await findGit({ PATH: ['.', path.join(root, 'bin')].join(path.delimiter) }, root),
+        undefined,
+      );
     } finally {
       process.chdir(previous);
     }

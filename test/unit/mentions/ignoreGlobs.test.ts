@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { combineGlobs, enabledPatterns, excludeMatcher } from '../../../src/features/mentions/chat/ignoreGlobs';
+import {
+  combineGlobs,
+  enabledPatterns,
+  excludeMatcher,
+} from '../../../src/features/mentions/chat/ignoreGlobs';
 
 describe('exclude settings as findFiles globs', () => {
   it('takes the patterns of files.exclude that are on, not when-clauses', () => {

@@ -1,3 +1,4 @@
+import { abortable, isTimeout } from '../../../core/abortable';
 import type { CheckpointStore, FileChangeStat } from '../core/types';
 import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
@@ -56,7 +57,6 @@ export class ChangeReview implements Disposable {
 
   /** Records the workspace before a prompt; `undefined` when that failed (logged, the prompt goes on). */
   async checkpoint(): Promise<string | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const store = await this.store();
       if (store.coverage === 'limited' && !this.told) {
@@ -65,22 +65,15 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      return await Promise.race([
-        store.create(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`it took longer than ${this.options.checkpointTimeoutMs} ms`)),
-            this.options.checkpointTimeoutMs,
-          );
-        }),
-      ]);
+      return await abortable(store.create(), AbortSignal.timeout(this.options.checkpointTimeoutMs));
     } catch (error) {
-      this.logger.warn(
-        `No checkpoint before this turn: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const reason = isTimeout(error)
+        ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      this.logger.warn(`No checkpoint before this turn: ${reason}`);
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -48,7 +48,9 @@ export function countLineChanges(
 }
 
 function latin1(bytes: Uint8Array | undefined): string {
-  return bytes === undefined ? '' : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return bytes === undefined
+    ? ''
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 /** Lines of a text, a last line without a newline included. */

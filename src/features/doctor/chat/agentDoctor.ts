@@ -2,6 +2,7 @@ import { openSync, readSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as acp from '@agentclientprotocol/sdk';
+import { abortable, isTimeout } from '../../../core/abortable';
 import { AgentClient, type AgentClientOptions } from '../../../core/agentClient';
 import { signInMethodsOf, type SignInMethod } from '../../../core/authMethods';
 import { AgentError, AgentExitedError, classifyError, errorDetails } from '../../../core/errors';
@@ -190,15 +191,8 @@ export async function diagnoseAgent(
 
 async function trySession(client: AgentClient, cwd: string, timeoutMs: number): Promise<SessionFindings> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new AgentError('timeout', `session/new did not answer within ${timeoutMs / 1000} s.`)),
-      timeoutMs,
-    );
-  });
   try {
-    const session = await Promise.race([client.newSession({ cwd }), timeout]);
+    const session = await abortable(client.newSession({ cwd }), AbortSignal.timeout(timeoutMs));
     const ms = Math.round(performance.now() - started);
     // The check's session is of no use to anyone: end it where the agent lets us, so it lists no empty chat.
     if (client.info.capabilities.sessionCapabilities?.close) {
@@ -206,13 +200,13 @@ async function trySession(client: AgentClient, cwd: string, timeoutMs: number): 
     }
     return { ok: true, ms };
   } catch (error) {
-    const failure = classifyError(error);
+    const failure = isTimeout(error)
+      ? new AgentError('timeout', `session/new did not answer within ${timeoutMs / 1000} s.`)
+      : classifyError(error);
     const message = boundedText(failure.message);
     return failure.kind === 'auth_required'
       ? { ok: false, signedIn: false, message, ...agentSaid(failure) }
       : { ok: false, signedIn: undefined, message, ...agentSaid(failure) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -23,11 +23,20 @@ export class IgnoreFileRules {
   /** Verdicts on folders already asked about (every file asks about all of its folders). */
   private readonly folderVerdicts = new Map<string, boolean>();
 
-  constructor(infoExclude: string | undefined, gitignores: readonly IgnoreFile[], options: IgnoreFileRulesOptions) {
+  constructor(
+    infoExclude: string | undefined,
+    gitignores: readonly IgnoreFile[],
+    options: IgnoreFileRulesOptions,
+  ) {
     const top = gitignores.find((file) => file.dir === '');
     const make = (): Ignore => ignore({ ignorecase: options.ignoreCase });
     // Later patterns win in a matcher: info/exclude first, as it has the lower precedence.
-    this.matchers.set('', make().add(infoExclude ?? '').add(top?.content ?? ''));
+    this.matchers.set(
+      '',
+      make()
+        .add(infoExclude ?? '')
+        .add(top?.content ?? ''),
+    );
     for (const file of gitignores) {
       if (file.dir !== '') {
         this.matchers.set(file.dir, make().add(file.content));

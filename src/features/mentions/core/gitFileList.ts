@@ -30,7 +30,18 @@ export function listGitFiles(options: GitFileListOptions): Promise<string[] | un
       options.git,
       // A repository's own config could name an fsmonitor program: never run it. No global
       // excludes file, as VS Code's search by default (and as the fallback reads none).
-      ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.excludesFile=', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+      [
+        '--no-pager',
+        '-c',
+        'core.fsmonitor=false',
+        '-c',
+        'core.excludesFile=',
+        'ls-files',
+        '-z',
+        '--cached',
+        '--others',
+        '--exclude-standard',
+      ],
       {
         cwd: options.folder,
         env: gitEnvironment(),
