@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { diagnoseAgents, type AgentDiagnosis, type AgentOrigin } from '../chat/agentDoctor';
+import { diagnoseAgents } from '../chat/agentDoctor';
+import type { AgentDiagnosis, AgentOrigin } from '../chat/diagnosis';
 import { AGENT_PRESETS } from '../../../chat/agentPresets';
 import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../chat/doctorReport';
