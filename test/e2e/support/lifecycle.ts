@@ -46,10 +46,21 @@ export function useWorkbench(options: WorkbenchLifecycleOptions = {}): Workbench
     },
   };
 
-  before(async () => {
+  before(async function () {
     running = await startWorkbench(options);
     if (options.openChat !== false) {
-      chatFrame = await openChat(running.page);
+      try {
+        chatFrame = await openChat(running.page);
+      } catch (error) {
+        // The chat never showed: what the workbench logged is the clue (afterEach does not run for this).
+        await reportFailure(
+          {
+            currentTest: { state: 'failed', title: `${this.test?.parent?.title ?? 'suite'} start` },
+          } as Mocha.Context,
+          () => running,
+        );
+        throw error;
+      }
     }
   });
 

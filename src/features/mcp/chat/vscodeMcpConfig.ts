@@ -1,4 +1,5 @@
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// The ESM build: esbuild cannot follow the UMD build's runtime require('./impl/…') calls.
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import * as z from 'zod';
 import type { McpServerSetting } from './mcpSettings';
 
