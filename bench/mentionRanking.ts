@@ -1,10 +1,10 @@
 // @-mention ranking benchmark (`npm run bench`): ranks a 20,000-file workspace listing for queries of
 // different shapes, as the host does on every keystroke after "@", and prints the median and worst time
-// per query; then times the .gitignore rules the file index applies to such a listing (built from a
-// root and nested ignore files, then asked about every path). It prints figures; it asserts nothing.
+// per query; then times the .gitignore rules the file index applies to such a listing when git cannot
+// list the folder (built from a root and nested ignore files, then asked about every path). It prints figures; it asserts nothing.
 import { performance } from 'node:perf_hooks';
 import { fuzzyPathScore, rankBy } from '../src/features/mentions/chat/fuzzyRank';
-import { GitignoreRules } from '../src/features/mentions/chat/gitignoreRules';
+import { IgnoreFileRules } from '../src/features/mentions/chat/ignoreFileRules';
 
 const FILES = 20_000;
 const RUNS = 40;
@@ -45,7 +45,7 @@ const filterTimes: number[] = [];
 let kept = 0;
 for (let run = 0; run < RUNS; run++) {
   const start = performance.now();
-  const rules = new GitignoreRules('secret.txt\n', gitignores, { ignoreCase: false });
+  const rules = new IgnoreFileRules('secret.txt\n', gitignores, { ignoreCase: false });
   kept = paths.filter((file) => !rules.ignores(file)).length;
   filterTimes.push(performance.now() - start);
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { AgentDefinition } from './agentDefinition';
 import { isCopilotAgent, programName, programsOf } from './copilotAgent';
 
 /** One agent as the user configures it in `acpAgents.agents`. */
@@ -13,15 +14,8 @@ export const AgentSettingSchema = z.object({
 
 export type AgentSetting = z.infer<typeof AgentSettingSchema>;
 
-/** An agent the chat can start: a setting, or the built-in demo agent. */
-export interface AgentDefinition {
-  readonly id: string;
-  readonly label: string;
-  readonly description?: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-}
+// Defined apart so that copilotAgent.ts can use it without importing this file (which imports it).
+export type { AgentDefinition } from './agentDefinition';
 
 export const DEMO_AGENT_ID = 'demo';
 

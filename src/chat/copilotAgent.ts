@@ -1,4 +1,4 @@
-import type { AgentDefinition } from './agentSettings';
+import type { AgentDefinition } from './agentDefinition';
 
 /** The npm package of GitHub Copilot CLI, as run through `npx` and friends. */
 const COPILOT_PACKAGE = /^@github\/copilot(@[^/]*)?$/;

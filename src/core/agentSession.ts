@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { abortable } from './abortable';
 import { methods } from '@agentclientprotocol/sdk';
 import type { Disposable } from './disposable';
 import * as z from 'zod';
@@ -203,13 +204,9 @@ export class AgentSession implements Disposable {
   private async awaitCancelledAnswer(
     response: Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }>,
   ): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const grace = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.cancelGraceMs);
-      timer.unref?.();
-    });
-    const outcome = await Promise.race([response, grace]);
-    clearTimeout(timer);
+    const outcome = await abortable(response, AbortSignal.timeout(this.cancelGraceMs)).catch(
+      () => 'late' as const,
+    );
     if (outcome === 'late') {
       this.host.logger.warn(
         `${this.host.agentName} did not end the cancelled turn in ${this.cancelGraceMs} ms; it was ended here at Stop.`,

@@ -8,47 +8,28 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import {
   editorChatFrame,
-  newChat,
   openChat,
-  reportFailure,
   runCommand,
   sendPrompt,
   UI_TIMEOUT,
   waitForAgentText,
   waitForTurnStatus,
 } from './support/chat';
-import { sampleWorkspace, startWorkbench, type RunningWorkbench } from './support/workbench';
+import { sampleWorkspace } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 describe('attaching files in the chat view (real VS Code)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let page: Page;
-  let frame: Frame;
-
-  before(async () => {
-    workbench = await startWorkbench();
-    page = workbench.page;
-    frame = await openChat(page);
-  });
-
-  // Each test starts its own chat, so it passes alone and in any order.
-  beforeEach(async () => {
-    await newChat(frame);
-  });
+  const chat = useWorkbench({ newChatEachTest: true });
 
   afterEach(async function () {
-    await reportFailure(this, () => workbench);
     // A dialog a failed test left open would take the next test's keys.
-    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const input = chat.page.locator('.quick-input-widget .quick-input-box input');
     if (await input.isVisible()) {
       await input.press('Escape');
     }
-  });
-
-  after(async () => {
-    await workbench?.stop();
   });
 
   /**
@@ -57,14 +38,14 @@ describe('attaching files in the chat view (real VS Code)', () => {
    * path typed before that is overwritten.
    */
   async function openAttachDialog(): Promise<Locator> {
-    await frame.getByRole('button', { name: 'Attach files' }).click();
-    const dialog = page.locator('.quick-input-widget');
+    await chat.frame.getByRole('button', { name: 'Attach files' }).click();
+    const dialog = chat.page.locator('.quick-input-widget');
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match(
       (await dialog.locator('.quick-input-title').textContent()) ?? '',
       /Attach files to the message/,
     );
-    await page.waitForFunction(
+    await chat.page.waitForFunction(
       (folder) =>
         document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value ===
         folder,
@@ -77,10 +58,10 @@ describe('attaching files in the chat view (real VS Code)', () => {
     return dialog;
   }
 
-  /** Sends what is on the composer of `chat` with `text`; returns the turn's id once it completed. */
-  async function sendWithText(text: string, chat: Frame = frame): Promise<string> {
-    const turnId = await sendPrompt(chat, text);
-    await waitForTurnStatus(chat, turnId, 'completed');
+  /** Sends what is on the composer of `view` with `text`; returns the turn's id once it completed. */
+  async function sendWithText(text: string, view: Frame = chat.frame): Promise<string> {
+    const turnId = await sendPrompt(view, text);
+    await waitForTurnStatus(view, turnId, 'completed');
     return turnId;
   }
 
@@ -97,13 +78,13 @@ describe('attaching files in the chat view (real VS Code)', () => {
     await dialog.getByRole('button', { name: 'Attach' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
-    const chip = frame.locator('.composer-chip .chip-label');
+    const chip = chat.frame.locator('.composer-chip .chip-label');
     await chip.filter({ hasText: /^hello\.ts$/ }).waitFor({ timeout: UI_TIMEOUT });
 
     const turnId = await sendWithText('What is in it?');
     const chars = readFileSync(hello, 'utf8').length;
     await waitForAgentText(
-      frame,
+      chat.frame,
       turnId,
       `You said: What is in it? resource ${pathToFileURL(hello).href} (${chars} chars)`,
     );
@@ -116,30 +97,32 @@ describe('attaching files in the chat view (real VS Code)', () => {
     // The host answers a dismissal with the composer's attachments unchanged: give it the round trip a pick
     // takes by sending a message, which carries whatever is attached.
     const turnId = await sendWithText('Nothing attached?');
-    await waitForAgentText(frame, turnId, 'You said: Nothing attached?');
-    assert.equal(await frame.locator('.composer-chip').count(), 0);
+    await waitForAgentText(chat.frame, turnId, 'You said: Nothing attached?');
+    assert.equal(await chat.frame.locator('.composer-chip').count(), 0);
   });
 
   it('Shift-dragging a file from the Explorer onto the chat attaches it', async () => {
     // The Explorer and the chat side by side: the chat in an editor tab, the Explorer in the sidebar.
-    await runCommand(page, 'ACP: Open Chat in Editor');
-    const editor = await editorChatFrame(page);
-    await page.locator('.activitybar a.action-label[aria-label^="Explorer"]').click();
-    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).first();
+    await runCommand(chat.page, 'ACP: Open Chat in Editor');
+    const editor = await editorChatFrame(chat.page);
+    await chat.page.locator('.activitybar a.action-label[aria-label^="Explorer"]').click();
+    const row = chat.page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' })
+      .first();
     await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const from = await row.boundingBox();
     const onto = await (await editor.frameElement()).boundingBox();
     assert.ok(from && onto);
     // As a person does it: press on the row, start moving, hold Shift (VS Code hands a drop to a webview only
     // with Shift held; without it the editor area takes the file), move over the chat and let go.
-    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(from.x + from.width / 2 + 30, from.y + from.height / 2 + 5, { steps: 5 });
-    await page.keyboard.down('Shift');
-    await page.mouse.move(onto.x + onto.width / 2, onto.y + onto.height - 60, { steps: 20 });
-    await page.mouse.move(onto.x + onto.width / 2 + 5, onto.y + onto.height - 55, { steps: 5 });
-    await page.mouse.up();
-    await page.keyboard.up('Shift');
+    await chat.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await chat.page.mouse.down();
+    await chat.page.mouse.move(from.x + from.width / 2 + 30, from.y + from.height / 2 + 5, { steps: 5 });
+    await chat.page.keyboard.down('Shift');
+    await chat.page.mouse.move(onto.x + onto.width / 2, onto.y + onto.height - 60, { steps: 20 });
+    await chat.page.mouse.move(onto.x + onto.width / 2 + 5, onto.y + onto.height - 55, { steps: 5 });
+    await chat.page.mouse.up();
+    await chat.page.keyboard.up('Shift');
 
     await editor
       .locator('.composer-chip .chip-label')
@@ -153,8 +136,8 @@ describe('attaching files in the chat view (real VS Code)', () => {
       turnId,
       `You said: Read this. resource ${pathToFileURL(readme).href} (${chars} chars)`,
     );
-    await runCommand(page, 'View: Close All Editors');
+    await runCommand(chat.page, 'View: Close All Editors');
     // The sidebar back on the chat, as the other tests expect it.
-    frame = await openChat(page);
+    chat.frame = await openChat(chat.page);
   });
 });

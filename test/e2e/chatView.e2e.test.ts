@@ -1,34 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
-import {
-  openAcpView,
-  screenshot,
-  startWorkbench,
-  webviewFrame,
-  type RunningWorkbench,
-} from './support/workbench';
+import { openAcpView, screenshot, webviewFrame } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 describe('chat view in a real VS Code', () => {
-  let workbench: RunningWorkbench | undefined;
-
-  before(async () => {
-    workbench = await startWorkbench();
-  });
-
-  afterEach(function () {
-    // What the extension host and workbench logged is the first clue when a UI assertion fails.
-    if (this.currentTest?.state === 'failed' && workbench) {
-      console.log(workbench.logs.map((log) => `    [workbench ${log.type}] ${log.text}`).join('\n'));
-    }
-  });
-
-  after(async () => {
-    await workbench?.stop();
-  });
+  // The view is opened by the test itself, from the activity bar.
+  const chat = useWorkbench({ openChat: false });
 
   it('opens from the activity bar and renders the chat UI', async () => {
-    assert.ok(workbench);
-    const { page } = workbench;
+    const { page } = chat;
     await openAcpView(page);
     const frame = await webviewFrame(page);
     // The webview script fills #app; an empty root means its bundle did not load or threw.

@@ -7,48 +7,20 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Frame } from 'playwright-core';
-import {
-  newChat,
-  openChat,
-  reportFailure,
-  turn,
-  UI_TIMEOUT,
-  waitForAgentText,
-  waitForTurnStatus,
-} from './support/chat';
-import { sampleWorkspace, startWorkbench, type RunningWorkbench } from './support/workbench';
+import { turn, UI_TIMEOUT, waitForAgentText, waitForTurnStatus } from './support/chat';
+import { sampleWorkspace } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 describe('@-mentions in the chat view (real VS Code)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let frame: Frame;
-
-  before(async () => {
-    workbench = await startWorkbench();
-    frame = await openChat(workbench.page);
-  });
-
-  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
-  // to start, and holds no state a test relies on).
-  beforeEach(async () => {
-    await newChat(frame);
-  });
-
-  afterEach(async function () {
-    await reportFailure(this, () => workbench);
-  });
-
-  after(async () => {
-    await workbench?.stop();
-  });
+  const chat = useWorkbench({ newChatEachTest: true });
 
   it('type @hel, pick hello.ts, send: the agent receives the file', async () => {
     const hello = join(sampleWorkspace, 'src', 'hello.ts');
     const uri = pathToFileURL(hello).href;
-    const input = frame.locator('.composer-input');
+    const input = chat.frame.locator('.composer-input');
     await input.click();
     await input.pressSequentially('What does @hel');
-    const first = frame.locator('.mention-item').first();
+    const first = chat.frame.locator('.mention-item').first();
     await first
       .locator('.mention-label')
       .filter({ hasText: /^hello\.ts$/ })
@@ -56,12 +28,12 @@ describe('@-mentions in the chat view (real VS Code)', () => {
     assert.equal(await first.locator('.mention-detail').textContent(), 'src/hello.ts');
     await input.press('Enter');
     assert.equal(await input.inputValue(), 'What does @hello.ts ');
-    assert.equal(await frame.locator('.composer-chip .chip-label').textContent(), 'hello.ts');
+    assert.equal(await chat.frame.locator('.composer-chip .chip-label').textContent(), 'hello.ts');
     await input.pressSequentially('return?');
-    const turns = frame.locator('section.turn[data-turn-id]');
+    const turns = chat.frame.locator('section.turn[data-turn-id]');
     const before = await turns.count();
     await input.press('Enter');
-    await frame.waitForFunction(
+    await chat.frame.waitForFunction(
       (count) => document.querySelectorAll('section.turn[data-turn-id]').length > count,
       before,
       {
@@ -70,14 +42,14 @@ describe('@-mentions in the chat view (real VS Code)', () => {
     );
     const turnId = await turns.last().getAttribute('data-turn-id');
     assert.ok(turnId);
-    await waitForTurnStatus(frame, turnId, 'completed');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
     const chars = readFileSync(hello, 'utf8').length;
     await waitForAgentText(
-      frame,
+      chat.frame,
       turnId,
       `You said: What does @hello.ts return? resource ${uri} (${chars} chars)`,
     );
-    const chip = turn(frame, turnId).locator('article.entry-user .chip');
+    const chip = turn(chat.frame, turnId).locator('article.entry-user .chip');
     assert.match((await chip.first().textContent()) ?? '', /hello\.ts/);
     assert.equal(
       await chip.first().evaluate((element) => element.tagName),

@@ -5,53 +5,27 @@
  * the answer the agent gets (and the one the chat's tool card records).
  */
 import { strict as assert } from 'node:assert';
-import type { Frame, Locator, Page } from 'playwright-core';
-import {
-  agentText,
-  newChat,
-  openChat,
-  reportFailure,
-  sendPrompt,
-  turn,
-  UI_TIMEOUT,
-  waitForAgentText,
-  waitForTurnStatus,
-} from './support/chat';
-import { screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
+import type { Locator } from 'playwright-core';
+import { agentText, sendPrompt, turn, UI_TIMEOUT, waitForAgentText, waitForTurnStatus } from './support/chat';
+import { screenshot } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 describe('permission requests in a modal dialog (acpAgents.permissions.ask: modal)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let page: Page;
-  let frame: Frame;
-
-  before(async () => {
-    workbench = await startWorkbench({ settings: { 'acpAgents.permissions.ask': 'modal' } });
-    page = workbench.page;
-    frame = await openChat(page);
-  });
-
-  beforeEach(async () => {
-    await newChat(frame);
-  });
+  const chat = useWorkbench({ settings: { 'acpAgents.permissions.ask': 'modal' }, newChatEachTest: true });
 
   afterEach(async function () {
-    await reportFailure(this, () => workbench);
     // A dialog a failed test left open would block the next one: dismiss it (that answers Reject).
-    const dialog = page.locator('.monaco-dialog-box');
+    const dialog = chat.page.locator('.monaco-dialog-box');
     if (await dialog.isVisible().catch(() => false)) {
-      await page.keyboard.press('Escape');
+      await chat.page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
     }
   });
 
-  after(async () => {
-    await workbench?.stop();
-  });
-
   /** Sends `tool`, waits for the workbench's modal dialog and checks what it asks. */
   async function askForEdit(): Promise<{ turnId: string; dialog: Locator }> {
-    const turnId = await sendPrompt(frame, 'tool');
-    const dialog = page.locator('.monaco-dialog-box');
+    const turnId = await sendPrompt(chat.frame, 'tool');
+    const dialog = chat.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await dialog.count(), 1, 'one dialog');
     assert.equal(await dialog.getAttribute('aria-modal'), 'true');
@@ -79,27 +53,27 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
       'the first option is the primary button',
     );
     // The chat shows the same request as waiting; the dialog above it is where it is answered.
-    const card = turn(frame, turnId).locator('.entry-tool');
+    const card = turn(chat.frame, turnId).locator('.entry-tool');
     await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await card.locator('.tool-title').innerText()).trim(), 'Edit README.md');
     assert.equal(await card.locator('.permission').getAttribute('data-status'), 'pending');
-    assert.equal(await turn(frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
     return { turnId, dialog };
   }
 
   it('asks in the workbench dialog and applies the edit on "Allow once"', async () => {
     const { turnId, dialog } = await askForEdit();
-    await screenshot(page, 'e2e-permission-modal');
+    await screenshot(chat.page, 'e2e-permission-modal');
 
     await dialogButton(dialog, 'Allow once').click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await waitForAgentText(frame, turnId, 'Edit allowed (the demo writes nothing).');
-    await waitForTurnStatus(frame, turnId, 'completed');
-    const card = turn(frame, turnId).locator('.entry-tool .tool-card');
+    await waitForAgentText(chat.frame, turnId, 'Edit allowed (the demo writes nothing).');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
     assert.equal(await card.getAttribute('data-status'), 'completed');
     // The dialog's answer is what the chat records.
     assert.equal((await card.locator('.permission-result.allowed').innerText()).trim(), 'Allow once');
-    assert.equal(await agentText(frame, turnId), 'Edit allowed (the demo writes nothing).');
+    assert.equal(await agentText(chat.frame, turnId), 'Edit allowed (the demo writes nothing).');
   });
 
   it('tells the agent "no" on "Reject"', async () => {
@@ -107,21 +81,21 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
 
     await dialogButton(dialog, 'Reject').click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await waitForAgentText(frame, turnId, 'Edit rejected.');
-    await waitForTurnStatus(frame, turnId, 'completed');
-    const card = turn(frame, turnId).locator('.entry-tool .tool-card');
+    await waitForAgentText(chat.frame, turnId, 'Edit rejected.');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
     assert.equal(await card.getAttribute('data-status'), 'failed');
     assert.equal((await card.locator('.permission-result.rejected').innerText()).trim(), 'Reject');
-    assert.equal(await agentText(frame, turnId), 'Edit rejected.');
+    assert.equal(await agentText(chat.frame, turnId), 'Edit rejected.');
   });
 
   it('"Show diff" opens the proposed edit and asks again; closing the dialog rejects', async () => {
     const { turnId, dialog } = await askForEdit();
 
     await dialogButton(dialog, 'Show diff').click();
-    const tab = page.locator('.tabs-container .tab', { hasText: 'README.md: proposed edit' });
+    const tab = chat.page.locator('.tabs-container .tab', { hasText: 'README.md: proposed edit' });
     await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    const diff = page.locator('.editor-instance .monaco-diff-editor');
+    const diff = chat.page.locator('.editor-instance .monaco-diff-editor');
     await diff.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await diff.locator('.modified .view-lines', { hasText: 'new line' }).waitFor({ timeout: UI_TIMEOUT });
     await diff.locator('.original .view-lines', { hasText: 'old line' }).waitFor({ timeout: UI_TIMEOUT });
@@ -131,14 +105,14 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
       (await dialog.locator('.dialog-message-text').innerText()).trim(),
       'The agent asks permission: Edit README.md',
     );
-    assert.equal(await turn(frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
 
     // Escape dismisses the dialog: the agent is told "Reject" rather than left waiting.
-    await page.keyboard.press('Escape');
+    await chat.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await waitForAgentText(frame, turnId, 'Edit rejected.');
-    await waitForTurnStatus(frame, turnId, 'completed');
-    const card = turn(frame, turnId).locator('.entry-tool .tool-card');
+    await waitForAgentText(chat.frame, turnId, 'Edit rejected.');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
     assert.equal((await card.locator('.permission-result.rejected').innerText()).trim(), 'Reject');
   });
 });

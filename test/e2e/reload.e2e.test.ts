@@ -5,12 +5,9 @@
  * the earlier turns, and the answer that was cut off keeps its partial text, marked as interrupted.
  */
 import { strict as assert } from 'node:assert';
-import type { Frame, Page } from 'playwright-core';
 import {
   agentText,
-  newChat,
   openChat,
-  reportFailure,
   runCommand,
   sendPrompt,
   turn,
@@ -18,13 +15,8 @@ import {
   waitForAgentText,
   waitForTurnStatus,
 } from './support/chat';
-import {
-  hasRenderedApp,
-  screenshot,
-  startWorkbench,
-  webviewFrame,
-  type RunningWorkbench,
-} from './support/workbench';
+import { hasRenderedApp, screenshot, webviewFrame } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 /** `chunk 1 chunk 2 … chunk n ` — what `stream n …` says. */
 function chunks(n: number): string {
@@ -37,56 +29,34 @@ function chunkCount(text: string): number {
 }
 
 describe('the chat across reloads (real VS Code)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let page: Page;
-  let frame: Frame;
-
-  before(async () => {
-    workbench = await startWorkbench();
-    page = workbench.page;
-    frame = await openChat(page);
-  });
-
-  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
-  // to start, and holds no state a test relies on).
-  beforeEach(async () => {
-    await newChat(frame);
-  });
-
-  afterEach(async function () {
-    await reportFailure(this, () => workbench);
-  });
-
-  after(async () => {
-    await workbench?.stop();
-  });
+  const chat = useWorkbench({ newChatEachTest: true });
 
   /** Waits until the turn's answer holds at least `n` chunks and returns what it shows then. */
   async function waitForChunks(turnId: string, n: number, timeout = UI_TIMEOUT): Promise<string> {
-    await turn(frame, turnId)
+    await turn(chat.frame, turnId)
       .locator('article.entry-agent .markdown', { hasText: `chunk ${n} ` })
       .waitFor({ state: 'attached', timeout });
-    return agentText(frame, turnId);
+    return agentText(chat.frame, turnId);
   }
 
   it('keeps streaming into the chat after "Developer: Reload Webviews"', async () => {
     const full = chunks(200);
-    const turnId = await sendPrompt(frame, 'stream 200 delay 100');
+    const turnId = await sendPrompt(chat.frame, 'stream 200 delay 100');
     const before = await waitForChunks(turnId, 10);
     assert.ok(full.startsWith(before), `${JSON.stringify(before)} is not a prefix of the answer`);
 
     // Mark the current document: the reloaded view is the frame without the mark.
-    await frame.evaluate(() => Object.assign(window, { e2eBeforeReload: true }));
-    await runCommand(page, 'Developer: Reload Webviews');
-    frame = await webviewFrame(
-      page,
+    await chat.frame.evaluate(() => Object.assign(window, { e2eBeforeReload: true }));
+    await runCommand(chat.page, 'Developer: Reload Webviews');
+    chat.frame = await webviewFrame(
+      chat.page,
       async (candidate) =>
         (await hasRenderedApp(candidate)) && !(await candidate.evaluate(() => 'e2eBeforeReload' in window)),
       { timeout: 30_000 },
     );
 
     // Everything said so far is back, in the same turn, still running with Stop offered.
-    const userBubble = turn(frame, turnId).locator('article.entry-user');
+    const userBubble = turn(chat.frame, turnId).locator('article.entry-user');
     await userBubble.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await userBubble.innerText()).trim(), 'stream 200 delay 100');
     const restored = await waitForChunks(turnId, chunkCount(before));
@@ -95,50 +65,54 @@ describe('the chat across reloads (real VS Code)', () => {
       `after the reload the chat shows ${JSON.stringify(restored.slice(0, 80))}…`,
     );
     assert.ok(full.startsWith(restored), 'the restored text is a prefix of the answer');
-    assert.equal(await turn(frame, turnId).getAttribute('data-status'), 'running');
-    await frame.locator('.composer .stop-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    await chat.frame.locator('.composer .stop-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
     // It keeps growing in the reloaded view, to the very end.
     const later = await waitForChunks(turnId, chunkCount(restored) + 5);
     assert.ok(later.length > restored.length && full.startsWith(later));
-    await waitForAgentText(frame, turnId, full, { timeout: 60_000 });
-    await waitForTurnStatus(frame, turnId, 'completed');
-    assert.equal(await turn(frame, turnId).locator('article.entry-agent').count(), 1, 'one answer, not two');
-    await frame.locator('.composer .send-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await waitForAgentText(chat.frame, turnId, full, { timeout: 60_000 });
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    assert.equal(
+      await turn(chat.frame, turnId).locator('article.entry-agent').count(),
+      1,
+      'one answer, not two',
+    );
+    await chat.frame.locator('.composer .send-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   });
 
   it('after a window reload shows the earlier turns and the cut-off answer as interrupted', async () => {
     // An earlier, finished turn of its own, which the window reload must bring back from the journal.
-    const firstTurnId = await sendPrompt(frame, 'stream 20');
-    await waitForTurnStatus(frame, firstTurnId, 'completed');
+    const firstTurnId = await sendPrompt(chat.frame, 'stream 20');
+    await waitForTurnStatus(chat.frame, firstTurnId, 'completed');
     const full = chunks(100);
-    const turnId = await sendPrompt(frame, 'stream 100 delay 200');
+    const turnId = await sendPrompt(chat.frame, 'stream 100 delay 200');
     const seen = await waitForChunks(turnId, 5);
     // A few more chunks, so what was on screen has surely been checkpointed to the journal (every 0.5 s).
     await waitForChunks(turnId, chunkCount(seen) + 8);
-    assert.equal(await turn(frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
 
-    await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    frame = await openChat(page);
+    await chat.page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await chat.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    chat.frame = await openChat(chat.page);
 
     // The earlier turn, complete, from the journal.
-    const first = turn(frame, firstTurnId);
+    const first = turn(chat.frame, firstTurnId);
     await first.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await first.getAttribute('data-status'), 'completed');
-    assert.equal(await agentText(frame, firstTurnId), collapseChunks(20));
+    assert.equal(await agentText(chat.frame, firstTurnId), collapseChunks(20));
 
     // The cut-off turn: its partial answer (at least what was on screen well before the reload), marked
     // as interrupted with a way to send it again.
-    await waitForTurnStatus(frame, turnId, 'interrupted');
-    const partial = await agentText(frame, turnId);
+    await waitForTurnStatus(chat.frame, turnId, 'interrupted');
+    const partial = await agentText(chat.frame, turnId);
     assert.ok(partial.startsWith(seen), `the partial answer ${JSON.stringify(partial)} lost what was shown`);
     assert.ok(full.startsWith(partial) && partial.length < full.trim().length, 'a true prefix of the answer');
     assert.equal(
-      (await turn(frame, turnId).locator('article.entry-user').innerText()).trim(),
+      (await turn(chat.frame, turnId).locator('article.entry-user').innerText()).trim(),
       'stream 100 delay 200',
     );
-    const error = turn(frame, turnId).locator('.turn-footer .agent-error');
+    const error = turn(chat.frame, turnId).locator('.turn-footer .agent-error');
     await error.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await error.locator('.error-title').innerText()).trim(), 'Agent exited');
     assert.equal(
@@ -150,9 +124,9 @@ describe('the chat across reloads (real VS Code)', () => {
       ['Restart', 'Retry'],
     );
     // Nothing runs any more: Send is back.
-    await frame.locator('.composer .send-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(await frame.locator('.composer .stop-button').isVisible(), false);
-    await screenshot(page, 'e2e-reload-interrupted');
+    await chat.frame.locator('.composer .send-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(await chat.frame.locator('.composer .stop-button').isVisible(), false);
+    await screenshot(chat.page, 'e2e-reload-interrupted');
   });
 });
 

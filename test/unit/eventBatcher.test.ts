@@ -1,9 +1,24 @@
 import { strict as assert } from 'node:assert';
+import FakeTimers from '@sinonjs/fake-timers';
+
+type InstalledClock = ReturnType<typeof FakeTimers.install>;
 import type { ThreadEvent } from '../../src/core/threadTypes';
 import { EventBatcher } from '../../src/chat/eventBatcher';
 import { until } from './support/chatHarness';
 
 describe('event batcher', () => {
+  // The batcher's interval is time: a fake clock (setTimeout and performance.now) steps it exactly.
+  let clock: InstalledClock | undefined;
+  const fakeClock = (): InstalledClock => {
+    clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    return clock;
+  };
+
+  afterEach(() => {
+    clock?.uninstall();
+    clock = undefined;
+  });
+
   it('joins consecutive deltas to one entry and flushes once per interval', async () => {
     const flushed: ThreadEvent[][] = [];
     const batcher = new EventBatcher((events) => flushed.push(events), 5);
@@ -36,7 +51,7 @@ describe('event batcher', () => {
     batcher.dispose();
   });
 
-  it('keeps other events in order between deltas, and a stream to the view at most 60 messages a second', async () => {
+  it('keeps other events in order between deltas', () => {
     const flushed: ThreadEvent[][] = [];
     const batcher = new EventBatcher((events) => flushed.push(events));
     const notice: ThreadEvent = { type: 'notice', notice: { severity: 'info', title: 'between' } };
@@ -52,21 +67,23 @@ describe('event batcher', () => {
         { type: 'text_appended', entryId: 'e1', text: 'bc' },
       ],
     ]);
+    batcher.dispose();
+  });
+
+  it('streams to the view at most 60 messages a second, losing no chunk', async () => {
+    const clock = fakeClock();
+    const flushed: ThreadEvent[][] = [];
+    const batcher = new EventBatcher((events) => flushed.push(events));
     // A chunk every millisecond for half a second.
-    flushed.length = 0;
-    const started = Date.now();
     let pushed = 0;
-    while (Date.now() - started < 500) {
+    for (let ms = 0; ms < 500; ms++) {
       batcher.push({ type: 'text_appended', entryId: 'e1', text: 'x' });
       pushed++;
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await clock.tickAsync(1);
     }
-    const elapsed = Date.now() - started;
     batcher.flush();
-    assert.ok(
-      flushed.length <= Math.ceil((elapsed / 1000) * 60) + 1,
-      `${flushed.length} flushes in ${elapsed} ms`,
-    );
+    assert.ok(flushed.length <= Math.ceil(0.5 * 60) + 1, `${flushed.length} flushes in 500 ms`);
+    assert.ok(flushed.length >= 20, `${flushed.length} flushes in 500 ms: the stream was held back`);
     const received = flushed.flat().map((event) => (event.type === 'text_appended' ? event.text : ''));
     assert.equal(received.join(''), 'x'.repeat(pushed));
     batcher.dispose();
@@ -74,8 +91,9 @@ describe('event batcher', () => {
 
   it('sends the first event after a quiet interval on the next tick, and the next ones when the interval is up', async () => {
     const flushed: ThreadEvent[][] = [];
+    const clock = fakeClock();
     const batcher = new EventBatcher((events) => flushed.push(events), 1000);
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const sleep = (ms: number) => clock.tickAsync(ms);
     batcher.push({ type: 'text_appended', entryId: 'e1', text: 'a' });
     batcher.push({ type: 'text_appended', entryId: 'e1', text: 'b' });
     assert.equal(flushed.length, 0, 'never synchronously: what arrives in the same read goes together');

@@ -1,12 +1,14 @@
 import type { AttachmentRef, Mention, SessionStateMessage, ViewMessage } from '../../src/protocol';
+import { readCarried, withinLimit } from './carriedFiles';
 import { attachmentKey, ComposerAttachments } from './composerAttachments';
 import { button, el, iconButton } from './dom';
 import { droppedItems } from './droppedItems';
 import { isImageFile, readDroppedText, readImage, type CarriedFile } from './imageFiles';
 import { MentionHighlights } from './mentions/mentionHighlights';
 import { MentionMenu, type MentionToken } from './mentions/mentionMenu';
-import { MessageQueue, type QueuedMessage } from './messageQueue';
+import { ComposerOutbox, type TurnOutcome } from './composerOutbox';
 import type { PersistedQueuedMessage } from '../vscodeApi';
+import { PromptHistory } from './promptHistory';
 import { SlashMenu } from './slashMenu';
 
 type Command = SessionStateMessage['commands'][number];
@@ -14,8 +16,6 @@ type Command = SessionStateMessage['commands'][number];
 /** The protocol's limit for one prompt. */
 const MAX_PROMPT_CHARS = 1_000_000;
 const MAX_INPUT_HEIGHT_PX = 240;
-/** The protocol's limit of images, and of dropped text files, in one message. */
-const MAX_CARRIED_PER_KIND = 10;
 
 export interface ComposerHost {
   post(message: ViewMessage): boolean;
@@ -40,16 +40,14 @@ export interface ComposerState {
   readonly acceptsImages: boolean | undefined;
 }
 
-/** What a turn's end means for the queue (the thread's turn status). */
-export type TurnOutcome = 'completed' | 'cancelled' | 'interrupted' | 'failed' | 'running';
+export type { TurnOutcome } from './composerOutbox';
 
 /**
  * The prompt box. Enter sends (Shift+Enter breaks the line; Enter that confirms an IME
  * composition does nothing), Stop cancels a running turn, "/" at the start completes commands,
  * ↑ in an empty box recalls the previous prompt, "@" mentions files, folders, symbols, problems and
- * chats (chips above the text), pasted or dropped images and files are attached. A send locks the
- * box until the host starts the turn or reports a failure, so two quick Enters cannot send twice;
- * Enter while the agent works queues the message. It is a native textarea because the combobox
+ * chats (chips above the text), pasted or dropped images and files are attached. Sending and the
+ * queue are `ComposerOutbox`'s. It is a native textarea because the combobox
  * pattern needs aria-activedescendant to reach the list in the same tree.
  */
 export class Composer {
@@ -58,7 +56,7 @@ export class Composer {
   private readonly menu: SlashMenu;
   private readonly mentions: MentionMenu;
   private readonly highlights: MentionHighlights;
-  private readonly queue: MessageQueue;
+  private readonly outbox: ComposerOutbox;
   private readonly send: HTMLElement;
   private readonly stop: HTMLElement;
   private readonly hint = el('span', 'composer-hint');
@@ -72,14 +70,8 @@ export class Composer {
   };
   /** Pasted or dropped images for the next message (kept in the view only). */
   private images: readonly CarriedFile[] = [];
-  /** What was posted and not yet answered by a turn start or an error. */
-  private pending:
-    { text: string; attachments: readonly AttachmentRef[]; images: readonly CarriedFile[] } | undefined;
-  /** A queued message whose "Send now" cancelled the running turn: sent when that turn ends. */
-  private sendAfterTurn: QueuedMessage | undefined;
   private composing = false;
-  private readonly history: string[] = [];
-  private historyIndex = -1;
+  private readonly history = new PromptHistory();
   /** The picked command's input hint, shown while its line is being written. */
   private commandHint = '';
 
@@ -94,15 +86,13 @@ export class Composer {
       (query, requestId) => this.host.post({ type: 'mention_query', query, requestId }),
       (mention, token) => this.pickMention(mention, token),
     );
-    this.queue = new MessageQueue(
-      (message) => this.sendNow(message),
-      (messages) => (this.host.queue = messages),
-    );
-    // Queued before the view was hidden: the turn may have ended unseen, so they wait for the user.
-    for (const message of host.queue) {
-      this.queue.add(message.text, message.attachments, []);
-    }
-    this.queue.setHeld(host.queue.length > 0);
+    this.outbox = new ComposerOutbox(host.queue, {
+      post: (message) => this.host.post(message),
+      persist: (messages) => (this.host.queue = messages),
+      report: (message) => this.host.report(message),
+      running: () => this.state.running,
+      changed: () => this.refreshButtons(),
+    });
     this.send = button('Send', { icon: 'send', ariaLabel: 'Send message', onClick: () => this.trySend() });
     this.send.classList.add('send-button');
     this.stop = button('Stop', {
@@ -126,7 +116,14 @@ export class Composer {
       el('div', 'composer-text', this.highlights.element, this.input),
       el('div', 'composer-toolbar', attach, this.hint, this.stop, this.send),
     );
-    this.element = el('div', 'composer', this.queue.element, this.menu.element, this.mentions.element, box);
+    this.element = el(
+      'div',
+      'composer',
+      this.outbox.queue.element,
+      this.menu.element,
+      this.mentions.element,
+      box,
+    );
     this.input.addEventListener('paste', (event) => this.onPaste(event));
 
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
@@ -134,7 +131,7 @@ export class Composer {
     this.input.addEventListener('compositionend', () => (this.composing = false));
     this.input.addEventListener('input', () => {
       this.host.draft = this.input.value;
-      this.historyIndex = -1;
+      this.history.reset();
       this.autoGrow();
       this.menu.refresh(this.state.commands);
       this.mentions.refresh();
@@ -163,29 +160,26 @@ export class Composer {
 
   /** The host started the turn: the send went through. */
   sendAccepted(): void {
-    this.pending = undefined;
-    this.refreshButtons();
+    this.outbox.accepted();
   }
 
   /** The host could not send: unlock, and give the text back if the box is still empty. */
   sendFailed(): void {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (pending !== undefined && this.input.value.trim() === '') {
-      this.input.value = pending.text;
-      this.host.draft = pending.text;
+    this.outbox.failed((message) => {
+      if (this.input.value.trim() !== '') {
+        return false; // the box holds something newer (a queued message was being sent)
+      }
+      this.input.value = message.text;
+      this.host.draft = message.text;
       this.autoGrow();
-      if (pending.attachments.length > 0 && this.state.attachments.length === 0) {
-        this.host.setAttachments(pending.attachments);
+      if (message.attachments.length > 0 && this.state.attachments.length === 0) {
+        this.host.setAttachments(message.attachments);
       }
-      if (pending.images.length > 0 && this.images.length === 0) {
-        this.setImages(pending.images);
+      if (message.images.length > 0 && this.images.length === 0) {
+        this.setImages(message.images);
       }
-    } else if (pending !== undefined) {
-      // The box holds something newer (a queued message was being sent): keep this one in the queue.
-      this.queue.putBack(pending.text, pending.attachments, pending.images);
-    }
-    this.refreshButtons();
+      return true;
+    });
   }
 
   /** The host's answer to the mention picker. */
@@ -198,30 +192,12 @@ export class Composer {
    * failure the queue waits for the user — unless the turn was cancelled for a "Send now".
    */
   turnEnded(outcome: TurnOutcome): void {
-    const now = this.sendAfterTurn;
-    this.sendAfterTurn = undefined;
-    if (now) {
-      this.queue.take(now.id);
-      this.postSend(now.text, now.attachments, now.images);
-      return;
-    }
-    if (outcome !== 'completed') {
-      this.queue.setHeld(this.queue.length > 0);
-      return;
-    }
-    if (this.queue.isHeld || this.pending !== undefined) {
-      return;
-    }
-    const next = this.queue.shift();
-    if (next) {
-      this.postSend(next.text, next.attachments, next.images);
-    }
+    this.outbox.turnEnded(outcome);
   }
 
   /** The view now shows another chat: queued messages wait instead of going to it unasked. */
   holdQueue(): void {
-    this.sendAfterTurn = undefined;
-    this.queue.setHeld(this.queue.length > 0);
+    this.outbox.hold();
   }
 
   /** A paste or drop onto the chat: images, files with a URI, or a hint for what cannot be taken. */
@@ -238,7 +214,7 @@ export class Composer {
 
   /** Whether a send is waiting for the host. */
   get isPending(): boolean {
-    return this.pending !== undefined;
+    return this.outbox.isPending;
   }
 
   /**
@@ -278,7 +254,7 @@ export class Composer {
     }
     if (event.key === 'ArrowUp' && this.recall(1)) {
       event.preventDefault();
-    } else if (event.key === 'ArrowDown' && this.historyIndex >= 0 && this.recall(-1)) {
+    } else if (event.key === 'ArrowDown' && this.history.recalling && this.recall(-1)) {
       event.preventDefault();
     }
   }
@@ -296,15 +272,12 @@ export class Composer {
     }
     const attachments = this.state.attachments;
     const images = this.images;
-    if (this.state.running || this.pending !== undefined) {
-      this.queue.add(text, attachments, images);
-    } else if (!this.postSend(text, attachments, images)) {
+    if (!this.outbox.submit({ text, attachments, images })) {
       return;
     }
     this.host.setAttachments([]);
     this.setImages([]);
-    this.history.unshift(text);
-    this.historyIndex = -1;
+    this.history.add(text);
     this.input.value = '';
     this.host.draft = '';
     this.autoGrow();
@@ -312,41 +285,6 @@ export class Composer {
     this.mentions.close();
     this.refreshButtons();
     this.host.onSent();
-  }
-
-  /** Posts a message and locks the box until the host answers; false when the post failed. */
-  private postSend(
-    text: string,
-    attachments: readonly AttachmentRef[],
-    images: readonly CarriedFile[],
-  ): boolean {
-    const posted = this.host.post({
-      type: 'send',
-      text,
-      ...(attachments.length > 0 ? { attachments } : {}),
-      ...carriedFields(images),
-    });
-    if (posted) {
-      this.pending = { text, attachments, images };
-      this.queue.setHeld(false);
-      this.refreshButtons();
-    }
-    return posted;
-  }
-
-  /** "Send now" on a queued message: cancel the running turn and send it when the turn ends. */
-  private sendNow(message: QueuedMessage): void {
-    if (this.state.running) {
-      this.sendAfterTurn = message;
-      this.host.post({ type: 'cancel' });
-      return;
-    }
-    if (this.pending !== undefined) {
-      this.host.report('A message is being sent; try again when the agent has started.');
-      return;
-    }
-    this.queue.take(message.id);
-    this.postSend(message.text, message.attachments, message.images);
   }
 
   private pickMention(mention: Mention, token: MentionToken): void {
@@ -403,42 +341,17 @@ export class Composer {
       );
       return;
     }
-    const read = await Promise.all(files.map(readImage));
-    const problems = read.flatMap((result) => ('problem' in result ? [result.problem] : []));
-    if (problems.length > 0) {
-      this.host.report(problems.join(' '));
-    }
-    this.carry(read.flatMap((result) => ('problem' in result ? [] : [result])));
+    this.carry(await readCarried(files, readImage, (message) => this.host.report(message)));
   }
 
   private async addTextFiles(files: readonly File[]): Promise<void> {
-    if (files.length === 0) {
-      return;
+    if (files.length > 0) {
+      this.carry(await readCarried(files, readDroppedText, (message) => this.host.report(message)));
     }
-    const read = await Promise.all(files.map(readDroppedText));
-    const problems = read.flatMap((result) => ('problem' in result ? [result.problem] : []));
-    if (problems.length > 0) {
-      this.host.report(problems.join(' '));
-    }
-    this.carry(read.flatMap((result) => ('problem' in result ? [] : [result])));
   }
 
-  /** Adds files carried by value, within the protocol's count per kind (saying so when some do not fit). */
   private carry(added: readonly CarriedFile[]): void {
-    const kept: CarriedFile[] = [...this.images];
-    const left: string[] = [];
-    for (const file of added) {
-      if (kept.filter((existing) => existing.kind === file.kind).length < MAX_CARRIED_PER_KIND) {
-        kept.push(file);
-      } else {
-        left.push(file.name);
-      }
-    }
-    if (left.length > 0) {
-      this.host.report(
-        `${left.join(', ')} not attached: a message takes up to ${MAX_CARRIED_PER_KIND} of each.`,
-      );
-    }
+    const kept = withinLimit(this.images, added, (message) => this.host.report(message));
     if (kept.length !== this.images.length) {
       this.setImages(kept);
     }
@@ -450,19 +363,14 @@ export class Composer {
     this.refreshButtons();
   }
 
-  /** Walks the sent prompts with ↑/↓ while the box is empty or showing a recalled one. */
+  /** Shows the prompt one step older or newer in the history; false when there is none to show. */
   private recall(step: 1 | -1): boolean {
-    const showingRecalled = this.historyIndex >= 0 && this.input.value === this.history[this.historyIndex];
-    if (this.input.value !== '' && !showingRecalled) {
+    const text = this.history.step(this.input.value, step);
+    if (text === undefined) {
       return false;
     }
-    const index = this.historyIndex + step;
-    if (index < -1 || index >= this.history.length) {
-      return false;
-    }
-    this.historyIndex = index;
-    this.input.value = index === -1 ? '' : (this.history[index] ?? '');
-    this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+    this.input.value = text;
+    this.input.setSelectionRange(text.length, text.length);
     this.autoGrow();
     return true;
   }
@@ -487,9 +395,9 @@ export class Composer {
 
   private refreshButtons(): void {
     this.highlights.update(this.state.attachments);
-    const busy = this.state.running || this.pending !== undefined;
+    const busy = this.state.running || this.outbox.isPending;
     const empty = this.input.value.trim() === '';
-    this.send.toggleAttribute('disabled', this.pending !== undefined || empty);
+    this.send.toggleAttribute('disabled', this.outbox.isPending || empty);
     this.send.hidden = this.state.running;
     this.stop.hidden = !this.state.running;
     this.element.classList.toggle('busy', busy);
@@ -498,21 +406,8 @@ export class Composer {
     }
     this.hint.textContent = this.state.running
       ? `${this.state.agentName} is working…`
-      : this.pending !== undefined
+      : this.outbox.isPending
         ? 'Sending…'
         : this.commandHint;
   }
-}
-
-/** The send message's fields for files carried by value: images and dropped text files. */
-function carriedFields(
-  carried: readonly CarriedFile[],
-): Pick<Extract<ViewMessage, { type: 'send' }>, 'images' | 'textFiles'> {
-  const images = carried.flatMap((file) =>
-    file.kind === 'image' ? [{ name: file.name, mimeType: file.mimeType, data: file.data }] : [],
-  );
-  const textFiles = carried.flatMap((file) =>
-    file.kind === 'text' ? [{ name: file.name, text: file.text }] : [],
-  );
-  return { ...(images.length > 0 ? { images } : {}), ...(textFiles.length > 0 ? { textFiles } : {}) };
 }

@@ -228,6 +228,17 @@ describe('checkpoints: line counts without git', () => {
     assert.deepEqual(count('one\n', undefined), { added: 0, removed: 1 });
   });
 
+  it('counts moved lines as a diff does (one removed, one added), not as unchanged', () => {
+    assert.deepEqual(count('a\nb\nc\n', 'c\na\nb\n'), { added: 1, removed: 1 });
+    assert.deepEqual(count('x\ny\nx\n', 'y\nx\nx\n'), { added: 1, removed: 1 });
+  });
+
+  it('counts a file rewritten past the edit bound as every line removed and added', () => {
+    const lines = (prefix: string) => Array.from({ length: 6_000 }, (_, i) => `${prefix}${i}\n`).join('');
+    assert.deepEqual(count(lines('old'), lines('new')), { added: 6_000, removed: 6_000 });
+    assert.deepEqual(count(`${lines('same')}tail`, `${lines('same')}tail\nmore`), { added: 2, removed: 1 });
+  });
+
   it('counts a newline added at the end as a changed last line, as git does', () => {
     assert.deepEqual(count('a\nb', 'a\nb\n'), { added: 1, removed: 1 });
     assert.deepEqual(count('a\r\nb\r\n', 'a\nb\n'), { added: 2, removed: 2 });

@@ -2,11 +2,8 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import {
-  diagnoseAgent,
-  diagnoseAgents,
-  type AgentDiagnosis,
-} from '../../../src/features/doctor/chat/agentDoctor';
+import { diagnoseAgent, diagnoseAgents } from '../../../src/features/doctor/chat/agentDoctor';
+import type { AgentDiagnosis } from '../../../src/features/doctor/chat/diagnosis';
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../../../src/features/doctor/chat/doctorReport';
 import { TEST_AGENT_JS } from '../support/testAgent';

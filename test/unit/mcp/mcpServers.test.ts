@@ -99,7 +99,10 @@ describe('MCP servers for agent sessions', () => {
       assert.deepEqual(parseJsonc(text), {
         servers: { a: { command: 'x', args: ['// not a comment', '/* nor this */', 'a, }'] } },
       });
-      assert.throws(() => parseJsonc('{ "a": '));
+      assert.throws(() => parseJsonc('{ "a": '), /ValueExpected|CloseBraceExpected/);
+      assert.throws(() => parseJsonc('{ "a": 1 } 2'), /EndOfFileExpected/);
+      assert.deepEqual(parseJsonc('[1, 2,]'), [1, 2]);
+      assert.throws(() => parseJsonc('[1,, 2]'), /ValueExpected/);
     });
 
     it('turns its servers into ours, filling variables and mapping ${input:ID} to the secret ID', () => {

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import FakeTimers from '@sinonjs/fake-timers';
 import {
   ProblemsWatch,
   type DiagnosticsPort,
@@ -44,11 +45,18 @@ function fileChange(path: string) {
 }
 
 describe('ProblemsWatch: when diagnostics count as settled', () => {
-  // Time is the subject here (the quiet moment and the upper bound): these waits check what happened,
-  // or did not, within a window, so they are real sleeps rather than waits for an event.
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // Time is the subject here (the quiet moment and the upper bound): a fake clock (setTimeout and
+  // Date) steps through each window exactly, so what happened, or did not, within it is certain.
+  let clock: ReturnType<typeof FakeTimers.install>;
+  const sleep = (ms: number) => clock.tickAsync(ms);
   let watch: ProblemsWatch | undefined;
-  afterEach(() => watch?.dispose());
+  beforeEach(() => {
+    clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    watch?.dispose();
+    clock.uninstall();
+  });
 
   function setup(options: { quietMs: number; maxWaitMs: number }) {
     const diagnostics = new ManualDiagnostics();
@@ -71,7 +79,7 @@ describe('ProblemsWatch: when diagnostics count as settled', () => {
     diagnostics.changed.fire(['/w/untouched.ts']); // another file's report does not settle ours
     await sleep(200);
     assert.equal(offers.length, 0, 'still waiting for a report on the changed file');
-    await sleep(700); // well past the bound, also on a busy machine
+    await sleep(200); // at the bound
     assert.equal(offers.length, 1);
     assert.deepEqual(offers[0]?.problems, [error('/w/a.ts', 'new')]);
   });

@@ -1,3 +1,4 @@
+import { abortable, isTimeout } from '../../../core/abortable';
 import type { CheckpointStore, FileChangeStat } from '../core/types';
 import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
@@ -66,7 +67,6 @@ export class ChangeReview implements Disposable {
    * the prompt goes on).
    */
   async checkpoint(): Promise<{ readonly id: string } | { readonly problem: string }> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const store = await this.store();
       if (store.coverage === 'limited' && !this.told) {
@@ -75,22 +75,16 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      const id = await Promise.race([
-        store.create(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`it took longer than ${this.options.checkpointTimeoutMs} ms`)),
-            this.options.checkpointTimeoutMs,
-          );
-        }),
-      ]);
-      return { id };
+      return { id: await abortable(store.create(), AbortSignal.timeout(this.options.checkpointTimeoutMs)) };
     } catch (error) {
-      const problem = `No checkpoint for this turn: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = isTimeout(error)
+        ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      const problem = `No checkpoint for this turn: ${reason}`;
       this.logger.warn(problem);
       return { problem };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { diffLines } from 'diff';
 import { BINARY_SNIFF_BYTES, looksBinary } from '../../../core/binaryContent';
 
 /** Reads only the start of a file to tell whether it is binary. */
@@ -13,61 +14,50 @@ export async function fileLooksBinary(filePath: string): Promise<boolean> {
   }
 }
 
-/** Lines of a text, split after each `\n` (a last line without one still counts). */
-function linesOf(bytes: Uint8Array): string[] {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  if (text === '') {
-    return [];
-  }
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') {
-    lines.pop();
-  } else {
-    // Marks the unterminated last line so that adding a newline to it counts as a change, as in git.
-    lines[lines.length - 1] += '\0';
-  }
-  return lines;
-}
+/**
+ * Past this many changed lines a file counts as rewritten (every line removed and added): Myers' diff
+ * costs O(N·D), and a large file replaced wholesale must not hold the extension host.
+ */
+const MAX_EDIT_LENGTH = 5_000;
 
 /**
- * Lines added and removed between two versions of a text, for a store that has no git to ask. The
- * common start and end are matched exactly; in between, lines are matched as a multiset — linear, and
- * equal to a real diff's counts except when lines move.
+ * Lines added and removed between two versions of a text, for a store that has no git to ask:
+ * jsdiff's line diff (Myers, as git's default). Bytes are read as latin1, so any encoding diffs by
+ * its bytes; a last line without a newline differs from the same line with one, as in git.
  */
 export function countLineChanges(
   before: Uint8Array | undefined,
   after: Uint8Array | undefined,
 ): { added: number; removed: number } {
-  const old = before === undefined ? [] : linesOf(before);
-  const now = after === undefined ? [] : linesOf(after);
-  let start = 0;
-  while (start < old.length && start < now.length && old[start] === now[start]) {
-    start++;
-  }
-  let oldEnd = old.length;
-  let nowEnd = now.length;
-  while (oldEnd > start && nowEnd > start && old[oldEnd - 1] === now[nowEnd - 1]) {
-    oldEnd--;
-    nowEnd--;
-  }
-  const remaining = new Map<string, number>();
-  for (let i = start; i < oldEnd; i++) {
-    const line = old[i]!;
-    remaining.set(line, (remaining.get(line) ?? 0) + 1);
+  const old = latin1(before);
+  const now = latin1(after);
+  const changes = diffLines(old, now, { maxEditLength: MAX_EDIT_LENGTH });
+  if (changes === undefined) {
+    return { added: lineCount(now), removed: lineCount(old) };
   }
   let added = 0;
-  for (let i = start; i < nowEnd; i++) {
-    const line = now[i]!;
-    const count = remaining.get(line) ?? 0;
-    if (count > 0) {
-      remaining.set(line, count - 1);
-    } else {
-      added++;
+  let removed = 0;
+  for (const change of changes) {
+    if (change.added) {
+      added += change.count;
+    } else if (change.removed) {
+      removed += change.count;
     }
   }
-  let removed = 0;
-  for (const count of remaining.values()) {
-    removed += count;
-  }
   return { added, removed };
+}
+
+function latin1(bytes: Uint8Array | undefined): string {
+  return bytes === undefined
+    ? ''
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+/** Lines of a text, a last line without a newline included. */
+function lineCount(text: string): number {
+  if (text === '') {
+    return 0;
+  }
+  const newlines = text.split('\n').length - 1;
+  return text.endsWith('\n') ? newlines : newlines + 1;
 }

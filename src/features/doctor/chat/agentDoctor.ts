@@ -1,68 +1,23 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type * as acp from '@agentclientprotocol/sdk';
+import { abortable, isTimeout } from '../../../core/abortable';
 import { AgentClient, type AgentClientOptions } from '../../../core/agentClient';
 import { signInMethodsOf, type SignInMethod } from '../../../core/authMethods';
 import { AgentError, AgentExitedError, classifyError, errorDetails } from '../../../core/errors';
 import { ClientRefusalError, type ClientPorts } from '../../../core/ports';
 import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/spawnProgram';
-import type { ErrorDetails } from '../../../core/threadTypes';
 import type { AgentDefinition } from '../../../chat/agentSettings';
 import { installAdvice, type KnownAgent } from '../../../chat/agentPresets';
+import type {
+  AgentDiagnosis,
+  AgentOrigin,
+  AgentSaid,
+  DoctorProblem,
+  InitializeFindings,
+  SessionFindings,
+} from './diagnosis';
 import { escapeMarkdown } from './doctorReport';
-
-/** Where an agent in the report comes from. */
-export type AgentOrigin = 'configured' | 'detected' | 'preset' | 'built-in';
-
-/** One thing wrong with an agent, and what the user can do about it. */
-export interface DoctorProblem {
-  readonly problem: string;
-  readonly fix: string;
-}
-
-/** What `initialize` told us. */
-export interface InitializeFindings {
-  readonly ms: number;
-  readonly protocolVersion: number;
-  readonly agentName?: string;
-  readonly agentVersion?: string;
-  readonly capabilities: acp.AgentCapabilities;
-  readonly signInMethods: readonly SignInMethod[];
-}
-
-/** What the agent sent with a failure (its JSON-RPC code, its `data`), when it sent more than a message. */
-interface AgentSaid {
-  readonly details?: ErrorDetails;
-}
-
-export type SessionFindings =
-  | { readonly ok: true; readonly ms: number }
-  | ({ readonly ok: false; readonly signedIn: false; readonly message: string } & AgentSaid)
-  | ({ readonly ok: false; readonly signedIn: undefined; readonly message: string } & AgentSaid);
-
-/** Everything the doctor found out about one agent. */
-export interface AgentDiagnosis {
-  readonly agent: AgentDefinition;
-  readonly origin: AgentOrigin;
-  /** Where the command was found on PATH; undefined when it was not. */
-  readonly foundAt?: string;
-  /** First line of `<command> --version`, when the agent has such a flag. */
-  readonly version?: string;
-  /** `node --version` for agents that run on Node. */
-  readonly nodeVersion?: string;
-  readonly initialize?: InitializeFindings;
-  readonly session?: SessionFindings;
-  /** Last lines the agent wrote to stderr, when it failed. */
-  readonly stderrTail?: readonly string[];
-  /** The agent's error when starting it failed (initialize), when it sent a code or data. */
-  readonly startError?: ErrorDetails;
-  readonly problems: readonly DoctorProblem[];
-  /** How long the whole check of this agent took. */
-  readonly ms: number;
-  /** Why the agent was not checked at all (nothing was started): Restricted Mode. */
-  readonly notChecked?: string;
-}
 
 export interface DoctorOptions {
   /** The folder agents start in (the workspace). */
@@ -183,15 +138,8 @@ export async function diagnoseAgent(
 
 async function trySession(client: AgentClient, cwd: string, timeoutMs: number): Promise<SessionFindings> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new AgentError('timeout', `session/new did not answer within ${timeoutMs / 1000} s.`)),
-      timeoutMs,
-    );
-  });
   try {
-    const session = await Promise.race([client.newSession({ cwd }), timeout]);
+    const session = await abortable(client.newSession({ cwd }), AbortSignal.timeout(timeoutMs));
     const ms = Math.round(performance.now() - started);
     // The check's session is of no use to anyone: end it where the agent lets us, so it lists no empty chat.
     if (client.info.capabilities.sessionCapabilities?.close) {
@@ -199,13 +147,13 @@ async function trySession(client: AgentClient, cwd: string, timeoutMs: number): 
     }
     return { ok: true, ms };
   } catch (error) {
-    const failure = classifyError(error);
+    const failure = isTimeout(error)
+      ? new AgentError('timeout', `session/new did not answer within ${timeoutMs / 1000} s.`)
+      : classifyError(error);
     const message = boundedText(failure.message);
     return failure.kind === 'auth_required'
       ? { ok: false, signedIn: false, message, ...agentSaid(failure) }
       : { ok: false, signedIn: undefined, message, ...agentSaid(failure) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { AgentCapabilities } from '@agentclientprotocol/sdk';
 import type { ErrorDetails } from '../../../core/threadTypes';
-import type { AgentDiagnosis, AgentOrigin } from './agentDoctor';
+import type { AgentDiagnosis, AgentOrigin } from './diagnosis';
 import { scrubSecrets } from '../../../core/secrets';
 
 /** Facts about the machine the report was made on, shown in its header. */

@@ -1,5 +1,5 @@
 import type { AgentDefinition } from '../../../chat/agentSettings';
-import type { AgentDiagnosis, AgentOrigin } from './agentDoctor';
+import type { AgentDiagnosis, AgentOrigin } from './diagnosis';
 
 /** Why nothing is checked in Restricted Mode, as the report and the log say it. */
 export const NOT_TRUSTED = 'not checked: this workspace is not trusted';

@@ -1,3 +1,5 @@
+// The ESM build: esbuild cannot follow the UMD build's runtime require('./impl/…') calls.
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import * as z from 'zod';
 import type { McpServerSetting } from './mcpSettings';
 
@@ -95,36 +97,16 @@ export function vscodeMcpServers(
 }
 
 /**
- * Parses JSON with comments and trailing commas (the format of VS Code's configuration files): drops
- * `//` and `/* … *\/` comments and commas before `}` or `]` outside strings, then `JSON.parse`.
+ * Parses JSON with comments and trailing commas (the format of VS Code's configuration files) with
+ * VS Code's own parser, `jsonc-parser`. Throws on the first syntax error (with its offset): a broken
+ * file is reported, never half-read.
  */
 export function parseJsonc(text: string): unknown {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i] as string;
-    if (char === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') {
-        j += text[j] === '\\' ? 2 : 1;
-      }
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (char === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') {
-        i++;
-      }
-    } else if (char === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else if (char === '}' || char === ']') {
-      // A comma before a closing bracket (only whitespace or comments between) is a trailing comma.
-      out = out.replace(/,(\s*)$/, '$1') + char;
-      i++;
-    } else {
-      out += char;
-      i++;
-    }
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first !== undefined) {
+    throw new SyntaxError(`${printParseErrorCode(first.error)} at offset ${first.offset}`);
   }
-  return JSON.parse(out);
+  return value;
 }

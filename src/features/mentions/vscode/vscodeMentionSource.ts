@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { fuzzyPathScore, fuzzyScore, rankBy } from '../chat/fuzzyRank';
 import type { MentionSource } from '../chat/mentionSource';
+import { abortable } from '../../../core/abortable';
 import type { Mention } from '../../../protocol';
 import { WorkspaceFileIndex } from './workspaceFileIndex';
 
@@ -157,18 +158,16 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
     if (generation !== this.symbolQueries) {
       return [];
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const found = await Promise.race([
+    // A slow language server or none: the picker answers without symbols.
+    const found = await abortable(
       Promise.resolve(
         vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(
           'vscode.executeWorkspaceSymbolProvider',
           query,
         ),
-      ).catch(() => undefined),
-      new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), SYMBOL_TIMEOUT_MS);
-      }),
-    ]).finally(() => clearTimeout(timer));
+      ),
+      AbortSignal.timeout(SYMBOL_TIMEOUT_MS),
+    ).catch(() => undefined);
     return rankBy(found ?? [], query, (q, symbol) => fuzzyScore(q, symbol.name), MAX_SYMBOLS).map(
       (symbol): Mention => {
         const range = symbol.location.range;

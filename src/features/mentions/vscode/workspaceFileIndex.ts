@@ -1,22 +1,20 @@
 import * as vscode from 'vscode';
-import { combineGlobs, enabledPatterns } from '../chat/ignoreGlobs';
+import { combineGlobs, enabledPatterns, excludeMatcher } from '../chat/ignoreGlobs';
+import { findGit, listGitFiles } from '../core/gitFileList';
 import { IGNORE_FILES_GLOB, readGitignoreRules, relativePath } from './workspaceGitignore';
 
 /** The most files the picker indexes (a bound on memory and on `findFiles`'s time). */
 const MAX_FILES = 50_000;
 
-/**
- * The most ignored-folder globs handed to `findFiles` (the shallowest files' come first). They only
- * spare the search work: what they leave out is filtered by the rules afterwards anyway.
- */
-const MAX_FOLDER_GLOBS = 200;
+/** A git that has not listed a folder by then (a network file system, a lock) is given up on. */
+const GIT_TIMEOUT_MS = 20_000;
 
 /**
  * The workspace's files for the @-mention picker, listed once and kept current by a file system
  * watcher, so a keystroke ranks a cached list instead of searching 20,000 files again. Excludes
- * `files.exclude`, `search.exclude` and what git ignores: every `.gitignore` in the folder and
- * `.git/info/exclude`, with git's semantics (1.95 has no stable ignore-file-aware `findFiles`, so
- * the rules are applied here; folders they exclude are skipped by the search when that is safe).
+ * `files.exclude`, `search.exclude` and what git ignores, as git itself says (`git ls-files`; 1.95 has
+ * no stable ignore-file-aware `findFiles`). Without git, or in an untrusted workspace (git reads the
+ * repository's config), the ignore files are read and applied here instead.
  * A create or delete, or an edit of an ignore file, marks the list stale; the next query still
  * answers from the old list and a fresh one is built behind it.
  */
@@ -25,6 +23,8 @@ export class WorkspaceFileIndex implements vscode.Disposable {
   private building: Promise<vscode.Uri[]> | undefined;
   private stale = false;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Stops a running git when the index goes. */
+  private readonly disposed = new AbortController();
 
   constructor() {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
@@ -39,6 +39,7 @@ export class WorkspaceFileIndex implements vscode.Disposable {
       ignoreFiles,
       ignoreFiles.onDidChange(changed),
       vscode.workspace.onDidChangeWorkspaceFolders(changed),
+      vscode.workspace.onDidGrantWorkspaceTrust(changed),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) {
           changed();
@@ -75,30 +76,65 @@ export class WorkspaceFileIndex implements vscode.Disposable {
 
   private async listFiles(): Promise<vscode.Uri[]> {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const lists = await Promise.all(folders.map((folder) => listFolder(folder)));
+    const lists = await Promise.all(folders.map((folder) => listFolder(folder, this.disposed.signal)));
     return lists.flat();
   }
 
   dispose(): void {
+    this.disposed.abort();
     for (const disposable of this.disposables) {
       disposable.dispose();
     }
   }
 }
 
-async function listFolder(folder: vscode.WorkspaceFolder): Promise<vscode.Uri[]> {
+async function listFolder(folder: vscode.WorkspaceFolder, disposed: AbortSignal): Promise<vscode.Uri[]> {
   const settingsExcludes = [
     ...enabledPatterns(vscode.workspace.getConfiguration('files', folder).get('exclude')),
     ...enabledPatterns(vscode.workspace.getConfiguration('search', folder).get('exclude')),
-    '**/.git/**',
+    '**/.git',
   ];
-  const rules = await readGitignoreRules(folder, combineGlobs(settingsExcludes));
-  // An explicit exclude replaces the default one (files.exclude), which is why it is in the list.
-  const exclude = combineGlobs([...settingsExcludes, ...rules.folderGlobs().slice(0, MAX_FOLDER_GLOBS)]);
+  const listed = await listWithGit(folder, settingsExcludes, disposed);
+  if (listed !== undefined) {
+    return listed;
+  }
+  const exclude = combineGlobs(settingsExcludes);
+  const rules = await readGitignoreRules(folder, exclude);
   const files = await vscode.workspace.findFiles(
     new vscode.RelativePattern(folder, '**/*'),
+    // An explicit exclude replaces the default one (files.exclude), which is why it is in the list.
     exclude === undefined ? null : new vscode.RelativePattern(folder, exclude),
     MAX_FILES,
   );
   return files.filter((uri) => !rules.ignores(relativePath(folder, uri)));
+}
+
+/**
+ * The folder's files as git lists them, less the settings' excludes; undefined when git cannot say
+ * (then the ignore files are read instead). An empty answer counts as none: a folder wholly ignored
+ * by an enclosing repository (a home folder kept in git) would otherwise offer nothing.
+ */
+async function listWithGit(
+  folder: vscode.WorkspaceFolder,
+  settingsExcludes: readonly string[],
+  disposed: AbortSignal,
+): Promise<vscode.Uri[] | undefined> {
+  if (folder.uri.scheme !== 'file' || !vscode.workspace.isTrusted) {
+    return undefined;
+  }
+  const git = await findGit(process.env, folder.uri.fsPath);
+  if (git === undefined) {
+    return undefined;
+  }
+  const excluded = excludeMatcher(settingsExcludes);
+  const files = await listGitFiles({
+    git,
+    folder: folder.uri.fsPath,
+    signal: AbortSignal.any([disposed, AbortSignal.timeout(GIT_TIMEOUT_MS)]),
+    maxFiles: MAX_FILES,
+    accept: (file) => !excluded(file),
+  });
+  return files === undefined || files.length === 0
+    ? undefined
+    : files.map((file) => vscode.Uri.joinPath(folder.uri, file));
 }

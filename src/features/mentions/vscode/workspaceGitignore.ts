@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { GitignoreRules, type IgnoreFile } from '../chat/gitignoreRules';
+import { IgnoreFileRules, type IgnoreFile } from '../chat/ignoreFileRules';
 
 /** The most `.gitignore` files read in one workspace folder (a bound on the reads per listing). */
 const MAX_IGNORE_FILES = 2_000;
@@ -9,14 +9,14 @@ const MAX_IGNORE_FILES = 2_000;
 export const IGNORE_FILES_GLOB = '**/{.gitignore,.git/info/exclude}';
 
 /**
- * Reads a workspace folder's `.git/info/exclude` and every `.gitignore` in it (outside `exclude`,
+ * For a folder git cannot list (see `listGitFiles`): reads a workspace folder's `.git/info/exclude` and every `.gitignore` in it (outside `exclude`,
  * the settings' excludes) into one set of rules. A file that cannot be read counts as empty: a
  * broken ignore file shows more files in the picker, it never hides the workspace.
  */
 export async function readGitignoreRules(
   folder: vscode.WorkspaceFolder,
   exclude: string | undefined,
-): Promise<GitignoreRules> {
+): Promise<IgnoreFileRules> {
   const [infoExclude, gitignoreUris] = await Promise.all([
     readText(vscode.Uri.joinPath(folder.uri, '.git', 'info', 'exclude')),
     vscode.workspace.findFiles(
@@ -31,7 +31,7 @@ export async function readGitignoreRules(
       return { dir: dir === '.' ? '' : dir, content: (await readText(uri)) ?? '' };
     }),
   );
-  return new GitignoreRules(infoExclude, gitignores, {
+  return new IgnoreFileRules(infoExclude, gitignores, {
     // As git's core.ignorecase defaults on these systems' file systems.
     ignoreCase: process.platform === 'win32' || process.platform === 'darwin',
   });

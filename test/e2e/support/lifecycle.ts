@@ -1,0 +1,82 @@
+import type { Frame, Page } from 'playwright-core';
+import { newChat, openChat, reportFailure } from './chat';
+import { startWorkbench, type RunningWorkbench, type StartWorkbenchOptions } from './workbench';
+
+export interface WorkbenchLifecycleOptions extends StartWorkbenchOptions {
+  /** Open the chat view once started (default true). */
+  readonly openChat?: boolean;
+  /** Start each test in a new chat, so it passes alone and in any order (default false). */
+  readonly newChatEachTest?: boolean;
+}
+
+/** The suite's workbench, page and chat frame, live once the suite's `before` has run. */
+export interface WorkbenchLifecycle {
+  readonly workbench: RunningWorkbench;
+  readonly page: Page;
+  /** The chat view's frame; a test that reloads the window or reopens the view sets it again. */
+  frame: Frame;
+}
+
+/**
+ * One workbench per suite, with the hooks every e2e suite needs: start it (and open the chat), a new
+ * chat before each test when asked, on a failure its logs and a screenshot, and stop it at the end.
+ * Call it at the top of a `describe`; the window is shared because it is slow to start.
+ */
+export function useWorkbench(options: WorkbenchLifecycleOptions = {}): WorkbenchLifecycle {
+  let running: RunningWorkbench | undefined;
+  let chatFrame: Frame | undefined;
+  const lifecycle: WorkbenchLifecycle = {
+    get workbench() {
+      if (running === undefined) {
+        throw new Error('the workbench is not started (useWorkbench runs in the suite’s before hook)');
+      }
+      return running;
+    },
+    get page() {
+      return lifecycle.workbench.page;
+    },
+    get frame() {
+      if (chatFrame === undefined) {
+        throw new Error('the chat view is not open');
+      }
+      return chatFrame;
+    },
+    set frame(frame: Frame) {
+      chatFrame = frame;
+    },
+  };
+
+  before(async function () {
+    running = await startWorkbench(options);
+    if (options.openChat !== false) {
+      try {
+        chatFrame = await openChat(running.page);
+      } catch (error) {
+        // The chat never showed: what the workbench logged is the clue (afterEach does not run for this).
+        await reportFailure(
+          {
+            currentTest: { state: 'failed', title: `${this.test?.parent?.title ?? 'suite'} start` },
+          } as Mocha.Context,
+          () => running,
+        );
+        throw error;
+      }
+    }
+  });
+
+  if (options.newChatEachTest) {
+    beforeEach(async () => {
+      await newChat(lifecycle.frame);
+    });
+  }
+
+  afterEach(async function () {
+    await reportFailure(this, () => running);
+  });
+
+  after(async () => {
+    await running?.stop();
+  });
+
+  return lifecycle;
+}
