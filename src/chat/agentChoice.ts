@@ -1,4 +1,4 @@
-import type { AgentDefinition } from './agentSettings';
+import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';
 
 /** Which agents are offered, and which one a chat gets when it names none (or one no longer offered). */
 export class AgentChoice {
@@ -33,10 +33,15 @@ export class AgentChoice {
     return found ?? this.defaultAgent();
   }
 
-  /** The agent for a new chat next to `current`: the same one while it is offered, else the default. */
+  /**
+   * The agent for a new chat next to `current`: the same one while it is offered, else the default. The demo
+   * agent stands in for "no agent yet": once a real agent is there, a new chat next to a demo chat gets it.
+   */
   nextTo(currentAgentId: string | undefined): string {
-    return currentAgentId !== undefined && this.isOffered(currentAgentId)
-      ? currentAgentId
-      : this.defaultAgent().id;
+    const fallback = this.defaultAgent().id;
+    if (currentAgentId === DEMO_AGENT_ID && fallback !== DEMO_AGENT_ID) {
+      return fallback;
+    }
+    return currentAgentId !== undefined && this.isOffered(currentAgentId) ? currentAgentId : fallback;
   }
 }

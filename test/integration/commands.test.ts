@@ -48,6 +48,11 @@ const PALETTE_COMMANDS = [
   'acpAgents.newChatInEditor',
   'acpAgents.setMcpSecret',
   'acpAgents.resetMcpConsent',
+  'acpAgents.signOut',
+  'acpAgents.addAgent',
+  'acpAgents.updateAgents',
+  'acpAgents.removeAgent',
+  'acpAgents.focusChat',
 ];
 
 describe('commands, status bar and agent settings (issue 4)', () => {
@@ -416,7 +421,8 @@ describe('commands, status bar and agent settings (issue 4)', () => {
     await eventually('the new agent list', () => api.catalog.agents.agents[0]?.id === 'agent:second-demo');
     assert.deepEqual(
       api.catalog.agents.agents.map((agent) => agent.label),
-      ['Second demo'],
+      // The demo agent stays offered, last, once real agents are configured.
+      ['Second demo', 'Demo agent (offline)'],
     );
     assert.equal(api.catalog.agents.errors.length, 1);
     assert.ok(api.catalog.agents.errors[0]?.startsWith('acpAgents.agents[0]: command needs a command'));
