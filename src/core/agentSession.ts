@@ -59,6 +59,8 @@ interface PendingPermission {
 export class AgentSession implements Disposable {
   readonly onEvent: Thread['onEvent'];
   private readonly pending = new Map<string, PendingPermission>();
+  /** The agent's open elicitations on this session: aborted by Stop, close and the agent going away. */
+  private readonly elicitations = new Set<AbortController>();
   private nextPermission = 1;
   private updateCount = 0;
   private ignoringReplay = false;
@@ -370,6 +372,30 @@ export class AgentSession implements Disposable {
     for (const pending of [...this.pending.values()]) {
       pending.settle({ outcome: 'cancelled' });
     }
+    for (const elicitation of [...this.elicitations]) {
+      elicitation.abort();
+    }
+  }
+
+  /**
+   * A signal for one of the agent's elicitations on this session: it aborts with `request` (the
+   * agent cancelled it), at Stop, when the session closes or when the agent goes away.
+   */
+  elicitationScope(request: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    request.addEventListener('abort', abort, { once: true });
+    if (request.aborted || this.closed || this.cancelRequested) {
+      controller.abort();
+    }
+    this.elicitations.add(controller);
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        request.removeEventListener('abort', abort);
+        this.elicitations.delete(controller);
+      },
+    };
   }
 
   async setMode(modeId: string): Promise<void> {
