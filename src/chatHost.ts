@@ -24,6 +24,8 @@ import { channelLogger } from './vscode/logChannel';
 import { registerMcpCommands } from './features/mcp/vscode/mcpCommands';
 import { McpServerSource } from './features/mcp/vscode/mcpServerSource';
 import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
+import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
+import { ElicitationNotice } from './features/elicitation/vscode/elicitationNotice';
 import {
   agentIdleStopMs,
   defaultAgentId,
@@ -103,6 +105,23 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     },
     logger,
   );
+  // The agents' questions (elicitation): answered in the chat; a hidden chat is announced and revealed.
+  const elicitations = new ElicitationBroker(logger);
+  const elicitationNotice = new ElicitationNotice(
+    elicitations,
+    prompts,
+    {
+      chatVisible: ({ sessionId }) => sessionId === undefined || chatOnScreen(viewRef, sessionId),
+      reveal: async ({ sessionId }) => {
+        const chatId = sessionId === undefined ? undefined : viewRef.chat?.chatOfSession(sessionId);
+        if (chatId !== undefined && chatId !== viewRef.chat?.windowChatId) {
+          await viewRef.chat?.switchChat(chatId);
+        }
+        await viewRef.current?.reveal();
+      },
+    },
+    logger,
+  );
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   // Checkpoints live in the extension's own storage, never in the user's repository.
   const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -127,8 +146,10 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
       permissions,
       terminals,
+      elicitation: elicitations,
       logger,
     },
+    elicitations,
     editor: new VsCodeEditorActions(),
     workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
@@ -169,6 +190,8 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     ...(changeReview ? [changeReview] : []),
     mentions,
     chat,
+    elicitationNotice,
+    elicitations,
     view,
     statusBar,
     catalog.onDidChange(() => chat.agentsChanged()),

@@ -74,7 +74,13 @@ export const ElicitationSchema = z.discriminatedUnion('mode', [
   }),
 ]);
 
-export const ElicitationValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+const valueText = z.string().check(z.maxLength(100_000));
+export const ElicitationValueSchema = z.union([
+  valueText,
+  z.number(),
+  z.boolean(),
+  z.array(valueText).check(z.maxLength(1_000)),
+]);
 
 /** The user's answer: accept (with the form's values, or none for a URL), decline or cancel. */
 export const ElicitationAnswerSchema = z.discriminatedUnion('action', [
