@@ -163,6 +163,7 @@ describe('elicitation over real stdio', () => {
     ['fields', /form's schema .*more than 40 fields/],
     ['deep', /nested deeper than 12 levels/],
     ['huge', /larger than 64000 characters/],
+    ['regex', /pattern repeats a repeated group/],
     ['type', /form's schema is not one this client can show at properties\.nested/],
   ] as const) {
     it(`refuses a hostile schema (${kind}) with a JSON-RPC error saying why`, async () => {

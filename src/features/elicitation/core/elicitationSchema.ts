@@ -22,6 +22,13 @@ export const ELICITATION_LIMITS = {
   maxUrlChars: 4_000,
 } as const;
 
+/**
+ * A quantified group that itself holds a quantifier or an alternation (`(a+)+`, `(a|aa)*`): the classic
+ * catastrophic-backtracking shape. The pattern runs on what the user types, in the webview and on the
+ * host, so such a pattern is refused rather than run.
+ */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*|}](?:[^()\\]|\\.)*\)\s*[+*{]/;
+
 const label = z.string().max(ELICITATION_LIMITS.maxLabelChars);
 const text = z.string().max(ELICITATION_LIMITS.maxTextChars);
 const optionalText = z.string().max(ELICITATION_LIMITS.maxTextChars).nullish();
@@ -41,6 +48,10 @@ const StringProperty = z.object({
     .string()
     .max(ELICITATION_LIMITS.maxPatternChars)
     .refine(compiles, 'pattern is not a valid regular expression')
+    .refine(
+      (p) => !NESTED_QUANTIFIER.test(p),
+      'pattern repeats a repeated group (it could take exponential time)',
+    )
     .nullish(),
   format: z.enum(ELICITATION_FORMATS).nullish(),
   default: text.nullish(),
