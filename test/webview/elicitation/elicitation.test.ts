@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Elicitation, HostMessage } from '../../../src/protocol';
 import { CHAT_ID, snapshot } from '../support/builders';
+import { saveForDocs } from '../support/docs';
 import { useChatPages } from '../support/suite';
 
 const OUT = resolve(__dirname, '../../../test-results');
@@ -197,7 +198,11 @@ describe('webview: the agent asks (elicitation)', () => {
       await page.page.getByRole('button', { name: 'Submit' }).click();
       await page.page.evaluate(() => document.fonts.ready);
       await mkdir(OUT, { recursive: true });
-      await page.page.screenshot({ path: `${OUT}/elicitation-form-${theme}.png` });
+      const form = `${OUT}/elicitation-form-${theme}.png`;
+      await page.page.screenshot({ path: form });
+      if (theme === 'dark') {
+        await saveForDocs(form, 'elicitation-form.png');
+      }
       await page.host(questions(URL_QUESTION));
       await page.page.screenshot({ path: `${OUT}/elicitation-url-${theme}.png` });
       page.assertClean();
