@@ -45,6 +45,17 @@ const FORM: Elicitation = {
       ],
     },
     { name: 'notify', label: 'Notify me when done', required: false, kind: 'boolean', default: true },
+    {
+      name: 'checks',
+      label: 'Checks',
+      required: false,
+      kind: 'multi',
+      choices: [
+        { value: 'lint', label: 'Lint' },
+        { value: 'test', label: 'Test' },
+      ],
+      default: ['test'],
+    },
   ],
 };
 
@@ -68,7 +79,7 @@ describe('webview: the agent asks (elicitation)', () => {
     await page.host(snapshot());
     await page.host(questions(FORM));
     const form = page.page.locator('form.elicitation-form');
-    assert.equal(await form.locator('fieldset > legend').innerText(), 'Deployment settings');
+    assert.equal(await form.locator('fieldset.elicitation-fields > legend').innerText(), 'Deployment settings');
     assert.equal(
       await page.page.evaluate(
         () => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent,
@@ -92,6 +103,15 @@ describe('webview: the agent asks (elicitation)', () => {
       /^Lower case, no spaces\|/,
     );
     assert.equal(await page.page.getByLabel('Region').getAttribute('aria-required'), 'true');
+    // Every control has a label; the multiple choice is a group named by its legend.
+    const unlabelled = await form.evaluate((element) =>
+      Array.from(element.querySelectorAll('input, select'))
+        .filter((control) => (control as HTMLInputElement).labels?.length === 0)
+        .map((control) => control.outerHTML),
+    );
+    assert.deepEqual(unlabelled, []);
+    assert.equal(await page.page.getByRole('group', { name: 'Checks (optional)' }).count(), 1);
+    assert.equal(await page.page.getByLabel('Test').isChecked(), true);
     page.assertClean();
   });
 
@@ -130,6 +150,8 @@ describe('webview: the agent asks (elicitation)', () => {
     await page.page.getByLabel('Region').focus();
     await keys.press('Tab');
     await keys.press('Space'); // unticks "Notify me"
+    await keys.press('Tab');
+    await keys.press('Space'); // ticks "Lint"
     await keys.press('Enter'); // submits the form
     assert.deepEqual(await page.postedOf('answer_elicitation'), [
       {
@@ -137,7 +159,14 @@ describe('webview: the agent asks (elicitation)', () => {
         key: 'elicit-1',
         answer: {
           action: 'accept',
-          values: { name: 'web-app', email: 'a@b.io', replicas: 3, region: 'eu', notify: false },
+          values: {
+            name: 'web-app',
+            email: 'a@b.io',
+            replicas: 3,
+            region: 'eu',
+            notify: false,
+            checks: ['lint', 'test'],
+          },
         },
       },
     ]);
