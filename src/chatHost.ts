@@ -35,6 +35,8 @@ import { askMcpConsent } from './features/mcp/vscode/mcpConsentPrompt';
 import { McpConsent } from './features/mcp/chat/mcpConsent';
 import { parseJsonc } from './features/mcp/chat/vscodeMcpConfig';
 import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
+import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
+import { ElicitationNotice } from './features/elicitation/vscode/elicitationNotice';
 import {
   agentIdleStopMs,
   defaultAgentId,
@@ -123,6 +125,23 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     },
     logger,
   );
+  // The agents' questions (elicitation): answered in the chat; a hidden chat is announced and revealed.
+  const elicitations = new ElicitationBroker(logger);
+  const elicitationNotice = new ElicitationNotice(
+    elicitations,
+    prompts,
+    {
+      chatVisible: ({ sessionId }) => sessionId === undefined || chatOnScreen(viewRef, sessionId),
+      reveal: async ({ sessionId }) => {
+        const chatId = sessionId === undefined ? undefined : viewRef.chat?.chatOfSession(sessionId);
+        if (chatId !== undefined && chatId !== viewRef.chat?.windowChatId) {
+          await viewRef.chat?.switchChat(chatId);
+        }
+        await viewRef.current?.reveal();
+      },
+    },
+    logger,
+  );
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   // Checkpoints live in the extension's own storage, never in the user's repository.
   const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -154,8 +173,10 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
       permissions,
       terminals,
+      elicitation: elicitations,
       logger,
     },
+    elicitations,
     editor,
     workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
@@ -202,6 +223,8 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     mentions,
     editor,
     chat,
+    elicitationNotice,
+    elicitations,
     view,
     statusBar,
     panels,

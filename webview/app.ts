@@ -5,6 +5,7 @@ import { Composer } from './render/composer';
 import { carriesDroppable } from './render/droppedItems';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReview/editReviews';
+import { ElicitationView } from './render/elicitation/elicitationView';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
@@ -35,6 +36,7 @@ export class ChatApp {
   private readonly plan = new PlanView();
   private readonly reviews: EditReviewsView;
   private readonly problems: ProblemsOfferView;
+  private readonly elicitations: ElicitationView;
   private readonly composer: Composer;
   private readonly focusRequests: HTMLElement[] = [];
   private headerDirty = true;
@@ -54,6 +56,7 @@ export class ChatApp {
     this.header = new Header(post);
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.problems = new ProblemsOfferView(post);
+    this.elicitations = new ElicitationView(post, context.requestFocus);
     this.banner = new StatusBanner(context);
     this.resume = new ResumeBanner(context);
     this.transcript = new Transcript(context);
@@ -82,6 +85,7 @@ export class ChatApp {
       'div',
       'chat-footer',
       this.alerts.element,
+      this.elicitations.element,
       this.reviews.element,
       this.problems.element,
       this.plan.element,
@@ -188,6 +192,9 @@ export class ChatApp {
       case 'problems_offer':
         this.store.setProblemsOffer(message.chatId, message.offer);
         return;
+      case 'elicitations':
+        this.store.setElicitations(message.chatId, message.items);
+        return;
       case 'mention_results':
         this.composer.mentionResults(message.requestId, message.items);
         return;
@@ -223,6 +230,7 @@ export class ChatApp {
     });
     this.plan.update(store.state.plan);
     this.reviews.update(store.editReviews);
+    this.elicitations.update(store.elicitations);
     this.problems.update(store.runningTurn === undefined ? store.problemsOffer : undefined);
     this.composer.update({
       running: store.runningTurn !== undefined,

@@ -13,6 +13,7 @@ import type {
   ThreadModel,
   TurnMessage,
   ViewState,
+  Elicitation,
 } from '../src/protocol';
 import { applyThreadEvent, entryOf, threadModelOf, turnOf } from '../src/protocol';
 import { WorkspacePaths } from './workspacePaths';
@@ -81,6 +82,8 @@ export class ChatStore {
   workspacePaths = new WorkspacePaths();
   /** "Fix N new problems" after the active chat's last turn, when it left some. */
   problemsOffer: ProblemsOfferMessage | undefined;
+  /** The agent's questions waiting in the active chat, oldest first. */
+  elicitations: readonly Elicitation[] = [];
   private thread: ThreadModel = threadModelOf();
   private readonly terminalOutputs = new Map<string, TerminalOutputMessage>();
   private changes = noChanges();
@@ -147,6 +150,7 @@ export class ChatStore {
     this.editReviews = view.editReviews ?? [];
     this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
     this.problemsOffer = view.problemsOffer;
+    this.elicitations = view.elicitations ?? [];
     this.thread = threadModelOf(view.chat?.thread);
     // Terminal output is kept: terminals outlive a re-sent snapshot of the same chat.
     this.changes = noChanges();
@@ -191,6 +195,14 @@ export class ChatStore {
   setProblemsOffer(chatId: string, offer: ProblemsOfferMessage | undefined): void {
     if (chatId === this.chatId) {
       this.problemsOffer = offer;
+      this.changes.chats = true;
+    }
+  }
+
+  /** The questions of a chat; ignored for a chat that is not shown. */
+  setElicitations(chatId: string, items: readonly Elicitation[]): void {
+    if (chatId === this.chatId) {
+      this.elicitations = items;
       this.changes.chats = true;
     }
   }

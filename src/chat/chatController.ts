@@ -14,6 +14,7 @@ import { ComposerActions } from './composerActions';
 import type { Conversation } from './conversation';
 import { offerMessage, ProblemsWatch, type DiagnosticsPort } from '../features/problems/chat/problemsOffer';
 import type { MentionSource } from '../features/mentions/chat/mentionSource';
+import { ElicitationRelay, type ElicitationQuestions } from '../features/elicitation/chat/elicitationRelay';
 import { SessionCoordinator } from './sessionCoordinator';
 import { TurnReview } from './turnReview';
 import { ViewMessageHandler } from './viewMessageHandler';
@@ -42,6 +43,8 @@ export interface ChatHost extends PoolHost {
   readonly diagnostics?: DiagnosticsPort;
   /** The @-mention picker's workspace entries (absent: only earlier chats are offered). */
   readonly mentions?: MentionSource;
+  /** The agents' questions (elicitation), answered in the chat; the same broker is `ports.elicitation`. */
+  readonly elicitations?: ElicitationQuestions;
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -61,6 +64,7 @@ export class ChatController implements Disposable {
   private readonly problems: ProblemsWatch | undefined;
   private readonly agents: AgentChoice;
   private readonly slots: ViewSlots;
+  private readonly elicitations: ElicitationRelay | undefined;
   /** New, switch, rename, delete, change agent, restart (for the view that asks). */
   readonly commands: ChatCommands;
   /** Prompts, Stop, sign-in, permission answers, mode and options (for the view that asks). */
@@ -119,10 +123,21 @@ export class ChatController implements Disposable {
           return offer && offerMessage(offer, (path) => this.relativePath(path));
         },
         terminals: host.ports.terminals,
+        elicitations: (chatId) => this.elicitations?.forChat(chatId) ?? [],
         ...(host.reviews ? { reviews: host.reviews } : {}),
         ...(host.workspaceFolders ? { workspaceFolders: host.workspaceFolders } : {}),
       }),
     );
+    this.elicitations =
+      host.elicitations &&
+      this.store.add(
+        new ElicitationRelay(host.elicitations, {
+          chatOf: (question) =>
+            question.sessionId === undefined ? this.windowChatId : this.chatOfSession(question.sessionId),
+          postToChat: (chatId, message) => this.presenter.postToChat(chatId, message),
+          openUrl: (url) => host.editor.openUrl(url),
+        }),
+      );
     this.slots = new ViewSlots(this.chats, this.presenter, this.agents);
     this.store.add(this.pool.onStatus(({ agentId, status }) => this.agentStatus(agentId, status)));
     this.restored = this.restore();
@@ -158,6 +173,7 @@ export class ChatController implements Disposable {
         composer: this.composer,
         review: this.review,
         editor: host.editor,
+        ...(this.elicitations ? { elicitations: this.elicitations } : {}),
       },
       host.ports.logger,
       (message, view, details) =>

@@ -2,6 +2,7 @@ import { classifyError, describeErrorForLog, errorDetails } from '../core/errors
 import type { Logger } from '../core/ports';
 import type { ErrorDetails } from '../core/threadTypes';
 import { ViewMessageSchema, type ViewMessage } from '../protocol';
+import type { ElicitationRelay } from '../features/elicitation/chat/elicitationRelay';
 import type { ChatCommands } from './chatCommands';
 import type { ChatTurns } from './chatTurns';
 import type { ComposerActions } from './composerActions';
@@ -19,6 +20,8 @@ export interface ViewServices {
   readonly composer: ComposerActions;
   readonly review: TurnReview;
   readonly editor: EditorActions;
+  /** The agents' questions (absent: elicitation is not offered, and an answer is refused). */
+  readonly elicitations?: ElicitationRelay;
 }
 
 /**
@@ -82,6 +85,11 @@ export class ViewMessageHandler {
         return turns.cancel(view);
       case 'answer_permission':
         return turns.answerPermission(message.key, message.optionId, view);
+      case 'answer_elicitation':
+        if (!this.services.elicitations) {
+          throw new Error('No question from the agent is waiting.');
+        }
+        return this.services.elicitations.answer(message.key, message.answer);
       case 'select_agent':
         return commands.selectAgent(message.agentId, view);
       case 'set_mode':

@@ -1,7 +1,14 @@
 import { DisposableStore, type Disposable } from '../core/disposable';
 import type { TerminalPort } from '../core/ports';
 import type { ThreadEvent } from '../core/threadTypes';
-import type { AgentStatus, ChatSummary, HostMessage, ProblemsOfferMessage, ViewState } from '../protocol';
+import type {
+  AgentStatus,
+  ChatSummary,
+  Elicitation,
+  HostMessage,
+  ProblemsOfferMessage,
+  ViewState,
+} from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import type { ChatCollection } from './chatCollection';
 import { EventBatcher } from './eventBatcher';
@@ -26,6 +33,8 @@ export interface PresenterModel {
   readonly reviews?: EditReviews;
   readonly workspaceFolders?: () => readonly string[];
   readonly terminals: TerminalPort;
+  /** The agent's questions waiting in a chat (elicitation). */
+  elicitations?(chatId: string): readonly Elicitation[];
 }
 
 /**
@@ -95,6 +104,7 @@ export class ViewPresenter implements Disposable {
     const agent = this.model.definitionOf(chat?.agentId);
     const offer = chat && this.model.problemsOffer(chat.id);
     const reviews = this.model.reviews?.pending() ?? [];
+    const questions = chat ? (this.model.elicitations?.(chat.id) ?? []) : [];
     return {
       agents: this.model.agents().map((definition) => ({
         id: definition.id,
@@ -118,6 +128,7 @@ export class ViewPresenter implements Disposable {
       ...(slot.attachments.length > 0 ? { attachments: [...slot.attachments] } : {}),
       ...(offer ? { problemsOffer: offer } : {}),
       ...(reviews.length > 0 ? { editReviews: [...reviews] } : {}),
+      ...(questions.length > 0 ? { elicitations: [...questions] } : {}),
       ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
     };
   }

@@ -125,7 +125,7 @@ export class AgentClient implements Disposable {
     // Handlers are snapshotted by connect(): register them first.
     const app = acp.client({ name: options.clientInfo?.name ?? 'acp-agents' });
     const router = new SessionRouter(logger);
-    router.registerHandlers(app, options.ports, logger);
+    router.registerHandlers(app, options.ports, logger, options.agentId ?? options.command.command);
     const self = new AgentClient(agentProcess, app.connect(stream), router, options);
     agentProcess.onStderr((text) => logger.info(`[stderr] ${text.trimEnd()}`));
     void agentProcess.exited.then((exit) => self.handleExit(exit));
@@ -189,7 +189,10 @@ export class AgentClient implements Disposable {
   }
 
   private async initialize(): Promise<void> {
-    this.description = await handshake(this.agent, this.process, this.options);
+    this.description = await handshake(this.agent, this.process, {
+      ...this.options,
+      elicitation: this.options.ports.elicitation !== undefined,
+    });
     this.logger.info(`Connected to ${this.description.name} (ACP v${this.description.protocolVersion})`);
   }
 

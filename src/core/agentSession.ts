@@ -56,6 +56,8 @@ const PromptResponseSchema = z.looseObject({
 export class AgentSession implements Disposable {
   readonly onEvent: Thread['onEvent'];
   private readonly permissions: PermissionQueue;
+  /** The agent's open elicitations on this session: aborted by Stop, close and the agent going away. */
+  private readonly elicitations = new Set<AbortController>();
   private updateCount = 0;
   private ignoringReplay = false;
   /** Secrets scrubbed from the agent's updates, also when split across chunks. */
@@ -304,6 +306,30 @@ export class AgentSession implements Disposable {
 
   private settleAllPermissions(): void {
     this.permissions.settleAll();
+    for (const elicitation of [...this.elicitations]) {
+      elicitation.abort();
+    }
+  }
+
+  /**
+   * A signal for one of the agent's elicitations on this session: it aborts with `request` (the
+   * agent cancelled it), at Stop, when the session closes or when the agent goes away.
+   */
+  elicitationScope(request: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    request.addEventListener('abort', abort, { once: true });
+    if (request.aborted || this.closed || this.cancelRequested) {
+      controller.abort();
+    }
+    this.elicitations.add(controller);
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        request.removeEventListener('abort', abort);
+        this.elicitations.delete(controller);
+      },
+    };
   }
 
   async setMode(modeId: string): Promise<void> {

@@ -20,6 +20,8 @@ export interface HandshakeOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
   /** How long `initialize` may take before the start fails with a timeout (default 30 s). */
   readonly initializeTimeoutMs?: number;
+  /** Advertise elicitation (the client has an elicitation port). */
+  readonly elicitation?: boolean;
 }
 
 /** What this client can do for an agent, advertised in `initialize` (v1's shape). */
@@ -27,6 +29,13 @@ export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
 };
+
+/** Elicitation is advertised (form and URL modes) only by a client that can show it. */
+export function clientCapabilities(options: { readonly elicitation: boolean }): acp.ClientCapabilities {
+  return options.elicitation
+    ? { ...CLIENT_CAPABILITIES, elicitation: { form: {}, url: {} } }
+    : CLIENT_CAPABILITIES;
+}
 
 /**
  * `initialize`: our version and capabilities, the agent's description back. Rejects with a timeout,
@@ -60,7 +69,7 @@ export async function handshake(
   const params: acp.InitializeRequest = {
     protocolVersion: PROTOCOL_VERSION,
     clientInfo,
-    clientCapabilities: CLIENT_CAPABILITIES,
+    clientCapabilities: clientCapabilities({ elicitation: options.elicitation === true }),
   };
   const request = agent.request(methods.agent.initialize, params);
   try {

@@ -1,3 +1,4 @@
+import type * as acp from '@agentclientprotocol/sdk';
 import type { Event } from './disposable';
 import type { PermissionOption, ToolCallEntry } from './threadTypes';
 
@@ -147,9 +148,30 @@ export interface Logger {
 
 export const silentLogger: Logger = { trace() {}, info() {}, warn() {}, error() {} };
 
+/** An agent's `elicitation/create`, with the session it is tied to (absent when request-scoped). */
+export interface ElicitationRequest {
+  readonly agentId: string;
+  readonly sessionId?: string;
+  /** As the SDK validated it; the port bounds and normalises it before anything is shown. */
+  readonly params: acp.CreateElicitationRequest;
+}
+
+export interface ElicitationPort {
+  /**
+   * Asks the user. `signal` aborts when the question is void (Stop, the session ended, the agent
+   * cancelled the request or went away): settle as `cancel` then. Throw a `RequestError` to refuse
+   * a request that cannot be shown (the agent receives it as the JSON-RPC error).
+   */
+  request(request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** The agent's `elicitation/complete`: the URL flow of `elicitationId` finished on its side. */
+  complete?(elicitationId: string): void;
+}
+
 export interface ClientPorts {
   readonly fileSystem: FileSystemPort;
   readonly permissions: PermissionPort;
   readonly terminals: TerminalPort;
+  /** Elicitation is advertised only when this is given. */
+  readonly elicitation?: ElicitationPort;
   readonly logger?: Logger;
 }

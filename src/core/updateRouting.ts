@@ -3,7 +3,7 @@ import { methods, RequestError } from '@agentclientprotocol/sdk';
 import type { AgentSession } from './agentSession';
 import { registerPortHandlers } from './clientRequests';
 import { HeldUpdates } from './heldUpdates';
-import type { ClientPorts, Logger } from './ports';
+import type { ClientPorts, ElicitationPort, Logger } from './ports';
 
 /**
  * Routes what the agent sends about a session to that session: `session/update`s (held, bounded, for
@@ -22,7 +22,7 @@ export class SessionRouter {
    * Registers the agent-to-client handlers on `app` (before it connects: the SDK snapshots them):
    * session updates and permission requests come here, file-system and terminal requests go to the ports.
    */
-  registerHandlers(app: acp.ClientApp, ports: ClientPorts, logger: Logger): void {
+  registerHandlers(app: acp.ClientApp, ports: ClientPorts, logger: Logger, agentId: string): void {
     app
       .onNotification(methods.client.session.update, ({ params }) =>
         this.route(params.sessionId, params.update),
@@ -35,6 +35,44 @@ export class SessionRouter {
         return session.requestPermission(params, signal);
       });
     registerPortHandlers(app, ports, logger, (sessionId) => this.sessions.get(sessionId)?.cwd);
+    const elicitation = ports.elicitation;
+    if (elicitation) {
+      app
+        .onRequest(methods.client.elicitation.create, ({ params, signal }) =>
+          this.elicit(elicitation, agentId, params, signal),
+        )
+        .onNotification(methods.client.elicitation.complete, ({ params }) =>
+          elicitation.complete?.(params.elicitationId),
+        );
+    }
+  }
+
+  /**
+   * An elicitation tied to a session lives as long as the session's turn: Stop, closing the session
+   * or losing the agent aborts it (the port settles it as `cancel`), as does the agent's own
+   * `$/cancel_request` (the SDK's `signal`).
+   */
+  private async elicit(
+    port: ElicitationPort,
+    agentId: string,
+    params: acp.CreateElicitationRequest,
+    signal: AbortSignal,
+  ): Promise<acp.CreateElicitationResponse> {
+    const sessionId =
+      'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    if (sessionId === undefined) {
+      return port.request({ agentId, params }, signal);
+    }
+    const session = this.sessions.get(sessionId);
+    if (!session) {
+      throw RequestError.invalidParams(undefined, `Unknown session ${sessionId}`);
+    }
+    const scope = session.elicitationScope(signal);
+    try {
+      return await port.request({ agentId, sessionId, params }, scope.signal);
+    } finally {
+      scope.dispose();
+    }
   }
 
   private route(sessionId: string, update: acp.SessionUpdate): void {

@@ -1,3 +1,4 @@
 export * from './messages';
 export * from './thread';
 export * from './threadModel';
+export * from './elicitation';

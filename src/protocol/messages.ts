@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { DeepReadonly } from './deepReadonly';
+import { ElicitationAnswerSchema, ElicitationSchema } from './elicitation';
 import { ErrorDetailsSchema, ThreadEventSchema, ThreadSnapshotSchema } from './thread';
 
 /*
@@ -147,6 +148,8 @@ export const ViewStateSchema = z.object({
   workspaceFolders: z.optional(z.array(z.string())),
   /** New problems in the files the active chat's last turn changed. */
   problemsOffer: z.optional(ProblemsOfferSchema),
+  /** The agent's questions (forms, URLs) waiting for the user in the active chat, oldest first. */
+  elicitations: z.optional(z.array(ElicitationSchema)),
 });
 
 export const TerminalOutputSchema = z.object({
@@ -181,6 +184,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */
   z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: z.optional(ProblemsOfferSchema) }),
+  /** The agent's questions waiting in chat `chatId` changed (one appeared or was settled). */
+  z.object({ type: z.literal('elicitations'), chatId: z.string(), items: z.array(ElicitationSchema) }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
@@ -202,6 +207,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.nullable(z.string()) }),
+  /** The user's answer to the agent's question `key`: the form's values, decline or cancel; for a URL, accept opens it. */
+  z.object({ type: z.literal('answer_elicitation'), key: z.string(), answer: ElicitationAnswerSchema }),
   z.object({ type: z.literal('select_agent'), agentId: z.string() }),
   z.object({ type: z.literal('set_mode'), modeId: z.string() }),
   z.object({

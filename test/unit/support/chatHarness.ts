@@ -1,3 +1,4 @@
+import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -77,6 +78,10 @@ export class ChatHarness {
   readonly terminals = new NodeTerminals(this.dir);
   /** The permission port: records every request the agents make (none is answered by policy). */
   readonly permissions = new PolicyPermissions(() => undefined);
+  /** The agents' questions, as in the product (`ports.elicitation` and the chat's relay). */
+  readonly elicitations = new ElicitationBroker(this.logger);
+  /** URLs the chat opened (the editor's `openUrl`). */
+  readonly openedUrls: string[] = [];
   readonly controller: ChatController;
   readonly changes: ChangeReview | undefined;
   view = new RecordingView();
@@ -96,11 +101,15 @@ export class ChatHarness {
         fileSystem: new NodeFileSystem(),
         permissions: this.permissions,
         terminals: this.terminals,
+        elicitation: this.elicitations,
         logger: this.logger,
       },
+      elicitations: this.elicitations,
       editor: {
         openFile: async () => {},
-        openUrl: async () => {},
+        openUrl: async (url) => {
+          this.openedUrls.push(url);
+        },
         manageTrust: async () => {
           this.manageTrustRuns++;
         },
@@ -144,6 +153,7 @@ export class ChatHarness {
   async dispose(options: { keepStorage?: boolean } = {}): Promise<void> {
     await this.controller.shutdown();
     this.controller.dispose();
+    this.elicitations.dispose();
     this.changes?.dispose();
     await this.terminals.dispose();
     rmSync(this.dir, { recursive: true, force: true });

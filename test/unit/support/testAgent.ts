@@ -10,7 +10,7 @@ import {
   PolicyPermissions,
   type PermissionPolicy,
 } from '../../../src/features/permissions/core/policyPermissions';
-import type { FileSystemPort, Logger } from '../../../src/core/ports';
+import type { ElicitationPort, FileSystemPort, Logger } from '../../../src/core/ports';
 import type { ThreadEvent } from '../../../src/core/threadTypes';
 
 /** The scriptable test agent, built by `node esbuild.mjs` (npm test and test:unit build first). */
@@ -41,6 +41,8 @@ export interface TestAgentOptions {
   readonly policy?: PermissionPolicy;
   readonly fileSystem?: FileSystemPort;
   readonly client?: Partial<AgentClientOptions>;
+  /** Given: the client advertises elicitation and answers through it. */
+  readonly elicitation?: ElicitationPort;
 }
 
 export interface TestAgent {
@@ -61,7 +63,13 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   const terminals = new NodeTerminals(dir);
   const client = await AgentClient.start({
     command: { command: process.execPath, args: [TEST_AGENT_JS], cwd: dir, env: options.env ?? {} },
-    ports: { fileSystem: options.fileSystem ?? new NodeFileSystem(), permissions, terminals, logger },
+    ports: {
+      fileSystem: options.fileSystem ?? new NodeFileSystem(),
+      permissions,
+      terminals,
+      logger,
+      ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+    },
     ...options.client,
   });
   return {

@@ -1,0 +1,66 @@
+import type { Disposable } from '../../../core/disposable';
+import type { Logger } from '../../../core/ports';
+import type { UserPrompts } from '../../../vscode/userPrompts';
+import type { ElicitationQuestions } from '../chat/elicitationRelay';
+import type { PendingElicitation } from '../core/elicitationBroker';
+
+const SHOW = 'Show Chat';
+
+export interface NoticeSurfaces {
+  /** Whether a view showing the question's chat is on screen (the permission rule). */
+  readonly chatVisible: (question: PendingElicitation) => boolean;
+  /** Brings the chat of the question into view (the sidebar, or its tab). */
+  readonly reveal: (question: PendingElicitation) => Promise<void>;
+}
+
+/**
+ * A question that arrives while its chat is hidden follows the permission rule: the form is always
+ * answered in the chat, so a notification says the agent is waiting and "Show Chat" reveals it.
+ * The notification goes away when the question is settled some other way.
+ */
+export class ElicitationNotice implements Disposable {
+  private readonly open = new Map<string, AbortController>();
+  private readonly subscription: Disposable;
+
+  constructor(
+    private readonly questions: ElicitationQuestions,
+    private readonly prompts: UserPrompts,
+    private readonly surfaces: NoticeSurfaces,
+    private readonly logger: Logger,
+  ) {
+    this.subscription = questions.onDidChange((question) => this.changed(question));
+  }
+
+  private changed(question: PendingElicitation): void {
+    const key = question.elicitation.key;
+    const stillPending = this.questions.pending().some((q) => q.elicitation.key === key);
+    if (!stillPending) {
+      this.open.get(key)?.abort();
+      this.open.delete(key);
+      return;
+    }
+    if (this.open.has(key) || this.surfaces.chatVisible(question)) {
+      return;
+    }
+    const abort = new AbortController();
+    this.open.set(key, abort);
+    const what = question.elicitation.mode === 'url' ? 'asks you to open a page' : 'asks for input';
+    this.prompts
+      .notify(`The agent ${what}: ${question.elicitation.message.slice(0, 200)}`, [SHOW], abort.signal)
+      .then(async (choice) => {
+        if (choice === SHOW) {
+          await this.surfaces.reveal(question);
+        }
+      })
+      .catch((error: unknown) => this.logger.error(`Could not show the agent's question: ${String(error)}`))
+      .finally(() => this.open.delete(key));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    for (const abort of this.open.values()) {
+      abort.abort();
+    }
+    this.open.clear();
+  }
+}

@@ -1,0 +1,318 @@
+import {
+  checkElicitationValue,
+  type Elicitation,
+  type ElicitationField,
+  type ElicitationValue,
+  type FormElicitation,
+  type ViewMessage,
+} from '../../../src/protocol';
+import { button, el, icon } from '../dom';
+
+type Post = (message: ViewMessage) => boolean;
+
+/** One field's control and how to read it. */
+interface Control {
+  readonly field: ElicitationField;
+  readonly element: HTMLElement;
+  /** Focusable element that carries aria-invalid. */
+  readonly input: HTMLInputElement | HTMLSelectElement | HTMLFieldSetElement;
+  readonly error: HTMLElement;
+  read(): ElicitationValue | undefined;
+}
+
+let nextId = 1;
+
+/**
+ * The agent's questions in the chat's footer: a form (native controls in a fieldset, labelled, with
+ * descriptions, required markers and a message under each invalid field) or a URL to open (shown
+ * with its host; opened only by "Open"). Submit checks the fields first; Decline and Cancel answer at once.
+ */
+export class ElicitationView {
+  readonly element: HTMLElement;
+  private shown: readonly Elicitation[] = [];
+
+  constructor(
+    private readonly post: Post,
+    private readonly requestFocus: (element: HTMLElement) => void,
+  ) {
+    this.element = el('div', 'elicitations');
+    this.element.hidden = true;
+  }
+
+  update(items: readonly Elicitation[]): void {
+    if (items === this.shown) {
+      return;
+    }
+    const before = new Set(this.shown.map((item) => item.key));
+    this.shown = items;
+    this.element.hidden = items.length === 0;
+    // Only the oldest question is shown: answering it brings the next.
+    const first = items[0];
+    if (!first) {
+      this.element.replaceChildren();
+      return;
+    }
+    if (before.has(first.key) && this.element.firstElementChild?.getAttribute('data-key') === first.key) {
+      return; // keep what the user typed
+    }
+    const card = first.mode === 'form' ? this.formCard(first) : this.urlCard(first);
+    card.setAttribute('data-key', first.key);
+    this.element.replaceChildren(card);
+  }
+
+  private formCard(form: FormElicitation): HTMLElement {
+    const controls = form.fields.map((field) => controlFor(field));
+    const legend = el('legend', 'elicitation-title', icon('question'), form.title ?? 'The agent asks');
+    const fieldset = el(
+      'fieldset',
+      'elicitation-fields',
+      legend,
+      el('p', 'elicitation-message', form.message),
+      ...controls.map((control) => control.element),
+    );
+    const element = el('form', 'elicitation elicitation-form', fieldset);
+    element.noValidate = true;
+    element.setAttribute('aria-label', form.title ?? 'The agent asks');
+    const submit = (): void => {
+      let firstInvalid: Control | undefined;
+      const values: Record<string, ElicitationValue> = {};
+      for (const control of controls) {
+        const value = control.read();
+        const problem = checkElicitationValue(control.field, value);
+        showProblem(control, problem);
+        firstInvalid ??= problem ? control : undefined;
+        if (value !== undefined) {
+          values[control.field.name] = value;
+        }
+      }
+      if (firstInvalid) {
+        firstInvalid.input.focus();
+        return;
+      }
+      this.post({ type: 'answer_elicitation', key: form.key, answer: { action: 'accept', values } });
+    };
+    element.addEventListener('submit', (event) => {
+      event.preventDefault();
+      submit();
+    });
+    element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        this.post({ type: 'answer_elicitation', key: form.key, answer: { action: 'cancel' } });
+      } else if (event.key === 'Enter' && event.target instanceof HTMLInputElement) {
+        // Enter in any field submits (there is no native submit button for the browser to press).
+        event.preventDefault();
+        submit();
+      }
+    });
+    fieldset.append(
+      el(
+        'div',
+        'elicitation-actions',
+        button('Submit', { icon: 'check', onClick: submit }),
+        this.answerButton(form.key, 'Decline', 'decline'),
+        this.answerButton(form.key, 'Cancel', 'cancel'),
+      ),
+    );
+    const firstInput = controls[0]?.input;
+    this.requestFocus(firstInput ?? element);
+    return element;
+  }
+
+  private urlCard(item: Extract<Elicitation, { mode: 'url' }>): HTMLElement {
+    const link = el('code', 'elicitation-url', item.url);
+    const open = button(`Open ${item.host}`, {
+      icon: 'link-external',
+      title: item.url,
+      onClick: () => this.post({ type: 'answer_elicitation', key: item.key, answer: { action: 'accept' } }),
+    });
+    const element = el(
+      'section',
+      'elicitation elicitation-url-card',
+      el(
+        'h3',
+        'elicitation-title',
+        icon('link-external'),
+        `The agent asks you to open a page on ${item.host}`,
+      ),
+      el('p', 'elicitation-message', item.message),
+      link,
+      el(
+        'div',
+        'elicitation-actions',
+        open,
+        this.answerButton(item.key, 'Decline', 'decline'),
+        this.answerButton(item.key, 'Cancel', 'cancel'),
+      ),
+    );
+    element.setAttribute('role', 'region');
+    element.setAttribute('aria-label', 'The agent asks you to open a page');
+    this.requestFocus(open);
+    return element;
+  }
+
+  private answerButton(key: string, label: string, action: 'decline' | 'cancel'): HTMLElement {
+    return button(label, {
+      secondary: true,
+      onClick: () => this.post({ type: 'answer_elicitation', key, answer: { action } }),
+    });
+  }
+}
+
+function showProblem(control: Control, problem: string | undefined): void {
+  control.error.textContent = problem ?? '';
+  control.error.hidden = problem === undefined;
+  if (problem) {
+    control.input.setAttribute('aria-invalid', 'true');
+  } else {
+    control.input.removeAttribute('aria-invalid');
+  }
+}
+
+function controlFor(field: ElicitationField): Control {
+  const id = `elicit-${nextId++}`;
+  const error = el('div', 'elicitation-error');
+  error.id = `${id}-error`;
+  error.hidden = true;
+  error.setAttribute('role', 'alert');
+  const description = field.description ? el('div', 'elicitation-description', field.description) : null;
+  if (description) {
+    description.id = `${id}-description`;
+  }
+  const describedBy = [description?.id, error.id].filter(Boolean).join(' ');
+  const labelText = (): HTMLElement[] => [
+    el('span', '', field.label),
+    field.required ? required() : el('span', 'elicitation-optional', ' (optional)'),
+  ];
+  const wire = (input: HTMLInputElement | HTMLSelectElement | HTMLFieldSetElement): void => {
+    input.id = id;
+    input.setAttribute('aria-describedby', describedBy);
+    if (field.required && !(input instanceof HTMLFieldSetElement)) {
+      input.setAttribute('aria-required', 'true');
+    }
+  };
+  switch (field.kind) {
+    case 'boolean': {
+      const input = el('input', 'elicitation-checkbox');
+      input.type = 'checkbox';
+      input.checked = field.default ?? false;
+      wire(input);
+      const label = el('label', 'elicitation-label', input, ...labelText());
+      return { field, input, error, element: row(label, description, error), read: () => input.checked };
+    }
+    case 'choice': {
+      const select = el('select', 'elicitation-input');
+      select.append(el('option', '', field.required ? 'Choose…' : '(none)'));
+      (select.firstElementChild as HTMLOptionElement).value = '';
+      for (const choice of field.choices) {
+        const option = el('option', '', choice.label);
+        option.value = choice.value;
+        select.append(option);
+      }
+      select.value = field.default ?? '';
+      wire(select);
+      return {
+        field,
+        input: select,
+        error,
+        element: row(fieldLabel(id, labelText()), description, select, error),
+        read: () => (select.value === '' ? undefined : select.value),
+      };
+    }
+    case 'multi': {
+      const group = el('fieldset', 'elicitation-multi', el('legend', 'elicitation-label', ...labelText()));
+      const boxes = field.choices.map((choice) => {
+        const box = el('input', 'elicitation-checkbox');
+        box.type = 'checkbox';
+        box.value = choice.value;
+        box.checked = field.default?.includes(choice.value) ?? false;
+        group.append(el('label', 'elicitation-choice', box, choice.label));
+        return box;
+      });
+      wire(group);
+      group.tabIndex = -1;
+      return {
+        field,
+        input: group,
+        error,
+        element: row(group, description, error),
+        read: () => boxes.filter((box) => box.checked).map((box) => box.value),
+      };
+    }
+    case 'number':
+    case 'text': {
+      const input = el('input', 'elicitation-input');
+      if (field.kind === 'number') {
+        input.type = 'number';
+        input.step = field.integer ? '1' : 'any';
+        if (field.minimum !== undefined) {
+          input.min = String(field.minimum);
+        }
+        if (field.maximum !== undefined) {
+          input.max = String(field.maximum);
+        }
+        if (field.default !== undefined) {
+          input.value = String(field.default);
+        }
+      } else {
+        input.type = field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : 'text';
+        input.placeholder = placeholderOf(field.format);
+        if (field.default !== undefined) {
+          input.value = field.default;
+        }
+      }
+      wire(input);
+      const read = (): ElicitationValue | undefined => {
+        const raw = input.value.trim();
+        if (raw === '') {
+          return undefined;
+        }
+        return field.kind === 'number' ? Number(raw) : input.value;
+      };
+      input.addEventListener('change', () => {
+        // Once the user moved on, say what is wrong; typing again clears it.
+        const problem = checkElicitationValue(field, read());
+        showProblem({ field, input, error, element: input, read }, problem);
+      });
+      return {
+        field,
+        input,
+        error,
+        element: row(fieldLabel(id, labelText()), description, input, error),
+        read,
+      };
+    }
+  }
+}
+
+function placeholderOf(format: string | undefined): string {
+  switch (format) {
+    case 'email':
+      return 'name@example.com';
+    case 'date':
+      return 'YYYY-MM-DD';
+    case 'date-time':
+      return 'YYYY-MM-DDThh:mm';
+    case 'uri':
+      return 'https://…';
+    default:
+      return '';
+  }
+}
+
+function fieldLabel(id: string, children: HTMLElement[]): HTMLLabelElement {
+  const label = el('label', 'elicitation-label', ...children);
+  label.htmlFor = id;
+  return label;
+}
+
+function required(): HTMLElement {
+  const mark = el('span', 'elicitation-required', ' *');
+  mark.title = 'Required';
+  mark.setAttribute('aria-label', 'required');
+  return mark;
+}
+
+function row(...children: (HTMLElement | null)[]): HTMLElement {
+  return el('div', 'elicitation-row', ...children);
+}
