@@ -1,28 +1,15 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter } from './disposable';
-import {
-  assertNever,
-  attachmentOf,
-  choiceCount,
-  commandsOf,
-  configOptionsOf,
-  locationOf,
-  noticeOf,
-  planOf,
-  textOf,
-  toolContentOf,
-  toolKindOf,
-  usageOf,
-} from './normalize';
-import { cutNoticeTitle, cutText, STATE_BOUNDS, type CutKind } from './stateBounds';
+import { continuesMessage, MessageTail } from './messageTail';
+import { carriedOver, numberOf } from './turnRecords';
+import { SessionStateWriter } from './sessionStateWriter';
+import { boundToolContent, mergeToolCall, newToolCallEntry } from './toolCallEntries';
+import { assertNever, attachmentOf, locationOf, noticeOf, textOf, toolContentOf } from './normalize';
+import { STATE_BOUNDS } from './stateBounds';
 import {
   appendBounded,
   boundText,
   DEFAULT_MAX_MESSAGE_CHARS,
-  middleMarker,
-  tailCharsFor,
-  TailKeeper,
-  truncationMarker,
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
 } from './textBudget';
 import {
@@ -44,7 +31,6 @@ import type {
   ThreadEvent,
   ThreadSnapshot,
   ToolCallEntry,
-  ToolContent,
   Turn,
   UserMessageEntry,
 } from './threadTypes';
@@ -57,7 +43,6 @@ export interface ThreadLimits {
 }
 
 type MessageEntry = UserMessageEntry | AgentMessageEntry | ThoughtEntry;
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A session's transcript: entries, turns and session-wide state, built from `session/update`s.
@@ -82,11 +67,15 @@ export class Thread {
    */
   private stepSinceText = false;
   /** The end of the message being written past its limit, shown after its head once it is finished. */
-  private tail: { readonly entryId: string; readonly keeper: TailKeeper } | undefined;
+  private readonly tail = new MessageTail();
   /** Tool calls the running turn added, for its bound. */
   private toolCallsThisTurn = 0;
-  /** What was cut and said so already (a turn's tool calls by turn id): one notice each, not one per update. */
-  private readonly cutsNoticed = new Set<string>();
+  /** Plan, commands, modes, settings, title and usage: bounded, one notice per cut. */
+  private readonly state = new SessionStateWriter({
+    emit: (event) => this.emit(event),
+    modes: () => this.model.state.modes,
+    turnId: () => this.currentTurnId,
+  });
 
   private readonly emitter = new Emitter<ThreadEvent>();
   readonly onEvent = this.emitter.event;
@@ -220,31 +209,13 @@ export class Thread {
         return;
       case 'plan':
         this.stepSinceText = true;
-        return this.setState('plan', planOf(update));
-      case 'available_commands_update': {
-        const commands = commandsOf(update);
-        this.noteCut('commands', update.availableCommands.length, commands.length);
-        return this.setState('commands', commands);
-      }
+        return this.state.apply(update);
+      case 'available_commands_update':
       case 'current_mode_update':
-        if (this.model.state.modes) {
-          this.setState('modes', { ...this.model.state.modes, currentModeId: update.currentModeId });
-        } else {
-          this.setState('modes', { currentModeId: update.currentModeId, available: [] });
-        }
-        return;
       case 'config_option_update':
-        return this.setConfigOptions(update.configOptions);
       case 'session_info_update':
-        if (update.title !== undefined) {
-          this.setState(
-            'title',
-            update.title === null ? undefined : cutText(update.title, STATE_BOUNDS.titleChars),
-          );
-        }
-        return;
       case 'usage_update':
-        return this.setState('usage', usageOf(update));
+        return this.state.apply(update);
       case 'notice':
         this.emit({ type: 'notice', notice: noticeOf(update) });
         return;
@@ -259,35 +230,17 @@ export class Thread {
 
   /** Replaces one part of the session-wide state (also used for the `session/new` response). */
   setState<K extends keyof SessionState>(key: K, value: SessionState[K]): void {
-    // Only the part that changed travels and is journaled.
-    this.emit({ type: 'state_updated', changed: key, state: value === undefined ? {} : { [key]: value } });
+    this.state.set(key, value);
   }
 
   /** The agent's settings, bounded (the chat says when some were cut). */
   setConfigOptions(options: readonly acp.SessionConfigOption[]): void {
-    const kept = configOptionsOf(options);
-    this.noteCut('configOptions', options.length, kept.length);
-    const keptChoices = kept.reduce(
-      (sum, option) => sum + (option.type === 'select' ? option.choices.length : 0),
-      0,
-    );
-    this.noteCut('choices', choiceCount(options), keptChoices);
-    this.setState('configOptions', kept);
+    this.state.configOptions(options);
   }
 
   /** Adds a notice of the client's own to the transcript. */
   notice(notice: Notice): void {
     this.emit({ type: 'notice', notice });
-  }
-
-  /** Says once per kind (per turn for tool calls) that the agent sent more than is kept. */
-  private noteCut(kind: CutKind, sent: number, kept: number): void {
-    const key = kind === 'toolCalls' ? `toolCalls:${this.currentTurnId ?? ''}` : kind;
-    if (sent <= kept || this.cutsNoticed.has(key)) {
-      return;
-    }
-    this.cutsNoticed.add(key);
-    this.notice({ severity: 'warning', title: cutNoticeTitle(kind, sent, kept) });
   }
 
   /**
@@ -302,25 +255,15 @@ export class Thread {
     const running = this.replaying ? undefined : this.runningTurn;
     const existing = known && running && known.turnId !== running.id ? undefined : known;
     const content = update.content
-      ? update.content.map((item) => this.boundToolContent(toolContentOf(item)))
+      ? update.content.map((item) => boundToolContent(toolContentOf(item), this.limits.maxToolOutputChars))
       : undefined;
     const locations = update.locations ? update.locations.map(locationOf) : undefined;
     if (!existing) {
       const bounded = running !== undefined && this.toolCallsThisTurn >= STATE_BOUNDS.toolCallsPerTurn;
-      const entry: ToolCallEntry = {
-        kind: 'tool_call',
-        id: this.newEntryId(),
-        ...this.turnField(),
-        toolCallId: update.toolCallId,
-        title: update.title || 'Tool call',
-        toolKind: toolKindOf(update.kind),
-        status: update.status ?? 'pending',
-        content: content ?? [],
-        locations: locations ?? [],
-      };
+      const entry = newToolCallEntry(this.newEntryId(), this.turnField(), update, content, locations);
       if (bounded) {
         // Past the turn's bound: not added (nor remembered); `toolCall(id)` stays undefined for it.
-        this.noteCut('toolCalls', this.toolCallsThisTurn + 1, this.toolCallsThisTurn);
+        this.state.noteCut('toolCalls', this.toolCallsThisTurn + 1, this.toolCallsThisTurn);
         return entry;
       }
       if (running) {
@@ -330,23 +273,7 @@ export class Thread {
       this.addEntry(entry);
       return entry;
     }
-    const next: Mutable<ToolCallEntry> = { ...existing };
-    if (update.title) {
-      next.title = update.title;
-    }
-    if (update.kind) {
-      next.toolKind = update.kind;
-    }
-    if (update.status) {
-      next.status = update.status;
-    }
-    if (content) {
-      next.content = content;
-    }
-    if (locations) {
-      next.locations = locations;
-    }
-    return this.replaceEntry(next);
+    return this.replaceEntry(mergeToolCall(existing, update, content, locations));
   }
 
   setPermission(toolCallId: string, permission: PermissionState): void {
@@ -363,15 +290,7 @@ export class Thread {
     const last = this.model.entries.at(-1);
     const afterStep = this.stepSinceText;
     this.stepSinceText = false;
-    const lastId = last !== undefined && 'messageId' in last ? last.messageId : undefined;
-    // The same id says "same message" even across tool updates; only without ids does a tool step divide.
-    const sameMessage = messageId !== undefined && lastId === messageId;
-    const continues =
-      last !== undefined &&
-      last.kind === kind &&
-      last.turnId === this.entryTurnId() &&
-      (sameMessage ||
-        (!afterStep && !(messageId !== undefined && lastId !== undefined && lastId !== messageId)));
+    const continues = continuesMessage(last, kind, this.entryTurnId(), messageId, afterStep);
 
     if (!continues) {
       const bounded = boundText(text ?? '', this.limits.maxMessageChars);
@@ -417,31 +336,6 @@ export class Thread {
     this.emit({ type: 'entry_updated', entry: updated });
   }
 
-  private boundToolContent(content: ToolContent): ToolContent {
-    const limit = this.limits.maxToolOutputChars;
-    switch (content.type) {
-      case 'text': {
-        const bounded = boundText(content.text, limit);
-        return bounded.truncated
-          ? { type: 'text', text: bounded.text, truncated: bounded.truncated }
-          : content;
-      }
-      case 'diff': {
-        const newSide = boundText(content.newText, limit);
-        const oldSide = content.oldText === null ? undefined : boundText(content.oldText, limit);
-        const truncated = newSide.truncated ?? oldSide?.truncated;
-        return truncated
-          ? { ...content, newText: newSide.text, oldText: oldSide ? oldSide.text : null, truncated }
-          : content;
-      }
-      case 'terminal':
-      case 'attachment':
-        return content;
-      default:
-        return assertNever(content);
-    }
-  }
-
   private turnField(): { turnId?: string } {
     const turnId = this.entryTurnId();
     return turnId === undefined ? {} : { turnId };
@@ -463,43 +357,21 @@ export class Thread {
 
   /** Past the limit, the end of the text is kept aside (the head and a marker are what streams). */
   private keepTail(message: MessageEntry, added: string, truncated: MessageEntry['truncated']): void {
-    if (!truncated) {
-      return;
-    }
-    if (!message.truncated) {
+    if (truncated && !message.truncated) {
       this.finishTail();
-      this.tail = { entryId: message.id, keeper: new TailKeeper(tailCharsFor(truncated.limit)) };
-      this.tail.keeper.push(added.slice(added.length - truncated.omittedChars));
-    } else if (this.tail?.entryId === message.id) {
-      this.tail.keeper.push(added);
     }
+    this.tail.keep(message, added, truncated);
   }
 
-  /**
-   * The message past its limit is finished (another entry came, or the turn ended): its end goes
-   * after its head, with a marker in the middle saying how much is not shown.
-   */
+  /** The message past its limit is finished (another entry came, or the turn ended): its end is shown. */
   private finishTail(): void {
-    const pending = this.tail;
-    this.tail = undefined;
-    const index = pending ? this.model.entryIndex.get(pending.entryId) : undefined;
-    const message = index === undefined ? undefined : this.model.entries[index];
-    if (!pending || !message || message.kind === 'tool_call' || !message.truncated) {
-      return;
+    const finished = this.tail.finish((id) => {
+      const index = this.model.entryIndex.get(id);
+      return index === undefined ? undefined : this.model.entries[index];
+    });
+    if (finished) {
+      this.emit({ type: 'entry_updated', entry: finished });
     }
-    const marker = truncationMarker(message.truncated.limit);
-    const head = message.text.endsWith(marker) ? message.text.slice(0, -marker.length) : message.text;
-    const tail = pending.keeper.text();
-    const notShown = message.truncated.omittedChars - tail.length;
-    if (notShown <= 0) {
-      // The end fits beside the head: the message is whole after all.
-      const { truncated: _whole, ...rest } = message;
-      this.emit({ type: 'entry_updated', entry: { ...rest, text: head + tail } });
-      return;
-    }
-    const text = head + middleMarker(notShown, message.truncated.limit) + tail;
-    const truncated = { ...message.truncated, omittedChars: notShown };
-    this.emit({ type: 'entry_updated', entry: { ...message, text, truncated } });
   }
 
   private replaceEntry<T extends ThreadEntry>(entry: T): T {
@@ -519,22 +391,4 @@ export class Thread {
   dispose(): void {
     this.emitter.dispose();
   }
-}
-
-/** The number in a generated id (`e12`, `t3`), 0 when there is none. */
-function numberOf(id: string): number {
-  const match = /(\d+)$/.exec(id);
-  return match ? Number(match[1]) : 0;
-}
-
-/** What a turn keeps when it ends: set around the agent's answer, not by it. */
-function carriedOver(
-  turn: Turn,
-): Pick<Turn, 'checkpointId' | 'checkpointProblem' | 'changes' | 'restoredAt'> {
-  return {
-    ...(turn.checkpointId !== undefined ? { checkpointId: turn.checkpointId } : {}),
-    ...(turn.checkpointProblem !== undefined ? { checkpointProblem: turn.checkpointProblem } : {}),
-    ...(turn.changes !== undefined ? { changes: turn.changes } : {}),
-    ...(turn.restoredAt !== undefined ? { restoredAt: turn.restoredAt } : {}),
-  };
 }
