@@ -8,6 +8,7 @@ import {
   type AgentProcessOptions,
   type ExitInfo,
 } from './agentProcess';
+import { abortable, isTimeout } from './abortable';
 import type { AgentSession, SessionOptions } from './agentSession';
 import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
 import { Emitter, type Disposable } from './disposable';
@@ -49,8 +50,14 @@ export type { SessionParams } from './sessionOpening';
 /** After the agent's output ends, how long its exit may take before it counts as a lost connection. */
 const EXIT_AFTER_EOF_MS = 2000;
 
-function delay(ms: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref?.());
+/** The process's exit, or undefined when it has not come within `ms`. */
+function exitWithin(process: AgentProcess, ms: number): Promise<ExitInfo | undefined> {
+  return abortable<ExitInfo | undefined>(process.exited, AbortSignal.timeout(ms)).catch((error: unknown) => {
+    if (isTimeout(error)) {
+      return undefined;
+    }
+    throw error;
+  });
 }
 
 /**
@@ -96,7 +103,8 @@ export class AgentClient implements Disposable {
       info: () => this.info,
       failure: (error) => this.failure(error),
       exitReport: () => this.exitReport(),
-      releaseTerminals: (sessionId) => options.ports.terminals.releaseSession?.(sessionId) ?? Promise.resolve(),
+      releaseTerminals: (sessionId) =>
+        options.ports.terminals.releaseSession?.(sessionId) ?? Promise.resolve(),
     });
   }
 
@@ -161,7 +169,7 @@ export class AgentClient implements Disposable {
       let reason: unknown = signal.reason;
       if (output.ended) {
         // The output ended: normally the exit follows at once, and the exit tells the story.
-        const exited = await Promise.race([this.process.exited, delay(EXIT_AFTER_EOF_MS)]);
+        const exited = await exitWithin(this.process, EXIT_AFTER_EOF_MS);
         reason = exited ? undefined : new OutputClosedError();
       }
       if (this.disposed || !this.process.running || reason === undefined) {
@@ -306,14 +314,7 @@ export class AgentClient implements Disposable {
     if (!this.process.exitInfo && !this.connection.signal.aborted) {
       return undefined;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const exit =
-      this.process.exitInfo ??
-      (await Promise.race([
-        this.process.exited,
-        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 2000))),
-      ]));
-    clearTimeout(timer);
+    const exit = this.process.exitInfo ?? (await exitWithin(this.process, 2000));
     return (
       this.connectionLoss ??
       (exit ? new AgentExitedError(exit, this.process.stderr.lastLines(20)) : undefined)

@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
+import { abortable } from './abortable';
 import type { AgentCommand, AgentProcess } from './agentProcess';
 import { AgentError, AgentExitedError } from './errors';
 
@@ -48,16 +49,7 @@ export async function handshake(
 ): Promise<AgentDescription> {
   const timeoutMs = options.initializeTimeoutMs ?? 30_000;
   const command = options.command.command;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new AgentError('timeout', `${command} did not answer initialize within ${timeoutMs / 1000} s.`),
-        ),
-      timeoutMs,
-    );
-  });
+  const timeout = AbortSignal.timeout(timeoutMs);
   const exited = agentProcess.exited.then((exit): never => {
     throw new AgentExitedError(exit, agentProcess.stderr.lastLines(20));
   });
@@ -73,7 +65,11 @@ export async function handshake(
   };
   const request = agent.request(methods.agent.initialize, params);
   try {
-    const response = await Promise.race([request, timeout, exited]);
+    const response = await abortable(Promise.race([request, exited]), timeout).catch((error: unknown) => {
+      throw timeout.aborted && error === timeout.reason
+        ? new AgentError('timeout', `${command} did not answer initialize within ${timeoutMs / 1000} s.`)
+        : error;
+    });
     if (response.protocolVersion !== PROTOCOL_VERSION) {
       throw new AgentError(
         'not_supported',
@@ -89,7 +85,6 @@ export async function handshake(
       authMethods: response.authMethods ?? [],
     };
   } finally {
-    clearTimeout(timer);
     exited.catch(() => {});
   }
 }

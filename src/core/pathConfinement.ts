@@ -99,18 +99,26 @@ export async function isInside(target: string, roots: readonly string[]): Promis
   }
   for (const root of roots) {
     const realRoot = await resolveReal(root);
-    if (isSameOrBelow(real, realRoot)) {
+    if (isLexicallyWithin(real, realRoot)) {
       return true;
     }
   }
   return false;
 }
 
-function isSameOrBelow(candidate: string, root: string): boolean {
+/**
+ * Whether the path `candidate` is `root` or below it, by the names alone: no `..` hop out, no other
+ * drive. It does not look at the disk, so a symlink below `root` passes; use `isInside` where an agent
+ * may have planted links, and this where the paths are already real (git's, ours) or only sorted.
+ */
+export function isLexicallyWithin(candidate: string, root: string): boolean {
   const fold = (p: string): string =>
     process.platform === 'win32' || process.platform === 'darwin' ? p.toLowerCase() : p;
   const relative = path.relative(fold(root), fold(candidate));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 /** The file changed under us between the check and the open: refused rather than read. */
@@ -236,7 +244,7 @@ export async function checkWriteTarget(target: string, root: string): Promise<Wr
 async function describeLink(link: string, realRoot: string): Promise<string> {
   try {
     const real = await resolveReal(link);
-    return isSameOrBelow(real, realRoot)
+    return isLexicallyWithin(real, realRoot)
       ? 'a link to another folder of the workspace'
       : 'a link to a folder outside the workspace';
   } catch {

@@ -5,6 +5,7 @@ import { looksBinary } from '../core/binaryContent';
 import { ConfinementRaceError, isInside, openInside } from '../core/pathConfinement';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
 import type { VscodeEditReviews } from '../features/editReview/vscode/vscodeEditReviews';
+import { dirtyDocument, openDocument } from './openDocuments';
 import type { UserPrompts } from './userPrompts';
 
 export interface FileSettings {
@@ -65,8 +66,8 @@ export class WorkspaceFileSystem implements FileSystemPort {
       }
     }
 
-    const open = this.openDocument(uri);
-    if (open?.isDirty) {
+    const open = dirtyDocument(uri.fsPath);
+    if (open !== undefined) {
       const saved = await this.diskText(uri);
       if (open.getText() !== saved && open.getText() !== content) {
         const choice = await this.prompts.modal(
@@ -88,7 +89,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
   /** Applies the content as one workspace edit (undoable with Ctrl+Z) and saves the document. */
   private async apply(uri: vscode.Uri, content: string): Promise<void> {
     const edit = new vscode.WorkspaceEdit();
-    let document = this.openDocument(uri);
+    let document = openDocument(uri.fsPath);
     if (!document && !(await this.exists(uri))) {
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(uri.fsPath)));
       edit.createFile(uri, { ignoreIfExists: true });
@@ -177,12 +178,6 @@ export class WorkspaceFileSystem implements FileSystemPort {
     }
   }
 
-  private openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
-    return vscode.workspace.textDocuments.find(
-      (doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === uri.fsPath,
-    );
-  }
-
   /** What the user sees now: the editor's text when open, else the disk; null for a new file. */
   private async currentText(uri: vscode.Uri): Promise<string | null> {
     return (await this.liveDocument(uri))?.getText() ?? (await this.diskText(uri));
@@ -194,8 +189,8 @@ export class WorkspaceFileSystem implements FileSystemPort {
    * is deleted outside it; such a stale copy must not pass for the disk (a deleted file is new again).
    */
   private async liveDocument(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
-    const document = this.openDocument(uri);
-    if (!document || document.isClosed) {
+    const document = openDocument(uri.fsPath);
+    if (!document) {
       return undefined;
     }
     return document.isDirty || (await this.exists(uri)) ? document : undefined;

@@ -7,47 +7,29 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import {
   docsScreenshot,
-  newChat,
   openChat,
-  reportFailure,
   sendPrompt,
-  setLayout,
   turn,
   UI_TIMEOUT,
   waitForTurnStatus,
   WorkspaceTempFolder,
 } from './support/chat';
-import { startWorkbench, type RunningWorkbench } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 describe('the change card and checkpoints, clicked in the chat (issue 8)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let page: Page;
-  let frame: Frame;
   let folder: WorkspaceTempFolder;
-
-  before(async () => {
+  before(() => {
     folder = new WorkspaceTempFolder('changes');
-    workbench = await startWorkbench();
-    page = workbench.page;
-    await setLayout(page, { width: 1600, height: 1000, sidebarWidth: 520 });
-    frame = await openChat(page);
   });
-
-  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
-  // to start, and holds no state a test relies on).
-  beforeEach(async () => {
-    await newChat(frame);
+  // Each test starts its own chat, so it passes alone and in any order.
+  const chat = useWorkbench({
+    layout: { width: 1600, height: 1000, sidebarWidth: 520 },
+    newChatEachTest: true,
   });
-
-  afterEach(async function () {
-    await reportFailure(this, () => workbench);
-  });
-
-  after(async () => {
-    await workbench?.stop();
+  after(() => {
     folder?.dispose();
   });
 
@@ -58,9 +40,9 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
 
   /** The turn's change card once its list is final (not live) and names `files` files. */
   async function finalCard(turnId: string, files: number): Promise<Locator> {
-    const card = turn(frame, turnId).locator('.change-card');
+    const card = turn(chat.frame, turnId).locator('.change-card');
     await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await frame.waitForFunction(
+    await chat.frame.waitForFunction(
       ({ id, files }) => {
         const element = document.querySelector(`section.turn[data-turn-id="${id}"] .change-card`);
         return (
@@ -76,8 +58,8 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
   }
 
   async function changeTurn(prompt: string, files: number): Promise<{ turnId: string; card: Locator }> {
-    const turnId = await sendPrompt(frame, prompt);
-    await waitForTurnStatus(frame, turnId, 'completed');
+    const turnId = await sendPrompt(chat.frame, prompt);
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
     return { turnId, card: await finalCard(turnId, files) };
   }
 
@@ -92,18 +74,18 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     assert.equal(existsSync(folder.file('obsolete.txt')), false);
     // Review all: every file's diff in VS Code's multi-file diff editor, beside the card.
     await card.getByRole('button', { name: 'Review all' }).click();
-    await page
+    await chat.page
       .locator('.tabs-container .tab', { hasText: 'Agent changes' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     // The picture once the diff editors show the agent's text, not merely once the tab exists.
-    await page
+    await chat.page
       .locator('.editor-instance .view-lines', { hasText: 'rewritten by the agent' })
       .first()
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await docsScreenshot(page, 'changes.png');
+    await docsScreenshot(chat.page, 'changes.png');
 
     await card.getByRole('button', { name: 'Undo all' }).click();
-    await frame.waitForFunction(
+    await chat.frame.waitForFunction(
       () => document.querySelectorAll('.change-card .change-decide-all').length === 0,
       undefined,
       { timeout: UI_TIMEOUT },
@@ -116,7 +98,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
   it('Keep all leaves the files as the agent wrote them', async () => {
     const { turnId, card } = await changeTurn(`own write ${rel('kept.txt')} agent version`, 1);
     await card.getByRole('button', { name: 'Keep all' }).click();
-    await turn(frame, turnId)
+    await turn(chat.frame, turnId)
       .locator('.change-card', { hasText: 'Kept' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(readFileSync(folder.file('kept.txt'), 'utf8'), 'agent version');
@@ -127,10 +109,10 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     const first = await changeTurn(`own write ${rel('story.txt')} twice`, 1);
     await changeTurn(`own write ${rel('story.txt')} thrice ; shell printf x > ${rel('extra.txt')}`, 2);
 
-    await turn(frame, first.turnId)
+    await turn(chat.frame, first.turnId)
       .getByRole('button', { name: /Restore checkpoint/ })
       .click();
-    const dialog = page.locator('.monaco-dialog-box');
+    const dialog = chat.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match(
       await dialog.locator('.dialog-message-text').innerText(),
@@ -141,7 +123,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 
     // The mark sits above the restored message's turn.
-    await frame
+    await chat.frame
       .getByText('Workspace restored to before this message')
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(readFileSync(folder.file('story.txt'), 'utf8'), 'once\n');
@@ -152,36 +134,39 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     // Its own history: a kept turn, an undone turn, and a turn the workspace was restored to before.
     const kept = await changeTurn(`own write ${rel('reload-kept.txt')} kept`, 1);
     await kept.card.getByRole('button', { name: 'Keep all' }).click();
-    await turn(frame, kept.turnId)
+    await turn(chat.frame, kept.turnId)
       .locator('.change-card', { hasText: 'Kept' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const undone = await changeTurn(`own write ${rel('reload-undone.txt')} undone`, 1);
     await undone.card.getByRole('button', { name: 'Undo all' }).click();
-    await turn(frame, undone.turnId)
+    await turn(chat.frame, undone.turnId)
       .locator('.change-card', { hasText: 'Undone' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const restored = await changeTurn(`own write ${rel('reload-restored.txt')} restored`, 1);
-    await turn(frame, restored.turnId)
+    await turn(chat.frame, restored.turnId)
       .getByRole('button', { name: /Restore checkpoint/ })
       .click();
-    const dialog = page.locator('.monaco-dialog-box');
+    const dialog = chat.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Restore' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await frame
+    await chat.frame
       .getByText('Workspace restored to before this message')
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(existsSync(folder.file('reload-restored.txt')), false);
-    const before = await frame.locator('.change-card').count();
+    const before = await chat.frame.locator('.change-card').count();
     assert.equal(before, 3, 'one card per turn that changed files');
 
-    await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    frame = await openChat(page);
-    await frame.locator('.change-card').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(await frame.locator('.change-card').count(), before);
-    await frame.getByText('Workspace restored to before this message').waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(await turn(frame, kept.turnId).locator('.change-card', { hasText: 'Kept' }).count(), 1);
-    assert.equal(await turn(frame, undone.turnId).locator('.change-card', { hasText: 'Undone' }).count(), 1);
+    await chat.page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await chat.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    chat.frame = await openChat(chat.page);
+    await chat.frame.locator('.change-card').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(await chat.frame.locator('.change-card').count(), before);
+    await chat.frame.getByText('Workspace restored to before this message').waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await turn(chat.frame, kept.turnId).locator('.change-card', { hasText: 'Kept' }).count(), 1);
+    assert.equal(
+      await turn(chat.frame, undone.turnId).locator('.change-card', { hasText: 'Undone' }).count(),
+      1,
+    );
   });
 });

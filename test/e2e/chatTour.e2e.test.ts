@@ -4,57 +4,32 @@
  * Each step is checked as the user sees it; the end result is the README screenshot docs/chat.png.
  */
 import { strict as assert } from 'node:assert';
-import type { Frame, Page } from 'playwright-core';
 import {
   agentText,
   docsScreenshot,
-  newChat,
-  openChat,
-  openFile,
-  reportFailure,
   sendPrompt,
-  setLayout,
   turn,
   UI_TIMEOUT,
   waitForAgentText,
   waitForTurnStatus,
 } from './support/chat';
-import { startWorkbench, type RunningWorkbench } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 describe('a tour of the chat with the demo agent (README screenshot)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let page: Page;
-  let frame: Frame;
-
-  before(async () => {
-    workbench = await startWorkbench();
-    page = workbench.page;
-    await setLayout(page, { width: 1600, height: 1000, sidebarWidth: 520 });
-    frame = await openChat(page);
-    // Something to look at next to the chat in the screenshot.
-    await openFile(page, 'hello.ts');
-  });
-
-  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
-  // to start, and holds no state a test relies on).
-  beforeEach(async () => {
-    await newChat(frame);
-  });
-
-  afterEach(async function () {
-    await reportFailure(this, () => workbench);
-  });
-
-  after(async () => {
-    await workbench?.stop();
+  // Each test starts its own chat, so it passes alone and in any order; hello.ts is something to look at
+  // next to the chat in the screenshot.
+  const chat = useWorkbench({
+    layout: { width: 1600, height: 1000, sidebarWidth: 520 },
+    openFiles: ['hello.ts'],
+    newChatEachTest: true,
   });
 
   it('"help" answers with the table of what the demo agent can do', async () => {
-    const turnId = await sendPrompt(frame, 'help');
-    await waitForTurnStatus(frame, turnId, 'completed');
-    const answer = turn(frame, turnId).locator('article.entry-agent .markdown');
+    const turnId = await sendPrompt(chat.frame, 'help');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const answer = turn(chat.frame, turnId).locator('article.entry-agent .markdown');
     assert.match(
-      await agentText(frame, turnId),
+      await agentText(chat.frame, turnId),
       /^I'm the offline demo agent: I answer without an account or a network/,
     );
     const firstColumn = await answer.locator('table tbody tr td:first-child').allInnerTexts();
@@ -68,10 +43,10 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
   });
 
   it('"plan" shows the plan above the composer and ticks it off', async () => {
-    const turnId = await sendPrompt(frame, 'plan');
-    await waitForAgentText(frame, turnId, 'Plan updated.');
-    await waitForTurnStatus(frame, turnId, 'completed');
-    const plan = frame.locator('.chat-footer .plan');
+    const turnId = await sendPrompt(chat.frame, 'plan');
+    await waitForAgentText(chat.frame, turnId, 'Plan updated.');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const plan = chat.frame.locator('.chat-footer .plan');
     await plan.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await plan.locator('.plan-progress').innerText()).trim(), '1/3');
     const items = await plan
@@ -87,10 +62,10 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
   });
 
   it('"terminal ls src" runs the command and the agent reports its output', async () => {
-    const turnId = await sendPrompt(frame, 'terminal ls src');
-    await waitForAgentText(frame, turnId, 'exit 0 hello.ts', { timeout: 30_000 });
-    await waitForTurnStatus(frame, turnId, 'completed');
-    const card = turn(frame, turnId).locator('.entry-tool .tool-card');
+    const turnId = await sendPrompt(chat.frame, 'terminal ls src');
+    await waitForAgentText(chat.frame, turnId, 'exit 0 hello.ts', { timeout: 30_000 });
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
     assert.equal((await card.locator('.tool-title').innerText()).trim(), 'Run ls src');
     assert.equal(await card.getAttribute('data-status'), 'completed');
   });
@@ -99,10 +74,10 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     // Its own conversation for the README picture: the demo agent's help and a plan above the composer
     // while the agent asks.
     for (const prompt of ['help', 'plan']) {
-      await waitForTurnStatus(frame, await sendPrompt(frame, prompt), 'completed');
+      await waitForTurnStatus(chat.frame, await sendPrompt(chat.frame, prompt), 'completed');
     }
-    const turnId = await sendPrompt(frame, 'tool');
-    const card = turn(frame, turnId).locator('.entry-tool .tool-card');
+    const turnId = await sendPrompt(chat.frame, 'tool');
+    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
     const permission = card.locator('.permission[data-status="pending"]');
     await permission.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await card.locator('.tool-title').innerText()).trim(), 'Edit README.md');
@@ -116,26 +91,26 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     assert.match(diffText, /old line/);
     assert.match(diffText, /new line/);
     // Inline, not in a dialog (the default `auto` with the chat on screen).
-    assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
+    assert.equal(await chat.page.locator('.monaco-dialog-box').count(), 0);
     // The plan is still above the composer.
-    await frame.locator('.chat-footer .plan').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await chat.frame.locator('.chat-footer .plan').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     // Cosmetic: no "Analyzing 'hello.ts'…" progress of the TypeScript server in the status bar.
-    await page
+    await chat.page
       .locator('.statusbar-item', { hasText: 'Analyzing' })
       .waitFor({ state: 'detached', timeout: 15_000 })
       .catch(() => {});
-    await docsScreenshot(page, 'chat.png');
+    await docsScreenshot(chat.page, 'chat.png');
 
     await permission.locator('vscode-button[data-option-kind="allow_once"]').click();
-    await waitForAgentText(frame, turnId, 'Edit allowed (the demo writes nothing).');
-    await waitForTurnStatus(frame, turnId, 'completed');
+    await waitForAgentText(chat.frame, turnId, 'Edit allowed (the demo writes nothing).');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
     assert.equal(await card.getAttribute('data-status'), 'completed');
     assert.equal((await card.locator('.permission-result.allowed').innerText()).trim(), 'Allow once');
   });
 
   it("a terminal's card shows the output live, then the whole output and the exit code", async () => {
-    const turnId = await sendPrompt(frame, 'terminal echo building; sleep 2; echo done');
-    const card = turn(frame, turnId).locator('.entry-tool .tool-card');
+    const turnId = await sendPrompt(chat.frame, 'terminal echo building; sleep 2; echo done');
+    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
     const terminal = card.locator('.terminal');
     // While it runs the card is open and shows what was printed so far.
     await terminal.locator('.terminal-output', { hasText: 'building' }).waitFor({ timeout: UI_TIMEOUT });
@@ -146,8 +121,8 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     assert.equal((await terminal.locator('.terminal-status').innerText()).trim(), 'Running');
     assert.equal(await terminal.getAttribute('data-state'), 'running');
 
-    await waitForAgentText(frame, turnId, 'exit 0 building done', { timeout: 30_000 });
-    await waitForTurnStatus(frame, turnId, 'completed');
+    await waitForAgentText(chat.frame, turnId, 'exit 0 building done', { timeout: 30_000 });
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
     // A finished card folds: open it, as a person does to look at the output.
     if ((await card.locator('.disclosure-header').getAttribute('aria-expanded')) !== 'true') {
       await card.locator('.disclosure-header').click();

@@ -7,10 +7,10 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../../scripts/tools.mjs';
-import { docsScreenshot, openChat, reportFailure, setLayout, UI_TIMEOUT } from './support/chat';
-import { startWorkbench, webviewFrame, type RunningWorkbench } from './support/workbench';
+import { docsScreenshot, UI_TIMEOUT } from './support/chat';
+import { webviewFrame } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 /**
  * A folder for the extension host's PATH with the demo agent under names of its own, as an installed agent
@@ -30,14 +30,10 @@ function agentBin(): string {
 }
 
 describe('agent doctor from the chat (README screenshot)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let page: Page;
-  let frame: Frame;
-  let bin: string;
-
-  before(async () => {
+  let bin: string | undefined;
+  const chat = useWorkbench(() => {
     bin = agentBin();
-    workbench = await startWorkbench({
+    return {
       env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
       settings: {
         // The chat starts with an agent that is not installed; two more are configured beside it.
@@ -48,23 +44,17 @@ describe('agent doctor from the chat (README screenshot)', () => {
         ],
         'acpAgents.defaultAgent': 'Gemini (work)',
       },
-    });
-    page = workbench.page;
-    await setLayout(page, { width: 1600, height: 1000, sidebarWidth: 460 });
-    frame = await openChat(page);
+      layout: { width: 1600, height: 1000, sidebarWidth: 460 },
+    };
   });
-
-  afterEach(async function () {
-    await reportFailure(this, () => workbench);
-  });
-
-  after(async () => {
-    await workbench?.stop();
-    rmSync(bin, { recursive: true, force: true });
+  after(() => {
+    if (bin !== undefined) {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('the failed start offers "Check agents", which opens the report (docs/doctor.png)', async () => {
-    const banner = frame.locator('.status-banner .agent-error');
+    const banner = chat.frame.locator('.status-banner .agent-error');
     await banner.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match(await banner.innerText(), /gemini-not-installed was not found on PATH/);
     assert.deepEqual(await banner.locator('.error-actions vscode-button').allTextContents(), [
@@ -74,7 +64,7 @@ describe('agent doctor from the chat (README screenshot)', () => {
     await banner.locator('vscode-button', { hasText: 'Check agents' }).click();
 
     const preview = await webviewFrame(
-      page,
+      chat.page,
       async (candidate) => (await candidate.locator('h1', { hasText: 'ACP agents check' }).count()) > 0,
       { timeout: 60_000 },
     );
@@ -94,7 +84,7 @@ describe('agent doctor from the chat (README screenshot)', () => {
     );
 
     // The README picture: the report next to the chat.
-    const path = await docsScreenshot(page, 'doctor.png');
+    const path = await docsScreenshot(chat.page, 'doctor.png');
     assert.ok(statSync(path).size > 1_000, `${path} is empty`);
   });
 });

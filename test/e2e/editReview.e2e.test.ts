@@ -7,70 +7,53 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import {
   docsScreenshot,
-  newChat,
-  openChat,
-  reportFailure,
   sendPrompt,
-  setLayout,
   turn,
   UI_TIMEOUT,
   waitForAgentText,
   waitForTurnStatus,
   WorkspaceTempFolder,
 } from './support/chat';
-import { sampleWorkspace, screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
+import { sampleWorkspace, screenshot } from './support/workbench';
+import { useWorkbench } from './support/lifecycle';
 
 /** What the agent is told after a refusal's message (code -32001): the next step and `data.reason`. */
 const DECLINED =
   'The user declined this; do not retry it as is — ask the user how to proceed. data {"reason":"user_declined"}';
 
 describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)', () => {
-  let workbench: RunningWorkbench | undefined;
-  let page: Page;
-  let frame: Frame;
   let folder: WorkspaceTempFolder;
-
-  before(async () => {
+  before(() => {
     folder = new WorkspaceTempFolder('review');
-    workbench = await startWorkbench({ settings: { 'acpAgents.edits.review': 'ask' } });
-    page = workbench.page;
-    await setLayout(page, { width: 1600, height: 1000, sidebarWidth: 520 });
-    frame = await openChat(page);
   });
-
-  // Each test starts its own chat, so it passes alone and in any order (the window is shared: it is slow
-  // to start, and holds no state a test relies on).
-  beforeEach(async () => {
-    await newChat(frame);
+  // Each test starts its own chat, so it passes alone and in any order.
+  const chat = useWorkbench({
+    settings: { 'acpAgents.edits.review': 'ask' },
+    layout: { width: 1600, height: 1000, sidebarWidth: 520 },
+    newChatEachTest: true,
   });
-
-  afterEach(async function () {
-    await reportFailure(this, () => workbench);
-  });
-
-  after(async () => {
-    await workbench?.stop();
+  after(() => {
     folder?.dispose();
   });
 
   /** The workbench's tab for the proposal of `file` (a diff editor). */
   function proposalTab(file: string): Locator {
-    return page.locator('.tabs-container .tab', { hasText: `${basename(file)}: agent's proposal` });
+    return chat.page.locator('.tabs-container .tab', { hasText: `${basename(file)}: agent's proposal` });
   }
 
   /** The chat's review card and its row for `file`. */
   function reviewRow(file: string): Locator {
-    return frame
+    return chat.frame
       .locator('.reviews .review-row')
-      .filter({ has: frame.locator('.review-path', { hasText: relative(sampleWorkspace, file) }) });
+      .filter({ has: chat.frame.locator('.review-path', { hasText: relative(sampleWorkspace, file) }) });
   }
 
   /** Asks for `fs write`, waits until both the diff editor and the chat's Keep/Undo are shown. */
   async function proposeWrite(file: string, text: string, isNew: boolean): Promise<string> {
-    const turnId = await sendPrompt(frame, `fs write ${file} ${text}`);
+    const turnId = await sendPrompt(chat.frame, `fs write ${file} ${text}`);
     const tab = proposalTab(file);
     await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(
@@ -82,10 +65,10 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
       true,
       'the diff is in front',
     );
-    const diff = page.locator('.editor-instance .monaco-diff-editor');
+    const diff = chat.page.locator('.editor-instance .monaco-diff-editor');
     await diff.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
-    const reviews = frame.locator('.reviews');
+    const reviews = chat.frame.locator('.reviews');
     await reviews.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await reviews.locator('.reviews-title').innerText()).trim(), '1 edit to review');
     const row = reviewRow(file);
@@ -103,14 +86,14 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
       ['Keep', 'Undo'],
     );
     // Waiting for the decision: the turn runs and the agent has said nothing yet.
-    assert.equal(await turn(frame, turnId).getAttribute('data-status'), 'running');
-    assert.equal(await turn(frame, turnId).locator('article.entry-agent').count(), 0);
+    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await turn(chat.frame, turnId).locator('article.entry-agent').count(), 0);
     return turnId;
   }
 
   /** After a decision: the card and the diff tab are gone. */
   async function assertDecided(file: string): Promise<void> {
-    await frame.locator('.reviews').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    await chat.frame.locator('.reviews').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
     await proposalTab(file).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
   }
 
@@ -118,16 +101,16 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
     const file = folder.file('greeting.md');
     const turnId = await proposeWrite(file, 'hello from the agent', true);
     // The proposal is in the diff's modified side; nothing is on disk yet.
-    const diff = page.locator('.editor-instance .monaco-diff-editor');
+    const diff = chat.page.locator('.editor-instance .monaco-diff-editor');
     await diff
       .locator('.modified .view-lines', { hasText: 'hello from the agent' })
       .waitFor({ timeout: UI_TIMEOUT });
     assert.equal(existsSync(file), false, 'nothing is written before the decision');
-    await screenshot(page, 'e2e-edit-review-new');
+    await screenshot(chat.page, 'e2e-edit-review-new');
 
     await reviewRow(file).locator(`vscode-button[aria-label="Keep the edit to ${file}"]`).click();
-    await waitForAgentText(frame, turnId, 'wrote 20 chars');
-    await waitForTurnStatus(frame, turnId, 'completed');
+    await waitForAgentText(chat.frame, turnId, 'wrote 20 chars');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
     assert.equal(readFileSync(file, 'utf8'), 'hello from the agent');
     await assertDecided(file);
   });
@@ -143,7 +126,7 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
       'Proposed by the agent: keep it or undo it.',
     ].join('\\n');
     const turnId = await proposeWrite(file, proposal, false);
-    const diff = page.locator('.editor-instance .monaco-diff-editor');
+    const diff = chat.page.locator('.editor-instance .monaco-diff-editor');
     await diff
       .locator('.original .view-lines', { hasText: 'hello from the agent' })
       .waitFor({ timeout: UI_TIMEOUT });
@@ -152,15 +135,15 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
       .waitFor({
         timeout: UI_TIMEOUT,
       });
-    await docsScreenshot(page, 'edit-review.png');
+    await docsScreenshot(chat.page, 'edit-review.png');
 
     await reviewRow(file).locator(`vscode-button[aria-label="Undo the edit to ${file}"]`).click();
     await waitForAgentText(
-      frame,
+      chat.frame,
       turnId,
       `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`,
     );
-    await waitForTurnStatus(frame, turnId, 'completed');
+    await waitForTurnStatus(chat.frame, turnId, 'completed');
     assert.equal(readFileSync(file, 'utf8'), 'hello from the agent', 'the file is unchanged');
     await assertDecided(file);
   });

@@ -10,6 +10,7 @@ import {
   PolicyPermissions,
   type PermissionPolicy,
 } from '../../src/features/permissions/core/policyPermissions';
+import { until as waitUntil } from '../support/until';
 import { RecordingLogger } from '../unit/support/testAgent';
 
 /** The hostile agent: plain JavaScript, run by this Node over real stdio. */
@@ -84,13 +85,7 @@ export function memory(): { rss: number; heap: number } {
 
 export const MiB = 1024 * 1024;
 
-/** Polls `predicate` every 10 ms; fails after `ms`. */
-export async function until(predicate: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) {
-      throw new Error('condition not reached in time');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** The shared `until` with the fault suites' longer default bound (a hostile agent under load). */
+export function until(predicate: () => boolean, ms = 10_000): Promise<void> {
+  return waitUntil(predicate, 'condition', ms);
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentNotRunningError, AgentProcess, type AgentProcessOptions } from '../../src/core/agentProcess';
+import { until } from '../support/until';
 
 /**
  * Whether `pid` is still a live process. An exited process that nobody reaped (a zombie) counts
@@ -28,12 +29,12 @@ function isAlive(pid: number): boolean {
   return true;
 }
 
-/** Waits for `pid` to be gone, up to `limitMs`, and returns whether it still lives. */
+/**
+ * Waits for `pid` to be gone, up to `limitMs`, and returns whether it still lives. The pid is a
+ * grandchild, not our child: there is no exit event to wait on, so its state is read again until then.
+ */
 async function aliveAfterWaiting(pid: number, limitMs: number): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (isAlive(pid) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(() => !isAlive(pid), `process ${pid} gone`, limitMs).catch(() => {});
   return isAlive(pid);
 }
 
@@ -249,7 +250,10 @@ describe('AgentProcess', () => {
       process.off('unhandledRejection', record);
     });
 
-    /** Gives a stray EPIPE or an unhandled rejection the turns of the event loop it needs to surface. */
+    /**
+     * Gives a stray EPIPE or an unhandled rejection the turns of the event loop it needs to surface. A
+     * window on purpose: the claim is that nothing happens in it, and "nothing happened" has no event.
+     */
     async function settle(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
       await new Promise((resolve) => setImmediate(resolve));

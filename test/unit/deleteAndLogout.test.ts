@@ -1,23 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { startTestAgent, type TestAgent } from './support/testAgent';
+import { readdirSync } from 'node:fs';
+import { type TestAgent, useTestAgents } from './support/testAgent';
 
 describe('session/delete and logout against the test agent', () => {
   let agent: TestAgent | undefined;
-  let stateDir: string;
-  beforeEach(() => {
-    stateDir = mkdtempSync(path.join(os.tmpdir(), 'acp-state-'));
-  });
-  afterEach(async () => {
-    await agent?.stop();
-    agent = undefined;
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+  const agents = useTestAgents();
 
   it('deletes a session on the agent side for good: not listed, not loadable, no longer routed', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_STATE_DIR: stateDir } });
+    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
     const kept = await agent.client.newSession({ cwd: agent.dir });
     const gone = await agent.client.newSession({ cwd: agent.dir });
     await agent.client.deleteSession(gone.id);
@@ -27,12 +17,12 @@ describe('session/delete and logout against the test agent', () => {
       listed.sessions.map((info) => info.sessionId),
       [kept.id],
     );
-    assert.deepEqual(readdirSync(stateDir), [`${kept.id}.json`]);
+    assert.deepEqual(readdirSync(agents.stateDir), [`${kept.id}.json`]);
     await assert.rejects(agent.client.loadSession(gone.id, { cwd: agent.dir }), { kind: 'not_found' });
   });
 
   it('signs out: an agent that requires sign-in refuses new sessions until authenticate again', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_REQUIRE_AUTH: '1' } });
+    agent = await agents.start({ env: { TEST_AGENT_REQUIRE_AUTH: '1' } });
     await agent.client.authenticate('test-login');
     await agent.client.newSession({ cwd: agent.dir });
     await agent.client.logout();
@@ -42,7 +32,7 @@ describe('session/delete and logout against the test agent', () => {
   });
 
   it('says clearly that an agent without them supports neither', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_MINIMAL: '1' } });
+    agent = await agents.start({ env: { TEST_AGENT_MINIMAL: '1' } });
     const session = await agent.client.newSession({ cwd: agent.dir });
     await assert.rejects(agent.client.deleteSession(session.id), {
       kind: 'not_supported',

@@ -8,6 +8,7 @@ import {
   openInside,
   openVerified,
   resolveReal,
+  isLexicallyWithin,
 } from '../../src/core/pathConfinement';
 
 describe('path confinement', () => {
@@ -126,5 +127,22 @@ describe('path confinement', () => {
     rmSync(folder, { recursive: true });
     symlinkSync(path.join(outside, 'moving'), folder);
     await assert.rejects(openVerified(real, [workspace]), ConfinementRaceError);
+  });
+});
+
+describe('isLexicallyWithin: under a folder by the names alone', () => {
+  const root = path.join(path.sep, 'work', 'repo');
+
+  it('takes the folder itself and what is below it', () => {
+    assert.equal(isLexicallyWithin(root, root), true);
+    assert.equal(isLexicallyWithin(path.join(root, 'src', 'a.ts'), root), true);
+    // A name that starts with two dots is a child, not a hop out.
+    assert.equal(isLexicallyWithin(path.join(root, '..hidden', 'a.ts'), root), true);
+  });
+
+  it('refuses the parent, a sibling with the same prefix and a `..` hop out', () => {
+    assert.equal(isLexicallyWithin(path.dirname(root), root), false);
+    assert.equal(isLexicallyWithin(`${root}-other${path.sep}a.ts`, root), false);
+    assert.equal(isLexicallyWithin(`${root}${path.sep}..${path.sep}secret`, root), false);
   });
 });

@@ -6,6 +6,7 @@ import type { AgentMessageEntry, ThreadEntry, ToolCallEntry, Turn } from '../../
 import type { AgentSession } from '../../src/core/agentSession';
 import { startRealAdapter, type RealAdapter } from './support/realAdapter';
 import { text, waitFor } from './support/testAgent';
+import { until } from '../support/until';
 
 /*
  * End to end against a real peer: the unmodified @zed-industries/claude-code-acp 0.16.2 adapter
@@ -310,7 +311,7 @@ describe('real peer: @zed-industries/claude-code-acp 0.16.2', function () {
     const partial = agentText();
     assert.ok(partial.length < long.length && long.startsWith(partial), partial);
     // The adapter hung up on the model mid-stream.
-    await until(() => stub.requests.some((request) => request.aborted === true), 5000);
+    await until(() => stub.requests.some((request) => request.aborted === true), 'the abort', 5000);
 
     stub.setScript({ kind: 'text', text: 'Back again.' });
     const next = await prompt(session, 'Still there?');
@@ -338,14 +339,4 @@ function countUpdates(adapter: RealAdapter, toolCallId: string, kind: string): n
         msg.params?.update?.sessionUpdate === kind &&
         msg.params.update.toolCallId === toolCallId,
     ).length;
-}
-
-async function until(predicate: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) {
-      throw new Error('condition not reached in time');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

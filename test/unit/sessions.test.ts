@@ -1,31 +1,20 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { NotSupportedError } from '../../src/core/errors';
-import { entriesOf, startTestAgent, text, type TestAgent } from './support/testAgent';
+import { entriesOf, text, type TestAgent, useTestAgents } from './support/testAgent';
 
 describe('session lifecycle: load, resume, list, close', () => {
   let agent: TestAgent | undefined;
-  let stateDir: string;
-  beforeEach(() => {
-    stateDir = mkdtempSync(path.join(os.tmpdir(), 'acp-state-'));
-  });
-  afterEach(async () => {
-    await agent?.stop();
-    agent = undefined;
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+  const agents = useTestAgents();
 
   it('replays the history with session/load in a new agent process', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_STATE_DIR: stateDir } });
+    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
     const first = await agent.client.newSession({ cwd: agent.dir });
     await first.prompt([text('stream 2')]);
     await first.prompt([text('hello there')]);
     const sessionId = first.id;
     await agent.stop();
 
-    agent = await startTestAgent({ env: { TEST_AGENT_STATE_DIR: stateDir } });
+    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
     const loaded = await agent.client.loadSession(sessionId, { cwd: agent.dir });
     assert.equal(loaded.id, sessionId);
     assert.deepEqual(entriesOf(loaded), [
@@ -44,24 +33,24 @@ describe('session lifecycle: load, resume, list, close', () => {
   });
 
   it('rejects loading an unknown session as not found and routes nothing to it', async () => {
-    agent = await startTestAgent();
+    agent = await agents.start();
     await assert.rejects(agent.client.loadSession('sess-unknown', { cwd: agent.dir }), { kind: 'not_found' });
     assert.equal(agent.client.session('sess-unknown'), undefined);
   });
 
   it('resumes a session without a replay', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_STATE_DIR: stateDir } });
+    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
     const first = await agent.client.newSession({ cwd: agent.dir });
     await first.prompt([text('stream 1')]);
     await agent.stop();
-    agent = await startTestAgent({ env: { TEST_AGENT_STATE_DIR: stateDir } });
+    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
     const resumed = await agent.client.resumeSession(first.id, { cwd: agent.dir });
     assert.deepEqual(entriesOf(resumed), []);
     assert.equal((await resumed.prompt([text('stream 1')])).status, 'completed');
   });
 
   it('lists and closes sessions', async () => {
-    agent = await startTestAgent();
+    agent = await agents.start();
     const a = await agent.client.newSession({ cwd: agent.dir });
     const b = await agent.client.newSession({ cwd: agent.dir });
     const listed = await agent.client.listSessions();
@@ -76,7 +65,7 @@ describe('session lifecycle: load, resume, list, close', () => {
   });
 
   it('says clearly what an agent without those capabilities does not support', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_MINIMAL: '1' } });
+    agent = await agents.start({ env: { TEST_AGENT_MINIMAL: '1' } });
     const session = await agent.client.newSession({ cwd: agent.dir });
     await assert.rejects(agent.client.loadSession(session.id, { cwd: agent.dir }), (error: unknown) => {
       assert.ok(error instanceof NotSupportedError);
@@ -94,7 +83,7 @@ describe('session lifecycle: load, resume, list, close', () => {
   });
 
   it('keeps two sessions streaming at the same time apart', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_CHUNK_DELAY_MS: '5' } });
+    agent = await agents.start({ env: { TEST_AGENT_CHUNK_DELAY_MS: '5' } });
     const a = await agent.client.newSession({ cwd: agent.dir });
     const b = await agent.client.newSession({ cwd: agent.dir });
     const [turnA, turnB] = await Promise.all([

@@ -185,13 +185,15 @@ export function collapse(text: string): string {
  * A bigger window with a wider primary sidebar, for screenshots a person can read. Resizes the viewport,
  * then drags the sash on the sidebar's right edge until the sidebar is `sidebarWidth` px wide.
  */
+export interface LayoutOptions {
+  readonly width?: number;
+  readonly height?: number;
+  readonly sidebarWidth?: number;
+}
+
 export async function setLayout(
   page: Page,
-  {
-    width = 1600,
-    height = 1000,
-    sidebarWidth = 520,
-  }: { width?: number; height?: number; sidebarWidth?: number } = {},
+  { width = 1600, height = 1000, sidebarWidth = 520 }: LayoutOptions = {},
 ): Promise<void> {
   await page.setViewportSize({ width, height });
   const sidebar = page.locator('[id="workbench.parts.sidebar"]');

@@ -1,5 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
-import { newChat, openChat, reportFailure } from './chat';
+import { newChat, openChat, openFile, reportFailure, setLayout, type LayoutOptions } from './chat';
 import { startWorkbench, type RunningWorkbench, type StartWorkbenchOptions } from './workbench';
 
 export interface WorkbenchLifecycleOptions extends StartWorkbenchOptions {
@@ -7,6 +7,10 @@ export interface WorkbenchLifecycleOptions extends StartWorkbenchOptions {
   readonly openChat?: boolean;
   /** Start each test in a new chat, so it passes alone and in any order (default false). */
   readonly newChatEachTest?: boolean;
+  /** Resize the window and the sidebar before the chat opens (for screenshots a person can read). */
+  readonly layout?: LayoutOptions;
+  /** Files of the workspace to open in editors once the chat is open (something beside it on screen). */
+  readonly openFiles?: readonly string[];
 }
 
 /** The suite's workbench, page and chat frame, live once the suite's `before` has run. */
@@ -22,7 +26,12 @@ export interface WorkbenchLifecycle {
  * chat before each test when asked, on a failure its logs and a screenshot, and stop it at the end.
  * Call it at the top of a `describe`; the window is shared because it is slow to start.
  */
-export function useWorkbench(options: WorkbenchLifecycleOptions = {}): WorkbenchLifecycle {
+export function useWorkbench(
+  setup: WorkbenchLifecycleOptions | (() => WorkbenchLifecycleOptions) = {},
+): WorkbenchLifecycle {
+  // A function is called in the suite's `before`, so what it prepares (a temp folder, a PATH) is made
+  // only when the suite runs.
+  let options: WorkbenchLifecycleOptions = typeof setup === 'function' ? {} : setup;
   let running: RunningWorkbench | undefined;
   let chatFrame: Frame | undefined;
   const lifecycle: WorkbenchLifecycle = {
@@ -47,7 +56,13 @@ export function useWorkbench(options: WorkbenchLifecycleOptions = {}): Workbench
   };
 
   before(async function () {
+    if (typeof setup === 'function') {
+      options = setup();
+    }
     running = await startWorkbench(options);
+    if (options.layout !== undefined) {
+      await setLayout(running.page, options.layout);
+    }
     if (options.openChat !== false) {
       try {
         chatFrame = await openChat(running.page);
@@ -62,13 +77,16 @@ export function useWorkbench(options: WorkbenchLifecycleOptions = {}): Workbench
         throw error;
       }
     }
+    for (const file of options.openFiles ?? []) {
+      await openFile(running.page, file);
+    }
   });
 
-  if (options.newChatEachTest) {
-    beforeEach(async () => {
+  beforeEach(async () => {
+    if (options.newChatEachTest === true) {
       await newChat(lifecycle.frame);
-    });
-  }
+    }
+  });
 
   afterEach(async function () {
     await reportFailure(this, () => running);

@@ -8,13 +8,15 @@ import { ChatHarness, testAgent, until } from '../support/chatHarness';
 
 /**
  * A stand-in for a language server (none runs here): it reads the real files on disk and reports
- * every `ERROR: …` line as an error and `WARN: …` line as a warning, a moment after a file is checked
- * — as a language server reports after a document is opened.
+ * every `ERROR: …` line as an error and `WARN: …` line as a warning, after a file is checked (in a
+ * later task, as a language server reports after a document is opened).
  */
 class MarkerDiagnostics implements DiagnosticsPort {
   private readonly changed = new Emitter<readonly string[]>();
   private readonly known = new Set<string>();
   checked: string[] = [];
+  /** The file lists the watch compared after a turn (`problems(paths)`; the count before a turn is all). */
+  compared: (readonly string[])[] = [];
 
   constructor(private readonly dir: string) {}
 
@@ -24,6 +26,9 @@ class MarkerDiagnostics implements DiagnosticsPort {
   }
 
   problems(paths?: readonly string[]): Problem[] {
+    if (paths !== undefined) {
+      this.compared.push(paths);
+    }
     const files = paths ?? [...this.known];
     return files.filter((file) => this.known.has(file)).flatMap((file) => this.scan(file));
   }
@@ -61,7 +66,7 @@ class MarkerDiagnostics implements DiagnosticsPort {
     for (const file of paths) {
       this.known.add(file);
     }
-    setTimeout(() => this.changed.fire(paths), 50);
+    void Promise.resolve().then(() => this.changed.fire(paths));
   }
 
   relativePath(file: string): string {
@@ -114,12 +119,14 @@ describe('Problems offered back after a turn', () => {
   });
 
   it('offers nothing after a turn that changed no file, or whose changes left no new problem', async () => {
-    const { chat } = start();
+    const { chat, diagnostics } = start();
     await chat.ready();
     await chat.send('just talking');
     await chat.send('own write fine.ts const ok = true;');
     await until(() => chat.transcript().includes('wrote fine.ts'), 'the write');
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // longer than the settle time
+    // The watch has settled and compared the changed file: an offer would have been posted by now.
+    const fine = path.join(chat.dir, 'fine.ts');
+    await until(() => diagnostics.compared.some((paths) => paths.includes(fine)), 'the comparison', 12_000);
     assert.deepEqual(chat.view.of('problems_offer'), []);
     assert.ok(readdirSync(chat.dir).includes('fine.ts'), 'the turn did change a file');
   });

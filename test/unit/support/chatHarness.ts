@@ -39,15 +39,7 @@ export class RecordingView {
 }
 
 /** Polls until `predicate` holds (bounded), for state that settles through several async hops. */
-export async function until(predicate: () => boolean, what = 'condition', ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) {
-      throw new Error(`${what} not reached in ${ms} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { until } from '../../support/until';
 
 export interface HarnessOptions {
   readonly agents: AgentDefinition[];

@@ -121,3 +121,39 @@ export function waitFor(session: AgentSession, predicate: () => boolean, ms = 50
 export function text(value: string): { type: 'text'; text: string } {
   return { type: 'text', text: value };
 }
+
+/**
+ * Per test: a state folder for the test agent (`TEST_AGENT_STATE_DIR`: its sessions outlive its
+ * process, as a real agent's do) and every agent the test starts, all stopped and removed after it.
+ */
+export function useTestAgents(): {
+  readonly stateDir: string;
+  start(options?: TestAgentOptions): Promise<TestAgent>;
+} {
+  let stateDir: string | undefined;
+  const started: TestAgent[] = [];
+  beforeEach(() => {
+    stateDir = mkdtempSync(path.join(os.tmpdir(), 'acp-state-'));
+  });
+  afterEach(async () => {
+    for (const agent of started.splice(0)) {
+      await agent.stop();
+    }
+    if (stateDir !== undefined) {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+  return {
+    get stateDir() {
+      if (stateDir === undefined) {
+        throw new Error('the state folder is made in beforeEach');
+      }
+      return stateDir;
+    },
+    async start(options?: TestAgentOptions) {
+      const agent = await startTestAgent(options);
+      started.push(agent);
+      return agent;
+    },
+  };
+}

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import { ClientRefusalError } from '../../../src/core/ports';
+import { until } from '../../support/until';
 
 describe('NodeTerminals', () => {
   let dir: string;
@@ -142,19 +143,19 @@ describe('NodeTerminals', () => {
   });
 });
 
-/** Polls the terminal's output until it contains `text`; the mocha timeout bounds the wait. */
+/** The terminal's output once it contains `text` (the output has no event: it is read again until then). */
 async function waitForOutput(
   terminals: NodeTerminals,
   id: string,
   text: string,
 ): Promise<{ output: string; truncated: boolean }> {
-  for (;;) {
-    const output = await terminals.output(id);
-    if (output.output.includes(text)) {
-      return output;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let latest = await terminals.output(id);
+  await until(
+    async () => (latest = await terminals.output(id)).output.includes(text),
+    `${JSON.stringify(text)} in the output`,
+    15_000,
+  );
+  return latest;
 }
 
 describe('NodeTerminals: the last output for the view', () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { isLexicallyWithin } from '../../../core/pathConfinement';
 import type { Logger } from '../../../core/ports';
 import { CheckpointNotFoundError } from './errors';
 import { ShadowRepo } from './shadowRepo';
@@ -199,14 +200,9 @@ function toStat(
   };
 }
 
-function isInside(folder: string, file: string): boolean {
-  const rel = path.relative(folder, file);
-  return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
-}
-
 function innermostRepo(repos: readonly ShadowRepo[], file: string): ShadowRepo | undefined {
   return repos
-    .filter((repo) => isInside(repo.folder, file))
+    .filter((repo) => file !== repo.folder && isLexicallyWithin(file, repo.folder))
     .sort((a, b) => b.folder.length - a.folder.length)[0];
 }
 
@@ -214,7 +210,7 @@ function innermostRepo(repos: readonly ShadowRepo[], file: string): ShadowRepo |
 function withoutNestedDuplicates(stats: FileChangeStat[], folders: readonly string[]): FileChangeStat[] {
   return stats.filter((stat) => {
     const innermost = folders
-      .filter((folder) => isInside(folder, stat.path))
+      .filter((folder) => stat.path !== folder && isLexicallyWithin(stat.path, folder))
       .sort((a, b) => b.length - a.length)[0];
     return innermost === undefined || innermost === stat.folder;
   });

@@ -5,6 +5,7 @@ import { writeErrorInWords } from '../chat/putBack';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from '../chat/workspaceChanges';
 import type { Disposable } from '../../../core/disposable';
 import type { TurnFileChange } from '../../../core/threadTypes';
+import { dirtyDocument } from '../../../vscode/openDocuments';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 
 /** Files as they were at a checkpoint: `acp-checkpoint:/abs/path?<checkpoint id>`, read-only. */
@@ -38,8 +39,8 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
   }
 
   async current(path: string): Promise<Uint8Array | undefined> {
-    const open = this.openDocument(path);
-    if (open?.isDirty) {
+    const open = dirtyDocument(path);
+    if (open) {
       return new TextEncoder().encode(open.getText());
     }
     try {
@@ -68,8 +69,8 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
     }
     // Unsaved edits the user agreed to lose are dropped first, so the editor shows the restored file.
     for (const file of writable) {
-      const open = file.replace ? undefined : this.openDocument(file.path);
-      if (open?.isDirty) {
+      const open = file.replace ? undefined : dirtyDocument(file.path);
+      if (open) {
         await this.replaceText(open, file.bytes ? new TextDecoder('utf-8').decode(file.bytes) : '');
       }
     }
@@ -158,12 +159,6 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
       at(file.kind === 'created' ? NO_FILE : checkpointId),
       file.kind === 'deleted' ? at(NO_FILE) : vscode.Uri.file(file.path),
     ];
-  }
-
-  private openDocument(path: string): vscode.TextDocument | undefined {
-    return vscode.workspace.textDocuments.find(
-      (doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === vscode.Uri.file(path).fsPath && !doc.isClosed,
-    );
   }
 
   private async replaceText(document: vscode.TextDocument, text: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { isLexicallyWithin } from '../../../core/pathConfinement';
 import { findOnPathAsync, type Environment } from '../../../core/spawnProgram';
 
 export interface GitFileListOptions {
@@ -83,14 +84,9 @@ export async function findGit(env: Environment, folder: string): Promise<string 
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH';
   const absoluteEntries = (env[pathKey] ?? '')
     .split(path.delimiter)
-    .filter((entry) => path.isAbsolute(entry) && !isInside(folder, entry));
+    .filter((entry) => path.isAbsolute(entry) && !isLexicallyWithin(entry, folder));
   const git = await findOnPathAsync('git', { ...env, [pathKey]: absoluteEntries.join(path.delimiter) });
-  return git !== undefined && path.isAbsolute(git) && !isInside(folder, git) ? git : undefined;
-}
-
-function isInside(folder: string, candidate: string): boolean {
-  const relative = path.relative(folder, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return git !== undefined && path.isAbsolute(git) && !isLexicallyWithin(git, folder) ? git : undefined;
 }
 
 /** The host's environment without inherited GIT_* variables (a hook's would point at another repository). */
