@@ -275,7 +275,14 @@ export class ChangeReview implements Disposable {
       return;
     }
     const afterId = changes.afterCheckpointId;
-    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), files) : [];
+    // A file that will be left alone (its folder is now a link) loses nothing: it is not asked about —
+    // its "content now" would be read through the link, from outside the workspace.
+    const leftAlone = await wouldLeaveAlone(
+      this.workspace,
+      files.map((file) => file.path),
+    );
+    const written = files.filter((file) => !leftAlone.has(file.path));
+    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), written) : [];
     if (edited.length > 0) {
       const confirmed = await this.workspace.confirm(
         `${edited.length} ${plural(edited.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
