@@ -201,6 +201,30 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
     }
   });
 
+  it('Restore asks before dropping unsaved editor text: declining leaves it, restoring shows the file as it was', async () => {
+    writeFileSync(folder.file('r.txt'), 'v0\n');
+    const first = await ask(api, `own write ${folder.file('r.txt')} v1`);
+    await finalChanges(first.turn.id);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(folder.file('r.txt')));
+    await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'unsaved '));
+    assert.equal(editor.document.isDirty, true);
+
+    prompts.answerModal(undefined); // dismissed: keep my unsaved text
+    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    assert.match(prompts.asked.at(-1)?.message ?? '', /Unsaved changes in 1 open editor will be lost/);
+    assert.match(prompts.asked.at(-1)?.detail ?? '', /r\.txt \(restored, unsaved changes lost\)/);
+    assert.equal(editor.document.getText(), 'unsaved v1', 'declining leaves the unsaved text');
+    assert.equal(editor.document.isDirty, true);
+    assert.equal(readFileSync(folder.file('r.txt'), 'utf8'), 'v1');
+
+    prompts.answerModal('Restore');
+    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    assert.equal(readFileSync(folder.file('r.txt'), 'utf8'), 'v0\n', 'the exact bytes, nothing formatted or saved over them');
+    await eventually('the editor to show the restored file, saved', () =>
+      editor.document.getText() === 'v0\n' && !editor.document.isDirty ? true : undefined,
+    );
+  });
+
   it('opens one diff and all of them in the multi-file diff editor', async () => {
     writeFileSync(folder.file('a.txt'), 'a\n');
     const { turn } = await ask(api, `own write ${folder.file('a.txt')} A ; write ${folder.file('c.txt')} C`);

@@ -205,12 +205,21 @@ export class ChangeReview implements Disposable {
       files.map((file) => file.path),
     );
     const changing = files.length - leftAlone.size;
+    // Unsaved editor text of a file put back is lost: said first, as Undo asks before losing edits.
+    const unsaved = new Set(
+      files.filter((f) => !leftAlone.has(f.path) && this.workspace.unsaved(f.path)).map((f) => f.path),
+    );
+    const lost =
+      unsaved.size === 0
+        ? ''
+        : ` Unsaved changes in ${unsaved.size} open ${plural(unsaved.size, 'editor')} will be lost.`;
     const confirmed = await this.workspace.confirm(
-      `Restore the workspace to before this message? ${changing} ${plural(changing, 'file')} will change.`,
+      `Restore the workspace to before this message? ${changing} ${plural(changing, 'file')} will change.${lost}`,
       describe(files, (file) => {
         const why = leftAlone.get(file.path);
         const what = why === undefined ? restoreVerb(file.kind) : `left alone: ${why}`;
-        return `${this.workspace.relativePath(file.path)} (${what})`;
+        const dropped = unsaved.has(file.path) ? ', unsaved changes lost' : '';
+        return `${this.workspace.relativePath(file.path)} (${what}${dropped})`;
       }),
       'Restore',
     );

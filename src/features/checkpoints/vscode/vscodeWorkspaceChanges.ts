@@ -49,6 +49,10 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
     }
   }
 
+  unsaved(path: string): boolean {
+    return this.openDocument(path)?.isDirty === true;
+  }
+
   folderOf(path: string): string | undefined {
     return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(path))?.uri.fsPath;
   }
