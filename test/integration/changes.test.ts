@@ -219,7 +219,11 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
 
     prompts.answerModal('Restore');
     await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
-    assert.equal(readFileSync(folder.file('r.txt'), 'utf8'), 'v0\n', 'the exact bytes, nothing formatted or saved over them');
+    assert.equal(
+      readFileSync(folder.file('r.txt'), 'utf8'),
+      'v0\n',
+      'the exact bytes, nothing formatted or saved over them',
+    );
     await eventually('the editor to show the restored file, saved', () =>
       editor.document.getText() === 'v0\n' && !editor.document.isDirty ? true : undefined,
     );
