@@ -66,7 +66,10 @@ export class ChangeReview implements Disposable {
    * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn;
    * the prompt goes on).
    */
-  async checkpoint(): Promise<{ readonly id: string } | { readonly problem: string }> {
+  async checkpoint(
+    /** Stop pressed while the checkpoint is taken: it is given up at once. */
+    stopped?: AbortSignal,
+  ): Promise<{ readonly id: string } | { readonly problem: string }> {
     try {
       const store = await this.store();
       if (store.coverage === 'limited' && !this.told) {
@@ -75,7 +78,10 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      return { id: await abortable(store.create(), AbortSignal.timeout(this.options.checkpointTimeoutMs)) };
+      const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
+      return {
+        id: await abortable(store.create(), stopped ? AbortSignal.any([timeout, stopped]) : timeout),
+      };
     } catch (error) {
       const reason = isTimeout(error)
         ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
