@@ -66,8 +66,8 @@ export class Conversation implements Disposable {
   private readonly subscription: Disposable;
   /** Following the running turn's file changes. */
   private following: Disposable | undefined;
-  /** Set while the checkpoint before a prompt is taken: the chat counts as running. */
-  private preparing = false;
+  /** Set while the checkpoint before a prompt is taken: the chat counts as running, Stop aborts it. */
+  private preparing: AbortController | undefined;
 
   private constructor(
     meta: ChatMeta,
@@ -123,7 +123,7 @@ export class Conversation implements Disposable {
   }
 
   get running(): boolean {
-    return this.preparing || this.thread.runningTurn !== undefined;
+    return this.preparing !== undefined || this.thread.runningTurn !== undefined;
   }
 
   get title(): string {
@@ -254,21 +254,24 @@ export class Conversation implements Disposable {
         },
       ];
     }
-    this.preparing = true;
+    const preparing = new AbortController();
+    this.preparing = preparing;
     let checkpoint: Awaited<ReturnType<ChangeReview['checkpoint']>> | undefined;
     try {
-      checkpoint = await this.deps.changes?.checkpoint();
+      checkpoint = await this.deps.changes?.checkpoint(preparing.signal);
     } finally {
-      this.preparing = false;
+      this.preparing = undefined;
     }
+    // Stopped before the prompt went out: the message is kept as a cancelled turn, never sent.
     // A failed checkpoint shows on the turn itself: its changes cannot be listed or undone.
     return session.prompt(
       toSend,
-      checkpoint === undefined
+      checkpoint === undefined || preparing.signal.aborted
         ? {}
         : 'id' in checkpoint
           ? { checkpointId: checkpoint.id }
           : { checkpointProblem: checkpoint.problem },
+      { cancelledBeforeSending: preparing.signal.aborted },
     );
   }
 
@@ -285,6 +288,10 @@ export class Conversation implements Disposable {
   }
 
   async cancel(): Promise<void> {
+    if (this.preparing) {
+      this.preparing.abort(new Error('Stopped before the message was sent.'));
+      return;
+    }
     await this.session?.cancel();
   }
 

@@ -127,6 +127,8 @@ export class AgentSession implements Disposable {
   async prompt(
     blocks: readonly PromptBlock[],
     turnFields: Pick<Turn, 'checkpointId' | 'checkpointProblem'> = {},
+    /** Stop was pressed before the prompt went out: the turn is recorded as cancelled, nothing is sent. */
+    { cancelledBeforeSending = false }: { readonly cancelledBeforeSending?: boolean } = {},
   ): Promise<Turn> {
     if (this.closed) {
       throw new AgentError('invalid_params', 'This session is closed.');
@@ -137,6 +139,9 @@ export class AgentSession implements Disposable {
     const content = toAcpContent(blocks, this.host.capabilities.promptCapabilities, this.host.agentName);
     const { text, attachments } = describePrompt(blocks);
     const turn = this.thread.startTurn(text, attachments, turnFields);
+    if (cancelledBeforeSending) {
+      return this.endTurn(turn.id, { status: 'cancelled', stopReason: 'cancelled' });
+    }
     this.cancelRequested = false;
     try {
       return await this.runTurn(turn.id, content);

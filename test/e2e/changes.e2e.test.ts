@@ -5,8 +5,20 @@
  * files back. Also makes the README's screenshot of the change review (docs/changes.png).
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
 import type { Locator } from 'playwright-core';
 import {
   docsScreenshot,
@@ -18,6 +30,27 @@ import {
   WorkspaceTempFolder,
 } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
+
+/** Names, modes, link targets and bytes of everything under `root`: any write, create or delete changes it. */
+function hashTree(root: string): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      const info = lstatSync(full);
+      hash.update(`${relative(root, full)}\0${info.mode}\0`);
+      if (info.isSymbolicLink()) {
+        hash.update(readlinkSync(full));
+      } else if (info.isDirectory()) {
+        walk(full);
+      } else {
+        hash.update(readFileSync(full));
+      }
+    }
+  };
+  walk(root);
+  return hash.digest('hex');
+}
 
 describe('the change card and checkpoints, clicked in the chat (issue 8)', () => {
   let folder: WorkspaceTempFolder;
@@ -93,6 +126,33 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     assert.equal(readFileSync(folder.file('notes.md'), 'utf8'), '# Notes\r\n\r\nkeep me\r\n');
     assert.equal(readFileSync(folder.file('obsolete.txt'), 'utf8'), 'old\n');
     assert.equal(existsSync(folder.file('added.ts')), false);
+  });
+
+  it('Undo all after the agent swapped a folder for a link to outside: the outside folder is unchanged, the card says why', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'acp-e2e-outside-'));
+    try {
+      writeFileSync(join(outside, 'a.txt'), 'outside\n');
+      mkdirSync(join(outside, 'sub'));
+      writeFileSync(join(outside, 'sub', 'key'), 'secret\n');
+      const before = hashTree(outside);
+      mkdirSync(folder.file('dir'));
+      writeFileSync(folder.file('dir/a.txt'), 'mine\n');
+      const { turnId, card } = await changeTurn(
+        `own write ${rel('dir/a.txt')} agent ; write ${rel('dir/new.txt')} x ; link ${rel('dir')} ${outside}`,
+        1,
+      );
+      await card.getByRole('button', { name: 'Undo all' }).click();
+      const note = turn(chat.frame, turnId).locator('.change-card .change-note', { hasText: 'Left alone' });
+      await note.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.match(await note.innerText(), /dir\/ is now a link to a folder outside the workspace/);
+      assert.equal(await chat.page.locator('.monaco-dialog-box').count(), 0, 'nothing was asked');
+      assert.equal(hashTree(outside), before, 'nothing outside the workspace was written, created or deleted');
+      assert.equal(readlinkSync(folder.file('dir')), outside, 'the link is left as it is');
+      mkdirSync('test-results/e2e', { recursive: true });
+      await card.screenshot({ path: 'test-results/e2e/changes-link-swap-card.png' });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('Keep all leaves the files as the agent wrote them', async () => {

@@ -5,7 +5,17 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from '../../src/extension';
 import type { TurnMessage } from '../../src/protocol';
@@ -142,6 +152,81 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       folder.dispose();
       assert.equal(repositoryState(), repositoryBefore, "the user's repository is unchanged");
     }
+  });
+
+  it('Undo all after the agent swaps a folder for a link to outside: nothing outside changes, the card says why', async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'a.txt'), 'outside\n');
+      const snapshotOutside = (): string =>
+        readdirSync(outside)
+          .sort()
+          .map((name) => `${name}=${readFileSync(path.join(outside, name), 'utf8')}`)
+          .join('|');
+      const before = snapshotOutside();
+      mkdirSync(folder.file('dir'));
+      writeFileSync(folder.file('dir/a.txt'), 'mine\n');
+      const { turn } = await ask(
+        api,
+        `own write ${folder.file('dir/a.txt')} agent ; write ${folder.file('dir/new.txt')} x ; link ${folder.file('dir')} ${outside}`,
+      );
+      await finalChanges(turn.id);
+      const asked = prompts.asked.length;
+      await api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'undo' });
+      assert.deepEqual(
+        prompts.asked.slice(asked).filter((q) => q.kind === 'modal'),
+        [],
+        'a file left alone loses nothing: no question',
+      );
+      assert.equal(
+        snapshotOutside(),
+        before,
+        'nothing outside the workspace was written, created or deleted',
+      );
+      // The card follows the disk: the file left alone says why (the view state catches up with the thread).
+      const row = await eventually('the card to say why dir/a.txt was left', () =>
+        activeThread(api)
+          .turns.find((t) => t.id === turn.id)
+          ?.changes?.files.find(
+            (file) => file.path === folder.file('dir/a.txt') && file.problem !== undefined,
+          ),
+      );
+      assert.equal(row.decision, 'pending');
+      assert.match(
+        row.problem ?? '',
+        /Left alone: (.+\/)?dir\/ is now a link to a folder outside the workspace/,
+      );
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('Restore asks before dropping unsaved editor text: declining leaves it, restoring shows the file as it was', async () => {
+    writeFileSync(folder.file('r.txt'), 'v0\n');
+    const first = await ask(api, `own write ${folder.file('r.txt')} v1`);
+    await finalChanges(first.turn.id);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(folder.file('r.txt')));
+    await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'unsaved '));
+    assert.equal(editor.document.isDirty, true);
+
+    prompts.answerModal(undefined); // dismissed: keep my unsaved text
+    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    assert.match(prompts.asked.at(-1)?.message ?? '', /Unsaved changes in 1 open editor will be lost/);
+    assert.match(prompts.asked.at(-1)?.detail ?? '', /r\.txt \(restored, unsaved changes lost\)/);
+    assert.equal(editor.document.getText(), 'unsaved v1', 'declining leaves the unsaved text');
+    assert.equal(editor.document.isDirty, true);
+    assert.equal(readFileSync(folder.file('r.txt'), 'utf8'), 'v1');
+
+    prompts.answerModal('Restore');
+    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    assert.equal(
+      readFileSync(folder.file('r.txt'), 'utf8'),
+      'v0\n',
+      'the exact bytes, nothing formatted or saved over them',
+    );
+    await eventually('the editor to show the restored file, saved', () =>
+      editor.document.getText() === 'v0\n' && !editor.document.isDirty ? true : undefined,
+    );
   });
 
   it('opens one diff and all of them in the multi-file diff editor', async () => {

@@ -303,4 +303,52 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       'No checkpoint for this turn: the checkpoint storage is full (ENOSPC)',
     );
   });
+  it('Stop while the checkpoint before a prompt is taken cancels the turn: the prompt never reaches the agent', async () => {
+    let release: (() => void) | undefined;
+    let armed = false;
+    let calls = 0;
+    let held = 0;
+    chat = new ChatHarness({
+      agents: [testAgent('a')],
+      changes: (dir, storage) => {
+        port = new NodeWorkspaceChanges(dir);
+        return new ChangeReview(
+          async () => {
+            const store = await createCheckpointStore({
+              folders: [dir],
+              storageDir: storage,
+              logger: console,
+            });
+            // A checkpoint that takes as long as the test wants (a slow disk, a huge workspace).
+            return Object.assign(Object.create(store) as typeof store, {
+              create: () => {
+                calls++;
+                if (!armed || release !== undefined) {
+                  return store.create();
+                }
+                held++;
+                return new Promise<void>((resolve) => (release = resolve)).then(() => store.create());
+              },
+            });
+          },
+          port,
+          console,
+        );
+      },
+    });
+    await chat.ready();
+    await until(() => calls === 1, 'the warm-up checkpoint the open chat takes');
+    armed = true;
+    const sending = chat.send('own write first.txt x');
+    await until(() => held === 1, 'the checkpoint to be under way');
+    await chat.controller.handleMessage({ type: 'cancel' });
+    await sending;
+    assert.equal(turns()[0]?.status, 'cancelled', 'the message is kept as a stopped turn');
+    release?.();
+    // The agent answers prompts in order: had the first reached it, its file would exist by now.
+    await chat.send('own write second.txt y');
+    await until(() => turns()[1]?.status === 'completed', 'the next turn');
+    assert.equal(readFileSync(file('second.txt'), 'utf8'), 'y');
+    assert.equal(existsSync(file('first.txt')), false, 'the stopped prompt was never sent');
+  });
 });

@@ -22,7 +22,14 @@ export class NodeWorkspaceChanges implements WorkspaceChangesPort {
   /** The answer to the next confirmations. */
   answer = true;
 
+  /** Files an "editor" holds unsaved text of (there is no editor here: the test says which). */
+  readonly dirty = new Set<string>();
+
   constructor(private readonly folder: string) {}
+
+  unsaved(file: string): boolean {
+    return this.dirty.has(file);
+  }
 
   relativePath(file: string): string {
     return path.relative(this.folder, file).split(path.sep).join('/');

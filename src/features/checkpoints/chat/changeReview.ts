@@ -66,7 +66,10 @@ export class ChangeReview implements Disposable {
    * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn;
    * the prompt goes on).
    */
-  async checkpoint(): Promise<{ readonly id: string } | { readonly problem: string }> {
+  async checkpoint(
+    /** Stop pressed while the checkpoint is taken: it is given up at once. */
+    stopped?: AbortSignal,
+  ): Promise<{ readonly id: string } | { readonly problem: string }> {
     try {
       const store = await this.store();
       if (store.coverage === 'limited' && !this.told) {
@@ -75,7 +78,10 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      return { id: await abortable(store.create(), AbortSignal.timeout(this.options.checkpointTimeoutMs)) };
+      const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
+      return {
+        id: await abortable(store.create(), stopped ? AbortSignal.any([timeout, stopped]) : timeout),
+      };
     } catch (error) {
       const reason = isTimeout(error)
         ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
@@ -205,12 +211,21 @@ export class ChangeReview implements Disposable {
       files.map((file) => file.path),
     );
     const changing = files.length - leftAlone.size;
+    // Unsaved editor text of a file put back is lost: said first, as Undo asks before losing edits.
+    const unsaved = new Set(
+      files.filter((f) => !leftAlone.has(f.path) && this.workspace.unsaved(f.path)).map((f) => f.path),
+    );
+    const lost =
+      unsaved.size === 0
+        ? ''
+        : ` Unsaved changes in ${unsaved.size} open ${plural(unsaved.size, 'editor')} will be lost.`;
     const confirmed = await this.workspace.confirm(
-      `Restore the workspace to before this message? ${changing} ${plural(changing, 'file')} will change.`,
+      `Restore the workspace to before this message? ${changing} ${plural(changing, 'file')} will change.${lost}`,
       describe(files, (file) => {
         const why = leftAlone.get(file.path);
         const what = why === undefined ? restoreVerb(file.kind) : `left alone: ${why}`;
-        return `${this.workspace.relativePath(file.path)} (${what})`;
+        const dropped = unsaved.has(file.path) ? ', unsaved changes lost' : '';
+        return `${this.workspace.relativePath(file.path)} (${what}${dropped})`;
       }),
       'Restore',
     );
@@ -275,7 +290,14 @@ export class ChangeReview implements Disposable {
       return;
     }
     const afterId = changes.afterCheckpointId;
-    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), files) : [];
+    // A file that will be left alone (its folder is now a link) loses nothing: it is not asked about —
+    // its "content now" would be read through the link, from outside the workspace.
+    const leftAlone = await wouldLeaveAlone(
+      this.workspace,
+      files.map((file) => file.path),
+    );
+    const written = files.filter((file) => !leftAlone.has(file.path));
+    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), written) : [];
     if (edited.length > 0) {
       const confirmed = await this.workspace.confirm(
         `${edited.length} ${plural(edited.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,

@@ -24,6 +24,8 @@ export interface WorkspaceChangesPort {
   relativePath(path: string): string;
   /** The file's content now as the user sees it (an open editor's unsaved text wins); undefined when missing. */
   current(path: string): Promise<Uint8Array | undefined>;
+  /** Whether an open editor holds unsaved text of `path` (putting the file back would drop it). */
+  unsaved(path: string): boolean;
   /** The workspace folder `path` is in (absolute), or undefined when it is in none. */
   folderOf(path: string): string | undefined;
   /**

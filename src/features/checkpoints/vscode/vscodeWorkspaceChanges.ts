@@ -50,6 +50,10 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
     }
   }
 
+  unsaved(path: string): boolean {
+    return dirtyDocument(path) !== undefined;
+  }
+
   folderOf(path: string): string | undefined {
     return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(path))?.uri.fsPath;
   }
@@ -67,13 +71,8 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
         failures.push({ path: file.path, reason: writeErrorInWords(error) });
       }
     }
-    // Unsaved edits the user agreed to lose are dropped first, so the editor shows the restored file.
-    for (const file of writable) {
-      const open = file.replace ? undefined : dirtyDocument(file.path);
-      if (open) {
-        await this.replaceText(open, file.bytes ? new TextDecoder('utf-8').decode(file.bytes) : '');
-      }
-    }
+    // Unsaved edits the user agreed to lose: VS Code's overwrite (createFile) reverts an open editor
+    // to the written bytes — no save, so no save participants (format on save) run over them.
     // One edit (one undo step) when it all works; file by file when not, to restore all that can be.
     if (!(await this.applyAll(writable).catch(() => false))) {
       for (const file of writable) {
@@ -161,16 +160,6 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
     ];
   }
 
-  private async replaceText(document: vscode.TextDocument, text: string): Promise<void> {
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      document.uri,
-      new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-      text,
-    );
-    await vscode.workspace.applyEdit(edit);
-    await document.save();
-  }
 }
 
 /**
