@@ -220,6 +220,7 @@ export class ChatApp {
       isDemo: agentId === DEMO_AGENT_ID,
       hasCommands: store.state.commands.length > 0,
       recentChats: store.chats.filter((chat) => chat.chatId !== store.chatId && chat.title.trim() !== ''),
+      restricted: store.status.state === 'error' && store.status.error?.kind === 'untrusted',
     });
     this.plan.update(store.state.plan);
     this.reviews.update(store.editReviews);
