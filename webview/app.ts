@@ -180,7 +180,7 @@ export class ChatApp {
         this.store.setResumeProblem(message.chatId, message.message, message.details);
         return;
       case 'save_problem':
-        this.store.setSaveProblem(message.chatId, message.message);
+        this.store.setSaveProblem(message.chatId, message.message, message.readOnly === true);
         return;
       case 'edit_reviews':
         this.store.setEditReviews(message.reviews);
@@ -231,6 +231,7 @@ export class ChatApp {
       commands: store.state.commands,
       attachments: store.attachments,
       acceptsImages: store.status.promptCapabilities?.image,
+      locked: lockReason(store),
     });
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
     // layout: reading scrollHeight here would force an extra layout of the whole transcript.
@@ -280,4 +281,9 @@ export class ChatApp {
       target.focus();
     }
   }
+}
+
+/** Why the composer takes no message: another window writes this chat, so turns typed here would not be saved. */
+function lockReason(store: ChatStore): string | undefined {
+  return store.readOnly ? `Read-only in this window. ${store.saveProblem ?? ''}`.trim() : undefined;
 }
