@@ -184,7 +184,7 @@ export class ChatApp {
         this.store.setResumeProblem(message.chatId, message.message, message.details);
         return;
       case 'save_problem':
-        this.store.setSaveProblem(message.chatId, message.message);
+        this.store.setSaveProblem(message.chatId, message.message, message.readOnly === true);
         return;
       case 'edit_reviews':
         this.store.setEditReviews(message.reviews);
@@ -227,6 +227,7 @@ export class ChatApp {
       isDemo: agentId === DEMO_AGENT_ID,
       hasCommands: store.state.commands.length > 0,
       recentChats: store.chats.filter((chat) => chat.chatId !== store.chatId && chat.title.trim() !== ''),
+      restricted: store.status.state === 'error' && store.status.error?.kind === 'untrusted',
     });
     this.plan.update(store.state.plan);
     this.reviews.update(store.editReviews);
@@ -238,6 +239,7 @@ export class ChatApp {
       commands: store.state.commands,
       attachments: store.attachments,
       acceptsImages: store.status.promptCapabilities?.image,
+      locked: lockReason(store),
     });
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
     // layout: reading scrollHeight here would force an extra layout of the whole transcript.
@@ -287,4 +289,9 @@ export class ChatApp {
       target.focus();
     }
   }
+}
+
+/** Why the composer takes no message: another window writes this chat, so turns typed here would not be saved. */
+function lockReason(store: ChatStore): string | undefined {
+  return store.readOnly ? `Read-only in this window. ${store.saveProblem ?? ''}`.trim() : undefined;
 }

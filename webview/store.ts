@@ -74,6 +74,8 @@ export class ChatStore {
   resumeDetails: ErrorDetailsMessage | undefined;
   /** Why the active chat is not being saved, while that is so. */
   saveProblem: string | undefined;
+  /** Another window writes the active chat: turns typed here would not be saved. */
+  readOnly = false;
   /** Files waiting on the composer for the next message. */
   attachments: readonly AttachmentRef[] = [];
   /** File writes waiting for the user's Keep or Undo. */
@@ -145,6 +147,7 @@ export class ChatStore {
     this.resumeProblem = view.chat?.resumeProblem;
     this.resumeDetails = view.chat?.resumeDetails;
     this.saveProblem = view.chat?.saveProblem;
+    this.readOnly = view.chat?.readOnly === true;
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
     this.editReviews = view.editReviews ?? [];
@@ -169,9 +172,10 @@ export class ChatStore {
   }
 
   /** The "not being saved" notice of a chat; ignored for a chat that is not shown. */
-  setSaveProblem(chatId: string, message: string | undefined): void {
+  setSaveProblem(chatId: string, message: string | undefined, readOnly = false): void {
     if (chatId === this.chatId) {
       this.saveProblem = message;
+      this.readOnly = readOnly;
       this.changes.chats = true;
     }
   }

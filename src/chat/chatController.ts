@@ -369,6 +369,7 @@ export class ChatController implements Disposable {
       type: 'save_problem',
       chatId: chat.id,
       ...(chat.saveProblem ? { message: chat.saveProblem } : {}),
+      ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
     });
   }
 

@@ -188,6 +188,11 @@ export class Conversation implements Disposable {
     return reason === undefined ? undefined : `This chat is not being saved: ${reason}.`;
   }
 
+  /** Another window writes this chat: here it is read-only (the composer says so), while that is so. */
+  get writtenElsewhere(): boolean {
+    return this.deps.journal.writtenElsewhere(this.id);
+  }
+
   /** The agent's error behind `resumeProblem` (kind, code, data), for the banner's Details. */
   get resumeDetails(): ErrorDetails | undefined {
     return this.resumeFailure && errorDetails(this.resumeFailure);

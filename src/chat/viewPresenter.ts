@@ -121,6 +121,7 @@ export class ViewPresenter implements Disposable {
               ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
               ...(chat.resumeDetails ? { resumeDetails: chat.resumeDetails } : {}),
               ...(chat.saveProblem ? { saveProblem: chat.saveProblem } : {}),
+              ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
             },
           }
         : {}),

@@ -10,13 +10,13 @@ import {
   replaceFile,
   writeFailureReason,
 } from './journalFiles';
-import { parseJournal, replay, type ChatMeta, type WrittenRecord } from './journalFormat';
+import { parseJournal, replay, type ChatMeta, type JournalDamage, type WrittenRecord } from './journalFormat';
 import { WriterLocks, type LockOwner } from './journalLock';
 import { SerialQueue } from './serialQueue';
 import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
 import { scrubSecrets } from './secrets';
 
-export { replay, type ChatMeta } from './journalFormat';
+export { replay, type ChatMeta, type JournalDamage } from './journalFormat';
 
 export interface JournaledChat {
   readonly meta: ChatMeta;
@@ -25,16 +25,6 @@ export interface JournaledChat {
   readonly bytes: number;
   /** Set when part of the journal could not be read: the chat says so rather than staying silent. */
   readonly damage?: JournalDamage;
-}
-
-/** What reading a damaged journal lost, and what it recovered. */
-export interface JournalDamage {
-  /** Lines that could not be parsed (torn, garbled, or of an unknown shape). */
-  readonly unreadableLines: number;
-  /** Entries whose creating line was lost, rebuilt from the lines that followed it. */
-  readonly rebuiltEntries: number;
-  /** The compacted snapshot line was unreadable; the history came from the previous compaction. */
-  readonly snapshotFromPrevious: boolean;
 }
 
 export interface Retention {
@@ -63,8 +53,8 @@ interface ChatWrites {
   rewrite?: string;
   /** Held lines were dropped for the bound: only a compaction can save the chat now. */
   overflowed: boolean;
-  /** Why the last write failed, while it is so. */
-  problem?: string;
+  /** Why the last write failed, while it is so; `elsewhere`: another window holds the chat. */
+  problem?: { readonly reason: string; readonly elsewhere: boolean };
   /** The file as this journal last read or wrote it (inode, size, time); absent file = 'absent'. */
   known?: string;
   retry?: ReturnType<typeof setTimeout>;
@@ -107,7 +97,12 @@ export class ChatJournal implements Disposable {
 
   /** Why a chat is not being saved (its lines are held in memory), while that is so. */
   savingProblem(chatId: string): string | undefined {
-    return this.chats.get(chatId)?.problem;
+    return this.chats.get(chatId)?.problem?.reason;
+  }
+
+  /** Another window holds the chat (or wrote it since it was read here): turns here would never be written. */
+  writtenElsewhere(chatId: string): boolean {
+    return this.chats.get(chatId)?.problem?.elsewhere === true;
   }
 
   /** Held lines were dropped for the memory bound: the next write must be a compaction. */
@@ -334,11 +329,11 @@ export class ChatJournal implements Disposable {
       }
       this.setProblem(chatId, writes, undefined);
     } catch (error) {
-      this.setProblem(
-        chatId,
-        writes,
-        error instanceof SaveRefused ? error.message : writeFailureReason(error),
-      );
+      const elsewhere = error instanceof SaveRefused;
+      this.setProblem(chatId, writes, {
+        reason: elsewhere ? error.message : writeFailureReason(error),
+        elsewhere,
+      });
       writes.retry = setTimeout(() => void this.drainLater(chatId), this.retryMs);
       writes.retry.unref?.();
     }
@@ -361,8 +356,8 @@ export class ChatJournal implements Disposable {
     }
   }
 
-  private setProblem(chatId: string, writes: ChatWrites, problem: string | undefined): void {
-    if (writes.problem !== problem) {
+  private setProblem(chatId: string, writes: ChatWrites, problem: ChatWrites['problem']): void {
+    if (writes.problem?.reason !== problem?.reason || writes.problem?.elsewhere !== problem?.elsewhere) {
       writes.problem = problem;
       this.savingEmitter.fire(chatId);
     }

@@ -105,3 +105,13 @@ export function replay(
   }
   return { snapshot: snapshotOf(model), rebuilt };
 }
+
+/** What reading a damaged journal lost, and what it recovered. */
+export interface JournalDamage {
+  /** Lines that could not be parsed (torn, garbled, or of an unknown shape). */
+  readonly unreadableLines: number;
+  /** Entries whose creating line was lost, rebuilt from the lines that followed it. */
+  readonly rebuiltEntries: number;
+  /** The compacted snapshot line was unreadable; the history came from the previous compaction. */
+  readonly snapshotFromPrevious: boolean;
+}

@@ -46,6 +46,8 @@ export const ChatSchema = z.object({
   resumeDetails: z.optional(ErrorDetailsSchema),
   /** Set while the chat's journal cannot be written ("This chat is not being saved: …"). */
   saveProblem: z.optional(z.string()),
+  /** With `saveProblem`: another window writes this chat, so this one is read-only (the composer is locked). */
+  readOnly: z.optional(z.literal(true)),
 });
 
 /** One line of the chat list. */
@@ -179,7 +181,12 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     details: z.optional(ErrorDetailsSchema),
   }),
   /** The active chat's "not being saved" notice appeared or went away (no `message`). */
-  z.object({ type: z.literal('save_problem'), chatId: z.string(), message: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('save_problem'),
+    chatId: z.string(),
+    message: z.optional(z.string()),
+    readOnly: z.optional(z.literal(true)),
+  }),
   /** The file writes waiting for Keep or Undo changed. */
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */

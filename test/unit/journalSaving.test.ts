@@ -114,6 +114,11 @@ describe('chat journal: never loses a turn', () => {
     await journal.appendEvents(chatId, events.splice(0));
     assert.match(journal.savingProblem(chatId) ?? '', /cannot be written/);
     assert.equal(
+      journal.writtenElsewhere(chatId),
+      false,
+      'a failure of this window does not make it read-only',
+    );
+    assert.equal(
       (await journal.read(chatId))?.thread.turns[0]?.status,
       'running',
       'nothing written meanwhile',
@@ -198,11 +203,13 @@ describe('chat journal: never loses a turn', () => {
     thread.startTurn('mine', []);
     await here.appendEvents(chatId, events.splice(0));
     assert.match(here.savingProblem(chatId) ?? '', /open for writing in another window \(process \d+ on /);
+    assert.equal(here.writtenElsewhere(chatId), true, 'read-only here while the other window writes');
     crashed.child.kill('SIGKILL');
     await crashed.exited;
     await here.retryNow();
     // The lock was stale and is ours now, but the file holds the other window's turns: not written over.
     assert.match(here.savingProblem(chatId) ?? '', /changed it since this window read it/);
+    assert.equal(here.writtenElsewhere(chatId), true);
     assert.deepEqual(journalOf(dir, chatId).texts, ['crashed-0', 'crashed-1', 'crashed-2']);
     // A window that reads the chat anew writes it again.
     const fresh = new ChatJournal(dir);
@@ -210,6 +217,7 @@ describe('chat journal: never loses a turn', () => {
     assert.ok(reread);
     await fresh.saveMeta({ ...reread.meta, customTitle: 'after' });
     assert.equal(fresh.savingProblem(chatId), undefined);
+    assert.equal(fresh.writtenElsewhere(chatId), false);
     here.dispose();
     fresh.dispose();
   });

@@ -33,4 +33,30 @@ describe('webview: Restricted Mode notice', () => {
     await page.page.screenshot({ path: `${OUT}/restricted-mode.png` });
     page.assertClean();
   });
+
+  it('the empty chat shows what trust unlocks, not the tips for asking an agent (screenshot)', async () => {
+    const page = await chat.open({ width: 420, height: 620 });
+    await page.host(snapshot({}, { selectedAgentId: 'demo' }));
+    const empty = page.page.locator('.empty-state');
+    assert.match(await empty.innerText(), /Ask Copilot CLI|Ask Demo agent/, 'the normal tips before');
+    await page.host(
+      status({
+        state: 'error',
+        agentName: 'Demo agent (offline)',
+        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      }),
+    );
+    await page.page.locator('.empty-restricted').waitFor();
+    const text = await page.page.locator('.empty-state').innerText();
+    assert.match(text, /Trusting this folder unlocks/);
+    assert.doesNotMatch(text, /Ask Demo agent|Type \/|Add Agent/);
+    assert.equal(await page.page.locator('.empty-add-agent, .empty-demo').count(), 0);
+
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/restricted-mode-empty.png` });
+    await page.host(status({ state: 'ready', agentName: 'Demo agent (offline)' }));
+    await page.page.locator('.empty-restricted').waitFor({ state: 'detached' });
+    assert.match(await page.page.locator('.empty-state').innerText(), /Ask Demo agent/);
+    page.assertClean();
+  });
 });

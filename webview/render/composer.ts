@@ -38,6 +38,8 @@ export interface ComposerState {
   readonly attachments: readonly AttachmentRef[];
   /** The agent's `promptCapabilities.image`; undefined until the agent is ready. */
   readonly acceptsImages: boolean | undefined;
+  /** Why no message can be written now (shown in place of the hint); the box is disabled meanwhile. */
+  readonly locked?: string | undefined;
 }
 
 export type { TurnOutcome } from './composerOutbox';
@@ -151,7 +153,9 @@ export class Composer {
   update(state: ComposerState): void {
     this.state = state;
     this.attachments.update(state.attachments, this.images);
-    this.input.placeholder = `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
+    this.input.placeholder = state.locked
+      ? 'Read-only in this window'
+      : `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
     if (this.menu.isOpen) {
       this.menu.refresh(state.commands);
     }
@@ -261,7 +265,7 @@ export class Composer {
 
   private trySend(): void {
     const text = this.input.value.trim();
-    if (text === '') {
+    if (text === '' || this.state.locked !== undefined) {
       return;
     }
     if (text.length > MAX_PROMPT_CHARS) {
@@ -397,17 +401,22 @@ export class Composer {
     this.highlights.update(this.state.attachments);
     const busy = this.state.running || this.outbox.isPending;
     const empty = this.input.value.trim() === '';
-    this.send.toggleAttribute('disabled', this.outbox.isPending || empty);
+    const locked = this.state.locked;
+    this.input.disabled = locked !== undefined;
+    this.element.classList.toggle('locked', locked !== undefined);
+    this.send.toggleAttribute('disabled', this.outbox.isPending || empty || locked !== undefined);
     this.send.hidden = this.state.running;
     this.stop.hidden = !this.state.running;
     this.element.classList.toggle('busy', busy);
     if (!this.input.value.startsWith('/')) {
       this.commandHint = '';
     }
-    this.hint.textContent = this.state.running
-      ? `${this.state.agentName} is working…`
-      : this.outbox.isPending
-        ? 'Sending…'
-        : this.commandHint;
+    this.hint.textContent = locked
+      ? locked
+      : this.state.running
+        ? `${this.state.agentName} is working…`
+        : this.outbox.isPending
+          ? 'Sending…'
+          : this.commandHint;
   }
 }

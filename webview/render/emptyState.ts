@@ -8,12 +8,17 @@ export interface EmptyStateInfo {
   readonly hasCommands: boolean;
   /** Other chats to go back to, most recent first. */
   readonly recentChats: readonly ChatSummary[];
+  /** Restricted Mode: the notice above says why; the chat says only what trusting the folder unlocks. */
+  readonly restricted?: boolean;
 }
 
 const MAX_RECENT = 5;
 
 /** What an empty chat says: what to ask, how to use commands, how to bring code in, recent chats. */
 export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) => boolean): HTMLElement {
+  if (info.restricted) {
+    return restrictedEmptyState();
+  }
   const tips = el(
     'ul',
     'empty-tips',
@@ -89,5 +94,24 @@ export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) =>
     addAgent,
     recent.length > 0 ? el('h3', 'recent-title', 'Recent chats') : null,
     recent.length > 0 ? el('ul', 'recent-chats', ...recent) : null,
+  );
+}
+
+/**
+ * In Restricted Mode no agent starts, so tips on what to ask would promise what cannot happen: the
+ * empty chat says what trusting the folder unlocks (the notice above has the button).
+ */
+function restrictedEmptyState(): HTMLElement {
+  return el(
+    'div',
+    'empty-state empty-restricted',
+    el('h2', 'empty-title', 'Trusting this folder unlocks'),
+    el(
+      'ul',
+      'empty-tips',
+      el('li', '', icon('hubot'), 'Agents start and answer here, the offline demo agent too.'),
+      el('li', '', icon('edit'), 'They read and edit files and run commands, with your approval.'),
+      el('li', '', icon('settings-gear'), 'The folder’s own agent and MCP server settings apply.'),
+    ),
   );
 }
