@@ -60,22 +60,43 @@ function runWriter(
       ...(hold ? ['hold'] : []),
     ],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
-  const report = new Promise<{ name: string; problem: string | null }>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (data: Buffer) => {
-      out += data.toString();
-      const line = out.split('\n')[0];
-      if (out.includes('\n') && line) {
-        resolve(JSON.parse(line) as { name: string; problem: string | null });
-      }
+  let out = '';
+  const lines = (): string[] => out.split('\n').slice(0, -1);
+  const lineAt = (index: number): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      const check = (): void => {
+        const line = lines()[index];
+        if (line !== undefined) {
+          child.stdout.off('data', check);
+          resolve(line);
+        }
+      };
+      child.stdout.on('data', check);
+      child.on('exit', (code) => reject(new Error(`writer ${name} exited with ${code} before line ${index}`)));
+      check();
     });
-    child.on('exit', (code) => reject(new Error(`writer ${name} exited with ${code} before reporting`)));
+  child.stdout.on('data', (data: Buffer) => {
+    out += data.toString();
   });
+  /** Resolves once the writer has read the chat; it writes only after `go()`. */
+  const ready = lineAt(0).then(() => undefined);
+  const go = (): void => {
+    child.stdin.end('go\n');
+  };
+  const report = lineAt(1).then((line) => JSON.parse(line) as { name: string; problem: string | null });
   const exited = once(child, 'exit');
-  return { child, report, exited };
+  return { child, ready, go, report, exited };
+}
+
+/** Starts `writers` together: each has read the chat before any writes. */
+async function startTogether(...writers: ReturnType<typeof runWriter>[]): Promise<void> {
+  await Promise.all(writers.map((writer) => writer.ready));
+  for (const writer of writers) {
+    writer.go();
+  }
 }
 
 describe('chat journal: never loses a turn', () => {
@@ -167,6 +188,8 @@ describe('chat journal: never loses a turn', () => {
     setup.dispose();
     const a = runWriter(dir, chatId, 'a', 120, 25);
     const b = runWriter(dir, chatId, 'b', 120, 25);
+    // Both windows have the chat open before either writes: the second to write must be refused.
+    await startTogether(a, b);
     const reports = await Promise.all([a.report, b.report]);
     await Promise.all([a.exited, b.exited]);
     const writers = reports.filter((r) => r.problem === null).map((r) => r.name);
@@ -196,6 +219,7 @@ describe('chat journal: never loses a turn', () => {
     const seen = await here.read(chatId);
     assert.ok(seen);
     const crashed = runWriter(dir, chatId, 'crashed', 3, 1000, true);
+    await startTogether(crashed);
     assert.equal((await crashed.report).problem, null);
     const thread = Thread.restore(seen.thread);
     const events: ThreadEvent[] = [];

@@ -2,7 +2,8 @@
  * A second window's journal, as a real process: reads a chat, writes `count` turns to it (compacting
  * every `compactEvery`), and prints what it knows of its saving as one JSON line. Run with
  * `node --import tsx journalWriter.ts <storageDir> <chatId> <name> <count> <compactEvery> [hold]`;
- * with `hold` it keeps its lock and waits to be killed (a crashed window).
+ * with `hold` it keeps its lock and waits to be killed (a crashed window). After reading the chat it prints
+ * `ready` and writes only once a line arrives on stdin, so a test can have two windows read before either writes.
  */
 import { ChatJournal } from '../../../src/core/journal';
 import { Thread } from '../../../src/core/thread';
@@ -18,6 +19,9 @@ async function main(): Promise<void> {
   if (!saved) {
     throw new Error(`no chat ${chatId}`);
   }
+  process.stdout.write('ready\n');
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+  process.stdin.pause();
   const thread = Thread.restore(saved.thread);
   const events: ThreadEvent[] = [];
   thread.onEvent((event) => events.push(event));
