@@ -46,6 +46,10 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
     private readonly logger: Logger,
   ) {}
 
+  get folders(): readonly string[] {
+    return [...this.repos.values()].map((repo) => repo.folder);
+  }
+
   /** Opens (creating on first use) the shadow repository of each folder. Throws when git cannot. */
   static async open(options: ShadowGitStoreOptions): Promise<ShadowGitCheckpointStore> {
     const repos = new Map<string, ShadowRepo>();

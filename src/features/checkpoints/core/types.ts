@@ -34,6 +34,8 @@ export type CheckpointCoverage = 'full' | 'limited';
  */
 export interface CheckpointStore extends Disposable {
   readonly coverage: CheckpointCoverage;
+  /** The workspace folders it records (absolute, resolved). */
+  readonly folders: readonly string[];
   /** Why coverage is `limited` (e.g. "git was not found on PATH"), for a one-time notice. */
   readonly limitation?: string;
   /** Records the workspace as it is now. */
