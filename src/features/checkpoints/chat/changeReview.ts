@@ -41,6 +41,7 @@ export class ChangeReview implements Disposable {
   private warming: Promise<void> | undefined;
   /** The folders the store records, once it is open: where a running turn's agent may write. */
   private folders: readonly string[] = [];
+  private untracked: () => string[] = () => [];
   /** Every chat's running turn in this window, so that Undo and Restore ask before racing one. */
   readonly running = new RunningTurns();
 
@@ -252,6 +253,7 @@ export class ChangeReview implements Disposable {
     this.opened ??= this.openStore().then((store) => {
       this.coverage = store.coverage;
       this.folders = store.folders;
+      this.untracked = () => store.untrackedFolders?.() ?? [];
       return store;
     });
     return this.opened;
@@ -362,6 +364,7 @@ export class ChangeReview implements Disposable {
     if (!turn || (files.length === 0 && !turn.changes)) {
       return;
     }
+    const untracked = this.untracked().map((folder) => `${this.workspace.relativePath(folder)}/`);
     const decided = new Map(turn.changes?.files.map((file) => [file.path, file.decision]));
     const changes: TurnChanges = {
       files: files.map((file) => ({
@@ -377,6 +380,7 @@ export class ChangeReview implements Disposable {
       live: state.live,
       coverage: this.coverage,
       ...(state.afterCheckpointId !== undefined ? { afterCheckpointId: state.afterCheckpointId } : {}),
+      ...(untracked.length > 0 ? { untracked } : {}),
     };
     thread.updateTurn(turnId, { changes });
   }

@@ -46,6 +46,12 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
     private readonly logger: Logger,
   ) {}
 
+  untrackedFolders(): string[] {
+    return [...this.repos.values()].flatMap((repo) =>
+      repo.nestedRepositories().map((rel) => path.join(repo.folder, rel.slice(0, -1))),
+    );
+  }
+
   get folders(): readonly string[] {
     return [...this.repos.values()].map((repo) => repo.folder);
   }

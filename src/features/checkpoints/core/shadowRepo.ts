@@ -69,6 +69,11 @@ export class ShadowRepo {
     this.skipList = new SkipList(options.folder, options.gitDir, options);
   }
 
+  /** The nested repositories the skip list leaves out (`/`-separated, relative, ending in `/`). */
+  nestedRepositories(): string[] {
+    return this.skipList.paths().filter((rel) => rel.endsWith('/'));
+  }
+
   get folder(): string {
     return this.options.folder;
   }
