@@ -328,7 +328,7 @@ export class Conversation implements Disposable {
     this.pending.push(event);
     if (event.type === 'turn_started' && event.turn.checkpointId !== undefined && this.deps.changes) {
       this.following?.dispose();
-      this.following = this.deps.changes.follow(this.thread, event.turn.id);
+      this.following = this.deps.changes.follow(this.thread, event.turn.id, () => this.title);
     }
     if (event.type === 'turn_updated') {
       void this.flush(); // a decision on a file must survive a reload at once

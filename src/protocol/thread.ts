@@ -264,6 +264,8 @@ export const TurnChangesSchema = z.object({
   coverage: z.enum(['full', 'limited']),
   /** The workspace as the turn left it: tells whether the user edited a file since. */
   afterCheckpointId: z.optional(z.string()),
+  /** Folders whose changes are not tracked (nested git repositories, submodules), relative, ending in `/`. */
+  untracked: z.optional(z.array(z.string())),
 });
 
 export const TurnSchema = z.object({

@@ -567,12 +567,15 @@ describe('checkpoints: shadow git store', function () {
     const warnings: string[] = [];
     const store = await openStore({ logger: { ...silentLogger, warn: (message) => warnings.push(message) } });
     const first = await store.create();
-    const gitDir = path.join(storageDir, 'checkpoints', folderKey(workspace));
-    writeFileSync(path.join(gitDir, 'index'), 'not an index');
+    // The store's own index (one per store object: see ownIndex.ts).
+    const indexDir = path.join(storageDir, 'checkpoints', folderKey(workspace), 'acp-index');
+    const [own] = readdirSync(indexDir);
+    const index = path.join(indexDir, own as string);
+    writeFileSync(index, 'not an index');
     write(workspace, { 'a.txt': 'b\n' });
     assert.deepEqual(summary(await store.changes(first), workspace), ['modified a.txt +1 -1']);
 
-    writeFileSync(path.join(gitDir, 'index.lock'), '');
+    writeFileSync(`${index}.lock`, '');
     write(workspace, { 'b.txt': 'new\n' });
     const second = await store.create();
     assert.deepEqual(summary(await store.changes(first, second), workspace), [

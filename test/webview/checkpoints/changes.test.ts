@@ -295,6 +295,32 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     assert.equal(await card(page, 't2').locator('.change-hint').isVisible(), false);
   });
 
+  it('says which nested repositories are not tracked (screenshot)', async () => {
+    const page = await chat.open();
+    await page.host(
+      snapshot({
+        turns: [
+          finishedTurn({ id: 't1', changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/'] }) }),
+          finishedTurn({ id: 't2', changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/', 'lib/x/'] }) }),
+          finishedTurn({ id: 't3', changes: turnChanges([fileChange('a.ts')]) }),
+        ],
+      }),
+    );
+    assert.equal(
+      await card(page, 't1').locator('.change-untracked').innerText(),
+      'Changes inside sub/ (a nested repository) are not tracked.',
+    );
+    assert.equal(
+      await card(page, 't2').locator('.change-untracked').innerText(),
+      'Changes inside sub/, lib/x/ (nested repositories) are not tracked.',
+    );
+    assert.equal(await card(page, 't3').locator('.change-untracked').isVisible(), false);
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/change-card-untracked.png` });
+    page.assertClean();
+  });
+
   it('says under a file why Undo left it, and offers no Undo for a file that may have existed (screenshot)', async () => {
     const page = await chat.open({ width: 480, height: 420 });
     await page.host(

@@ -33,6 +33,8 @@ export class ChangeCardView {
     el('span', '', 'Changing…'),
   );
   private readonly actions = el('div', 'change-actions');
+  /** "Changes inside `sub/` (a nested repository) are not tracked". */
+  private readonly untrackedNote = el('div', 'note change-untracked');
   private readonly hint = el(
     'div',
     'note change-hint',
@@ -55,7 +57,7 @@ export class ChangeCardView {
     private readonly post: (message: ViewMessage) => boolean,
   ) {
     this.disclosure.header.append(icon('diff-multiple'), this.title, this.stats, this.liveIndicator);
-    this.disclosure.body.append(this.hint, this.list);
+    this.disclosure.body.append(this.hint, this.untrackedNote, this.list);
     // After the body, outside it: Keep all and Undo all stay at hand when a long list is folded.
     this.disclosure.body.after(this.actions);
     this.element = el('div', 'turn-changes', this.disclosure.element);
@@ -89,6 +91,7 @@ export class ChangeCardView {
     this.liveIndicator.hidden = !changes.live;
     this.disclosure.element.classList.toggle('live', changes.live);
     this.hint.hidden = changes.coverage !== 'limited';
+    this.renderUntracked(changes.untracked ?? []);
     this.disclosure.setAutoOpen(files.length <= FOLD_ABOVE_FILES);
     const focus =
       this.focusedPlace() ?? (document.activeElement === document.body ? this.askedFrom : undefined);
@@ -96,6 +99,22 @@ export class ChangeCardView {
     this.renderActions(changes);
     this.renderRows(changes);
     this.restoreFocus(focus);
+  }
+
+  private renderUntracked(folders: readonly string[]): void {
+    this.untrackedNote.hidden = folders.length === 0;
+    const names = folders.map((folder) => el('code', '', folder));
+    const joined = names.flatMap((name, i) => (i === 0 ? [name] : [', ', name]));
+    this.untrackedNote.replaceChildren(
+      icon('info'),
+      el(
+        'span',
+        '',
+        'Changes inside ',
+        ...joined,
+        folders.length === 1 ? ' (a nested repository) are not tracked.' : ' (nested repositories) are not tracked.',
+      ),
+    );
   }
 
   /** Where keyboard focus is in the card: a file's row, the card actions, or elsewhere. */

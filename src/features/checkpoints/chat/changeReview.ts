@@ -14,6 +14,7 @@ import {
   wouldLeaveAlone,
   type PutBackOutcome,
 } from './putBack';
+import { confirmDespiteRunning, RunningTurns } from './runningTurns';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
@@ -38,6 +39,11 @@ export class ChangeReview implements Disposable {
   private opened: Promise<CheckpointStore> | undefined;
   private coverage: TurnChanges['coverage'] = 'full';
   private warming: Promise<void> | undefined;
+  /** The folders the store records, once it is open: where a running turn's agent may write. */
+  private folders: readonly string[] = [];
+  private untracked: () => string[] = () => [];
+  /** Every chat's running turn in this window, so that Undo and Restore ask before racing one. */
+  readonly running = new RunningTurns();
 
   constructor(
     /** Opens the store on first use (it probes git and sets up its repositories). */
@@ -98,10 +104,11 @@ export class ChangeReview implements Disposable {
    * Follows the running turn `turnId` of `thread`: its changes appear as files change, and the final
    * list is recorded when the turn ends. Disposing stops following (the final list is still recorded).
    */
-  follow(thread: Thread, turnId: string): Disposable {
+  follow(thread: Thread, turnId: string, title: () => string = () => 'Another chat'): Disposable {
+    const registered = this.running.follow(thread, turnId, title, this.folders);
     const checkpointId = thread.turn(turnId)?.checkpointId;
     if (checkpointId === undefined) {
-      return { dispose() {} };
+      return registered;
     }
     let ended = false;
     const live = new LiveRefresh(this.options.liveRefreshMs, async () => {
@@ -136,6 +143,7 @@ export class ChangeReview implements Disposable {
     });
     const stop = (): void => {
       ended = true;
+      registered.dispose();
       live.dispose();
       watcher.dispose();
       events.dispose();
@@ -211,6 +219,10 @@ export class ChangeReview implements Disposable {
       files.map((file) => file.path),
     );
     const changing = files.length - leftAlone.size;
+    const touched = files.filter((file) => !leftAlone.has(file.path)).map((file) => file.path);
+    if (!(await confirmDespiteRunning(this.workspace, this.running, thread, touched, 'Restore'))) {
+      return;
+    }
     // Unsaved editor text of a file put back is lost: said first, as Undo asks before losing edits.
     const unsaved = new Set(
       files.filter((f) => !leftAlone.has(f.path) && this.workspace.unsaved(f.path)).map((f) => f.path),
@@ -255,6 +267,8 @@ export class ChangeReview implements Disposable {
   private store(): Promise<CheckpointStore> {
     this.opened ??= this.openStore().then((store) => {
       this.coverage = store.coverage;
+      this.folders = store.folders;
+      this.untracked = () => store.untrackedFolders?.() ?? [];
       return store;
     });
     return this.opened;
@@ -289,6 +303,10 @@ export class ChangeReview implements Disposable {
     if (files.length === 0) {
       return;
     }
+    const paths = files.map((file) => file.path);
+    if (!(await confirmDespiteRunning(this.workspace, this.running, thread, paths, 'Undo'))) {
+      return;
+    }
     const afterId = changes.afterCheckpointId;
     // A file that will be left alone (its folder is now a link) loses nothing: it is not asked about —
     // its "content now" would be read through the link, from outside the workspace.
@@ -319,10 +337,6 @@ export class ChangeReview implements Disposable {
     markProblems(thread, turnId, outcome.notRestored);
   }
 
-  /**
-   * Puts the files back as they were at `checkpointId`, each checked just before it is written (see
-   * `putBack`): what would land outside the workspace, or whose earlier bytes are unknown, is left.
-   */
   /** Puts the files back as they were at `checkpointId` (see `putBack`) and says what was left alone. */
   private async putBack(
     checkpointId: string,
@@ -372,6 +386,7 @@ export class ChangeReview implements Disposable {
     if (!turn || (files.length === 0 && !turn.changes)) {
       return;
     }
+    const untracked = this.untracked().map((folder) => `${this.workspace.relativePath(folder)}/`);
     const decided = new Map(turn.changes?.files.map((file) => [file.path, file.decision]));
     const changes: TurnChanges = {
       files: files.map((file) => ({
@@ -387,6 +402,7 @@ export class ChangeReview implements Disposable {
       live: state.live,
       coverage: this.coverage,
       ...(state.afterCheckpointId !== undefined ? { afterCheckpointId: state.afterCheckpointId } : {}),
+      ...(untracked.length > 0 ? { untracked } : {}),
     };
     thread.updateTurn(turnId, { changes });
   }

@@ -20,6 +20,8 @@ export interface ShadowLocation {
   readonly gitDir: string;
   /** The workspace folder, used as the work tree. */
   readonly workTree: string;
+  /** This store object's own index file (see ./ownIndex): never shared with another window. */
+  indexFile: string;
   /** An empty directory given as `core.hooksPath`, so no hook can ever run. */
   readonly hooksDir: string;
   /** A directory with no git configuration, given as HOME: the user's global config is never read. */
@@ -88,7 +90,7 @@ function gitEnvironment(location: ShadowLocation): NodeJS.ProcessEnv {
     ...env,
     GIT_DIR: location.gitDir,
     GIT_WORK_TREE: location.workTree,
-    GIT_INDEX_FILE: `${location.gitDir}/index`,
+    GIT_INDEX_FILE: location.indexFile,
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: `${location.homeDir}/gitconfig`,
     HOME: location.homeDir,

@@ -35,7 +35,7 @@ export class LimitedCheckpointStore implements CheckpointStore {
   readonly coverage = 'limited' as const;
   readonly limitation: string;
   private readonly queue = new SerialQueue();
-  private readonly folders: readonly string[];
+  readonly folders: readonly string[];
   private readonly maxFileBytes: number;
   private readonly keepCheckpoints: number;
   private dropped = 0;

@@ -47,6 +47,16 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
     private readonly logger: Logger,
   ) {}
 
+  untrackedFolders(): string[] {
+    return [...this.repos.values()].flatMap((repo) =>
+      repo.nestedRepositories().map((rel) => path.join(repo.folder, rel.slice(0, -1))),
+    );
+  }
+
+  get folders(): readonly string[] {
+    return [...this.repos.values()].map((repo) => repo.folder);
+  }
+
   /** Opens (creating on first use) the shadow repository of each folder. Throws when git cannot. */
   static async open(options: ShadowGitStoreOptions): Promise<ShadowGitCheckpointStore> {
     const repos = new Map<string, ShadowRepo>();

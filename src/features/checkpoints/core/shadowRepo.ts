@@ -5,6 +5,7 @@ import type { Logger } from '../../../core/ports';
 import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
 import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type ShadowLocation } from './gitRunner';
+import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/serialQueue';
 import { SkipList, exists, isSkipped, type SkippedFile } from './skipList';
 import { diffTreeArgs, parseRawAndNumstat, type TreeChange } from './treeDiff';
@@ -61,10 +62,16 @@ export class ShadowRepo {
       git: options.git,
       gitDir: options.gitDir,
       workTree: options.folder,
+      indexFile: path.join(options.gitDir, 'index'), // until prepare() gives this object its own
       hooksDir: path.join(options.gitDir, 'acp-no-hooks'),
       homeDir: path.join(options.gitDir, 'acp-home'),
     };
     this.skipList = new SkipList(options.folder, options.gitDir, options);
+  }
+
+  /** The nested repositories the skip list leaves out (`/`-separated, relative, ending in `/`). */
+  nestedRepositories(): string[] {
+    return this.skipList.paths().filter((rel) => rel.endsWith('/'));
   }
 
   get folder(): string {
@@ -181,6 +188,7 @@ export class ShadowRepo {
       await this.git(['init', '--quiet', `--template=${this.location.hooksDir}`]);
       await writeFile(path.join(gitDir, 'acp-folder.txt'), `${this.options.folder}\n`);
     }
+    this.location.indexFile = await ownIndex(gitDir);
     await mkdir(path.join(gitDir, 'info'), { recursive: true });
     await writeFile(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
     await this.removeStaleLock();
@@ -207,8 +215,8 @@ export class ShadowRepo {
         `Rebuilding the checkpoint index of ${this.options.folder} after: ${error.message}`,
       );
       this.lastTree = undefined;
-      await rm(path.join(this.options.gitDir, 'index.lock'), { force: true });
-      await rm(path.join(this.options.gitDir, 'index'), { force: true });
+      await rm(`${this.location.indexFile}.lock`, { force: true });
+      await rm(this.location.indexFile, { force: true });
       return this.snapshotTreeOnce();
     }
   }
@@ -293,7 +301,7 @@ export class ShadowRepo {
       }
     } catch (error) {
       if (error instanceof GitCommandError && error.exitCode === null) {
-        await rm(path.join(this.options.gitDir, 'index.lock'), { force: true });
+        await rm(`${this.location.indexFile}.lock`, { force: true });
       }
       throw error;
     }
@@ -350,7 +358,7 @@ export class ShadowRepo {
   }
 
   private async removeStaleLock(): Promise<void> {
-    const lock = path.join(this.options.gitDir, 'index.lock');
+    const lock = `${this.location.indexFile}.lock`;
     try {
       const info = await stat(lock);
       if (Date.now() - info.mtimeMs > STALE_LOCK_MS) {

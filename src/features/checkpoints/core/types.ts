@@ -34,8 +34,12 @@ export type CheckpointCoverage = 'full' | 'limited';
  */
 export interface CheckpointStore extends Disposable {
   readonly coverage: CheckpointCoverage;
+  /** The workspace folders it records (absolute, resolved). */
+  readonly folders: readonly string[];
   /** Why coverage is `limited` (e.g. "git was not found on PATH"), for a one-time notice. */
   readonly limitation?: string;
+  /** The nested git repositories (and submodules) it leaves out, absolute: changes inside are not seen. */
+  untrackedFolders?(): string[];
   /** Records the workspace as it is now. */
   create(): Promise<string>;
   /**
