@@ -1,9 +1,8 @@
 import type { AttachmentRef, Mention, SessionStateMessage, ViewMessage } from '../../src/protocol';
-import { readCarried, withinLimit } from './carriedFiles';
+import { CarriedFiles } from './carriedFiles';
 import { attachmentKey, ComposerAttachments } from './composerAttachments';
 import { button, el, iconButton } from './dom';
 import { droppedItems } from './droppedItems';
-import { isImageFile, readDroppedText, readImage, type CarriedFile } from './imageFiles';
 import { MentionHighlights } from './mentions/mentionHighlights';
 import { MentionMenu, type MentionToken } from './mentions/mentionMenu';
 import { ComposerOutbox, type TurnOutcome } from './composerOutbox';
@@ -70,8 +69,8 @@ export class Composer {
     attachments: [],
     acceptsImages: undefined,
   };
-  /** Pasted or dropped images for the next message (kept in the view only). */
-  private images: readonly CarriedFile[] = [];
+  /** Pasted or dropped images and text files for the next message (kept in the view only). */
+  private readonly carried: CarriedFiles;
   private composing = false;
   private readonly history = new PromptHistory();
   /** The picked command's input hint, shown while its line is being written. */
@@ -104,9 +103,16 @@ export class Composer {
       onClick: () => this.host.post({ type: 'cancel' }),
     });
     this.stop.classList.add('stop-button');
+    this.carried = new CarriedFiles(
+      (message) => this.host.report(message),
+      (images) => {
+        this.attachments.update(this.state.attachments, images);
+        this.refreshButtons();
+      },
+    );
     this.attachments = new ComposerAttachments(
       (removed) => this.removeAttachment(removed),
-      (removed) => this.setImages(this.images.filter((image) => image !== removed)),
+      (removed) => this.carried.set(this.carried.list.filter((image) => image !== removed)),
     );
     const attach = iconButton('attach', 'Attach files', () => this.host.post({ type: 'pick_files' }));
     attach.classList.add('attach-button');
@@ -126,7 +132,7 @@ export class Composer {
       this.mentions.element,
       box,
     );
-    this.input.addEventListener('paste', (event) => this.onPaste(event));
+    this.input.addEventListener('paste', (event) => this.carried.onPaste(event, this.state));
 
     this.input.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.input.addEventListener('compositionstart', () => (this.composing = true));
@@ -152,7 +158,7 @@ export class Composer {
 
   update(state: ComposerState): void {
     this.state = state;
-    this.attachments.update(state.attachments, this.images);
+    this.attachments.update(state.attachments, this.carried.list);
     this.input.placeholder = state.locked
       ? 'Read-only in this window'
       : `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
@@ -179,8 +185,8 @@ export class Composer {
       if (message.attachments.length > 0 && this.state.attachments.length === 0) {
         this.host.setAttachments(message.attachments);
       }
-      if (message.images.length > 0 && this.images.length === 0) {
-        this.setImages(message.images);
+      if (message.images.length > 0 && this.carried.list.length === 0) {
+        this.carried.set(message.images);
       }
       return true;
     });
@@ -212,8 +218,8 @@ export class Composer {
       const added = dropped.files.filter((file) => !known.has(attachmentKey(file)));
       this.host.setAttachments([...this.state.attachments, ...added]);
     }
-    await this.addImages(dropped.images);
-    await this.addTextFiles(dropped.others);
+    await this.carried.addImages(dropped.images, this.state);
+    await this.carried.addTextFiles(dropped.others);
   }
 
   /** Whether a send is waiting for the host. */
@@ -275,12 +281,12 @@ export class Composer {
       return;
     }
     const attachments = this.state.attachments;
-    const images = this.images;
+    const images = this.carried.list;
     if (!this.outbox.submit({ text, attachments, images })) {
       return;
     }
     this.host.setAttachments([]);
-    this.setImages([]);
+    this.carried.set([]);
     this.history.add(text);
     this.input.value = '';
     this.host.draft = '';
@@ -324,47 +330,6 @@ export class Composer {
     }
     // The host keeps attachments across view reloads: tell it, or the chip comes back.
     this.host.post({ type: 'remove_attachment', uri: removed.uri });
-  }
-
-  private onPaste(event: ClipboardEvent): void {
-    const files = Array.from(event.clipboardData?.files ?? []).filter(isImageFile);
-    if (files.length === 0) {
-      return; // text pastes as usual
-    }
-    event.preventDefault();
-    void this.addImages(files);
-  }
-
-  private async addImages(files: readonly File[]): Promise<void> {
-    if (files.length === 0) {
-      return;
-    }
-    if (this.state.acceptsImages === false) {
-      this.host.report(
-        `${this.state.agentName} does not take images: ${files.map((file) => file.name || 'the pasted image').join(', ')} not attached.`,
-      );
-      return;
-    }
-    this.carry(await readCarried(files, readImage, (message) => this.host.report(message)));
-  }
-
-  private async addTextFiles(files: readonly File[]): Promise<void> {
-    if (files.length > 0) {
-      this.carry(await readCarried(files, readDroppedText, (message) => this.host.report(message)));
-    }
-  }
-
-  private carry(added: readonly CarriedFile[]): void {
-    const kept = withinLimit(this.images, added, (message) => this.host.report(message));
-    if (kept.length !== this.images.length) {
-      this.setImages(kept);
-    }
-  }
-
-  private setImages(images: readonly CarriedFile[]): void {
-    this.images = images;
-    this.attachments.update(this.state.attachments, images);
-    this.refreshButtons();
   }
 
   /** Shows the prompt one step older or newer in the history; false when there is none to show. */
