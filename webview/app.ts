@@ -134,6 +134,8 @@ export class ChatApp {
         this.store.applySnapshot(message.view);
         if (message.view.chat) {
           this.bridge.shownChatId = message.view.chat.chatId;
+          // Which chat the page shows, for tests that must know a switch has landed before typing.
+          document.body.dataset.chatId = message.view.chat.chatId;
         }
         if (otherChat && message.view.chat) {
           this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);

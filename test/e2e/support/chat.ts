@@ -84,7 +84,12 @@ export async function editorChatFrame(page: Page, timeout = 60_000): Promise<Fra
 /** Starts a new, empty chat with the header's "New chat" button, so a test does not see earlier turns. */
 export async function newChat(frame: Frame): Promise<void> {
   const turns = frame.locator('section.turn');
+  const shown = await frame.evaluate(() => document.body.dataset.chatId);
   await frame.locator('.chat-header .new-chat').click();
+  // The new chat's snapshot brings its own (empty) draft: typing before it lands would be replaced.
+  await frame.waitForFunction((before) => document.body.dataset.chatId !== before, shown, {
+    timeout: UI_TIMEOUT,
+  });
   await turns.first().waitFor({ state: 'detached', timeout: UI_TIMEOUT });
   await frame
     .locator('.chat-header .session-title')
