@@ -1,6 +1,6 @@
 import type { FileChangeStat } from '../core/types';
 import type { Thread } from '../../../core/thread';
-import type { FileChangeDecision, TurnFileChange } from '../../../core/threadTypes';
+import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/threadTypes';
 import type { RestoreFailure } from './workspaceChanges';
 
 /** How many file names a confirmation lists before "and N more". */
@@ -98,4 +98,56 @@ export function describe<T>(items: readonly T[], name: (item: T) => string): str
   const shown = items.slice(0, LISTED_FILES).map(name);
   const more = items.length - shown.length;
   return [...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
+}
+
+/** The turn's change list from `files`, keeping what the user already decided per file (`previous`). */
+export function turnChangesOf(
+  files: readonly FileChangeStat[],
+  previous: TurnChanges | undefined,
+  options: Pick<TurnChanges, 'live' | 'afterCheckpointId' | 'coverage'> & {
+    readonly untracked: readonly string[];
+    readonly relativePath: (path: string) => string;
+  },
+): TurnChanges {
+  const decided = new Map(previous?.files.map((file) => [file.path, file.decision]));
+  return {
+    files: files.map((file) => ({
+      path: file.path,
+      relativePath: options.relativePath(file.path),
+      kind: file.kind,
+      added: file.added,
+      removed: file.removed,
+      ...(file.binary ? { binary: true } : {}),
+      ...(file.beforeUnknown ? { beforeUnknown: true } : {}),
+      decision: decided.get(file.path) ?? 'pending',
+    })),
+    live: options.live,
+    coverage: options.coverage,
+    ...(options.afterCheckpointId !== undefined ? { afterCheckpointId: options.afterCheckpointId } : {}),
+    ...(options.untracked.length > 0 ? { untracked: [...options.untracked] } : {}),
+  };
+}
+
+/** The recorded changes of turn `turnId` and the checkpoint before it (an error when there are none). */
+export function changesOf(thread: Thread, turnId: string): { checkpointId: string; changes: TurnChanges } {
+  const turn = thread.turn(turnId);
+  if (!turn?.changes || turn.checkpointId === undefined) {
+    throw new Error('This turn has no recorded changes.');
+  }
+  return { checkpointId: turn.checkpointId, changes: turn.changes };
+}
+
+/** Asks before an Undo loses what was edited after the agent's turn (`edited`); true to go on. */
+export async function undoDespiteEdits(
+  workspace: { confirm(message: string, detail: string, action: string): Promise<boolean> },
+  edited: readonly TurnFileChange[],
+): Promise<boolean> {
+  if (edited.length === 0) {
+    return true;
+  }
+  return workspace.confirm(
+    `${edited.length} ${plural(edited.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
+    describe(edited, (file) => file.relativePath),
+    'Undo anyway',
+  );
 }

@@ -4,7 +4,18 @@ import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
 import type { Thread } from '../../../core/thread';
 import type { TurnChanges, TurnFileChange } from '../../../core/threadTypes';
-import { decide, describe, encode, markProblems, pendingOf, plural, restoreVerb } from './cardUpdates';
+import {
+  changesOf,
+  decide,
+  describe,
+  encode,
+  markProblems,
+  pendingOf,
+  plural,
+  restoreVerb,
+  turnChangesOf,
+  undoDespiteEdits,
+} from './cardUpdates';
 import { LiveRefresh } from './liveRefresh';
 import {
   editedSince,
@@ -165,7 +176,7 @@ export class ChangeReview implements Disposable {
 
   /** The change card's actions: `diff` (one file, or all in the multi-file diff editor), `keep`, `undo`. */
   async act(thread: Thread, turnId: string, action: 'diff' | 'keep' | 'undo', path?: string): Promise<void> {
-    const { checkpointId, changes } = this.changesOf(thread, turnId);
+    const { checkpointId, changes } = changesOf(thread, turnId);
     const chosen = path === undefined ? changes.files : changes.files.filter((file) => file.path === path);
     if (path !== undefined && chosen.length === 0) {
       throw new Error(`${this.workspace.relativePath(path)} is not among this turn's changes.`);
@@ -310,21 +321,11 @@ export class ChangeReview implements Disposable {
     const afterId = changes.afterCheckpointId;
     // A file that will be left alone (its folder is now a link) loses nothing: it is not asked about —
     // its "content now" would be read through the link, from outside the workspace.
-    const leftAlone = await wouldLeaveAlone(
-      this.workspace,
-      files.map((file) => file.path),
-    );
+    const leftAlone = await wouldLeaveAlone(this.workspace, paths);
     const written = files.filter((file) => !leftAlone.has(file.path));
     const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), written) : [];
-    if (edited.length > 0) {
-      const confirmed = await this.workspace.confirm(
-        `${edited.length} ${plural(edited.length, 'file')} changed after the agent's turn. Undo anyway and lose those edits?`,
-        describe(edited, (file) => file.relativePath),
-        'Undo anyway',
-      );
-      if (!confirmed) {
-        return;
-      }
+    if (!(await undoDespiteEdits(this.workspace, edited))) {
+      return;
     }
     const outcome = await this.putBack(checkpointId, files, 'Undid');
     const restored = new Set(outcome.restored);
@@ -386,32 +387,12 @@ export class ChangeReview implements Disposable {
     if (!turn || (files.length === 0 && !turn.changes)) {
       return;
     }
-    const untracked = this.untracked().map((folder) => `${this.workspace.relativePath(folder)}/`);
-    const decided = new Map(turn.changes?.files.map((file) => [file.path, file.decision]));
-    const changes: TurnChanges = {
-      files: files.map((file) => ({
-        path: file.path,
-        relativePath: this.workspace.relativePath(file.path),
-        kind: file.kind,
-        added: file.added,
-        removed: file.removed,
-        ...(file.binary ? { binary: true } : {}),
-        ...(file.beforeUnknown ? { beforeUnknown: true } : {}),
-        decision: decided.get(file.path) ?? 'pending',
-      })),
-      live: state.live,
+    const changes = turnChangesOf(files, turn.changes, {
+      ...state,
       coverage: this.coverage,
-      ...(state.afterCheckpointId !== undefined ? { afterCheckpointId: state.afterCheckpointId } : {}),
-      ...(untracked.length > 0 ? { untracked } : {}),
-    };
+      untracked: this.untracked().map((folder) => `${this.workspace.relativePath(folder)}/`),
+      relativePath: (path) => this.workspace.relativePath(path),
+    });
     thread.updateTurn(turnId, { changes });
-  }
-
-  private changesOf(thread: Thread, turnId: string): { checkpointId: string; changes: TurnChanges } {
-    const turn = thread.turn(turnId);
-    if (!turn?.changes || turn.checkpointId === undefined) {
-      throw new Error('This turn has no recorded changes.');
-    }
-    return { checkpointId: turn.checkpointId, changes: turn.changes };
   }
 }

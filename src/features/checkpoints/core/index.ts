@@ -59,12 +59,22 @@ export async function createCheckpointStore(options: CheckpointStoreOptions): Pr
   if (version[0] < MIN_GIT[0] || (version[0] === MIN_GIT[0] && version[1] < MIN_GIT[1])) {
     return limited(`git ${version.join('.')} is older than ${MIN_GIT.join('.')}; ${ONLY_NOTED}`);
   }
-  try {
-    return await ShadowGitCheckpointStore.open({ ...options, git });
-  } catch (error) {
-    return limited(`the checkpoint repositories could not be set up (${String(error)}); ${ONLY_NOTED}`);
+  // Two windows opening one folder at once both set up its shadow repository; the one that loses that race
+  // finds it half made (a locked config, an index being written) and succeeds once the other is done.
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
+    try {
+      return await ShadowGitCheckpointStore.open({ ...options, git });
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
   }
+  return limited(`the checkpoint repositories could not be set up (${String(lastError)}); ${ONLY_NOTED}`);
 }
+
+/** How often opening the shadow repository is tried before the limited store is used. */
+const OPEN_ATTEMPTS = 3;
 
 const ONLY_NOTED =
   'only files written through the editor or named in tool calls can be listed and undone, not files an agent changes by itself.';
