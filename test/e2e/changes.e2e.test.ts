@@ -5,20 +5,17 @@
  * files back. Also makes the README's screenshot of the change review (docs/changes.png).
  */
 import { strict as assert } from 'node:assert';
-import { createHash } from 'node:crypto';
 import {
   existsSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   readlinkSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import {
   docsScreenshot,
@@ -30,27 +27,7 @@ import {
   WorkspaceTempFolder,
 } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
-
-/** Names, modes, link targets and bytes of everything under `root`: any write, create or delete changes it. */
-function hashTree(root: string): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = join(dir, name);
-      const info = lstatSync(full);
-      hash.update(`${relative(root, full)}\0${info.mode}\0`);
-      if (info.isSymbolicLink()) {
-        hash.update(readlinkSync(full));
-      } else if (info.isDirectory()) {
-        walk(full);
-      } else {
-        hash.update(readFileSync(full));
-      }
-    }
-  };
-  walk(root);
-  return hash.digest('hex');
-}
+import { hashTree } from '../support/hashTree';
 
 describe('the change card and checkpoints, clicked in the chat (issue 8)', () => {
   let folder: WorkspaceTempFolder;
@@ -146,7 +123,11 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
       await note.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await note.innerText(), /dir\/ is now a link to a folder outside the workspace/);
       assert.equal(await chat.page.locator('.monaco-dialog-box').count(), 0, 'nothing was asked');
-      assert.equal(hashTree(outside), before, 'nothing outside the workspace was written, created or deleted');
+      assert.equal(
+        hashTree(outside),
+        before,
+        'nothing outside the workspace was written, created or deleted',
+      );
       assert.equal(readlinkSync(folder.file('dir')), outside, 'the link is left as it is');
       mkdirSync('test-results/e2e', { recursive: true });
       await card.screenshot({ path: 'test-results/e2e/changes-link-swap-card.png' });

@@ -1,11 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { createHash } from 'node:crypto';
 import {
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   readlinkSync,
   rmSync,
@@ -18,30 +16,7 @@ import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-
-/**
- * Every path, kind and byte under `root` (links by their target, not followed): equal hashes mean
- * nothing there was written, created or deleted.
- */
-function hashTree(root: string): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      const info = lstatSync(full);
-      hash.update(`${path.relative(root, full)}\0${info.mode}\0`);
-      if (info.isSymbolicLink()) {
-        hash.update(readlinkSync(full));
-      } else if (info.isDirectory()) {
-        walk(full);
-      } else {
-        hash.update(readFileSync(full));
-      }
-    }
-  };
-  walk(root);
-  return hash.digest('hex');
-}
+import { hashTree } from '../../support/hashTree';
 
 describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
   let chat: ChatHarness | undefined;
