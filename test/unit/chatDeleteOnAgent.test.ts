@@ -34,11 +34,18 @@ describe('chat: deleting a chat on the agent side too', () => {
         testAgent('a', { TEST_AGENT_STATE_DIR: stateDir }),
         testAgent('m', { TEST_AGENT_MINIMAL: '1' }),
       ],
+      traceProtocol: true,
     });
     await chat.ready();
     await chat.send('hello');
     await chat.controller.handleMessage({ type: 'delete_chat', chatId: chat.controller.windowChatId });
     assert.equal(readdirSync(stateDir).length, 1, "the agent's session stays");
+    const sent = chat.logger.messages('trace').filter((line) => line.startsWith('client → agent'));
+    assert.ok(
+      sent.some((line) => line.includes('"session/close"')),
+      'the agent is told it need not hold the session in memory (session/close)',
+    );
+    assert.ok(!sent.some((line) => line.includes('"session/delete"')));
     await chat.controller.selectAgent('m');
     await chat.send('hi');
     const minimal = chat.controller.chatList().find((summary) => summary.agentId === 'm');

@@ -58,6 +58,8 @@ export interface HarnessOptions {
   readonly pickFiles?: () => Promise<AttachmentRef[]>;
   /** Characters a message keeps (the `acpAgents.chat.maxMessageCharacters` setting). */
   readonly maxMessageChars?: number;
+  /** Every protocol message written to `logger` at trace level (to check what was sent). */
+  readonly traceProtocol?: boolean;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -113,9 +115,10 @@ export class ChatHarness {
           this.readOnlyDocuments.push({ title, text });
         },
       },
-      ...(options.maxMessageChars
-        ? { clientOptions: { threadLimits: { maxMessageChars: options.maxMessageChars } } }
-        : {}),
+      clientOptions: {
+        ...(options.maxMessageChars ? { threadLimits: { maxMessageChars: options.maxMessageChars } } : {}),
+        ...(options.traceProtocol ? { traceProtocol: true } : {}),
+      },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
