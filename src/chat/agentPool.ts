@@ -212,6 +212,7 @@ export class AgentPool implements Disposable {
         command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
         ports: this.host.ports,
         ...this.host.clientOptions,
+        terminalAuth: this.host.signIn !== undefined,
         signal,
       });
       const client = await (this.host.progress

@@ -31,6 +31,8 @@ export interface AgentClientOptions {
   readonly initializeTimeoutMs?: number;
   /** Log every protocol message at trace level. */
   readonly traceProtocol?: boolean;
+  /** The host runs terminal sign-in methods in a terminal the user types in: advertised as `auth.terminal`. */
+  readonly terminalAuth?: boolean;
   readonly threadLimits?: Partial<ThreadLimits>;
   readonly sessionOptions?: SessionOptions;
   readonly processOptions?: AgentProcessOptions;

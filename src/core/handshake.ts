@@ -23,19 +23,31 @@ export interface HandshakeOptions {
   readonly initializeTimeoutMs?: number;
   /** Advertise elicitation (the client has an elicitation port). */
   readonly elicitation?: boolean;
+  /** Advertise `auth.terminal` (the host can run sign-in commands in a terminal). */
+  readonly terminalAuth?: boolean;
 }
 
 /** What this client can do for an agent, advertised in `initialize` (v1's shape). */
 export const CLIENT_CAPABILITIES: acp.ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
+  // Notices are shown in the transcript (agents must not send them unless this is advertised).
+  session: { notices: {} },
 };
 
-/** Elicitation is advertised (form and URL modes) only by a client that can show it. */
-export function clientCapabilities(options: { readonly elicitation: boolean }): acp.ClientCapabilities {
-  return options.elicitation
-    ? { ...CLIENT_CAPABILITIES, elicitation: { form: {}, url: {} } }
-    : CLIENT_CAPABILITIES;
+/**
+ * Elicitation is advertised (form and URL modes) only by a client that can show it; terminal sign-in only
+ * by one that can run the agent's own command in a terminal the user types in.
+ */
+export function clientCapabilities(options: {
+  readonly elicitation: boolean;
+  readonly terminalAuth?: boolean;
+}): acp.ClientCapabilities {
+  return {
+    ...CLIENT_CAPABILITIES,
+    ...(options.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
+    ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
+  };
 }
 
 /**
@@ -61,7 +73,10 @@ export async function handshake(
   const params: acp.InitializeRequest = {
     protocolVersion: PROTOCOL_VERSION,
     clientInfo,
-    clientCapabilities: clientCapabilities({ elicitation: options.elicitation === true }),
+    clientCapabilities: clientCapabilities({
+      elicitation: options.elicitation === true,
+      terminalAuth: options.terminalAuth === true,
+    }),
   };
   const request = agent.request(methods.agent.initialize, params);
   try {

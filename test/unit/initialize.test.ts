@@ -5,7 +5,7 @@ import { AgentError, AgentExitedError } from '../../src/core/errors';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import { chooseKind, PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';
-import { RecordingLogger, startTestAgent, TEST_AGENT_JS } from './support/testAgent';
+import { RecordingLogger, startTestAgent, TEST_AGENT_JS, text } from './support/testAgent';
 
 function ports(logger = new RecordingLogger()) {
   return {
@@ -35,6 +35,35 @@ describe('initialize', () => {
     } finally {
       await agent.stop();
     }
+  });
+
+  it('advertises what the client can show: notices always, terminal sign-in only with a terminal to run it in', async () => {
+    const advertised = async (terminalAuth: boolean): Promise<Record<string, unknown>> => {
+      const agent = await startTestAgent({ client: { terminalAuth } });
+      try {
+        const session = await agent.client.newSession({ cwd: agent.dir });
+        await session.prompt([text('capabilities')]);
+        const said = session.thread
+          .snapshot()
+          .entries.flatMap((entry) => (entry.kind === 'agent' ? [entry.text] : []))
+          .join('');
+        return JSON.parse(said.replace(/^clientCapabilities: /, '')) as Record<string, unknown>;
+      } finally {
+        await agent.stop();
+      }
+    };
+    const withTerminal = await advertised(true);
+    assert.deepEqual(withTerminal.session, { notices: {} });
+    assert.deepEqual(withTerminal.auth, { terminal: true });
+    assert.deepEqual(withTerminal.fs, { readTextFile: true, writeTextFile: true });
+    assert.equal(withTerminal.terminal, true);
+    const without = await advertised(false);
+    assert.notEqual(
+      (without.auth as { terminal?: boolean } | undefined)?.terminal,
+      true,
+      'no terminal sign-in is claimed by a host that cannot run one',
+    );
+    assert.deepEqual(without.session, { notices: {} });
   });
 
   it('fails with a typed timeout when the agent does not answer, and stops the process', async () => {
