@@ -1,0 +1,17 @@
+import type { Disposable } from '../../../core/disposable';
+import type { CheckpointStore } from '../core/types';
+
+/**
+ * What the change review asks the workspace (the workspace service implements it, wired by the
+ * composition root): the store for the folders that may be checkpointed now — none in Restricted Mode,
+ * none of the home folder, never stored inside a workspace folder — and whether a new checkpoint may be
+ * taken. Each rejects with the reason in the user's words ("the workspace is not trusted …").
+ */
+export interface CheckpointWorkspace {
+  /** The store of this moment: opened again when folders are added or removed. */
+  store(): Promise<CheckpointStore>;
+  /** Rejects when no new checkpoint may be taken (e.g. the storage is over its cap). */
+  mayCheckpoint(): Promise<void>;
+  /** Trust was granted or the folders changed. */
+  onDidChange(listener: () => void): Disposable;
+}
