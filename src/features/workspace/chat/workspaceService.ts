@@ -98,7 +98,7 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
       }
     }
     if (folders.length === 0) {
-      return { problem: `${refused.join('; ')}, which is never checkpointed` };
+      return { problem: `no folder here may be checkpointed (${refused.join('; ')})` };
     }
     const candidates = await Promise.all(this.host.storageCandidates().map(realOrResolved));
     const storage = storageOutside(candidates, all);
