@@ -81,6 +81,11 @@ export interface AcpAgentsApi {
   readonly sidebar: ChatViewProvider;
   /** The ACP Registry and Add Agent's questions (tests install scripted answers in `prompts.current`). */
   readonly registry: { readonly service: RegistryService; readonly prompts: { current: AddAgentPrompts } };
+  /** Checkpoints: the change review and the workspace service that says where and when they may be taken. */
+  readonly checkpoints: {
+    readonly review: ChangeReview;
+    readonly workspace: WorkspaceService<CheckpointsCore.CheckpointStore>;
+  };
 }
 
 /**
@@ -281,6 +286,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       mentions,
       sidebar: view,
       registry,
+      checkpoints: { review: changeReview, workspace: checkpointWorkspace },
     },
     shutdown: () => chat.shutdown(),
     dispose: () => {

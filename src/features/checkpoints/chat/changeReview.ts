@@ -180,7 +180,9 @@ export class ChangeReview implements Disposable {
 
   /** A turn cut off by a reload or a crash of VS Code: its list is completed from the disk as it is now. */
   async recover(thread: Thread): Promise<void> {
-    for (const turn of thread.snapshot().turns) {
+    // No store now (Restricted Mode): the cut-off lists stay as they are until there is one.
+    const store = await this.store().catch(() => undefined);
+    for (const turn of store ? thread.snapshot().turns : []) {
       if (turn.checkpointId !== undefined && turn.changes?.live && turn.status !== 'running') {
         await this.finish(thread, turn.id, turn.checkpointId);
       }

@@ -115,6 +115,11 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
     return { folders, storageDir: storage.dir };
   }
 
+  /** Where checkpoint storage may go, in order of preference (before the rules above choose). */
+  storageCandidates(): readonly string[] {
+    return this.host.storageCandidates();
+  }
+
   /** The store for the folders of this moment; rejects with the reason when there may be none. */
   async store(): Promise<S> {
     const plan = await this.plan();

@@ -39,19 +39,27 @@ export function refusedFolder(folder: string, home: string): string | undefined 
 export type StorageChoice = { readonly dir: string; readonly moved: boolean } | { readonly problem: string };
 
 /**
- * The first of `candidates` that lies outside every workspace folder — a shadow repository inside the
- * folder it records would snapshot itself (a home folder opened over Remote-SSH holds VS Code's own
- * storage). The second candidate onwards get a subfolder named by the hash of the first, so that each
- * workspace keeps its own. All paths real.
+ * The storage folder each candidate gives: the first as it is, the others a subfolder named by the hash
+ * of the first, so that each workspace keeps its own there.
+ */
+export function storageDirs(candidates: readonly string[]): string[] {
+  const first = candidates[0];
+  const key = first === undefined ? '' : createHash('sha256').update(first).digest('hex').slice(0, 16);
+  return candidates.map((candidate, index) =>
+    index === 0 ? candidate : path.join(candidate, 'workspace-checkpoints', key),
+  );
+}
+
+/**
+ * The first storage folder (see `storageDirs`) that lies outside every workspace folder — a shadow
+ * repository inside the folder it records would snapshot itself (a home folder opened over Remote-SSH
+ * holds VS Code's own storage). All paths real.
  */
 export function storageOutside(candidates: readonly string[], folders: readonly string[]): StorageChoice {
-  const first = candidates[0];
-  if (first === undefined) {
+  if (candidates.length === 0) {
     return { problem: 'VS Code gave no storage folder for this workspace' };
   }
-  const key = createHash('sha256').update(first).digest('hex').slice(0, 16);
-  for (const [index, candidate] of candidates.entries()) {
-    const dir = index === 0 ? candidate : path.join(candidate, 'workspace-checkpoints', key);
+  for (const [index, dir] of storageDirs(candidates).entries()) {
     if (!folders.some((folder) => isLexicallyWithin(dir, folder) || isLexicallyWithin(folder, dir))) {
       return { dir, moved: index > 0 };
     }
