@@ -1,5 +1,6 @@
 import type { CheckpointWorkspace } from '../../../src/features/checkpoints/chat/checkpointWorkspace';
 import type { CheckpointStore } from '../../../src/features/checkpoints/core/types';
+import { RunningTurns } from '../../../src/features/workspace/chat/runningTurns';
 
 /**
  * A workspace of fixed folders that is always trusted and never full: the store `open` makes, opened on
@@ -11,5 +12,6 @@ export function oneStore(open: () => Promise<CheckpointStore>): CheckpointWorksp
     store: () => (opened ??= open()),
     mayCheckpoint: async () => undefined,
     onDidChange: () => ({ dispose: () => undefined }),
+    running: new RunningTurns(),
   };
 }

@@ -25,7 +25,7 @@ import {
   type PutBackOutcome,
 } from './putBack';
 import { confirmRestore } from './confirmRestore';
-import { confirmDespiteRunning, RunningTurns } from './runningTurns';
+import { confirmDespiteRunning } from './confirmRunning';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
@@ -53,8 +53,6 @@ export class ChangeReview implements Disposable {
   /** The folders the store records, once it is open: where a running turn's agent may write. */
   private folders: readonly string[] = [];
   private untracked: () => string[] = () => [];
-  /** Every chat's running turn in this window, so that Undo and Restore ask before racing one. */
-  readonly running = new RunningTurns();
 
   constructor(
     /** The store of the folders that may be checkpointed now, and whether a checkpoint may be taken. */
@@ -129,7 +127,7 @@ export class ChangeReview implements Disposable {
    * list is recorded when the turn ends. Disposing stops following (the final list is still recorded).
    */
   follow(thread: Thread, turnId: string, title: () => string = () => 'Another chat'): Disposable {
-    const registered = this.running.follow(thread, turnId, title, this.folders);
+    const registered = this.stores.running.follow(thread, turnId, title, this.folders);
     const checkpointId = thread.turn(turnId)?.checkpointId;
     if (checkpointId === undefined) {
       return registered;
@@ -240,7 +238,7 @@ export class ChangeReview implements Disposable {
       this.workspace.inform('The workspace is already as it was before this message.');
       return;
     }
-    if (!(await confirmRestore(this.workspace, this.running, thread, files))) {
+    if (!(await confirmRestore(this.workspace, this.stores.running, thread, files))) {
       return;
     }
     const outcome = await this.putBack(checkpointId, files, 'Restored');
@@ -300,7 +298,7 @@ export class ChangeReview implements Disposable {
       return;
     }
     const paths = files.map((file) => file.path);
-    if (!(await confirmDespiteRunning(this.workspace, this.running, thread, paths, 'Undo'))) {
+    if (!(await confirmDespiteRunning(this.workspace, this.stores.running, thread, paths, 'Undo'))) {
       return;
     }
     const afterId = changes.afterCheckpointId;

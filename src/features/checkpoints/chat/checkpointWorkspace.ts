@@ -1,4 +1,5 @@
 import type { Disposable } from '../../../core/disposable';
+import type { Thread } from '../../../core/thread';
 import type { CheckpointStore } from '../core/types';
 
 /**
@@ -14,4 +15,14 @@ export interface CheckpointWorkspace {
   mayCheckpoint(): Promise<void>;
   /** Trust was granted or the folders changed. */
   onDidChange(listener: () => void): Disposable;
+  /** Every chat's running turn in this window, per folder: Undo and Restore ask before racing one. */
+  readonly running: RunningTurnsRegistry;
+}
+
+/** The registry of running turns (the workspace service's `RunningTurns`). */
+export interface RunningTurnsRegistry {
+  /** Registers turn `turnId` of `thread` on `folders` until it ends (or the handle is disposed). */
+  follow(thread: Thread, turnId: string, title: () => string, folders: readonly string[]): Disposable;
+  /** The running turns of chats other than `chat` on any of `folders`, oldest first. */
+  othersOn(chat: object, folders: Iterable<string>): readonly { readonly title: () => string }[];
 }

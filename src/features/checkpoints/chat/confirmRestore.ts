@@ -2,7 +2,8 @@ import type { Thread } from '../../../core/thread';
 import type { FileChangeStat } from '../core/types';
 import { describe, plural, restoreVerb } from './cardUpdates';
 import { wouldLeaveAlone } from './putBack';
-import { confirmDespiteRunning, type RunningTurns } from './runningTurns';
+import type { RunningTurnsRegistry } from './checkpointWorkspace';
+import { confirmDespiteRunning } from './confirmRunning';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
 /**
@@ -12,7 +13,7 @@ import type { WorkspaceChangesPort } from './workspaceChanges';
  */
 export async function confirmRestore(
   workspace: WorkspaceChangesPort,
-  running: RunningTurns,
+  running: RunningTurnsRegistry,
   thread: Thread,
   files: readonly FileChangeStat[],
 ): Promise<boolean> {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
+import { RunningTurns } from './runningTurns';
 import { realOrResolved, refusedFolder, storageOutside, storedBytes } from '../core/storagePolicy';
 
 /** What the workspace service asks the editor; `../vscode/vscodeWorkspaceHost.ts` implements it. */
@@ -53,6 +54,8 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
   private readonly listeners = new Set<() => void>();
   private readonly subscriptions: Disposable[];
   private disposed = false;
+  /** Every chat's running turn in this window, per folder (which chat, since when). */
+  readonly running = new RunningTurns();
 
   constructor(
     private readonly host: WorkspaceHost,
