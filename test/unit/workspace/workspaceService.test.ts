@@ -23,6 +23,7 @@ import {
   type WorkspaceHost,
 } from '../../../src/features/workspace/chat/workspaceService';
 import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { oneStore } from '../support/oneStore';
 import { until } from '../support/chatHarness';
 
 /** VS Code's side of the workspace, as a test drives it: trust, folders, storage, the cap. */
@@ -258,5 +259,21 @@ describe('workspace service: checkpoints only where and when they may be taken',
     now += 1000;
     await checkpointId();
     assert.ok(readdirSync(path.join(root, 'storage', 'workspace', 'checkpoints')).length > 0);
+  });
+
+  it('Stop while the storage is measured against its cap gives the checkpoint up at once, opening no store', async () => {
+    const measuring = {
+      ...oneStore(() => service.store()),
+      mayCheckpoint: () => new Promise<void>(() => undefined),
+    };
+    const held = new ChangeReview(measuring, port, console);
+    const stop = new AbortController();
+    const result = held.checkpoint(stop.signal);
+    stop.abort(new Error('Stopped before the message was sent.'));
+    assert.deepEqual(await result, {
+      problem: 'No checkpoint for this turn: Stopped before the message was sent.',
+    });
+    held.dispose();
+    assert.equal(plans.length, 0, 'a store was opened');
   });
 });

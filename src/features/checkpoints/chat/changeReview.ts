@@ -98,7 +98,12 @@ export class ChangeReview implements Disposable {
     stopped?: AbortSignal,
   ): Promise<{ readonly id: string } | { readonly problem: string }> {
     try {
-      await this.stores.mayCheckpoint();
+      const within = (): AbortSignal => {
+        const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
+        return stopped ? AbortSignal.any([timeout, stopped]) : timeout;
+      };
+      // Measuring a large storage against its cap takes a moment: Stop and the timeout apply to it too.
+      await abortable(this.stores.mayCheckpoint(), within());
       const store = await this.store();
       if (store.coverage === 'limited' && !this.told) {
         this.told = true;
@@ -106,10 +111,7 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
-      return {
-        id: await abortable(store.create(), stopped ? AbortSignal.any([timeout, stopped]) : timeout),
-      };
+      return { id: await abortable(store.create(), within()) };
     } catch (error) {
       const reason = isTimeout(error)
         ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
