@@ -79,9 +79,10 @@ describe('workspace service: checkpoints only where and when they may be taken',
   let port: NodeWorkspaceChanges;
   /** Every store the service opened, with its plan. */
   let plans: StorePlan[];
-  /** The wrapper around the real git writes a line here for every run: proof that git ran, or not. */
+  /** The wrapper around the real git (first on PATH) writes a line here for every run: whether git ran. */
   let gitLog: string;
   let now: number;
+  let savedPath: string | undefined;
 
   function folder(name: string): string {
     const dir = path.join(root, name);
@@ -98,6 +99,8 @@ describe('workspace service: checkpoints only where and when they may be taken',
     mkdirSync(path.dirname(wrapper));
     writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
     chmodSync(wrapper, 0o755);
+    savedPath = process.env.PATH;
+    process.env.PATH = [path.dirname(wrapper), savedPath].join(path.delimiter);
     host = new TestHost(folder('home'));
     host.open = [folder('home/project')];
     host.candidates = [path.join(root, 'storage', 'workspace'), path.join(root, 'storage', 'global')];
@@ -107,7 +110,8 @@ describe('workspace service: checkpoints only where and when they may be taken',
       host,
       (plan) => {
         plans.push(plan);
-        return createCheckpointStore({ ...plan, logger: console, git: wrapper });
+        // git found on PATH as in use: the wrapper is first there.
+        return createCheckpointStore({ ...plan, logger: console });
       },
       console,
       { storeSubdir: 'checkpoints', measureEveryMs: 1000, now: () => now },
@@ -117,6 +121,7 @@ describe('workspace service: checkpoints only where and when they may be taken',
   });
 
   afterEach(async () => {
+    process.env.PATH = savedPath;
     review.dispose();
     const store = plans.length > 0 ? await service.store().catch(() => undefined) : undefined;
     await (store as { idle?: () => Promise<void> } | undefined)?.idle?.();
