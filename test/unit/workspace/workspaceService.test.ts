@@ -24,7 +24,7 @@ import {
 } from '../../../src/features/workspace/chat/workspaceService';
 import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
 import { oneStore } from '../support/oneStore';
-import { until } from '../support/chatHarness';
+import { ChatHarness, testAgent, until } from '../support/chatHarness';
 
 /** VS Code's side of the workspace, as a test drives it: trust, folders, storage, the cap. */
 class TestHost implements WorkspaceHost {
@@ -280,5 +280,43 @@ describe('workspace service: checkpoints only where and when they may be taken',
     });
     held.dispose();
     assert.equal(plans.length, 0, 'a store was opened');
+  });
+
+  it('a turn over the cap says on the turn why it has no checkpoint, the user is told once, the chat goes on', async () => {
+    let chat: ChatHarness | undefined;
+    try {
+      chat = new ChatHarness({
+        agents: [testAgent('a')],
+        changes: (dir, storage) => {
+          host.open = [dir];
+          host.candidates = [storage];
+          // Storage already over the cap: 2 MB stored, 1 MB allowed.
+          mkdirSync(path.join(storage, 'checkpoints'), { recursive: true });
+          writeFileSync(path.join(storage, 'checkpoints', 'filler'), Buffer.alloc(2 * 1024 * 1024));
+          host.capBytes = 1024 * 1024;
+          return new ChangeReview(service, new NodeWorkspaceChanges(dir), console);
+        },
+      });
+      await chat.ready();
+      await chat.send('own write a.txt x');
+      await chat.send('own write b.txt y');
+      const turns = () => chat!.controller.viewState().chat?.thread.turns ?? [];
+      await until(() => turns().length === 2 && turns().every((t) => t.status === 'completed'), 'two turns');
+      for (const turn of turns()) {
+        assert.equal(turn.checkpointId, undefined);
+        assert.match(
+          turn.checkpointProblem ?? '',
+          /^No checkpoint for this turn: the checkpoint storage is full/,
+        );
+      }
+      assert.equal(
+        existsSync(path.join(chat.dir, 'a.txt')) && existsSync(path.join(chat.dir, 'b.txt')),
+        true,
+      );
+      assert.equal(host.informed.filter((m) => /Checkpoints have stopped/.test(m)).length, 1);
+      assert.equal(plans.length, 0, 'a store was opened over the cap');
+    } finally {
+      await chat?.dispose();
+    }
   });
 });
