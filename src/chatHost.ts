@@ -54,6 +54,8 @@ import { VsCodeDiagnostics } from './features/problems/vscode/vscodeDiagnostics'
 import { VsCodeTerminals } from './features/terminals/vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
 import { VsCodeWorkspaceChanges } from './features/checkpoints/vscode/vscodeWorkspaceChanges';
+import { WorkspaceService } from './features/workspace/chat/workspaceService';
+import { vscodeWorkspaceHost } from './features/workspace/vscode/vscodeWorkspaceHost';
 
 /**
  * The test hooks: what the extension exposes to its integration tests, and only to them (an
@@ -79,6 +81,11 @@ export interface AcpAgentsApi {
   readonly sidebar: ChatViewProvider;
   /** The ACP Registry and Add Agent's questions (tests install scripted answers in `prompts.current`). */
   readonly registry: { readonly service: RegistryService; readonly prompts: { current: AddAgentPrompts } };
+  /** Checkpoints: the change review and the workspace service that says where and when they may be taken. */
+  readonly checkpoints: {
+    readonly review: ChangeReview;
+    readonly workspace: WorkspaceService<CheckpointsCore.CheckpointStore>;
+  };
 }
 
 /**
@@ -142,26 +149,21 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     },
     logger,
   );
-  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-  // Checkpoints live in the extension's own storage, never in the user's repository.
-  const checkpointsDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  // Checkpoints: the workspace service says which folders (trusted, live, never the home folder) and where
+  // (the extension's storage, never inside a workspace folder, under its cap); the store opens on first use.
   const checkpointsBundle = vscode.Uri.joinPath(context.extensionUri, 'dist', 'checkpoints.js').fsPath;
   const workspaceChanges = new VsCodeWorkspaceChanges(
-    (id, file): Promise<Uint8Array | undefined> => changeReview?.read(id, file) ?? Promise.resolve(undefined),
+    (id, file): Promise<Uint8Array | undefined> => changeReview.read(id, file),
     prompts,
   );
-  const changeReview: ChangeReview | undefined = folders.length
-    ? new ChangeReview(
-        () =>
-          loadCheckpoints(checkpointsBundle).createCheckpointStore({
-            folders,
-            storageDir: checkpointsDir,
-            logger,
-          }),
-        workspaceChanges,
-        logger,
-      )
-    : undefined;
+  const checkpointWorkspace = new WorkspaceService(
+    vscodeWorkspaceHost(context, (message) => workspaceChanges.inform(message)),
+    ({ folders, storageDir }) =>
+      loadCheckpoints(checkpointsBundle).createCheckpointStore({ folders, storageDir, logger }),
+    logger,
+    { storeSubdir: 'checkpoints' },
+  );
+  const changeReview = new ChangeReview(checkpointWorkspace, workspaceChanges, logger);
   const mentions = new VsCodeMentionSource();
   const editor = new VsCodeEditorActions();
   const chat = (viewRef.chat = new ChatController({
@@ -180,7 +182,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     editor,
     workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     reviews: review,
-    ...(changeReview ? { changes: changeReview } : {}),
+    changes: changeReview,
     diagnostics: new VsCodeDiagnostics(),
     mentions,
     signIn: new VsCodeSignIn(context.secrets, prompts),
@@ -219,7 +221,8 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     review,
     terminals,
     workspaceChanges,
-    ...(changeReview ? [changeReview] : []),
+    checkpointWorkspace,
+    changeReview,
     mentions,
     editor,
     chat,
@@ -283,6 +286,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       mentions,
       sidebar: view,
       registry,
+      checkpoints: { review: changeReview, workspace: checkpointWorkspace },
     },
     shutdown: () => chat.shutdown(),
     dispose: () => {

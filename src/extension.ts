@@ -78,6 +78,9 @@ function testHooks(chat: LazyChatHost, activation: ActivationTimings): AcpAgents
     get mentions() {
       return api().mentions;
     },
+    get checkpoints() {
+      return api().checkpoints;
+    },
     get sidebar() {
       return api().sidebar;
     },

@@ -6,6 +6,7 @@ import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { oneStore } from '../support/oneStore';
 
 /** Bytes a text editor would not keep as they are: CRLF, no final newline, a byte that is not UTF-8. */
 const AWKWARD = Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from([0xff, 0xfe]), Buffer.from('end')]);
@@ -20,7 +21,9 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       changes: (dir, storage) => {
         port = new NodeWorkspaceChanges(dir);
         return new ChangeReview(
-          () => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console, ...options }),
+          oneStore(() =>
+            createCheckpointStore({ folders: [dir], storageDir: storage, logger: console, ...options }),
+          ),
           port,
           console,
           { liveRefreshMs: 20 },
@@ -226,7 +229,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       changes: (_dir, storageDir) => {
         port = new NodeWorkspaceChanges(dir);
         return new ChangeReview(
-          () => createCheckpointStore({ folders: [dir], storageDir, logger: console }),
+          oneStore(() => createCheckpointStore({ folders: [dir], storageDir, logger: console })),
           port,
           console,
         );
@@ -274,7 +277,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       changes: (dir, storage) => {
         port = new NodeWorkspaceChanges(dir);
         return new ChangeReview(
-          async () => {
+          oneStore(async () => {
             const store = await createCheckpointStore({
               folders: [dir],
               storageDir: storage,
@@ -287,7 +290,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
             return Object.assign(Object.create(store) as typeof store, {
               create: () => Promise.reject(full),
             });
-          },
+          }),
           port,
           console,
         );
@@ -313,7 +316,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       changes: (dir, storage) => {
         port = new NodeWorkspaceChanges(dir);
         return new ChangeReview(
-          async () => {
+          oneStore(async () => {
             const store = await createCheckpointStore({
               folders: [dir],
               storageDir: storage,
@@ -330,7 +333,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
                 return new Promise<void>((resolve) => (release = resolve)).then(() => store.create());
               },
             });
-          },
+          }),
           port,
           console,
         );

@@ -9,6 +9,7 @@ import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { oneStore } from '../support/oneStore';
 
 /**
  * Two chats on one folder: Undo, Undo all and Restore of chat A while chat B's turn runs ask first, with
@@ -30,7 +31,7 @@ describe('running turns: undoing while another chat on the same folder runs asks
       changes: (dir, storage) => {
         port = new NodeWorkspaceChanges(dir);
         return new ChangeReview(
-          () => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console }),
+          oneStore(() => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console })),
           port,
           console,
           { liveRefreshMs: 20 },

@@ -16,6 +16,7 @@ import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { oneStore } from '../support/oneStore';
 import { hashTree } from '../../support/hashTree';
 
 describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
@@ -36,7 +37,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
       changes: (dir, storage) => {
         port = new NodeWorkspaceChanges(dir);
         return new ChangeReview(
-          () => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console }),
+          oneStore(() => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console })),
           port,
           console,
           { liveRefreshMs: 20 },

@@ -1,4 +1,5 @@
 import { abortable, isTimeout } from '../../../core/abortable';
+import { isLexicallyWithin } from '../../../core/pathConfinement';
 import type { CheckpointStore, FileChangeStat } from '../core/types';
 import type { Disposable } from '../../../core/disposable';
 import type { Logger } from '../../../core/ports';
@@ -7,15 +8,13 @@ import type { TurnChanges, TurnFileChange } from '../../../core/threadTypes';
 import {
   changesOf,
   decide,
-  describe,
   encode,
   markProblems,
   pendingOf,
-  plural,
-  restoreVerb,
   turnChangesOf,
   undoDespiteEdits,
 } from './cardUpdates';
+import type { CheckpointWorkspace } from './checkpointWorkspace';
 import { LiveRefresh } from './liveRefresh';
 import {
   editedSince,
@@ -25,7 +24,8 @@ import {
   wouldLeaveAlone,
   type PutBackOutcome,
 } from './putBack';
-import { confirmDespiteRunning, RunningTurns } from './runningTurns';
+import { confirmRestore } from './confirmRestore';
+import { confirmDespiteRunning } from './confirmRunning';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
@@ -47,28 +47,38 @@ export class ChangeReview implements Disposable {
   private readonly options: ChangeReviewOptions;
   private told = false;
   private readonly following = new Set<Disposable>();
-  private opened: Promise<CheckpointStore> | undefined;
   private coverage: TurnChanges['coverage'] = 'full';
   private warming: Promise<void> | undefined;
+  private readonly changed: Disposable;
   /** The folders the store records, once it is open: where a running turn's agent may write. */
   private folders: readonly string[] = [];
   private untracked: () => string[] = () => [];
-  /** Every chat's running turn in this window, so that Undo and Restore ask before racing one. */
-  readonly running = new RunningTurns();
 
   constructor(
-    /** Opens the store on first use (it probes git and sets up its repositories). */
-    private readonly openStore: () => Promise<CheckpointStore>,
+    /** The store of the folders that may be checkpointed now, and whether a checkpoint may be taken. */
+    private readonly stores: CheckpointWorkspace,
     private readonly workspace: WorkspaceChangesPort,
     private readonly logger: Logger,
     options: Partial<ChangeReviewOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    // Trust granted or a folder added: the warm-up that found nothing to do (or a smaller store) runs again.
+    this.changed = stores.onDidChange(() => {
+      if (this.warming !== undefined) {
+        this.warming = undefined;
+        this.warmUp();
+      }
+    });
   }
 
   /** `path`'s bytes at checkpoint `id` (for the diff editor); undefined when it did not exist. */
   async read(id: string, path: string): Promise<Uint8Array | undefined> {
-    return (await this.store()).read(id, path);
+    const store = await this.store();
+    if (!store.folders.some((folder) => isLexicallyWithin(path, folder))) {
+      // Not "it did not exist": the folder is no longer checkpointed, so nothing is known of it.
+      throw new Error(`${path} is not in a checkpointed workspace folder.`);
+    }
+    return store.read(id, path);
   }
 
   /**
@@ -88,6 +98,12 @@ export class ChangeReview implements Disposable {
     stopped?: AbortSignal,
   ): Promise<{ readonly id: string } | { readonly problem: string }> {
     try {
+      const within = (): AbortSignal => {
+        const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
+        return stopped ? AbortSignal.any([timeout, stopped]) : timeout;
+      };
+      // Measuring a large storage against its cap takes a moment: Stop and the timeout apply to it too.
+      await abortable(this.stores.mayCheckpoint(), within());
       const store = await this.store();
       if (store.coverage === 'limited' && !this.told) {
         this.told = true;
@@ -95,10 +111,7 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
-      return {
-        id: await abortable(store.create(), stopped ? AbortSignal.any([timeout, stopped]) : timeout),
-      };
+      return { id: await abortable(store.create(), within()) };
     } catch (error) {
       const reason = isTimeout(error)
         ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
@@ -116,7 +129,7 @@ export class ChangeReview implements Disposable {
    * list is recorded when the turn ends. Disposing stops following (the final list is still recorded).
    */
   follow(thread: Thread, turnId: string, title: () => string = () => 'Another chat'): Disposable {
-    const registered = this.running.follow(thread, turnId, title, this.folders);
+    const registered = this.stores.running.follow(thread, turnId, title, this.folders);
     const checkpointId = thread.turn(turnId)?.checkpointId;
     if (checkpointId === undefined) {
       return registered;
@@ -167,7 +180,9 @@ export class ChangeReview implements Disposable {
 
   /** A turn cut off by a reload or a crash of VS Code: its list is completed from the disk as it is now. */
   async recover(thread: Thread): Promise<void> {
-    for (const turn of thread.snapshot().turns) {
+    // No store now (Restricted Mode): the cut-off lists stay as they are until there is one.
+    const store = await this.store().catch(() => undefined);
+    for (const turn of store ? thread.snapshot().turns : []) {
       if (turn.checkpointId !== undefined && turn.changes?.live && turn.status !== 'running') {
         await this.finish(thread, turn.id, turn.checkpointId);
       }
@@ -225,34 +240,7 @@ export class ChangeReview implements Disposable {
       this.workspace.inform('The workspace is already as it was before this message.');
       return;
     }
-    const leftAlone = await wouldLeaveAlone(
-      this.workspace,
-      files.map((file) => file.path),
-    );
-    const changing = files.length - leftAlone.size;
-    const touched = files.filter((file) => !leftAlone.has(file.path)).map((file) => file.path);
-    if (!(await confirmDespiteRunning(this.workspace, this.running, thread, touched, 'Restore'))) {
-      return;
-    }
-    // Unsaved editor text of a file put back is lost: said first, as Undo asks before losing edits.
-    const unsaved = new Set(
-      files.filter((f) => !leftAlone.has(f.path) && this.workspace.unsaved(f.path)).map((f) => f.path),
-    );
-    const lost =
-      unsaved.size === 0
-        ? ''
-        : ` Unsaved changes in ${unsaved.size} open ${plural(unsaved.size, 'editor')} will be lost.`;
-    const confirmed = await this.workspace.confirm(
-      `Restore the workspace to before this message? ${changing} ${plural(changing, 'file')} will change.${lost}`,
-      describe(files, (file) => {
-        const why = leftAlone.get(file.path);
-        const what = why === undefined ? restoreVerb(file.kind) : `left alone: ${why}`;
-        const dropped = unsaved.has(file.path) ? ', unsaved changes lost' : '';
-        return `${this.workspace.relativePath(file.path)} (${what}${dropped})`;
-      }),
-      'Restore',
-    );
-    if (!confirmed) {
+    if (!(await confirmRestore(this.workspace, this.stores.running, thread, files))) {
       return;
     }
     const outcome = await this.putBack(checkpointId, files, 'Restored');
@@ -275,14 +263,13 @@ export class ChangeReview implements Disposable {
     }
   }
 
-  private store(): Promise<CheckpointStore> {
-    this.opened ??= this.openStore().then((store) => {
-      this.coverage = store.coverage;
-      this.folders = store.folders;
-      this.untracked = () => store.untrackedFolders?.() ?? [];
-      return store;
-    });
-    return this.opened;
+  /** The workspace's store of this moment (opened again when its folders change). */
+  private async store(): Promise<CheckpointStore> {
+    const store = await this.stores.store();
+    this.coverage = store.coverage;
+    this.folders = store.folders;
+    this.untracked = () => store.untrackedFolders?.() ?? [];
+    return store;
   }
 
   /** Tells a store that cannot see the whole workspace about a file the agent is about to change. */
@@ -294,11 +281,9 @@ export class ChangeReview implements Disposable {
     }
   }
 
+  /** The store is the workspace service's: it closes it. */
   dispose(): void {
-    void this.opened?.then(
-      (store) => store.dispose(),
-      () => undefined,
-    );
+    this.changed.dispose();
     for (const handle of [...this.following]) {
       handle.dispose();
     }
@@ -315,7 +300,7 @@ export class ChangeReview implements Disposable {
       return;
     }
     const paths = files.map((file) => file.path);
-    if (!(await confirmDespiteRunning(this.workspace, this.running, thread, paths, 'Undo'))) {
+    if (!(await confirmDespiteRunning(this.workspace, this.stores.running, thread, paths, 'Undo'))) {
       return;
     }
     const afterId = changes.afterCheckpointId;
@@ -344,7 +329,14 @@ export class ChangeReview implements Disposable {
     files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
     verb: string,
   ): Promise<PutBackOutcome> {
-    const { known, unknown } = await originals((path) => this.read(checkpointId, path), files);
+    // A file of a folder removed from the workspace since is left as it is: nothing is known of it now.
+    const folders = (await this.store()).folders;
+    const gone = files.filter((f) => !folders.some((folder) => isLexicallyWithin(f.path, folder)));
+    const { known, unknown } = await originals(
+      (path) => this.read(checkpointId, path),
+      files.filter((file) => !gone.includes(file)),
+    );
+    unknown.push(...gone.map((f) => ({ path: f.path, reason: 'its folder is no longer in the workspace' })));
     const outcome = await putBack(this.workspace, known, unknown);
     reportNotRestored(this.workspace, verb, outcome);
     return outcome;

@@ -1,7 +1,5 @@
 import type { Disposable } from '../../../core/disposable';
 import type { Thread } from '../../../core/thread';
-import { describe, plural } from './cardUpdates';
-import type { WorkspaceChangesPort } from './workspaceChanges';
 
 /** A turn running in this window: which chat, on which workspace folders, since when. */
 export interface RunningTurn {
@@ -17,9 +15,9 @@ export interface RunningTurn {
 }
 
 /**
- * The turns running now, per workspace folder. Undo, Undo all and Restore ask it whether another chat's
- * agent may be writing the same folder at this moment — putting files back under a running agent races
- * with it, so the user is asked first, with that chat named.
+ * The turns running now in this window, per workspace folder (owned by the workspace service). Undo, Undo
+ * all and Restore ask it whether another chat's agent may be writing the same folder at this moment —
+ * putting files back under a running agent races with it, so the user is asked first, with that chat named.
  */
 export class RunningTurns {
   private readonly running = new Set<RunningTurn>();
@@ -54,30 +52,4 @@ export class RunningTurns {
       .filter((turn) => turn.chat !== chat && turn.folders.some((folder) => wanted.has(folder)))
       .sort((a, b) => a.since - b.since);
   }
-}
-
-/**
- * Asks before Undo / Undo all / Restore puts back `paths` while another chat's turn runs on their
- * folders (its agent may be writing them this very moment), naming that chat and listing the files.
- * Resolves whether to go ahead: true at once when no other chat runs there.
- */
-export async function confirmDespiteRunning(
-  port: Pick<WorkspaceChangesPort, 'confirm' | 'folderOf' | 'relativePath'>,
-  turns: RunningTurns,
-  chat: object,
-  paths: readonly string[],
-  action: 'Undo' | 'Restore',
-): Promise<boolean> {
-  const folders = paths.map((p) => port.folderOf(p)).filter((f): f is string => f !== undefined);
-  const others = turns.othersOn(chat, folders);
-  if (others.length === 0 || paths.length === 0) {
-    return true;
-  }
-  const names = others.map((turn) => `“${turn.title()}”`).join(', ');
-  const verb = action === 'Undo' ? 'undoing' : 'restoring';
-  return port.confirm(
-    `${plural(others.length, 'Chat')} ${names} ${others.length === 1 ? 'is' : 'are'} running on this folder: its agent may be changing files while you are ${verb}. ${action} ${paths.length} ${plural(paths.length, 'file')} anyway?`,
-    describe(paths, (p) => port.relativePath(p)),
-    `${action} anyway`,
-  );
 }

@@ -1,0 +1,28 @@
+import type { Disposable } from '../../../core/disposable';
+import type { Thread } from '../../../core/thread';
+import type { CheckpointStore } from '../core/types';
+
+/**
+ * What the change review asks the workspace (the workspace service implements it, wired by the
+ * composition root): the store for the folders that may be checkpointed now — none in Restricted Mode,
+ * none of the home folder, never stored inside a workspace folder — and whether a new checkpoint may be
+ * taken. Each rejects with the reason in the user's words ("the workspace is not trusted …").
+ */
+export interface CheckpointWorkspace {
+  /** The store of this moment: opened again when folders are added or removed. */
+  store(): Promise<CheckpointStore>;
+  /** Rejects when no new checkpoint may be taken (e.g. the storage is over its cap). */
+  mayCheckpoint(): Promise<void>;
+  /** Trust was granted or the folders changed. */
+  onDidChange(listener: () => void): Disposable;
+  /** Every chat's running turn in this window, per folder: Undo and Restore ask before racing one. */
+  readonly running: RunningTurnsRegistry;
+}
+
+/** The registry of running turns (the workspace service's `RunningTurns`). */
+export interface RunningTurnsRegistry {
+  /** Registers turn `turnId` of `thread` on `folders` until it ends (or the handle is disposed). */
+  follow(thread: Thread, turnId: string, title: () => string, folders: readonly string[]): Disposable;
+  /** The running turns of chats other than `chat` on any of `folders`, oldest first. */
+  othersOn(chat: object, folders: Iterable<string>): readonly { readonly title: () => string }[];
+}
