@@ -163,7 +163,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       )
     : undefined;
   const mentions = new VsCodeMentionSource();
-  const editor = new VsCodeEditorActions();
+  const editor = new VsCodeEditorActions(terminals);
   const chat = (viewRef.chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,

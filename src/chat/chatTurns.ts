@@ -74,6 +74,11 @@ export class ChatTurns {
     await this.deps.sessions.sendPrompt(chatOf(this.deps.chats, view), blocks);
   }
 
+  /** The agent session of the view's chat, while it has one. */
+  sessionIdOf(view: ViewSlot): string | undefined {
+    return this.deps.chats.get(view.chatId)?.currentSession?.id;
+  }
+
   /** Why a prompt to the view's chat would be refused now (a running turn, a read-only chat), if it would. */
   sendRefusal(view: ViewSlot): string | undefined {
     const chat = this.deps.chats.get(view.chatId);

@@ -18,6 +18,11 @@ export interface EditorActions {
   addAgent?(): Promise<void>;
   /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
   pickFiles?(): Promise<AttachmentRef[]>;
+  /**
+   * Shows agent terminal `terminalId` of session `sessionId` (the view's chat's) in the terminal panel,
+   * opening it there if it had no terminal yet; rejects, saying why, when that session has no such terminal.
+   */
+  showTerminal?(terminalId: string, sessionId: string | undefined): Promise<void>;
   /** Shows `text` as a read-only markdown document titled `title`. */
   openReadOnly?(title: string, text: string): Promise<void>;
 }

@@ -274,6 +274,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** The paperclip: pick files to attach (the host shows its file dialog). */
   z.object({ type: z.literal('pick_files') }),
+  /** A tool card's "Open in terminal": the agent terminal `terminalId` of the view's chat, in the terminal panel. */
+  z.object({ type: z.literal('open_terminal'), terminalId: z.string().check(z.maxLength(200)) }),
   // "Open the whole message" under a message cut in the middle: the message as journaled, in an editor.
   z.object({ type: z.literal('open_message'), entryId: z.string() }),
 ]);

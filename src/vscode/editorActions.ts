@@ -15,6 +15,17 @@ export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private provider: vscode.Disposable | undefined;
 
+  /** `terminals`: the agents' terminals in VS Code, for a tool card's "Open in terminal". */
+  constructor(private readonly terminals?: { show(terminalId: string, sessionId: string): boolean }) {}
+
+  async showTerminal(terminalId: string, sessionId: string | undefined): Promise<void> {
+    if (sessionId === undefined || !this.terminals?.show(terminalId, sessionId)) {
+      throw new Error(
+        'That terminal is no longer open (its agent released it, or the session ended); its output stays in the chat.',
+      );
+    }
+  }
+
   async openReadOnly(title: string, text: string): Promise<void> {
     this.provider ??= vscode.workspace.registerTextDocumentContentProvider(READ_ONLY_SCHEME, {
       provideTextDocumentContent: (uri) => this.texts.get(uri.path) ?? '',

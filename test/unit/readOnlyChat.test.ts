@@ -72,7 +72,10 @@ describe('a read-only chat (another window writes it) refuses a message from any
     const errors = view.of('error').length;
     await chat.send('second from the composer');
     assert.deepEqual(
-      view.of('error').slice(errors).map((m) => m.message),
+      view
+        .of('error')
+        .slice(errors)
+        .map((m) => m.message),
       [reason],
     );
     // A command's path ("Send to Copilot" sends blocks to the window's chat).

@@ -72,6 +72,8 @@ export class ChatHarness {
   readonly permissions = new PolicyPermissions(() => undefined);
   /** The agents' questions, as in the product (`ports.elicitation` and the chat's relay). */
   readonly elicitations = new ElicitationBroker(this.logger);
+  /** The tool cards' "Open in terminal" as the editor got them: the terminal and the view's chat's session. */
+  readonly shownTerminals: { terminalId: string; sessionId: string | undefined }[] = [];
   /** URLs the chat opened (the editor's `openUrl`). */
   readonly openedUrls: string[] = [];
   readonly controller: ChatController;
@@ -109,6 +111,9 @@ export class ChatHarness {
           this.checkAgentsRuns++;
         },
         ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
+        showTerminal: async (terminalId, sessionId) => {
+          this.shownTerminals.push({ terminalId, sessionId });
+        },
         openReadOnly: async (title, text) => {
           this.readOnlyDocuments.push({ title, text });
         },

@@ -45,7 +45,9 @@ export function runWriter(
         }
       };
       child.stdout.on('data', check);
-      child.on('exit', (code) => reject(new Error(`writer ${name} exited with ${code} before line ${index}`)));
+      child.on('exit', (code) =>
+        reject(new Error(`writer ${name} exited with ${code} before line ${index}`)),
+      );
       check();
     });
   child.stdout.on('data', (data: Buffer) => {
