@@ -1,5 +1,6 @@
 import type { Disposable } from '../core/disposable';
 import type { AttachmentRef, EditReview, HostMessage } from '../protocol';
+import type { CurrentFileSource } from '../features/currentFile/chat/currentFileSource';
 
 /** Where the controller posts to a webview; the view provider adapts `vscode.Webview` to it. */
 export interface ViewSink {
@@ -23,6 +24,8 @@ export interface EditorActions {
    * opening it there if it had no terminal yet; rejects, saying why, when that session has no such terminal.
    */
   showTerminal?(terminalId: string, sessionId: string | undefined): Promise<void>;
+  /** The active editor's file, offered on the composer as a removable chip (absent: never offered). */
+  readonly currentFile?: CurrentFileSource;
   /** Shows `text` as a read-only markdown document titled `title`. */
   openReadOnly?(title: string, text: string): Promise<void>;
 }

@@ -17,6 +17,7 @@ import type { ChangeReview } from '../../../src/features/checkpoints/chat/change
 import { ChatController } from '../../../src/chat/chatController';
 import type { DiagnosticsPort } from '../../../src/features/problems/chat/problemsOffer';
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
+import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
@@ -56,6 +57,8 @@ export interface HarnessOptions {
   readonly mentions?: MentionSource;
   /** The editor's file dialog (the paperclip): what the user picks. */
   readonly pickFiles?: () => Promise<AttachmentRef[]>;
+  /** The active editor's file offered on the composer (VS Code's in the real extension). */
+  readonly currentFile?: CurrentFileSource;
   /** Characters a message keeps (the `acpAgents.chat.maxMessageCharacters` setting). */
   readonly maxMessageChars?: number;
 }
@@ -111,6 +114,7 @@ export class ChatHarness {
           this.checkAgentsRuns++;
         },
         ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
+        ...(options.currentFile ? { currentFile: options.currentFile } : {}),
         showTerminal: async (terminalId, sessionId) => {
           this.shownTerminals.push({ terminalId, sessionId });
         },
