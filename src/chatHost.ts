@@ -26,6 +26,7 @@ import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReviews';
 import { VsCodeEditorActions } from './vscode/editorActions';
+import { ActiveEditorFile } from './features/currentFile/vscode/activeEditorFile';
 import { registerEditorTabCommands } from './vscode/editorTabCommands';
 import { VsCodeMentionSource } from './features/mentions/vscode/vscodeMentionSource';
 import { channelLogger } from './vscode/logChannel';
@@ -165,7 +166,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   );
   const changeReview = new ChangeReview(checkpointWorkspace, workspaceChanges, logger);
   const mentions = new VsCodeMentionSource();
-  const editor = new VsCodeEditorActions();
+  const editor = new VsCodeEditorActions(terminals, new ActiveEditorFile());
   const chat = (viewRef.chat = new ChatController({
     agents: () => catalog.agents,
     defaultAgentId,

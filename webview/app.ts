@@ -197,6 +197,9 @@ export class ChatApp {
       case 'elicitations':
         this.store.setElicitations(message.chatId, message.items);
         return;
+      case 'current_file':
+        this.store.setCurrentFile(message.file);
+        return;
       case 'mention_results':
         this.composer.mentionResults(message.requestId, message.items);
         return;
@@ -242,6 +245,7 @@ export class ChatApp {
       attachments: store.attachments,
       acceptsImages: store.status.promptCapabilities?.image,
       locked: lockReason(store),
+      currentFile: store.currentFile,
     });
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
     // layout: reading scrollHeight here would force an extra layout of the whole transcript.

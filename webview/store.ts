@@ -14,6 +14,7 @@ import type {
   TurnMessage,
   ViewState,
   Elicitation,
+  CurrentFile,
 } from '../src/protocol';
 import { applyThreadEvent, entryOf, threadModelOf, turnOf } from '../src/protocol';
 import { WorkspacePaths } from './workspacePaths';
@@ -78,6 +79,8 @@ export class ChatStore {
   readOnly = false;
   /** Files waiting on the composer for the next message. */
   attachments: readonly AttachmentRef[] = [];
+  /** The active editor's file, offered on the composer (window-wide). */
+  currentFile: CurrentFile | undefined;
   /** File writes waiting for the user's Keep or Undo. */
   editReviews: readonly EditReview[] = [];
   /** Shows paths relative to the workspace folders the host reported. */
@@ -150,6 +153,7 @@ export class ChatStore {
     this.readOnly = view.chat?.readOnly === true;
     this.chats = view.chats ?? [];
     this.attachments = view.attachments ?? [];
+    this.currentFile = view.currentFile;
     this.editReviews = view.editReviews ?? [];
     this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
     this.problemsOffer = view.problemsOffer;
@@ -213,6 +217,11 @@ export class ChatStore {
 
   setEditReviews(reviews: readonly EditReview[]): void {
     this.editReviews = reviews;
+    this.changes.chats = true;
+  }
+
+  setCurrentFile(file: CurrentFile | undefined): void {
+    this.currentFile = file;
     this.changes.chats = true;
   }
 

@@ -126,6 +126,7 @@ export class ChatController implements Disposable {
         elicitations: (chatId) => this.elicitations?.forChat(chatId) ?? [],
         ...(host.reviews ? { reviews: host.reviews } : {}),
         ...(host.workspaceFolders ? { workspaceFolders: host.workspaceFolders } : {}),
+        ...(host.editor.currentFile ? { currentFile: host.editor.currentFile } : {}),
       }),
     );
     this.elicitations =
@@ -334,8 +335,7 @@ export class ChatController implements Disposable {
         void this.pool.stop(agentId);
       }
     }
-    // The demo agent stays offered once real agents are there, but an empty chat with it moves on to
-    // the default agent, as it did when the demo was only a stand-in for "no agent yet".
+    // The demo agent stays offered with real agents, but an empty chat with it moves on to the default one.
     const chat = this.chats.get(this.windowSlot.chatId);
     const fallback = this.agents.defaultAgent();
     if (chat?.agentId === DEMO_AGENT_ID && fallback.id !== DEMO_AGENT_ID && chat.changeAgent(fallback.id)) {

@@ -52,6 +52,11 @@ export class ChatTurns {
     textFiles: readonly DroppedTextFile[],
     view: ViewSlot,
   ): Promise<void> {
+    // A refused message keeps its attachments on the composer.
+    const refused = this.sendRefusal(view);
+    if (refused) {
+      throw new Error(refused);
+    }
     view.clearAttachments();
     const { chats } = this.deps;
     await this.sendPrompt(
@@ -67,6 +72,17 @@ export class ChatTurns {
   async sendPrompt(blocks: readonly PromptBlock[], view: ViewSlot): Promise<void> {
     await this.deps.restored;
     await this.deps.sessions.sendPrompt(chatOf(this.deps.chats, view), blocks);
+  }
+
+  /** The agent session of the view's chat, while it has one. */
+  sessionIdOf(view: ViewSlot): string | undefined {
+    return this.deps.chats.get(view.chatId)?.currentSession?.id;
+  }
+
+  /** Why a prompt to the view's chat would be refused now (a running turn, a read-only chat), if it would. */
+  sendRefusal(view: ViewSlot): string | undefined {
+    const chat = this.deps.chats.get(view.chatId);
+    return chat && this.deps.sessions.refusal(chat);
   }
 
   /** Sends the last prompt of the view's chat again. */

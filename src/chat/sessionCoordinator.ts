@@ -55,11 +55,9 @@ export class SessionCoordinator {
 
   /** Sends prompt blocks to the chat, connecting first; a prompt refused for want of a sign-in waits for it. */
   async sendPrompt(chat: Conversation, blocks: readonly PromptBlock[]): Promise<void> {
-    if (chat.running) {
-      throw new Error('A turn is already running; wait for it or press Stop.');
-    }
-    if (chat.resumeProblem) {
-      throw new Error(`${chat.resumeProblem} Start a new session with this transcript to go on.`);
+    const refused = this.refusal(chat);
+    if (refused) {
+      throw new Error(refused);
     }
     const session = await this.connect(chat);
     if (!session) {
@@ -83,6 +81,30 @@ export class SessionCoordinator {
         this.chats.sorted().some((c) => c.agentId === chat.agentId && c.running),
       );
     }
+  }
+
+  /**
+   * Why a prompt to the chat would be refused now, before anything is asked or sent: a turn runs, its
+   * session cannot be taken up, or another window writes it (read-only here, as its composer says).
+   */
+  refusal(chat: Conversation): string | undefined {
+    if (chat.running) {
+      return 'A turn is already running; wait for it or press Stop.';
+    }
+    if (chat.resumeProblem) {
+      return `${chat.resumeProblem} Start a new session with this transcript to go on.`;
+    }
+    if (chat.writtenElsewhere) {
+      // Worded as the composer words it ("Read-only in this window. <why>").
+      return [
+        'Read-only in this window, so nothing was sent.',
+        chat.saveProblem,
+        'Send from the window that has this chat open, or start a new chat here.',
+      ]
+        .filter((part) => part !== undefined)
+        .join(' ');
+    }
+    return undefined;
   }
 
   /** Signs in to the chat's agent with `methodId`, then connects and sends the prompt that waited. */

@@ -138,6 +138,8 @@ export class ViewMessageHandler {
         return composer.queryMentions(message.query, message.requestId, view);
       case 'pick_files':
         return composer.pickFiles(view);
+      case 'open_terminal':
+        return editor.showTerminal?.(message.terminalId, turns.sessionIdOf(view));
       case 'open_message':
         return review.openMessage(message.entryId, view);
       default: {

@@ -15,7 +15,7 @@ import { EventBatcher } from './eventBatcher';
 import { TerminalRelay } from '../features/terminals/chat/terminalRelay';
 import { ViewConnections } from './viewConnections';
 import type { ViewSlot } from './viewSlot';
-import type { EditReviews, ViewSink } from './viewSink';
+import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
 /** What the presenter reads to build what the views show. */
 export interface PresenterModel {
@@ -35,6 +35,8 @@ export interface PresenterModel {
   readonly terminals: TerminalPort;
   /** The agent's questions waiting in a chat (elicitation). */
   elicitations?(chatId: string): readonly Elicitation[];
+  /** The active editor's file offered on every view's composer. */
+  readonly currentFile?: EditorActions['currentFile'];
 }
 
 /**
@@ -63,6 +65,15 @@ export class ViewPresenter implements Disposable {
         model.reviews.onDidChange((reviews) =>
           this.views.post({ type: 'edit_reviews', reviews: [...reviews] }),
         ),
+      );
+    }
+    const currentFile = model.currentFile;
+    if (currentFile) {
+      this.store.add(
+        currentFile.onDidChange(() => {
+          const file = currentFile.current();
+          this.views.post({ type: 'current_file', ...(file ? { file } : {}) });
+        }),
       );
     }
     this.store.add({ dispose: () => this.dropBatchers(() => true) });
@@ -105,6 +116,7 @@ export class ViewPresenter implements Disposable {
     const offer = chat && this.model.problemsOffer(chat.id);
     const reviews = this.model.reviews?.pending() ?? [];
     const questions = chat ? (this.model.elicitations?.(chat.id) ?? []) : [];
+    const currentFile = this.model.currentFile?.current();
     return {
       agents: this.model.agents().map((definition) => ({
         id: definition.id,
@@ -131,6 +143,7 @@ export class ViewPresenter implements Disposable {
       ...(reviews.length > 0 ? { editReviews: [...reviews] } : {}),
       ...(questions.length > 0 ? { elicitations: [...questions] } : {}),
       ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
+      ...(currentFile ? { currentFile } : {}),
     };
   }
 

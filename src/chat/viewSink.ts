@@ -1,5 +1,6 @@
 import type { Disposable } from '../core/disposable';
 import type { AttachmentRef, EditReview, HostMessage } from '../protocol';
+import type { CurrentFileSource } from '../features/currentFile/chat/currentFileSource';
 
 /** Where the controller posts to a webview; the view provider adapts `vscode.Webview` to it. */
 export interface ViewSink {
@@ -18,6 +19,13 @@ export interface EditorActions {
   addAgent?(): Promise<void>;
   /** The paperclip: the editor's file dialog; resolves the picked files (none when dismissed). */
   pickFiles?(): Promise<AttachmentRef[]>;
+  /**
+   * Shows agent terminal `terminalId` of session `sessionId` (the view's chat's) in the terminal panel,
+   * opening it there if it had no terminal yet; rejects, saying why, when that session has no such terminal.
+   */
+  showTerminal?(terminalId: string, sessionId: string | undefined): Promise<void>;
+  /** The active editor's file, offered on the composer as a removable chip (absent: never offered). */
+  readonly currentFile?: CurrentFileSource;
   /** Shows `text` as a read-only markdown document titled `title`. */
   openReadOnly?(title: string, text: string): Promise<void>;
 }

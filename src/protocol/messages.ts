@@ -89,6 +89,13 @@ export const AttachmentRefSchema = z.object({
   range: z.optional(LineRangeSchema),
 });
 
+/** The active editor's file as the composer offers it: attached as an @-mentioned file is when sent. */
+export const CurrentFileSchema = z.object({
+  uri: z.string().check(z.maxLength(4096)),
+  name: z.string().check(z.maxLength(300)),
+  kind: z.literal('file'),
+});
+
 /** One entry of the @-mention picker: what it attaches, plus a line of detail (a path, a container). */
 export const MentionSchema = z.extend(AttachmentRefSchema, { detail: z.optional(z.string()) });
 
@@ -152,6 +159,8 @@ export const ViewStateSchema = z.object({
   problemsOffer: z.optional(ProblemsOfferSchema),
   /** The agent's questions (forms, URLs) waiting for the user in the active chat, oldest first. */
   elicitations: z.optional(z.array(ElicitationSchema)),
+  /** The active editor's file, offered on the composer as a removable chip (`acpAgents.chat.offerCurrentFile`). */
+  currentFile: z.optional(CurrentFileSchema),
 });
 
 export const TerminalOutputSchema = z.object({
@@ -169,6 +178,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('thread_events'), chatId: z.string(), events: z.array(ThreadEventSchema) }),
   z.object({ type: z.literal('agent_status'), status: AgentStatusSchema }),
   z.object({ type: z.literal('terminal_output'), terminal: TerminalOutputSchema }),
+  /** The active editor's file changed (absent: none to offer: no editor, untitled, outside the workspace, off). */
+  z.object({ type: z.literal('current_file'), file: z.optional(CurrentFileSchema) }),
   /** Put a file on the composer as an attachment of the next message. */
   z.object({ type: z.literal('add_attachment'), attachment: AttachmentRefSchema }),
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
@@ -274,6 +285,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** The paperclip: pick files to attach (the host shows its file dialog). */
   z.object({ type: z.literal('pick_files') }),
+  /** A tool card's "Open in terminal": the agent terminal `terminalId` of the view's chat, in the terminal panel. */
+  z.object({ type: z.literal('open_terminal'), terminalId: z.string().check(z.maxLength(200)) }),
   // "Open the whole message" under a message cut in the middle: the message as journaled, in an editor.
   z.object({ type: z.literal('open_message'), entryId: z.string() }),
 ]);
@@ -284,6 +297,7 @@ export type EditReview = DeepReadonly<z.infer<typeof EditReviewSchema>>;
 export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
 export type ProblemsOfferMessage = DeepReadonly<z.infer<typeof ProblemsOfferSchema>>;
+export type CurrentFile = DeepReadonly<z.infer<typeof CurrentFileSchema>>;
 export type AttachmentRef = DeepReadonly<z.infer<typeof AttachmentRefSchema>>;
 export type MentionKind = z.infer<typeof MentionKindSchema>;
 export type Mention = DeepReadonly<z.infer<typeof MentionSchema>>;

@@ -47,6 +47,11 @@ export function registerCommands({ chat, view, prompts, log }: CommandDeps): vsc
         `${agentName} is still answering in this chat. Wait for it or press Stop, then send again.`,
       );
     }
+    // A chat another window writes is read-only here: refused as its composer is, before the question.
+    const refused = agentId === chat.agent.id ? chat.turns.sendRefusal(chat.windowSlot) : undefined;
+    if (refused) {
+      throw new Error(refused);
+    }
     const selection = editor.selection;
     const whole = selection.isEmpty;
     const what = whole ? path.basename(editor.document.fileName) : 'the selection';

@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorActions } from '../chat/viewSink';
+import type { CurrentFileSource } from '../features/currentFile/chat/currentFileSource';
 import type { AttachmentRef } from '../protocol';
 
 /** The scheme of read-only documents the chat opens (a message cut in the middle, whole). */
@@ -15,6 +16,23 @@ export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private provider: vscode.Disposable | undefined;
 
+  /**
+   * `terminals`: the agents' terminals in VS Code, for a tool card's "Open in terminal"; `currentFile`: the
+   * active editor's file for the composer's chip (disposed with this).
+   */
+  constructor(
+    private readonly terminals?: { show(terminalId: string, sessionId: string): boolean },
+    readonly currentFile?: CurrentFileSource & vscode.Disposable,
+  ) {}
+
+  async showTerminal(terminalId: string, sessionId: string | undefined): Promise<void> {
+    if (sessionId === undefined || !this.terminals?.show(terminalId, sessionId)) {
+      throw new Error(
+        'That terminal is no longer open (its agent released it, or the session ended); its output stays in the chat.',
+      );
+    }
+  }
+
   async openReadOnly(title: string, text: string): Promise<void> {
     this.provider ??= vscode.workspace.registerTextDocumentContentProvider(READ_ONLY_SCHEME, {
       provideTextDocumentContent: (uri) => this.texts.get(uri.path) ?? '',
@@ -28,6 +46,7 @@ export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
   }
 
   dispose(): void {
+    this.currentFile?.dispose();
     this.provider?.dispose();
     this.texts.clear();
   }

@@ -11,6 +11,7 @@ import type { PermissionRule, PermissionRules } from '../../src/features/permiss
 import type { PermissionPrompt } from '../../src/core/ports';
 import type { AcpAgentsApi } from '../../src/extension';
 import {
+  activeThread,
   ask,
   begin,
   closeAllEditors,
@@ -221,6 +222,39 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
       assert.equal(reply, 'Edit rejected.');
       assert.equal(toolCallsOf(api, turn.id)[0]?.permission?.selectedOptionId, 'reject-once');
       assert.deepEqual(prompts.asked, []);
+    } finally {
+      await hideChatView();
+    }
+  });
+  it('does not chain dialogs for a hidden chat: after the first, the chat comes on screen with its queue', async () => {
+    // The first request is a lone dialog; it is answered once all three wait behind it.
+    prompts.answerModal(async () => {
+      await eventually('three requests waiting', () => {
+        const turnId = activeThread(api).turns.at(-1)?.id;
+        const head = turnId ? toolCallsOf(api, turnId)[0]?.permission : undefined;
+        return head?.status === 'pending' && head.waiting === 2;
+      });
+      return 'Allow once';
+    });
+    try {
+      const running = await begin(api, 'permissions 3');
+      // The next request follows another: no second dialog, the hidden chat is shown instead.
+      await eventually('the chat view to be shown', () => api.sidebar.isVisible);
+      for (const [index, optionId] of ['reject-once', 'allow-once'].entries()) {
+        const call = await eventually(`request ${index + 2} inline`, () =>
+          toolCallsOf(api, running.turnId).find((entry) => entry.permission?.status === 'pending'),
+        );
+        assert.equal(call.title, `Step ${index + 2}`);
+        await api.chat.handleMessage({ type: 'answer_permission', key: call.permission!.key, optionId });
+      }
+      const { turn, reply } = await running.done;
+      assert.equal(turn.status, 'completed');
+      assert.equal(reply, 'allow-once, reject-once, allow-once');
+      assert.deepEqual(
+        prompts.questions('modal').map((question) => question.message),
+        ['The agent asks permission: Step 1'],
+        'one dialog, not one after another',
+      );
     } finally {
       await hideChatView();
     }

@@ -1,15 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { once } from 'node:events';
 import { ChatJournal, type ChatMeta } from '../../src/core/journal';
+import { runWriter, startTogether } from './support/otherWindow';
 import { parseJournal } from '../../src/core/journalFormat';
 import { Thread } from '../../src/core/thread';
 import type { ThreadEvent } from '../../src/core/threadTypes';
-
-const WRITER = path.join(__dirname, 'support', 'journalWriter.ts');
 
 function meta(chatId: string): ChatMeta {
   return { chatId, agentId: 'demo', createdAt: 1, updatedAt: 1 };
@@ -38,66 +36,6 @@ function setWritable(folder: string, writable: boolean): void {
   }
 }
 
-function runWriter(
-  dir: string,
-  chatId: string,
-  name: string,
-  count: number,
-  compactEvery: number,
-  hold = false,
-) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      WRITER,
-      dir,
-      chatId,
-      name,
-      String(count),
-      String(compactEvery),
-      ...(hold ? ['hold'] : []),
-    ],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  const lines = (): string[] => out.split('\n').slice(0, -1);
-  const lineAt = (index: number): Promise<string> =>
-    new Promise<string>((resolve, reject) => {
-      const check = (): void => {
-        const line = lines()[index];
-        if (line !== undefined) {
-          child.stdout.off('data', check);
-          resolve(line);
-        }
-      };
-      child.stdout.on('data', check);
-      child.on('exit', (code) => reject(new Error(`writer ${name} exited with ${code} before line ${index}`)));
-      check();
-    });
-  child.stdout.on('data', (data: Buffer) => {
-    out += data.toString();
-  });
-  /** Resolves once the writer has read the chat; it writes only after `go()`. */
-  const ready = lineAt(0).then(() => undefined);
-  const go = (): void => {
-    child.stdin.end('go\n');
-  };
-  const report = lineAt(1).then((line) => JSON.parse(line) as { name: string; problem: string | null });
-  const exited = once(child, 'exit');
-  return { child, ready, go, report, exited };
-}
-
-/** Starts `writers` together: each has read the chat before any writes. */
-async function startTogether(...writers: ReturnType<typeof runWriter>[]): Promise<void> {
-  await Promise.all(writers.map((writer) => writer.ready));
-  for (const writer of writers) {
-    writer.go();
-  }
-}
 
 describe('chat journal: never loses a turn', () => {
   let dir: string;

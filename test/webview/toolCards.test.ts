@@ -165,6 +165,10 @@ describe('webview: tool call cards', () => {
     await page.host(terminalOutput({ output: '\u001b[32mok\u001b[0m 1\nprogress 10%\rprogress 100%\n' }));
     assert.equal(await terminal.locator('.terminal-output').textContent(), 'ok 1\nprogress 100%\n');
     assert.match(await terminal.locator('.terminal-status').innerText(), /Running/);
+    // "Open in terminal": VS Code's terminal for it, opened on demand (by keyboard too).
+    await terminal.getByRole('button', { name: 'Open in terminal' }).focus();
+    await page.page.keyboard.press('Enter');
+    assert.deepEqual(await page.postedOf('open_terminal'), [{ type: 'open_terminal', terminalId: 'term-1' }]);
     await page.host(
       terminalOutput({
         output: 'ok 1\nfailed\n',

@@ -1,6 +1,13 @@
-import type { AttachmentRef, Mention, SessionStateMessage, ViewMessage } from '../../src/protocol';
+import type {
+  AttachmentRef,
+  CurrentFile,
+  Mention,
+  SessionStateMessage,
+  ViewMessage,
+} from '../../src/protocol';
 import { CarriedFiles } from './carriedFiles';
 import { attachmentKey, ComposerAttachments } from './composerAttachments';
+import { CurrentFileChip } from './currentFile/currentFileChip';
 import { button, el, iconButton } from './dom';
 import { droppedItems } from './droppedItems';
 import { MentionHighlights } from './mentions/mentionHighlights';
@@ -39,6 +46,8 @@ export interface ComposerState {
   readonly acceptsImages: boolean | undefined;
   /** Why no message can be written now (shown in place of the hint); the box is disabled meanwhile. */
   readonly locked?: string | undefined;
+  /** The active editor's file, suggested as a removable chip. */
+  readonly currentFile?: CurrentFile | undefined;
 }
 
 export type { TurnOutcome } from './composerOutbox';
@@ -62,6 +71,7 @@ export class Composer {
   private readonly stop: HTMLElement;
   private readonly hint = el('span', 'composer-hint');
   private readonly attachments: ComposerAttachments;
+  private readonly currentFile = new CurrentFileChip(() => this.input.focus());
   private state: ComposerState = {
     running: false,
     agentName: 'the agent',
@@ -120,6 +130,7 @@ export class Composer {
     const box = el(
       'div',
       'composer-box',
+      this.currentFile.element,
       this.attachments.element,
       el('div', 'composer-text', this.highlights.element, this.input),
       el('div', 'composer-toolbar', attach, this.hint, this.stop, this.send),
@@ -159,6 +170,7 @@ export class Composer {
   update(state: ComposerState): void {
     this.state = state;
     this.attachments.update(state.attachments, this.carried.list);
+    this.currentFile.update(state.currentFile, state.attachments);
     this.input.placeholder = state.locked
       ? 'Read-only in this window'
       : `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
@@ -280,11 +292,12 @@ export class Composer {
       );
       return;
     }
-    const attachments = this.state.attachments;
+    const attachments = this.currentFile.withAttachments(this.state.attachments);
     const images = this.carried.list;
     if (!this.outbox.submit({ text, attachments, images })) {
       return;
     }
+    this.currentFile.sent();
     this.host.setAttachments([]);
     this.carried.set([]);
     this.history.add(text);

@@ -64,7 +64,9 @@ export class ToolContentList {
       case 'diff':
         return { content, element: diffView(content, this.context) };
       case 'terminal': {
-        const terminal = new TerminalView(content.terminalId);
+        const terminal = new TerminalView(content.terminalId, () =>
+          this.context.post({ type: 'open_terminal', terminalId: content.terminalId }),
+        );
         terminal.update(this.context.terminal(content.terminalId));
         return { content, element: terminal.element, terminal };
       }

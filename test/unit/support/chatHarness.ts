@@ -17,6 +17,7 @@ import type { ChangeReview } from '../../../src/features/checkpoints/chat/change
 import { ChatController } from '../../../src/chat/chatController';
 import type { DiagnosticsPort } from '../../../src/features/problems/chat/problemsOffer';
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
+import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
@@ -56,6 +57,8 @@ export interface HarnessOptions {
   readonly mentions?: MentionSource;
   /** The editor's file dialog (the paperclip): what the user picks. */
   readonly pickFiles?: () => Promise<AttachmentRef[]>;
+  /** The active editor's file offered on the composer (VS Code's in the real extension). */
+  readonly currentFile?: CurrentFileSource;
   /** Characters a message keeps (the `acpAgents.chat.maxMessageCharacters` setting). */
   readonly maxMessageChars?: number;
   /** Every protocol message written to `logger` at trace level (to check what was sent). */
@@ -74,6 +77,8 @@ export class ChatHarness {
   readonly permissions = new PolicyPermissions(() => undefined);
   /** The agents' questions, as in the product (`ports.elicitation` and the chat's relay). */
   readonly elicitations = new ElicitationBroker(this.logger);
+  /** The tool cards' "Open in terminal" as the editor got them: the terminal and the view's chat's session. */
+  readonly shownTerminals: { terminalId: string; sessionId: string | undefined }[] = [];
   /** URLs the chat opened (the editor's `openUrl`). */
   readonly openedUrls: string[] = [];
   readonly controller: ChatController;
@@ -111,6 +116,10 @@ export class ChatHarness {
           this.checkAgentsRuns++;
         },
         ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
+        ...(options.currentFile ? { currentFile: options.currentFile } : {}),
+        showTerminal: async (terminalId, sessionId) => {
+          this.shownTerminals.push({ terminalId, sessionId });
+        },
         openReadOnly: async (title, text) => {
           this.readOnlyDocuments.push({ title, text });
         },

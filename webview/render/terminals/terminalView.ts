@@ -1,5 +1,5 @@
 import type { TerminalOutputMessage } from '../../../src/protocol';
-import { el, icon } from '../dom';
+import { el, icon, iconButton } from '../dom';
 
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences start with ESC
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -32,7 +32,11 @@ export class TerminalView {
   private readonly current = document.createTextNode('');
   private rawTail = '';
 
-  constructor(readonly terminalId: string) {
+  /** `open`: the header's "Open in terminal" (VS Code's terminal panel, opened on demand). */
+  constructor(
+    readonly terminalId: string,
+    open?: () => void,
+  ) {
     this.status = el('span', 'terminal-status');
     this.output = el('pre', 'terminal-output');
     this.output.tabIndex = 0;
@@ -42,7 +46,14 @@ export class TerminalView {
     this.element = el(
       'div',
       'terminal',
-      el('div', 'terminal-header', icon('terminal'), el('span', 'terminal-title', 'Terminal'), this.status),
+      el(
+        'div',
+        'terminal-header',
+        icon('terminal'),
+        el('span', 'terminal-title', 'Terminal'),
+        this.status,
+        open ? iconButton('link-external', 'Open in terminal', open) : null,
+      ),
       this.output,
       this.note,
     );

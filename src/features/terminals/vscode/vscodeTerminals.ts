@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { NodeTerminals } from '../core/nodeTerminals';
+import { TerminalWindows, type TerminalWindow } from '../chat/terminalWindows';
 import type {
   TerminalCreateRequest,
   TerminalDelta,
@@ -8,64 +9,38 @@ import type {
   TerminalPort,
 } from '../../../core/ports';
 
-/** How many finished agent terminals stay open for reading before the oldest is closed. */
-const KEPT_TERMINALS = 5;
-/** Running agent terminals mirrored into VS Code terminals at once; the others open on demand (`terminalFor`). */
-const OPEN_AT_ONCE = 4;
 /** Output held for a terminal VS Code has not opened yet. */
 const BACKLOG_CHARS = 1024 * 1024;
 
 /**
  * The agent's `terminal/*` requests: the command runs as a child process (output bounded as the
  * agent asked) and its output is mirrored live into a VS Code terminal (a Pseudoterminal) that the
- * user can watch; the terminal stays readable after the agent releases it.
+ * user can watch — the first few as they start, the others when the user opens them from the chat —
+ * and that stays readable after the agent releases it.
  */
 export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
   private readonly processes: NodeTerminals;
-  private readonly views = new Map<string, TerminalView>();
-  private readonly finished: TerminalView[] = [];
-  private readonly subscription: vscode.Disposable;
+  private readonly windows: TerminalWindows<PseudoterminalWindow>;
   readonly onDidChange: NodeTerminals['onDidChange'];
 
   constructor(cwd: () => string) {
     this.processes = new NodeTerminals(cwd());
     this.onDidChange = this.processes.onDidChange;
-    const decoder = new TextDecoder();
-    this.subscription = this.processes.onDidWrite(({ terminalId, data }) => {
-      // A terminal wants CRLF; commands print LF.
-      this.views.get(terminalId)?.show(decoder.decode(data, { stream: true }).replace(/\r?\n/g, '\r\n'));
-    });
+    this.windows = new TerminalWindows(
+      {
+        onDidWrite: this.processes.onDidWrite,
+        lastOutput: (id) => this.processes.lastOutput(id),
+        waitForExit: (id) => this.processes.waitForExit(id),
+        kill: (id) => this.processes.kill(id),
+      },
+      (name, onUserClose) => new PseudoterminalWindow(name, onUserClose),
+    );
   }
-
-  private readonly commandLines = new Map<string, string>();
 
   async create(request: TerminalCreateRequest): Promise<string> {
     const terminalId = await this.processes.create(request);
-    this.commandLines.set(terminalId, [request.command, ...(request.args ?? [])].join(' '));
-    // A storm of terminals must not open a VS Code terminal each: the first few, the rest on demand.
-    if (this.views.size < OPEN_AT_ONCE) {
-      this.openView(terminalId);
-    }
+    this.windows.created(terminalId, request.sessionId, [request.command, ...(request.args ?? [])].join(' '));
     return terminalId;
-  }
-
-  private openView(terminalId: string): TerminalView {
-    const commandLine = this.commandLines.get(terminalId) ?? terminalId;
-    const view = new TerminalView(`Agent: ${truncate(commandLine, 40)}`, () => {
-      void this.processes.kill(terminalId).catch(() => {});
-    });
-    view.show(`\x1b[2m$ ${commandLine}\x1b[0m\r\n`);
-    // Opened on demand: what was printed so far (bounded by the terminal's limit) comes first.
-    const held = this.processes.lastOutput(terminalId)?.output;
-    if (held) {
-      view.show(held.replace(/\r?\n/g, '\r\n'));
-    }
-    this.views.set(terminalId, view);
-    void this.processes.waitForExit(terminalId).then((exit) => {
-      const status = exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
-      view.show(`\r\n\x1b[2m[${status}]\x1b[0m\r\n`);
-    });
-    return view;
   }
 
   lastOutput(terminalId: string): TerminalOutput | undefined {
@@ -95,42 +70,34 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
 
   async release(terminalId: string, sessionId?: string): Promise<void> {
     await this.processes.release(terminalId, sessionId);
-    this.commandLines.delete(terminalId);
-    const view = this.views.get(terminalId);
-    this.views.delete(terminalId);
-    if (view) {
-      this.finished.push(view);
-      while (this.finished.length > KEPT_TERMINALS) {
-        this.finished.shift()?.dispose();
-      }
-    }
+    this.windows.released(terminalId);
   }
 
-  /** The VS Code terminal showing an agent terminal while the agent holds it, opened now if it was not. */
+  /** The VS Code terminal showing an agent terminal, opened now if the agent holds it and it had none. */
   terminalFor(terminalId: string): vscode.Terminal | undefined {
-    const view =
-      this.views.get(terminalId) ??
-      (this.commandLines.has(terminalId) ? this.openView(terminalId) : undefined);
-    return view?.terminal;
+    return this.windows.windowFor(terminalId)?.terminal;
+  }
+
+  /** The chat's "Open in terminal": shows session `sessionId`'s terminal; false when it has no such terminal. */
+  show(terminalId: string, sessionId: string): boolean {
+    return this.windows.show(terminalId, sessionId);
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.windows.dispose();
     void this.processes.dispose();
-    for (const view of [...this.views.values(), ...this.finished]) {
-      view.dispose();
-    }
   }
 }
 
 /** One Pseudoterminal. VS Code drops writes made before `open`, so they wait in a bounded backlog. */
-class TerminalView {
+class PseudoterminalWindow implements TerminalWindow {
   readonly terminal: vscode.Terminal;
   private readonly writer = new vscode.EventEmitter<string>();
   private backlog: string[] | undefined = [];
   private backlogChars = 0;
+  private closing = false;
 
-  constructor(name: string, onClose: () => void) {
+  constructor(name: string, onUserClose: () => void) {
     const pty: vscode.Pseudoterminal = {
       onDidWrite: this.writer.event,
       open: () => {
@@ -140,12 +107,17 @@ class TerminalView {
           this.writer.fire(text);
         }
       },
-      close: onClose,
+      // Closed by us (a bound, a release): the command is left alone.
+      close: () => {
+        if (!this.closing) {
+          onUserClose();
+        }
+      },
     };
     this.terminal = vscode.window.createTerminal({ name, pty, isTransient: true });
   }
 
-  show(text: string): void {
+  write(text: string): void {
     if (!this.backlog) {
       this.writer.fire(text);
       return;
@@ -157,12 +129,13 @@ class TerminalView {
     }
   }
 
-  dispose(): void {
+  reveal(): void {
+    this.terminal.show(false);
+  }
+
+  close(): void {
+    this.closing = true;
     this.writer.dispose();
     this.terminal.dispose();
   }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
