@@ -38,6 +38,8 @@ const SKIPPED_TRAILER = 'acp-skipped:';
 /** Names the blob listing the files that were being written while the checkpoint read them. */
 const UNSURE_TRAILER = 'acp-unsure:';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
+/** Up to this many changed files are staged by name; more, as the whole folder. */
+const NAMED_STAGING_LIMIT = 2000;
 /** Pruning and `git gc --auto` run once per this many checkpoints (and when the repository opens). */
 const MAINTENANCE_EVERY = 25;
 
@@ -292,13 +294,18 @@ export class ShadowRepo {
       await this.skipList.writeExcludeFile();
     }
     if (reading.length > 0 || this.unsure.size > 0) {
-      const pathspecs = ['.', ...excludedNow.map(excludePathspec)];
+      // The listed files by name, so git reads no file we do not watch (one changed since the listing
+      // waits for the next snapshot); past a bound, the whole folder — matching thousands of names is slow.
+      const pathspecs =
+        reading.length <= NAMED_STAGING_LIMIT
+          ? reading.map(toLiteralPathspec)
+          : ['.', ...excludedNow.map(excludePathspec)];
       this.lastTree = undefined;
       this.unsure = await stageSteadily({
         folder: this.options.folder,
         add: (specs, renormalize) => this.stage(specs, renormalize),
         pathspecs,
-        reading: reading.filter((rel) => !rel.endsWith('/')),
+        reading,
         unsureBefore: this.unsure,
       });
       if (this.unsure.size > 0) {

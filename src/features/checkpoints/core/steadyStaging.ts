@@ -38,7 +38,9 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<Set<stri
   const again = [...input.unsureBefore];
   const watched = [...new Set([...input.reading, ...again])];
   const moved = await watch(input.folder, watched, async () => {
-    await input.add(input.pathspecs, false);
+    if (input.pathspecs.length > 0) {
+      await input.add(input.pathspecs, false);
+    }
     if (again.length > 0) {
       await input.add(again.map(toLiteralPathspec), true);
     }
