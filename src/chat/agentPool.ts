@@ -1,4 +1,5 @@
 import { AgentClient, type AgentClientOptions } from '../core/agentClient';
+import { withWriteNotes, type WriteNotes } from './writeNotes';
 import { Emitter, type Disposable } from '../core/disposable';
 import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/errors';
 import type { ClientPorts, Logger } from '../core/ports';
@@ -18,6 +19,8 @@ export interface PoolHost {
   readonly progress?: <T>(title: string, work: Promise<T>) => Promise<T>;
   /** An agent with no running turn is stopped after this long (when it can resume its sessions). */
   readonly idleStopMs?: () => number;
+  /** Told before our own fs/write_text_file writes a file (see ./writeNotes). */
+  readonly changes?: WriteNotes;
 }
 
 /** Crashes within this window count toward the backoff. */
@@ -210,7 +213,7 @@ export class AgentPool implements Disposable {
       const starting = AgentClient.start({
         agentId: agent.id,
         command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
-        ports: this.host.ports,
+        ports: withWriteNotes(this.host.ports, this.host.changes),
         ...this.host.clientOptions,
         terminalAuth: this.host.signIn !== undefined,
         signal,

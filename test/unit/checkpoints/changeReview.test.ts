@@ -271,6 +271,23 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\n');
   });
 
+  it('without git, lists and undoes what the agent wrote through fs/write_text_file, asking nothing', async () => {
+    start({ git: path.join(path.sep, 'nonexistent', 'git') });
+    writeFileSync(file('a.txt'), 'before\r\n');
+    await chat!.ready();
+    await chat!.send(`fs write ${file('a.txt')} after`);
+    await settled();
+    const [turn] = turns();
+    assert.deepEqual(changesOf(turn), ['modified a.txt +1 -1 pending']);
+    await chat!.controller.handleMessage({
+      type: 'turn_changes',
+      turnId: turn?.id as string,
+      action: 'undo',
+    });
+    assert.deepEqual(port.confirmations, [], 'nothing changed after the turn: nothing to ask');
+    assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\r\n', 'the bytes before our write, CRLF kept');
+  });
+
   it('a turn whose checkpoint failed says so on the turn, and the prompt still goes', async () => {
     chat = new ChatHarness({
       agents: [testAgent('a')],

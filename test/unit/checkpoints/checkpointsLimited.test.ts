@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -43,6 +44,56 @@ describe('checkpoints: limited store (no git)', () => {
     await store.idle();
     store.dispose();
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it("never takes the agent's word that a file on disk is new: listed as created, may have existed", async () => {
+    const file = path.join(workspace, '.env');
+    writeFileSync(file, 'SECRET=1\n');
+    const checkpoint = await store.create();
+
+    await store.note(file, null); // a diff that claims the file did not exist
+
+    const [row] = await store.changes(checkpoint);
+    assert.equal(row?.kind, 'created');
+    assert.equal(row?.beforeUnknown, true, 'Undo leaves a file that may have existed');
+    assert.equal(await store.read(checkpoint, file), undefined);
+  });
+
+  it("keeps the file's own line ends, whatever the agent's old text says", async () => {
+    const notYet = path.join(workspace, 'not-yet.txt');
+    const already = path.join(workspace, 'already.txt');
+    writeFileSync(notYet, 'a\r\nb\r\n');
+    writeFileSync(already, 'a\r\nb\r\n');
+    const checkpoint = await store.create();
+    // The agent announces with LF old text; it has rewritten one file already, keeping CRLF.
+    writeFileSync(already, 'a\r\nB\r\n');
+    await store.note(notYet, bytes('a\nb\n'));
+    await store.note(already, bytes('a\nb\n'));
+
+    assert.deepEqual(await store.read(checkpoint, notYet), bytes('a\r\nb\r\n'), 'the disk, not the claim');
+    assert.deepEqual(await store.read(checkpoint, already), bytes('a\r\nb\r\n'), 'the claim, in CRLF');
+  });
+
+  it('knows what the turn left: the checkpoint after it holds the noted files as they were then', async () => {
+    const file = path.join(workspace, 'a.txt');
+    writeFileSync(file, 'before\n');
+    const before = await store.create();
+    await store.note(file);
+    writeFileSync(file, 'after\n');
+    const after = await store.create();
+
+    assert.deepEqual(await store.read(after, file), bytes('after\n'), 'nothing was edited after the turn');
+    writeFileSync(file, 'the user edits\n');
+    assert.deepEqual(summary(await store.changes(before, after), workspace), ['modified a.txt +1 -1']);
+    assert.deepEqual(await store.read(after, file), bytes('after\n'));
+  });
+
+  it('a FIFO at a noted path is not read (and not taken for "no file")', async () => {
+    const fifo = path.join(workspace, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const checkpoint = await store.create();
+    await store.note(fifo);
+    assert.deepEqual(await store.changes(checkpoint), []);
   });
 
   it('lists and restores only the files it was told about', async () => {

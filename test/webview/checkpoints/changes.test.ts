@@ -295,24 +295,27 @@ describe('webview: the change card, Restore checkpoint and the restored mark', (
     assert.equal(await card(page, 't2').locator('.change-hint').isVisible(), false);
   });
 
-  it('says which nested repositories are not tracked (screenshot)', async () => {
+  it('says which nested repositories and folders with unreadable rule files are not tracked (screenshot)', async () => {
     const page = await chat.open();
     await page.host(
       snapshot({
         turns: [
           finishedTurn({ id: 't1', changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/'] }) }),
-          finishedTurn({ id: 't2', changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/', 'lib/x/'] }) }),
+          finishedTurn({
+            id: 't2',
+            changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/', 'lib/x/'] }),
+          }),
           finishedTurn({ id: 't3', changes: turnChanges([fileChange('a.ts')]) }),
         ],
       }),
     );
     assert.equal(
       await card(page, 't1').locator('.change-untracked').innerText(),
-      'Changes inside sub/ (a nested repository) are not tracked.',
+      'Changes inside sub/ are not tracked: it is a nested repository, or its .gitignore or .gitattributes is not a regular file.',
     );
     assert.equal(
       await card(page, 't2').locator('.change-untracked').innerText(),
-      'Changes inside sub/, lib/x/ (nested repositories) are not tracked.',
+      'Changes inside sub/, lib/x/ are not tracked: nested repositories, or folders whose .gitignore or .gitattributes is not a regular file.',
     );
     assert.equal(await card(page, 't3').locator('.change-untracked').isVisible(), false);
     await page.page.evaluate(() => document.fonts.ready);

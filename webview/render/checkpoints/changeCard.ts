@@ -33,7 +33,7 @@ export class ChangeCardView {
     el('span', '', 'Changing…'),
   );
   private readonly actions = el('div', 'change-actions');
-  /** "Changes inside `sub/` (a nested repository) are not tracked". */
+  /** "Changes inside `sub/` are not tracked: it is a nested repository, or …". */
   private readonly untrackedNote = el('div', 'note change-untracked');
   private readonly hint = el(
     'div',
@@ -112,7 +112,9 @@ export class ChangeCardView {
         '',
         'Changes inside ',
         ...joined,
-        folders.length === 1 ? ' (a nested repository) are not tracked.' : ' (nested repositories) are not tracked.',
+        folders.length === 1
+          ? ' are not tracked: it is a nested repository, or its .gitignore or .gitattributes is not a regular file.'
+          : ' are not tracked: nested repositories, or folders whose .gitignore or .gitattributes is not a regular file.',
       ),
     );
   }

@@ -3,6 +3,10 @@ import type { Thread } from '../../../core/thread';
 import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/threadTypes';
 import type { RestoreFailure } from './workspaceChanges';
 
+/** On the card, for a file whose bytes before the turn the checkpoint is unsure of. */
+export const UNSURE_BEFORE =
+  'It was being written while the checkpoint before the turn read it, so its content then is not known: Undo leaves it.';
+
 /** How many file names a confirmation lists before "and N more". */
 const LISTED_FILES = 12;
 
@@ -118,7 +122,9 @@ export function turnChangesOf(
       added: file.added,
       removed: file.removed,
       ...(file.binary ? { binary: true } : {}),
-      ...(file.beforeUnknown ? { beforeUnknown: true } : {}),
+      // Unsure before bytes: no Undo (as for a file that may have existed), and the card says why.
+      ...(file.beforeUnknown || file.unsure ? { beforeUnknown: true } : {}),
+      ...(file.unsure ? { problem: UNSURE_BEFORE } : {}),
       decision: decided.get(file.path) ?? 'pending',
     })),
     live: options.live,

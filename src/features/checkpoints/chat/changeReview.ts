@@ -272,8 +272,8 @@ export class ChangeReview implements Disposable {
     return store;
   }
 
-  /** Tells a store that cannot see the whole workspace about a file the agent is about to change. */
-  private async note(path: string, before?: Uint8Array | null): Promise<void> {
+  /** Tells a store that cannot see the whole workspace about a file about to change (a tool call, our write). */
+  async note(path: string, before?: Uint8Array | null): Promise<void> {
     try {
       await (await this.store()).note(path, before);
     } catch (error) {

@@ -65,6 +65,10 @@ async function check(workspace: WorkspaceChangesPort, path: string): Promise<Wri
 const BEFORE_UNKNOWN =
   'it was ignored (by .gitignore) before the turn, so it may have existed then — it is not deleted';
 
+/** Why a file is not put back: it was being written while the checkpoint read it. */
+const UNSURE =
+  'it was being written while the checkpoint read it, so its content then is not known — it is not restored';
+
 /**
  * The files as they were at a checkpoint (`read`; a file the turn created is to be deleted), and those
  * whose earlier bytes are not known — never guessed, never deleted.
@@ -75,11 +79,17 @@ export async function originals(
     readonly path: string;
     readonly kind: FileChangeKind;
     readonly beforeUnknown?: boolean;
+    readonly unsure?: boolean;
   }[],
 ): Promise<{ known: RestoredFile[]; unknown: RestoreFailure[] }> {
   const known: RestoredFile[] = [];
   const unknown: RestoreFailure[] = [];
   for (const file of files) {
+    // On the card both read `beforeUnknown`: for a created file it was ignored, for another unsure.
+    if (file.unsure || (file.beforeUnknown && file.kind !== 'created')) {
+      unknown.push({ path: file.path, reason: UNSURE });
+      continue;
+    }
     if (file.beforeUnknown) {
       unknown.push({ path: file.path, reason: BEFORE_UNKNOWN });
       continue;

@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegularFile } from './fileContent';
 
 /**
  * The shadow repository's `info/attributes`, which wins over every `.gitattributes` in the folder:
@@ -49,21 +49,21 @@ export async function readUserExclude(folder: string): Promise<string> {
     if (gitDir === undefined) {
       return '';
     }
-    return await readRegularFile(path.join(await commonDir(gitDir), 'info', 'exclude'));
+    return await readSmallFile(path.join(await commonDir(gitDir), 'info', 'exclude'));
   } catch {
     return '';
   }
 }
 
 async function gitDirFromFile(dotGitFile: string, folder: string): Promise<string | undefined> {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readRegularFile(dotGitFile));
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readSmallFile(dotGitFile));
   return match?.[1] === undefined ? undefined : path.resolve(folder, match[1]);
 }
 
 /** A linked worktree keeps `info/` in the main repository's directory, named by its `commondir` file. */
 async function commonDir(gitDir: string): Promise<string> {
   try {
-    const common = (await readRegularFile(path.join(gitDir, 'commondir'))).trim();
+    const common = (await readSmallFile(path.join(gitDir, 'commondir'))).trim();
     return path.resolve(gitDir, common);
   } catch {
     return gitDir;
@@ -73,20 +73,7 @@ async function commonDir(gitDir: string): Promise<string> {
 /** More than any real exclude or `.git` file: a bigger one is not read. */
 const MAX_READ_BYTES = 1024 * 1024;
 
-/**
- * A small regular file's text. Opened without blocking, then checked on the open handle: a FIFO the
- * agent put in its place (at `info/exclude`, say) would otherwise hang the read forever; a FIFO,
- * socket, device or oversized file throws instead, and the caller treats it as absent.
- */
-async function readRegularFile(file: string): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_READ_BYTES) {
-      throw new Error(`${file} is not a small regular file`);
-    }
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
+/** A small regular file's text; a FIFO, socket, device or oversized file throws (the caller: absent). */
+async function readSmallFile(file: string): Promise<string> {
+  return (await readRegularFile(file, MAX_READ_BYTES)).toString('utf8');
 }

@@ -1,10 +1,51 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { diffLines } from 'diff';
 import { BINARY_SNIFF_BYTES, looksBinary } from '../../../core/binaryContent';
 
-/** Reads only the start of a file to tell whether it is binary. */
+/** Thrown for a path that is not a regular file (a FIFO, socket, device, folder) or is too large. */
+export class NotARegularFileError extends Error {
+  constructor(file: string, why: string) {
+    super(`${file} ${why}`);
+    this.name = 'NotARegularFileError';
+  }
+}
+
+/**
+ * Opens `file` to read only if it is a regular file of at most `maxBytes`. Opened without blocking
+ * and checked on the open handle: a FIFO put in a file's place would otherwise hang the read forever
+ * (and a check before opening could be raced). Links are followed, as any read would.
+ */
+async function openRegularFile(file: string, maxBytes: number): Promise<FileHandle> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new NotARegularFileError(file, 'is not a regular file');
+    }
+    if (info.size > maxBytes) {
+      throw new NotARegularFileError(file, `is larger than ${maxBytes} bytes`);
+    }
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** A regular file's bytes (see `openRegularFile`); rejects for anything else or a larger file. */
+export async function readRegularFile(file: string, maxBytes: number): Promise<Buffer> {
+  const handle = await openRegularFile(file, maxBytes);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads only the start of a file to tell whether it is binary (never blocking on a FIFO). */
 export async function fileLooksBinary(filePath: string): Promise<boolean> {
-  const handle = await open(filePath, 'r');
+  const handle = await openRegularFile(filePath, Number.MAX_SAFE_INTEGER);
   try {
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);

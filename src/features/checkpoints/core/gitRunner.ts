@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 
 /** A git command that failed: its exit code and the end of what it wrote to stderr. */
 export class GitCommandError extends Error {
@@ -6,8 +7,13 @@ export class GitCommandError extends Error {
     readonly args: readonly string[],
     readonly exitCode: number | null,
     readonly stderr: string,
+    /** The signal that ended it (`null` when it exited, or for the timeout: see `timedOut`). */
+    readonly signal: NodeJS.Signals | null = null,
+    readonly timedOut = false,
   ) {
-    super(`git ${args.slice(0, 2).join(' ')} failed (${exitCode ?? 'killed'}): ${stderr.trim().slice(-500)}`);
+    super(
+      `git ${args.slice(0, 2).join(' ')} ${timedOut ? 'took too long' : 'failed'} (${exitCode ?? signal ?? 'killed'}): ${stderr.trim().slice(-500)}`,
+    );
     this.name = 'GitCommandError';
   }
 }
@@ -22,6 +28,8 @@ export interface ShadowLocation {
   readonly workTree: string;
   /** This store object's own index file (see ./ownIndex): never shared with another window. */
   indexFile: string;
+  /** How long one git command may run (default 120 s); tests give a short one. */
+  readonly timeoutMs?: number;
   /** An empty directory given as `core.hooksPath`, so no hook can ever run. */
   readonly hooksDir: string;
   /** A directory with no git configuration, given as HOME: the user's global config is never read. */
@@ -33,11 +41,18 @@ export interface GitRunOptions {
   readonly input?: string | Buffer;
   /** Exit codes that are answers, not failures (e.g. 1 from `cat-file -e`). */
   readonly okExitCodes?: readonly number[];
+  /**
+   * Run without the work tree (as in a bare repository): git then reads no `.gitattributes` or
+   * `.gitignore` of the folder — for commands that only read the repository (`diff-tree`).
+   */
+  readonly bare?: boolean;
 }
 
 export interface GitResult {
   readonly stdout: Buffer;
   readonly exitCode: number;
+  /** The end of what it wrote to stderr (warnings of a command that succeeded). */
+  readonly stderr: string;
 }
 
 /** Fixed, so checkpoints never carry the user's identity and never ask for one. */
@@ -79,7 +94,7 @@ function configArgs(location: ShadowLocation): string[] {
  * would point us at the user's repository or index), explicit GIT_DIR / GIT_WORK_TREE / GIT_INDEX_FILE,
  * no system or global configuration, no optional locks, no prompts.
  */
-function gitEnvironment(location: ShadowLocation): NodeJS.ProcessEnv {
+function gitEnvironment(location: ShadowLocation, bare: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!/^GIT_/i.test(key)) {
@@ -89,7 +104,7 @@ function gitEnvironment(location: ShadowLocation): NodeJS.ProcessEnv {
   return {
     ...env,
     GIT_DIR: location.gitDir,
-    GIT_WORK_TREE: location.workTree,
+    ...(bare ? {} : { GIT_WORK_TREE: location.workTree }),
     GIT_INDEX_FILE: location.indexFile,
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: `${location.homeDir}/gitconfig`,
@@ -107,21 +122,53 @@ function gitEnvironment(location: ShadowLocation): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs one git command against a shadow repository, without a shell, and returns its stdout as bytes. */
-export function runGit(
+/**
+ * Runs one git command against a shadow repository, without a shell, and returns its stdout as bytes.
+ * A git killed by a signal (SIGBUS when a file it maps is truncated under it; a SIGKILL from outside)
+ * is run once more — after removing the index lock it could not clean up — since every command we run
+ * can be repeated. A git that outlives the timeout is not: it would most likely hang again.
+ */
+export async function runGit(
   location: ShadowLocation,
   args: readonly string[],
   options: GitRunOptions = {},
 ): Promise<GitResult> {
-  const fullArgs = ['--no-optional-locks', ...configArgs(location), ...args];
+  try {
+    return await runGitOnce(location, args, options);
+  } catch (error) {
+    if (!(error instanceof GitCommandError) || error.signal === null || error.timedOut) {
+      throw error;
+    }
+    await rm(`${location.indexFile}.lock`, { force: true });
+    return runGitOnce(location, args, options);
+  }
+}
+
+function runGitOnce(
+  location: ShadowLocation,
+  args: readonly string[],
+  options: GitRunOptions,
+): Promise<GitResult> {
+  const bare = options.bare === true;
+  const fullArgs = [
+    '--no-optional-locks',
+    ...configArgs(location),
+    ...(bare ? ['-c', 'core.bare=true'] : []),
+    ...args,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(location.git, fullArgs, {
-      cwd: location.workTree,
-      env: gitEnvironment(location),
+      // Bare: not even the working folder is the workspace.
+      cwd: bare ? location.gitDir : location.workTree,
+      env: gitEnvironment(location, bare),
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
-      timeout: TIMEOUT_MS,
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, location.timeoutMs ?? TIMEOUT_MS);
     const chunks: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -136,14 +183,20 @@ export function runGit(
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-MAX_STDERR_CHARS);
     });
-    child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
       if (stdoutBytes > MAX_STDOUT_BYTES) {
         reject(new GitCommandError(args, code, `output above ${MAX_STDOUT_BYTES} bytes`));
+      } else if (timedOut) {
+        reject(new GitCommandError(args, code, stderr, signal, true));
       } else if (code === 0 || (code !== null && options.okExitCodes?.includes(code))) {
-        resolve({ stdout: Buffer.concat(chunks), exitCode: code });
+        resolve({ stdout: Buffer.concat(chunks), exitCode: code, stderr });
       } else {
-        reject(new GitCommandError(args, code, stderr));
+        reject(new GitCommandError(args, code, stderr, signal));
       }
     });
     // A command that exits before reading its input must not crash us with EPIPE.

@@ -15,12 +15,15 @@ type Git = (args: readonly string[], input?: string) => Promise<string>;
 export class IgnoredFiles {
   /** The newest list as a blob, and the list it was made from: an unchanged list needs no write. */
   private newest: { list: string; blob: string } | undefined;
+  /** The folders (ending in `/`) ignored at the newest look. */
+  private latestFolders = new Set<string>();
 
   constructor(private readonly git: Git) {}
 
   /** The ignored files there are now, as a blob of the shadow repository; '' when there are none. */
   async blob(): Promise<string> {
     const list = await this.git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory']);
+    this.latestFolders = new Set(splitNul(list).filter((rel) => rel.endsWith('/')));
     if (list === '') {
       return '';
     }
@@ -28,6 +31,11 @@ export class IgnoredFiles {
       this.newest = { list, blob: (await this.git(['hash-object', '-w', '--stdin'], list)).trim() };
     }
     return this.newest.blob;
+  }
+
+  /** The folders git ignored at the newest checkpoint: git does not enter them. */
+  folders(): ReadonlySet<string> {
+    return this.latestFolders;
   }
 
   /**

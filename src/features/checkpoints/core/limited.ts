@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Logger } from '../../../core/ports';
 import { CheckpointNotFoundError } from './errors';
 import { looksBinary } from '../../../core/binaryContent';
-import { countLineChanges } from './fileContent';
-import { LimitedLog, type BlobRef, type Recorded } from './limitedLog';
+import { countLineChanges, NotARegularFileError, readRegularFile } from './fileContent';
+import { LimitedLog, UNKNOWN, type BlobRef, type Recorded } from './limitedLog';
 import { SerialQueue } from '../../../core/serialQueue';
 import type { CheckpointStore, FileChangeKind, FileChangeStat } from './types';
 
@@ -67,8 +67,18 @@ export class LimitedCheckpointStore implements CheckpointStore {
   create(): Promise<string> {
     return this.run(async () => {
       const id = `${ID_PREFIX}${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+      const known = [...([...this.checkpoints.values()].at(-1)?.keys() ?? [])];
       await this.log.appendCreate(id);
-      this.checkpoints.set(id, new Map());
+      const recorded: Recorded = new Map();
+      this.checkpoints.set(id, recorded);
+      // The files the newest checkpoint knows, as they are now: a turn's end knows what the turn left
+      // (so "changed after the turn" is asked only when something did), the next turn what it started from.
+      for (const file of known) {
+        const bytes = await this.readNow(file);
+        if (bytes !== UNKNOWN) {
+          recorded.set(file, await this.log.appendNote([id], file, bytes));
+        }
+      }
       this.dropped += this.dropOld();
       if (this.dropped >= this.keepCheckpoints) {
         // The log holds as many dropped checkpoints as kept ones: rewrite it, free their blobs.
@@ -80,22 +90,26 @@ export class LimitedCheckpointStore implements CheckpointStore {
   }
 
   /**
-   * Records `file`'s bytes for every checkpoint that does not know it yet. `before` undefined: read now
-   * from disk; `null`: it does not exist.
+   * Records `file`'s bytes for every checkpoint that does not know it yet, read from the disk at once
+   * (not behind queued work: an agent writes right after announcing). `claimed` is what the agent says
+   * the file held (a diff's old text; `null`: it did not exist): used only when the disk already holds
+   * something else — with the disk's line ends — and never to call a file new that is on the disk.
    */
-  note(file: string, before?: Uint8Array | null): Promise<void> {
+  note(file: string, claimed?: Uint8Array | null): Promise<void> {
+    const absolute = path.resolve(file);
+    if (this.folderOf(absolute) === undefined) {
+      return Promise.resolve();
+    }
+    const reading = this.readNow(absolute);
     return this.run(async () => {
-      const absolute = path.resolve(file);
-      if (this.folderOf(absolute) === undefined) {
-        return;
-      }
       const waiting = [...this.checkpoints].filter(([, recorded]) => !recorded.has(absolute));
       if (waiting.length === 0) {
         return;
       }
-      const bytes = before === undefined ? await readDisk(absolute) : before;
-      if (bytes !== null && bytes.byteLength > this.maxFileBytes) {
-        this.options.logger.info(`Not recording ${absolute} for checkpoints: ${bytes.byteLength} bytes.`);
+      const disk = await reading;
+      const bytes = beforeBytes(disk, claimed);
+      if (disk === UNKNOWN || (bytes instanceof Uint8Array && bytes.byteLength > this.maxFileBytes)) {
+        this.options.logger.info(`Not recording ${absolute} for checkpoints: not a file, or too large.`);
         return;
       }
       const blob = await this.log.appendNote(
@@ -120,9 +134,21 @@ export class LimitedCheckpointStore implements CheckpointStore {
       const stats: FileChangeStat[] = [];
       for (const [file, blob] of before) {
         const recordedAfter = after?.get(file);
-        const old = await this.bytesOf(blob);
-        const now = recordedAfter === undefined ? await readDisk(file) : await this.bytesOf(recordedAfter);
-        const stat = compare(file, this.folderOf(file) ?? path.dirname(file), old, now);
+        const now =
+          recordedAfter === undefined ? await this.readNow(file) : await this.bytesOf(recordedAfter);
+        if (now === UNKNOWN) {
+          continue; // nothing to say about it
+        }
+        const folder = this.folderOf(file) ?? path.dirname(file);
+        if (blob === UNKNOWN) {
+          // Not known before the turn: listed, never deleted by Undo.
+          const created = compare(file, folder, null, now);
+          if (created !== undefined) {
+            stats.push({ ...created, beforeUnknown: true });
+          }
+          continue;
+        }
+        const stat = compare(file, folder, await this.bytesOf(blob), now);
         if (stat !== undefined) {
           stats.push(stat);
         }
@@ -134,7 +160,7 @@ export class LimitedCheckpointStore implements CheckpointStore {
   read(id: string, file: string): Promise<Uint8Array | undefined> {
     return this.run(async () => {
       const blob = this.checkpoint(id).get(path.resolve(file));
-      return blob === undefined || blob === null ? undefined : this.log.readBlob(blob);
+      return blob === undefined || blob === null || blob === UNKNOWN ? undefined : this.log.readBlob(blob);
     });
   }
 
@@ -174,8 +200,23 @@ export class LimitedCheckpointStore implements CheckpointStore {
     return recorded;
   }
 
-  private bytesOf(blob: BlobRef): Promise<Uint8Array | null> {
-    return blob === null ? Promise.resolve(null) : this.log.readBlob(blob);
+  private bytesOf(blob: BlobRef): Promise<Uint8Array | null | typeof UNKNOWN> {
+    return blob === null || blob === UNKNOWN ? Promise.resolve(blob) : this.log.readBlob(blob);
+  }
+
+  /** The file's bytes now; `null` when it does not exist; `unknown` for a FIFO, a device, a huge file. */
+  private async readNow(file: string): Promise<Uint8Array | null | typeof UNKNOWN> {
+    try {
+      return new Uint8Array(await readRegularFile(file, this.maxFileBytes));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return (await isLink(file)) ? UNKNOWN : null;
+      }
+      if (error instanceof NotARegularFileError) {
+        return UNKNOWN;
+      }
+      throw error;
+    }
   }
 
   private folderOf(file: string): string | undefined {
@@ -188,25 +229,50 @@ export class LimitedCheckpointStore implements CheckpointStore {
   }
 }
 
-/** The file's bytes now; `null` when it does not exist (or is not a file). */
-async function readDisk(file: string): Promise<Uint8Array | null> {
+/** A dangling link reads as absent, but it is there: not a file Undo may take for new. */
+async function isLink(file: string): Promise<boolean> {
   try {
-    const info = await stat(file);
-    return info.isFile() ? new Uint8Array(await readFile(file)) : null;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return null;
-    }
-    throw error;
+    return (await lstat(file)).isSymbolicLink();
+  } catch {
+    return false;
   }
+}
+
+/** What to record as a file's bytes before the turn: see `LimitedCheckpointStore.note`. */
+function beforeBytes(
+  disk: Uint8Array | null | typeof UNKNOWN,
+  claimed: Uint8Array | null | undefined,
+): Uint8Array | null | typeof UNKNOWN {
+  if (claimed === undefined || disk === UNKNOWN) {
+    return disk;
+  }
+  if (claimed === null) {
+    // "It did not exist": true if it is not there now; if it is, the agent may have created it already
+    // or be wrong — either way it may have existed, and Undo must not delete it.
+    return disk === null ? null : UNKNOWN;
+  }
+  if (disk === null) {
+    return claimed; // deleted already: the agent's text is all there is, and putting it back deletes nothing
+  }
+  const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+  if (text(disk).replaceAll('\r\n', '\n') === text(claimed).replaceAll('\r\n', '\n')) {
+    return disk; // not written yet: the disk's own bytes, its line ends included
+  }
+  // Written already: the agent's old text, with the line ends the file has on disk.
+  const crlf = text(disk).includes('\r\n');
+  const lines = text(claimed).replaceAll('\r\n', '\n');
+  return new Uint8Array(Buffer.from(crlf ? lines.replaceAll('\n', '\r\n') : lines, 'latin1'));
 }
 
 function compare(
   file: string,
   folder: string,
-  before: Uint8Array | null,
+  before: Uint8Array | null | typeof UNKNOWN,
   after: Uint8Array | null,
 ): FileChangeStat | undefined {
+  if (before === UNKNOWN) {
+    return undefined;
+  }
   let kind: FileChangeKind;
   if (before === null && after === null) {
     return undefined;

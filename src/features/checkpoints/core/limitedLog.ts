@@ -3,8 +3,14 @@ import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } fro
 import * as path from 'node:path';
 import * as z from 'zod';
 
-/** A file's recorded content: the name of its blob, or `null` when it did not exist. */
-export type BlobRef = string | null;
+/**
+ * A file's recorded content: the name of its blob, `null` when it did not exist, `unknown` when it
+ * could not be known (it may have existed: Undo must not delete it).
+ */
+export type BlobRef = string | null | 'unknown';
+
+/** See `BlobRef`. */
+export const UNKNOWN = 'unknown';
 
 /** What one checkpoint recorded: absolute path → content at the checkpoint. */
 export type Recorded = Map<string, BlobRef>;
@@ -16,10 +22,7 @@ const LineSchema = z.discriminatedUnion('t', [
     t: z.literal('note'),
     ids: z.array(z.string()),
     path: z.string(),
-    blob: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .nullable(),
+    blob: z.union([z.string().regex(/^[0-9a-f]{64}$/), z.literal(UNKNOWN)]).nullable(),
   }),
 ]);
 type Line = z.infer<typeof LineSchema>;
@@ -67,8 +70,12 @@ export class LimitedLog {
   }
 
   /** Stores `bytes` (unless stored already) and records it as `file`'s content at checkpoints `ids`. */
-  async appendNote(ids: readonly string[], file: string, bytes: Uint8Array | null): Promise<BlobRef> {
-    const blob = bytes === null ? null : await this.writeBlob(bytes);
+  async appendNote(
+    ids: readonly string[],
+    file: string,
+    bytes: Uint8Array | null | typeof UNKNOWN,
+  ): Promise<BlobRef> {
+    const blob = bytes === null || bytes === UNKNOWN ? bytes : await this.writeBlob(bytes);
     await this.append({ t: 'note', ids: [...ids], path: file, blob });
     return blob;
   }
@@ -85,7 +92,7 @@ export class LimitedLog {
       lines.push({ t: 'create', id });
       for (const [file, blob] of recorded) {
         lines.push({ t: 'note', ids: [id], path: file, blob });
-        if (blob !== null) {
+        if (blob !== null && blob !== UNKNOWN) {
           used.add(blob);
         }
       }

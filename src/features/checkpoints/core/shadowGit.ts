@@ -20,6 +20,8 @@ export interface ShadowGitStoreOptions {
   readonly maxBinaryBytes?: number;
   /** Checkpoints kept per folder (default 200); older ids answer `CheckpointNotFoundError`. */
   readonly keepCheckpoints?: number;
+  /** How long one git command may run (default 120 s). */
+  readonly gitTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -72,6 +74,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
           maxBinaryBytes: options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES,
           keepCheckpoints: Math.max(1, options.keepCheckpoints ?? DEFAULT_KEEP_CHECKPOINTS),
           logger: options.logger,
+          ...(options.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: options.gitTimeoutMs }),
         }),
       );
     }
@@ -84,19 +87,29 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
    */
   async create(): Promise<string> {
     this.assertOpen();
+    const failures: { folder: string; why: string }[] = [];
     const entries = await Promise.all(
       [...this.repos].map(async ([key, repo]) => {
         try {
           return `${key}.${await repo.checkpoint()}`;
         } catch (error) {
           this.logger.warn(`No checkpoint of ${repo.folder}: ${String(error)}`);
+          failures.push({
+            folder: path.basename(repo.folder),
+            why: error instanceof Error ? error.message : String(error),
+          });
           return undefined;
         }
       }),
     );
     const made = entries.filter((entry) => entry !== undefined);
     if (made.length === 0 && this.repos.size > 0) {
-      throw new Error('No workspace folder could be snapshotted (see the log).');
+      // The reason goes on the turn ("No checkpoint for this turn: …"), not only in the log.
+      throw new Error(
+        failures.length === 1
+          ? (failures[0]?.why ?? '')
+          : failures.map((failure) => `${failure.folder}: ${failure.why}`).join('; '),
+      );
     }
     return `${ID_PREFIX}${made.join(',')}`;
   }
@@ -207,6 +220,7 @@ function toStat(
     removed: change.removed,
     binary: change.binary,
     ...(change.beforeUnknown ? { beforeUnknown: true } : {}),
+    ...(change.unsure ? { unsure: true } : {}),
   };
 }
 

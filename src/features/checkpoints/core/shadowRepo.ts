@@ -1,14 +1,18 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import * as z from 'zod';
 import type { Logger } from '../../../core/ports';
+import { excludePathspec, toLiteralPathspec } from './pathspecs';
+import { leaveOutUnreadableRules } from './ruleFiles';
+import { stageSteadily } from './steadyStaging';
+import { TrailerList } from './trailerList';
 import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
 import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
-import { GitCommandError, runGit, splitNul, type ShadowLocation } from './gitRunner';
+import { GitCommandError, runGit, splitNul, type GitRunOptions, type ShadowLocation } from './gitRunner';
+import { keepNewestCheckpoints, removeStaleLock } from './maintenance';
 import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/serialQueue';
-import { SkipList, exists, isSkipped, type SkippedFile } from './skipList';
-import { diffTreeArgs, parseRawAndNumstat, type TreeChange } from './treeDiff';
+import { SkipList, exists, type SkippedFile } from './skipList';
+import { diffTreeArgs, parseRawAndNumstat, whatIsKnown, type TreeChange } from './treeDiff';
 
 export type { TreeChange } from './treeDiff';
 
@@ -25,15 +29,19 @@ export interface ShadowRepoOptions {
   /** How many checkpoints keep a ref; older ones become unreachable and are collected by `git gc`. */
   readonly keepCheckpoints: number;
   readonly logger: Logger;
+  /** How long one git command may run (default 120 s). */
+  readonly gitTimeoutMs?: number;
 }
 
 /** Names, in a checkpoint's commit message, the blob listing the files left out of it. */
 const SKIPPED_TRAILER = 'acp-skipped:';
+/** Names the blob listing the files that were being written while the checkpoint read them. */
+const UNSURE_TRAILER = 'acp-unsure:';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
+/** Up to this many changed files are staged by name; more, as the whole folder. */
+const NAMED_STAGING_LIMIT = 2000;
 /** Pruning and `git gc --auto` run once per this many checkpoints (and when the repository opens). */
 const MAINTENANCE_EVERY = 25;
-/** An index.lock older than this was left by a git that died (a crash, a killed window). */
-const STALE_LOCK_MS = 60_000;
 
 /**
  * The shadow git repository of one workspace folder: its own GIT_DIR in the extension's storage, the
@@ -49,11 +57,12 @@ export class ShadowRepo {
    * The newest checkpoint this object made. Reusing it keeps pruning right: no commit is newer, so it
    * is the last to go, as a fresh one would be.
    */
-  private newestCheckpoint:
-    { tree: string; skippedBlob: string; ignoredBlob: string; commit: string } | undefined;
+  private newestCheckpoint: { tree: string; trailers: string; commit: string } | undefined;
   private readonly ignored = new IgnoredFiles((args, input) => this.git(args, { input }));
-  /** The skip list as a blob of the shadow repository, and the skip list's version it was made from. */
-  private skippedBlob: { version: number; blob: string } | undefined;
+  private readonly skippedList = new TrailerList(SKIPPED_TRAILER, (args, input) => this.git(args, { input }));
+  private readonly unsureList = new TrailerList(UNSURE_TRAILER, (args, input) => this.git(args, { input }));
+  /** Files that moved while the newest snapshot read them: read again by the next one. */
+  private unsure = new Set<string>();
   /** The tree of the shadow index as last written, while nothing has been staged since. */
   private lastTree: string | undefined;
 
@@ -63,13 +72,17 @@ export class ShadowRepo {
       gitDir: options.gitDir,
       workTree: options.folder,
       indexFile: path.join(options.gitDir, 'index'), // until prepare() gives this object its own
+      ...(options.gitTimeoutMs === undefined ? {} : { timeoutMs: options.gitTimeoutMs }),
       hooksDir: path.join(options.gitDir, 'acp-no-hooks'),
       homeDir: path.join(options.gitDir, 'acp-home'),
     };
     this.skipList = new SkipList(options.folder, options.gitDir, options);
   }
 
-  /** The nested repositories the skip list leaves out (`/`-separated, relative, ending in `/`). */
+  /**
+   * The folders the skip list leaves out — nested repositories, and folders whose `.gitignore` or
+   * `.gitattributes` git must not open (`/`-separated, relative, ending in `/`).
+   */
   nestedRepositories(): string[] {
     return this.skipList.paths().filter((rel) => rel.endsWith('/'));
   }
@@ -96,20 +109,22 @@ export class ShadowRepo {
   checkpoint(): Promise<string> {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
-      const skippedBlob = this.skipList.size === 0 ? '' : await this.skipListBlob();
       const ignoredBlob = await this.ignored.blob();
+      const trailers = [
+        await this.skippedList.line(this.skipList.paths()),
+        ignoredBlob === '' ? '' : `${IGNORED_TRAILER} ${ignoredBlob}`,
+        await this.unsureList.line([...this.unsure]),
+      ]
+        .filter((line) => line !== '')
+        .join('\n');
       const newest = this.newestCheckpoint;
-      if (newest?.tree === tree && newest.skippedBlob === skippedBlob && newest.ignoredBlob === ignoredBlob) {
+      if (newest?.tree === tree && newest.trailers === trailers) {
         return newest.commit;
       }
-      const trailers = [
-        ...(skippedBlob === '' ? [] : [`${SKIPPED_TRAILER} ${skippedBlob}`]),
-        ...(ignoredBlob === '' ? [] : [`${IGNORED_TRAILER} ${ignoredBlob}`]),
-      ];
-      const message = trailers.length === 0 ? 'checkpoint' : `checkpoint\n\n${trailers.join('\n')}`;
+      const message = trailers === '' ? 'checkpoint' : `checkpoint\n\n${trailers}`;
       const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', message, tree])).trim();
       await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
-      this.newestCheckpoint = { tree, skippedBlob, ignoredBlob, commit };
+      this.newestCheckpoint = { tree, trailers, commit };
       if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
         this.checkpointsSinceMaintenance = 0;
         // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
@@ -124,27 +139,25 @@ export class ShadowRepo {
     return this.queue.run(async () => {
       const target = to ?? (await this.snapshotTree());
       const changes = await this.diff(from, target);
-      if (!changes.some((change) => change.kind === 'created')) {
+      if (changes.length === 0) {
         return changes;
       }
-      // A file left out at `from` (too large, a link, in a nested repository) that is snapshotted now is
-      // not new: listing it as created would let "Undo" delete a file that was there before.
-      const skippedThen = await this.skippedAt(from);
-      // A file ignored at `from` (the agent un-ignored it since) was not recorded: it may have existed.
-      const ignoredThen = await this.ignored.at(from);
-      return changes
-        .filter((change) => change.kind !== 'created' || !isSkipped(change.rel, skippedThen))
-        .map((change) =>
-          change.kind === 'created' && (ignoredThen === 'unknown' || isSkipped(change.rel, ignoredThen))
-            ? { ...change, beforeUnknown: true }
-            : change,
-        );
+      return whatIsKnown(changes, {
+        skippedBefore: await this.skippedList.at(from),
+        ignoredBefore: await this.ignored.at(from),
+        unsureBefore: await this.unsureList.at(from),
+        skippedAfter: to === undefined ? new Set(this.skipList.paths()) : await this.skippedList.at(to),
+      });
     });
   }
 
   /** The bytes of `rel` in commit `commit`; `undefined` when it was not there (or was not snapshotted). */
   read(commit: string, rel: string): Promise<Buffer | undefined> {
     return this.queue.run(async () => {
+      const unsure = await this.unsureList.at(commit);
+      if (unsure === 'unknown' || unsure.has(rel)) {
+        return undefined; // its bytes there may be torn: never handed out as what the file was
+      }
       if (/[\r\n]/.test(rel)) {
         // `--batch` reads names line by line; a name with a newline or CR goes as an argument instead.
         const { stdout, exitCode } = await this.runGit(['cat-file', 'blob', `${commit}:${rel}`], {
@@ -191,7 +204,7 @@ export class ShadowRepo {
     this.location.indexFile = await ownIndex(gitDir);
     await mkdir(path.join(gitDir, 'info'), { recursive: true });
     await writeFile(path.join(gitDir, 'info', 'attributes'), SHADOW_ATTRIBUTES);
-    await this.removeStaleLock();
+    await removeStaleLock(`${this.location.indexFile}.lock`, this.options.logger);
     await this.skipList.load();
   }
 
@@ -228,11 +241,20 @@ export class ShadowRepo {
    */
   private async snapshotTreeOnce(): Promise<string> {
     await this.skipList.refresh();
+    const ruleFolders = await leaveOutUnreadableRules(
+      this.options.folder,
+      this.skipList,
+      this.ignored.folders(),
+      this.options.logger,
+    );
+    if (ruleFolders.length > 0) {
+      await this.forgetFolders(ruleFolders.map((dir) => dir.slice(0, -1)));
+    }
     await this.skipList.writeExcludeFile();
     const listed = splitNul(await this.git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']));
     const excludedNow: string[] = [];
     const linkedNow: string[] = [];
-    let toStage = 0;
+    const reading: string[] = [];
     const newlySkipped = new Map<string, SkippedFile>();
     const reasons = await this.skipList.reasonsFor(listed.map((entry) => entry.slice(2)));
     listed.forEach((entry, index) => {
@@ -240,7 +262,7 @@ export class ShadowRepo {
       const rel = entry.slice(2);
       const skip = reasons[index];
       if (skip === undefined) {
-        toStage++;
+        reading.push(rel);
       } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
         newlySkipped.set(rel, skip);
       } else if (skip.reason === 'symlink') {
@@ -264,19 +286,33 @@ export class ShadowRepo {
           '--pathspec-from-file=-',
           '--pathspec-file-nul',
         ],
-        {
-          input: `${linkedNow.map((rel) => `:(literal)${rel}`).join('\0')}\0`,
-        },
+        { input: `${linkedNow.map(toLiteralPathspec).join('\0')}\0` },
       );
     }
     if (newlySkipped.size > 0) {
       await this.skipList.add(newlySkipped);
       await this.skipList.writeExcludeFile();
     }
-    if (toStage > 0) {
-      const pathspecs = ['.', ...excludedNow.map((rel) => `:(exclude,literal)${rel}`)];
+    if (reading.length > 0 || this.unsure.size > 0) {
+      // The listed files by name, so git reads no file we do not watch (one changed since the listing
+      // waits for the next snapshot); past a bound, the whole folder — matching thousands of names is slow.
+      const pathspecs =
+        reading.length <= NAMED_STAGING_LIMIT
+          ? reading.map(toLiteralPathspec)
+          : ['.', ...excludedNow.map(excludePathspec)];
       this.lastTree = undefined;
-      await this.stage(pathspecs);
+      this.unsure = await stageSteadily({
+        folder: this.options.folder,
+        add: (specs, renormalize) => this.stage(specs, renormalize),
+        pathspecs,
+        reading,
+        unsureBefore: this.unsure,
+      });
+      if (this.unsure.size > 0) {
+        this.options.logger.warn(
+          `${this.unsure.size} files of ${this.options.folder} changed while the checkpoint read them: it is unsure of them.`,
+        );
+      }
     }
     // Nothing staged since the last tree was written (only this object writes the shadow index): same tree.
     this.lastTree ??= (await this.git(['write-tree'])).trim();
@@ -288,13 +324,22 @@ export class ShadowRepo {
    * than failing the checkpoint. A git killed by the timeout leaves the index lock behind: it is removed
    * here, since only this queue ever runs git on this repository.
    */
-  private async stage(pathspecs: readonly string[]): Promise<void> {
+  private async stage(pathspecs: readonly string[], renormalize = false): Promise<void> {
     try {
-      const { exitCode } = await this.runGit(
-        ['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'],
+      const { exitCode, stderr } = await this.runGit(
+        [
+          '-c',
+          'advice.addIgnoredFile=false',
+          'add',
+          renormalize ? '--renormalize' : '-A',
+          '--ignore-errors',
+          '--pathspec-from-file=-',
+          '--pathspec-file-nul',
+        ],
         { input: `${pathspecs.join('\0')}\0`, okExitCodes: [1] },
       );
-      if (exitCode === 1) {
+      // A folder left out for its rule files is also ignored by name: git says so, and that is all.
+      if (exitCode === 1 && /^(error|warning|fatal):/m.test(stderr)) {
         this.options.logger.warn(
           `Some files of ${this.options.folder} could not be read for the checkpoint.`,
         );
@@ -307,74 +352,41 @@ export class ShadowRepo {
     }
   }
 
-  /** The skip list stored with the checkpoint (a blob named in its commit message). */
-  private async skipListBlob(): Promise<string> {
-    const version = this.skipList.version;
-    if (this.skippedBlob?.version !== version) {
-      const input = JSON.stringify(this.skipList.paths());
-      this.skippedBlob = {
-        version,
-        blob: (await this.git(['hash-object', '-w', '--stdin'], { input })).trim(),
-      };
-    }
-    return this.skippedBlob.blob;
-  }
-
-  /** What was left out of the checkpoint `commit`. */
-  private async skippedAt(commit: string): Promise<ReadonlySet<string>> {
-    const message = await this.git(['cat-file', 'commit', commit]);
-    const blob = new RegExp(`^${SKIPPED_TRAILER} ([0-9a-f]+)$`, 'm').exec(message)?.[1];
-    if (blob === undefined) {
-      return new Set();
-    }
-    try {
-      const parsed = z.array(z.string()).safeParse(JSON.parse(await this.git(['cat-file', 'blob', blob])));
-      return new Set(parsed.success ? parsed.data : []);
-    } catch {
-      return new Set(); // collected or unreadable: nothing more is known
+  /**
+   * Takes the files of `dirs` out of the shadow index. Run bare, from the shadow repository: writing an
+   * index makes git re-read files written within its clock tick, with their folder's `.gitattributes` —
+   * a FIFO there would hang it.
+   */
+  private async forgetFolders(dirs: readonly string[]): Promise<void> {
+    const { stdout } = await this.runGit(['ls-files', '-z', '--', ...dirs.map(toLiteralPathspec)], {
+      bare: true,
+    });
+    if (stdout.length > 0) {
+      this.lastTree = undefined;
+      await this.runGit(['update-index', '-z', '--force-remove', '--stdin'], { input: stdout, bare: true });
     }
   }
 
   private async diff(from: string, to: string): Promise<TreeChange[]> {
-    return parseRawAndNumstat(splitNul(await this.git(diffTreeArgs(from, to))));
+    // Bare: the folder's `.gitattributes` (perhaps a FIFO by now) are not read for two stored trees.
+    const { stdout } = await this.runGit(diffTreeArgs(from, to), { bare: true });
+    return parseRawAndNumstat(splitNul(stdout));
   }
 
-  /** Keeps the newest checkpoints' refs, drops the rest, and lets `git gc --auto` pack and collect. */
-  private async maintain(): Promise<void> {
-    try {
-      const refs = (
-        await this.git(['for-each-ref', '--sort=-committerdate', '--format=%(refname)', CHECKPOINT_REFS])
-      )
-        .split('\n')
-        .filter((ref) => ref !== '');
-      const old = refs.slice(this.options.keepCheckpoints);
-      if (old.length > 0) {
-        await this.git(['update-ref', '--stdin'], { input: old.map((ref) => `delete ${ref}\n`).join('') });
-      }
-      await this.git(['gc', '--auto', '--quiet']);
-    } catch (error) {
-      this.options.logger.warn(`Checkpoint housekeeping in ${this.options.gitDir} failed: ${String(error)}`);
-    }
-  }
-
-  private async removeStaleLock(): Promise<void> {
-    const lock = `${this.location.indexFile}.lock`;
-    try {
-      const info = await stat(lock);
-      if (Date.now() - info.mtimeMs > STALE_LOCK_MS) {
-        this.options.logger.warn(`Removing a stale ${lock} left by an interrupted checkpoint.`);
-        await rm(lock, { force: true });
-      }
-    } catch {
-      // no lock
-    }
+  private maintain(): Promise<void> {
+    return keepNewestCheckpoints((args, input) => this.git(args, { input }), {
+      refs: CHECKPOINT_REFS,
+      keep: this.options.keepCheckpoints,
+      gitDir: this.options.gitDir,
+      logger: this.options.logger,
+    });
   }
 
   private async git(args: readonly string[], options: { input?: string } = {}): Promise<string> {
     return (await this.runGit(args, options)).stdout.toString('utf8');
   }
 
-  private runGit(args: readonly string[], options: { input?: string; okExitCodes?: readonly number[] } = {}) {
+  private runGit(args: readonly string[], options: GitRunOptions = {}) {
     return runGit(this.location, args, options);
   }
 }

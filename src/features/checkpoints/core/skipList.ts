@@ -6,7 +6,8 @@ import { fileLooksBinary } from './fileContent';
 
 /** Why a file is left out of checkpoints; remembered so a no-change checkpoint needs no re-reading. */
 const SkippedFileSchema = z.object({
-  reason: z.enum(['large', 'binary', 'repository', 'symlink']),
+  /** `rules`: a folder whose `.gitignore` / `.gitattributes` git must not open (see ./ruleFiles). */
+  reason: z.enum(['large', 'binary', 'repository', 'symlink', 'rules']),
   size: z.number(),
 });
 export type SkippedFile = z.infer<typeof SkippedFileSchema>;
@@ -82,6 +83,34 @@ export class SkipList {
     await this.save();
   }
 
+  /**
+   * The folders left out because their rule files cannot be read (`/`-separated, ending in `/`): found
+   * afresh by every snapshot, so they replace the previous ones.
+   */
+  async setRuleFolders(dirs: readonly string[]): Promise<void> {
+    const before = [...this.skipped].filter(([, skipped]) => skipped.reason === 'rules').map(([rel]) => rel);
+    if (before.length === dirs.length && dirs.every((dir) => this.skipped.get(dir)?.reason === 'rules')) {
+      return;
+    }
+    for (const rel of before) {
+      this.skipped.delete(rel);
+    }
+    for (const dir of dirs) {
+      this.skipped.set(dir, { reason: 'rules', size: 0 });
+    }
+    await this.save();
+  }
+
+  /** The folders left out for their rule files. */
+  ruleFolders(): string[] {
+    return this.paths().filter((rel) => this.skipped.get(rel)?.reason === 'rules');
+  }
+
+  /** Whether `dir` (ending in `/`) is a nested repository this list leaves out. */
+  isRepository(dir: string): boolean {
+    return this.skipped.get(dir)?.reason === 'repository';
+  }
+
   /** Drops skipped files that are gone or back within the bounds, so the next snapshot takes them. */
   async refresh(): Promise<void> {
     let changed = false;
@@ -150,6 +179,9 @@ export class SkipList {
       const info = await lstat(absolute);
       if (skipped.reason === 'repository') {
         return info.isDirectory() && (await exists(path.join(absolute, '.git'))) ? skipped : undefined;
+      }
+      if (skipped.reason === 'rules') {
+        return skipped; // re-checked by every snapshot's walk
       }
       if (skipped.reason === 'symlink') {
         return info.isSymbolicLink() ? skipped : undefined;

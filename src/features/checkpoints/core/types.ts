@@ -19,6 +19,11 @@ export interface FileChangeStat {
    * have existed. Undo must leave it — deleting it could delete a file the turn did not create.
    */
   readonly beforeUnknown?: boolean;
+  /**
+   * It was being written while the checkpoint before the turn read it, even when read again: what was
+   * stored may be torn or empty. Undo must leave it, and the card says why.
+   */
+  readonly unsure?: boolean;
 }
 
 /**
