@@ -43,6 +43,7 @@ async function streamOnce(browser, origin, text) {
       streamScriptMs: result.frames.reduce((sum, frame) => sum + script(frame), 0),
       streamLayoutMs: result.frames.reduce((sum, frame) => sum + frame.layout, 0),
       frameMs: result.frames.map((frame) => script(frame) + frame.layout),
+      frameScriptMs: result.frames.map(script),
       onceScriptMs: script(result.once),
       onceLayoutMs: result.once.layout,
       shownChars: result.shown,
@@ -100,6 +101,8 @@ async function longChatOnce(browser, origin, turns) {
   try {
     const snapshot = longChatSnapshot(turns);
     const emptyHeapMb = await heapMb(page);
+    // The idle baseline: the same page, empty, for as long (Chromium's own housekeeping).
+    const emptyIdle = await withCpu(() => page.waitForTimeout(10_000));
     const opened = await withCpu(() => page.evaluate((snapshot) => window.__step(snapshot), snapshot));
     const open = opened.result;
     const scroll = await withCpu(() =>
@@ -154,6 +157,7 @@ async function longChatOnce(browser, origin, turns) {
       builtRssMb,
       switchedHeapMb,
       idleCpuPercent: idleWait.cpuMs === undefined ? undefined : idleWait.cpuMs / 100,
+      emptyIdleCpuPercent: emptyIdle.cpuMs === undefined ? undefined : emptyIdle.cpuMs / 100,
       openMs: open.handle + open.render + open.layout,
       openCpuMs: opened.cpuMs,
       frames: scroll.result.frames,
@@ -251,11 +255,26 @@ async function main() {
     [
       'idle 10 s with it on screen: renderer main-thread CPU',
       `${(median(long.map((r) => r.idleCpuPercent)) ?? NaN).toFixed(2)} %`,
-      'goal ≤ 1 %',
+      `the empty page idle as long: ${(median(long.map((r) => r.emptyIdleCpuPercent)) ?? NaN).toFixed(2)} %; goal ≤ 1 %`,
     ],
   ];
+  // Robust to the machine's load (waiting for a core only adds): each frame's script time as its
+  // minimum over the runs, summed, beside the fastest single render.
+  const frameMinima = stream
+    .map((r) => r.frameScriptMs)
+    .reduce(
+      (min, frames) => min.map((ms, i) => Math.min(ms, frames[i] ?? ms)),
+      stream[0]?.frameScriptMs ?? [],
+    );
+  const minStream = frameMinima.reduce((sum, ms) => sum + ms, 0);
+  const minOnce = Math.min(...stream.map((r) => r.onceScriptMs));
   const allRows = [
     ...longRows,
+    [
+      'streaming 2 MB, script, each frame at its fastest of the runs',
+      `${(minStream / minOnce).toFixed(2)}× (${ms(minStream)} vs ${ms(minOnce)})`,
+      'the fastest render of the final text once; goal ≤ 2×',
+    ],
     [
       'streaming 2 MB, script (handle + render)',
       `${(median(stream.map((r) => r.streamScriptMs / r.onceScriptMs)) ?? NaN).toFixed(2)}× (${ms(median(stream.map((r) => r.streamScriptMs)))} vs ${ms(median(stream.map((r) => r.onceScriptMs)))})`,
