@@ -3,8 +3,8 @@
 //             a few registrations;
 //             src/chatHost.ts   -> dist/chat.js       the chat (ACP SDK, schemas, controller, journal),
 //             `require`d by dist/extension.js on first use (src/lazyChatHost.ts);
-//             src/features/checkpoints/core -> dist/checkpoints.js  the checkpoint store, `require`d
-//             by dist/chat.js with the first checkpoint
+//             the features the chat rarely needs, each `require`d by dist/chat.js on its first use
+//             (src/vscode/lazyBundles.ts): see `lazyFeatures` below
 //  - webview: webview/main.ts   -> dist/webview.js    (ESM, browser)
 //  - demo agent: test/fixtures/agent/main.ts -> dist/demo-agent.js (CommonJS, Node): the scriptable
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
@@ -82,16 +82,29 @@ const common = {
 
 const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20' };
 
+/** Bundles of their own, `require`d by dist/chat.js on first use: dist/<name>.js from its entry. */
+const lazyFeatures = {
+  // the checkpoint store: with the first checkpoint
+  checkpoints: 'src/features/checkpoints/core/index.ts',
+  // "ACP: Check Agents"
+  doctor: 'src/features/doctor/vscode/index.ts',
+  // the servers given to a session (at its start) and the MCP commands
+  mcp: 'src/features/mcp/vscode/index.ts',
+  // the @-mention index: with the first mention query
+  mentions: 'src/features/mentions/vscode/index.ts',
+  // the ACP Registry and Add Agent / Update / Remove
+  registry: 'src/features/registry/vscode/index.ts',
+};
+
 const builds = [
   { ...nodeBundle, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...nodeBundle, entryPoints: ['src/chatHost.ts'], outfile: 'dist/chat.js', external: ['vscode'] },
-  // The checkpoint store, `require`d by dist/chat.js when the first checkpoint is taken.
-  {
+  ...Object.entries(lazyFeatures).map(([name, entry]) => ({
     ...nodeBundle,
-    entryPoints: ['src/features/checkpoints/core/index.ts'],
-    outfile: 'dist/checkpoints.js',
+    entryPoints: [entry],
+    outfile: `dist/${name}.js`,
     external: ['vscode'],
-  },
+  })),
   { ...nodeBundle, entryPoints: ['test/fixtures/agent/main.ts'], outfile: 'dist/demo-agent.js' },
   {
     ...common,

@@ -215,7 +215,14 @@ async function main() {
   const webviewJs = bundleSize('dist/webview.js');
   const extensionJs = bundleSize('dist/extension.js');
   const chatJs = bundleSize('dist/chat.js');
-  const checkpointsJs = bundleSize('dist/checkpoints.js');
+  // The bundles dist/chat.js loads on first use (esbuild.mjs `lazyFeatures`), each with when it loads.
+  const lazyBundles = [
+    ['checkpoints', 'with the first checkpoint'],
+    ['doctor', 'by ACP: Check Agents'],
+    ['mcp', 'with the first session start or MCP command'],
+    ['mentions', 'with the first @-mention query'],
+    ['registry', 'by Add Agent / Update / Remove, or the doctor'],
+  ].map(([name, when]) => ({ name, when, size: bundleSize(`dist/${name}.js`) }));
   process.stderr.write(`activation: ${RUNS} fresh code-server runs…\n`);
   let activation;
   let activationProblem;
@@ -324,15 +331,15 @@ async function main() {
       '—',
       '≤ 250 KiB',
       chatJs === undefined ? undefined : chatJs <= 250 * 1024,
-      'the SDK (47 KiB) and the full zod it validates with (99 KiB) are most of it; the checkpoint store is split off',
+      'the ACP SDK (47 KiB) and the full zod it validates with (99 KiB) are 146 KiB of it; checkpoints, the doctor, MCP, mentions and the registry are split off',
     ],
-    [
-      'dist/checkpoints.js (minified; loaded with the first checkpoint)',
-      checkpointsJs === undefined ? 'n/a' : kib(checkpointsJs),
+    ...lazyBundles.map(({ name, when, size }) => [
+      `dist/${name}.js (minified; loaded ${when})`,
+      size === undefined ? 'n/a' : kib(size),
       '—',
       '—',
       undefined,
-    ],
+    ]),
   ];
 
   console.log(`ACP Agents benchmark — medians of ${RUNS} runs (${new Date().toISOString()})`);
@@ -369,7 +376,12 @@ async function main() {
       streaming: main.map(({ frameMs, ...rest }) => ({ ...rest, slowestFrameMs: Math.max(...frameMs) })),
       naive: web.naive,
       longChat: web.long.map(({ frames, ...rest }) => ({ ...rest, scrollP95Ms: percentile(frames, 95) })),
-      bundles: { webviewJs, extensionJs, chatJs },
+      bundles: {
+        webviewJs,
+        extensionJs,
+        chatJs,
+        ...Object.fromEntries(lazyBundles.map((b) => [b.name, b.size])),
+      },
       activation,
       latency,
       hostLatency,

@@ -8,15 +8,9 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
-import { registerCheckAgents } from './features/doctor/vscode/checkAgents';
-import {
-  defaultAddAgentPrompts,
-  registerAddAgentCommands,
-} from './features/registry/vscode/addAgentCommands';
-import type { AddAgentPrompts } from './features/registry/vscode/addAgentPicker';
-import { RegistryService } from './features/registry/vscode/registryService';
-import { knownAgentsOf } from './features/registry/chat/agentChoices';
-import { platformKey } from './features/registry/core/registryFormat';
+import type * as Doctor from './features/doctor/vscode';
+import type * as Registry from './features/registry/vscode';
+import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommands';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import type * as CheckpointsCore from './features/checkpoints/core';
 import { ChatController } from './chat/chatController';
@@ -28,13 +22,12 @@ import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReview
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { ActiveEditorFile } from './features/currentFile/vscode/activeEditorFile';
 import { registerEditorTabCommands } from './vscode/editorTabCommands';
-import { VsCodeMentionSource } from './features/mentions/vscode/vscodeMentionSource';
+import type * as Mentions from './features/mentions/vscode';
+import type { MentionSource } from './features/mentions/chat/mentionSource';
 import { channelLogger } from './vscode/logChannel';
-import { registerMcpCommands } from './features/mcp/vscode/mcpCommands';
-import { McpServerSource } from './features/mcp/vscode/mcpServerSource';
-import { askMcpConsent } from './features/mcp/vscode/mcpConsentPrompt';
-import { McpConsent } from './features/mcp/chat/mcpConsent';
-import { parseJsonc } from './features/mcp/chat/vscodeMcpConfig';
+import type * as Mcp from './features/mcp/vscode';
+import { MCP_COMMANDS } from './features/mcp/vscode/mcpCommands';
+import { OnFirstUse, registerLazyCommands, requireBundle } from './vscode/lazyBundles';
 import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
 import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
 import { ElicitationNotice } from './features/elicitation/vscode/elicitationNotice';
@@ -75,13 +68,13 @@ export interface AcpAgentsApi {
   /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
   readonly panels: ChatPanels;
   /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
-  readonly mcp: McpServerSource;
+  readonly mcp: Mcp.McpServerSource;
   /** The @-mention picker's workspace entries. */
-  readonly mentions: VsCodeMentionSource;
+  readonly mentions: MentionSource;
   /** The sidebar's chat view (whether it is on screen). */
   readonly sidebar: ChatViewProvider;
   /** The ACP Registry and Add Agent's questions (tests install scripted answers in `prompts.current`). */
-  readonly registry: { readonly service: RegistryService; readonly prompts: { current: AddAgentPrompts } };
+  readonly registry: Registry.Registry;
   /** Checkpoints: the change review and the workspace service that says where and when they may be taken. */
   readonly checkpoints: {
     readonly review: ChangeReview;
@@ -112,11 +105,18 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const review = new VscodeEditReviews(prompts);
-  const mcp = new McpServerSource(
-    context.secrets,
-    prompts,
-    logger,
-    new McpConsent(context.workspaceState, (server) => askMcpConsent(prompts, server)),
+  // The doctor, MCP, the mention index and the registry are bundles of their own, loaded on first use.
+  // (Each named by a literal `joinPath`: scripts/package.mjs follows those to the files the .vsix must hold.)
+  const dist = context.extensionUri;
+  const mcpBundle = () => requireBundle<typeof Mcp>(vscode.Uri.joinPath(dist, 'dist', 'mcp.js').fsPath);
+  const mentionsBundle = () =>
+    requireBundle<typeof Mentions>(vscode.Uri.joinPath(dist, 'dist', 'mentions.js').fsPath);
+  const registryBundle = () =>
+    requireBundle<typeof Registry>(vscode.Uri.joinPath(dist, 'dist', 'registry.js').fsPath);
+  const doctorBundle = () =>
+    requireBundle<typeof Doctor>(vscode.Uri.joinPath(dist, 'dist', 'doctor.js').fsPath);
+  const mcp = new OnFirstUse(() =>
+    mcpBundle().createMcpServerSource(context.secrets, context.workspaceState, prompts, logger),
   );
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
@@ -165,7 +165,11 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     { storeSubdir: 'checkpoints' },
   );
   const changeReview = new ChangeReview(checkpointWorkspace, workspaceChanges, logger);
-  const mentions = new VsCodeMentionSource();
+  const mentionIndex = new OnFirstUse(() => new (mentionsBundle().VsCodeMentionSource)());
+  const mentions: MentionSource = {
+    query: (query, limit) => mentionIndex.get().query(query, limit),
+    problems: (uri) => mentionIndex.get().problems(uri),
+  };
   const editor = new VsCodeEditorActions(terminals, new ActiveEditorFile());
   const chat = (viewRef.chat = new ChatController({
     agents: () => catalog.agents,
@@ -204,7 +208,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
           version: String(context.extension.packageJSON.version),
         },
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
-        mcpServers: () => mcp.servers(),
+        mcpServers: () => mcp.get().servers(),
         threadLimits: { maxMessageChars: maxMessageChars() },
       };
     },
@@ -212,10 +216,9 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
   const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
   const statusBar = new AgentStatusBar(chat);
-  const registry = {
-    service: new RegistryService(context.extensionUri, context.globalStorageUri, log),
-    prompts: defaultAddAgentPrompts(),
-  };
+  const registry = new OnFirstUse(() =>
+    registryBundle().createRegistry(context.extensionUri, context.globalStorageUri, log),
+  );
 
   const subscriptions: vscode.Disposable[] = [
     catalog,
@@ -224,7 +227,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     workspaceChanges,
     checkpointWorkspace,
     changeReview,
-    mentions,
+    mentionIndex,
     editor,
     chat,
     elicitationNotice,
@@ -241,28 +244,32 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     );
     subscriptions.push(...registerEditorTabCommands(chat, view, panels));
     subscriptions.push(...registerCommands({ chat, view, prompts, log }));
-    subscriptions.push(...registerMcpCommands(mcp, log));
+    subscriptions.push(...registerLazyCommands(MCP_COMMANDS, () => mcpBundle().mcpCommands(mcp.get(), log)));
     subscriptions.push(
-      ...registerAddAgentCommands({
-        registry: registry.service,
-        prompts: registry.prompts,
-        catalog,
-        chat,
-        reveal: () => view.reveal(),
-        log,
-      }),
+      ...registerLazyCommands(ADD_AGENT_COMMANDS, () =>
+        registryBundle().addAgentCommands({
+          registry: registry.get().service,
+          prompts: registry.get().prompts,
+          catalog,
+          chat,
+          reveal: () => view.reveal(),
+          log,
+        }),
+      ),
     );
     subscriptions.push(
-      registerCheckAgents({
-        catalog,
-        log,
-        cwd,
-        storage: context.globalStorageUri,
-        extensionVersion: String(context.extension.packageJSON.version),
-        parseJsonc,
-        knownAgents: async () =>
-          knownAgentsOf((await registry.service.load()).agents, platformKey(process.platform, process.arch)),
-      }),
+      ...registerLazyCommands(['acpAgents.checkAgents'], () => ({
+        'acpAgents.checkAgents': () =>
+          doctorBundle().checkAgents({
+            catalog,
+            log,
+            cwd,
+            storage: context.globalStorageUri,
+            extensionVersion: String(context.extension.packageJSON.version),
+            parseJsonc: (text) => mcpBundle().parseJsonc(text),
+            knownAgents: () => registry.get().knownAgents(),
+          }),
+      })),
     );
   } catch (error) {
     // A half-built chat leaves nothing registered: the next use builds it again from scratch.
@@ -282,11 +289,15 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
       statusBar,
       rules,
       catalog,
-      mcp,
+      get mcp() {
+        return mcp.get();
+      },
       panels,
       mentions,
       sidebar: view,
-      registry,
+      get registry() {
+        return registry.get();
+      },
       checkpoints: { review: changeReview, workspace: checkpointWorkspace },
     },
     shutdown: () => chat.shutdown(),
@@ -302,8 +313,6 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
  * The checkpoint store (`dist/checkpoints.js`, built from src/features/checkpoints/core), loaded
  * with the first checkpoint rather than with the chat: a bundle of its own, required by path.
  */
-function loadCheckpoints(bundlePath: string): typeof CheckpointsCore {
-  // A path, not a module name: esbuild leaves it alone and the store stays a bundle of its own.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(bundlePath) as typeof CheckpointsCore;
+function loadCheckpoints(path: string): typeof CheckpointsCore {
+  return requireBundle<typeof CheckpointsCore>(path);
 }

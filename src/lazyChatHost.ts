@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatHost, createChatHost } from './chatHost';
+import { requireBundle } from './vscode/lazyBundles';
 
 /** What `dist/chat.js` exports (built from src/chatHost.ts by esbuild.mjs). */
 interface ChatHostModule {
@@ -40,9 +41,7 @@ export class LazyChatHost implements vscode.Disposable {
     // The chat registers the real commands under the same ids: the stand-ins must go first.
     this.disposeStandIns();
     try {
-      // A path, not a module name: esbuild leaves it alone and `dist/chat.js` stays a bundle of its own.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundle = require(this.bundlePath) as ChatHostModule;
+      const bundle = requireBundle<ChatHostModule>(this.bundlePath);
       this.host = bundle.createChatHost(this.context, this.log);
       return this.host;
     } catch (error) {

@@ -102,8 +102,15 @@ function safeName(name: string): string {
   return name.replace(/[^\w.:-]/g, '_').slice(0, 64) || 'value';
 }
 
-/** The process's secret values (see the module comment for why there is one set). */
-export const secretValues = new SecretValues();
+/**
+ * The process's secret values (see the module comment for why there is one set). One per process even
+ * though this module is in several bundles — the chat and the features it loads on first use (MCP, the
+ * doctor, …) each carry a copy of it: the set lives on `globalThis`, so a secret the MCP bundle learns is
+ * scrubbed by the chat's views and journal, and the doctor's report scrubs what the chat learnt.
+ */
+export const secretValues: SecretValues = ((globalThis as Record<symbol, SecretValues | undefined>)[
+  Symbol.for('acpAgents.secretValues')
+] ??= new SecretValues());
 
 /** `secretValues.scrub(text)`. */
 export function scrubSecrets(text: string): string {

@@ -41,7 +41,7 @@ export function codeBlockHtml(language: string, code: string): string {
 /** A code block still receiving text: build once, then `setCode` as the fence grows. */
 export class LiveCodeBlock {
   readonly element: HTMLElement;
-  private readonly text: Text;
+  private readonly code: HTMLElement;
   private shownLength = 0;
   private lastChar = NaN;
 
@@ -50,8 +50,7 @@ export class LiveCodeBlock {
     // Safe: the language is reduced by languageOf/escapeHtml and the code is set as a Text node.
     template.innerHTML = codeBlockHtml(language, '');
     this.element = template.content.firstElementChild as HTMLElement;
-    this.text = document.createTextNode('');
-    this.element.querySelector('code')?.append(this.text);
+    this.code = this.element.querySelector('code') as HTMLElement;
   }
 
   /**
@@ -64,10 +63,10 @@ export class LiveCodeBlock {
     const shown = this.shownLength;
     if (code.length >= shown && (shown === 0 || code.charCodeAt(shown - 1) === this.lastChar)) {
       if (code.length > shown) {
-        this.text.appendData(code.slice(shown));
+        this.code.append(code.slice(shown));
       }
     } else {
-      this.text.data = code;
+      this.code.replaceChildren(code);
     }
     this.shownLength = code.length;
     this.lastChar = code.charCodeAt(code.length - 1);

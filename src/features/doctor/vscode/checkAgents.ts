@@ -35,43 +35,42 @@ export interface CheckAgentsResult {
 /**
  * "ACP: Check Agents": runs the agent doctor on every agent the chat offers plus the known agents not
  * installed, and shows the report as a markdown preview (a file in global storage, so closing it asks nothing).
+ * The doctor is a bundle of its own (`dist/doctor.js`), loaded by the command's first run (see chatHost.ts).
  */
-export function registerCheckAgents(deps: CheckAgentsDeps): vscode.Disposable {
-  return vscode.commands.registerCommand('acpAgents.checkAgents', async (): Promise<CheckAgentsResult> => {
-    const agents = agentsToCheck(deps.catalog.agents.agents);
-    // Read when the command runs: trust can be granted between two checks.
-    const trusted = vscode.workspace.isTrusted;
-    const diagnoses = trusted
-      ? await diagnose(agents, deps)
-      : agents.map(({ agent, origin }) => notCheckedDiagnosis(agent, origin));
-    for (const diagnosis of diagnoses) {
-      const problems = diagnosis.problems.map((p) => p.problem).join(' ');
-      deps.log.info(
-        scrubSecrets(
-          plainText(
-            `Check agents: ${diagnosis.agent.label}: ${verdictOf(diagnosis)}${problems ? ` — ${problems}` : ''}`,
-          ),
+export async function checkAgents(deps: CheckAgentsDeps): Promise<CheckAgentsResult> {
+  const agents = agentsToCheck(deps.catalog.agents.agents);
+  // Read when the command runs: trust can be granted between two checks.
+  const trusted = vscode.workspace.isTrusted;
+  const diagnoses = trusted
+    ? await diagnose(agents, deps)
+    : agents.map(({ agent, origin }) => notCheckedDiagnosis(agent, origin));
+  for (const diagnosis of diagnoses) {
+    const problems = diagnosis.problems.map((p) => p.problem).join(' ');
+    deps.log.info(
+      scrubSecrets(
+        plainText(
+          `Check agents: ${diagnosis.agent.label}: ${verdictOf(diagnosis)}${problems ? ` — ${problems}` : ''}`,
         ),
-      );
-    }
-    // The report is a file on disk that people paste into bug reports: no secret value in it.
-    const markdown = renderDoctorReport(diagnoses, {
-      generatedAt: new Date(),
-      platform: `${os.platform()}-${os.arch()}`,
-      hostNode: process.version,
-      extensionVersion: deps.extensionVersion,
-      trusted,
-      ...(trusted ? {} : { workspaceAgents: await workspaceDefinedAgents(deps.parseJsonc) }),
-    });
-    const reportUri = await writeReport(deps.storage, markdown);
-    await showReport(reportUri, deps.log);
-    if (diagnoses.some((diagnosis) => verdictOf(diagnosis) === 'not installed')) {
-      void vscode.window
-        .showInformationMessage('ACP Agents: some agents are not installed.', ADD_AGENT)
-        .then((answer) => answer === ADD_AGENT && vscode.commands.executeCommand('acpAgents.addAgent'));
-    }
-    return { diagnoses, markdown, reportUri };
+      ),
+    );
+  }
+  // The report is a file on disk that people paste into bug reports: no secret value in it.
+  const markdown = renderDoctorReport(diagnoses, {
+    generatedAt: new Date(),
+    platform: `${os.platform()}-${os.arch()}`,
+    hostNode: process.version,
+    extensionVersion: deps.extensionVersion,
+    trusted,
+    ...(trusted ? {} : { workspaceAgents: await workspaceDefinedAgents(deps.parseJsonc) }),
   });
+  const reportUri = await writeReport(deps.storage, markdown);
+  await showReport(reportUri, deps.log);
+  if (diagnoses.some((diagnosis) => verdictOf(diagnosis) === 'not installed')) {
+    void vscode.window
+      .showInformationMessage('ACP Agents: some agents are not installed.', ADD_AGENT)
+      .then((answer) => answer === ADD_AGENT && vscode.commands.executeCommand('acpAgents.addAgent'));
+  }
+  return { diagnoses, markdown, reportUri };
 }
 
 /** Runs the doctor (trusted workspaces only: it starts every agent in the workspace folder). */

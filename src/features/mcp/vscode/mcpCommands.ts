@@ -1,13 +1,17 @@
 import * as vscode from 'vscode';
+import type { CommandHandlers } from '../../../vscode/lazyBundles';
 import type { McpServerSource } from './mcpServerSource';
 
-/** "ACP: Set MCP Secret": a value for `${secret:NAME}` in `acpAgents.mcpServers`, kept in SecretStorage. */
-export function registerMcpCommands(
-  source: McpServerSource,
-  log: vscode.LogOutputChannel,
-): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('acpAgents.resetMcpConsent', async () => {
+/** The MCP commands' ids (registered with the chat; their handlers load with `dist/mcp.js`). */
+export const MCP_COMMANDS = ['acpAgents.resetMcpConsent', 'acpAgents.setMcpSecret'] as const;
+
+/**
+ * "ACP: Reset MCP Consent", and "ACP: Set MCP Secret": a value for `${secret:NAME}` in
+ * `acpAgents.mcpServers`, kept in SecretStorage.
+ */
+export function mcpCommands(source: McpServerSource, log: vscode.LogOutputChannel): CommandHandlers {
+  return {
+    'acpAgents.resetMcpConsent': async () => {
       const count = await source.consent.revokeAll();
       void vscode.window.showInformationMessage(
         count === 0
@@ -15,8 +19,8 @@ export function registerMcpCommands(
           : `ACP Agents: ${count} answer${count === 1 ? '' : 's'} about this workspace’s MCP servers forgotten; you are asked again at the next agent session.`,
       );
       return count;
-    }),
-    vscode.commands.registerCommand('acpAgents.setMcpSecret', async (name?: unknown) => {
+    },
+    'acpAgents.setMcpSecret': async (name?: unknown) => {
       try {
         if (await source.askAndStore(typeof name === 'string' ? name : undefined)) {
           void vscode.window.showInformationMessage(
@@ -28,6 +32,6 @@ export function registerMcpCommands(
         log.error(`Set MCP Secret failed: ${message}`);
         void vscode.window.showErrorMessage(`ACP Agents: ${message}`);
       }
-    }),
-  ];
+    },
+  };
 }

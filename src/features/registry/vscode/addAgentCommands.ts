@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { AgentSettingSchema } from '../../../chat/agentSettings';
 import type { ChatController } from '../../../chat/chatController';
 import type { AgentCatalog } from '../../../vscode/agentCatalog';
+import type { CommandHandlers } from '../../../vscode/lazyBundles';
 import { agentChoices, type AgentChoice } from '../chat/agentChoices';
 import { installAgent, MissingToolError } from '../chat/installAgent';
 import { splitCommandLine, withAgent, withoutAgent, type AgentEntry } from '../chat/userAgents';
@@ -21,8 +22,15 @@ export interface AddAgentDeps {
   readonly prompts: { current: AddAgentPrompts };
 }
 
+/** The registry commands' ids (registered with the chat; their handlers load with `dist/registry.js`). */
+export const ADD_AGENT_COMMANDS = [
+  'acpAgents.addAgent',
+  'acpAgents.updateAgents',
+  'acpAgents.removeAgent',
+] as const;
+
 /** "ACP: Add Agent…", "ACP: Update Agents", "ACP: Remove Agent…". */
-export function registerAddAgentCommands(deps: AddAgentDeps): vscode.Disposable[] {
+export function addAgentCommands(deps: AddAgentDeps): CommandHandlers {
   const run =
     (name: string, work: (arg?: unknown) => Promise<unknown>) =>
     async (arg?: unknown): Promise<unknown> => {
@@ -33,22 +41,13 @@ export function registerAddAgentCommands(deps: AddAgentDeps): vscode.Disposable[
         return undefined;
       }
     };
-  return [
-    vscode.commands.registerCommand(
-      'acpAgents.addAgent',
-      run('Add Agent', (registryId) =>
-        addAgent(deps, typeof registryId === 'string' ? registryId : undefined),
-      ),
+  return {
+    'acpAgents.addAgent': run('Add Agent', (registryId) =>
+      addAgent(deps, typeof registryId === 'string' ? registryId : undefined),
     ),
-    vscode.commands.registerCommand(
-      'acpAgents.updateAgents',
-      run('Update Agents', () => updateAgents(deps)),
-    ),
-    vscode.commands.registerCommand(
-      'acpAgents.removeAgent',
-      run('Remove Agent', () => removeAgent(deps)),
-    ),
-  ];
+    'acpAgents.updateAgents': run('Update Agents', () => updateAgents(deps)),
+    'acpAgents.removeAgent': run('Remove Agent', () => removeAgent(deps)),
+  };
 }
 
 export function defaultAddAgentPrompts(): { current: AddAgentPrompts } {

@@ -1,0 +1,173 @@
+// The page the webview benchmark drives: the production dist/webview.js served with the extension's HTML and
+// CSP on 127.0.0.1, one frame-timing step, and what the renderer process uses (CPU, RSS, JS heap).
+/* global window, URL */
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICK_MS = 10;
+
+/** The ids of this process's descendants (Chromium's processes), from /proc; empty elsewhere. */
+function descendants() {
+  const children = new Map();
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const found = [];
+  const stack = [String(process.pid)];
+  while (stack.length > 0) {
+    for (const child of children.get(stack.pop()) ?? []) {
+      found.push(child);
+      stack.push(child);
+    }
+  }
+  return found;
+}
+
+/**
+ * CPU time used so far by the main thread of each Chromium renderer (pid → ms). Wall-clock frame
+ * times swing with the machine's load; the CPU the page's main thread actually used does not, so
+ * it is what compares two builds fairly on a shared machine.
+ */
+function rendererMainThreadCpu() {
+  const cpu = new Map();
+  for (const pid of descendants()) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) {
+        continue;
+      }
+      const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // Not a renderer any more.
+    }
+  }
+  return cpu;
+}
+
+/** The renderers' resident memory (MB, VmRSS from /proc), if known: the page's process as the OS counts it. */
+export function rendererRssMb() {
+  let kb = 0;
+  let found = false;
+  for (const pid of descendants()) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) {
+        continue;
+      }
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += Number(rss?.[1] ?? 0);
+      found = true;
+    } catch {
+      // Not a renderer any more.
+    }
+  }
+  return found ? kb / 1024 : undefined;
+}
+
+/** The page's JS heap in use after a full garbage collection (MB), through the DevTools protocol. */
+export async function heapMb(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return usedSize / (1024 * 1024);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Runs `work` and returns its result with the renderers' main-thread CPU it took (ms), if known. */
+export async function withCpu(work) {
+  const before = rendererMainThreadCpu();
+  const result = await work();
+  const after = rendererMainThreadCpu();
+  let cpuMs = 0;
+  for (const [pid, ms] of after) {
+    cpuMs += ms - (before.get(pid) ?? ms);
+  }
+  return { result, cpuMs: after.size > 0 ? cpuMs : undefined };
+}
+
+/** Serves the repository and the chat page (the extension's HTML and CSP) on 127.0.0.1. */
+export async function startServer() {
+  const { webviewPage } = await tsImport('../test/webview/support/webviewPage.ts', import.meta.url);
+  let origin = '';
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', origin);
+    try {
+      if (url.pathname === '/favicon.ico') {
+        response.writeHead(204).end();
+        return;
+      }
+      if (url.pathname === '/chat.html') {
+        const html = webviewPage(origin, 'dark');
+        response.writeHead(200, { 'content-type': TYPES['.html'] }).end(html);
+        return;
+      }
+      const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
+      if (!path.startsWith(ROOT + sep)) {
+        response.writeHead(403).end();
+        return;
+      }
+      const body = await readFile(path);
+      response
+        .writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' })
+        .end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  return { server, origin };
+}
+
+/**
+ * Runs in the page: dispatches one host message and times the frame that renders it. A rAF queued
+ * before the message runs first in the next frame, the view's render next, and a rAF queued after
+ * it closes the measurement; then layout is forced and timed (the browser would do it in the same
+ * frame anyway).
+ */
+const STEP = `(data) => new Promise((done) => {
+  let before = 0;
+  requestAnimationFrame(() => { before = performance.now(); });
+  const t0 = performance.now();
+  window.dispatchEvent(new MessageEvent('message', { data }));
+  const handle = performance.now() - t0;
+  requestAnimationFrame(() => {
+    const rendered = performance.now();
+    document.documentElement.getBoundingClientRect();
+    done({ handle, render: rendered - before, layout: performance.now() - rendered });
+  });
+})`;
+
+export async function freshPage(browser, origin) {
+  const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  await page.goto(`${origin}/chat.html`);
+  await page.waitForFunction(() => window.__posted.some((message) => message.type === 'ready'));
+  await page.evaluate(`window.__step = ${STEP}`);
+  return { page, problems };
+}
