@@ -200,6 +200,9 @@ export class ChatApp {
       case 'mention_results':
         this.composer.mentionResults(message.requestId, message.items);
         return;
+      case 'agent_sessions':
+        this.header.agentSessions(message.groups);
+        return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);
         this.composer.sendFailed();

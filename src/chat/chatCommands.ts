@@ -1,3 +1,4 @@
+import { AgentSessionsBrowser } from '../features/agentSessions/chat/agentSessionsBrowser';
 import type { AgentChoice } from './agentChoice';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
@@ -34,7 +35,15 @@ export function chatOf(chats: ChatCollection, view: ViewSlot): Conversation {
  * fresh. Each acts on the view (slot) that asked.
  */
 export class ChatCommands {
-  constructor(private readonly deps: ChatCommandsDeps) {}
+  /** The agents' own sessions (session/list), listed in the chat list and opened as chats. */
+  readonly agentSessions: AgentSessionsBrowser;
+
+  constructor(private readonly deps: ChatCommandsDeps) {
+    this.agentSessions = new AgentSessionsBrowser({
+      ...deps,
+      switchChat: (chatId, view) => this.switchChat(chatId, view),
+    });
+  }
 
   /** Starts a new, empty chat in the view with its chat's agent. */
   async newChat(view: ViewSlot): Promise<void> {

@@ -314,7 +314,8 @@ export class Conversation implements Disposable {
     return this.session;
   }
 
-  private adopt(session: AgentSession): AgentSession {
+  /** Makes `session` this chat's (also one of the agent's sessions opened from its list). */
+  adopt(session: AgentSession): AgentSession {
     this.session = session;
     if (this.meta.acpSessionId !== session.id) {
       this.meta = { ...this.meta, acpSessionId: session.id };

@@ -120,7 +120,7 @@ export class SessionCoordinator {
   }
 
   /** Where a session runs: the cwd, and the other workspace folders. */
-  private place(): SessionPlace {
+  place(): SessionPlace {
     const cwd = this.host.cwd();
     const others = (this.host.additionalDirectories?.() ?? []).filter((folder) => folder !== cwd);
     return { cwd, ...(others.length ? { additionalDirectories: others } : {}) };

@@ -140,6 +140,10 @@ export class ViewMessageHandler {
         return composer.pickFiles(view);
       case 'open_message':
         return review.openMessage(message.entryId, view);
+      case 'list_agent_sessions':
+        return commands.agentSessions.list(view, message.agentId, message.cursor);
+      case 'open_agent_session':
+        return commands.agentSessions.open(view, message.agentId, message.sessionId);
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { AgentSessionsMessageSchema, ListAgentSessionsSchema, OpenAgentSessionSchema } from './agentSessions';
 import type { DeepReadonly } from './deepReadonly';
 import { ElicitationAnswerSchema, ElicitationSchema } from './elicitation';
 import { ErrorDetailsSchema, ThreadEventSchema, ThreadSnapshotSchema } from './thread';
@@ -201,6 +202,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     requestId: z.int(),
     items: z.array(MentionSchema).check(z.maxLength(200)),
   }),
+  AgentSessionsMessageSchema,
 ]);
 
 export const ViewMessageSchema = z.discriminatedUnion('type', [
@@ -276,6 +278,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pick_files') }),
   // "Open the whole message" under a message cut in the middle: the message as journaled, in an editor.
   z.object({ type: z.literal('open_message'), entryId: z.string() }),
+  ListAgentSessionsSchema,
+  OpenAgentSessionSchema,
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;

@@ -1,5 +1,7 @@
-import type { ChatSummary, ViewMessage } from '../../src/protocol';
+import type { AgentSessionGroup, ChatSummary, ViewMessage } from '../../src/protocol';
+import { AgentSessionsView } from './agentSessions/agentSessionsView';
 import { button, el, icon, iconButton } from './dom';
+import { relativeTime } from './relativeTime';
 
 /**
  * The list of chats, opened from the header: switch to a chat, rename it in place, delete it
@@ -14,9 +16,17 @@ export class ChatList {
   private editing: string | undefined;
   private confirming: string | undefined;
   private opener: HTMLElement | undefined;
+  private readonly agentSessions: AgentSessionsView;
 
   constructor(private readonly post: (message: ViewMessage) => boolean) {
-    this.element = el('div', 'chat-list', el('div', 'chat-list-title', 'Chats'), this.list);
+    this.agentSessions = new AgentSessionsView(post, () => this.close());
+    this.element = el(
+      'div',
+      'chat-list',
+      el('div', 'chat-list-title', 'Chats'),
+      this.list,
+      this.agentSessions.element,
+    );
     this.element.id = 'chat-list';
     this.element.setAttribute('role', 'dialog');
     this.element.setAttribute('aria-label', 'Chats');
@@ -54,6 +64,7 @@ export class ChatList {
     this.element.hidden = false;
     opener.setAttribute('aria-expanded', 'true');
     this.render();
+    this.agentSessions.refresh();
     this.list.querySelector<HTMLElement>('[aria-current="true"] .chat-open, .chat-open')?.focus();
   }
 
@@ -67,8 +78,14 @@ export class ChatList {
     }
   }
 
+  /** A page of the agents' own sessions came. */
+  applyAgentSessions(groups: readonly AgentSessionGroup[]): void {
+    this.agentSessions.apply(groups);
+  }
+
   update(chats: readonly ChatSummary[], activeChatId: string | undefined): void {
     this.chats = chats;
+    this.agentSessions.setChats(chats);
     this.activeChatId = activeChatId;
     if (this.isOpen && this.editing === undefined) {
       const hadFocus =
@@ -195,23 +212,4 @@ export class ChatList {
     });
     return input;
   }
-}
-
-/** "just now", "5 min ago", "3 h ago", "yesterday", or the date. */
-export function relativeTime(timestamp: number, now = Date.now()): string {
-  const minutes = Math.round((now - timestamp) / 60_000);
-  if (minutes < 1) {
-    return 'just now';
-  }
-  if (minutes < 60) {
-    return `${minutes} min ago`;
-  }
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) {
-    return `${hours} h ago`;
-  }
-  if (hours < 48) {
-    return 'yesterday';
-  }
-  return new Date(timestamp).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 }

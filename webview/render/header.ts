@@ -1,4 +1,4 @@
-import type { ConfigOptionMessage, ViewMessage } from '../../src/protocol';
+import type { AgentSessionGroup, ConfigOptionMessage, ViewMessage } from '../../src/protocol';
 import type { ChatStore } from '../store';
 import { ChatList } from './chatList';
 import { el, icon, iconButton } from './dom';
@@ -39,6 +39,11 @@ export class Header {
       el('div', 'header-controls', this.controls, this.usage.element),
       this.chatList.element,
     );
+  }
+
+  /** A page of the agents' own sessions, for the chat list. */
+  agentSessions(groups: readonly AgentSessionGroup[]): void {
+    this.chatList.applyAgentSessions(groups);
   }
 
   update(store: ChatStore): void {
