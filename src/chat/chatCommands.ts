@@ -1,4 +1,5 @@
 import { AgentSessionsBrowser } from '../features/agentSessions/chat/agentSessionsBrowser';
+import { ChatForks } from '../features/forks/chat/chatForks';
 import type { AgentChoice } from './agentChoice';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
@@ -37,12 +38,13 @@ export function chatOf(chats: ChatCollection, view: ViewSlot): Conversation {
 export class ChatCommands {
   /** The agents' own sessions (session/list), listed in the chat list and opened as chats. */
   readonly agentSessions: AgentSessionsBrowser;
+  /** Edit and resend: forks of a chat at an earlier message. */
+  readonly forks: ChatForks;
 
   constructor(private readonly deps: ChatCommandsDeps) {
-    this.agentSessions = new AgentSessionsBrowser({
-      ...deps,
-      switchChat: (chatId, view) => this.switchChat(chatId, view),
-    });
+    const switchChat = (chatId: string, view: ViewSlot): Promise<void> => this.switchChat(chatId, view);
+    this.agentSessions = new AgentSessionsBrowser({ ...deps, switchChat });
+    this.forks = new ChatForks({ ...deps, switchChat });
   }
 
   /** Starts a new, empty chat in the view with its chat's agent. */

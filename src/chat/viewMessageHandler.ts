@@ -142,6 +142,12 @@ export class ViewMessageHandler {
         return review.openMessage(message.entryId, view);
       case 'list_agent_sessions':
         return commands.agentSessions.list(view, message.agentId, message.cursor);
+      case 'edit_resend':
+        if (message.restoreCheckpoint) {
+          await review.restoreBeforeMessage(message.entryId, view);
+        }
+        await commands.forks.fork(view, message.entryId);
+        return turns.sendPrompt([{ type: 'text', text: message.text }], view);
       case 'open_agent_session':
         return commands.agentSessions.open(view, message.agentId, message.sessionId);
       default: {

@@ -144,6 +144,7 @@ export class ViewPresenter implements Disposable {
       updatedAt: chat.updatedAt,
       running: chat.running,
       ...(this.model.deletableOnAgent?.(chat.id) ? { deletableOnAgent: true } : {}),
+      ...(chat.forkOf ? { forkOf: chat.forkOf } : {}),
     }));
   }
 

@@ -61,6 +61,8 @@ export const ChatSummarySchema = z.object({
   running: z.boolean(),
   /** The agent can delete this chat's session on its side too (`session/delete`). */
   deletableOnAgent: z.optional(z.boolean()),
+  /** The chat this one forks (Edit and resend): the list shows it under that one. */
+  forkOf: z.optional(z.string()),
 });
 
 /** What an @-mention points at; absent on an attachment means a file. */
@@ -280,6 +282,13 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('open_message'), entryId: z.string() }),
   ListAgentSessionsSchema,
   OpenAgentSessionSchema,
+  /** Edit and resend: fork the chat before user message `entryId` and send `text` there (restoring its checkpoint first). */
+  z.object({
+    type: z.literal('edit_resend'),
+    entryId: z.string(),
+    text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
+    restoreCheckpoint: z.optional(z.boolean()),
+  }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
