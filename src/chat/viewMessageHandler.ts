@@ -147,7 +147,13 @@ export class ViewMessageHandler {
           await review.restoreBeforeMessage(message.entryId, view);
         }
         await commands.forks.fork(view, message.entryId);
-        return turns.sendPrompt([{ type: 'text', text: message.text }], view);
+        return turns.sendFromView(
+          message.text,
+          message.attachments ?? [],
+          message.images ?? [],
+          message.textFiles ?? [],
+          view,
+        );
       case 'open_agent_session':
         return commands.agentSessions.open(view, message.agentId, message.sessionId);
       default: {

@@ -207,15 +207,17 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   AgentSessionsMessageSchema,
 ]);
 
+/** What a message from the composer carries (a send, or an edit and resend). */
+const SEND_FIELDS = {
+  text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
+  attachments: z.optional(z.array(AttachmentRefSchema).check(z.maxLength(50))),
+  images: z.optional(z.array(ImageAttachmentSchema).check(z.maxLength(10))),
+  textFiles: z.optional(z.array(DroppedTextFileSchema).check(z.maxLength(10))),
+};
+
 export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({
-    type: z.literal('send'),
-    text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
-    attachments: z.optional(z.array(AttachmentRefSchema).check(z.maxLength(50))),
-    images: z.optional(z.array(ImageAttachmentSchema).check(z.maxLength(10))),
-    textFiles: z.optional(z.array(DroppedTextFileSchema).check(z.maxLength(10))),
-  }),
+  z.object({ type: z.literal('send'), ...SEND_FIELDS }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.nullable(z.string()) }),
   /** The user's answer to the agent's question `key`: the form's values, decline or cancel; for a URL, accept opens it. */
@@ -282,12 +284,12 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('open_message'), entryId: z.string() }),
   ListAgentSessionsSchema,
   OpenAgentSessionSchema,
-  /** Edit and resend: fork the chat before user message `entryId` and send `text` there (restoring its checkpoint first). */
+  /** Edit and resend: fork the chat before user message `entryId` and send there (restoring its checkpoint first). */
   z.object({
     type: z.literal('edit_resend'),
     entryId: z.string(),
-    text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
     restoreCheckpoint: z.optional(z.boolean()),
+    ...SEND_FIELDS,
   }),
 ]);
 

@@ -102,11 +102,14 @@ export class ChatList {
       this.list.replaceChildren(el('li', 'chat-list-empty', 'No chats yet.'));
       return;
     }
-    this.list.replaceChildren(...this.chats.map((chat) => this.row(chat)));
+    this.list.replaceChildren(...forksUnderOrigins(this.chats).map((chat) => this.row(chat)));
   }
 
   private row(chat: ChatSummary): HTMLElement {
-    const row = el('li', 'chat-row');
+    const row = el(
+      'li',
+      chat.forkOf && this.chats.some((c) => c.chatId === chat.forkOf) ? 'chat-row chat-fork' : 'chat-row',
+    );
     const active = chat.chatId === this.activeChatId;
     if (active) {
       row.setAttribute('aria-current', 'true');
@@ -212,4 +215,37 @@ export class ChatList {
     });
     return input;
   }
+}
+
+/** The chats in their order, but each fork (Edit and resend) right under the chat it forks, newest fork first. */
+export function forksUnderOrigins(chats: readonly ChatSummary[]): ChatSummary[] {
+  const ids = new Set(chats.map((chat) => chat.chatId));
+  const forks = new Map<string, ChatSummary[]>();
+  for (const chat of chats) {
+    if (chat.forkOf !== undefined && ids.has(chat.forkOf) && chat.forkOf !== chat.chatId) {
+      forks.set(chat.forkOf, [...(forks.get(chat.forkOf) ?? []), chat]);
+    }
+  }
+  const ordered: ChatSummary[] = [];
+  const placed = new Set<string>();
+  const place = (chat: ChatSummary): void => {
+    if (placed.has(chat.chatId)) {
+      return;
+    }
+    placed.add(chat.chatId);
+    ordered.push(chat);
+    for (const fork of forks.get(chat.chatId) ?? []) {
+      place(fork);
+    }
+  };
+  for (const chat of chats) {
+    if (chat.forkOf === undefined || !ids.has(chat.forkOf)) {
+      place(chat);
+    }
+  }
+  // A cycle of forks (a damaged journal) has no root: its chats still show, in their order.
+  for (const chat of chats) {
+    place(chat);
+  }
+  return ordered;
 }
