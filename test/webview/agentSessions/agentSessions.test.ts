@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { AgentSession, ChatSummary } from '../../../src/protocol';
 import { CHAT_ID, message, snapshot } from '../support/builders';
+import { saveForDocs } from '../support/docs';
 import { useChatPages } from '../support/suite';
 
 const OUT = resolve(__dirname, '../../../test-results');
@@ -75,6 +76,9 @@ describe('webview: agent sessions in the chat list', () => {
       assert.equal(await claude.locator('.chat-title').count(), 4, 'a repeated session is shown once');
       assert.equal(await page.page.getByRole('button', { name: 'More sessions' }).count(), 0);
       await page.page.screenshot({ path: `${OUT}/agent-sessions-${theme}.png` });
+      if (theme === 'dark') {
+        await saveForDocs(`${OUT}/agent-sessions-${theme}.png`, 'agent-sessions.png');
+      }
 
       // Keyboard: a row is a button; Enter opens the session and the list closes.
       await claude.getByRole('button', { name: /Session 3 from the CLI/ }).focus();

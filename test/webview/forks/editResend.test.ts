@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { ChatSummary } from '../../../src/protocol';
 import { CHAT_ID, message, snapshot, turn } from '../support/builders';
+import { saveForDocs } from '../support/docs';
 import { useChatPages } from '../support/suite';
 
 const OUT = resolve(__dirname, '../../../test-results');
@@ -47,6 +48,9 @@ describe('webview: edit and resend an earlier message', () => {
       await page.page.getByLabel('Restore the files to before it first').check();
       await input.fill('Add a strict parser');
       await page.page.screenshot({ path: `${OUT}/edit-resend-${theme}.png` });
+      if (theme === 'dark') {
+        await saveForDocs(`${OUT}/edit-resend-${theme}.png`, 'edit-resend.png');
+      }
       await input.press('Enter');
       assert.deepEqual((await page.posted()).at(-1), {
         type: 'edit_resend',
