@@ -140,6 +140,23 @@ export class ChatCommands {
     await sessions.connect(chatOf(chats, view));
   }
 
+  /** Multi-root: the workspace folder an empty chat's agent works in (its `cwd`); the other folders go along. */
+  async setFolder(folder: string, view: ViewSlot): Promise<void> {
+    const { chats, presenter, sessions } = this.deps;
+    if (!sessions.workspaceFolders().includes(folder)) {
+      throw new Error(`${folder} is not a folder of this workspace.`);
+    }
+    const chat = chatOf(chats, view);
+    if (chat.cwd === folder) {
+      return;
+    }
+    if (!chat.changeAgent(chat.agentId, folder)) {
+      throw new Error('A chat keeps its folder once it has messages: start a new chat for another folder.');
+    }
+    presenter.snapshot(view);
+    await sessions.connect(chat);
+  }
+
   /** Restarts the view's chat's agent; its chats take up their sessions again. */
   async restart(view: ViewSlot): Promise<void> {
     await this.deps.sessions.restart(chatOf(this.deps.chats, view));

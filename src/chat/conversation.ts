@@ -145,8 +145,8 @@ export class Conversation implements Disposable {
     this.touch();
   }
 
-  /** An empty chat may change agent; one with a transcript keeps its agent. */
-  changeAgent(agentId: string): boolean {
+  /** An empty chat may change agent or folder (`cwd`; its unused session goes); one with a transcript keeps both. */
+  changeAgent(agentId: string, cwd = this.meta.cwd): boolean {
     if (this.thread.snapshot().entries.length > 0) {
       return false;
     }
@@ -154,7 +154,7 @@ export class Conversation implements Disposable {
     this.session?.dispose();
     this.session = undefined;
     const { acpSessionId: _dropped, ...rest } = this.meta;
-    this.meta = { ...rest, agentId };
+    this.meta = { ...rest, agentId, ...(cwd === undefined ? {} : { cwd }) };
     void this.saveMeta();
     return true;
   }
@@ -276,18 +276,6 @@ export class Conversation implements Disposable {
     );
   }
 
-  /** The last prompt of an interrupted or failed turn, to send again. */
-  lastUserText(): string | undefined {
-    const entries = this.thread.snapshot().entries;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const entry = entries[i];
-      if (entry?.kind === 'user') {
-        return entry.text;
-      }
-    }
-    return undefined;
-  }
-
   async cancel(): Promise<void> {
     if (this.preparing) {
       this.preparing.abort(new Error('Stopped before the message was sent.'));
@@ -304,6 +292,11 @@ export class Conversation implements Disposable {
   /** The agent's id for this chat's session, once it had one. */
   get agentSessionId(): string | undefined {
     return this.meta.acpSessionId;
+  }
+
+  /** The workspace folder chosen for the chat's session (absent: the first folder). */
+  get cwd(): string | undefined {
+    return this.meta.cwd;
   }
 
   /** The chat this one was forked from (Edit and resend), if any. */

@@ -33,7 +33,7 @@ export class SessionCoordinator {
   async connect(chat: Conversation): Promise<AgentSession | undefined> {
     try {
       const client = await this.pool.client(chat.agentId);
-      const session = await chat.ensureSession(client, this.place());
+      const session = await chat.ensureSession(client, this.place(chat));
       this.pool.clearReport(chat.agentId);
       return session;
     } catch (error) {
@@ -116,12 +116,21 @@ export class SessionCoordinator {
   /** The resume banner's action: a new session given the transcript. */
   async startFresh(chat: Conversation): Promise<void> {
     const client = await this.pool.client(chat.agentId);
-    await chat.startFresh(client, this.place());
+    await chat.startFresh(client, this.place(chat));
   }
 
-  /** Where a session runs: the cwd, and the other workspace folders. */
-  place(): SessionPlace {
-    const cwd = this.host.cwd();
+  /** Every workspace folder (multi-root); empty when the host does not say. */
+  workspaceFolders(): readonly string[] {
+    return this.host.additionalDirectories?.() ?? [];
+  }
+
+  /**
+   * Where a session runs: the chat's chosen folder while it is still in the workspace, else the default
+   * (the first folder) as `cwd`; the other workspace folders along.
+   */
+  place(chat?: Conversation): SessionPlace {
+    const chosen = chat?.cwd;
+    const cwd = chosen !== undefined && this.workspaceFolders().includes(chosen) ? chosen : this.host.cwd();
     const others = (this.host.additionalDirectories?.() ?? []).filter((folder) => folder !== cwd);
     return { cwd, ...(others.length ? { additionalDirectories: others } : {}) };
   }

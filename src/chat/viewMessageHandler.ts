@@ -106,6 +106,8 @@ export class ViewMessageHandler {
         return commands.restart(view);
       case 'new_chat':
         return commands.newChat(view);
+      case 'set_chat_folder':
+        return commands.setFolder(message.folder, view);
       case 'switch_chat':
         return commands.switchChat(message.chatId, view);
       case 'rename_chat':

@@ -14,6 +14,8 @@ export interface ChatMeta {
   readonly customTitle?: string;
   /** The chat this one was forked from (Edit and resend). */
   readonly forkOf?: string;
+  /** The workspace folder the chat's sessions run in, when chosen (multi-root). */
+  readonly cwd?: string;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -24,6 +26,7 @@ const MetaSchema = z.object({
   acpSessionId: z.string().optional(),
   customTitle: z.string().optional(),
   forkOf: z.string().optional(),
+  cwd: z.string().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

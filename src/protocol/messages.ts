@@ -47,6 +47,8 @@ export const ChatSchema = z.object({
   resumeDetails: z.optional(ErrorDetailsSchema),
   /** Set while the chat's journal cannot be written ("This chat is not being saved: …"). */
   saveProblem: z.optional(z.string()),
+  /** The workspace folder chosen for the chat's agent (multi-root); absent: the first folder. */
+  cwd: z.optional(z.string()),
   /** With `saveProblem`: another window writes this chat, so this one is read-only (the composer is locked). */
   readOnly: z.optional(z.literal(true)),
 });
@@ -234,6 +236,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticate'), methodId: z.string() }),
   z.object({ type: z.literal('restart_agent') }),
   z.object({ type: z.literal('new_chat') }),
+  /** Multi-root: the folder the view's (empty) chat's agent works in. */
+  z.object({ type: z.literal('set_chat_folder'), folder: z.string().check(z.maxLength(4_096)) }),
   z.object({ type: z.literal('switch_chat'), chatId: z.string() }),
   z.object({ type: z.literal('rename_chat'), chatId: z.string(), title: z.string().check(z.maxLength(200)) }),
   z.object({

@@ -69,6 +69,9 @@ export class Header {
           picker('Agent', choices, selected, (agentId) => this.post({ type: 'select_agent', agentId })),
       });
     }
+    if (store.workspaceFolders.length > 1) {
+      pickers.push(folderPicker(store, (folder) => this.post({ type: 'set_chat_folder', folder })));
+    }
     const settings = sessionSettings(store.state);
     const modes = settings.modes;
     if (modes && modes.available.length > 0) {
@@ -119,6 +122,34 @@ export class Header {
       this.post({ type: 'set_config_option', configId: option.id, value }),
     );
   }
+}
+
+/**
+ * Multi-root: which folder the chat's agent works in (its `cwd`; the others go along). A picker while the
+ * chat is empty, then the folder's name alone: a chat keeps its folder.
+ */
+function folderPicker(
+  store: ChatStore,
+  choose: (folder: string) => void,
+): { key: string; build: () => HTMLElement } {
+  const folders = store.workspaceFolders;
+  const current =
+    store.chatCwd !== undefined && folders.includes(store.chatCwd) ? store.chatCwd : (folders[0] ?? '');
+  const name = (folder: string): string => folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder;
+  const fixed = store.entries.length > 0;
+  const key = `folder:${JSON.stringify(folders)}:${current}:${fixed}`;
+  if (fixed) {
+    return {
+      key,
+      build: () => {
+        const label = el('span', 'picker folder-label', icon('folder'), el('span', '', name(current)));
+        label.title = `The agent works in ${current}`;
+        return label;
+      },
+    };
+  }
+  const choices = folders.map((folder) => ({ value: folder, label: name(folder), description: folder }));
+  return { key, build: () => picker('Folder', choices, current, choose) };
 }
 
 /**

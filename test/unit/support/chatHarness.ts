@@ -58,6 +58,8 @@ export interface HarnessOptions {
   readonly pickFiles?: () => Promise<AttachmentRef[]>;
   /** Characters a message keeps (the `acpAgents.chat.maxMessageCharacters` setting). */
   readonly maxMessageChars?: number;
+  /** A multi-root workspace: every folder, in order (made from `dir`; the first is the default cwd). */
+  readonly folders?: (dir: string) => string[];
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -86,6 +88,7 @@ export class ChatHarness {
     this.ownsStorage = options.storageDir === undefined;
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
     this.changes = options.changes?.(this.dir, this.storageDir);
+    const folders = options.folders?.(this.dir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
       cwd: () => this.dir,
@@ -122,6 +125,7 @@ export class ChatHarness {
       ...(this.changes ? { changes: this.changes } : {}),
       ...(options.diagnostics ? { diagnostics: options.diagnostics(this.dir) } : {}),
       ...(options.mentions ? { mentions: options.mentions } : {}),
+      ...(folders ? { additionalDirectories: () => folders, workspaceFolders: () => folders } : {}),
     });
     this.controller.attachView(this.view);
   }

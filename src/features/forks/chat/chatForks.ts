@@ -35,7 +35,13 @@ export class ChatForks {
     }
     const thread = Thread.restore(transcriptBefore(origin.thread.snapshot(), entryId), chats.threadLimits);
     const title = cutText(`Fork of ${origin.title}`, STATE_BOUNDS.titleChars);
-    const fork = chats.create(origin.agentId, { of: origin.id, title, thread });
+    const cwd = origin.cwd;
+    const fork = chats.create(origin.agentId, {
+      of: origin.id,
+      title,
+      thread,
+      ...(cwd === undefined ? {} : { cwd }),
+    });
     await switchChat(fork.id, view);
     try {
       await sessions.startFresh(fork);

@@ -6,11 +6,20 @@ export interface ForkStart {
   readonly of: string;
   readonly title: string;
   readonly thread: Thread;
+  /** The origin's chosen folder (multi-root), kept by the fork. */
+  readonly cwd?: string;
 }
 
 /** The journal's meta fields of a fork (none for a new, empty chat). */
-export function forkMeta(fork: ForkStart | undefined): { forkOf?: string; customTitle?: string } {
-  return fork ? { forkOf: fork.of, customTitle: fork.title } : {};
+export function forkMeta(fork: ForkStart | undefined): {
+  forkOf?: string;
+  customTitle?: string;
+  cwd?: string;
+} {
+  if (!fork) {
+    return {};
+  }
+  return { forkOf: fork.of, customTitle: fork.title, ...(fork.cwd === undefined ? {} : { cwd: fork.cwd }) };
 }
 
 /**
