@@ -51,7 +51,12 @@ export class ChatCommands {
   async newChat(view: ViewSlot): Promise<void> {
     const { chats, presenter, sessions, agents } = this.deps;
     await this.deps.restored;
-    view.chatId = chats.create(agents.nextTo(chats.get(view.chatId)?.agentId)).id;
+    const chat = chats.create(agents.nextTo(chats.get(view.chatId)?.agentId));
+    const folder = sessions.folderForNewChat();
+    if (folder !== undefined) {
+      chat.changeAgent(chat.agentId, folder);
+    }
+    view.chatId = chat.id;
     presenter.snapshot(view);
     await sessions.connect(chatOf(chats, view));
   }

@@ -12,6 +12,8 @@ export interface CoordinatorHost {
   /** The other workspace folders (multi-root), given to agents that take `additionalDirectories`. */
   readonly additionalDirectories?: () => readonly string[];
   readonly signIn?: SignInHost;
+  /** The workspace folder of the active editor, if any: a new chat's agent works there (multi-root). */
+  readonly activeFolder?: () => string | undefined;
 }
 
 /**
@@ -117,6 +119,13 @@ export class SessionCoordinator {
   async startFresh(chat: Conversation): Promise<void> {
     const client = await this.pool.client(chat.agentId);
     await chat.startFresh(client, this.place(chat));
+  }
+
+  /** The folder a new chat starts in when the workspace has several: the active editor's (else none: the first). */
+  folderForNewChat(): string | undefined {
+    const folders = this.workspaceFolders();
+    const active = this.host.activeFolder?.();
+    return folders.length > 1 && active !== undefined && folders.includes(active) ? active : undefined;
   }
 
   /** Every workspace folder (multi-root); empty when the host does not say. */

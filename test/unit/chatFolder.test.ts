@@ -45,6 +45,23 @@ describe('chat: choosing the folder of a new chat in a multi-root workspace', ()
     assert.equal((await agentPlace()).cwd, second);
   });
 
+  it('starts a new chat in the active editor’s folder', async () => {
+    let active: string | undefined;
+    chat = new ChatHarness({ agents: [testAgent('a')], folders: twoFolders, activeFolder: () => active });
+    await chat.ready();
+    active = path.join(chat.dir, 'second');
+    await chat.controller.newChat();
+    assert.equal(chat.controller.viewState().chat?.cwd, active);
+    assert.equal((await agentPlace()).cwd, active);
+    active = '/not/a/workspace/folder';
+    await chat.controller.newChat();
+    assert.equal(
+      chat.controller.viewState().chat?.cwd,
+      undefined,
+      'a folder outside the workspace is not taken',
+    );
+  });
+
   it('survives a restart: the chosen folder is journaled with the chat', async () => {
     chat = new ChatHarness({ agents: [testAgent('a')], folders: twoFolders });
     await chat.ready();

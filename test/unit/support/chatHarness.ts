@@ -60,6 +60,8 @@ export interface HarnessOptions {
   readonly maxMessageChars?: number;
   /** A multi-root workspace: every folder, in order (made from `dir`; the first is the default cwd). */
   readonly folders?: (dir: string) => string[];
+  /** The active editor's workspace folder (multi-root): where a new chat starts. */
+  readonly activeFolder?: () => string | undefined;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -126,6 +128,7 @@ export class ChatHarness {
       ...(options.diagnostics ? { diagnostics: options.diagnostics(this.dir) } : {}),
       ...(options.mentions ? { mentions: options.mentions } : {}),
       ...(folders ? { additionalDirectories: () => folders, workspaceFolders: () => folders } : {}),
+      ...(options.activeFolder ? { activeFolder: options.activeFolder } : {}),
     });
     this.controller.attachView(this.view);
   }
