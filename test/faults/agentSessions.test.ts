@@ -27,7 +27,17 @@ describe('faults: a hostile session/list', () => {
     const ids = group.sessions.map((session) => session.sessionId);
     assert.ok(!ids.includes('') && ids.every((id) => id.length <= 500), 'unopenable ids dropped');
     assert.ok(!ids.includes('list-2'), 'a session without a string cwd is dropped');
-    for (const session of group.sessions) {
+    assert.equal(
+      group.sessions.find((s) => s.sessionId === 'list-5')?.title,
+      undefined,
+      'a title not a string',
+    );
+    assert.equal(
+      group.sessions.find((s) => s.sessionId === 'list-7')?.updatedAt,
+      undefined,
+      'a time not a string',
+    );
+    for (const session of group.sessions.filter((s) => s.sessionId !== 'list-5')) {
       const title = session.title ?? '';
       assert.ok(title.length <= 200, `title of ${title.length} characters`);
       // eslint-disable-next-line no-control-regex

@@ -14,11 +14,11 @@ describe('chat: choosing the folder of a new chat in a multi-root workspace', ()
   };
 
   /** The cwd and other roots the agent has for the active chat's session (from its session/list). */
-  async function agentPlace(): Promise<{ cwd?: string; chatId?: string }> {
+  async function agentPlace(): Promise<{ cwd?: string; sessionId?: string }> {
     await chat.controller.handleMessage({ type: 'list_agent_sessions' });
     const group = chat.view.of('agent_sessions').at(-1)?.groups[0];
     const row = group?.sessions.find((session) => session.chatId === chat.controller.windowChatId);
-    return { ...(row?.cwd ? { cwd: row.cwd } : {}), ...(row?.chatId ? { chatId: row.chatId } : {}) };
+    return { ...(row ? { cwd: row.cwd, sessionId: row.sessionId } : {}) };
   }
 
   it('runs an empty chat’s agent in the folder picked, and keeps it once the chat has messages (and in a fork)', async () => {
@@ -43,6 +43,23 @@ describe('chat: choosing the folder of a new chat in a multi-root workspace', ()
     await chat.controller.handleMessage({ type: 'edit_resend', entryId, text: 'hello there' });
     assert.equal(chat.controller.viewState().chat?.cwd, second, 'the fork keeps the folder');
     assert.equal((await agentPlace()).cwd, second);
+  });
+
+  it('opens an agent session of another workspace folder in that folder', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')], folders: twoFolders });
+    await chat.ready();
+    const second = path.join(chat.dir, 'second');
+    await chat.controller.handleMessage({ type: 'set_chat_folder', folder: second });
+    await chat.send('in the second folder');
+    const { sessionId } = await agentPlace();
+    assert.ok(sessionId);
+    // Our chat goes (the agent keeps its session); opened again from the list, it goes on in its folder.
+    await chat.controller.deleteChat(chat.controller.windowChatId);
+    await chat.controller.handleMessage({ type: 'list_agent_sessions' });
+    await chat.controller.handleMessage({ type: 'open_agent_session', agentId: 'a', sessionId });
+    assert.deepEqual(chat.view.of('error'), []);
+    assert.equal(chat.controller.viewState().chat?.cwd, second);
+    assert.match(chat.transcript(), /^user:in the second folder\|agent:You said: in the second folder$/);
   });
 
   it('starts a new chat in the active editor’s folder', async () => {

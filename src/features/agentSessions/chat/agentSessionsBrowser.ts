@@ -21,10 +21,10 @@ export interface AgentSessionsDeps {
   readonly switchChat: (chatId: string, view: ViewSlot) => Promise<void>;
 }
 
-/** What one agent's listing kept: how many rows, and their titles (to name a chat opened from one). */
+/** What one agent's listing kept: how many rows, and each row's title and folder (for a chat opened from it). */
 interface Listing {
   count: number;
-  readonly titles: Map<string, string>;
+  readonly rows: Map<string, { readonly title: string; readonly cwd: string }>;
 }
 
 /**
@@ -87,8 +87,12 @@ export class AgentSessionsBrowser {
       throw new NotSupportedError(client.info.name, 'Opening its sessions (session/load or session/resume)');
     }
     const chat = chats.create(agentId);
+    const listed = this.listings.get(agentId)?.rows.get(sessionId);
+    if (listed && sessions.workspaceFolders().includes(listed.cwd)) {
+      chat.changeAgent(agentId, listed.cwd); // a session of another workspace folder goes on there
+    }
     try {
-      const params = { ...sessions.place(), thread: chat.thread };
+      const params = { ...sessions.place(chat), thread: chat.thread };
       // Load replays the history into the new chat's empty transcript; resume shows only what comes next.
       const session: LiveSession = caps.loadSession
         ? await client.loadSession(sessionId, params)
@@ -98,9 +102,8 @@ export class AgentSessionsBrowser {
       await chats.delete(chat.id);
       throw classifyError(error);
     }
-    const title = this.listings.get(agentId)?.titles.get(sessionId);
-    if (title && !chat.thread.snapshot().state.title) {
-      chat.thread.setState('title', title);
+    if (listed?.title && !chat.thread.snapshot().state.title) {
+      chat.thread.setState('title', listed.title);
     }
     await switchChat(chat.id, view);
   }
@@ -114,7 +117,7 @@ export class AgentSessionsBrowser {
     const first = cursor === undefined;
     let listing = this.listings.get(agentId);
     if (first || !listing) {
-      listing = { count: 0, titles: new Map() };
+      listing = { count: 0, rows: new Map() };
       this.listings.set(agentId, listing);
     }
     try {
@@ -146,21 +149,22 @@ export class AgentSessionsBrowser {
 
   private row(
     agentId: string,
-    info: { sessionId: string; cwd: string; title?: string | null; updatedAt?: string | null },
+    info: { sessionId: string; cwd: string; title?: unknown; updatedAt?: unknown },
     listing: Listing,
   ): AgentSession {
-    const title = info.title
-      ? cutText(safeAgentText(info.title).replace(/\s+/g, ' ').trim(), STATE_BOUNDS.titleChars)
-      : '';
-    if (title) {
-      listing.titles.set(info.sessionId, title);
-    }
-    const updatedAt = info.updatedAt ? Date.parse(info.updatedAt) : Number.NaN;
+    // Whatever the agent sent (its types are not checked by the SDK): plain, one line, bounded.
+    const title =
+      typeof info.title === 'string'
+        ? cutText(safeAgentText(info.title).replace(/\s+/g, ' ').trim(), STATE_BOUNDS.titleChars)
+        : '';
+    const cwd = cutText(safeAgentText(info.cwd), 4_096);
+    listing.rows.set(info.sessionId, { title, cwd });
+    const updatedAt = typeof info.updatedAt === 'string' ? Date.parse(info.updatedAt) : Number.NaN;
     const chat = this.chatOn(agentId, info.sessionId);
     return {
       sessionId: info.sessionId,
       ...(title ? { title } : {}),
-      cwd: cutText(safeAgentText(info.cwd), 4_096),
+      cwd,
       ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
       ...(chat ? { chatId: chat.id } : {}),
     };
