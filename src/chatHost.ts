@@ -176,6 +176,10 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     defaultAgentId,
     cwd,
     additionalDirectories: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    activeFolder: () => {
+      const document = vscode.window.activeTextEditor?.document.uri;
+      return document && vscode.workspace.getWorkspaceFolder(document)?.uri.fsPath;
+    },
     ports: {
       fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
       permissions,

@@ -6,6 +6,7 @@ import { carriesDroppable } from './render/droppedItems';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReview/editReviews';
 import { ElicitationView } from './render/elicitation/elicitationView';
+import { EditStrip } from './render/forks/editStrip';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
@@ -38,6 +39,7 @@ export class ChatApp {
   private readonly problems: ProblemsOfferView;
   private readonly elicitations: ElicitationView;
   private readonly composer: Composer;
+  private readonly edit = new EditStrip(() => this.composer.focus());
   private readonly focusRequests: HTMLElement[] = [];
   private headerDirty = true;
   /** What the composer was last given (see render). */
@@ -54,6 +56,7 @@ export class ChatApp {
       terminal: (terminalId) => this.store.terminal(terminalId),
       authMethods: () => this.store.status.authMethods ?? [],
       paths: () => this.store.workspacePaths,
+      editMessage: (entry) => this.editMessage(entry.id, entry.text, entry.turnId),
     };
     this.header = new Header(post);
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
@@ -63,7 +66,8 @@ export class ChatApp {
     this.resume = new ResumeBanner(context);
     this.transcript = new Transcript(context);
     this.composer = new Composer({
-      post,
+      // While an earlier message is edited, the composer's send forks the chat there (edit_resend).
+      post: (message) => post(this.edit.intercept(message)),
       get draft() {
         return bridge.draft;
       },
@@ -91,6 +95,7 @@ export class ChatApp {
       this.reviews.element,
       this.problems.element,
       this.plan.element,
+      this.edit.element,
       this.composer.element,
     );
     root.classList.add('chat');
@@ -132,6 +137,7 @@ export class ChatApp {
         const otherChat = message.view.chat?.chatId !== this.store.chatId;
         if (otherChat) {
           this.composer.holdQueue();
+          this.edit.stop();
         }
         this.store.applySnapshot(message.view);
         if (message.view.chat) {
@@ -204,6 +210,9 @@ export class ChatApp {
         return;
       case 'mention_results':
         this.composer.mentionResults(message.requestId, message.items);
+        return;
+      case 'agent_sessions':
+        this.header.agentSessions(message.groups);
         return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);
@@ -288,6 +297,24 @@ export class ChatApp {
       void this.composer.acceptTransfer(event.dataTransfer).then(() => this.scheduler.request());
       this.composer.focus();
     });
+  }
+
+  /** Edit and resend: the message's text back in the composer, to be sent as a fork (not while a turn runs). */
+  private editMessage(entryId: string, text: string, turnId: string | undefined): void {
+    if (this.store.runningTurn !== undefined) {
+      this.alerts.show(
+        'Wait for the agent to finish (or stop it) before editing an earlier message.',
+        'warning',
+      );
+      return;
+    }
+    const turn = turnId === undefined ? undefined : this.store.turn(turnId);
+    this.edit.start(entryId, turn?.checkpointId !== undefined);
+    const input = this.composer.input;
+    input.value = text;
+    input.dispatchEvent(new Event('input'));
+    input.setSelectionRange(text.length, text.length);
+    this.composer.focus();
   }
 
   /** Moves focus to a new permission prompt unless the user is busy in another control. */

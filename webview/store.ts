@@ -85,6 +85,9 @@ export class ChatStore {
   editReviews: readonly EditReview[] = [];
   /** Shows paths relative to the workspace folders the host reported. */
   workspacePaths = new WorkspacePaths();
+  /** The workspace folders in their order (multi-root), and the one chosen for the active chat's agent. */
+  workspaceFolders: readonly string[] = [];
+  chatCwd: string | undefined;
   /** "Fix N new problems" after the active chat's last turn, when it left some. */
   problemsOffer: ProblemsOfferMessage | undefined;
   /** The agent's questions waiting in the active chat, oldest first. */
@@ -156,6 +159,8 @@ export class ChatStore {
     this.currentFile = view.currentFile;
     this.editReviews = view.editReviews ?? [];
     this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
+    this.workspaceFolders = view.workspaceFolders ?? [];
+    this.chatCwd = view.chat?.cwd;
     this.problemsOffer = view.problemsOffer;
     this.elicitations = view.elicitations ?? [];
     this.thread = threadModelOf(view.chat?.thread);

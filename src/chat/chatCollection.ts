@@ -4,6 +4,7 @@ import type { Logger } from '../core/ports';
 import { Thread, type ThreadLimits } from '../core/thread';
 import type { Notice, ThreadEvent } from '../core/threadTypes';
 import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
+import type { ForkStart } from '../features/forks/chat/forkStart';
 import { Conversation, type ConversationDeps } from './conversation';
 
 export interface ChatStoreOptions {
@@ -76,9 +77,9 @@ export class ChatCollection implements Disposable {
     return [...this.chats.values()].sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
   }
 
-  /** A new, empty chat; retention runs once it is in the journal. */
-  create(agentId: string): Conversation {
-    const { chat, saved } = Conversation.create(ChatJournal.newChatId(), agentId, this.deps());
+  /** A new chat (empty, or a fork's start); retention runs once it is in the journal. */
+  create(agentId: string, fork?: ForkStart): Conversation {
+    const { chat, saved } = Conversation.create(ChatJournal.newChatId(), agentId, this.deps(), fork);
     this.adopt(chat);
     void saved
       .then(() => this.journal.enforce(this.options.retention(), new Set([chat.id])))
@@ -119,6 +120,11 @@ export class ChatCollection implements Disposable {
     this.subscriptions.delete(chatId);
     this.chats.get(chatId)?.dispose();
     this.chats.delete(chatId);
+  }
+
+  /** The limits a chat's thread is made with (a fork's too). */
+  get threadLimits(): Partial<ThreadLimits> | undefined {
+    return this.options.threadLimits;
   }
 
   private deps(): ConversationDeps {

@@ -1,3 +1,5 @@
+import { AgentSessionsBrowser } from '../features/agentSessions/chat/agentSessionsBrowser';
+import { ChatForks } from '../features/forks/chat/chatForks';
 import type { AgentChoice } from './agentChoice';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
@@ -34,13 +36,27 @@ export function chatOf(chats: ChatCollection, view: ViewSlot): Conversation {
  * fresh. Each acts on the view (slot) that asked.
  */
 export class ChatCommands {
-  constructor(private readonly deps: ChatCommandsDeps) {}
+  /** The agents' own sessions (session/list), listed in the chat list and opened as chats. */
+  readonly agentSessions: AgentSessionsBrowser;
+  /** Edit and resend: forks of a chat at an earlier message. */
+  readonly forks: ChatForks;
+
+  constructor(private readonly deps: ChatCommandsDeps) {
+    const switchChat = (chatId: string, view: ViewSlot): Promise<void> => this.switchChat(chatId, view);
+    this.agentSessions = new AgentSessionsBrowser({ ...deps, switchChat });
+    this.forks = new ChatForks({ ...deps, switchChat });
+  }
 
   /** Starts a new, empty chat in the view with its chat's agent. */
   async newChat(view: ViewSlot): Promise<void> {
     const { chats, presenter, sessions, agents } = this.deps;
     await this.deps.restored;
-    view.chatId = chats.create(agents.nextTo(chats.get(view.chatId)?.agentId)).id;
+    const chat = chats.create(agents.nextTo(chats.get(view.chatId)?.agentId));
+    const folder = sessions.folderForNewChat();
+    if (folder !== undefined) {
+      chat.changeAgent(chat.agentId, folder);
+    }
+    view.chatId = chat.id;
     presenter.snapshot(view);
     await sessions.connect(chatOf(chats, view));
   }
@@ -135,6 +151,23 @@ export class ChatCommands {
     presenter.snapshot(view);
     this.deps.shown(view);
     await sessions.connect(chatOf(chats, view));
+  }
+
+  /** Multi-root: the workspace folder an empty chat's agent works in (its `cwd`); the other folders go along. */
+  async setFolder(folder: string, view: ViewSlot): Promise<void> {
+    const { chats, presenter, sessions } = this.deps;
+    if (!sessions.workspaceFolders().includes(folder)) {
+      throw new Error(`${folder} is not a folder of this workspace.`);
+    }
+    const chat = chatOf(chats, view);
+    if (chat.cwd === folder) {
+      return;
+    }
+    if (!chat.changeAgent(chat.agentId, folder)) {
+      throw new Error('A chat keeps its folder once it has messages: start a new chat for another folder.');
+    }
+    presenter.snapshot(view);
+    await sessions.connect(chat);
   }
 
   /** Restarts the view's chat's agent; its chats take up their sessions again. */

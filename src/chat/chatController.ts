@@ -15,7 +15,7 @@ import type { Conversation } from './conversation';
 import { offerMessage, ProblemsWatch, type DiagnosticsPort } from '../features/problems/chat/problemsOffer';
 import type { MentionSource } from '../features/mentions/chat/mentionSource';
 import { ElicitationRelay, type ElicitationQuestions } from '../features/elicitation/chat/elicitationRelay';
-import { SessionCoordinator } from './sessionCoordinator';
+import { SessionCoordinator, type CoordinatorHost } from './sessionCoordinator';
 import { TurnReview } from './turnReview';
 import { ViewMessageHandler } from './viewMessageHandler';
 import { ViewPresenter } from './viewPresenter';
@@ -24,7 +24,7 @@ import { ViewSlots } from './viewSlots';
 import type { EditorActions, EditReviews, ViewSink } from './viewSink';
 
 /** What the chat needs from its surroundings. */
-export interface ChatHost extends PoolHost {
+export interface ChatHost extends PoolHost, CoordinatorHost {
   readonly editor: EditorActions;
   /** The agent to select first (`acpAgents.defaultAgent`), when it is offered. */
   readonly defaultAgentId?: () => string | undefined;

@@ -1,4 +1,5 @@
 import type { PromptBlock } from '../core/promptBlocks';
+import type { ThreadSnapshot } from '../core/threadTypes';
 import type { AttachmentRef, DroppedTextFile, ImageAttachment } from '../protocol';
 import type { AgentPool } from './agentPool';
 import { chatOf } from './chatCommands';
@@ -87,7 +88,7 @@ export class ChatTurns {
 
   /** Sends the last prompt of the view's chat again. */
   async retry(view: ViewSlot): Promise<void> {
-    const text = chatOf(this.deps.chats, view).lastUserText();
+    const text = lastUserText(chatOf(this.deps.chats, view).thread.snapshot());
     if (text === undefined) {
       throw new Error('There is nothing to retry.');
     }
@@ -117,4 +118,15 @@ export class ChatTurns {
     const session = await this.deps.sessions.requireSession(chatOf(this.deps.chats, view));
     await session.setConfigOption(configId, value);
   }
+}
+
+/** The last prompt of an interrupted or failed turn, to send again. */
+function lastUserText(snapshot: ThreadSnapshot): string | undefined {
+  for (let i = snapshot.entries.length - 1; i >= 0; i--) {
+    const entry = snapshot.entries[i];
+    if (entry?.kind === 'user') {
+      return entry.text;
+    }
+  }
+  return undefined;
 }

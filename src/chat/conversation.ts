@@ -15,6 +15,7 @@ import { Thread, type ThreadLimits } from '../core/thread';
 import type { ErrorDetails, ThreadEvent, Turn } from '../core/threadTypes';
 import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { CoalescedEvents } from './coalescedEvents';
+import { forkMeta, type ForkStart } from '../features/forks/chat/forkStart';
 import { transcriptAsMarkdown } from './transcriptMarkdown';
 
 /** Where a chat's session runs: the agent's `cwd` and the other workspace roots (multi-root). */
@@ -85,20 +86,18 @@ export class Conversation implements Disposable {
     this.subscription = { dispose: () => (events.dispose(), saving.dispose()) };
   }
 
-  /** A new, empty chat with `agentId`. */
+  /** A new chat with `agentId`: empty, or a fork that starts with the transcript it was given (journaled whole). */
   static create(
     chatId: string,
     agentId: string,
     deps: ConversationDeps,
+    fork?: ForkStart,
   ): { chat: Conversation; saved: Promise<void> } {
     const now = Date.now();
     deps.journal.created(chatId);
-    const chat = new Conversation(
-      { chatId, agentId, createdAt: now, updatedAt: now },
-      new Thread(deps.threadLimits),
-      deps,
-    );
-    return { chat, saved: chat.saveMeta() };
+    const meta: ChatMeta = { chatId, agentId, createdAt: now, updatedAt: now, ...forkMeta(fork) };
+    const chat = new Conversation(meta, fork?.thread ?? new Thread(deps.threadLimits), deps);
+    return { chat, saved: chat.saveMeta(fork !== undefined) };
   }
 
   /** A chat read back from the journal. */
@@ -140,17 +139,14 @@ export class Conversation implements Disposable {
   }
 
   rename(title: string): void {
+    const { customTitle: _dropped, ...rest } = this.meta;
     const trimmed = title.trim();
-    this.meta = { ...this.meta, ...(trimmed ? { customTitle: trimmed } : { customTitle: undefined }) };
-    if (!trimmed) {
-      const { customTitle: _dropped, ...rest } = this.meta;
-      this.meta = rest;
-    }
+    this.meta = trimmed ? { ...rest, customTitle: trimmed } : rest;
     this.touch();
   }
 
-  /** An empty chat may change agent; one with a transcript keeps its agent. */
-  changeAgent(agentId: string): boolean {
+  /** An empty chat may change agent or folder (`cwd`; its unused session goes); one with a transcript keeps both. */
+  changeAgent(agentId: string, cwd = this.meta.cwd): boolean {
     if (this.thread.snapshot().entries.length > 0) {
       return false;
     }
@@ -158,7 +154,7 @@ export class Conversation implements Disposable {
     this.session?.dispose();
     this.session = undefined;
     const { acpSessionId: _dropped, ...rest } = this.meta;
-    this.meta = { ...rest, agentId };
+    this.meta = { ...rest, agentId, ...(cwd === undefined ? {} : { cwd }) };
     void this.saveMeta();
     return true;
   }
@@ -280,18 +276,6 @@ export class Conversation implements Disposable {
     );
   }
 
-  /** The last prompt of an interrupted or failed turn, to send again. */
-  lastUserText(): string | undefined {
-    const entries = this.thread.snapshot().entries;
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const entry = entries[i];
-      if (entry?.kind === 'user') {
-        return entry.text;
-      }
-    }
-    return undefined;
-  }
-
   async cancel(): Promise<void> {
     if (this.preparing) {
       this.preparing.abort(new Error('Stopped before the message was sent.'));
@@ -310,11 +294,22 @@ export class Conversation implements Disposable {
     return this.meta.acpSessionId;
   }
 
+  /** The workspace folder chosen for the chat's session (absent: the first folder). */
+  get cwd(): string | undefined {
+    return this.meta.cwd;
+  }
+
+  /** The chat this one was forked from (Edit and resend), if any. */
+  get forkOf(): string | undefined {
+    return this.meta.forkOf;
+  }
+
   get currentSession(): AgentSession | undefined {
     return this.session;
   }
 
-  private adopt(session: AgentSession): AgentSession {
+  /** Makes `session` this chat's (also one of the agent's sessions opened from its list). */
+  adopt(session: AgentSession): AgentSession {
     this.session = session;
     if (this.meta.acpSessionId !== session.id) {
       this.meta = { ...this.meta, acpSessionId: session.id };
@@ -377,8 +372,11 @@ export class Conversation implements Disposable {
     this.changeEmitter.fire();
   }
 
-  private saveMeta(): Promise<void> {
-    return this.deps.journal.saveMeta(this.meta).catch((error: unknown) => {
+  /** Saves the meta line; `whole`: the meta and the transcript as one snapshot (a fork's start). */
+  private saveMeta(whole = false): Promise<void> {
+    const { journal } = this.deps;
+    const saving = whole ? journal.compact(this.meta, this.thread.snapshot()) : journal.saveMeta(this.meta);
+    return saving.catch((error: unknown) => {
       this.deps.logger.error(`Could not journal chat ${this.id}: ${String(error)}`);
     });
   }

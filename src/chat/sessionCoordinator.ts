@@ -12,6 +12,8 @@ export interface CoordinatorHost {
   /** The other workspace folders (multi-root), given to agents that take `additionalDirectories`. */
   readonly additionalDirectories?: () => readonly string[];
   readonly signIn?: SignInHost;
+  /** The workspace folder of the active editor, if any: a new chat's agent works there (multi-root). */
+  readonly activeFolder?: () => string | undefined;
 }
 
 /**
@@ -33,7 +35,7 @@ export class SessionCoordinator {
   async connect(chat: Conversation): Promise<AgentSession | undefined> {
     try {
       const client = await this.pool.client(chat.agentId);
-      const session = await chat.ensureSession(client, this.place());
+      const session = await chat.ensureSession(client, this.place(chat));
       this.pool.clearReport(chat.agentId);
       return session;
     } catch (error) {
@@ -138,12 +140,28 @@ export class SessionCoordinator {
   /** The resume banner's action: a new session given the transcript. */
   async startFresh(chat: Conversation): Promise<void> {
     const client = await this.pool.client(chat.agentId);
-    await chat.startFresh(client, this.place());
+    await chat.startFresh(client, this.place(chat));
   }
 
-  /** Where a session runs: the cwd, and the other workspace folders. */
-  private place(): SessionPlace {
-    const cwd = this.host.cwd();
+  /** The folder a new chat starts in when the workspace has several: the active editor's (else none: the first). */
+  folderForNewChat(): string | undefined {
+    const folders = this.workspaceFolders();
+    const active = this.host.activeFolder?.();
+    return folders.length > 1 && active !== undefined && folders.includes(active) ? active : undefined;
+  }
+
+  /** Every workspace folder (multi-root); empty when the host does not say. */
+  workspaceFolders(): readonly string[] {
+    return this.host.additionalDirectories?.() ?? [];
+  }
+
+  /**
+   * Where a session runs: the chat's chosen folder while it is still in the workspace, else the default
+   * (the first folder) as `cwd`; the other workspace folders along.
+   */
+  place(chat?: Conversation): SessionPlace {
+    const chosen = chat?.cwd;
+    const cwd = chosen !== undefined && this.workspaceFolders().includes(chosen) ? chosen : this.host.cwd();
     const others = (this.host.additionalDirectories?.() ?? []).filter((folder) => folder !== cwd);
     return { cwd, ...(others.length ? { additionalDirectories: others } : {}) };
   }

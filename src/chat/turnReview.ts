@@ -38,6 +38,14 @@ export class TurnReview {
     await this.changeReview().restore(chatOf(this.deps.chats, view).thread, turnId);
   }
 
+  /** Edit and resend's offer: the workspace back to before the turn the user message `entryId` started. */
+  async restoreBeforeMessage(entryId: string, view: ViewSlot): Promise<void> {
+    const turnId = chatOf(this.deps.chats, view).thread.entry(entryId)?.turnId;
+    if (turnId !== undefined) {
+      await this.restoreCheckpoint(turnId, view);
+    }
+  }
+
   answerReview(id: string, decision: 'keep' | 'undo'): void {
     if (!this.deps.reviews?.answer(id, decision)) {
       throw new Error('That edit was already decided.');

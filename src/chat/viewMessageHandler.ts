@@ -106,6 +106,8 @@ export class ViewMessageHandler {
         return commands.restart(view);
       case 'new_chat':
         return commands.newChat(view);
+      case 'set_chat_folder':
+        return commands.setFolder(message.folder, view);
       case 'switch_chat':
         return commands.switchChat(message.chatId, view);
       case 'rename_chat':
@@ -142,6 +144,22 @@ export class ViewMessageHandler {
         return editor.showTerminal?.(message.terminalId, turns.sessionIdOf(view));
       case 'open_message':
         return review.openMessage(message.entryId, view);
+      case 'list_agent_sessions':
+        return commands.agentSessions.list(view, message.agentId, message.cursor);
+      case 'edit_resend':
+        if (message.restoreCheckpoint) {
+          await review.restoreBeforeMessage(message.entryId, view);
+        }
+        await commands.forks.fork(view, message.entryId);
+        return turns.sendFromView(
+          message.text,
+          message.attachments ?? [],
+          message.images ?? [],
+          message.textFiles ?? [],
+          view,
+        );
+      case 'open_agent_session':
+        return commands.agentSessions.open(view, message.agentId, message.sessionId);
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);

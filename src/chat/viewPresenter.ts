@@ -131,6 +131,7 @@ export class ViewPresenter implements Disposable {
               chatId: chat.id,
               thread: chat.thread.snapshot(),
               ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
+              ...(chat.cwd === undefined ? {} : { cwd: chat.cwd }),
               ...(chat.resumeDetails ? { resumeDetails: chat.resumeDetails } : {}),
               ...(chat.saveProblem ? { saveProblem: chat.saveProblem } : {}),
               ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
@@ -157,6 +158,7 @@ export class ViewPresenter implements Disposable {
       updatedAt: chat.updatedAt,
       running: chat.running,
       ...(this.model.deletableOnAgent?.(chat.id) ? { deletableOnAgent: true } : {}),
+      ...(chat.forkOf ? { forkOf: chat.forkOf } : {}),
     }));
   }
 

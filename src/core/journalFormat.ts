@@ -12,6 +12,10 @@ export interface ChatMeta {
   readonly acpSessionId?: string;
   /** A name the user gave the chat; wins over the agent's title. */
   readonly customTitle?: string;
+  /** The chat this one was forked from (Edit and resend). */
+  readonly forkOf?: string;
+  /** The workspace folder the chat's sessions run in, when chosen (multi-root). */
+  readonly cwd?: string;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -21,6 +25,8 @@ const MetaSchema = z.object({
   agentId: z.string(),
   acpSessionId: z.string().optional(),
   customTitle: z.string().optional(),
+  forkOf: z.string().optional(),
+  cwd: z.string().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -2,3 +2,4 @@ export * from './messages';
 export * from './thread';
 export * from './threadModel';
 export * from './elicitation';
+export * from './agentSessions';

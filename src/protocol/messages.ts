@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { AgentSessionsMessageSchema, ListAgentSessionsSchema, OpenAgentSessionSchema } from './agentSessions';
 import type { DeepReadonly } from './deepReadonly';
 import { ElicitationAnswerSchema, ElicitationSchema } from './elicitation';
 import { ErrorDetailsSchema, ThreadEventSchema, ThreadSnapshotSchema } from './thread';
@@ -46,6 +47,8 @@ export const ChatSchema = z.object({
   resumeDetails: z.optional(ErrorDetailsSchema),
   /** Set while the chat's journal cannot be written ("This chat is not being saved: …"). */
   saveProblem: z.optional(z.string()),
+  /** The workspace folder chosen for the chat's agent (multi-root); absent: the first folder. */
+  cwd: z.optional(z.string()),
   /** With `saveProblem`: another window writes this chat, so this one is read-only (the composer is locked). */
   readOnly: z.optional(z.literal(true)),
 });
@@ -60,6 +63,8 @@ export const ChatSummarySchema = z.object({
   running: z.boolean(),
   /** The agent can delete this chat's session on its side too (`session/delete`). */
   deletableOnAgent: z.optional(z.boolean()),
+  /** The chat this one forks (Edit and resend): the list shows it under that one. */
+  forkOf: z.optional(z.string()),
 });
 
 /** What an @-mention points at; absent on an attachment means a file. */
@@ -212,17 +217,20 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     requestId: z.int(),
     items: z.array(MentionSchema).check(z.maxLength(200)),
   }),
+  AgentSessionsMessageSchema,
 ]);
+
+/** What a message from the composer carries (a send, or an edit and resend). */
+const SEND_FIELDS = {
+  text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
+  attachments: z.optional(z.array(AttachmentRefSchema).check(z.maxLength(50))),
+  images: z.optional(z.array(ImageAttachmentSchema).check(z.maxLength(10))),
+  textFiles: z.optional(z.array(DroppedTextFileSchema).check(z.maxLength(10))),
+};
 
 export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({
-    type: z.literal('send'),
-    text: z.string().check(z.minLength(1), z.maxLength(1_000_000)),
-    attachments: z.optional(z.array(AttachmentRefSchema).check(z.maxLength(50))),
-    images: z.optional(z.array(ImageAttachmentSchema).check(z.maxLength(10))),
-    textFiles: z.optional(z.array(DroppedTextFileSchema).check(z.maxLength(10))),
-  }),
+  z.object({ type: z.literal('send'), ...SEND_FIELDS }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('answer_permission'), key: z.string(), optionId: z.nullable(z.string()) }),
   /** The user's answer to the agent's question `key`: the form's values, decline or cancel; for a URL, accept opens it. */
@@ -239,6 +247,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('authenticate'), methodId: z.string() }),
   z.object({ type: z.literal('restart_agent') }),
   z.object({ type: z.literal('new_chat') }),
+  /** Multi-root: the folder the view's (empty) chat's agent works in. */
+  z.object({ type: z.literal('set_chat_folder'), folder: z.string().check(z.maxLength(4_096)) }),
   z.object({ type: z.literal('switch_chat'), chatId: z.string() }),
   z.object({ type: z.literal('rename_chat'), chatId: z.string(), title: z.string().check(z.maxLength(200)) }),
   z.object({
@@ -289,6 +299,15 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('open_terminal'), terminalId: z.string().check(z.maxLength(200)) }),
   // "Open the whole message" under a message cut in the middle: the message as journaled, in an editor.
   z.object({ type: z.literal('open_message'), entryId: z.string() }),
+  ListAgentSessionsSchema,
+  OpenAgentSessionSchema,
+  /** Edit and resend: fork the chat before user message `entryId` and send there (restoring its checkpoint first). */
+  z.object({
+    type: z.literal('edit_resend'),
+    entryId: z.string(),
+    restoreCheckpoint: z.optional(z.boolean()),
+    ...SEND_FIELDS,
+  }),
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;

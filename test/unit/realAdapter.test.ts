@@ -252,6 +252,31 @@ describe('real peer: @zed-industries/claude-code-acp 0.16.2', function () {
     assert.ok(final.text.startsWith('Read: alpha\nbeta\n\n'), final.text);
   });
 
+  it('lists its sessions (session/list): the one just used, in its folder, titled by its first message', async () => {
+    const { adapter, session } = await open();
+    assert.ok(
+      adapter.client.info.capabilities.sessionCapabilities?.list,
+      'the adapter advertises session/list',
+    );
+    adapter.stub.setScript({ kind: 'text', text: 'Noted.' });
+    assert.equal((await prompt(session, 'Remember the parser plan')).status, 'completed');
+    // Claude Code writes its session file as the turn goes: list until it is there (bounded).
+    let listed: Awaited<ReturnType<typeof adapter.client.listSessions>> = { sessions: [] };
+    await until(
+      async () => {
+        listed = await adapter.client.listSessions({ cwd: adapter.project });
+        return listed.sessions.some((info) => info.sessionId === session.id);
+      },
+      'the session in the list',
+      15_000,
+    );
+    const ours = listed.sessions.find((info) => info.sessionId === session.id);
+    assert.ok(ours, JSON.stringify(listed));
+    assert.equal(ours.cwd, adapter.project);
+    assert.match(ours.title ?? '', /Remember the parser plan/);
+    assert.ok(!Number.isNaN(Date.parse(ours.updatedAt ?? '')), 'updatedAt is an ISO time');
+  });
+
   it('rejects the write: nothing is written, the tool call fails and the turn still ends', async () => {
     const { adapter, session } = await open(chooseKind('reject_once'));
     const target = path.join(adapter.project, 'rejected.txt');

@@ -1,5 +1,7 @@
-import type { ChatSummary, ViewMessage } from '../../src/protocol';
+import type { AgentSessionGroup, ChatSummary, ViewMessage } from '../../src/protocol';
+import { AgentSessionsView } from './agentSessions/agentSessionsView';
 import { button, el, icon, iconButton } from './dom';
+import { relativeTime } from './relativeTime';
 
 /**
  * The list of chats, opened from the header: switch to a chat, rename it in place, delete it
@@ -14,9 +16,17 @@ export class ChatList {
   private editing: string | undefined;
   private confirming: string | undefined;
   private opener: HTMLElement | undefined;
+  private readonly agentSessions: AgentSessionsView;
 
   constructor(private readonly post: (message: ViewMessage) => boolean) {
-    this.element = el('div', 'chat-list', el('div', 'chat-list-title', 'Chats'), this.list);
+    this.agentSessions = new AgentSessionsView(post, () => this.close());
+    this.element = el(
+      'div',
+      'chat-list',
+      el('div', 'chat-list-title', 'Chats'),
+      this.list,
+      this.agentSessions.element,
+    );
     this.element.id = 'chat-list';
     this.element.setAttribute('role', 'dialog');
     this.element.setAttribute('aria-label', 'Chats');
@@ -54,6 +64,7 @@ export class ChatList {
     this.element.hidden = false;
     opener.setAttribute('aria-expanded', 'true');
     this.render();
+    this.agentSessions.refresh();
     this.list.querySelector<HTMLElement>('[aria-current="true"] .chat-open, .chat-open')?.focus();
   }
 
@@ -67,8 +78,14 @@ export class ChatList {
     }
   }
 
+  /** A page of the agents' own sessions came. */
+  applyAgentSessions(groups: readonly AgentSessionGroup[]): void {
+    this.agentSessions.apply(groups);
+  }
+
   update(chats: readonly ChatSummary[], activeChatId: string | undefined): void {
     this.chats = chats;
+    this.agentSessions.setChats(chats);
     this.activeChatId = activeChatId;
     if (this.isOpen && this.editing === undefined) {
       const hadFocus =
@@ -85,11 +102,14 @@ export class ChatList {
       this.list.replaceChildren(el('li', 'chat-list-empty', 'No chats yet.'));
       return;
     }
-    this.list.replaceChildren(...this.chats.map((chat) => this.row(chat)));
+    this.list.replaceChildren(...forksUnderOrigins(this.chats).map((chat) => this.row(chat)));
   }
 
   private row(chat: ChatSummary): HTMLElement {
-    const row = el('li', 'chat-row');
+    const row = el(
+      'li',
+      chat.forkOf && this.chats.some((c) => c.chatId === chat.forkOf) ? 'chat-row chat-fork' : 'chat-row',
+    );
     const active = chat.chatId === this.activeChatId;
     if (active) {
       row.setAttribute('aria-current', 'true');
@@ -197,21 +217,35 @@ export class ChatList {
   }
 }
 
-/** "just now", "5 min ago", "3 h ago", "yesterday", or the date. */
-export function relativeTime(timestamp: number, now = Date.now()): string {
-  const minutes = Math.round((now - timestamp) / 60_000);
-  if (minutes < 1) {
-    return 'just now';
+/** The chats in their order, but each fork (Edit and resend) right under the chat it forks, newest fork first. */
+export function forksUnderOrigins(chats: readonly ChatSummary[]): ChatSummary[] {
+  const ids = new Set(chats.map((chat) => chat.chatId));
+  const forks = new Map<string, ChatSummary[]>();
+  for (const chat of chats) {
+    if (chat.forkOf !== undefined && ids.has(chat.forkOf) && chat.forkOf !== chat.chatId) {
+      forks.set(chat.forkOf, [...(forks.get(chat.forkOf) ?? []), chat]);
+    }
   }
-  if (minutes < 60) {
-    return `${minutes} min ago`;
+  const ordered: ChatSummary[] = [];
+  const placed = new Set<string>();
+  const place = (chat: ChatSummary): void => {
+    if (placed.has(chat.chatId)) {
+      return;
+    }
+    placed.add(chat.chatId);
+    ordered.push(chat);
+    for (const fork of forks.get(chat.chatId) ?? []) {
+      place(fork);
+    }
+  };
+  for (const chat of chats) {
+    if (chat.forkOf === undefined || !ids.has(chat.forkOf)) {
+      place(chat);
+    }
   }
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) {
-    return `${hours} h ago`;
+  // A cycle of forks (a damaged journal) has no root: its chats still show, in their order.
+  for (const chat of chats) {
+    place(chat);
   }
-  if (hours < 48) {
-    return 'yesterday';
-  }
-  return new Date(timestamp).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+  return ordered;
 }

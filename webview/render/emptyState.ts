@@ -1,5 +1,5 @@
 import type { ChatSummary, ViewMessage } from '../../src/protocol';
-import { relativeTime } from './chatList';
+import { relativeTime } from './relativeTime';
 import { button, el, icon } from './dom';
 
 export interface EmptyStateInfo {

@@ -1,4 +1,4 @@
-import type { ConfigOptionMessage, ViewMessage } from '../../src/protocol';
+import type { AgentSessionGroup, ConfigOptionMessage, ViewMessage } from '../../src/protocol';
 import type { ChatStore } from '../store';
 import { ChatList } from './chatList';
 import { el, icon, iconButton } from './dom';
@@ -41,6 +41,11 @@ export class Header {
     );
   }
 
+  /** A page of the agents' own sessions, for the chat list. */
+  agentSessions(groups: readonly AgentSessionGroup[]): void {
+    this.chatList.applyAgentSessions(groups);
+  }
+
   update(store: ChatStore): void {
     this.chatList.update(store.chats, store.chatId);
     const title = store.activeChat?.title.trim() || store.state.title?.trim() || 'New chat';
@@ -63,6 +68,9 @@ export class Header {
         build: () =>
           picker('Agent', choices, selected, (agentId) => this.post({ type: 'select_agent', agentId })),
       });
+    }
+    if (store.workspaceFolders.length > 1) {
+      pickers.push(folderPicker(store, (folder) => this.post({ type: 'set_chat_folder', folder })));
     }
     const settings = sessionSettings(store.state);
     const modes = settings.modes;
@@ -114,6 +122,34 @@ export class Header {
       this.post({ type: 'set_config_option', configId: option.id, value }),
     );
   }
+}
+
+/**
+ * Multi-root: which folder the chat's agent works in (its `cwd`; the others go along). A picker while the
+ * chat is empty, then the folder's name alone: a chat keeps its folder.
+ */
+function folderPicker(
+  store: ChatStore,
+  choose: (folder: string) => void,
+): { key: string; build: () => HTMLElement } {
+  const folders = store.workspaceFolders;
+  const current =
+    store.chatCwd !== undefined && folders.includes(store.chatCwd) ? store.chatCwd : (folders[0] ?? '');
+  const name = (folder: string): string => folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder;
+  const fixed = store.entries.length > 0;
+  const key = `folder:${JSON.stringify(folders)}:${current}:${fixed}`;
+  if (fixed) {
+    return {
+      key,
+      build: () => {
+        const label = el('span', 'picker folder-label', icon('folder'), el('span', '', name(current)));
+        label.title = `The agent works in ${current}`;
+        return label;
+      },
+    };
+  }
+  const choices = folders.map((folder) => ({ value: folder, label: name(folder), description: folder }));
+  return { key, build: () => picker('Folder', choices, current, choose) };
 }
 
 /**

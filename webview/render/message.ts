@@ -3,7 +3,7 @@ import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { attachmentChips } from './attachments';
 import { Disclosure } from './disclosure';
 import { linkMentions } from './mentions/mentionLinks';
-import { el, icon } from './dom';
+import { el, icon, iconButton } from './dom';
 import type { EntryView, MessageEntry, RenderContext } from './types';
 
 /** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
@@ -14,17 +14,26 @@ export class MessageView implements EntryView {
   private attachments: MessageEntry['attachments'] | undefined;
   private truncated: MessageEntry['truncated'];
   private linkedText: string | undefined;
+  /** The entry as last shown (what Edit puts back in the composer). */
+  private entry: MessageEntry;
 
   constructor(
     entry: MessageEntry,
     private readonly context: RenderContext,
   ) {
+    this.entry = entry;
     this.extras = el('div', 'message-extras');
     const body = el('div', 'message-body', this.markdown.element, this.extras);
     this.element = el('article', `entry entry-${entry.kind}`);
     this.element.dataset.entryId = entry.id;
     this.element.setAttribute('aria-label', entry.kind === 'user' ? 'You' : 'Agent');
     this.element.append(entry.kind === 'user' ? el('div', 'user-bubble', body) : body);
+    const edit = context.editMessage;
+    if (entry.kind === 'user' && edit) {
+      const action = iconButton('edit', 'Edit and resend', () => edit(this.entry));
+      action.classList.add('edit-message');
+      this.element.append(action);
+    }
     this.update(entry);
   }
 
@@ -32,6 +41,7 @@ export class MessageView implements EntryView {
     if (entry.kind === 'tool_call') {
       return;
     }
+    this.entry = entry;
     this.markdown.setText(entry.text);
     // The user's own message is whole when it arrives: its @-mentions become links once.
     if (entry.kind === 'user' && entry.attachments.length > 0 && this.linkedText !== entry.text) {
@@ -151,7 +161,11 @@ function messageCutNote(
     'div',
     'note note-truncated',
     icon('fold'),
-    el('span', '', `Over the ${limit}-character limit: ${omitted} characters in the middle are not shown here. `),
+    el(
+      'span',
+      '',
+      `Over the ${limit}-character limit: ${omitted} characters in the middle are not shown here. `,
+    ),
     open,
   );
 }

@@ -23,6 +23,8 @@ export interface RenderContext {
   authMethods(): readonly AuthMethod[];
   /** Shows paths relative to the workspace folders. */
   paths(): WorkspacePaths;
+  /** Edit and resend: puts a past user message back in the composer (absent: no Edit action). */
+  editMessage?(entry: MessageEntry): void;
 }
 
 export type AuthMethod = NonNullable<AgentStatus['authMethods']>[number];

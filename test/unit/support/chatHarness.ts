@@ -63,6 +63,10 @@ export interface HarnessOptions {
   readonly maxMessageChars?: number;
   /** Every protocol message written to `logger` at trace level (to check what was sent). */
   readonly traceProtocol?: boolean;
+  /** A multi-root workspace: every folder, in order (made from `dir`; the first is the default cwd). */
+  readonly folders?: (dir: string) => string[];
+  /** The active editor's workspace folder (multi-root): where a new chat starts. */
+  readonly activeFolder?: () => string | undefined;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -93,6 +97,7 @@ export class ChatHarness {
     this.ownsStorage = options.storageDir === undefined;
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
     this.changes = options.changes?.(this.dir, this.storageDir);
+    const folders = options.folders?.(this.dir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
       cwd: () => this.dir,
@@ -134,6 +139,8 @@ export class ChatHarness {
       ...(this.changes ? { changes: this.changes } : {}),
       ...(options.diagnostics ? { diagnostics: options.diagnostics(this.dir) } : {}),
       ...(options.mentions ? { mentions: options.mentions } : {}),
+      ...(folders ? { additionalDirectories: () => folders, workspaceFolders: () => folders } : {}),
+      ...(options.activeFolder ? { activeFolder: options.activeFolder } : {}),
     });
     this.controller.attachView(this.view);
   }

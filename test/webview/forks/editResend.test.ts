@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import type { ChatSummary } from '../../../src/protocol';
+import { CHAT_ID, message, snapshot, turn } from '../support/builders';
+import { saveForDocs } from '../support/docs';
+import { useChatPages } from '../support/suite';
+
+const OUT = resolve(__dirname, '../../../test-results');
+const NOW = Date.now();
+const done = { status: 'completed' as const, endedAt: 1_700_000_001_000 };
+const THREAD = {
+  entries: [
+    message('user', 'e1', 'Add a parser', { turnId: 't1' }),
+    message('agent', 'e2', 'Added `parse()`.', { turnId: 't1' }),
+    message('user', 'e3', 'Now make it strict', { turnId: 't2' }),
+    message('agent', 'e4', 'Done.', { turnId: 't2' }),
+  ],
+  turns: [turn('t1', { ...done, checkpointId: 'cp-1' }), turn('t2', done)],
+};
+const chatSummary = (chatId: string, title: string, extra: Partial<ChatSummary> = {}): ChatSummary => ({
+  chatId,
+  title,
+  agentId: 'copilot',
+  agentLabel: 'Copilot CLI',
+  updatedAt: NOW,
+  running: false,
+  ...extra,
+});
+
+describe('webview: edit and resend an earlier message', () => {
+  const chat = useChatPages();
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`Edit puts the message in the composer and the send forks there (${theme})`, async () => {
+      const page = await chat.open({ theme, width: 480, height: 560 });
+      await page.host(snapshot(THREAD));
+      await page.clearPosted();
+      const first = page.page.locator('[data-entry-id="e1"]');
+      await first.hover();
+      await page.page.screenshot({ path: `${OUT}/edit-action-${theme}.png` });
+      await first.getByRole('button', { name: 'Edit and resend' }).click();
+      const input = page.page.locator('.composer-input');
+      assert.equal(await input.inputValue(), 'Add a parser');
+      assert.equal(await input.evaluate((element) => element === document.activeElement), true);
+      const strip = page.page.locator('.edit-strip');
+      assert.match((await strip.textContent()) ?? '', /sending starts a fork/);
+      // Its turn has a checkpoint: restoring the files first is offered.
+      await page.page.getByLabel('Restore the files to before it first').check();
+      await input.fill('Add a strict parser');
+      await page.page.screenshot({ path: `${OUT}/edit-resend-${theme}.png` });
+      if (theme === 'dark') {
+        await saveForDocs(`${OUT}/edit-resend-${theme}.png`, 'edit-resend.png');
+      }
+      await input.press('Enter');
+      assert.deepEqual((await page.posted()).at(-1), {
+        type: 'edit_resend',
+        entryId: 'e1',
+        restoreCheckpoint: true,
+        text: 'Add a strict parser',
+      });
+      assert.equal(await strip.isHidden(), true, 'editing ends with the send');
+    });
+  }
+
+  it('offers no restore without a checkpoint, Cancel leaves editing, and a plain send stays a send', async () => {
+    const page = await chat.open({ width: 480, height: 560 });
+    await page.host(snapshot(THREAD));
+    const second = page.page.locator('[data-entry-id="e3"]');
+    // Keyboard: the action is reachable with Tab focus.
+    await second.getByRole('button', { name: 'Edit and resend' }).focus();
+    await page.page.keyboard.press('Enter');
+    assert.equal(await page.page.getByLabel('Restore the files to before it first').count(), 0);
+    await page.page.getByRole('button', { name: 'Cancel editing' }).click();
+    assert.equal(await page.page.locator('.edit-strip').isHidden(), true);
+    await page.clearPosted();
+    await page.page.locator('.composer-input').press('Enter');
+    assert.deepEqual((await page.posted()).at(-1), { type: 'send', text: 'Now make it strict' });
+  });
+
+  it('refuses while a turn runs, and lists a fork under the chat it forks', async () => {
+    const page = await chat.open({ width: 480, height: 560 });
+    const running = { ...THREAD, turns: [THREAD.turns[0]!, turn('t2')] };
+    const chats = [
+      chatSummary('fork-1', 'Fork of Add a parser', { forkOf: CHAT_ID }),
+      chatSummary('other', 'Something else', { updatedAt: NOW - 60_000 }),
+      chatSummary(CHAT_ID, 'Add a parser', { updatedAt: NOW - 120_000 }),
+    ];
+    await page.host(snapshot(running, { chats }));
+    await page.page.locator('[data-entry-id="e1"]').getByRole('button', { name: 'Edit and resend' }).click();
+    assert.equal(await page.page.locator('.edit-strip').isHidden(), true);
+    assert.match(await page.page.locator('body').innerText(), /Wait for the agent to finish/);
+
+    await page.page.getByRole('button', { name: 'Show chats' }).click();
+    const rows = page.page.locator('.chat-list-items').first().locator('.chat-row');
+    assert.deepEqual(await rows.locator('.chat-title').allTextContents(), [
+      'Something else',
+      'Add a parser',
+      'Fork of Add a parser',
+    ]);
+    assert.equal(await rows.nth(2).evaluate((row) => row.classList.contains('chat-fork')), true);
+  });
+});

@@ -1,0 +1,69 @@
+import type { ViewMessage } from '../../../src/protocol';
+import { el, iconButton, icon } from '../dom';
+
+/**
+ * Edit and resend: while an earlier message is being edited, a strip above the composer says so (with
+ * Cancel, and — when that message's turn has a checkpoint — "Restore the files to before it first"),
+ * and the composer's next send goes out as `edit_resend`, which forks the chat at that message.
+ */
+export class EditStrip {
+  readonly element = el('div', 'edit-strip');
+  private editing: { readonly entryId: string; readonly restore?: HTMLInputElement } | undefined;
+
+  constructor(private readonly onCancel: () => void) {
+    this.element.hidden = true;
+    this.element.setAttribute('role', 'status');
+  }
+
+  get active(): boolean {
+    return this.editing !== undefined;
+  }
+
+  /** Starts editing the user message `entryId`; `canRestore`: its turn has a checkpoint to go back to. */
+  start(entryId: string, canRestore: boolean): void {
+    const restore = canRestore ? el('input', 'edit-restore') : undefined;
+    const parts: (HTMLElement | string)[] = [
+      icon('edit'),
+      el('span', 'edit-strip-text', 'Editing an earlier message: sending starts a fork from there.'),
+    ];
+    if (restore) {
+      restore.type = 'checkbox';
+      restore.id = 'edit-restore';
+      const label = el('label', 'edit-restore-label', restore, 'Restore the files to before it first');
+      parts.push(label);
+    }
+    parts.push(iconButton('close', 'Cancel editing', () => this.cancel()));
+    this.element.replaceChildren(...parts);
+    this.element.hidden = false;
+    this.editing = { entryId, ...(restore ? { restore } : {}) };
+  }
+
+  /** Leaves editing (another chat is shown, or the edit was sent). */
+  stop(): void {
+    this.editing = undefined;
+    this.element.hidden = true;
+    this.element.replaceChildren();
+  }
+
+  /** A composer message while editing: a `send` becomes the edit's `edit_resend` (and editing ends). */
+  intercept(message: ViewMessage): ViewMessage {
+    if (!this.editing || message.type !== 'send') {
+      return message;
+    }
+    const { type: _send, ...fields } = message;
+    const restore = this.editing.restore?.checked === true;
+    const edit: ViewMessage = {
+      type: 'edit_resend',
+      entryId: this.editing.entryId,
+      ...(restore ? { restoreCheckpoint: true } : {}),
+      ...fields,
+    };
+    this.stop();
+    return edit;
+  }
+
+  private cancel(): void {
+    this.stop();
+    this.onCancel();
+  }
+}
