@@ -100,15 +100,9 @@ export class ChatCommands {
       const client = await this.deps.pool.client(chat.agentId);
       chat.detach();
       await client.deleteSession(sessionId);
-    } else if (sessionId && chat.currentSession) {
-      // The agent keeps the session (it may be listed and opened again) but need not hold it in memory.
-      const client = this.deps.pool.running(chat.agentId);
-      chat.detach();
-      if (client?.info.capabilities.sessionCapabilities?.close) {
-        // A failed close costs only the agent's memory until it exits; the chat is deleted either way.
-        await client.closeSession(sessionId).catch(() => undefined);
-      }
     }
+    // A plain delete leaves the agent its session open (no session/close): an agent that keeps sessions only
+    // in memory would lose it, and the user chose to keep it there. Idle agents are stopped anyway.
     await this.deps.chats.delete(chatId);
     this.chatsDeleted([chatId]);
   }
