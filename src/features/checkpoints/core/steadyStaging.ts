@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { toLiteralPathspec } from './pathspecs';
+import { GitCommandError } from './gitRunner';
+import { excludePathspec, toLiteralPathspec } from './pathspecs';
 
 /**
  * File times come from a coarse clock (a few ms on Linux, up to 2 s elsewhere): a write within the same
@@ -37,33 +38,78 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<Set<stri
   const wait = input.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const again = [...input.unsureBefore];
   const watched = [...new Set([...input.reading, ...again])];
-  const moved = await watch(input.folder, watched, async () => {
-    if (input.pathspecs.length > 0) {
-      await input.add(input.pathspecs, false);
+  const stage = (pathspecs: readonly string[], rereads: readonly string[]) => async () => {
+    if (pathspecs.length > 0) {
+      await input.add(pathspecs, false);
     }
-    if (again.length > 0) {
-      await input.add(again.map(toLiteralPathspec), true);
+    if (rereads.length > 0) {
+      await input.add(rereads.map(toLiteralPathspec), true);
     }
-  });
-  if (moved.length === 0) {
+  };
+  const first = await watch(input.folder, watched, stage(input.pathspecs, again));
+  if (first.failure !== undefined) {
+    // Git was killed (after its one retry) while files moved under it — a file it mapped was truncated:
+    // the others are staged without those, which keep their last staged bytes and are marked unsure.
+    const moving = new Set(first.moved);
+    const rest = watched.filter((rel) => !moving.has(rel));
+    const second = await watch(
+      input.folder,
+      rest,
+      stage(
+        withoutFiles(input.pathspecs, first.moved),
+        again.filter((rel) => !moving.has(rel)),
+      ),
+    );
+    if (second.failure !== undefined) {
+      throw second.failure;
+    }
+    return new Set([...first.moved, ...second.moved]);
+  }
+  if (first.moved.length === 0) {
     return new Set();
   }
+  const moved = first.moved;
   await wait(RACY_MS);
   const literal = moved.map(toLiteralPathspec);
-  const stillMoving = await watch(input.folder, moved, async () => {
+  const settled = await watch(input.folder, moved, async () => {
     await input.add(literal, false); // created or deleted meanwhile
     await input.add(literal, true); // read again even where git's stat cache calls it clean
   });
-  return new Set(stillMoving);
+  // Killed again while re-reading them: they keep what was staged, and the checkpoint is unsure of them.
+  return new Set(settled.failure !== undefined ? moved : settled.moved);
 }
 
-/** The files of `rels` that did not hold still while `work` ran. */
-async function watch(folder: string, rels: readonly string[], work: () => Promise<void>): Promise<string[]> {
+/** `pathspecs` less the files `rels` (named files are dropped; a whole-folder spec gets exclusions). */
+function withoutFiles(pathspecs: readonly string[], rels: readonly string[]): string[] {
+  if (pathspecs[0] === '.') {
+    return [...pathspecs, ...rels.map(excludePathspec)];
+  }
+  const left = new Set(rels.map(toLiteralPathspec));
+  return pathspecs.filter((spec) => !left.has(spec));
+}
+
+/**
+ * The files of `rels` that did not hold still while `work` ran. A git killed by a signal while some of
+ * them moved is returned as `failure` (what moved says why); any other failure is thrown.
+ */
+async function watch(
+  folder: string,
+  rels: readonly string[],
+  work: () => Promise<void>,
+): Promise<{ readonly moved: string[]; readonly failure?: unknown }> {
   const startedAt = Date.now();
   const before = await stamps(folder, rels);
-  await work();
+  let failure: unknown;
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof GitCommandError) || error.signal === null || error.timedOut) {
+      throw error;
+    }
+    failure = error;
+  }
   const after = await stamps(folder, rels);
-  return rels.filter((rel, index) => {
+  const moved = rels.filter((rel, index) => {
     const then = before[index];
     const now = after[index];
     if (then?.key !== now?.key) {
@@ -72,6 +118,10 @@ async function watch(folder: string, rels: readonly string[], work: () => Promis
     // Unchanged, but written within a clock tick of our first look: a later write may not show.
     return now !== undefined && Math.abs(startedAt - now.mtimeMs) < RACY_MS;
   });
+  if (failure !== undefined && moved.length === 0) {
+    throw failure;
+  }
+  return failure === undefined ? { moved } : { moved, failure };
 }
 
 interface Stamp {

@@ -1,0 +1,74 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { GitCommandError } from '../../../src/features/checkpoints/core/gitRunner';
+import { stageSteadily, type Add } from '../../../src/features/checkpoints/core/steadyStaging';
+
+/** What a git killed by SIGBUS (a file it mapped truncated under it) rejects with, after its retry. */
+const killed = (): GitCommandError => new GitCommandError(['add', '-A'], null, '', 'SIGBUS');
+
+describe('checkpoints: staging while files move under git', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(path.join(os.tmpdir(), 'acp-steady-'));
+    writeFileSync(path.join(folder, 'busy.txt'), 'v1\n');
+    writeFileSync(path.join(folder, 'calm.txt'), 'calm\n');
+    // Written a minute ago: too old to be "written within the clock tick of our look".
+    const past = new Date(Date.now() - 60_000);
+    for (const name of ['busy.txt', 'calm.txt']) {
+      utimesSync(path.join(folder, name), past, past);
+    }
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  for (const [shape, pathspecs] of [
+    ['named files', [':(literal)busy.txt', ':(literal)calm.txt']],
+    ['the whole folder', ['.']],
+  ] as const) {
+    it(`a git killed while a file is rewritten stages the others without it and is unsure of it (${shape})`, async () => {
+      const calls: (readonly string[])[] = [];
+      const add: Add = async (specs) => {
+        calls.push(specs);
+        if (calls.length === 1) {
+          writeFileSync(path.join(folder, 'busy.txt'), 'v2, longer than before\n');
+          throw killed();
+        }
+      };
+      const unsure = await stageSteadily({
+        folder,
+        add,
+        pathspecs,
+        reading: ['busy.txt', 'calm.txt'],
+        unsureBefore: new Set(),
+        wait: async () => {},
+      });
+      assert.deepEqual([...unsure], ['busy.txt']);
+      assert.equal(calls.length, 2, 'staged once more, without the moving file');
+      const second = calls[1] ?? [];
+      assert.ok(!second.includes(':(literal)busy.txt'));
+      if (shape === 'the whole folder') {
+        assert.deepEqual(second, ['.', ':(exclude,literal)busy.txt']);
+      } else {
+        assert.deepEqual(second, [':(literal)calm.txt']);
+      }
+    });
+  }
+
+  it('a git killed while nothing moved fails the checkpoint with that error (nothing to blame)', async () => {
+    const add: Add = async () => {
+      throw killed();
+    };
+    await assert.rejects(
+      stageSteadily({
+        folder,
+        add,
+        pathspecs: ['.'],
+        reading: ['calm.txt'],
+        unsureBefore: new Set(),
+        wait: async () => {},
+      }),
+      (error: unknown) => error instanceof GitCommandError && error.signal === 'SIGBUS',
+    );
+  });
+});
