@@ -115,6 +115,7 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
         `Checkpoints are stored in ${storage.dir}: the workspace's own storage lies inside a workspace folder.`,
       );
     }
+    this.running.shareIn(path.join(storage.dir, 'running-turns'));
     return { folders, storageDir: storage.dir };
   }
 
