@@ -3,6 +3,7 @@ import { open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import * as z from 'zod';
 import type { Disposable } from './disposable';
+import { processRuns } from './processRuns';
 
 /** Who holds a chat's journal for writing. */
 export interface LockOwner {
@@ -123,7 +124,7 @@ export class WriterLocks implements Disposable {
   private async isStale(lockPath: string, owner: LockOwner | undefined, _text: string): Promise<boolean> {
     if (owner && owner.host === this.host) {
       // Our own pid without holding it: another journal in this process (never stale).
-      return owner.pid !== process.pid && !pidRuns(owner.pid);
+      return owner.pid !== process.pid && !processRuns(owner.pid);
     }
     // Another host (or a lock cut off while written): stale once nobody refreshes it.
     const modified = await stat(lockPath).then(
@@ -149,15 +150,5 @@ export class WriterLocks implements Disposable {
       }
     }, this.staleAfterMs / 3);
     this.refresh.unref?.();
-  }
-}
-
-function pidRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,5 +1,6 @@
 import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { processRuns } from '../../../core/processRuns';
 
 /** Index files of the shadow repository, one per store object: `<pid>-<n>` in this folder of GIT_DIR. */
 const INDEX_DIR = 'acp-index';
@@ -22,7 +23,7 @@ export async function ownIndex(gitDir: string): Promise<string> {
   for (const name of await readdir(dir)) {
     const file = path.join(dir, name);
     const owner = /^(\d+)-\d+(\.lock)?$/.exec(name);
-    if (!owner || (Number(owner[1]) !== process.pid && !alive(Number(owner[1])))) {
+    if (!owner || (Number(owner[1]) !== process.pid && !processRuns(Number(owner[1])))) {
       await rm(file, { force: true });
     } else if (!owner[2]) {
       const info = await stat(file).catch(() => undefined);
@@ -37,14 +38,4 @@ export async function ownIndex(gitDir: string): Promise<string> {
   await copyFile(seed, mine).catch(() => undefined);
   await rm(legacy, { force: true });
   return mine;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -10,6 +10,7 @@ import { AGENT_PRESETS, type KnownAgent } from '../../../chat/agentPresets';
 import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../chat/doctorReport';
 import type { AgentCatalog } from '../../../vscode/agentCatalog';
+import { processRuns } from '../../../core/processRuns';
 
 export interface CheckAgentsDeps {
   readonly catalog: AgentCatalog;
@@ -176,22 +177,13 @@ async function writeReport(storage: vscode.Uri, markdown: string): Promise<vscod
   const reportUri = vscode.Uri.joinPath(mine, 'agent-check.md');
   await vscode.workspace.fs.writeFile(reportUri, new TextEncoder().encode(markdown));
   for (const [name] of await vscode.workspace.fs.readDirectory(reports)) {
-    if (/^\d+$/.test(name) && Number(name) !== process.pid && !isRunning(Number(name))) {
+    if (/^\d+$/.test(name) && Number(name) !== process.pid && !processRuns(Number(name))) {
       await vscode.workspace.fs
         .delete(vscode.Uri.joinPath(reports, name), { recursive: true })
         .then(undefined, () => undefined);
     }
   }
   return reportUri;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function showReport(uri: vscode.Uri, log: vscode.LogOutputChannel): Promise<void> {

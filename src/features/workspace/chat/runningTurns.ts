@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import type { Disposable } from '../../../core/disposable';
 import type { Thread } from '../../../core/thread';
+import { processRuns } from '../../../core/processRuns';
 
 /** A turn running now: which chat, on which workspace folders, since when. */
 export interface RunningTurn {
@@ -129,7 +130,7 @@ export class RunningTurns {
       if (parsed.pid === process.pid) {
         continue; // this window's own turns are in memory
       }
-      if (!alive(parsed.pid)) {
+      if (!processRuns(parsed.pid)) {
         removeQuietly(file); // that window is gone without saying its turn ended
         continue;
       }
@@ -143,16 +144,6 @@ export class RunningTurns {
       });
     }
     return turns;
-  }
-}
-
-/** Whether process `pid` runs (a pid reused since only makes us ask once too often). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
