@@ -18,6 +18,11 @@ export interface SessionParams {
    * `sessionCapabilities.additionalDirectories`; others get `cwd` alone.
    */
   readonly additionalDirectories?: readonly string[];
+  /**
+   * Aborted when the opening is abandoned (Stop, the chat deleted): the agent is told with
+   * `$/cancel_request` and the call rejects at once with kind `cancelled`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What opening sessions needs from the connection. */
@@ -55,11 +60,15 @@ export class SessionOpener {
    */
   async newSession(params: SessionParams & { readonly thread?: Thread }): Promise<AgentSession> {
     try {
-      const response = await this.host.agent.request(methods.agent.session.new, {
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-        ...this.directoriesFor(params),
-      });
+      const response = await this.host.agent.request(
+        methods.agent.session.new,
+        {
+          cwd: params.cwd,
+          mcpServers: await this.mcpServersFor(params),
+          ...this.directoriesFor(params),
+        },
+        cancellable(params),
+      );
       const session = this.register(response.sessionId, params.cwd, params.thread);
       applySessionSetup(session, response);
       return session;
@@ -86,12 +95,16 @@ export class SessionOpener {
     session.thread.setReplaying(true);
     session.ignoreReplayedTranscript(hasTranscript);
     try {
-      const response = await this.host.agent.request(methods.agent.session.load, {
-        sessionId,
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-        ...this.directoriesFor(params),
-      });
+      const response = await this.host.agent.request(
+        methods.agent.session.load,
+        {
+          sessionId,
+          cwd: params.cwd,
+          mcpServers: await this.mcpServersFor(params),
+          ...this.directoriesFor(params),
+        },
+        cancellable(params),
+      );
       // The last replayed update can reach its handler after the response: let it drain first.
       await new Promise<void>((resolve) => setImmediate(resolve));
       applySessionSetup(session, response ?? {});
@@ -116,12 +129,16 @@ export class SessionOpener {
     }
     const session = this.register(sessionId, params.cwd, params.thread);
     try {
-      const response = await this.host.agent.request(methods.agent.session.resume, {
-        sessionId,
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-        ...this.directoriesFor(params),
-      });
+      const response = await this.host.agent.request(
+        methods.agent.session.resume,
+        {
+          sessionId,
+          cwd: params.cwd,
+          mcpServers: await this.mcpServersFor(params),
+          ...this.directoriesFor(params),
+        },
+        cancellable(params),
+      );
       applySessionSetup(session, response);
       return session;
     } catch (error) {
@@ -237,6 +254,11 @@ export class SessionOpener {
     router.add(session);
     return session;
   }
+}
+
+/** The request options that send `$/cancel_request` when the opening is abandoned, and stop waiting for it. */
+function cancellable(params: SessionParams): acp.SendRequestOptions | undefined {
+  return params.signal ? { cancellationSignal: params.signal, stopWaitingOnCancel: true } : undefined;
 }
 
 function applySessionSetup(
