@@ -383,8 +383,9 @@ export class Composer {
     this.input.disabled = locked !== undefined;
     this.element.classList.toggle('locked', locked !== undefined);
     this.send.toggleAttribute('disabled', this.outbox.isPending || empty || locked !== undefined);
-    this.send.hidden = this.state.running;
-    this.stop.hidden = !this.state.running;
+    // Also while a send waits for its turn (the agent starting, the session opening): Stop abandons it.
+    this.send.hidden = busy;
+    this.stop.hidden = !busy;
     this.element.classList.toggle('busy', busy);
     if (!this.input.value.startsWith('/')) {
       this.commandHint = '';
