@@ -25,7 +25,7 @@ export function continueSession(
 /**
  * Why the earlier session cannot be taken up, as the chat's banner says it (the agent's error as its
  * cause) — or undefined when `error` means no such thing: a sign-in is needed first, or the opening
- * was `abandoned` (Stop, the chat deleted).
+ * was `abandoned` (Stop, the chat deleted) or cancelled (the agent stopped).
  */
 export function resumeFailureOf(
   error: unknown,
@@ -33,7 +33,8 @@ export function resumeFailureOf(
   abandoned: boolean,
 ): AgentError | undefined {
   const failure = classifyError(error);
-  if (failure.kind === 'auth_required' || abandoned) {
+  // Cancelled: abandoned here, or the agent was stopped meanwhile; the session may well go on later.
+  if (failure.kind === 'auth_required' || failure.kind === 'cancelled' || abandoned) {
     return undefined;
   }
   return new AgentError(

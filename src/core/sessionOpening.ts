@@ -36,6 +36,8 @@ export interface OpenerHost {
   readonly sessionOptions?: SessionOptions;
   /** The MCP servers for a session not given its own (read at session time). */
   readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
+  /** Aborted when the agent is stopped: openings still waiting are cancelled too. */
+  readonly stopping?: AbortSignal;
   /** The agent's name and capabilities from `initialize`. */
   info(): { readonly name: string; readonly capabilities: acp.AgentCapabilities };
   /** Classifies a failed request (the exit or lost connection wins over what the SDK said). */
@@ -67,7 +69,7 @@ export class SessionOpener {
           mcpServers: await this.mcpServersFor(params),
           ...this.directoriesFor(params),
         },
-        cancellable(params),
+        this.cancellable(params),
       );
       const session = this.register(response.sessionId, params.cwd, params.thread);
       applySessionSetup(session, response);
@@ -103,7 +105,7 @@ export class SessionOpener {
           mcpServers: await this.mcpServersFor(params),
           ...this.directoriesFor(params),
         },
-        cancellable(params),
+        this.cancellable(params),
       );
       // The last replayed update can reach its handler after the response: let it drain first.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -137,7 +139,7 @@ export class SessionOpener {
           mcpServers: await this.mcpServersFor(params),
           ...this.directoriesFor(params),
         },
-        cancellable(params),
+        this.cancellable(params),
       );
       applySessionSetup(session, response);
       return session;
@@ -207,6 +209,15 @@ export class SessionOpener {
     }
   }
 
+  /**
+   * The request options that send `$/cancel_request` when the opening is abandoned (or the agent
+   * stopped), and stop waiting for it.
+   */
+  private cancellable(params: SessionParams): acp.SendRequestOptions {
+    const signals = [params.signal, this.host.stopping].filter((signal) => signal !== undefined);
+    return { cancellationSignal: AbortSignal.any(signals), stopWaitingOnCancel: true };
+  }
+
   /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
   private async mcpServersFor(params: SessionParams): Promise<acp.McpServer[]> {
     const logger = this.host.logger;
@@ -254,11 +265,6 @@ export class SessionOpener {
     router.add(session);
     return session;
   }
-}
-
-/** The request options that send `$/cancel_request` when the opening is abandoned, and stop waiting for it. */
-function cancellable(params: SessionParams): acp.SendRequestOptions | undefined {
-  return params.signal ? { cancellationSignal: params.signal, stopWaitingOnCancel: true } : undefined;
 }
 
 function applySessionSetup(

@@ -1,18 +1,13 @@
 import { strict as assert } from 'node:assert';
+import { until } from '../support/until';
 import { type RecordingLogger, type TestAgent, useTestAgents } from './support/testAgent';
 
 /** Long enough that an opening the agent was not told to cancel outlasts the assertions. */
 const SLOW_OPENING = { TEST_AGENT_SESSION_DELAY_MS: '30000' };
 
-/** Resolves once the agent wrote `line` to its stderr (logged by the client); rejects after `ms`. */
-async function agentSaid(logger: RecordingLogger, line: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!logger.messages('info').includes(`[stderr] ${line}`)) {
-    if (Date.now() > deadline) {
-      throw new Error(`the agent never said "${line}"`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Resolves once the agent wrote `line` to its stderr (logged by the client). */
+function agentSaid(logger: RecordingLogger, line: string): Promise<void> {
+  return until(() => logger.messages('info').includes(`[stderr] ${line}`), `the agent saying "${line}"`);
 }
 
 describe('$/cancel_request for an abandoned session opening (test agent over stdio)', () => {
@@ -52,5 +47,17 @@ describe('$/cancel_request for an abandoned session opening (test agent over std
     await assert.rejects(opening, { kind: 'cancelled' });
     await agentSaid(agent.logger, 'acp-test-agent: cancelled session/resume');
     assert.equal(agent.client.session(id), undefined);
+  });
+
+  it('tells the agent when it is stopped with a session opening still waiting', async () => {
+    agent = await agents.start({ env: SLOW_OPENING, client: { traceProtocol: true } });
+    const traced = (text: string): boolean =>
+      agent.logger.lines.some((line) => line.level === 'trace' && line.message.includes(text));
+    const opening = agent.client.newSession({ cwd: agent.dir });
+    await until(() => traced('"session/new"'), 'session/new sent');
+    const cancelled = assert.rejects(opening, { kind: 'cancelled' });
+    await agent.client.stop();
+    await cancelled;
+    assert.ok(traced('"$/cancel_request"'), 'the cancellation went out before the agent was stopped');
   });
 });
