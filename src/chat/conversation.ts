@@ -62,7 +62,7 @@ export class Conversation implements Disposable {
   private readonly subscription: Disposable;
   /** Following the running turn's file changes. */
   private following: Disposable | undefined;
-  /** Set while the checkpoint before a prompt is taken: the chat counts as running, Stop aborts it. */
+  /** Set until a prompt goes out (its session opening, the checkpoint): the chat counts as running, Stop aborts it. */
   private preparing: AbortController | undefined;
   /** Set while the session is opened (new, resume, load): Stop or deleting the chat abandons it ($/cancel_request). */
   private opening: AbortController | undefined;
