@@ -36,6 +36,24 @@ describe('Stop or delete while a chat opens its session ($/cancel_request, test 
     assert.deepEqual(chat.view.of('error'), [], 'Stop is no failure');
   });
 
+  it('Stop while the agent is still starting: its session is not waited for, the message kept as cancelled', async () => {
+    chat = new ChatHarness({
+      agents: [testAgent('a', { ...SLOW_OPENING, TEST_AGENT_INIT_DELAY_MS: '1000' })],
+      traceProtocol: true,
+    });
+    const sending = chat.send('sent while starting');
+    await until(() => traced('"initialize"'), 'initialize sent');
+    assert.ok(!traced('"session/new"'), 'stopped before the session was asked for');
+    await chat.controller.cancel();
+    await sending;
+    assert.equal(chat.transcript(), 'user:sent while starting');
+    assert.deepEqual(
+      chat.controller.viewState().chat?.thread.turns.map((turn) => turn.status),
+      ['cancelled'],
+    );
+    await until(() => agentSaid('acp-test-agent: cancelled session/new'), 'the agent told');
+  });
+
   it('deleting the chat while its session is opened tells the agent', async () => {
     chat = new ChatHarness({ agents: [testAgent('a', SLOW_OPENING)], traceProtocol: true });
     const connecting = chat.ready();
