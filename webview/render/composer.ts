@@ -377,13 +377,12 @@ export class Composer {
 
   private refreshButtons(): void {
     this.highlights.update(this.state.attachments);
-    const busy = this.state.running || this.outbox.isPending;
+    const busy = this.state.running || this.outbox.isPending; // a waiting send can be stopped too
     const empty = this.input.value.trim() === '';
     const locked = this.state.locked;
     this.input.disabled = locked !== undefined;
     this.element.classList.toggle('locked', locked !== undefined);
     this.send.toggleAttribute('disabled', this.outbox.isPending || empty || locked !== undefined);
-    // Also while a send waits for its turn (the agent starting, the session opening): Stop abandons it.
     this.send.hidden = busy;
     this.stop.hidden = !busy;
     this.element.classList.toggle('busy', busy);
