@@ -1,22 +1,17 @@
 import type { AgentClient } from '../core/agentClient';
 import type { AgentSession } from '../core/agentSession';
 import { Emitter, type Disposable } from '../core/disposable';
-import {
-  AgentError,
-  classifyError,
-  describeErrorForLog,
-  errorDetails,
-  NotSupportedError,
-} from '../core/errors';
+import { type AgentError, classifyError, describeErrorForLog, errorDetails } from '../core/errors';
 import type { ChatJournal, ChatMeta } from '../core/journal';
 import type { Logger } from '../core/ports';
-import type { PromptBlock } from '../core/promptBlocks';
+import { keepUnsentPrompt, type PromptBlock } from '../core/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread';
 import type { ErrorDetails, ThreadEvent, Turn } from '../core/threadTypes';
 import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { CoalescedEvents } from './coalescedEvents';
 import { forkMeta, type ForkStart } from '../features/forks/chat/forkStart';
-import { transcriptAsMarkdown } from './transcriptMarkdown';
+import { continueSession, resumeFailureOf } from './sessionTakeUp';
+import { withTranscript } from './transcriptMarkdown';
 
 /** Where a chat's session runs: the agent's `cwd` and the other workspace roots (multi-root). */
 export interface SessionPlace {
@@ -67,8 +62,10 @@ export class Conversation implements Disposable {
   private readonly subscription: Disposable;
   /** Following the running turn's file changes. */
   private following: Disposable | undefined;
-  /** Set while the checkpoint before a prompt is taken: the chat counts as running, Stop aborts it. */
+  /** Set until a prompt goes out (its session opening, the checkpoint): the chat counts as running, Stop aborts it. */
   private preparing: AbortController | undefined;
+  /** Set while the session is opened (new, resume, load): Stop or deleting the chat abandons it ($/cancel_request). */
+  private opening: AbortController | undefined;
 
   private constructor(
     meta: ChatMeta,
@@ -198,37 +195,29 @@ export class Conversation implements Disposable {
     if (this.resumeFailure) {
       throw this.resumeFailure;
     }
-    const oldId = this.meta.acpSessionId;
-    if (oldId === undefined) {
-      return this.adopt(await client.newSession({ ...place, thread: this.thread }));
+    const opening = (this.opening = new AbortController());
+    if (this.preparing?.signal.aborted) {
+      opening.abort(this.preparing.signal.reason); // Stop came while the agent was starting
     }
+    const params = { ...place, thread: this.thread, signal: opening.signal };
+    const oldId = this.meta.acpSessionId;
     try {
-      const caps = client.info.capabilities;
-      if (caps.sessionCapabilities?.resume) {
-        return this.adopt(await client.resumeSession(oldId, { ...place, thread: this.thread }));
-      }
-      if (caps.loadSession) {
-        return this.adopt(await client.loadSession(oldId, { ...place, thread: this.thread }));
-      }
-      throw new NotSupportedError(
-        client.info.name,
-        'Continuing an earlier session (session/resume or session/load)',
+      return this.adopt(
+        await (oldId === undefined ? client.newSession(params) : continueSession(client, oldId, params)),
       );
     } catch (error) {
-      const failure = classifyError(error);
-      if (failure.kind === 'auth_required') {
-        throw failure;
+      this.resumeFailure =
+        oldId === undefined ? undefined : resumeFailureOf(error, client.info.name, opening.signal.aborted);
+      if (!this.resumeFailure) {
+        throw classifyError(error);
       }
-      this.resumeFailure = new AgentError(
-        failure.kind,
-        `${client.info.name} could not continue this chat's earlier session: ${failure.message}`,
-        failure.code,
-        failure.data,
-        { cause: failure },
-      );
       this.deps.logger.warn(describeErrorForLog(this.resumeFailure));
       this.changeEmitter.fire();
       throw this.resumeFailure;
+    } finally {
+      if (this.opening === opening) {
+        this.opening = undefined;
+      }
     }
   }
 
@@ -241,22 +230,37 @@ export class Conversation implements Disposable {
     return session;
   }
 
-  async prompt(session: AgentSession, blocks: readonly PromptBlock[]): Promise<Turn> {
-    let toSend = blocks;
-    if (this.carryTranscript) {
-      this.carryTranscript = false;
-      toSend = [
-        ...blocks,
-        {
-          type: 'resource',
-          uri: `acp-agents:/transcripts/${this.id}.md`,
-          mimeType: 'text/markdown',
-          text: transcriptAsMarkdown(this.thread.snapshot()),
-        },
-      ];
+  /**
+   * Sends `blocks` on the session `open` gives. Until the prompt goes out (opening the session, the
+   * checkpoint) the chat counts as running and Stop abandons that: the message is kept as a cancelled
+   * turn, never sent. Resolves undefined when `open` gave no session for another reason.
+   */
+  async send(
+    open: () => Promise<AgentSession | undefined>,
+    blocks: readonly PromptBlock[],
+  ): Promise<Turn | undefined> {
+    const preparing = (this.preparing = new AbortController());
+    this.changeEmitter.fire();
+    let session: AgentSession | undefined;
+    try {
+      session = await open();
+    } finally {
+      if (!session) {
+        this.preparing = undefined;
+        this.changeEmitter.fire();
+      }
     }
-    const preparing = new AbortController();
-    this.preparing = preparing;
+    if (session) {
+      return this.prompt(session, blocks);
+    }
+    return preparing.signal.aborted ? keepUnsentPrompt(this.thread, blocks) : undefined;
+  }
+
+  async prompt(session: AgentSession, blocks: readonly PromptBlock[]): Promise<Turn> {
+    const toSend = this.carryTranscript ? withTranscript(blocks, this.id, this.thread.snapshot()) : blocks;
+    this.carryTranscript = false;
+    // Stop may already have been pressed while the session was opened (`send`).
+    const preparing = (this.preparing ??= new AbortController());
     let checkpoint: Awaited<ReturnType<ChangeReview['checkpoint']>> | undefined;
     try {
       checkpoint = await this.deps.changes?.checkpoint(preparing.signal);
@@ -277,8 +281,10 @@ export class Conversation implements Disposable {
   }
 
   async cancel(): Promise<void> {
-    if (this.preparing) {
-      this.preparing.abort(new Error('Stopped before the message was sent.'));
+    if (this.preparing || this.opening) {
+      const stopped = new Error('Stopped before the message was sent.');
+      this.preparing?.abort(stopped);
+      this.opening?.abort(stopped);
       return;
     }
     await this.session?.cancel();
@@ -382,6 +388,7 @@ export class Conversation implements Disposable {
   }
 
   dispose(): void {
+    this.opening?.abort(new Error('The chat was deleted.'));
     void this.flush();
     this.subscription.dispose();
     this.following?.dispose();

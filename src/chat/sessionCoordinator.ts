@@ -1,5 +1,7 @@
 import type { AgentSession } from '../core/agentSession';
+import { classifyError } from '../core/errors';
 import type { PromptBlock } from '../core/promptBlocks';
+import type { Turn } from '../core/threadTypes';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
 import type { Conversation, SessionPlace } from './conversation';
@@ -39,7 +41,8 @@ export class SessionCoordinator {
       this.pool.clearReport(chat.agentId);
       return session;
     } catch (error) {
-      if (!chat.resumeProblem) {
+      // Abandoned on purpose (Stop, the chat deleted) is no failure of the agent.
+      if (!chat.resumeProblem && classifyError(error).kind !== 'cancelled') {
         this.pool.report(chat.agentId, error);
       }
       return undefined;
@@ -61,8 +64,18 @@ export class SessionCoordinator {
     if (refused) {
       throw new Error(refused);
     }
-    const session = await this.connect(chat);
-    if (!session) {
+    this.pool.setBusy(chat.agentId, true);
+    let sent: Turn | undefined;
+    try {
+      // Stop while the session opens keeps the message as a cancelled turn (and tells the agent).
+      sent = await chat.send(() => this.connect(chat), blocks);
+    } finally {
+      this.pool.setBusy(
+        chat.agentId,
+        this.chats.sorted().some((c) => c.agentId === chat.agentId && c.running),
+      );
+    }
+    if (!sent) {
       const status = this.pool.status(chat.agentId);
       if (status.error?.kind === 'auth_required') {
         this.waitingForSignIn.set(chat.id, blocks);
@@ -72,15 +85,6 @@ export class SessionCoordinator {
       const name = status.agentName ?? this.pool.definition(chat.agentId).label;
       throw new Error(
         `${name} could not start, so the message was not sent${status.error ? `: ${status.error.message}` : '.'}`,
-      );
-    }
-    this.pool.setBusy(chat.agentId, true);
-    try {
-      await chat.prompt(session, blocks);
-    } finally {
-      this.pool.setBusy(
-        chat.agentId,
-        this.chats.sorted().some((c) => c.agentId === chat.agentId && c.running),
       );
     }
   }

@@ -1,7 +1,21 @@
+import type { PromptBlock } from '../core/promptBlocks';
 import type { ThreadSnapshot } from '../core/threadTypes';
 
 /** Characters of transcript given to a new session: the latest part, so a long chat stays one prompt. */
 export const MAX_TRANSCRIPT_CHARS = 200_000;
+
+/** `blocks` with the chat's transcript along, as an embedded markdown resource (for a new session). */
+export function withTranscript(
+  blocks: readonly PromptBlock[],
+  chatId: string,
+  thread: ThreadSnapshot,
+): PromptBlock[] {
+  const uri = `acp-agents:/transcripts/${chatId}.md`;
+  return [
+    ...blocks,
+    { type: 'resource', uri, mimeType: 'text/markdown', text: transcriptAsMarkdown(thread) },
+  ];
+}
 
 /**
  * A transcript as markdown: what a new session is given when the old one could not be continued.

@@ -85,6 +85,8 @@ export class AgentClient implements Disposable {
   readonly logger: Logger;
   private description: AgentDescription | undefined;
   private disposed = false;
+  /** Aborted by `stop()`: session openings still waiting are cancelled on the agent (`$/cancel_request`). */
+  private readonly stopping = new AbortController();
 
   private constructor(
     readonly process: AgentProcess,
@@ -102,6 +104,7 @@ export class AgentClient implements Disposable {
       ...(options.threadLimits ? { threadLimits: options.threadLimits } : {}),
       ...(options.sessionOptions ? { sessionOptions: options.sessionOptions } : {}),
       ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+      stopping: this.stopping.signal,
       info: () => this.info,
       failure: (error) => this.failure(error),
       exitReport: () => this.exitReport(),
@@ -358,6 +361,7 @@ export class AgentClient implements Disposable {
   /** Stops the agent process (stdin closed, SIGTERM, then SIGKILL) and ends every session. */
   async stop(): Promise<ExitInfo> {
     this.disposed = true;
+    this.stopping.abort(new Error('The agent was stopped.'));
     this.router.disposeAll();
     const exit = await this.process.stop();
     this.connection.close();

@@ -7,7 +7,7 @@ import { boundedJson, shorten } from './boundedJson';
 import { AgentError, AgentExitedError, classifyError, describeErrorForLog, errorDetails } from './errors';
 import { PermissionQueue } from './permissionQueue';
 import type { Logger, PermissionDecision, PermissionPort } from './ports';
-import { describePrompt, toAcpContent, type PromptBlock } from './promptBlocks';
+import { describePrompt, keepUnsentPrompt, toAcpContent, type PromptBlock } from './promptBlocks';
 import type { Thread } from './thread';
 import type { Turn } from './threadTypes';
 import { StreamScrubber } from './streamScrubber';
@@ -136,12 +136,12 @@ export class AgentSession implements Disposable {
     if (this.isRunning) {
       throw new AgentError('invalid_params', 'A turn is already running in this session.');
     }
+    if (cancelledBeforeSending) {
+      return keepUnsentPrompt(this.thread, blocks, turnFields);
+    }
     const content = toAcpContent(blocks, this.host.capabilities.promptCapabilities, this.host.agentName);
     const { text, attachments } = describePrompt(blocks);
     const turn = this.thread.startTurn(text, attachments, turnFields);
-    if (cancelledBeforeSending) {
-      return this.endTurn(turn.id, { status: 'cancelled', stopReason: 'cancelled' });
-    }
     this.cancelRequested = false;
     try {
       return await this.runTurn(turn.id, content);

@@ -1,7 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { NotSupportedError } from './errors';
 import { base64Bytes } from './normalize';
-import type { Attachment } from './threadTypes';
+import type { Thread } from './thread';
+import type { Attachment, Turn } from './threadTypes';
 
 /** Content the user sends in a prompt, in our own terms. */
 export type PromptBlock =
@@ -92,4 +93,15 @@ export function describePrompt(blocks: readonly PromptBlock[]): { text: string; 
     }
   });
   return { text, attachments };
+}
+
+/** A message Stop kept from being sent: recorded as a turn that started and ended cancelled. */
+export function keepUnsentPrompt(
+  thread: Thread,
+  blocks: readonly PromptBlock[],
+  turnFields: Pick<Turn, 'checkpointId' | 'checkpointProblem'> = {},
+): Turn {
+  const { text, attachments } = describePrompt(blocks);
+  const turn = thread.startTurn(text, attachments, turnFields);
+  return thread.endTurn(turn.id, { status: 'cancelled', stopReason: 'cancelled' });
 }

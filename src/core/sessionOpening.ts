@@ -18,6 +18,11 @@ export interface SessionParams {
    * `sessionCapabilities.additionalDirectories`; others get `cwd` alone.
    */
   readonly additionalDirectories?: readonly string[];
+  /**
+   * Aborted when the opening is abandoned (Stop, the chat deleted): the agent is told with
+   * `$/cancel_request` and the call rejects at once with kind `cancelled`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What opening sessions needs from the connection. */
@@ -31,6 +36,8 @@ export interface OpenerHost {
   readonly sessionOptions?: SessionOptions;
   /** The MCP servers for a session not given its own (read at session time). */
   readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
+  /** Aborted when the agent is stopped: openings still waiting are cancelled too. */
+  readonly stopping?: AbortSignal;
   /** The agent's name and capabilities from `initialize`. */
   info(): { readonly name: string; readonly capabilities: acp.AgentCapabilities };
   /** Classifies a failed request (the exit or lost connection wins over what the SDK said). */
@@ -55,11 +62,15 @@ export class SessionOpener {
    */
   async newSession(params: SessionParams & { readonly thread?: Thread }): Promise<AgentSession> {
     try {
-      const response = await this.host.agent.request(methods.agent.session.new, {
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-        ...this.directoriesFor(params),
-      });
+      const response = await this.host.agent.request(
+        methods.agent.session.new,
+        {
+          cwd: params.cwd,
+          mcpServers: await this.mcpServersFor(params),
+          ...this.directoriesFor(params),
+        },
+        this.cancellable(params),
+      );
       const session = this.register(response.sessionId, params.cwd, params.thread);
       applySessionSetup(session, response);
       return session;
@@ -86,12 +97,16 @@ export class SessionOpener {
     session.thread.setReplaying(true);
     session.ignoreReplayedTranscript(hasTranscript);
     try {
-      const response = await this.host.agent.request(methods.agent.session.load, {
-        sessionId,
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-        ...this.directoriesFor(params),
-      });
+      const response = await this.host.agent.request(
+        methods.agent.session.load,
+        {
+          sessionId,
+          cwd: params.cwd,
+          mcpServers: await this.mcpServersFor(params),
+          ...this.directoriesFor(params),
+        },
+        this.cancellable(params),
+      );
       // The last replayed update can reach its handler after the response: let it drain first.
       await new Promise<void>((resolve) => setImmediate(resolve));
       applySessionSetup(session, response ?? {});
@@ -116,12 +131,16 @@ export class SessionOpener {
     }
     const session = this.register(sessionId, params.cwd, params.thread);
     try {
-      const response = await this.host.agent.request(methods.agent.session.resume, {
-        sessionId,
-        cwd: params.cwd,
-        mcpServers: await this.mcpServersFor(params),
-        ...this.directoriesFor(params),
-      });
+      const response = await this.host.agent.request(
+        methods.agent.session.resume,
+        {
+          sessionId,
+          cwd: params.cwd,
+          mcpServers: await this.mcpServersFor(params),
+          ...this.directoriesFor(params),
+        },
+        this.cancellable(params),
+      );
       applySessionSetup(session, response);
       return session;
     } catch (error) {
@@ -188,6 +207,15 @@ export class SessionOpener {
     } catch (error) {
       throw this.host.failure(error);
     }
+  }
+
+  /**
+   * The request options that send `$/cancel_request` when the opening is abandoned (or the agent
+   * stopped), and stop waiting for it.
+   */
+  private cancellable(params: SessionParams): acp.SendRequestOptions {
+    const signals = [params.signal, this.host.stopping].filter((signal) => signal !== undefined);
+    return { cancellationSignal: AbortSignal.any(signals), stopWaitingOnCancel: true };
   }
 
   /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */

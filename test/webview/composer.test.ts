@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import {
   added,
   ended,
@@ -11,6 +12,8 @@ import {
   turn,
 } from './support/builders';
 import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
 
 const COMMANDS = sessionState({
   commands: [
@@ -95,6 +98,27 @@ describe('webview: composer', () => {
     assert.equal(await send.getAttribute('disabled'), null);
     await send.click();
     assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'typed after the cancel' }]);
+  });
+
+  it('offers Stop while a send waits for its turn (the session opening), which posts cancel', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    const send = page.page.locator('.send-button');
+    const stop = page.page.locator('.stop-button');
+    await page.page.locator('.composer-input').fill('sent while the session opens');
+    await page.page.locator('.composer-input').press('Enter');
+    assert.equal(await stop.isVisible(), true);
+    assert.equal(await send.isVisible(), false);
+    await page.page.screenshot({ path: `${OUT}/composer-stop-while-sending.png` });
+    await stop.click();
+    assert.deepEqual((await page.posted()).at(-1), { type: 'cancel' });
+    // The host keeps the message as a cancelled turn.
+    await page.host(
+      events(started(turn('t1')), added(message('user', 'e1', 'sent while the session opens'))),
+    );
+    await page.host(events(ended(turn('t1', { status: 'cancelled' }))));
+    assert.equal(await stop.isVisible(), false);
+    assert.equal(await send.isVisible(), true);
   });
 
   it('gives the text back when the host cannot send it', async () => {

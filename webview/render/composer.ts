@@ -377,14 +377,14 @@ export class Composer {
 
   private refreshButtons(): void {
     this.highlights.update(this.state.attachments);
-    const busy = this.state.running || this.outbox.isPending;
+    const busy = this.state.running || this.outbox.isPending; // a waiting send can be stopped too
     const empty = this.input.value.trim() === '';
     const locked = this.state.locked;
     this.input.disabled = locked !== undefined;
     this.element.classList.toggle('locked', locked !== undefined);
     this.send.toggleAttribute('disabled', this.outbox.isPending || empty || locked !== undefined);
-    this.send.hidden = this.state.running;
-    this.stop.hidden = !this.state.running;
+    this.send.hidden = busy;
+    this.stop.hidden = !busy;
     this.element.classList.toggle('busy', busy);
     if (!this.input.value.startsWith('/')) {
       this.commandHint = '';

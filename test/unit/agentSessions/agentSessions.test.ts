@@ -79,6 +79,26 @@ describe('chat: the agent sessions (session/list) in the chat list', () => {
     assert.deepEqual(chat.view.of('error'), []);
   });
 
+  it('says so when a session is resumed without its history (an agent without session/load)', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a', { ...SEEDED, TEST_AGENT_NO_LOAD: '1' })] });
+    await chat.ready();
+    await chat.controller.handleMessage({
+      type: 'open_agent_session',
+      agentId: 'a',
+      sessionId: 'sess-5eed000000000001',
+    });
+    assert.equal(chat.transcript(), '', 'resume sends no history');
+    const notices = (): string[] =>
+      chat.view.events().flatMap((event) => (event.type === 'notice' ? [event.notice.title] : []));
+    await until(() => notices().length > 0, 'the notice');
+    assert.deepEqual(notices(), [
+      'Demo agent (offline) resumed this session without sending its history: earlier messages are not shown.',
+    ]);
+    await chat.send('hello again');
+    assert.match(chat.transcript(), /^user:hello again\|agent:You said: hello again$/);
+    assert.deepEqual(chat.view.of('error'), []);
+  });
+
   it('the title follows session_info_update', async () => {
     chat = new ChatHarness({ agents: [testAgent('a', SEEDED)] });
     await chat.ready();

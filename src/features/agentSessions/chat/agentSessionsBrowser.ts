@@ -106,6 +106,13 @@ export class AgentSessionsBrowser {
       chat.thread.setState('title', listed.title);
     }
     await switchChat(chat.id, view);
+    if (!caps.loadSession) {
+      // Resumed without a replay: say why the chat starts empty, rather than look like a new session.
+      chat.thread.notice({
+        severity: 'info',
+        title: `${client.info.name} resumed this session without sending its history: earlier messages are not shown.`,
+      });
+    }
   }
 
   private async page(

@@ -1,0 +1,63 @@
+import { strict as assert } from 'node:assert';
+import { until } from '../support/until';
+import { type RecordingLogger, type TestAgent, useTestAgents } from './support/testAgent';
+
+/** Long enough that an opening the agent was not told to cancel outlasts the assertions. */
+const SLOW_OPENING = { TEST_AGENT_SESSION_DELAY_MS: '30000' };
+
+/** Resolves once the agent wrote `line` to its stderr (logged by the client). */
+function agentSaid(logger: RecordingLogger, line: string): Promise<void> {
+  return until(() => logger.messages('info').includes(`[stderr] ${line}`), `the agent saying "${line}"`);
+}
+
+describe('$/cancel_request for an abandoned session opening (test agent over stdio)', () => {
+  let agent: TestAgent;
+  const agents = useTestAgents();
+
+  it('tells the agent when session/new is abandoned, and stops waiting at once', async () => {
+    agent = await agents.start({ env: SLOW_OPENING });
+    const abandon = new AbortController();
+    const opening = agent.client.newSession({ cwd: agent.dir, signal: abandon.signal });
+    abandon.abort(new Error('Stopped.'));
+    await assert.rejects(opening, { kind: 'cancelled' });
+    await agentSaid(agent.logger, 'acp-test-agent: cancelled session/new');
+  });
+
+  it('tells the agent when session/load is abandoned, and routes nothing to the half-loaded session', async () => {
+    const first = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    const { id } = await first.client.newSession({ cwd: first.dir });
+    agent = await agents.start({
+      env: { ...SLOW_OPENING, TEST_AGENT_STATE_DIR: agents.stateDir, TEST_AGENT_NO_RESUME: '1' },
+    });
+    const abandon = new AbortController();
+    const opening = agent.client.loadSession(id, { cwd: agent.dir, signal: abandon.signal });
+    abandon.abort();
+    await assert.rejects(opening, { kind: 'cancelled' });
+    await agentSaid(agent.logger, 'acp-test-agent: cancelled session/load');
+    assert.equal(agent.client.session(id), undefined);
+  });
+
+  it('tells the agent when session/resume is abandoned', async () => {
+    const first = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    const { id } = await first.client.newSession({ cwd: first.dir });
+    agent = await agents.start({ env: { ...SLOW_OPENING, TEST_AGENT_STATE_DIR: agents.stateDir } });
+    const abandon = new AbortController();
+    const opening = agent.client.resumeSession(id, { cwd: agent.dir, signal: abandon.signal });
+    abandon.abort();
+    await assert.rejects(opening, { kind: 'cancelled' });
+    await agentSaid(agent.logger, 'acp-test-agent: cancelled session/resume');
+    assert.equal(agent.client.session(id), undefined);
+  });
+
+  it('tells the agent when it is stopped with a session opening still waiting', async () => {
+    agent = await agents.start({ env: SLOW_OPENING, client: { traceProtocol: true } });
+    const traced = (text: string): boolean =>
+      agent.logger.lines.some((line) => line.level === 'trace' && line.message.includes(text));
+    const opening = agent.client.newSession({ cwd: agent.dir });
+    await until(() => traced('"session/new"'), 'session/new sent');
+    const cancelled = assert.rejects(opening, { kind: 'cancelled' });
+    await agent.client.stop();
+    await cancelled;
+    assert.ok(traced('"$/cancel_request"'), 'the cancellation went out before the agent was stopped');
+  });
+});
