@@ -109,6 +109,14 @@ async function watch(
     failure = error;
   }
   const after = await stamps(folder, rels);
+  if (failure !== undefined) {
+    // Only files that really changed are blamed for the kill (not those merely written recently).
+    const changed = rels.filter((_rel, index) => before[index]?.key !== after[index]?.key);
+    if (changed.length === 0) {
+      throw failure;
+    }
+    return { moved: changed, failure };
+  }
   const moved = rels.filter((rel, index) => {
     const then = before[index];
     const now = after[index];
@@ -118,10 +126,7 @@ async function watch(
     // Unchanged, but written within a clock tick of our first look: a later write may not show.
     return now !== undefined && Math.abs(startedAt - now.mtimeMs) < RACY_MS;
   });
-  if (failure !== undefined && moved.length === 0) {
-    throw failure;
-  }
-  return failure === undefined ? { moved } : { moved, failure };
+  return { moved };
 }
 
 interface Stamp {
