@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
 import { measureWebview } from './webview.mjs';
+import { bigWorkspaceRows, formatRow } from './rows.mjs';
 import { CHUNK_CHARS, CHUNKS_PER_MESSAGE } from './workloads.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -99,8 +100,11 @@ function bundleSize(file) {
 }
 
 /** The checkpoint benchmark (bench/checkpoints.mjs) writes its own JSON when it has run. */
-function checkpointFigure() {
-  const path = join(OUT, 'checkpoints.json');
+const checkpointFigure = () => readJson('checkpoints.json');
+
+/** A JSON file another bench step wrote into bench-results/, or undefined. */
+function readJson(name) {
+  const path = join(OUT, name);
   if (!existsSync(path)) {
     return undefined;
   }
@@ -310,6 +314,7 @@ async function main() {
           undefined,
           'printed by bench/checkpoints.mjs when it is part of the bench script',
         ],
+    ...bigWorkspaceRows(readJson('bigworkspace.json')),
     ...activationRows(activation, activationProblem),
     [
       'dist/webview.js (minified)',
@@ -343,11 +348,8 @@ async function main() {
   ];
 
   console.log(`ACP Agents benchmark — medians of ${RUNS} runs (${new Date().toISOString()})`);
-  for (const [figure, value, baseline, goal, met, note] of rows) {
-    const mark = met === undefined ? '  ' : met ? '✓ ' : '✗ ';
-    console.log(
-      `${mark}${figure}: ${value}  [baseline: ${baseline}; goal ${goal}]${note ? `  (${note})` : ''}`,
-    );
+  for (const row of rows) {
+    console.log(formatRow(row));
   }
 
   // The frame chart of the median 2 MB run.

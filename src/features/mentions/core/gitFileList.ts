@@ -3,6 +3,9 @@ import * as path from 'node:path';
 import { isLexicallyWithin } from '../../../core/pathConfinement';
 import { findOnPathAsync, type Environment } from '../../../core/spawnProgram';
 
+/** The most files the picker indexes per folder (a bound on memory and on `findFiles`'s time). */
+export const MAX_INDEXED_FILES = 50_000;
+
 export interface GitFileListOptions {
   /** The git executable, an absolute path (see `findGit`). */
   readonly git: string;

@@ -1,10 +1,7 @@
 import * as vscode from 'vscode';
 import { combineGlobs, enabledPatterns, excludeMatcher } from '../chat/ignoreGlobs';
-import { findGit, listGitFiles } from '../core/gitFileList';
+import { MAX_INDEXED_FILES, findGit, listGitFiles } from '../core/gitFileList';
 import { IGNORE_FILES_GLOB, readGitignoreRules, relativePath } from './workspaceGitignore';
-
-/** The most files the picker indexes (a bound on memory and on `findFiles`'s time). */
-const MAX_FILES = 50_000;
 
 /** A git that has not listed a folder by then (a network file system, a lock) is given up on. */
 const GIT_TIMEOUT_MS = 20_000;
@@ -104,7 +101,7 @@ async function listFolder(folder: vscode.WorkspaceFolder, disposed: AbortSignal)
     new vscode.RelativePattern(folder, '**/*'),
     // An explicit exclude replaces the default one (files.exclude), which is why it is in the list.
     exclude === undefined ? null : new vscode.RelativePattern(folder, exclude),
-    MAX_FILES,
+    MAX_INDEXED_FILES,
   );
   return files.filter((uri) => !rules.ignores(relativePath(folder, uri)));
 }
@@ -131,7 +128,7 @@ async function listWithGit(
     git,
     folder: folder.uri.fsPath,
     signal: AbortSignal.any([disposed, AbortSignal.timeout(GIT_TIMEOUT_MS)]),
-    maxFiles: MAX_FILES,
+    maxFiles: MAX_INDEXED_FILES,
     accept: (file) => !excluded(file),
   });
   return files === undefined || files.length === 0

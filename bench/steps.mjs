@@ -1,0 +1,21 @@
+// `npm run bench`'s steps after the production build, in order, each in its own Node process.
+// BENCH_ONLY=bigworkspace runs the big-workspace bench alone (minutes at its default 200,000 files;
+// BENCH_FILES sets the size): the default run only prints its last figures (bench/run.mjs).
+import { spawnSync } from 'node:child_process';
+
+const steps =
+  process.env.BENCH_ONLY === 'bigworkspace'
+    ? [['--expose-gc', 'bench/bigWorkspace.mjs']]
+    : [
+        ['bench/checkpoints.mjs'],
+        ['bench/run.mjs'],
+        ['--import', 'tsx', 'bench/mentionRanking.ts'],
+        ['--expose-gc', '--import', 'tsx', 'bench/storms.ts'],
+      ];
+for (const args of steps) {
+  const { status, signal } = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (status !== 0) {
+    console.error(`${args.at(-1)} ${signal ? `was killed (${signal})` : `exited ${status}`}`);
+    process.exit(status ?? 1);
+  }
+}
