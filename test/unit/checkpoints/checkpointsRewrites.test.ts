@@ -154,18 +154,20 @@ describe('checkpoints: a git killed by a signal', function () {
   });
 
   /** A git that kills itself with SIGBUS on `add` — the first `times` times — and is git otherwise. */
-  function dyingGit(times: number): { git: string; deaths: () => number } {
+  /** A git that kills itself with SIGBUS, the first `times` runs whose arguments contain `trigger`. */
+  function dyingGit(times: number, trigger = 'add'): { git: string; deaths: () => number } {
     const count = path.join(root, 'deaths');
     const git = path.join(root, 'git');
     writeFileSync(
       git,
       `#!/bin/sh
-for arg in "$@"; do
-  if [ "$arg" = add ] && [ "$(wc -c < '${count}' 2>/dev/null || echo 0)" -lt ${times} ]; then
-    printf x >> '${count}'
-    kill -BUS $$
-  fi
-done
+case " $* " in
+  *' ${trigger} '*)
+    if [ "$(wc -c < '${count}' 2>/dev/null || echo 0)" -lt ${times} ]; then
+      printf x >> '${count}'
+      kill -BUS $$
+    fi;;
+esac
 exec '${realGit()}' "$@"
 `,
       { mode: 0o755 },
@@ -191,6 +193,27 @@ exec '${realGit()}' "$@"
     assert.deepEqual(
       await s.read(checkpoint, path.join(root, 'workspace', 'a.txt')),
       new TextEncoder().encode('a\n'),
+    );
+  });
+
+  it('a listing of changed files killed every time (a file truncated under it) lists every tracked file instead', async () => {
+    const { git, deaths } = dyingGit(1_000, '-o -m');
+    const s = await open(git);
+    const first = await s.create();
+    writeFileSync(path.join(root, 'workspace', 'a.txt'), 'changed\n');
+    writeFileSync(path.join(root, 'workspace', 'new.txt'), 'new\n');
+    const second = await s.create();
+    assert.ok(deaths() >= 2, 'the listing that reads files was killed each time');
+    assert.deepEqual(
+      (await s.changes(first, second)).map((change) => [path.basename(change.path), change.kind]).sort(),
+      [
+        ['a.txt', 'modified'],
+        ['new.txt', 'created'],
+      ],
+    );
+    assert.deepEqual(
+      await s.read(second, path.join(root, 'workspace', 'a.txt')),
+      new TextEncoder().encode('changed\n'),
     );
   });
 

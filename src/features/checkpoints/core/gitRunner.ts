@@ -18,6 +18,11 @@ export class GitCommandError extends Error {
   }
 }
 
+/** A git ended by a signal (SIGBUS on a file truncated under it, a SIGKILL), not by its timeout. */
+export function killedBySignal(error: unknown): error is GitCommandError {
+  return error instanceof GitCommandError && error.signal !== null && !error.timedOut;
+}
+
 /** Where one shadow repository lives and what it snapshots. */
 export interface ShadowLocation {
   /** The git executable. */
@@ -136,7 +141,7 @@ export async function runGit(
   try {
     return await runGitOnce(location, args, options);
   } catch (error) {
-    if (!(error instanceof GitCommandError) || error.signal === null || error.timedOut) {
+    if (!killedBySignal(error)) {
       throw error;
     }
     await rm(`${location.indexFile}.lock`, { force: true });

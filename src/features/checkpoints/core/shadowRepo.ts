@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Logger } from '../../../core/ports';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
 import { leaveOutUnreadableRules } from './ruleFiles';
+import { listChangedFiles } from './changedFiles';
 import { stageSteadily } from './steadyStaging';
 import { TrailerList } from './trailerList';
 import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
@@ -251,7 +252,7 @@ export class ShadowRepo {
       await this.forgetFolders(ruleFolders.map((dir) => dir.slice(0, -1)));
     }
     await this.skipList.writeExcludeFile();
-    const listed = splitNul(await this.git(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']));
+    const listed = await listChangedFiles((args) => this.git(args));
     const excludedNow: string[] = [];
     const linkedNow: string[] = [];
     const reading: string[] = [];

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { GitCommandError } from './gitRunner';
+import { killedBySignal } from './gitRunner';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
 
 /**
@@ -103,7 +103,7 @@ async function watch(
   try {
     await work();
   } catch (error) {
-    if (!(error instanceof GitCommandError) || error.signal === null || error.timedOut) {
+    if (!killedBySignal(error)) {
       throw error;
     }
     failure = error;
