@@ -1,12 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
-import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
-import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { oneStore } from '../support/oneStore';
+import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { gitChangeReview } from '../support/oneStore';
 
 /** Bytes a text editor would not keep as they are: CRLF, no final newline, a byte that is not UTF-8. */
 const AWKWARD = Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from([0xff, 0xfe]), Buffer.from('end')]);
@@ -18,17 +16,8 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
   function start(options: { git?: string } = {}): ChatHarness {
     chat = new ChatHarness({
       agents: [testAgent('a')],
-      changes: (dir, storage) => {
-        port = new NodeWorkspaceChanges(dir);
-        return new ChangeReview(
-          oneStore(() =>
-            createCheckpointStore({ folders: [dir], storageDir: storage, logger: console, ...options }),
-          ),
-          port,
-          console,
-          { liveRefreshMs: 20 },
-        );
-      },
+      changes: (dir, storage) =>
+        gitChangeReview(dir, storage, (made) => (port = made), { ...options, review: { liveRefreshMs: 20 } }),
     });
     return chat;
   }
@@ -226,14 +215,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     chat = new ChatHarness({
       agents: [testAgent('a')],
       storageDir: storage,
-      changes: (_dir, storageDir) => {
-        port = new NodeWorkspaceChanges(dir);
-        return new ChangeReview(
-          oneStore(() => createCheckpointStore({ folders: [dir], storageDir, logger: console })),
-          port,
-          console,
-        );
-      },
+      changes: (_dir, storageDir) => gitChangeReview(dir, storageDir, (made) => (port = made)),
     });
     await chat.controller.restored;
     assert.deepEqual(changesOf(turns()[0]).sort(), [
@@ -291,15 +273,9 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
   it('a turn whose checkpoint failed says so on the turn, and the prompt still goes', async () => {
     chat = new ChatHarness({
       agents: [testAgent('a')],
-      changes: (dir, storage) => {
-        port = new NodeWorkspaceChanges(dir);
-        return new ChangeReview(
-          oneStore(async () => {
-            const store = await createCheckpointStore({
-              folders: [dir],
-              storageDir: storage,
-              logger: console,
-            });
+      changes: (dir, storage) =>
+        gitChangeReview(dir, storage, (made) => (port = made), {
+          wrap: (store) => {
             // What a full disk makes git answer (a full file system cannot be made here without root tools).
             const full = Object.assign(new Error('the checkpoint storage is full (ENOSPC)'), {
               code: 'ENOSPC',
@@ -307,11 +283,8 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
             return Object.assign(Object.create(store) as typeof store, {
               create: () => Promise.reject(full),
             });
-          }),
-          port,
-          console,
-        );
-      },
+          },
+        }),
     });
     await chat.ready();
     await chat.send('own write a.txt x');
@@ -330,17 +303,11 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     let held = 0;
     chat = new ChatHarness({
       agents: [testAgent('a')],
-      changes: (dir, storage) => {
-        port = new NodeWorkspaceChanges(dir);
-        return new ChangeReview(
-          oneStore(async () => {
-            const store = await createCheckpointStore({
-              folders: [dir],
-              storageDir: storage,
-              logger: console,
-            });
-            // A checkpoint that takes as long as the test wants (a slow disk, a huge workspace).
-            return Object.assign(Object.create(store) as typeof store, {
+      changes: (dir, storage) =>
+        gitChangeReview(dir, storage, (made) => (port = made), {
+          // A checkpoint that takes as long as the test wants (a slow disk, a huge workspace).
+          wrap: (store) =>
+            Object.assign(Object.create(store) as typeof store, {
               create: () => {
                 calls++;
                 if (!armed || release !== undefined) {
@@ -349,12 +316,8 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
                 held++;
                 return new Promise<void>((resolve) => (release = resolve)).then(() => store.create());
               },
-            });
-          }),
-          port,
-          console,
-        );
-      },
+            }),
+        }),
     });
     await chat.ready();
     await until(() => calls === 1, 'the warm-up checkpoint the open chat takes');

@@ -4,12 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
-import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
-import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { oneStore } from '../support/oneStore';
+import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { gitChangeReview } from '../support/oneStore';
 
 /**
  * Two chats on one folder: Undo, Undo all and Restore of chat A while chat B's turn runs ask first, with
@@ -28,15 +26,8 @@ describe('running turns: undoing while another chat on the same folder runs asks
     execFileSync('mkfifo', [gate]);
     chat = new ChatHarness({
       agents: [testAgent('a')],
-      changes: (dir, storage) => {
-        port = new NodeWorkspaceChanges(dir);
-        return new ChangeReview(
-          oneStore(() => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console })),
-          port,
-          console,
-          { liveRefreshMs: 20 },
-        );
-      },
+      changes: (dir, storage) =>
+        gitChangeReview(dir, storage, (made) => (port = made), { review: { liveRefreshMs: 20 } }),
     });
   });
 

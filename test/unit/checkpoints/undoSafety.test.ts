@@ -11,12 +11,10 @@ import {
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
-import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
-import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { oneStore } from '../support/oneStore';
+import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { gitChangeReview } from '../support/oneStore';
 import { hashTree } from '../../support/hashTree';
 
 describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
@@ -34,15 +32,8 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     before = hashTree(outside);
     chat = new ChatHarness({
       agents: [testAgent('a')],
-      changes: (dir, storage) => {
-        port = new NodeWorkspaceChanges(dir);
-        return new ChangeReview(
-          oneStore(() => createCheckpointStore({ folders: [dir], storageDir: storage, logger: console })),
-          port,
-          console,
-          { liveRefreshMs: 20 },
-        );
-      },
+      changes: (dir, storage) =>
+        gitChangeReview(dir, storage, (made) => (port = made), { review: { liveRefreshMs: 20 } }),
     });
   });
 

@@ -1,3 +1,7 @@
+import { ChangeReview, type ChangeReviewOptions } from '../../../src/features/checkpoints/chat/changeReview';
+import { createCheckpointStore } from '../../../src/features/checkpoints/core';
+import { silentLogger } from '../../../src/core/ports';
+import { NodeWorkspaceChanges } from './nodeWorkspaceChanges';
 import type { CheckpointWorkspace } from '../../../src/features/checkpoints/chat/checkpointWorkspace';
 import type { CheckpointStore } from '../../../src/features/checkpoints/core/types';
 import { RunningTurns } from '../../../src/features/workspace/chat/runningTurns';
@@ -14,4 +18,37 @@ export function oneStore(open: () => Promise<CheckpointStore>): CheckpointWorksp
     onDidChange: () => ({ dispose: () => undefined }),
     running: new RunningTurns(),
   };
+}
+
+/** How `gitChangeReview` differs from the default. */
+export interface GitChangeReviewOptions {
+  readonly review?: Partial<ChangeReviewOptions>;
+  /** The git the store runs (a wrapper script, a missing one). */
+  readonly git?: string;
+  /** Wraps the opened store (a checkpoint that fails, or waits as long as the test wants). */
+  readonly wrap?: (store: CheckpointStore) => CheckpointStore;
+}
+
+/**
+ * The change review of a chat harness over real git: checkpoints of `dir` kept in `storageDir`, files put
+ * back on disk by `port` (handed to `onPort`, so a test can answer its dialogs).
+ */
+export function gitChangeReview(
+  dir: string,
+  storageDir: string,
+  onPort: (port: NodeWorkspaceChanges) => void,
+  options: GitChangeReviewOptions = {},
+): ChangeReview {
+  const port = new NodeWorkspaceChanges(dir);
+  onPort(port);
+  const open = async (): Promise<CheckpointStore> => {
+    const store = await createCheckpointStore({
+      folders: [dir],
+      storageDir,
+      logger: silentLogger,
+      ...(options.git === undefined ? {} : { git: options.git }),
+    });
+    return options.wrap ? options.wrap(store) : store;
+  };
+  return new ChangeReview(oneStore(open), port, silentLogger, options.review);
 }
