@@ -74,13 +74,7 @@ export class ViewMessageHandler {
       case 'ready':
         return turns.viewReady(view);
       case 'send':
-        return turns.sendFromView(
-          message.text,
-          message.attachments ?? [],
-          message.images ?? [],
-          message.textFiles ?? [],
-          view,
-        );
+        return sendComposed(turns, message, view);
       case 'cancel':
         return turns.cancel(view);
       case 'answer_permission':
@@ -151,13 +145,7 @@ export class ViewMessageHandler {
           await review.restoreBeforeMessage(message.entryId, view);
         }
         await commands.forks.fork(view, message.entryId);
-        return turns.sendFromView(
-          message.text,
-          message.attachments ?? [],
-          message.images ?? [],
-          message.textFiles ?? [],
-          view,
-        );
+        return sendComposed(turns, message, view);
       case 'open_agent_session':
         return commands.agentSessions.open(view, message.agentId, message.sessionId);
       default: {
@@ -166,4 +154,19 @@ export class ViewMessageHandler {
       }
     }
   }
+}
+
+/** The composer's message (a send, or the resend of an edited one) handed to the chat's turns. */
+function sendComposed(
+  turns: ChatTurns,
+  message: Extract<ViewMessage, { type: 'send' | 'edit_resend' }>,
+  view: ViewSlot,
+): Promise<void> {
+  return turns.sendFromView(
+    message.text,
+    message.attachments ?? [],
+    message.images ?? [],
+    message.textFiles ?? [],
+    view,
+  );
 }
