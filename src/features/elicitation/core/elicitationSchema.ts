@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
 import * as z from 'zod';
 import { measuredJson } from '../../../core/boundedJson';
+import { PortRequestError } from '../../../core/ports';
 import type { Elicitation, ElicitationField } from '../../../protocol/elicitation';
 import { ELICITATION_FORMATS } from '../../../protocol/elicitation';
 
@@ -241,6 +241,7 @@ function describeIssue(error: z.ZodError): string {
   return `the form's schema is not one this client can show${where}: ${issue?.message ?? 'invalid'}`;
 }
 
-function refuse(why: string): RequestError {
-  return RequestError.invalidParams({ reason: 'unsupported' }, `Elicitation refused: ${why}.`);
+/** JSON-RPC "invalid params", worded as the SDK's `RequestError.invalidParams` words it. */
+function refuse(why: string): PortRequestError {
+  return new PortRequestError(-32602, `Invalid params: Elicitation refused: ${why}.`, { reason: 'unsupported' });
 }
