@@ -12,7 +12,7 @@ import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import type * as Connection from './core/agentClient';
 import type * as Doctor from './features/doctor/vscode';
 import type * as Registry from './features/registry/vscode';
-import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommands';
+import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommandIds';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import type * as CheckpointsCore from './features/checkpoints/core';
 import { ChatController } from './chat/chatController';
