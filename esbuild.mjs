@@ -1,7 +1,7 @@
 // Builds the extension's bundles:
 //  - host:    src/extension.ts  -> dist/extension.js  (CommonJS, Node, `vscode` external): activation only,
 //             a few registrations;
-//             src/chatHost.ts   -> dist/chat.js       the chat (ACP SDK, schemas, controller, journal),
+//             src/chatHost.ts   -> dist/chat.js       the chat (schemas, controller, journal),
 //             `require`d by dist/extension.js on first use (src/lazyChatHost.ts);
 //             the features the chat rarely needs, each `require`d by dist/chat.js on its first use
 //             (src/vscode/lazyBundles.ts): see `lazyFeatures` below
@@ -84,6 +84,8 @@ const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20
 
 /** Bundles of their own, `require`d by dist/chat.js on first use: dist/<name>.js from its entry. */
 const lazyFeatures = {
+  // the agent connection (AgentClient, the ACP SDK and its zod schemas): with the first agent start
+  connection: 'src/core/agentClient.ts',
   // the checkpoint store: with the first checkpoint
   checkpoints: 'src/features/checkpoints/core/index.ts',
   // "ACP: Check Agents"

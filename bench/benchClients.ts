@@ -12,6 +12,7 @@ import { NodeFileSystem } from '../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../src/features/permissions/core/policyPermissions';
 import { silentLogger } from '../src/core/ports';
+import { AgentClient } from '../src/core/agentClient';
 
 export const AGENT_JS = process.env.BENCH_AGENT_JS ?? path.resolve(__dirname, '../dist/demo-agent.js');
 
@@ -77,6 +78,7 @@ export function benchChat(): BenchChat {
       errors: [],
     }),
     cwd: () => dir,
+    startClient: (options) => AgentClient.start(options),
     ports: {
       fileSystem: new NodeFileSystem(),
       permissions: new PolicyPermissions(() => undefined),

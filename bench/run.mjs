@@ -221,6 +221,7 @@ async function main() {
   const chatJs = bundleSize('dist/chat.js');
   // The bundles dist/chat.js loads on first use (esbuild.mjs `lazyFeatures`), each with when it loads.
   const lazyBundles = [
+    ['connection', 'with the first agent start'],
     ['checkpoints', 'with the first checkpoint'],
     ['doctor', 'by ACP: Check Agents'],
     ['mcp', 'with the first session start or MCP command'],
@@ -336,7 +337,7 @@ async function main() {
       '—',
       '≤ 250 KiB',
       chatJs === undefined ? undefined : chatJs <= 250 * 1024,
-      'the ACP SDK (47 KiB) and the full zod it validates with (99 KiB) are 146 KiB of it; checkpoints, the doctor, MCP, mentions and the registry are split off',
+      'the agent connection (the ACP SDK and the full zod it validates with) is dist/connection.js, and the chat’s own schemas use zod/mini; checkpoints, the doctor, MCP, mentions and the registry are split off too',
     ],
     ...lazyBundles.map(({ name, when, size }) => [
       `dist/${name}.js (minified; loaded ${when})`,

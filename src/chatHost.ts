@@ -1,16 +1,18 @@
 /**
- * The chat's composition root, built into its own bundle (`dist/chat.js`): the ACP SDK, the zod schemas,
- * the controller, checkpoints and the journal load only when the chat is first needed — the view opens,
- * an editor-tab chat is restored, a command runs, a test asks for the hooks — not when the extension
- * activates (`extension.ts` registers thin stand-ins that call `createChatHost` on first use).
+ * The chat's composition root, built into its own bundle (`dist/chat.js`): the schemas, the controller
+ * and the journal load only when the chat is first needed — the view opens, an editor-tab chat is
+ * restored, a command runs, a test asks for the hooks — not when the extension activates (`extension.ts`
+ * registers thin stand-ins that call `createChatHost` on first use). The agent connection (the ACP SDK)
+ * loads later still, with the first agent start.
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import type * as Connection from './core/agentClient';
 import type * as Doctor from './features/doctor/vscode';
 import type * as Registry from './features/registry/vscode';
-import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommands';
+import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommandIds';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import type * as CheckpointsCore from './features/checkpoints/core';
 import { ChatController } from './chat/chatController';
@@ -105,7 +107,8 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
   const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
   const review = new VscodeEditReviews(prompts);
-  // The doctor, MCP, the mention index and the registry are bundles of their own, loaded on first use.
+  // The agent connection, the doctor, MCP, the mention index and the registry are bundles of their own,
+  // loaded on first use.
   // (Each named by a literal `joinPath`: scripts/package.mjs follows those to the files the .vsix must hold.)
   const dist = context.extensionUri;
   const mcpBundle = () => requireBundle<typeof Mcp>(vscode.Uri.joinPath(dist, 'dist', 'mcp.js').fsPath);
@@ -113,6 +116,9 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     requireBundle<typeof Mentions>(vscode.Uri.joinPath(dist, 'dist', 'mentions.js').fsPath);
   const registryBundle = () =>
     requireBundle<typeof Registry>(vscode.Uri.joinPath(dist, 'dist', 'registry.js').fsPath);
+  // The agent connection (the ACP SDK and its zod schemas): with the first agent start.
+  const connectionBundle = () =>
+    requireBundle<typeof Connection>(vscode.Uri.joinPath(dist, 'dist', 'connection.js').fsPath);
   const doctorBundle = () =>
     requireBundle<typeof Doctor>(vscode.Uri.joinPath(dist, 'dist', 'doctor.js').fsPath);
   const mcp = new OnFirstUse(() =>
@@ -175,6 +181,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     agents: () => catalog.agents,
     defaultAgentId,
     cwd,
+    startClient: (options) => connectionBundle().AgentClient.start(options),
     additionalDirectories: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
     activeFolder: () => {
       const document = vscode.window.activeTextEditor?.document.uri;

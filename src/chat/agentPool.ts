@@ -1,4 +1,4 @@
-import { AgentClient, type AgentClientOptions } from '../core/agentClient';
+import type { AgentClient, AgentClientOptions } from '../core/agentClient';
 import { withWriteNotes, type WriteNotes } from './writeNotes';
 import { Emitter, type Disposable } from '../core/disposable';
 import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/errors';
@@ -12,6 +12,11 @@ export interface PoolHost {
   readonly cwd: () => string;
   readonly ports: ClientPorts & { readonly logger: Logger };
   readonly clientOptions?: Partial<AgentClientOptions>;
+  /**
+   * Starts an agent and its connection (`AgentClient.start`). The connection — the ACP SDK and its
+   * schemas — is a bundle of its own (`dist/connection.js`), loaded by the chat's host with the first start.
+   */
+  readonly startClient: (options: AgentClientOptions) => Promise<AgentClient>;
   readonly signIn?: SignInHost;
   /** False in an untrusted workspace: then no agent is started. */
   readonly trusted?: () => boolean;
@@ -210,7 +215,7 @@ export class AgentPool implements Disposable {
       signal.throwIfAborted();
       const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
       signal.throwIfAborted();
-      const starting = AgentClient.start({
+      const starting = this.host.startClient({
         agentId: agent.id,
         command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
         ports: withWriteNotes(this.host.ports, this.host.changes),

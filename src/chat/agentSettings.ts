@@ -1,15 +1,18 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../core/zodEnglish';
 import type { AgentDefinition } from './agentDefinition';
 import { isCopilotAgent, programName, programsOf } from './copilotAgent';
 
 /** One agent as the user configures it in `acpAgents.agents`. */
 export const AgentSettingSchema = z.object({
-  name: z.string().trim().min(1, 'needs a name'),
-  command: z.string().trim().min(1, 'needs a command'),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
+  name: z.string().check(z.trim(), z.minLength(1, 'needs a name')),
+  command: z.string().check(z.trim(), z.minLength(1, 'needs a command')),
+  args: z._default(z.array(z.string()), []),
+  env: z._default(z.record(z.string(), z.string()), {}),
   /** Set by Add Agent: the ACP Registry entry it was installed from, so Update can find a newer one. */
-  registry: z.object({ id: z.string().min(1), version: z.string().min(1) }).optional(),
+  registry: z.optional(
+    z.object({ id: z.string().check(z.minLength(1)), version: z.string().check(z.minLength(1)) }),
+  ),
 });
 
 export type AgentSetting = z.infer<typeof AgentSettingSchema>;

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { BoundedLog } from './boundedLog';
+import { isBrandedInstance } from './bundleBrand';
 import { Emitter, type Disposable } from './disposable';
 import { spawnProgram } from './spawnProgram';
 
@@ -29,6 +30,12 @@ export interface AgentProcessOptions {
 
 /** Error for a write to an agent whose process is gone. */
 export class AgentNotRunningError extends Error {
+  /** Made in the connection's bundle, classified in the chat's: `instanceof` by brand (./bundleBrand). */
+  static readonly brand: string = 'acp-agents:AgentNotRunningError';
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBrandedInstance(this, value);
+  }
+
   constructor(readonly exit: ExitInfo | undefined) {
     super(`The agent process is not running${exit ? ` (${describeExit(exit)})` : ''}.`);
     this.name = 'AgentNotRunningError';

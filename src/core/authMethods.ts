@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** How an agent wants the user to sign in, in our terms. */
 export type SignInMethod =
@@ -22,19 +22,21 @@ export type SignInMethod =
       readonly variables: readonly { readonly name: string; readonly label?: string }[];
     };
 
-const base = { id: z.string().min(1), name: z.string().min(1), description: z.string().nullish() };
+const nonEmpty = z.string().check(z.minLength(1));
+const base = { id: nonEmpty, name: nonEmpty, description: z.nullish(z.string()) };
+const Env = z.record(z.string(), z.string());
 const TerminalMeta = z.object({
-  command: z.string().optional(),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
+  command: z.optional(z.string()),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(Env),
 });
 const RawMethod = z.object({
   ...base,
-  type: z.string().optional(),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  vars: z.array(z.object({ name: z.string().min(1), label: z.string().nullish() })).optional(),
-  _meta: z.record(z.string(), z.unknown()).nullish(),
+  type: z.optional(z.string()),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(Env),
+  vars: z.optional(z.array(z.object({ name: nonEmpty, label: z.nullish(z.string()) }))),
+  _meta: z.nullish(z.record(z.string(), z.unknown())),
 });
 
 /**

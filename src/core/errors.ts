@@ -1,7 +1,7 @@
-import { RequestError } from '@agentclientprotocol/sdk';
 import { AgentNotRunningError, describeExit, type ExitInfo } from './agentProcess';
 import { safeAgentText, plainText } from './agentText';
 import { boundedJson } from './boundedJson';
+import { isBrandedInstance } from './bundleBrand';
 import { scrubSecrets } from './secrets';
 import type { ErrorDetails } from './threadTypes';
 
@@ -23,6 +23,12 @@ export type AgentErrorKind =
  * it was made from is its `cause`, so wrapping never loses what the agent said.
  */
 export class AgentError extends Error {
+  /** Made in the connection's bundle, checked in the chat's: `instanceof` by brand (./bundleBrand). */
+  static readonly brand: string = 'acp-agents:AgentError';
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBrandedInstance(this, value);
+  }
+
   constructor(
     readonly kind: AgentErrorKind,
     message: string,
@@ -37,6 +43,8 @@ export class AgentError extends Error {
 
 /** The agent did not advertise the capability a call needs. */
 export class NotSupportedError extends AgentError {
+  static override readonly brand: string = 'acp-agents:NotSupportedError';
+
   constructor(agentName: string, feature: string) {
     super('not_supported', `${feature} is not supported by ${agentName}.`);
     this.name = 'NotSupportedError';
@@ -45,6 +53,8 @@ export class NotSupportedError extends AgentError {
 
 /** The agent process ended while a request was outstanding. */
 export class AgentExitedError extends AgentError {
+  static override readonly brand: string = 'acp-agents:AgentExitedError';
+
   constructor(
     readonly exit: ExitInfo | undefined,
     readonly stderrTail: readonly string[],
@@ -81,7 +91,8 @@ export function classifyError(error: unknown): AgentError {
   if (error instanceof AgentNotRunningError) {
     return new AgentExitedError(error.exit, []);
   }
-  if (error instanceof RequestError || isJsonRpcErrorShape(error)) {
+  // The SDK's RequestError, whichever bundle's copy of the SDK made it.
+  if (isJsonRpcErrorShape(error)) {
     const { code, message, data } = error;
     // The agent's words: bounded, plain and without secrets wherever the message goes from here.
     const said = safeAgentText(withReason(typeof message === 'string' ? message : String(message), data));

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 // The thread's wire schemas double as the journal's: the journal is read back from disk, untrusted.
 import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
 import { applyThreadEvent, snapshotOf, threadModelOf } from '../protocol/threadModel';
@@ -21,12 +21,12 @@ export interface ChatMeta {
 }
 
 const MetaSchema = z.object({
-  chatId: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  chatId: z.string().check(z.regex(/^[A-Za-z0-9_-]+$/)),
   agentId: z.string(),
-  acpSessionId: z.string().optional(),
-  customTitle: z.string().optional(),
-  forkOf: z.string().optional(),
-  cwd: z.string().optional(),
+  acpSessionId: z.optional(z.string()),
+  customTitle: z.optional(z.string()),
+  forkOf: z.optional(z.string()),
+  cwd: z.optional(z.string()),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Disposable } from './disposable';
 import { processRuns } from './processRuns';
 
@@ -12,7 +12,7 @@ export interface LockOwner {
   readonly since: number;
 }
 
-const OwnerSchema = z.object({ pid: z.number().int(), host: z.string(), since: z.number() });
+const OwnerSchema = z.object({ pid: z.number().check(z.int()), host: z.string(), since: z.number() });
 
 export type LockResult = { readonly held: true } | { readonly held: false; readonly owner?: LockOwner };
 

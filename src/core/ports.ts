@@ -1,4 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import { isBrandedInstance } from './bundleBrand';
 import type { Event } from './disposable';
 import type { PermissionOption, ToolCallEntry } from './threadTypes';
 
@@ -9,6 +10,12 @@ import type { PermissionOption, ToolCallEntry } from './threadTypes';
 
 /** A file the agent asked for does not exist. Answered to the agent as ACP's resource-not-found. */
 export class FileNotFoundError extends Error {
+  /** Thrown by the chat's ports, checked by the connection's bundle: `instanceof` by brand (./bundleBrand). */
+  static readonly brand: string = 'acp-agents:FileNotFoundError';
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBrandedInstance(this, value);
+  }
+
   constructor(readonly path: string) {
     super(`File not found: ${path}`);
     this.name = 'FileNotFoundError';
@@ -33,12 +40,40 @@ export type RefusalReason =
  * failure (an I/O error) is not a refusal: throw a plain Error for that.
  */
 export class ClientRefusalError extends Error {
+  /** Thrown by the chat's ports, checked by the connection's bundle: `instanceof` by brand (./bundleBrand). */
+  static readonly brand: string = 'acp-agents:ClientRefusalError';
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBrandedInstance(this, value);
+  }
+
   constructor(
     message: string,
     readonly reason: RefusalReason,
   ) {
     super(message);
     this.name = 'ClientRefusalError';
+  }
+}
+
+/**
+ * A port's answer to an agent's request as a JSON-RPC error with a code of its own (an elicitation the
+ * chat cannot show is invalid params). The connection sends it to the agent as it is; it is made
+ * without the SDK, which the chat's bundle does not carry.
+ */
+export class PortRequestError extends Error {
+  /** Thrown by the chat's ports, checked by the connection's bundle: `instanceof` by brand (./bundleBrand). */
+  static readonly brand: string = 'acp-agents:PortRequestError';
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBrandedInstance(this, value);
+  }
+
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'PortRequestError';
   }
 }
 

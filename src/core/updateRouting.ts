@@ -3,7 +3,7 @@ import { methods, RequestError } from '@agentclientprotocol/sdk';
 import type { AgentSession } from './agentSession';
 import { registerPortHandlers } from './clientRequests';
 import { HeldUpdates } from './heldUpdates';
-import type { ClientPorts, ElicitationPort, Logger } from './ports';
+import { PortRequestError, type ClientPorts, type ElicitationPort, type Logger } from './ports';
 
 /**
  * Routes what the agent sends about a session to that session: `session/update`s (held, bounded, for
@@ -61,7 +61,7 @@ export class SessionRouter {
     const sessionId =
       'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
     if (sessionId === undefined) {
-      return port.request({ agentId, params }, signal);
+      return asked(() => port.request({ agentId, params }, signal));
     }
     const session = this.sessions.get(sessionId);
     if (!session) {
@@ -69,7 +69,7 @@ export class SessionRouter {
     }
     const scope = session.elicitationScope(signal);
     try {
-      return await port.request({ agentId, sessionId, params }, scope.signal);
+      return await asked(() => port.request({ agentId, sessionId, params }, scope.signal));
     } finally {
       scope.dispose();
     }
@@ -119,5 +119,14 @@ export class SessionRouter {
     for (const session of [...this.sessions.values()]) {
       session.dispose();
     }
+  }
+}
+
+/** A port's answer; its JSON-RPC error as the SDK sends one (anything else it answers as "Internal error"). */
+async function asked<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw error instanceof PortRequestError ? new RequestError(error.code, error.message, error.data) : error;
   }
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import * as vscode from 'vscode';
 import type { Retention } from '../core/journal';
 import { ToolKindSchema } from '../protocol';
@@ -54,16 +54,12 @@ export function workspaceValueOf(section: string, key: string): unknown {
 }
 
 const FileSettingsSchema = z.object({
-  review: z.enum(['ask', 'auto']).catch('ask'),
-  maxReadBytes: z
-    .number()
-    .int()
-    .positive()
-    .catch(2 * 1024 * 1024),
+  review: z.catch(z.enum(['ask', 'auto']), 'ask'),
+  maxReadBytes: z.catch(z.number().check(z.int(), z.positive()), 2 * 1024 * 1024),
 });
 const PermissionSettingsSchema = z.object({
-  autoApproveReads: z.boolean().catch(false),
-  rememberInWorkspace: z.boolean().catch(true),
+  autoApproveReads: z.catch(z.boolean(), false),
+  rememberInWorkspace: z.catch(z.boolean(), true),
 });
 
 /** `acpAgents.edits.review` and `acpAgents.files.maxReadBytes`, validated; a bad value falls back to the default. */
@@ -82,8 +78,8 @@ export function permissionSettings(): PermissionSettings {
 }
 
 const HistorySchema = z.object({
-  maxChats: z.number().int().positive().catch(100),
-  maxMegabytes: z.number().positive().catch(200),
+  maxChats: z.catch(z.number().check(z.int(), z.positive()), 100),
+  maxMegabytes: z.catch(z.number().check(z.positive()), 200),
 });
 
 /** `acpAgents.history.*`: how many chats (and how many megabytes of journal) are kept. */
@@ -145,5 +141,5 @@ export function workspaceRuleStore(state: vscode.Memento): RuleStore {
 /** `acpAgents.chat.maxMessageCharacters`: a message keeps this many characters from its start (and a quarter as many of its end). */
 export function maxMessageChars(): number {
   const value = vscode.workspace.getConfiguration('acpAgents').get('chat.maxMessageCharacters');
-  return z.number().int().min(10_000).catch(1_000_000).parse(value);
+  return z.catch(z.number().check(z.int(), z.gte(10_000)), 1_000_000).parse(value);
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import * as vscode from 'vscode';
 import type { SignInHost } from '../chat/signIn';
 import type { UserPrompts } from './userPrompts';

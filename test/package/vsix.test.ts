@@ -44,6 +44,7 @@ describe('the packaged extension (.vsix)', () => {
     for (const file of [
       'dist/extension.js',
       'dist/chat.js',
+      'dist/connection.js',
       'dist/checkpoints.js',
       'dist/doctor.js',
       'dist/mcp.js',

@@ -8,6 +8,7 @@ import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';
 import { testAgent, until } from './support/chatHarness';
 import { RecordingLogger, TEST_AGENT_JS } from './support/testAgent';
+import { AgentClient } from '../../src/core/agentClient';
 
 /** This process's children running the test agent, from /proc (the test machine is Linux). */
 function agentProcesses(): string[] {
@@ -41,6 +42,7 @@ describe('agent pool: a stop while the agent is starting', () => {
       // The agent answers initialize after 2 s: the stop lands while its process runs and starts.
       agents: () => ({ agents: [testAgent('slow', { TEST_AGENT_INIT_DELAY_MS: '2000' })], errors: [] }),
       cwd: () => dir,
+      startClient: (options) => AgentClient.start(options),
       ports: {
         fileSystem: new NodeFileSystem(),
         permissions: new PolicyPermissions(() => undefined),

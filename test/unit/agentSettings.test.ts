@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import * as esbuild from 'esbuild';
 import { detectPresets } from '../../src/chat/agentPresets';
 import { parseAgentSettings, type AgentDefinition } from '../../src/chat/agentSettings';
 
@@ -70,6 +72,31 @@ describe('acpAgents.agents settings', () => {
       'acpAgents.agents[2]: args Invalid input: expected array, received string',
       'acpAgents.agents[3]: entry Invalid input: expected object, received number',
     ]);
+  });
+
+  it("says what is wrong in zod's English words when bundled without full zod (as in dist/chat.js)", async () => {
+    // Full zod sets English messages when it loads; zod/mini does not, and the chat's bundle has only zod/mini.
+    const dir = mkdtempSync(path.join(tmpdir(), 'acp-settings-bundle-'));
+    try {
+      const outfile = path.join(dir, 'agentSettings.js');
+      const build = await esbuild.build({
+        entryPoints: ['src/chat/agentSettings.ts'],
+        bundle: true,
+        format: 'cjs',
+        platform: 'node',
+        outfile,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      const inputs = Object.keys(build.metafile.inputs);
+      assert.ok(!inputs.some((input) => /zod[\\/]v4[\\/]classic[\\/]/.test(input)), 'no full zod in it');
+      const bundled = createRequire(__filename)(outfile) as { parseAgentSettings: typeof parseAgentSettings };
+      assert.deepEqual(bundled.parseAgentSettings([{ name: 'Bad', args: 'nope' }], demo).errors, [
+        'acpAgents.agents[0]: command Invalid input: expected string, received undefined; args Invalid input: expected array, received string',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a setting that is not a list and falls back to the demo agent', () => {

@@ -259,3 +259,32 @@ describe('describeErrorForLog', () => {
     assert.equal(line, 'top [internal]\n  caused by Error: a\n  caused by Error: b');
   });
 });
+
+describe('instanceof on the error classes (checked by brand across bundles)', () => {
+  it('tells the kinds apart, and a subclass without a brand of its own checks as usual', () => {
+    class LocalError extends AgentError {}
+    const exited = new AgentExitedError(undefined, []);
+    const local = new LocalError('internal', 'local');
+    assert.ok(exited instanceof AgentError);
+    assert.ok(exited instanceof AgentExitedError);
+    assert.ok(!(exited instanceof NotSupportedError));
+    assert.ok(!(exited instanceof LocalError));
+    assert.ok(local instanceof LocalError && local instanceof AgentError);
+    assert.ok(!(new AgentError('internal', 'plain') instanceof AgentExitedError));
+    for (const value of [new Error('x'), { code: 1, message: 'shape' }, null, undefined, 'text', 42]) {
+      assert.ok(!(value instanceof AgentError), `${String(value)} is no AgentError`);
+    }
+  });
+
+  it("recognises another copy's objects by the brand alone, not by the name", () => {
+    // What a second bundle's copy of the class looks like to this one: same brand, another prototype.
+    class OtherCopy extends Error {
+      static readonly brand: string = 'acp-agents:AgentExitedError';
+    }
+    class SameNameNoBrand extends Error {}
+    Object.defineProperty(SameNameNoBrand, 'name', { value: 'AgentExitedError' });
+    assert.ok(new OtherCopy('x') instanceof AgentExitedError);
+    assert.ok(!(new OtherCopy('x') instanceof AgentError), 'AgentError is not on its chain');
+    assert.ok(!(new SameNameNoBrand('x') instanceof AgentExitedError));
+  });
+});

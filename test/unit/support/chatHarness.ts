@@ -19,6 +19,7 @@ import type { DiagnosticsPort } from '../../../src/features/problems/chat/proble
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
 import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
+import { AgentClient } from '../../../src/core/agentClient';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
   return { id, label: `Test ${id}`, command: process.execPath, args: [TEST_AGENT_JS], env };
@@ -101,6 +102,7 @@ export class ChatHarness {
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
       cwd: () => this.dir,
+      startClient: (clientOptions) => AgentClient.start(clientOptions),
       ports: {
         fileSystem: new NodeFileSystem(),
         permissions: this.permissions,

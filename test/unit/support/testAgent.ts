@@ -43,6 +43,8 @@ export interface TestAgentOptions {
   readonly client?: Partial<AgentClientOptions>;
   /** Given: the client advertises elicitation and answers through it. */
   readonly elicitation?: ElicitationPort;
+  /** How the client is started (default `AgentClient.start`; e.g. a built connection bundle's). */
+  readonly start?: (options: AgentClientOptions) => Promise<AgentClient>;
 }
 
 export interface TestAgent {
@@ -61,7 +63,8 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   const logger = new RecordingLogger();
   const permissions = new PolicyPermissions(options.policy ?? chooseKind('allow_once'));
   const terminals = new NodeTerminals(dir);
-  const client = await AgentClient.start({
+  const start = options.start ?? ((clientOptions) => AgentClient.start(clientOptions));
+  const client = await start({
     command: { command: process.execPath, args: [TEST_AGENT_JS], cwd: dir, env: options.env ?? {} },
     ports: {
       fileSystem: options.fileSystem ?? new NodeFileSystem(),

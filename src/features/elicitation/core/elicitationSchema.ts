@@ -1,7 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { RequestError } from '@agentclientprotocol/sdk';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../../../core/zodEnglish';
 import { measuredJson } from '../../../core/boundedJson';
+import { PortRequestError } from '../../../core/ports';
 import type { Elicitation, ElicitationField } from '../../../protocol/elicitation';
 import { ELICITATION_FORMATS } from '../../../protocol/elicitation';
 
@@ -29,13 +30,16 @@ export const ELICITATION_LIMITS = {
  */
 const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*|}](?:[^()\\]|\\.)*\)\s*[+*{]/;
 
-const label = z.string().max(ELICITATION_LIMITS.maxLabelChars);
-const text = z.string().max(ELICITATION_LIMITS.maxTextChars);
-const optionalText = z.string().max(ELICITATION_LIMITS.maxTextChars).nullish();
-const count = z.number().int().nonnegative().nullish();
-const bound = z.number().finite().nullish();
+const label = z.string().check(z.maxLength(ELICITATION_LIMITS.maxLabelChars));
+const text = z.string().check(z.maxLength(ELICITATION_LIMITS.maxTextChars));
+const optionalText = z.nullish(text);
+const count = z.nullish(z.number().check(z.int(), z.nonnegative()));
+// zod's numbers are finite: Infinity and NaN are refused.
+const bound = z.nullish(z.number());
+const choices = <T extends z.ZodMiniType>(item: T) =>
+  z.array(item).check(z.minLength(1), z.maxLength(ELICITATION_LIMITS.maxChoices));
 
-const common = { title: label.nullish(), description: optionalText };
+const common = { title: z.nullish(label), description: optionalText };
 
 const EnumOptionSchema = z.object({ const: label, title: label });
 
@@ -44,19 +48,22 @@ const StringProperty = z.object({
   type: z.literal('string'),
   minLength: count,
   maxLength: count,
-  pattern: z
-    .string()
-    .max(ELICITATION_LIMITS.maxPatternChars)
-    .refine(compiles, 'pattern is not a valid regular expression')
-    .refine(
-      (p) => !NESTED_QUANTIFIER.test(p),
-      'pattern repeats a repeated group (it could take exponential time)',
-    )
-    .nullish(),
-  format: z.enum(ELICITATION_FORMATS).nullish(),
-  default: text.nullish(),
-  enum: z.array(label).min(1).max(ELICITATION_LIMITS.maxChoices).nullish(),
-  oneOf: z.array(EnumOptionSchema).min(1).max(ELICITATION_LIMITS.maxChoices).nullish(),
+  pattern: z.nullish(
+    z
+      .string()
+      .check(
+        z.maxLength(ELICITATION_LIMITS.maxPatternChars),
+        z.refine(compiles, 'pattern is not a valid regular expression'),
+        z.refine(
+          (p) => !NESTED_QUANTIFIER.test(p),
+          'pattern repeats a repeated group (it could take exponential time)',
+        ),
+      ),
+  ),
+  format: z.nullish(z.enum(ELICITATION_FORMATS)),
+  default: z.nullish(text),
+  enum: z.nullish(choices(label)),
+  oneOf: z.nullish(choices(EnumOptionSchema)),
 });
 
 const NumberProperty = z.object({
@@ -67,7 +74,7 @@ const NumberProperty = z.object({
   default: bound,
 });
 
-const BooleanProperty = z.object({ ...common, type: z.literal('boolean'), default: z.boolean().nullish() });
+const BooleanProperty = z.object({ ...common, type: z.literal('boolean'), default: z.nullish(z.boolean()) });
 
 const MultiProperty = z.object({
   ...common,
@@ -75,10 +82,10 @@ const MultiProperty = z.object({
   minItems: count,
   maxItems: count,
   items: z.union([
-    z.object({ type: z.literal('string'), enum: z.array(label).min(1).max(ELICITATION_LIMITS.maxChoices) }),
-    z.object({ anyOf: z.array(EnumOptionSchema).min(1).max(ELICITATION_LIMITS.maxChoices) }),
+    z.object({ type: z.literal('string'), enum: choices(label) }),
+    z.object({ anyOf: choices(EnumOptionSchema) }),
   ]),
-  default: z.array(label).max(ELICITATION_LIMITS.maxChoices).nullish(),
+  default: z.nullish(z.array(label).check(z.maxLength(ELICITATION_LIMITS.maxChoices))),
 });
 
 const PropertySchema = z.discriminatedUnion('type', [
@@ -89,16 +96,17 @@ const PropertySchema = z.discriminatedUnion('type', [
 ]);
 
 const FormSchema = z.object({
-  type: z.literal('object').optional(),
-  title: label.nullish(),
+  type: z.optional(z.literal('object')),
+  title: z.nullish(label),
   description: optionalText,
-  properties: z
-    .record(label, PropertySchema)
-    .refine((p) => Object.keys(p).length <= ELICITATION_LIMITS.maxFields, {
-      message: `more than ${ELICITATION_LIMITS.maxFields} fields`,
-    })
-    .optional(),
-  required: z.array(label).max(ELICITATION_LIMITS.maxFields).nullish(),
+  properties: z.optional(
+    z.record(label, PropertySchema).check(
+      z.refine((p) => Object.keys(p).length <= ELICITATION_LIMITS.maxFields, {
+        message: `more than ${ELICITATION_LIMITS.maxFields} fields`,
+      }),
+    ),
+  ),
+  required: z.nullish(z.array(label).check(z.maxLength(ELICITATION_LIMITS.maxFields))),
 });
 
 type Property = z.infer<typeof PropertySchema>;
@@ -235,12 +243,13 @@ function compiles(pattern: string): boolean {
   }
 }
 
-function describeIssue(error: z.ZodError): string {
+function describeIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.map(String).join('.').slice(0, 200)}` : '';
   return `the form's schema is not one this client can show${where}: ${issue?.message ?? 'invalid'}`;
 }
 
-function refuse(why: string): RequestError {
-  return RequestError.invalidParams({ reason: 'unsupported' }, `Elicitation refused: ${why}.`);
+/** JSON-RPC "invalid params", worded as the SDK's `RequestError.invalidParams` words it. */
+function refuse(why: string): PortRequestError {
+  return new PortRequestError(-32602, `Invalid params: Elicitation refused: ${why}.`, { reason: 'unsupported' });
 }

@@ -22,12 +22,7 @@ export interface AddAgentDeps {
   readonly prompts: { current: AddAgentPrompts };
 }
 
-/** The registry commands' ids (registered with the chat; their handlers load with `dist/registry.js`). */
-export const ADD_AGENT_COMMANDS = [
-  'acpAgents.addAgent',
-  'acpAgents.updateAgents',
-  'acpAgents.removeAgent',
-] as const;
+export { ADD_AGENT_COMMANDS } from './addAgentCommandIds';
 
 /** "ACP: Add Agent…", "ACP: Update Agents", "ACP: Remove Agent…". */
 export function addAgentCommands(deps: AddAgentDeps): CommandHandlers {

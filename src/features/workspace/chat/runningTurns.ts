@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Disposable } from '../../../core/disposable';
 import type { Thread } from '../../../core/thread';
 import { processRuns } from '../../../core/processRuns';
@@ -20,9 +20,9 @@ export interface RunningTurn {
 
 /** What another window writes about its running turn (read back untrusted: it may be torn or stale). */
 const SharedTurn = z.object({
-  pid: z.number().int().positive(),
-  title: z.string().max(500),
-  folders: z.array(z.string()).max(100),
+  pid: z.number().check(z.int(), z.positive()),
+  title: z.string().check(z.maxLength(500)),
+  folders: z.array(z.string()).check(z.maxLength(100)),
   since: z.number(),
 });
 

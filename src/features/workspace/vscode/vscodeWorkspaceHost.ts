@@ -1,11 +1,12 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { WorkspaceHost } from '../chat/workspaceService';
 
 export const DEFAULT_MAX_STORAGE_MB = 2048;
 
-const MaxStorageSchema = z.number().finite().min(1).catch(DEFAULT_MAX_STORAGE_MB);
+// zod's numbers are finite: Infinity and NaN fall back to the default.
+const MaxStorageSchema = z.catch(z.number().check(z.gte(1)), DEFAULT_MAX_STORAGE_MB);
 
 /** `acpAgents.checkpoints.maxStorageMB` in bytes: the cap on the checkpoint storage. */
 export function maxCheckpointStorageBytes(): number {
