@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitCommandError } from '../../../src/features/checkpoints/core/gitRunner';
-import { stageSteadily, type Add } from '../../../src/features/checkpoints/core/steadyStaging';
+import {
+  EMPTY_QUIET_MS,
+  RACY_MS,
+  stageSteadily,
+  type Add,
+} from '../../../src/features/checkpoints/core/steadyStaging';
 
 /** What a git killed by SIGBUS (a file it mapped truncated under it) rejects with, after its retry. */
 const killed = (): GitCommandError => new GitCommandError(['add', '-A'], null, '', 'SIGBUS');
@@ -70,5 +75,53 @@ describe('checkpoints: staging while files move under git', () => {
       }),
       (error: unknown) => error instanceof GitCommandError && error.signal === 'SIGBUS',
     );
+  });
+
+  it('an empty file written within half a second is not taken as still: it waits that long, then is unsure of it', async () => {
+    // A save caught between its truncation and its write, the writer held off the CPU: empty, and
+    // unchanged for longer than a clock tick.
+    const recently = new Date(Date.now() - 200);
+    writeFileSync(path.join(folder, 'busy.txt'), '');
+    utimesSync(path.join(folder, 'busy.txt'), recently, recently);
+    // Non-empty and as recent: past the clock tick, so still.
+    writeFileSync(path.join(folder, 'calm.txt'), 'calm\n');
+    utimesSync(path.join(folder, 'calm.txt'), recently, recently);
+    const waits: number[] = [];
+    const calls: (readonly string[])[] = [];
+    const unsure = await stageSteadily({
+      folder,
+      add: async (specs) => {
+        calls.push(specs);
+      },
+      pathspecs: ['.'],
+      reading: ['busy.txt', 'calm.txt'],
+      unsureBefore: new Set(),
+      wait: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    assert.ok(200 > RACY_MS && 200 < EMPTY_QUIET_MS);
+    assert.deepEqual(waits, [EMPTY_QUIET_MS]);
+    assert.deepEqual(calls.slice(1), [[':(literal)busy.txt'], [':(literal)busy.txt']], 'read again by name');
+    assert.deepEqual([...unsure], ['busy.txt'], 'still within the gap after the wait: unsure');
+  });
+
+  it('an empty file untouched for longer than that is taken as emptied, and stored', async () => {
+    writeFileSync(path.join(folder, 'busy.txt'), '');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(path.join(folder, 'busy.txt'), past, past);
+    const waits: number[] = [];
+    const unsure = await stageSteadily({
+      folder,
+      add: async () => {},
+      pathspecs: ['.'],
+      reading: ['busy.txt', 'calm.txt'],
+      unsureBefore: new Set(),
+      wait: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    assert.deepEqual(waits, []);
+    assert.deepEqual([...unsure], []);
   });
 });

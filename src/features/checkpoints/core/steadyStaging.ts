@@ -9,6 +9,12 @@ import { excludePathspec, toLiteralPathspec } from './pathspecs';
  * still until it is looked at again after this long.
  */
 export const RACY_MS = 50;
+/**
+ * An empty file written this recently may be a save caught between its truncation and its write, with
+ * the writer held off the CPU (a loaded machine holds a process for tens of ms): it must stay empty this
+ * long to be taken as emptied. Storing such a file empty would let Undo write an empty file.
+ */
+export const EMPTY_QUIET_MS = 500;
 /** Files stat'ed at once. */
 const STAT_BATCH = 64;
 
@@ -69,7 +75,7 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<Set<stri
     return new Set();
   }
   const moved = first.moved;
-  await wait(RACY_MS);
+  await wait(first.emptyMoved ? EMPTY_QUIET_MS : RACY_MS);
   const literal = moved.map(toLiteralPathspec);
   const settled = await watch(input.folder, moved, async () => {
     await input.add(literal, false); // created or deleted meanwhile
@@ -96,7 +102,7 @@ async function watch(
   folder: string,
   rels: readonly string[],
   work: () => Promise<void>,
-): Promise<{ readonly moved: string[]; readonly failure?: unknown }> {
+): Promise<{ readonly moved: string[]; readonly emptyMoved?: boolean; readonly failure?: unknown }> {
   const startedAt = Date.now();
   const before = await stamps(folder, rels);
   let failure: unknown;
@@ -117,21 +123,25 @@ async function watch(
     }
     return { moved: changed, failure };
   }
+  let emptyMoved = false;
   const moved = rels.filter((rel, index) => {
     const then = before[index];
     const now = after[index];
-    if (then?.key !== now?.key) {
-      return true;
-    }
-    // Unchanged, but written within a clock tick of our first look: a later write may not show.
-    return now !== undefined && Math.abs(startedAt - now.mtimeMs) < RACY_MS;
+    const moving =
+      then?.key !== now?.key ||
+      // Unchanged, but written within a clock tick of our first look (or, empty, within a held save's
+      // gap): a later write may not show.
+      (now !== undefined && Math.abs(startedAt - now.mtimeMs) < (now.empty ? EMPTY_QUIET_MS : RACY_MS));
+    emptyMoved ||= moving && now?.empty === true;
+    return moving;
   });
-  return { moved };
+  return { moved, emptyMoved };
 }
 
 interface Stamp {
   readonly key: string;
   readonly mtimeMs: number;
+  readonly empty: boolean;
 }
 
 async function stamps(folder: string, rels: readonly string[]): Promise<(Stamp | undefined)[]> {
@@ -152,6 +162,7 @@ async function stamp(file: string): Promise<Stamp | undefined> {
     return {
       key: `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.mode}`,
       mtimeMs: Number(info.mtimeMs),
+      empty: info.size === 0n,
     };
   } catch {
     return undefined; // gone: staged as deleted
