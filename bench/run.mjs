@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
 import { measureWebview } from './webview.mjs';
-import { bigWorkspaceRows, formatRow } from './rows.mjs';
+import { bigWorkspaceRows, formatRow, hostMemoryRows, reopenRows } from './rows.mjs';
 import { CHUNK_CHARS, CHUNKS_PER_MESSAGE } from './workloads.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -36,9 +36,9 @@ const ratio = (value) => `${value.toFixed(2)}×`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** Runs a TypeScript bench file in its own Node process (tsx) and returns the JSON of its last line. */
-function runTsBench(file, env = {}) {
+function runTsBench(file, env = {}, nodeArgs = []) {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, file)], {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, file)], {
       cwd: ROOT,
       env: { ...process.env, BENCH_RUNS: String(RUNS), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -245,6 +245,22 @@ async function main() {
   } catch (error) {
     latencyProblem = firstLine(error);
   }
+  process.stderr.write('reopen and round trip: two code-servers…\n');
+  let reopen;
+  let reopenProblem;
+  try {
+    reopen = await runTsBench('bench/reopen.ts');
+  } catch (error) {
+    reopenProblem = firstLine(error);
+  }
+  process.stderr.write('host memory: a 2,000-turn chat, a 10 MB answer…\n');
+  let hostMemory;
+  let hostMemoryProblem;
+  try {
+    hostMemory = await runTsBench('bench/hostMemory.ts', {}, ['--expose-gc']);
+  } catch (error) {
+    hostMemoryProblem = firstLine(error);
+  }
   const checkpoints = checkpointFigure();
 
   const rows = [
@@ -291,6 +307,8 @@ async function main() {
       naiveRatio >= 10,
     ],
     ...latencyRows(latency, hostLatency, latencyProblem),
+    ...reopenRows(reopen, reopenProblem),
+    ...hostMemoryRows(hostMemory, hostMemoryProblem),
     [
       `open a chat of ${LONG_TURNS.toLocaleString('en-US')} turns (${web.long[0].entries.toLocaleString('en-US')} entries)`,
       `${ms(longOpen)} first paint; scrolling p95 frame ${ms(scrollP95)}`,
@@ -387,6 +405,8 @@ async function main() {
       activation,
       latency,
       hostLatency,
+      reopen,
+      hostMemory,
     },
   };
   writeFileSync(join(OUT, 'latest.json'), JSON.stringify(json, null, 2) + '\n');

@@ -29,7 +29,9 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsTestHooks |
   context.subscriptions.push(
     log,
     chat,
-    vscode.window.registerWebviewViewProvider('acpAgents.chat', chat.viewProvider()),
+    vscode.window.registerWebviewViewProvider('acpAgents.chat', chat.viewProvider(), {
+      webviewOptions: { retainContextWhenHidden: keepViewWhenHidden() },
+    }),
     vscode.window.registerWebviewPanelSerializer('acpAgents.chatPanel', chat.panelSerializer()),
   );
   shutdown = () => chat.shutdown();
@@ -88,6 +90,16 @@ function testHooks(chat: LazyChatHost, activation: ActivationTimings): AcpAgents
       return api().registry;
     },
   };
+}
+
+/**
+ * `acpAgents.chat.keepViewWhenHidden` (default on): the sidebar chat's page stays loaded while the view is
+ * hidden, so showing it again is instant (~20 ms instead of ~300 ms for a long chat: the page, its script and
+ * the chat rebuilt) at the cost of the page's memory meanwhile (docs/performance.md). Read here, not through
+ * settings.ts, so this loader stays free of zod; applies from the next window.
+ */
+function keepViewWhenHidden(): boolean {
+  return vscode.workspace.getConfiguration('acpAgents').get<unknown>('chat.keepViewWhenHidden') !== false;
 }
 
 function runMode(mode: vscode.ExtensionMode): ExtensionRunMode {
