@@ -21,7 +21,7 @@ describe('chat view in a real VS Code', () => {
     assert.ok(existsSync(path));
   });
 
-  it('keeps the chat page while the view is hidden: shown again, it is the same page, draft and scroll', async () => {
+  it('keeps the chat page while the view is hidden: shown again, it is the same page with its draft', async () => {
     const { page } = chat;
     const frame = await webviewFrame(page, hasRenderedApp);
     // A mark only this page holds: a rebuilt page would not have it.
