@@ -22,7 +22,8 @@ import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
 import { openChat, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
-import { bareSession } from './benchClients';
+import type { HostMessage } from '../src/protocol';
+import { bareSession, benchChat } from './benchClients';
 import { formatRow, reopenRows } from './rows.mjs';
 import { rendererRssMb } from './webviewPage.mjs';
 
@@ -342,6 +343,49 @@ async function pageHeapMb(page: Page): Promise<number> {
   }
 }
 
+/**
+ * The same prompts through the host pipeline alone (a real ChatController on the demo agent, no checkpoint
+ * store, no VS Code): `send` → the view message carrying the answer, serialised as postMessage would.
+ */
+async function hostRoundTrips(): Promise<number[]> {
+  const chat = benchChat();
+  let answer = '';
+  let answered: (() => void) | undefined;
+  let ended: (() => void) | undefined;
+  chat.controller.attachView({
+    post(message: HostMessage): void {
+      if (answer !== '' && JSON.stringify(message).includes(answer)) {
+        answered?.();
+      }
+      if (message.type === 'thread_events' && message.events.some((event) => event.type === 'turn_ended')) {
+        ended?.();
+      }
+    },
+  });
+  try {
+    await chat.controller.handleMessage({ type: 'ready' });
+    await chat.controller.connectActive();
+    const times: number[] = [];
+    for (let run = 0; run <= RUNS; run++) {
+      const text = `ping ${run}-${Date.now()}`;
+      answer = `You said: `;
+      const done = new Promise<void>((resolve) => (answered = resolve));
+      const turnEnded = new Promise<void>((resolve) => (ended = resolve));
+      const started = performance.now();
+      await chat.controller.handleMessage({ type: 'send', text });
+      await done;
+      if (run > 0) {
+        times.push(performance.now() - started);
+      }
+      answer = '';
+      await turnEnded; // before the next prompt
+    }
+    return times;
+  } finally {
+    await chat.dispose();
+  }
+}
+
 interface DesignFigures {
   readonly design: string;
   readonly runs: ReopenRun[];
@@ -431,7 +475,12 @@ async function main(): Promise<void> {
     );
     designs.push(await measureDesign(design, i === 0));
   }
-  const figures = { turns: TURNS, designs, bareRoundTripMs: await bareRoundTrips() };
+  const figures = {
+    turns: TURNS,
+    designs,
+    bareRoundTripMs: await bareRoundTrips(),
+    hostRoundTripMs: await hostRoundTrips(),
+  };
   if (process.env.BENCH_ONLY === 'reopen') {
     // Run alone (`BENCH_ONLY=reopen npm run bench`): the rows as the whole bench prints them.
     for (const row of reopenRows(figures)) {

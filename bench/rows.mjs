@@ -136,7 +136,7 @@ export function reopenRows(reopen, problem) {
       'the bare agent: the same prompt over stdio to a bare SDK client',
       '≤ bare + one frame (16.7 ms)',
       ours <= bare + FRAME_MS,
-      `bare runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; ${loadText(reopen.designs.find((d) => d.roundTrips))}`,
+      `bare runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; the host pipeline alone (no checkpoint, no VS Code: send → the answer's view message) ${reopen.hostRoundTripMs ? ms(median(reopen.hostRoundTripMs)) : 'n/a'}; ${loadText(reopen.designs.find((d) => d.roundTrips))}`,
     ]);
   }
   return rows;
