@@ -68,9 +68,11 @@ export interface BenchChat {
   dispose(): Promise<void>;
 }
 
-export function benchChat(): BenchChat {
+/** `prepareStorage` runs before the controller reads its storage (a bench puts a chat's journal there). */
+export function benchChat(prepareStorage?: (storageDir: string) => void): BenchChat {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-bench-'));
   const storageDir = mkdtempSync(path.join(os.tmpdir(), 'acp-bench-storage-'));
+  prepareStorage?.(storageDir);
   const terminals = new NodeTerminals(dir);
   const controller = new ChatController({
     agents: () => ({

@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
 import { measureWebview } from './webview.mjs';
-import { bigWorkspaceRows, formatRow } from './rows.mjs';
+import {
+  activationRows,
+  bigWorkspaceRows,
+  formatRow,
+  hostMemoryRows,
+  latencyRows,
+  reopenRows,
+} from './rows.mjs';
 import { CHUNK_CHARS, CHUNKS_PER_MESSAGE } from './workloads.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -36,9 +43,9 @@ const ratio = (value) => `${value.toFixed(2)}×`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** Runs a TypeScript bench file in its own Node process (tsx) and returns the JSON of its last line. */
-function runTsBench(file, env = {}) {
+function runTsBench(file, env = {}, nodeArgs = []) {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, file)], {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, file)], {
       cwd: ROOT,
       env: { ...process.env, BENCH_RUNS: String(RUNS), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -116,79 +123,6 @@ function readJson(name) {
 }
 
 const firstLine = (error) => String(error instanceof Error ? error.message : error).split('\n')[0];
-const spreadText = ({ p50, p95, max }) => `p50 ${p50} / p95 ${p95} / max ${max} ms`;
-
-/**
- * Chunk → DOM rows, one per rate, with where the time goes: agent → SDK (bare client), agent → view
- * message (our host, batching included), view message → webview (VS Code's postMessage, code-server's
- * websocket: the difference of the medians), webview → DOM (the render frame).
- */
-function latencyRows(latency, hostLatency, problem) {
-  if (!latency || !hostLatency) {
-    return [
-      ['agent chunk → visible in the DOM, p95 (real VS Code)', 'n/a', '—', '≤ 40 ms', undefined, problem],
-    ];
-  }
-  return latency.runs.map((run) => {
-    const host = hostLatency.runs.find((h) => h.rate === run.rate);
-    const where = [
-      host ? `agent → SDK p50 ${host.chunkToSdk.p50} / p95 ${host.chunkToSdk.p95}` : undefined,
-      host
-        ? `→ host view message p50 ${host.chunkToViewMessage.p50} / p95 ${host.chunkToViewMessage.p95}`
-        : undefined,
-      `→ webview message p50 ${run.chunkToWebview.p50} / p95 ${run.chunkToWebview.p95}`,
-      `webview → DOM p50 ${run.webviewToDom.p50} / p95 ${run.webviewToDom.p95}`,
-      `next frame p95 ${run.chunkToPaint.p95}`,
-    ]
-      .filter(Boolean)
-      .join('; ');
-    const rate = run.rate === 'burst' ? 'all at once (burst)' : `${run.rate} chunks/s`;
-    return [
-      `agent chunk → visible in the DOM, ${run.chunks.toLocaleString('en-US')} chunks at ${rate} (real VS Code)`,
-      spreadText(run.chunkToDom),
-      '—',
-      run.rate === 'burst' ? '— (queueing)' : '≤ 40 ms p95',
-      run.rate === 'burst' ? undefined : run.chunkToDom.p95 <= 40,
-      `ms from the agent's write: ${where}; load average ${latency.loadAverage.map((l) => l.toFixed(1)).join(' → ')}`,
-    ];
-  });
-}
-
-/** Activation rows: the whole call, and the two parts measured inside the extension host. */
-function activationRows(activation, problem) {
-  if (!activation) {
-    return [['activation (real VS Code)', 'n/a', '—', '≤ 30 ms', undefined, problem]];
-  }
-  const of = (key) => median(activation.map((run) => run[key]));
-  const runs = (key) => activation.map((run) => run[key].toFixed(1)).join(', ');
-  return [
-    [
-      'activation (code-server, production bundle: getExtension().activate() to its return)',
-      `${ms(of('activationMs'))} wall (runs: ${runs('activationMs')}); extension host CPU ${ms(of('activationCpuMs'))} (runs: ${runs('activationCpuMs')})`,
-      '—',
-      '≤ 30 ms',
-      of('activationMs') <= 30,
-      `wall time swings with the machine's load (load average ${runs('loadAverage')}); the CPU time does not`,
-    ],
-    [
-      '  of which evaluating dist/extension.js / activate() itself (inside the extension host)',
-      `${ms(of('bundleEvaluationMs'))} / ${ms(of('activateMs'))}`,
-      '—',
-      '—',
-      undefined,
-      'the rest is VS Code reading the file and its own activation bookkeeping',
-    ],
-    [
-      'first use: loading and building the chat (dist/chat.js), when the view opens',
-      `${ms(of('chatLoadMs'))} wall, ${ms(of('chatLoadCpuMs'))} CPU (runs: ${runs('chatLoadMs')})`,
-      '—',
-      '—',
-      undefined,
-      'not part of activation: nothing heavy loads before the view opens',
-    ],
-  ];
-}
-
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const started = Date.now();
@@ -246,6 +180,22 @@ async function main() {
   } catch (error) {
     latencyProblem = firstLine(error);
   }
+  process.stderr.write('reopen and round trip: two code-servers…\n');
+  let reopen;
+  let reopenProblem;
+  try {
+    reopen = await runTsBench('bench/reopen.ts');
+  } catch (error) {
+    reopenProblem = firstLine(error);
+  }
+  process.stderr.write('host memory: a 2,000-turn chat, a 10 MB answer…\n');
+  let hostMemory;
+  let hostMemoryProblem;
+  try {
+    hostMemory = await runTsBench('bench/hostMemory.ts', {}, ['--expose-gc']);
+  } catch (error) {
+    hostMemoryProblem = firstLine(error);
+  }
   const checkpoints = checkpointFigure();
 
   const rows = [
@@ -292,6 +242,8 @@ async function main() {
       naiveRatio >= 10,
     ],
     ...latencyRows(latency, hostLatency, latencyProblem),
+    ...reopenRows(reopen, reopenProblem),
+    ...hostMemoryRows(hostMemory, hostMemoryProblem),
     [
       `open a chat of ${LONG_TURNS.toLocaleString('en-US')} turns (${web.long[0].entries.toLocaleString('en-US')} entries)`,
       `${ms(longOpen)} first paint; scrolling p95 frame ${ms(scrollP95)}`,
@@ -388,6 +340,8 @@ async function main() {
       activation,
       latency,
       hostLatency,
+      reopen,
+      hostMemory,
     },
   };
   writeFileSync(join(OUT, 'latest.json'), JSON.stringify(json, null, 2) + '\n');

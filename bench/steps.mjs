@@ -1,17 +1,21 @@
 // `npm run bench`'s steps after the production build, in order, each in its own Node process.
 // BENCH_ONLY=bigworkspace runs the big-workspace bench alone (minutes at its default 200,000 files;
 // BENCH_FILES sets the size): the default run only prints its last figures (bench/run.mjs).
+// BENCH_ONLY=reopen runs the reopen and round-trip bench alone (two code-servers, about a minute), and
+// BENCH_ONLY=hostmemory the host's memory bench (a 2,000-turn chat, a 10 MB answer).
 import { spawnSync } from 'node:child_process';
 
-const steps =
-  process.env.BENCH_ONLY === 'bigworkspace'
-    ? [['--expose-gc', 'bench/bigWorkspace.mjs']]
-    : [
-        ['bench/checkpoints.mjs'],
-        ['bench/run.mjs'],
-        ['--import', 'tsx', 'bench/mentionRanking.ts'],
-        ['--expose-gc', '--import', 'tsx', 'bench/storms.ts'],
-      ];
+const only = {
+  bigworkspace: [['--expose-gc', 'bench/bigWorkspace.mjs']],
+  reopen: [['--import', 'tsx', 'bench/reopen.ts']],
+  hostmemory: [['--expose-gc', '--import', 'tsx', 'bench/hostMemory.ts']],
+};
+const steps = only[process.env.BENCH_ONLY ?? ''] ?? [
+  ['bench/checkpoints.mjs'],
+  ['bench/run.mjs'],
+  ['--import', 'tsx', 'bench/mentionRanking.ts'],
+  ['--expose-gc', '--import', 'tsx', 'bench/storms.ts'],
+];
 for (const args of steps) {
   const { status, signal } = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (status !== 0) {

@@ -1,0 +1,141 @@
+// A short prompt's round trip (bench/reopen.ts runs it in its code-server): `ping N`, the demo agent's echo,
+// from Enter in the chat's composer to the answer painted, with the host messages between stamped; and the
+// same prompts to the bare agent (a bare SDK client over stdio) and through the host pipeline alone.
+import type { Frame } from 'playwright-core';
+import type { HostMessage } from '../src/protocol';
+import { sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
+import { bareSession, benchChat } from './benchClients';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+/** One round trip, ms after Enter: the first host message, the turn started, the answer's first chunk, the DOM, the paint. */
+export interface RoundTrip {
+  readonly ms: number;
+  readonly firstMessageMs: number;
+  /** The turn starts once the checkpoint before the prompt is taken, as the prompt goes out. */
+  readonly turnStartedMs: number;
+  readonly answerMessageMs: number;
+  readonly domMs: number;
+}
+
+/** Stamps Enter (keydown) and the frame after the answer `answer` is in the DOM; a string: tsx would add helpers to a function's source. */
+const ROUND_TRIP_PROBE = (answer: string): string => `(() => {
+  const state = { enterAt: 0, firstMessageAt: 0, turnStartedAt: 0, answerMessageAt: 0, domAt: 0, paintedAt: 0 };
+  window.__roundTrip = state;
+  const onMessage = (event) => {
+    if (state.enterAt === 0) return;
+    const text = JSON.stringify(event.data);
+    if (state.firstMessageAt === 0) state.firstMessageAt = Date.now();
+    if (state.turnStartedAt === 0 && text.includes('"turn_started"')) state.turnStartedAt = Date.now();
+    if (text.includes('You said: ')) {
+      state.answerMessageAt = Date.now();
+      window.removeEventListener('message', onMessage);
+    }
+  };
+  window.addEventListener('message', onMessage);
+  const onKey = (event) => {
+    if (event.key === 'Enter') { state.enterAt = Date.now(); window.removeEventListener('keydown', onKey, true); }
+  };
+  window.addEventListener('keydown', onKey, true);
+  const observer = new MutationObserver(() => {
+    const answers = document.querySelectorAll('article.entry-agent');
+    if (answers[answers.length - 1]?.textContent?.includes(${JSON.stringify(answer)})) {
+      observer.disconnect();
+      state.domAt = Date.now();
+      requestAnimationFrame(() => { state.paintedAt = Date.now(); });
+    }
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+
+/** Round trips of `ping N` in the open chat: Enter → the answer painted (a probe in the chat page). */
+export async function roundTrips(chat: Frame): Promise<RoundTrip[]> {
+  const times: RoundTrip[] = [];
+  for (let run = 0; run <= RUNS; run++) {
+    const text = `ping ${run}-${Date.now()}`;
+    await chat.evaluate(ROUND_TRIP_PROBE(`You said: ${text}`));
+    const turnId = await sendPrompt(chat, text);
+    await chat.waitForFunction(
+      () => (window as unknown as { __roundTrip: { paintedAt: number } }).__roundTrip.paintedAt > 0,
+      undefined,
+      { timeout: UI_TIMEOUT },
+    );
+    await waitForTurnStatus(chat, turnId, 'completed');
+    const stamps = (await chat.evaluate('window.__roundTrip')) as Record<
+      'enterAt' | 'firstMessageAt' | 'turnStartedAt' | 'answerMessageAt' | 'domAt' | 'paintedAt',
+      number
+    >;
+    if (run > 0) {
+      // The first warms both ends.
+      times.push({
+        ms: stamps.paintedAt - stamps.enterAt,
+        firstMessageMs: stamps.firstMessageAt - stamps.enterAt,
+        turnStartedMs: stamps.turnStartedAt - stamps.enterAt,
+        answerMessageMs: stamps.answerMessageAt - stamps.enterAt,
+        domMs: stamps.domAt - stamps.enterAt,
+      });
+    }
+  }
+  return times;
+}
+
+/** The same prompts to the bare agent: request → prompt response, over stdio through the SDK. */
+export async function bareRoundTrips(): Promise<number[]> {
+  const session = await bareSession('bench-round-trip', () => {});
+  try {
+    const times: number[] = [];
+    for (let run = 0; run <= RUNS; run++) {
+      const started = performance.now();
+      await session.prompt(`ping ${run}-${Date.now()}`);
+      if (run > 0) {
+        times.push(performance.now() - started);
+      }
+    }
+    return times;
+  } finally {
+    session.close();
+  }
+}
+
+/**
+ * The same prompts through the host pipeline alone (a real ChatController on the demo agent, no checkpoint
+ * store, no VS Code): `send` → the view message carrying the answer, serialised as postMessage would.
+ */
+export async function hostRoundTrips(): Promise<number[]> {
+  const chat = benchChat();
+  let answer = '';
+  let answered: (() => void) | undefined;
+  let ended: (() => void) | undefined;
+  chat.controller.attachView({
+    post(message: HostMessage): void {
+      if (answer !== '' && JSON.stringify(message).includes(answer)) {
+        answered?.();
+      }
+      if (message.type === 'thread_events' && message.events.some((event) => event.type === 'turn_ended')) {
+        ended?.();
+      }
+    },
+  });
+  try {
+    await chat.controller.handleMessage({ type: 'ready' });
+    await chat.controller.connectActive();
+    const times: number[] = [];
+    for (let run = 0; run <= RUNS; run++) {
+      const text = `ping ${run}-${Date.now()}`;
+      answer = `You said: `;
+      const done = new Promise<void>((resolve) => (answered = resolve));
+      const turnEnded = new Promise<void>((resolve) => (ended = resolve));
+      const started = performance.now();
+      await chat.controller.handleMessage({ type: 'send', text });
+      await done;
+      if (run > 0) {
+        times.push(performance.now() - started);
+      }
+      answer = '';
+      await turnEnded; // before the next prompt
+    }
+    return times;
+  } finally {
+    await chat.dispose();
+  }
+}
