@@ -57,8 +57,9 @@ const englishOnlyZod = {
 };
 
 /**
- * markdown-it decodes named entities with the `entities` package and its 20 KiB table; in the
- * webview the browser's HTML parser does the same (webview/markdown/entities.ts).
+ * markdown-it decodes named entities with the `entities` package and its 20 KiB table, and converts
+ * link hosts with `punycode.js`; in the webview the browser does both (webview/markdown/entities.ts,
+ * webview/markdown/punycode.ts).
  */
 const browserEntities = {
   name: 'browser-entities',
@@ -66,6 +67,11 @@ const browserEntities = {
     build.onResolve({ filter: /^entities$/ }, (args) =>
       /[\\/]markdown-it[\\/]/.test(args.importer)
         ? { path: resolve('webview/markdown/entities.ts') }
+        : undefined,
+    );
+    build.onResolve({ filter: /^punycode\.js$/ }, (args) =>
+      /[\\/]markdown-it[\\/]/.test(args.importer)
+        ? { path: resolve('webview/markdown/punycode.ts') }
         : undefined,
     );
   },

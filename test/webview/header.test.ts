@@ -71,7 +71,9 @@ describe('webview: header', () => {
     await pick(page.page.locator('select[aria-label="Mode"]'), 'Code');
     await page.host(snapshot({ state: STATE }));
     await pick(page.page.locator('select[aria-label="Model"]'), 'Smart');
-    await page.page.locator('vscode-checkbox[label="Web search"]').click();
+    // The checkbox is a native one drawn like VS Code's: its label is what the user clicks.
+    await page.page.getByText('Web search').click();
+    assert.equal(await page.page.getByRole('checkbox', { name: 'Web search' }).isChecked(), true);
     assert.deepEqual((await page.posted()).slice(1), [
       { type: 'select_agent', agentId: 'demo' },
       { type: 'set_mode', modeId: 'code' },
@@ -146,8 +148,8 @@ describe('webview: header', () => {
     );
     const modePickers = page.page.locator('select[aria-label="Mode"]');
     assert.equal(await modePickers.count(), 1);
-    assert.equal(await page.page.locator('vscode-checkbox[label="Thinking"]').count(), 1);
-    assert.equal(await page.page.locator('vscode-checkbox').count(), 1);
+    assert.equal(await page.page.getByRole('checkbox', { name: 'Thinking' }).count(), 1);
+    assert.equal(await page.page.getByRole('checkbox').count(), 1);
     // The one Mode picker is the config option: choosing sets the option, not the legacy mode.
     await pick(modePickers, 'Ask');
     assert.deepEqual((await page.posted()).at(-1), {

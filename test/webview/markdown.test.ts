@@ -73,6 +73,17 @@ describe('webview: markdown', () => {
     assert.equal(await paragraph.locator('b').count(), 0);
   });
 
+  it('links a non-ASCII host by its ASCII name and shows a look-alike host as it is (xn--…)', async () => {
+    const page = await chat.open();
+    const text = '[shop](https://bücher.example/a) and https://xn--pple-43d.com/login';
+    await page.host(snapshot({ entries: [message('agent', 'e1', text)] }));
+    const links = page.page.locator('[data-entry-id="e1"] .markdown a');
+    assert.equal(await links.nth(0).getAttribute('href'), 'https://xn--bcher-kva.example/a');
+    // The host written in Cyrillic letters that look like "apple" is not shown as "аpple.com".
+    assert.equal(await links.nth(1).textContent(), 'https://xn--pple-43d.com/login');
+    assert.equal(await links.nth(1).getAttribute('href'), 'https://xn--pple-43d.com/login');
+  });
+
   it('copies a code block with its Copy button', async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('agent', 'e1', '```sh\nnpm test -- --grep "a b"\n```')] }));

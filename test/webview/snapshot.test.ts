@@ -151,7 +151,12 @@ describe('webview: handshake, snapshot and store', () => {
     await page.host(snapshot({}, { status: { state: 'idle' } }));
     await page.host(status({ state: 'starting', agentName: 'Claude Code' }));
     assert.equal(await page.page.locator('.status-starting').innerText(), 'Starting Claude Code…');
-    assert.equal(await page.page.locator('.status-starting vscode-progress-ring').count(), 1);
+    assert.equal(
+      await page.page
+        .locator('.status-starting .progress-ring[role="alert"][aria-label="Starting"] svg')
+        .count(),
+      1,
+    );
     await page.host(status({ state: 'ready', agentName: 'Claude Code' }));
     assert.equal(await page.page.locator('.status-starting').count(), 0);
   });

@@ -1,7 +1,7 @@
 import type { AgentSessionGroup, ConfigOptionMessage, ViewMessage } from '../../src/protocol';
 import type { ChatStore } from '../store';
 import { ChatList } from './chatList';
-import { el, icon, iconButton } from './dom';
+import { checkbox, el, icon, iconButton } from './dom';
 import { sessionSettings } from './sessionSettings';
 import { UsageMeter } from './usage';
 
@@ -102,16 +102,13 @@ export class Header {
 
   private configPicker(option: ConfigOptionMessage): HTMLElement {
     if (option.type === 'boolean') {
-      const checkbox = document.createElement('vscode-checkbox');
-      checkbox.checked = option.currentValue;
-      checkbox.setAttribute('label', option.name);
-      if (option.description) {
-        checkbox.title = option.description;
-      }
-      checkbox.addEventListener('change', () =>
-        this.post({ type: 'set_config_option', configId: option.id, value: checkbox.checked }),
+      const box = checkbox(
+        option.name,
+        option.currentValue,
+        (checked) => this.post({ type: 'set_config_option', configId: option.id, value: checked }),
+        option.description,
       );
-      return el('div', 'picker picker-boolean', checkbox);
+      return el('div', 'picker picker-boolean', box);
     }
     const choices = option.choices.map((choice) => ({
       value: choice.value,

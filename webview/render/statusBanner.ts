@@ -1,5 +1,5 @@
 import type { AgentStatus } from '../../src/protocol';
-import { button, el, icon } from './dom';
+import { button, el, icon, svg } from './dom';
 import { agentErrorView } from './errorView';
 import type { RenderContext } from './types';
 
@@ -20,8 +20,7 @@ export class StatusBanner {
     this.element.dataset.state = status.state;
     switch (status.state) {
       case 'starting': {
-        const ring = document.createElement('vscode-progress-ring');
-        ring.setAttribute('aria-label', 'Starting');
+        const ring = progressRing('Starting');
         this.element.replaceChildren(
           el('div', 'status-starting', ring, el('span', '', `Starting ${status.agentName ?? agentName}…`)),
         );
@@ -93,4 +92,20 @@ function restrictedNotice(context: RenderContext): HTMLElement {
       }),
     ),
   );
+}
+
+/**
+ * vscode-progress-ring's spinner (the same SVG, animation and ARIA) without its custom element:
+ * a circle whose dash grows and shrinks as it turns (media/chat/banners.css).
+ */
+function progressRing(label: string): HTMLElement {
+  const ring = el(
+    'span',
+    'progress-ring',
+    svg('svg', { viewBox: '0 0 16 16' }, svg('circle', { cx: '8', cy: '8', r: '7' })),
+  );
+  ring.setAttribute('role', 'alert');
+  ring.setAttribute('aria-live', 'assertive');
+  ring.setAttribute('aria-label', label);
+  return ring;
 }
