@@ -35,7 +35,7 @@ describe('checkpoints: staging while files move under git', () => {
           throw killed();
         }
       };
-      const unsure = await stageSteadily({
+      const { unsure } = await stageSteadily({
         folder,
         add,
         pathspecs,
