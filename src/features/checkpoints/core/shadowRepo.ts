@@ -317,9 +317,9 @@ export class ShadowRepo {
         );
       }
     }
-    this.listing.settle(
-      !this.unreadable && this.unsure.size === 0 && newlySkipped.size === 0 && linkedNow.length === 0,
-    );
+    // Untracked files left out (newly skipped or unnameable) are looked at again by a full look.
+    const leftOut = listed.some((entry, index) => entry.startsWith('?') && reasons[index] !== undefined);
+    this.listing.settle(!this.unreadable && this.unsure.size === 0 && !leftOut && linkedNow.length === 0);
     // Nothing staged since the last tree was written (only this object writes the shadow index): same tree.
     this.lastTree ??= (await this.git(['write-tree'])).trim();
     return this.lastTree;
