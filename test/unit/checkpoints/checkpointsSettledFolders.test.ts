@@ -6,11 +6,12 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
+  lstatSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { FolderStamps } from '../../../src/features/checkpoints/core/folderStamps';
 import { summary, useShadowStore, write } from './support/shadowStore';
@@ -19,9 +20,23 @@ import { summary, useShadowStore, write } from './support/shadowStore';
 const AHEAD_MS = 60_000;
 const ahead = (): number => Date.now() + AHEAD_MS;
 
-/** Sets `dir`'s times back to what `before` had: what an agent hiding a change from an mtime check does. */
-function restoreTimes(dir: string, before: { atime: Date; mtime: Date }): void {
-  utimesSync(dir, before.atime, before.mtime);
+/**
+ * What an agent hiding a change from an mtime check does: `saveTimes` keeps `target`'s atime and mtime (to the
+ * nanosecond, on a file outside the workspace), `restoreTimes` sets them back after the change. Its ctime moves.
+ */
+function saveTimes(target: string): string {
+  const saved = `${target.replace(/[/\\]/g, '_')}.times`;
+  const keeper = path.join(os.tmpdir(), `acp-times-${process.pid}-${saved}`);
+  writeFileSync(keeper, '');
+  execFileSync('touch', ['-h', '-r', target, keeper]);
+  return keeper;
+}
+
+function restoreTimes(target: string, keeper: string): void {
+  execFileSync('touch', ['-h', '-r', keeper, target]);
+  rmSync(keeper);
+  const now = lstatSync(target, { bigint: true });
+  assert.ok(now.ctimeNs > now.mtimeNs, 'the mtime is set back; the ctime is not');
 }
 
 /**
@@ -73,7 +88,9 @@ describe('checkpoints: the quick look over folders whose entries did not change'
   });
 
   it('stamps taken within the settling time of a change are not trusted: the next look is a full one', async () => {
-    const s = await openStore(Date.now); // the files were written just now
+    writeFileSync(file('src/fresh.txt'), 'fresh\n');
+    const writtenAt = Date.now();
+    const s = await openStore(() => writtenAt); // every look happens, by this clock, as src/ changed
     await s.create();
     commandsSince();
     await s.create();
@@ -85,7 +102,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     const before = await s.create();
     await s.create();
     commandsSince();
-    const times = statSync(file('src/deep'));
+    const times = saveTimes(file('src/deep'));
     writeFileSync(file('src/deep/planted.txt'), 'planted\n');
     restoreTimes(file('src/deep'), times);
     const after = await s.create();
@@ -98,7 +115,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
   it('a file renamed in a folder whose mtime was set back: both names are in the next checkpoint', async () => {
     const s = await openStore();
     const before = await s.create();
-    const times = statSync(file('docs'));
+    const times = saveTimes(file('docs'));
     renameSync(file('docs/readme.md'), file('docs/renamed.md'));
     restoreTimes(file('docs'), times);
     const after = await s.create();
@@ -111,7 +128,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
   it('a tracked file rewritten with its size and mtime kept is in the next checkpoint', async () => {
     const s = await openStore();
     const before = await s.create();
-    const times = statSync(file('src/a.txt'));
+    const times = saveTimes(file('src/a.txt'));
     writeFileSync(file('src/a.txt'), 'A\n');
     restoreTimes(file('src/a.txt'), times);
     const after = await s.create();
@@ -134,7 +151,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     const s = await openStore();
     await s.create();
     await s.create();
-    const times = statSync(file('src/deep'));
+    const times = saveTimes(file('src/deep'));
     execFileSync('mkfifo', [file('src/deep/.gitignore')]);
     restoreTimes(file('src/deep'), times);
     await s.create();
@@ -161,11 +178,11 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     const s = await openStore();
     await s.create();
     await s.create();
-    const rootTimes = statSync(fixture.workspace);
+    const rootTimes = saveTimes(fixture.workspace);
     writeFileSync(file('keep.log'), 'existing\n');
     restoreTimes(fixture.workspace, rootTimes);
     const ignoring = await s.create();
-    const ruleTimes = statSync(file('.gitignore'));
+    const ruleTimes = saveTimes(file('.gitignore'));
     writeFileSync(file('.gitignore'), '*.lo_\n'); // same size
     restoreTimes(file('.gitignore'), ruleTimes);
     const changes = await s.changes(ignoring, await s.create());
@@ -185,7 +202,7 @@ describe('checkpoints: folder stamps', () => {
     assert.equal(stamps.trustworthy, true);
     assert.equal(await stamps.unchanged(), true);
     const dir = path.join(fixture.workspace, 'dir');
-    const times = statSync(dir);
+    const times = saveTimes(dir);
     writeFileSync(path.join(dir, 'new.txt'), 'x');
     restoreTimes(dir, times);
     assert.equal(await stamps.unchanged(), false);
@@ -193,7 +210,8 @@ describe('checkpoints: folder stamps', () => {
 
   it('a stamp taken within two seconds of the folder’s last change is not trustworthy', async () => {
     mkdirSync(path.join(fixture.workspace, 'dir'));
-    const stamps = new FolderStamps(fixture.workspace, Date.now);
+    const madeAt = Date.now();
+    const stamps = new FolderStamps(fixture.workspace, () => madeAt);
     await stamps.addFolder('dir/');
     assert.equal(stamps.trustworthy, false);
     assert.equal(await stamps.unchanged(), false, 'never trusted');
