@@ -40,7 +40,7 @@ describe('checkpoints: staging while files move under git', () => {
           throw killed();
         }
       };
-      const unsure = await stageSteadily({
+      const { unsure } = await stageSteadily({
         folder,
         add,
         pathspecs,
@@ -88,7 +88,7 @@ describe('checkpoints: staging while files move under git', () => {
     utimesSync(path.join(folder, 'calm.txt'), recently, recently);
     const waits: number[] = [];
     const calls: (readonly string[])[] = [];
-    const unsure = await stageSteadily({
+    const { unsure } = await stageSteadily({
       folder,
       add: async (specs) => {
         calls.push(specs);
@@ -111,7 +111,7 @@ describe('checkpoints: staging while files move under git', () => {
     const past = new Date(Date.now() - 60_000);
     utimesSync(path.join(folder, 'busy.txt'), past, past);
     const waits: number[] = [];
-    const unsure = await stageSteadily({
+    const { unsure } = await stageSteadily({
       folder,
       add: async () => {},
       pathspecs: ['.'],

@@ -17,11 +17,23 @@ export class IgnoredFiles {
   private newest: { list: string; blob: string } | undefined;
   /** The folders (ending in `/`) ignored at the newest look. */
   private latestFolders = new Set<string>();
+  /** The blob of the newest list while no folder's entries changed since (see ./changedFiles). */
+  private current: string | undefined;
 
   constructor(private readonly git: Git) {}
 
+  /** The folder's entries may have changed: the next `blob()` lists the ignored files again. */
+  markStale(): void {
+    this.current = undefined;
+  }
+
   /** The ignored files there are now, as a blob of the shadow repository; '' when there are none. */
   async blob(): Promise<string> {
+    this.current ??= await this.listNow();
+    return this.current;
+  }
+
+  private async listNow(): Promise<string> {
     const list = await this.git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory']);
     this.latestFolders = new Set(splitNul(list).filter((rel) => rel.endsWith('/')));
     if (list === '') {

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Logger } from '../../../core/ports';
+import type { FolderStamps } from './folderStamps';
 import type { SkipList } from './skipList';
 
 /** The per-folder files git opens while it walks a work tree. */
@@ -22,17 +23,22 @@ export interface UnreadableRules {
  * a link to one): git opens these without a timeout, and opening a FIFO waits for a writer forever.
  * Found by reading directories only (their entries' types come with them), never opening the files.
  * `skip` names directories not to enter (`/`-separated, ending in `/`): `.git`, nested repositories,
- * folders git ignores — git does not read their rule files either.
+ * folders git ignores — git does not read their rule files either. `stamps`, when given, gets each
+ * folder read (stamped before it is read) and each rule file found.
  */
 export async function findUnreadableRules(
   folder: string,
   skip: (dir: string) => boolean,
+  stamps?: FolderStamps,
 ): Promise<UnreadableRules[]> {
   const found: UnreadableRules[] = [];
   let pending = [''];
   while (pending.length > 0) {
     const batch = pending.slice(0, READDIR_BATCH);
     pending = pending.slice(READDIR_BATCH);
+    if (stamps !== undefined) {
+      await Promise.all(batch.map((dir) => stamps.addFolder(dir)));
+    }
     const listed = await Promise.all(batch.map((dir) => list(path.join(folder, dir))));
     for (const [index, entries] of listed.entries()) {
       const dir = batch[index]!;
@@ -43,6 +49,7 @@ export async function findUnreadableRules(
             pending.push(`${rel}/`);
           }
         } else if (RULE_FILES.has(entry.name)) {
+          await stamps?.addRuleFile(rel);
           const what = await kindOf(entry, path.join(folder, rel));
           if (what !== undefined) {
             found.push({ dir, file: entry.name, what });
@@ -105,12 +112,14 @@ export async function leaveOutUnreadableRules(
   /** The folders git ignored at the last snapshot: it does not enter them, nor does the walk. */
   ignored: ReadonlySet<string>,
   logger: Logger,
+  stamps?: FolderStamps,
 ): Promise<string[]> {
   // A folder left out for its rules is also "ignored" by our own exclude: it is looked at again.
   const leftOut = new Set(skipList.ruleFolders());
   const found = await findUnreadableRules(
     folder,
     (dir) => skipList.isRepository(dir) || (ignored.has(dir) && !leftOut.has(dir)),
+    stamps,
   );
   const root = found.find((rules) => rules.dir === '');
   if (root !== undefined) {

@@ -22,6 +22,8 @@ export interface ShadowGitStoreOptions {
   readonly keepCheckpoints?: number;
   /** How long one git command may run (default 120 s). */
   readonly gitTimeoutMs?: number;
+  /** The wall clock, in ms (tests run it ahead, so that stamps just taken count as settled). */
+  readonly now?: () => number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -75,6 +77,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
           keepCheckpoints: Math.max(1, options.keepCheckpoints ?? DEFAULT_KEEP_CHECKPOINTS),
           logger: options.logger,
           ...(options.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: options.gitTimeoutMs }),
+          ...(options.now === undefined ? {} : { now: options.now }),
         }),
       );
     }

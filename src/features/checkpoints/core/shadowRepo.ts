@@ -2,9 +2,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Logger } from '../../../core/ports';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
-import { leaveOutUnreadableRules } from './ruleFiles';
-import { listChangedFiles } from './changedFiles';
+import { ChangeListing } from './changedFiles';
 import { stageSteadily } from './steadyStaging';
+import { forgetStatData } from './forgetStatData';
 import { TrailerList } from './trailerList';
 import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
 import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
@@ -32,6 +32,8 @@ export interface ShadowRepoOptions {
   readonly logger: Logger;
   /** How long one git command may run (default 120 s). */
   readonly gitTimeoutMs?: number;
+  /** The wall clock, in ms (tests run it ahead, so that stamps just taken count as settled). */
+  readonly now?: () => number;
 }
 
 /** Names, in a checkpoint's commit message, the blob listing the files left out of it. */
@@ -66,6 +68,9 @@ export class ShadowRepo {
   private unsure = new Set<string>();
   /** The tree of the shadow index as last written, while nothing has been staged since. */
   private lastTree: string | undefined;
+  private readonly listing: ChangeListing;
+  /** Whether `git add` could not read some file since the snapshot began. */
+  private unreadable = false;
 
   private constructor(private readonly options: ShadowRepoOptions) {
     this.location = {
@@ -78,6 +83,15 @@ export class ShadowRepo {
       homeDir: path.join(options.gitDir, 'acp-home'),
     };
     this.skipList = new SkipList(options.folder, options.gitDir, options);
+    this.listing = new ChangeListing({
+      folder: options.folder,
+      skipList: this.skipList,
+      ignored: this.ignored,
+      logger: options.logger,
+      git: (args) => this.git(args),
+      forgetFolders: (dirs) => this.forgetFolders(dirs),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
   }
 
   /**
@@ -111,6 +125,7 @@ export class ShadowRepo {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
       const ignoredBlob = await this.ignored.blob();
+      this.listing.pruneIgnored();
       const trailers = [
         await this.skippedList.line(this.skipList.paths()),
         ignoredBlob === '' ? '' : `${IGNORED_TRAILER} ${ignoredBlob}`,
@@ -229,6 +244,7 @@ export class ShadowRepo {
         `Rebuilding the checkpoint index of ${this.options.folder} after: ${error.message}`,
       );
       this.lastTree = undefined;
+      this.listing.forget();
       await rm(`${this.location.indexFile}.lock`, { force: true });
       await rm(this.location.indexFile, { force: true });
       return this.snapshotTreeOnce();
@@ -241,18 +257,8 @@ export class ShadowRepo {
    * stat cache, which is what makes a no-change snapshot of a large folder cheap.
    */
   private async snapshotTreeOnce(): Promise<string> {
-    await this.skipList.refresh();
-    const ruleFolders = await leaveOutUnreadableRules(
-      this.options.folder,
-      this.skipList,
-      this.ignored.folders(),
-      this.options.logger,
-    );
-    if (ruleFolders.length > 0) {
-      await this.forgetFolders(ruleFolders.map((dir) => dir.slice(0, -1)));
-    }
-    await this.skipList.writeExcludeFile();
-    const listed = await listChangedFiles((args) => this.git(args));
+    this.unreadable = false;
+    const listed = await this.listing.list();
     const excludedNow: string[] = [];
     const linkedNow: string[] = [];
     const reading: string[] = [];
@@ -277,18 +283,10 @@ export class ShadowRepo {
     });
     if (linkedNow.length > 0) {
       this.lastTree = undefined;
-      await this.git(
-        [
-          'rm',
-          '--cached',
-          '--force',
-          '--quiet',
-          '--ignore-unmatch',
-          '--pathspec-from-file=-',
-          '--pathspec-file-nul',
-        ],
-        { input: `${linkedNow.map(toLiteralPathspec).join('\0')}\0` },
-      );
+      const untrack = ['rm', '--cached', '--force', '--quiet', '--ignore-unmatch'];
+      await this.git([...untrack, '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        input: `${linkedNow.map(toLiteralPathspec).join('\0')}\0`,
+      });
     }
     if (newlySkipped.size > 0) {
       await this.skipList.add(newlySkipped);
@@ -302,19 +300,26 @@ export class ShadowRepo {
           ? reading.map(toLiteralPathspec)
           : ['.', ...excludedNow.map(excludePathspec)];
       this.lastTree = undefined;
-      this.unsure = await stageSteadily({
+      const staged = await stageSteadily({
         folder: this.options.folder,
         add: (specs, renormalize) => this.stage(specs, renormalize),
         pathspecs,
         reading,
         unsureBefore: this.unsure,
       });
+      this.unsure = staged.unsure;
+      const bare = async (args: readonly string[], input?: string) =>
+        (await this.runGit(args, { bare: true, ...(input === undefined ? {} : { input }) })).stdout.toString();
+      await forgetStatData(bare, [...staged.recent]);
       if (this.unsure.size > 0) {
         this.options.logger.warn(
           `${this.unsure.size} files of ${this.options.folder} changed while the checkpoint read them: it is unsure of them.`,
         );
       }
     }
+    // Untracked files left out (newly skipped or unnameable) are looked at again by a full look.
+    const leftOut = listed.some((entry, index) => entry.startsWith('?') && reasons[index] !== undefined);
+    this.listing.settle(!this.unreadable && this.unsure.size === 0 && !leftOut && linkedNow.length === 0);
     // Nothing staged since the last tree was written (only this object writes the shadow index): same tree.
     this.lastTree ??= (await this.git(['write-tree'])).trim();
     return this.lastTree;
@@ -341,6 +346,7 @@ export class ShadowRepo {
       );
       // A folder left out for its rule files is also ignored by name: git says so, and that is all.
       if (exitCode === 1 && /^(error|warning|fatal):/m.test(stderr)) {
+        this.unreadable = true;
         this.options.logger.warn(
           `Some files of ${this.options.folder} could not be read for the checkpoint.`,
         );

@@ -131,13 +131,19 @@ export class SkipList {
     }
   }
 
-  /** Writes the shadow's `info/exclude` (the user's own excludes and this list) when it changed. */
-  async writeExcludeFile(): Promise<void> {
-    const text = buildExcludeFile(await readUserExclude(this.folder), this.skipped.keys());
+  /** The shadow's `info/exclude` as it should be now: the user's own excludes and this list. */
+  async excludeText(): Promise<string> {
+    return buildExcludeFile(await readUserExclude(this.folder), this.skipped.keys());
+  }
+
+  /** Writes the shadow's `info/exclude` when it changed; returns its text. */
+  async writeExcludeFile(): Promise<string> {
+    const text = await this.excludeText();
     if (text !== this.writtenExclude) {
       await writeFile(path.join(this.gitDir, 'info', 'exclude'), text);
       this.writtenExclude = text;
     }
+    return text;
   }
 
   /**

@@ -34,13 +34,24 @@ export interface SteadyStagingInput {
   readonly wait?: (ms: number) => Promise<void>;
 }
 
+export interface SteadyStagingResult {
+  /** Files still moving after the second staging: their stored bytes may be torn or empty. */
+  readonly unsure: Set<string>;
+  /**
+   * Files whose ctime was, when staged, in the second git read them (or later). git keeps whole seconds
+   * of ctime (no `USE_NSEC` in common builds), and mtime can be set back by anyone: a rewrite of the same
+   * size later in that second, its mtime set back, would look unchanged to git's stat check.
+   */
+  readonly recent: Set<string>;
+}
+
 /**
  * Stages the folder and makes sure every file git read held still while it was read: each file's
  * lstat (size, times, inode) is taken before and after `git add`; a file that moved — or was written
  * too recently for its time to tell — is staged once more after its clock tick has passed. Files still
- * moving then are returned: the checkpoint is unsure of them (their stored bytes may be torn or empty).
+ * moving then are the unsure ones.
  */
-export async function stageSteadily(input: SteadyStagingInput): Promise<Set<string>> {
+export async function stageSteadily(input: SteadyStagingInput): Promise<SteadyStagingResult> {
   const wait = input.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const again = [...input.unsureBefore];
   const watched = [...new Set([...input.reading, ...again])];
@@ -69,10 +80,10 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<Set<stri
     if (second.failure !== undefined) {
       throw second.failure;
     }
-    return new Set([...first.moved, ...second.moved]);
+    return { unsure: new Set([...first.moved, ...second.moved]), recent: new Set(second.recent) };
   }
   if (first.moved.length === 0) {
-    return new Set();
+    return { unsure: new Set(), recent: new Set(first.recent) };
   }
   const moved = first.moved;
   await wait(first.emptyMoved ? EMPTY_QUIET_MS : RACY_MS);
@@ -82,7 +93,11 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<Set<stri
     await input.add(literal, true); // read again even where git's stat cache calls it clean
   });
   // Killed again while re-reading them: they keep what was staged, and the checkpoint is unsure of them.
-  return new Set(settled.failure !== undefined ? moved : settled.moved);
+  const movedSet = new Set(moved);
+  return {
+    unsure: new Set(settled.failure !== undefined ? moved : settled.moved),
+    recent: new Set([...first.recent.filter((rel) => !movedSet.has(rel)), ...settled.recent]),
+  };
 }
 
 /** `pathspecs` less the files `rels` (named files are dropped; a whole-folder spec gets exclusions). */
@@ -102,7 +117,12 @@ async function watch(
   folder: string,
   rels: readonly string[],
   work: () => Promise<void>,
-): Promise<{ readonly moved: string[]; readonly emptyMoved?: boolean; readonly failure?: unknown }> {
+): Promise<{
+  readonly moved: string[];
+  readonly emptyMoved?: boolean;
+  readonly recent: string[];
+  readonly failure?: unknown;
+}> {
   const startedAt = Date.now();
   const before = await stamps(folder, rels);
   let failure: unknown;
@@ -121,7 +141,7 @@ async function watch(
     if (changed.length === 0) {
       throw failure;
     }
-    return { moved: changed, failure };
+    return { moved: changed, recent: [], failure };
   }
   let emptyMoved = false;
   const moved = rels.filter((rel, index) => {
@@ -135,13 +155,20 @@ async function watch(
     emptyMoved ||= moving && now?.empty === true;
     return moving;
   });
-  return { moved, emptyMoved };
+  // ctime: moved by every write, set back by nobody. A kernel clock a tick behind ours is allowed for.
+  const firstSecond = Math.floor((startedAt - RACY_MS) / 1000);
+  const recent = rels.filter((_rel, index) => {
+    const now = after[index];
+    return now !== undefined && Math.floor(now.ctimeMs / 1000) >= firstSecond;
+  });
+  return { moved, emptyMoved, recent };
 }
 
 interface Stamp {
   readonly key: string;
   readonly mtimeMs: number;
   readonly empty: boolean;
+  readonly ctimeMs: number;
 }
 
 async function stamps(folder: string, rels: readonly string[]): Promise<(Stamp | undefined)[]> {
@@ -163,6 +190,7 @@ async function stamp(file: string): Promise<Stamp | undefined> {
       key: `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.mode}`,
       mtimeMs: Number(info.mtimeMs),
       empty: info.size === 0n,
+      ctimeMs: Number(info.ctimeMs),
     };
   } catch {
     return undefined; // gone: staged as deleted
