@@ -22,6 +22,8 @@ export interface ShadowGitStoreOptions {
   readonly keepCheckpoints?: number;
   /** How long one git command may run (default 120 s). */
   readonly gitTimeoutMs?: number;
+  /** Loose objects that make a shadow repository due for packing (default git's `gc.auto`; tests). */
+  readonly packLooseObjects?: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -75,6 +77,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
           keepCheckpoints: Math.max(1, options.keepCheckpoints ?? DEFAULT_KEEP_CHECKPOINTS),
           logger: options.logger,
           ...(options.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: options.gitTimeoutMs }),
+          ...(options.packLooseObjects === undefined ? {} : { packLooseObjects: options.packLooseObjects }),
         }),
       );
     }
@@ -171,11 +174,14 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
   }
 
   /**
-   * Refuses new operations. Running git commands are left to finish: killing one mid-write would leave
-   * an index.lock behind.
+   * Refuses new operations and stops a pack running in the background (git cleans up after it). Running
+   * checkpoint commands are left to finish: killing one mid-write would leave an index.lock behind.
    */
   dispose(): void {
     this.disposed = true;
+    for (const repo of this.repos.values()) {
+      repo.dispose();
+    }
   }
 
   private assertOpen(): void {
