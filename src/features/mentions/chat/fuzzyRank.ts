@@ -33,22 +33,32 @@ export function scoreFrom(
     if (found < 0) {
       return undefined;
     }
-    if (found === previous + 1) {
-      score += 5; // a run of consecutive characters
-    }
-    if (found === start) {
-      score += 8;
-    } else if (isSeparator(text.charCodeAt(found - 1))) {
-      score += 6;
-    } else if (isUpper(text.charCodeAt(found)) && !isUpper(text.charCodeAt(found - 1))) {
-      score += 4;
-    }
-    score += 1;
+    score += stepScore(text, start, found, previous);
     previous = found;
     from = found + 1;
   }
   // Shorter candidates are closer to what was typed.
   return score - (text.length - start) * 0.01;
+}
+
+/**
+ * What one character of the query adds, matched at `found` after the one before at `previous`: a run,
+ * the start of the name, a separator or camelCase hump before it. Shared with the ranker's typing-on
+ * path (./pathRanker), which scores a character at a time.
+ */
+export function stepScore(text: string, start: number, found: number, previous: number): number {
+  let score = 1;
+  if (found === previous + 1) {
+    score += 5; // a run of consecutive characters
+  }
+  if (found === start) {
+    score += 8;
+  } else if (isSeparator(text.charCodeAt(found - 1))) {
+    score += 6;
+  } else if (isUpper(text.charCodeAt(found)) && !isUpper(text.charCodeAt(found - 1))) {
+    score += 4;
+  }
+  return score;
 }
 
 /** `/ \ . - _`, space and `:`. */
