@@ -34,9 +34,11 @@ const { PathRanker } = await tsImport('../src/features/mentions/chat/pathRanker.
 
 const load = () => loadavg()[0].toFixed(1);
 const gc = () => globalThis.gc?.();
+/** The JS heap and the typed arrays' buffers (the ranker's per-path tables live there, off the heap). */
 const heap = () => {
   gc();
-  return process.memoryUsage().heapUsed;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 };
 
 /** Every folder the files are in, as VsCodeMentionSource lists them. */
