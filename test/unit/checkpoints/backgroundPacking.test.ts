@@ -1,6 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, createReadStream, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  createReadStream,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -65,11 +73,22 @@ function alive(pid: number): boolean {
 }
 
 function shadowGit(gitDir: string, ...args: string[]): string {
+  const input = args.at(-1)?.endsWith('\n') === true ? args.pop() : undefined;
   return execFileSync('git', args, {
+    input,
     encoding: 'utf8',
     env: { ...process.env, GIT_DIR: gitDir, GIT_CONFIG_NOSYSTEM: '1', HOME: path.dirname(gitDir) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+}
+
+function hasObject(gitDir: string, id: string): boolean {
+  try {
+    shadowGit(gitDir, 'cat-file', '-e', id);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const packs = (gitDir: string): string[] =>
@@ -164,5 +183,44 @@ describe('checkpoints: packing the shadow repository in the background', functio
     await unlocked.idle();
     assert.ok(packs(gitDir()).length > 0, 'packed once the lock is gone');
     assert.equal(shadowGit(gitDir(), 'fsck', '--full', '--no-dangling').trim(), '');
+  });
+
+  it('collects old unreachable objects only once checkpoints were dropped, never what a checkpoint needs', async () => {
+    write(fixture.workspace, manyFiles(1000, 'first'));
+    const store = await fixture.openStore({ packLooseObjects: 1, keepCheckpoints: 1 });
+    await store.idle();
+    // An object nothing refers to, written three weeks ago (as a dropped checkpoint's would be).
+    const stale = shadowGit(gitDir(), 'hash-object', '-w', '--stdin', '--path=x', 'stale\n').trim();
+    const loose = path.join(gitDir(), 'objects', stale.slice(0, 2), stale.slice(2));
+    const threeWeeksAgo = new Date(Date.now() - 21 * 24 * 3600 * 1000);
+    utimesSync(loose, threeWeeksAgo, threeWeeksAgo);
+    const first = await store.create();
+    await store.idle();
+    write(fixture.workspace, { 'pkg0/file0.txt': 'changed\n' });
+    const kept = await store.create();
+    await store.idle();
+    assert.ok(packs(gitDir()).length > 0, 'packed');
+    assert.equal(hasObject(gitDir(), stale), true, 'packing alone keeps every object');
+    store.dispose();
+
+    const reopened = await fixture.openStore({ packLooseObjects: 1, keepCheckpoints: 1 });
+    write(fixture.workspace, manyFiles(1000, 'second'));
+    const second = await reopened.create(); // the store dropped the first checkpoint's ref on opening
+    await reopened.idle();
+    assert.equal(hasObject(gitDir(), stale), false, 'collected once refs were dropped');
+    assert.equal(shadowGit(gitDir(), 'fsck', '--full', '--no-dangling').trim(), '');
+    const read = await reopened.read(second, path.join(fixture.workspace, 'pkg19', 'file999.txt'));
+    assert.equal(Buffer.from(read ?? []).toString(), 'second 999\n');
+    assert.equal(
+      Buffer.from(
+        (await reopened.read(kept, path.join(fixture.workspace, 'pkg0', 'file0.txt'))) ?? [],
+      ).toString(),
+      'changed\n',
+    );
+    // The dropped checkpoint's objects are unreachable but not two weeks old: kept.
+    const firstCommit = first.split('.')[1] ?? '';
+    const refs = shadowGit(gitDir(), 'for-each-ref', '--format=%(objectname)', 'refs/checkpoints/');
+    assert.deepEqual(refs.trim().split('\n').sort(), [kept.split('.')[1], second.split('.')[1]].sort());
+    assert.equal(hasObject(gitDir(), firstCommit), true);
   });
 });

@@ -56,24 +56,18 @@ export class BackgroundPacking implements Disposable {
    * Starts a pack when git would (`gc --auto`) and none is running. `whenDue` first looks whether enough
    * loose objects wait, as git does (one of its 256 object folders), so most checkpoints start no process.
    */
-  async start(whenDue = false): Promise<void> {
+  start(whenDue = false): Promise<void> {
     if (this.running !== undefined || this.stopped.signal.aborted) {
-      return;
+      return Promise.resolve();
     }
-    if (whenDue && !(await this.due())) {
-      return;
-    }
-    if (this.running !== undefined || this.stopped.signal.aborted) {
-      return;
-    }
-    const collect = this.collect;
-    this.collect = false;
-    const running = this.pack(collect).finally(() => {
+    // Set at once, so `idle()` waits for the look at the loose objects too.
+    const running = this.packWhenDue(whenDue).finally(() => {
       if (this.running === running) {
         this.running = undefined;
       }
     });
     this.running = running;
+    return running;
   }
 
   /** Resolves when no pack is running (tests, the bench). */
@@ -86,6 +80,20 @@ export class BackgroundPacking implements Disposable {
   /** Stops a running pack (git removes its lock and temporary pack) and starts no other. */
   dispose(): void {
     this.stopped.abort();
+  }
+
+  private async packWhenDue(whenDue: boolean): Promise<void> {
+    const due = await this.due();
+    if ((whenDue && !due) || this.stopped.signal.aborted) {
+      return;
+    }
+    // Collecting waits for a pack git will run (enough loose objects): a gc --auto with nothing to do
+    // would otherwise use up the request.
+    const collect = this.collect && due;
+    if (collect) {
+      this.collect = false;
+    }
+    await this.pack(collect);
   }
 
   private async pack(collect: boolean): Promise<void> {
