@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 
 /** A git command that failed: its exit code and the end of what it wrote to stderr. */
 export class GitCommandError extends Error {
@@ -51,6 +52,15 @@ export interface GitRunOptions {
    * `.gitignore` of the folder — for commands that only read the repository (`diff-tree`).
    */
   readonly bare?: boolean;
+  /**
+   * Background work (packing): run at the lowest priority, in its own process group (so the commands
+   * git starts go with it when it is stopped), never run again when killed.
+   */
+  readonly background?: boolean;
+  /** Stops the command (and, for background work, what it started): it then fails. */
+  readonly signal?: AbortSignal;
+  /** How long this command may run, instead of the location's. */
+  readonly timeoutMs?: number;
 }
 
 export interface GitResult {
@@ -141,7 +151,7 @@ export async function runGit(
   try {
     return await runGitOnce(location, args, options);
   } catch (error) {
-    if (!killedBySignal(error)) {
+    if (!killedBySignal(error) || options.background === true || options.signal?.aborted === true) {
       throw error;
     }
     await rm(`${location.indexFile}.lock`, { force: true });
@@ -162,18 +172,32 @@ function runGitOnce(
     ...args,
   ];
   return new Promise((resolve, reject) => {
+    const background = options.background === true;
     const child = spawn(location.git, fullArgs, {
       // Bare: not even the working folder is the workspace.
       cwd: bare ? location.gitDir : location.workTree,
       env: gitEnvironment(location, bare),
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
+      detached: background && process.platform !== 'win32',
     });
+    if (background) {
+      lowerPriority(child);
+    }
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, location.timeoutMs ?? TIMEOUT_MS);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        stop(child, background, 'SIGKILL');
+      },
+      options.timeoutMs ?? location.timeoutMs ?? TIMEOUT_MS,
+    );
+    // SIGTERM, not SIGKILL: git removes its lock (gc.pid) and temporary packs on the way out.
+    const abort = (): void => stop(child, background, 'SIGTERM');
+    options.signal?.addEventListener('abort', abort, { once: true });
+    if (options.signal?.aborted === true) {
+      abort();
+    }
     const chunks: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -194,6 +218,7 @@ function runGitOnce(
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       if (stdoutBytes > MAX_STDOUT_BYTES) {
         reject(new GitCommandError(args, code, `output above ${MAX_STDOUT_BYTES} bytes`));
       } else if (timedOut) {
@@ -208,6 +233,31 @@ function runGitOnce(
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** At the lowest priority, so packing yields the cores to the user (the commands git starts inherit it). */
+function lowerPriority(child: ChildProcess): void {
+  if (child.pid === undefined) {
+    return;
+  }
+  try {
+    setPriority(child.pid, 19);
+  } catch {
+    // not allowed here: it still runs, at normal priority
+  }
+}
+
+/** Stops `child`; background work as a whole process group (POSIX), so git's own children stop too. */
+function stop(child: ChildProcess, group: boolean, signal: NodeJS.Signals): void {
+  if (group && child.pid !== undefined && process.platform !== 'win32') {
+    try {
+      process.kill(-child.pid, signal);
+      return;
+    } catch {
+      // the group is gone already, or was never made: the process itself
+    }
+  }
+  child.kill(signal);
 }
 
 /** Splits NUL-terminated output (`-z`) into its fields. */

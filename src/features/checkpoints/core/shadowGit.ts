@@ -24,6 +24,8 @@ export interface ShadowGitStoreOptions {
   readonly gitTimeoutMs?: number;
   /** The wall clock, in ms (tests run it ahead, so that stamps just taken count as settled). */
   readonly now?: () => number;
+  /** Loose objects that make a shadow repository due for packing (default git's `gc.auto`; tests). */
+  readonly packLooseObjects?: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -78,6 +80,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
           logger: options.logger,
           ...(options.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: options.gitTimeoutMs }),
           ...(options.now === undefined ? {} : { now: options.now }),
+          ...(options.packLooseObjects === undefined ? {} : { packLooseObjects: options.packLooseObjects }),
         }),
       );
     }
@@ -174,11 +177,14 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
   }
 
   /**
-   * Refuses new operations. Running git commands are left to finish: killing one mid-write would leave
-   * an index.lock behind.
+   * Refuses new operations and stops a pack running in the background (git cleans up after it). Running
+   * checkpoint commands are left to finish: killing one mid-write would leave an index.lock behind.
    */
   dispose(): void {
     this.disposed = true;
+    for (const repo of this.repos.values()) {
+      repo.dispose();
+    }
   }
 
   private assertOpen(): void {

@@ -10,6 +10,8 @@ import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
 import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type GitRunOptions, type ShadowLocation } from './gitRunner';
 import { keepNewestCheckpoints, removeStaleLock } from './maintenance';
+import { BackgroundPacking } from './backgroundPacking';
+import { readBlob } from './blobReader';
 import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/serialQueue';
 import { SkipList, exists, type SkippedFile } from './skipList';
@@ -34,6 +36,8 @@ export interface ShadowRepoOptions {
   readonly gitTimeoutMs?: number;
   /** The wall clock, in ms (tests run it ahead, so that stamps just taken count as settled). */
   readonly now?: () => number;
+  /** `gc.auto`: loose objects that make the repository due for packing (default git's, 6,700). */
+  readonly packLooseObjects?: number;
 }
 
 /** Names, in a checkpoint's commit message, the blob listing the files left out of it. */
@@ -43,7 +47,7 @@ const UNSURE_TRAILER = 'acp-unsure:';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
 /** Up to this many changed files are staged by name; more, as the whole folder. */
 const NAMED_STAGING_LIMIT = 2000;
-/** Pruning and `git gc --auto` run once per this many checkpoints (and when the repository opens). */
+/** Pruning old refs runs once per this many checkpoints (and when the repository opens). */
 const MAINTENANCE_EVERY = 25;
 
 /**
@@ -55,6 +59,7 @@ export class ShadowRepo {
   private readonly queue = new SerialQueue();
   private readonly location: ShadowLocation;
   private readonly skipList: SkipList;
+  private readonly packing: BackgroundPacking;
   private checkpointsSinceMaintenance = 0;
   /**
    * The newest checkpoint this object made. Reusing it keeps pruning right: no commit is newer, so it
@@ -92,6 +97,7 @@ export class ShadowRepo {
       forgetFolders: (dirs) => this.forgetFolders(dirs),
       ...(options.now === undefined ? {} : { now: options.now }),
     });
+    this.packing = new BackgroundPacking((args, runOptions) => this.runGit(args, runOptions), options);
   }
 
   /**
@@ -110,8 +116,7 @@ export class ShadowRepo {
   static async open(options: ShadowRepoOptions): Promise<ShadowRepo> {
     const repo = new ShadowRepo(options);
     await repo.queue.run(() => repo.prepare());
-    // Not awaited: packing the objects of a large first checkpoint can take seconds, which should not
-    // hold up the store's creation (the next operation waits for it in the queue).
+    // Not awaited: the store is ready at once; pruning refs is quick, the pack after it runs beside the queue.
     void repo.queue.run(() => repo.maintain());
     return repo;
   }
@@ -141,6 +146,8 @@ export class ShadowRepo {
       const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', message, tree])).trim();
       await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
       this.newestCheckpoint = { tree, trailers, commit };
+      // A large first checkpoint leaves many loose objects: packed now, beside the queue.
+      void this.packing.start(true);
       if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
         this.checkpointsSinceMaintenance = 0;
         // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
@@ -174,21 +181,7 @@ export class ShadowRepo {
       if (unsure === 'unknown' || unsure.has(rel)) {
         return undefined; // its bytes there may be torn: never handed out as what the file was
       }
-      if (/[\r\n]/.test(rel)) {
-        // `--batch` reads names line by line; a name with a newline or CR goes as an argument instead.
-        const { stdout, exitCode } = await this.runGit(['cat-file', 'blob', `${commit}:${rel}`], {
-          okExitCodes: [128],
-        });
-        return exitCode === 0 ? Buffer.from(stdout) : undefined;
-      }
-      const { stdout } = await this.runGit(['cat-file', '--batch'], { input: `${commit}:${rel}\n` });
-      const header = stdout.subarray(0, stdout.indexOf(10)).toString('utf8');
-      const match = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
-      if (match?.[1] !== 'blob') {
-        return undefined;
-      }
-      const start = header.length + 1;
-      return Buffer.from(stdout.subarray(start, start + Number(match[2])));
+      return readBlob((args, options) => this.runGit(args, options), commit, rel);
     });
   }
 
@@ -202,9 +195,15 @@ export class ShadowRepo {
     });
   }
 
-  /** Resolves when every queued operation has finished. */
-  idle(): Promise<void> {
-    return this.queue.idle();
+  /** Resolves when every queued operation, and a pack running beside them, has finished. */
+  async idle(): Promise<void> {
+    await this.queue.idle();
+    await this.packing.idle();
+  }
+
+  /** Stops a running pack; queued operations still finish. */
+  dispose(): void {
+    this.packing.dispose();
   }
 
   private async prepare(): Promise<void> {
@@ -381,7 +380,7 @@ export class ShadowRepo {
   }
 
   private maintain(): Promise<void> {
-    return keepNewestCheckpoints((args, input) => this.git(args, { input }), {
+    return keepNewestCheckpoints((args, input) => this.git(args, { input }), this.packing, {
       refs: CHECKPOINT_REFS,
       keep: this.options.keepCheckpoints,
       gitDir: this.options.gitDir,

@@ -2,49 +2,70 @@
  * Fuzzy matching for the @-mention picker, keyboard first: the query's characters must appear in
  * order (case-insensitive); matches at the start of the name, after a separator or at a camelCase
  * hump, and runs of consecutive characters score higher, and a match in the file name beats one
- * only in its folders. Pure and allocation-light so 20,000 paths rank within a keystroke.
+ * only in its folders. Pure and allocation-light; the workspace's files are ranked by ./pathRanker,
+ * which scores exactly as `fuzzyPathScore` does with the lower-casing done once.
  */
-
-const SEPARATORS = new Set(['/', '\\', '.', '-', '_', ' ', ':']);
 
 /** The score of `query` against `text` (higher is better), or undefined when it does not match. */
 export function fuzzyScore(query: string, text: string): number | undefined {
   if (query === '') {
     return 0;
   }
-  const lowerQuery = query.toLowerCase();
-  const lowerText = text.toLowerCase();
+  return scoreFrom(query.toLowerCase(), text, text.toLowerCase(), 0);
+}
+
+/**
+ * `fuzzyScore` of a lower-cased, non-empty query against `text` from index `start` on (its file name),
+ * given `text` lower-cased: the ranker (./pathRanker) calls it with both made once, not per keystroke.
+ * `lowerText` must have `text`'s indices (as for ASCII, or when `text` is the part being scored).
+ */
+export function scoreFrom(
+  lowerQuery: string,
+  text: string,
+  lowerText: string,
+  start: number,
+): number | undefined {
   let score = 0;
-  let from = 0;
-  let previous = -2;
+  let from = start;
+  let previous = start - 2;
   for (let q = 0; q < lowerQuery.length; q++) {
-    const wanted = lowerQuery.charCodeAt(q);
-    let found = -1;
-    for (let t = from; t < lowerText.length; t++) {
-      if (lowerText.charCodeAt(t) === wanted) {
-        found = t;
-        break;
-      }
-    }
+    const found = lowerText.indexOf(lowerQuery.charAt(q), from);
     if (found < 0) {
       return undefined;
     }
-    if (found === previous + 1) {
-      score += 5; // a run of consecutive characters
-    }
-    if (found === 0) {
-      score += 8;
-    } else if (SEPARATORS.has(text.charAt(found - 1))) {
-      score += 6;
-    } else if (isUpper(text.charCodeAt(found)) && !isUpper(text.charCodeAt(found - 1))) {
-      score += 4;
-    }
-    score += 1;
+    score += stepScore(text, start, found, previous);
     previous = found;
     from = found + 1;
   }
   // Shorter candidates are closer to what was typed.
-  return score - text.length * 0.01;
+  return score - (text.length - start) * 0.01;
+}
+
+/**
+ * What one character of the query adds, matched at `found` after the one before at `previous`: a run,
+ * the start of the name, a separator or camelCase hump before it. Shared with the ranker's typing-on
+ * path (./pathRanker), which scores a character at a time.
+ */
+export function stepScore(text: string, start: number, found: number, previous: number): number {
+  let score = 1;
+  if (found === previous + 1) {
+    score += 5; // a run of consecutive characters
+  }
+  if (found === start) {
+    score += 8;
+  } else if (isSeparator(text.charCodeAt(found - 1))) {
+    score += 6;
+  } else if (isUpper(text.charCodeAt(found)) && !isUpper(text.charCodeAt(found - 1))) {
+    score += 4;
+  }
+  return score;
+}
+
+/** `/ \ . - _`, space and `:`. */
+function isSeparator(code: number): boolean {
+  return (
+    code === 47 || code === 92 || code === 46 || code === 45 || code === 95 || code === 32 || code === 58
+  );
 }
 
 function isUpper(code: number): boolean {

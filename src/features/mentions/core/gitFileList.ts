@@ -3,8 +3,11 @@ import * as path from 'node:path';
 import { isLexicallyWithin } from '../../../core/pathConfinement';
 import { findOnPathAsync, type Environment } from '../../../core/spawnProgram';
 
-/** The most files the picker indexes per folder (a bound on memory and on `findFiles`'s time). */
-export const MAX_INDEXED_FILES = 50_000;
+/**
+ * The most files the picker indexes per folder (a bound on memory and on `findFiles`'s time): a
+ * 250,000-file monorepo fits; ranked by the chat layer's PathRanker, a keystroke stays within a frame or two.
+ */
+export const MAX_INDEXED_FILES = 250_000;
 
 export interface GitFileListOptions {
   /** The git executable, an absolute path (see `findGit`). */
@@ -21,8 +24,8 @@ export interface GitFileListOptions {
 
 /**
  * The files git does not ignore under `folder`, tracked or not (`git ls-files -co --exclude-standard`):
- * git applies every `.gitignore`, and `.git/info/exclude` (a linked worktree's too) itself. The output is read as a stream and git is stopped at `maxFiles`, so a 200,000-file
- * folder costs a bounded list, not a 200,000-entry one. Undefined when git cannot answer (not a
+ * git applies every `.gitignore`, and `.git/info/exclude` (a linked worktree's too) itself. The output is
+ * read as a stream and git is stopped at `maxFiles`, so a folder larger than that costs a bounded list. Undefined when git cannot answer (not a
  * repository, a repository git refuses, aborted): the caller falls back to reading the ignore files.
  */
 export function listGitFiles(options: GitFileListOptions): Promise<string[] | undefined> {

@@ -3,7 +3,8 @@ import { fuzzyPathScore, fuzzyScore, rankBy } from '../chat/fuzzyRank';
 import type { MentionSource } from '../chat/mentionSource';
 import { abortable } from '../../../core/abortable';
 import type { Mention } from '../../../protocol';
-import { WorkspaceFileIndex } from './workspaceFileIndex';
+import { PathRanker } from '../chat/pathRanker';
+import { WorkspaceFileIndex, type FolderFiles } from './workspaceFileIndex';
 
 /** How long the picker waits for language servers' workspace symbols before answering without them. */
 const SYMBOL_TIMEOUT_MS = 1_500;
@@ -14,9 +15,13 @@ const MAX_FOLDERS = 5;
 const MAX_EDITORS = 5;
 const MAX_PROBLEM_FILES = 5;
 
-interface IndexedFile {
-  readonly uri: vscode.Uri;
-  readonly relative: string;
+/** The index ranked per keystroke: every folder's files in one list, and the folders they are in. */
+interface RankedIndex {
+  readonly source: readonly FolderFiles[];
+  readonly files: PathRanker;
+  /** Where each workspace folder's files start in `files`, in order. */
+  readonly starts: readonly { readonly index: number; readonly folder: vscode.Uri }[];
+  readonly folders: PathRanker;
 }
 
 /**
@@ -28,7 +33,7 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
   private readonly index = new WorkspaceFileIndex();
   /** Symbol searches asked for; only the latest runs. */
   private symbolQueries = 0;
-  private indexed: { source: readonly vscode.Uri[]; files: IndexedFile[]; folders: string[] } | undefined;
+  private indexed: RankedIndex | undefined;
 
   async query(query: string, limit: number): Promise<Mention[]> {
     const trimmed = query.trim();
@@ -41,23 +46,17 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
       (q, m) => fuzzyPathScore(q, m.detail ?? m.name),
       MAX_EDITORS,
     );
-    const rankedFiles = rankBy(
-      files.files.filter((file) => !editorUris.has(file.uri.toString())),
-      trimmed,
-      (q, file) => fuzzyPathScore(q, file.relative),
-      limit,
-    ).map((file): Mention => ({
-      kind: 'file',
-      uri: file.uri.toString(),
-      name: baseName(file.relative),
-      detail: file.relative,
-    }));
-    const folders = rankBy(files.folders, trimmed, fuzzyPathScore, MAX_FOLDERS).map((folder): Mention => ({
-      kind: 'folder',
-      uri: this.folderUri(folder),
-      name: `${baseName(folder)}/`,
-      detail: folder,
-    }));
+    // Open editors are listed above: left out of the files (asked only of files good enough to show).
+    const rankedFiles = files.files
+      .rank(trimmed, limit, (index) => editorUris.has(fileUri(files, index)))
+      .map((index): Mention => {
+        const relative = files.files.paths[index] as string;
+        return { kind: 'file', uri: fileUri(files, index), name: baseName(relative), detail: relative };
+      });
+    const folders = files.folders.rank(trimmed, MAX_FOLDERS).map((index): Mention => {
+      const folder = files.folders.paths[index] as string;
+      return { kind: 'folder', uri: this.folderUri(folder), name: `${baseName(folder)}/`, detail: folder };
+    });
     const problems = rankBy(
       this.problemFiles(),
       trimmed,
@@ -82,23 +81,23 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
     });
   }
 
-  private async files(): Promise<{ files: IndexedFile[]; folders: string[] }> {
+  private async files(): Promise<RankedIndex> {
     const source = await this.index.list();
     if (this.indexed?.source !== source) {
-      const files = source.map((uri) => ({ uri, relative: vscode.workspace.asRelativePath(uri, false) }));
-      const folders = new Set<string>();
-      for (const file of files) {
-        let slash = file.relative.lastIndexOf('/');
-        while (slash > 0) {
-          const folder = file.relative.slice(0, slash);
-          if (folders.has(folder)) {
-            break;
-          }
-          folders.add(folder);
-          slash = folder.lastIndexOf('/');
-        }
+      const starts: { index: number; folder: vscode.Uri }[] = [];
+      let count = 0;
+      for (const { folder, files } of source) {
+        starts.push({ index: count, folder });
+        count += files.length;
       }
-      this.indexed = { source, files, folders: [...folders] };
+      // One folder (the usual case): its list as it is, not a copy.
+      const paths = source.length === 1 ? (source[0]?.files ?? []) : source.flatMap((entry) => entry.files);
+      this.indexed = {
+        source,
+        files: new PathRanker(paths),
+        starts,
+        folders: new PathRanker(folderPaths(paths)),
+      };
     }
     return this.indexed;
   }
@@ -207,6 +206,37 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
   dispose(): void {
     this.index.dispose();
   }
+}
+
+/** Every folder the files are in, each once, parents after their first child. */
+function folderPaths(files: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const file of files) {
+    let slash = file.lastIndexOf('/');
+    while (slash > 0) {
+      const folder = file.slice(0, slash);
+      if (folders.has(folder)) {
+        break;
+      }
+      folders.add(folder);
+      slash = folder.lastIndexOf('/');
+    }
+  }
+  return [...folders];
+}
+
+/** The URI of file `index` of the ranked index. */
+function fileUri(indexed: RankedIndex, index: number): string {
+  let folder = indexed.starts[0]?.folder;
+  for (const start of indexed.starts) {
+    if (start.index > index) {
+      break;
+    }
+    folder = start.folder;
+  }
+  return folder === undefined
+    ? ''
+    : vscode.Uri.joinPath(folder, indexed.files.paths[index] as string).toString();
 }
 
 function baseName(path: string): string {

@@ -6,6 +6,12 @@ import { IGNORE_FILES_GLOB, readGitignoreRules, relativePath } from './workspace
 /** A git that has not listed a folder by then (a network file system, a lock) is given up on. */
 const GIT_TIMEOUT_MS = 20_000;
 
+/** One workspace folder's indexed files: paths relative to it (`/`-separated), not a `vscode.Uri` each. */
+export interface FolderFiles {
+  readonly folder: vscode.Uri;
+  readonly files: readonly string[];
+}
+
 /**
  * The workspace's files for the @-mention picker, listed once and kept current by a file system
  * watcher, so a keystroke ranks a cached list instead of searching 20,000 files again. Excludes
@@ -16,8 +22,8 @@ const GIT_TIMEOUT_MS = 20_000;
  * answers from the old list and a fresh one is built behind it.
  */
 export class WorkspaceFileIndex implements vscode.Disposable {
-  private files: vscode.Uri[] | undefined;
-  private building: Promise<vscode.Uri[]> | undefined;
+  private files: FolderFiles[] | undefined;
+  private building: Promise<FolderFiles[]> | undefined;
   private stale = false;
   private readonly disposables: vscode.Disposable[] = [];
   /** Stops a running git when the index goes. */
@@ -46,7 +52,7 @@ export class WorkspaceFileIndex implements vscode.Disposable {
   }
 
   /** The indexed files; the first call waits for the listing, later ones answer at once. */
-  async list(): Promise<readonly vscode.Uri[]> {
+  async list(): Promise<readonly FolderFiles[]> {
     if (this.files && this.stale && !this.building) {
       this.stale = false;
       void this.rebuild();
@@ -54,7 +60,7 @@ export class WorkspaceFileIndex implements vscode.Disposable {
     return this.files ?? (await (this.building ?? this.rebuild()));
   }
 
-  private rebuild(): Promise<vscode.Uri[]> {
+  private rebuild(): Promise<FolderFiles[]> {
     const building = this.listFiles().then(
       (files) => {
         this.files = files;
@@ -71,10 +77,14 @@ export class WorkspaceFileIndex implements vscode.Disposable {
     return building;
   }
 
-  private async listFiles(): Promise<vscode.Uri[]> {
+  private listFiles(): Promise<FolderFiles[]> {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const lists = await Promise.all(folders.map((folder) => listFolder(folder, this.disposed.signal)));
-    return lists.flat();
+    return Promise.all(
+      folders.map(async (folder) => ({
+        folder: folder.uri,
+        files: await listFolder(folder, this.disposed.signal),
+      })),
+    );
   }
 
   dispose(): void {
@@ -85,7 +95,7 @@ export class WorkspaceFileIndex implements vscode.Disposable {
   }
 }
 
-async function listFolder(folder: vscode.WorkspaceFolder, disposed: AbortSignal): Promise<vscode.Uri[]> {
+async function listFolder(folder: vscode.WorkspaceFolder, disposed: AbortSignal): Promise<string[]> {
   const settingsExcludes = [
     ...enabledPatterns(vscode.workspace.getConfiguration('files', folder).get('exclude')),
     ...enabledPatterns(vscode.workspace.getConfiguration('search', folder).get('exclude')),
@@ -103,7 +113,7 @@ async function listFolder(folder: vscode.WorkspaceFolder, disposed: AbortSignal)
     exclude === undefined ? null : new vscode.RelativePattern(folder, exclude),
     MAX_INDEXED_FILES,
   );
-  return files.filter((uri) => !rules.ignores(relativePath(folder, uri)));
+  return files.map((uri) => relativePath(folder, uri)).filter((relative) => !rules.ignores(relative));
 }
 
 /**
@@ -115,7 +125,7 @@ async function listWithGit(
   folder: vscode.WorkspaceFolder,
   settingsExcludes: readonly string[],
   disposed: AbortSignal,
-): Promise<vscode.Uri[] | undefined> {
+): Promise<string[] | undefined> {
   if (folder.uri.scheme !== 'file' || !vscode.workspace.isTrusted) {
     return undefined;
   }
@@ -131,7 +141,5 @@ async function listWithGit(
     maxFiles: MAX_INDEXED_FILES,
     accept: (file) => !excluded(file),
   });
-  return files === undefined || files.length === 0
-    ? undefined
-    : files.map((file) => vscode.Uri.joinPath(folder.uri, file));
+  return files === undefined || files.length === 0 ? undefined : files;
 }
