@@ -61,6 +61,8 @@ export interface GitRunOptions {
   readonly signal?: AbortSignal;
   /** How long this command may run, instead of the location's. */
   readonly timeoutMs?: number;
+  /** The author and commit time of a commit it makes, in unix seconds (UTC). */
+  readonly commitSeconds?: number;
 }
 
 export interface GitResult {
@@ -109,7 +111,7 @@ function configArgs(location: ShadowLocation): string[] {
  * would point us at the user's repository or index), explicit GIT_DIR / GIT_WORK_TREE / GIT_INDEX_FILE,
  * no system or global configuration, no optional locks, no prompts.
  */
-function gitEnvironment(location: ShadowLocation, bare: boolean): NodeJS.ProcessEnv {
+function gitEnvironment(location: ShadowLocation, bare: boolean, commitSeconds?: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!/^GIT_/i.test(key)) {
@@ -131,6 +133,9 @@ function gitEnvironment(location: ShadowLocation, bare: boolean): NodeJS.Process
     GIT_AUTHOR_EMAIL: AUTHOR.email,
     GIT_COMMITTER_NAME: AUTHOR.name,
     GIT_COMMITTER_EMAIL: AUTHOR.email,
+    ...(commitSeconds === undefined
+      ? {}
+      : { GIT_AUTHOR_DATE: `${commitSeconds} +0000`, GIT_COMMITTER_DATE: `${commitSeconds} +0000` }),
     LC_ALL: 'C',
     // Windows: programs git starts are looked up on PATH only, never in the working folder (the workspace).
     ...(process.platform === 'win32' ? { NoDefaultCurrentDirectoryInExePath: '1' } : {}),
@@ -176,7 +181,7 @@ function runGitOnce(
     const child = spawn(location.git, fullArgs, {
       // Bare: not even the working folder is the workspace.
       cwd: bare ? location.gitDir : location.workTree,
-      env: gitEnvironment(location, bare),
+      env: gitEnvironment(location, bare, options.commitSeconds),
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
       detached: background && process.platform !== 'win32',

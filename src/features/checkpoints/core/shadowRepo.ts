@@ -11,6 +11,7 @@ import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type GitRunOptions, type ShadowLocation } from './gitRunner';
 import { keepNewestCheckpoints, removeStaleLock } from './maintenance';
 import { BackgroundPacking } from './backgroundPacking';
+import { CheckpointCommits } from './checkpointCommits';
 import { readBlob } from './blobReader';
 import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/serialQueue';
@@ -66,6 +67,7 @@ export class ShadowRepo {
    * is the last to go, as a fresh one would be.
    */
   private newestCheckpoint: { tree: string; trailers: string; commit: string } | undefined;
+  private readonly commits = new CheckpointCommits((args, run) => this.runGit(args, run), CHECKPOINT_REFS);
   private readonly ignored = new IgnoredFiles((args, input) => this.git(args, { input }));
   private readonly skippedList = new TrailerList(SKIPPED_TRAILER, (args, input) => this.git(args, { input }));
   private readonly unsureList = new TrailerList(UNSURE_TRAILER, (args, input) => this.git(args, { input }));
@@ -143,8 +145,7 @@ export class ShadowRepo {
         return newest.commit;
       }
       const message = trailers === '' ? 'checkpoint' : `checkpoint\n\n${trailers}`;
-      const commit = (await this.git(['commit-tree', '--no-gpg-sign', '-m', message, tree])).trim();
-      await this.git(['update-ref', `${CHECKPOINT_REFS}${commit}`, commit]);
+      const commit = await this.commits.create(message, tree);
       this.newestCheckpoint = { tree, trailers, commit };
       // A large first checkpoint leaves many loose objects: packed now, beside the queue.
       void this.packing.start(true);
