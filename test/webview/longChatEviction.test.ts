@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import { fileChange, message, snapshot, toolCall, turn, turnChanges } from './support/builders';
 import type { ChatPage } from './support/chatPage';
 import { useChatPages } from './support/suite';
 
+const OUT = resolve(__dirname, '../../test-results');
 const TURNS = 300;
 const CODE = Array.from({ length: 12 }, (_, i) => `  const value${i} = compute(${i});`).join('\n');
 
@@ -155,6 +158,8 @@ describe('webview: a long chat evicts turns far from view', function () {
     assert.equal(await first.getAttribute('aria-hidden'), 'true', 'a placeholder is not content');
     assert.equal(await page.locator('[data-entry-id="a1"]').count(), 0, 'its DOM is gone');
     assert.equal(await page.locator('.jump-latest').isHidden(), true, 'following the bottom again');
+    await mkdir(OUT, { recursive: true });
+    await page.screenshot({ path: `${OUT}/long-chat-bottom.png` });
 
     // Back up with anchoring as users have it: turns rebuilt above the view move nothing either.
     await page.locator('.transcript').evaluate((log) => (log.style.overflowAnchor = ''));
@@ -169,6 +174,13 @@ describe('webview: a long chat evicts turns far from view', function () {
       'rebuilt turns are the originals',
     );
     assert.equal(await page.locator('section[data-turn-id="t2"]').innerText(), text);
+    await page.screenshot({ path: `${OUT}/long-chat-top.png` });
+    // The middle, reached by a jump: what is built there shows, what is not is out of view.
+    await page.locator('.transcript').evaluate((log) => (log.scrollTop = log.scrollHeight / 2));
+    for (let i = 0; i < 5; i++) {
+      await frame(page);
+    }
+    await page.screenshot({ path: `${OUT}/long-chat-middle.png` });
     assert.equal(
       await page
         .locator(`section[data-turn-id="t${TURNS - 10}"]`)
