@@ -17,15 +17,18 @@ export function longChatMemoryRows(long, turns) {
   const of = (pick) => median(long.map(pick));
   const heap = of((r) => r.builtHeapMb);
   const rss = of((r) => r.builtRssMb);
+  const own = (when, field) => of((r) => r[when]?.[field]);
+  const settledPrivate = own('settledRenderer', 'privateMb');
   const switched = of((r) => r.switchedHeapMb / r.warmEmptyHeapMb);
-  const idle = of((r) => r.idleCpuPercent);
+  const idle = of((r) => r.settledIdleCpuPercent);
   return [
     [
-      `${turns.toLocaleString('en-US')} turns built top to bottom: webview JS heap / renderer RSS`,
-      `${mb(heap)} / ${mb(rss)} (at most ${of((r) => r.mostBuilt)} turns built at once)`,
-      `the empty page's heap ${mb(of((r) => r.emptyHeapMb))}`,
+      `${turns.toLocaleString('en-US')} turns built top to bottom: webview JS heap; the page's renderer, private (RSS)`,
+      `${mb(heap)}; ${mb(own('builtRenderer', 'privateMb'))} (${mb(own('builtRenderer', 'rssMb'))}) right after the walk, ${mb(settledPrivate)} (${mb(own('settledRenderer', 'rssMb'))}) 10 s later; at most ${of((r) => r.mostBuilt)} turns built at once`,
+      `the empty page: heap ${mb(of((r) => r.emptyHeapMb))}, renderer ${mb(own('emptyRenderer', 'privateMb'))} (${mb(own('emptyRenderer', 'rssMb'))}); the chat just opened ${mb(own('openRenderer', 'privateMb'))} (${mb(own('openRenderer', 'rssMb'))})`,
       '≤ 150 MB',
-      Number.isNaN(rss) ? undefined : heap <= 150 && rss <= 150,
+      Number.isNaN(settledPrivate) ? undefined : heap <= 150 && settledPrivate <= 150,
+      `RSS counts the Chromium binary's shared pages (≈ 110 MB); all the browser's renderers together: ${mb(rss)}`,
     ],
     [
       'switched to an empty chat: webview JS heap',
@@ -37,7 +40,7 @@ export function longChatMemoryRows(long, turns) {
     ],
     [
       'idle 10 s with that chat on screen: renderer main-thread CPU',
-      `${idle.toFixed(2)} %`,
+      `${idle.toFixed(2)} % settled; ${of((r) => r.idleCpuPercent).toFixed(2)} % in the 10 s right after the walk`,
       `the empty page idle as long: ${of((r) => r.emptyIdleCpuPercent).toFixed(2)} %`,
       '≤ 1 %',
       Number.isNaN(idle) ? undefined : idle <= 1,

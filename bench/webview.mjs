@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freshPage, heapMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
+import { freshPage, heapMb, largestRendererMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
 import { longChatMemoryRows } from './longChatRows.mjs';
 import { longChatSnapshot, mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
 
@@ -126,9 +126,11 @@ async function longChatOnce(browser, origin, turns) {
   try {
     const snapshot = longChatSnapshot(turns);
     const emptyHeapMb = await heapMb(page);
+    const emptyRenderer = largestRendererMb();
     // The idle baseline: the same page, empty, for as long (Chromium's own housekeeping).
     const emptyIdle = await withCpu(() => page.waitForTimeout(10_000));
     const opened = await withCpu(() => page.evaluate((snapshot) => window.__step(snapshot), snapshot));
+    const openRenderer = largestRendererMb();
     const open = opened.result;
     const scroll = await withCpu(() =>
       page.evaluate(async () => {
@@ -183,8 +185,13 @@ async function longChatOnce(browser, origin, turns) {
     });
     const builtHeapMb = await heapMb(page);
     const builtRssMb = rendererRssMb();
+    const builtRenderer = largestRendererMb();
     // Idle: the static chat on screen for 10 s; the renderer's main thread should do nothing.
     const idleWait = await withCpu(() => page.waitForTimeout(10_000));
+    // Then settled: the first idle seconds after the walk still collect and sweep what eviction
+    // freed (Chromium's garbage collector, on the main thread) and give memory back to the system.
+    const settledRenderer = largestRendererMb();
+    const settledWait = await withCpu(() => page.waitForTimeout(10_000));
     // Switching away: an empty chat replaces it; what the long chat held should be released.
     await page.evaluate((empty) => window.__step(empty), longChatSnapshot(0));
     const switchedHeapMb = await heapMb(page);
@@ -196,6 +203,11 @@ async function longChatOnce(browser, origin, turns) {
       mostBuilt: walked.mostBuilt,
       switchedHeapMb,
       idleCpuPercent: idleWait.cpuMs === undefined ? undefined : idleWait.cpuMs / 100,
+      settledIdleCpuPercent: settledWait.cpuMs === undefined ? undefined : settledWait.cpuMs / 100,
+      emptyRenderer,
+      openRenderer,
+      builtRenderer,
+      settledRenderer,
       emptyIdleCpuPercent: emptyIdle.cpuMs === undefined ? undefined : emptyIdle.cpuMs / 100,
       openMs: open.handle + open.render + open.layout,
       openCpuMs: opened.cpuMs,
@@ -279,10 +291,10 @@ async function main() {
   const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
   const stream = web.curve.get(size);
   const long = web.long;
-  const longRows = longChatMemoryRows(long, turns).map(([figure, value, baseline, goal]) => [
+  const longRows = longChatMemoryRows(long, turns).map(([figure, value, baseline, goal, , note]) => [
     figure,
     value,
-    `${baseline}; goal ${goal}`,
+    `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
   ]);
   // Robust to the machine's load (waiting for a core only adds): each frame's script time as its
   // minimum over the runs, summed, beside the fastest single render.

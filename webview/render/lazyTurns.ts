@@ -63,7 +63,7 @@ export interface LazyTurnsHost {
  * scrolls or resizes, rather than by an IntersectionObserver: observing every one of 2,000
  * placeholders cost the browser more per scrolled frame than building did. Built turns far from
  * the view are evicted back to placeholders of their measured height, so a chat scrolled top to
- * bottom does not keep every turn's DOM (a few hundred MB of renderer memory for 2,000 turns).
+ * bottom does not keep every turn's DOM (2,000 turns: 25.8 MB of JS heap kept, 9.6 MB evicting).
  */
 export class LazyTurns {
   private readonly groups: Group[] = [];
@@ -177,7 +177,10 @@ export class LazyTurns {
     this.drain();
   }
 
-  /** Built groups beyond the eviction margin that hold nothing to keep, with their heights (border and content box). */
+  /**
+   * Built groups beyond the eviction margin that hold nothing to keep, with their heights (border
+   * box, content box).
+   */
   private farFromView(view: DOMRect): Array<[Group, number, number]> {
     const margin = Math.max(EVICT_MIN_MARGIN_PX, EVICT_SCREENS * view.height + LAZY_MARGIN_PX);
     const far: Array<[Group, number, number]> = [];
