@@ -5,7 +5,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freshPage, heapMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
+import { freshPage, heapMb, largestRendererMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
+import { longChatMemoryRows } from './longChatRows.mjs';
 import { longChatSnapshot, mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
 
 /** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
@@ -92,18 +93,44 @@ async function naiveOnce(browser, origin, text) {
 }
 
 /**
+ * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
+ * from, on a page of its own (the long chat's page stays cold for its first paint). What a page
+ * holds after switching away from the long chat beyond this is what the chat's size left behind;
+ * the rest of its difference from the cold empty page is compiled code (heap snapshot diff:
+ * bench/heapDiff.mjs).
+ */
+async function warmEmptyHeap(browser, origin) {
+  const { page } = await freshPage(browser, origin);
+  try {
+    await page.evaluate((snapshot) => window.__step(snapshot), longChatSnapshot(20));
+    await page.evaluate(async () => {
+      const log = document.querySelector('.transcript');
+      log.scrollTop = 0;
+      await new Promise((done) => requestAnimationFrame(done));
+    });
+    await page.evaluate((empty) => window.__step(empty), longChatSnapshot(0));
+    return await heapMb(page);
+  } finally {
+    await page.close();
+  }
+}
+
+/**
  * Opens a long chat from its snapshot (first paint), then scrolls it to the top frame by frame.
  * The baseline, on the same page right after: as many frames with nothing to do, timed the same
  * way (what the machine's load alone does to frame times).
  */
 async function longChatOnce(browser, origin, turns) {
+  const warmEmptyHeapMb = await warmEmptyHeap(browser, origin);
   const { page, problems } = await freshPage(browser, origin);
   try {
     const snapshot = longChatSnapshot(turns);
     const emptyHeapMb = await heapMb(page);
+    const emptyRenderer = largestRendererMb();
     // The idle baseline: the same page, empty, for as long (Chromium's own housekeeping).
     const emptyIdle = await withCpu(() => page.waitForTimeout(10_000));
     const opened = await withCpu(() => page.evaluate((snapshot) => window.__step(snapshot), snapshot));
+    const openRenderer = largestRendererMb();
     const open = opened.result;
     const scroll = await withCpu(() =>
       page.evaluate(async () => {
@@ -134,29 +161,53 @@ async function longChatOnce(browser, origin, turns) {
       }
       return frames;
     });
-    // Memory: the whole chat built (scrolled to the very top), then back to the bottom.
-    await page.evaluate(async () => {
+    // Memory: every turn built on the way to the very top (far ones evicted again meanwhile), then
+    // back to the bottom the same way.
+    const walked = await page.evaluate(async () => {
       const log = document.querySelector('.transcript');
-      for (let i = 0; i < 5000 && (log.scrollTop > 0 || document.querySelector('.turn-deferred')); i++) {
-        log.scrollTop = Math.max(0, log.scrollTop - 3000);
+      let mostBuilt = 0;
+      const step = async (by) => {
+        log.scrollTop = Math.max(0, log.scrollTop + by);
         await new Promise((done) => requestAnimationFrame(done));
+        mostBuilt = Math.max(mostBuilt, document.querySelectorAll('section.turn:not(.turn-deferred)').length);
+      };
+      for (
+        let i = 0;
+        i < 5000 && !(log.scrollTop === 0 && document.querySelector('[data-entry-id="u1"]'));
+        i++
+      ) {
+        await step(-3000);
       }
-      log.scrollTop = log.scrollHeight;
-      await new Promise((done) => requestAnimationFrame(done));
+      for (let i = 0; i < 5000 && log.scrollTop < log.scrollHeight - log.clientHeight - 1; i++) {
+        await step(3000);
+      }
+      return { mostBuilt };
     });
     const builtHeapMb = await heapMb(page);
     const builtRssMb = rendererRssMb();
+    const builtRenderer = largestRendererMb();
     // Idle: the static chat on screen for 10 s; the renderer's main thread should do nothing.
     const idleWait = await withCpu(() => page.waitForTimeout(10_000));
+    // Then settled: the first idle seconds after the walk still collect and sweep what eviction
+    // freed (Chromium's garbage collector, on the main thread) and give memory back to the system.
+    const settledRenderer = largestRendererMb();
+    const settledWait = await withCpu(() => page.waitForTimeout(10_000));
     // Switching away: an empty chat replaces it; what the long chat held should be released.
     await page.evaluate((empty) => window.__step(empty), longChatSnapshot(0));
     const switchedHeapMb = await heapMb(page);
     const result = {
       emptyHeapMb,
+      warmEmptyHeapMb,
       builtHeapMb,
       builtRssMb,
+      mostBuilt: walked.mostBuilt,
       switchedHeapMb,
       idleCpuPercent: idleWait.cpuMs === undefined ? undefined : idleWait.cpuMs / 100,
+      settledIdleCpuPercent: settledWait.cpuMs === undefined ? undefined : settledWait.cpuMs / 100,
+      emptyRenderer,
+      openRenderer,
+      builtRenderer,
+      settledRenderer,
       emptyIdleCpuPercent: emptyIdle.cpuMs === undefined ? undefined : emptyIdle.cpuMs / 100,
       openMs: open.handle + open.render + open.layout,
       openCpuMs: opened.cpuMs,
@@ -240,24 +291,11 @@ async function main() {
   const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
   const stream = web.curve.get(size);
   const long = web.long;
-  const mb = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} MB`);
-  const longRows = [
-    [
-      `${turns.toLocaleString('en-US')} turns built top to bottom: JS heap / renderer RSS`,
-      `${mb(median(long.map((r) => r.builtHeapMb)))} / ${mb(median(long.map((r) => r.builtRssMb)))}`,
-      `empty page heap ${mb(median(long.map((r) => r.emptyHeapMb)))}; goal ≤ 150 MB`,
-    ],
-    [
-      'switched to an empty chat: JS heap',
-      `${mb(median(long.map((r) => r.switchedHeapMb)))} (${(median(long.map((r) => r.switchedHeapMb / r.emptyHeapMb)) ?? NaN).toFixed(2)}× the empty page)`,
-      'the empty page before it opened; goal within 10 %',
-    ],
-    [
-      'idle 10 s with it on screen: renderer main-thread CPU',
-      `${(median(long.map((r) => r.idleCpuPercent)) ?? NaN).toFixed(2)} %`,
-      `the empty page idle as long: ${(median(long.map((r) => r.emptyIdleCpuPercent)) ?? NaN).toFixed(2)} %; goal ≤ 1 %`,
-    ],
-  ];
+  const longRows = longChatMemoryRows(long, turns).map(([figure, value, baseline, goal, , note]) => [
+    figure,
+    value,
+    `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
+  ]);
   // Robust to the machine's load (waiting for a core only adds): each frame's script time as its
   // minimum over the runs, summed, beside the fastest single render.
   const frameMinima = stream

@@ -84,6 +84,32 @@ export function rendererRssMb() {
   return found ? kb / 1024 : undefined;
 }
 
+/**
+ * The renderer with the most private memory (the page under test; the others are Chromium's spare
+ * renderer and closing pages): its RSS and its private part (RssAnon), MB. RSS also counts the
+ * pages of the Chromium binary each renderer maps (≈ 110 MB, shared by them all), so the sum over
+ * renderers counts those several times.
+ */
+export function largestRendererMb() {
+  let largest;
+  for (const pid of descendants()) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) {
+        continue;
+      }
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+      const found = { rssMb: kb('VmRSS') / 1024, privateMb: kb('RssAnon') / 1024 };
+      if (!largest || found.privateMb > largest.privateMb) {
+        largest = found;
+      }
+    } catch {
+      // Not a renderer any more.
+    }
+  }
+  return largest;
+}
+
 /** The page's JS heap in use after a full garbage collection (MB), through the DevTools protocol. */
 export async function heapMb(page) {
   const cdp = await page.context().newCDPSession(page);

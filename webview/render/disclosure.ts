@@ -30,6 +30,8 @@ export class Disclosure {
     this.element = el('div', `disclosure ${className}`, this.header, this.body);
     this.header.addEventListener('click', () => {
       this.userChoice = !this.isOpen;
+      // The user's choice is state the DOM alone holds: a long chat keeps this turn built.
+      this.element.classList.add('user-toggled');
       this.apply();
     });
     this.apply();

@@ -41,15 +41,17 @@ export class Transcript {
     this.log.setAttribute('aria-label', 'Conversation');
     this.log.tabIndex = 0;
     this.follow = new FollowScroll(this.log);
-    this.lazy = new LazyTurns(
-      this.log,
-      (group) => this.buildDeferred(group),
-      () => {
+    this.lazy = new LazyTurns(this.log, {
+      build: (group) => this.buildDeferred(group),
+      built: () => {
         if (this.store) {
           this.refreshCheckpoints(this.store);
         }
       },
-    );
+      evict: (group) => this.evict(group),
+      // The latest turn carries the turn's live state (streaming, its footer's actions).
+      keep: (group) => group === this.latestTurn || group.turn?.status === 'running',
+    });
     this.element = el('div', 'transcript-wrap', this.log, this.follow.jump);
     this.log.addEventListener('scroll', () => {
       this.lazy.buildNearView();
@@ -205,6 +207,35 @@ export class Transcript {
     return true;
   }
 
+  /**
+   * Takes a group far from view out of the transcript (LazyTurns makes it a placeholder): its
+   * views, terminal subscriptions, change card and checkpoint row go; the restored mark, outside
+   * the group, stays. Returns its entry ids to build again from the store.
+   */
+  private evict(group: Group): string[] {
+    const ids: string[] = [];
+    for (const view of group.views) {
+      const id = view.element.dataset.entryId;
+      if (id !== undefined) {
+        ids.push(id);
+        this.views.delete(id);
+      }
+      if (view instanceof ToolCardView) {
+        for (const terminalId of view.terminalIds) {
+          this.terminalCards.get(terminalId)?.delete(view);
+        }
+      }
+    }
+    group.views.length = 0;
+    group.entries.replaceChildren();
+    group.footer.replaceChildren();
+    group.changes?.element.remove();
+    group.changes = undefined;
+    group.userMessage = undefined;
+    group.checkpoint = undefined;
+    return ids;
+  }
+
   private addEntry(entry: ThreadEntryMessage): Group {
     const group = this.groupFor(entry.turnId);
     // An entry added to a turn that is not built yet: build the turn first, to keep the order.
@@ -267,6 +298,7 @@ export class Transcript {
       return existing;
     }
     const group = createGroup(turnId);
+    this.lazy.track(group);
     if (turnId !== undefined) {
       this.groups.set(turnId, group);
     }

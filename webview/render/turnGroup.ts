@@ -21,7 +21,13 @@ export interface Group extends CheckpointSlots {
    * from the store's latest copy, once the group nears the visible part of the transcript.
    */
   deferred: string[] | undefined;
+  /** Its content box's height when last evicted: the size it takes again, off screen, once rebuilt. */
+  evictedContentHeight?: number;
+  /** Increases in document order (groups are only ever appended): where a placeholder goes back. */
+  readonly order: number;
 }
+
+let nextOrder = 0;
 
 /** An empty turn section (or the section of replayed history, when `turnId` is undefined). */
 export function createGroup(turnId: string | undefined): Group {
@@ -31,7 +37,16 @@ export function createGroup(turnId: string | undefined): Group {
   if (turnId !== undefined) {
     element.dataset.turnId = turnId;
   }
-  return { element, entries, footer, views: [], turn: undefined, history: turnId === undefined, deferred: undefined };
+  return {
+    element,
+    entries,
+    footer,
+    views: [],
+    turn: undefined,
+    history: turnId === undefined,
+    deferred: undefined,
+    order: nextOrder++,
+  };
 }
 
 /** The view of one entry, by its kind. */

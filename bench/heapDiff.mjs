@@ -1,0 +1,94 @@
+// A one-off probe (issue 23), not part of `npm run bench`: what the page's JS heap holds after a
+// 2,000-turn chat was opened, scrolled top to bottom and switched away from, beside the empty page
+// before, by two heap snapshots (DevTools protocol) grouped by constructor name.
+// `node bench/heapDiff.mjs` after `node esbuild.mjs --production`; prints the 25 largest growths
+// (WARM=1: the code warmed first; JS_ONLY=1: V8's objects only, not Blink's).
+/* global window, document, requestAnimationFrame */
+import { chromium } from 'playwright-core';
+import { freshPage, startServer } from './webviewPage.mjs';
+import { longChatSnapshot } from './workloads.mjs';
+
+/** Self size and count per "type:name" of a heap snapshot taken through `cdp`. */
+async function snapshotSummary(cdp) {
+  const chunks = [];
+  const onChunk = ({ chunk }) => chunks.push(chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  const snapshot = JSON.parse(chunks.join(''));
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const width = fields.length;
+  const [typeAt, nameAt, sizeAt, detachedAt] = ['type', 'name', 'self_size', 'detachedness'].map((f) =>
+    fields.indexOf(f),
+  );
+  const summary = new Map();
+  let detached = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += width) {
+    const type = types[snapshot.nodes[i + typeAt]];
+    const name =
+      type === 'object' || type === 'native' ? snapshot.strings[snapshot.nodes[i + nameAt]] : `(${type})`;
+    const key = `${type}:${name.slice(0, 60)}`;
+    const entry = summary.get(key) ?? { count: 0, size: 0 };
+    entry.count++;
+    entry.size += snapshot.nodes[i + sizeAt];
+    summary.set(key, entry);
+    if (detachedAt >= 0 && snapshot.nodes[i + detachedAt] === 2) {
+      detached++;
+    }
+  }
+  return { summary, detached };
+}
+
+const { server, origin } = await startServer();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+try {
+  const { page } = await freshPage(browser, origin);
+  const cdp = await page.context().newCDPSession(page);
+  // The code warmed first (a 20-turn chat opened, scrolled and switched away from), so what is
+  // left after the long chat is what its size holds, not the code it compiled.
+  for (const turns of process.env.WARM ? [20, 0] : []) {
+    await page.evaluate((snapshot) => window.__step(snapshot), longChatSnapshot(turns));
+  }
+  const before = await snapshotSummary(cdp);
+  await page.evaluate(
+    (snapshot) => window.__step(snapshot),
+    longChatSnapshot(Number(process.env.TURNS ?? 2000)),
+  );
+  await page.evaluate(async () => {
+    const log = document.querySelector('.transcript');
+    for (let i = 0; i < 5000 && (log.scrollTop > 0 || document.querySelector('.turn-deferred')); i++) {
+      log.scrollTop = Math.max(0, log.scrollTop - 3000);
+      await new Promise((done) => requestAnimationFrame(done));
+      if (log.scrollTop === 0 && document.querySelector('[data-entry-id="u1"]')) {
+        break;
+      }
+    }
+    log.scrollTop = log.scrollHeight;
+    await new Promise((done) => requestAnimationFrame(done));
+  });
+  await page.evaluate((empty) => window.__step(empty), longChatSnapshot(0));
+  const after = await snapshotSummary(cdp);
+  const rows = [];
+  for (const [key, entry] of after.summary) {
+    const old = before.summary.get(key) ?? { count: 0, size: 0 };
+    rows.push({ key, count: entry.count - old.count, kb: (entry.size - old.size) / 1024 });
+  }
+  rows.sort((a, b) => b.kb - a.kb);
+  const total = (s) => [...s.values()].reduce((sum, e) => sum + e.size, 0) / 1024 / 1024;
+  console.log(
+    `heap snapshot: ${total(before.summary).toFixed(2)} MB before, ${total(after.summary).toFixed(2)} MB after`,
+  );
+  console.log(`detached nodes after: ${after.detached}`);
+  const shown = process.env.JS_ONLY ? rows.filter((row) => !row.key.startsWith('native:')) : rows;
+  for (const row of shown.slice(0, 25)) {
+    console.log(`${row.kb.toFixed(1).padStart(9)} KB ${String(row.count).padStart(7)}  ${row.key}`);
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
