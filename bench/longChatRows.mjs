@@ -1,5 +1,6 @@
-// The long chat's memory and idle rows (issue 23), in the bench's row format (bench/rows.mjs), from
-// measureWebview's `long` results: printed by `npm run bench` and by `node bench/webview.mjs`.
+// The webview's memory and idle rows (issue 23) — the long chat's and a streamed answer's — in the bench's
+// row format (bench/rows.mjs), from measureWebview's results: printed by `npm run bench` and by
+// `node bench/webview.mjs`.
 
 const median = (values) => {
   const sorted = values.filter((value) => value !== undefined && !Number.isNaN(value)).sort((a, b) => a - b);
@@ -21,6 +22,7 @@ export function longChatMemoryRows(long, turns) {
   const settledPrivate = own('settledRenderer', 'privateMb');
   const switched = of((r) => r.switchedHeapMb / r.warmEmptyHeapMb);
   const idle = of((r) => r.settledIdleCpuPercent);
+  const runningIdle = of((r) => r.runningIdleCpuPercent);
   return [
     [
       `${turns.toLocaleString('en-US')} turns built top to bottom: webview JS heap; the page's renderer, private (RSS)`,
@@ -44,6 +46,34 @@ export function longChatMemoryRows(long, turns) {
       `the empty page idle as long: ${of((r) => r.emptyIdleCpuPercent).toFixed(2)} %`,
       '≤ 1 %',
       Number.isNaN(idle) ? undefined : idle <= 1,
+    ],
+    [
+      'idle 10 s with a turn running but silent (that chat, the agent thinking): renderer main-thread CPU',
+      `${runningIdle.toFixed(2)} %`,
+      `the empty page idle as long: ${of((r) => r.emptyIdleCpuPercent).toFixed(2)} %`,
+      '≤ 1 %',
+      Number.isNaN(runningIdle) ? undefined : runningIdle <= 1,
+    ],
+  ];
+}
+
+/**
+ * A message keeps at most `acpAgents.chat.maxMessageCharacters` (default 1,000,000) of its start and a quarter
+ * as many of its end (src/core/textBudget.ts): the most of one answer that ever reaches the view.
+ */
+const MAX_MESSAGE_MB_IN_VIEW = 1.25;
+
+/** The webview's heap per MB of a streamed answer, and what that makes of the longest answer the host lets through. */
+export function streamMemoryRows(stream) {
+  const perMb = median(stream.map((r) => r.heapPerMb));
+  const bound = perMb * MAX_MESSAGE_MB_IN_VIEW;
+  return [
+    [
+      'webview JS heap per MB of a streamed answer (the DOM and the store)',
+      `${mb(perMb)} per MB streamed (${(median(stream.map((r) => r.chars)) / 1e6).toFixed(1)} MB workload); a 10 MB answer reaches the view as at most ${MAX_MESSAGE_MB_IN_VIEW} MB (the host's caps), so ≤ ${mb(bound)}`,
+      'the page with the turn started, before the stream',
+      'bounded by the caps, within the 150 MB page budget',
+      Number.isNaN(bound) ? undefined : bound <= 150,
     ],
   ];
 }

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
-import { longChatMemoryRows } from './longChatRows.mjs';
+import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
 import {
   activationRows,
@@ -253,6 +253,7 @@ async function main() {
       longOpen <= 150 && scrollP95 <= FRAME_MS * 1.2,
     ],
     ...longChatMemoryRows(web.long, LONG_TURNS),
+    ...streamMemoryRows(main),
     checkpoints
       ? [
           `no-change checkpoint of a ${(checkpoints.files ?? 20_000).toLocaleString('en-US')}-file workspace`,

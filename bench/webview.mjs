@@ -6,8 +6,14 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { freshPage, heapMb, largestRendererMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
-import { longChatMemoryRows } from './longChatRows.mjs';
-import { longChatSnapshot, mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
+import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
+import {
+  longChatSnapshot,
+  mixedMarkdown,
+  streamingSnapshot,
+  streamMessages,
+  withRunningTurn,
+} from './workloads.mjs';
 
 /** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
 const NAIVE_SAMPLES = 12;
@@ -17,6 +23,7 @@ async function streamOnce(browser, origin, text) {
   const { page, problems } = await freshPage(browser, origin);
   try {
     await page.evaluate((start) => window.__step(start), streamingSnapshot());
+    const startHeapMb = await heapMb(page);
     const stream = await withCpu(() =>
       page.evaluate(async (messages) => {
         const frames = [];
@@ -27,6 +34,8 @@ async function streamOnce(browser, origin, text) {
         return { frames, shown };
       }, streamMessages(text)),
     );
+    // What the streamed text holds in the page (the DOM and the store), before the render-once replaces it.
+    const streamedHeapMb = await heapMb(page);
     const once = await withCpu(() =>
       page.evaluate(async (final) => {
         const once = await window.__step(final);
@@ -51,6 +60,7 @@ async function streamOnce(browser, origin, text) {
       nodes: result.nodes,
       streamCpuMs: stream.cpuMs,
       onceCpuMs: once.cpuMs,
+      heapPerMb: (streamedHeapMb - startHeapMb) / (text.length / 1e6),
     };
   } finally {
     await page.close();
@@ -192,6 +202,10 @@ async function longChatOnce(browser, origin, turns) {
     // freed (Chromium's garbage collector, on the main thread) and give memory back to the system.
     const settledRenderer = largestRendererMb();
     const settledWait = await withCpu(() => page.waitForTimeout(10_000));
+    // A turn running but silent (the agent thinking): the chat with a running turn at its end, on screen.
+    await page.evaluate((running) => window.__step(running), withRunningTurn(snapshot));
+    await page.waitForTimeout(2_000); // the replaced DOM collected first
+    const runningWait = await withCpu(() => page.waitForTimeout(10_000));
     // Switching away: an empty chat replaces it; what the long chat held should be released.
     await page.evaluate((empty) => window.__step(empty), longChatSnapshot(0));
     const switchedHeapMb = await heapMb(page);
@@ -204,6 +218,7 @@ async function longChatOnce(browser, origin, turns) {
       switchedHeapMb,
       idleCpuPercent: idleWait.cpuMs === undefined ? undefined : idleWait.cpuMs / 100,
       settledIdleCpuPercent: settledWait.cpuMs === undefined ? undefined : settledWait.cpuMs / 100,
+      runningIdleCpuPercent: runningWait.cpuMs === undefined ? undefined : runningWait.cpuMs / 100,
       emptyRenderer,
       openRenderer,
       builtRenderer,
@@ -291,11 +306,13 @@ async function main() {
   const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
   const stream = web.curve.get(size);
   const long = web.long;
-  const longRows = longChatMemoryRows(long, turns).map(([figure, value, baseline, goal, , note]) => [
-    figure,
-    value,
-    `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
-  ]);
+  const longRows = [...longChatMemoryRows(long, turns), ...streamMemoryRows(stream)].map(
+    ([figure, value, baseline, goal, , note]) => [
+      figure,
+      value,
+      `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
+    ],
+  );
   // Robust to the machine's load (waiting for a core only adds): each frame's script time as its
   // minimum over the runs, summed, beside the fastest single render.
   const frameMinima = stream
@@ -339,7 +356,8 @@ async function main() {
       `idle frames on the same page: p95 ${ms(median(long.map((r) => p95(r.idleFrames))))}; goal 16.7 ms`,
     ],
   ];
-  const streams = (name) => name.startsWith('streaming') || name.startsWith('slowest');
+  const streams = (name) =>
+    name.startsWith('streaming') || name.startsWith('slowest') || name.includes('streamed answer');
   const only = process.env.BENCH_ONLY;
   const rows =
     only === 'long'

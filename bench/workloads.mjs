@@ -85,6 +85,29 @@ function viewWith(entries, turns) {
   };
 }
 
+/** `snapshot` with one more turn at its end, running and silent: the question sent, no answer yet. */
+export function withRunningTurn(snapshot) {
+  const { entries, turns, state } = snapshot.view.chat.thread;
+  const id = `t${turns.length + 1}`;
+  return {
+    ...snapshot,
+    view: {
+      ...snapshot.view,
+      chat: {
+        ...snapshot.view.chat,
+        thread: {
+          entries: [
+            ...entries,
+            { kind: 'user', id: `u-${id}`, turnId: id, text: 'And the next step?', attachments: [] },
+          ],
+          turns: [...turns, { id, status: 'running', startedAt: turns.length + 1 }],
+          state,
+        },
+      },
+    },
+  };
+}
+
 /** A running turn whose agent message holds `text` (empty: the start of a stream). */
 export function streamingSnapshot(text = '') {
   return viewWith(
