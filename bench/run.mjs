@@ -253,7 +253,7 @@ async function main() {
       longOpen <= 150 && scrollP95 <= FRAME_MS * 1.2,
     ],
     ...longChatMemoryRows(web.long, LONG_TURNS),
-    ...streamMemoryRows(main),
+    ...streamMemoryRows(web.streamHeap),
     checkpoints
       ? [
           `no-change checkpoint of a ${(checkpoints.files ?? 20_000).toLocaleString('en-US')}-file workspace`,

@@ -1,6 +1,6 @@
-// Webview benchmark: the production dist/webview.js in headless Chromium under the production
-// CSP (the extension's own page, as the webview tests serve it), fed host messages exactly as the extension posts them. Each figure
-// is measured `runs` times on a freshly loaded page; the caller takes medians. Prints nothing.
+// Webview benchmark: the production dist/webview.js in headless Chromium under the production CSP (the extension's
+// own page, as the webview tests serve it), fed host messages exactly as the extension posts them. Each figure is
+// measured `runs` times on a freshly loaded page; the caller takes medians. Prints nothing.
 /* global window, document, requestAnimationFrame, performance */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,6 @@ async function streamOnce(browser, origin, text) {
   const { page, problems } = await freshPage(browser, origin);
   try {
     await page.evaluate((start) => window.__step(start), streamingSnapshot());
-    const startHeapMb = await heapMb(page);
     const stream = await withCpu(() =>
       page.evaluate(async (messages) => {
         const frames = [];
@@ -34,8 +33,6 @@ async function streamOnce(browser, origin, text) {
         return { frames, shown };
       }, streamMessages(text)),
     );
-    // What the streamed text holds in the page (the DOM and the store), before the render-once replaces it.
-    const streamedHeapMb = await heapMb(page);
     const once = await withCpu(() =>
       page.evaluate(async (final) => {
         const once = await window.__step(final);
@@ -60,8 +57,31 @@ async function streamOnce(browser, origin, text) {
       nodes: result.nodes,
       streamCpuMs: stream.cpuMs,
       onceCpuMs: once.cpuMs,
-      heapPerMb: (streamedHeapMb - startHeapMb) / (text.length / 1e6),
     };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * What a streamed answer holds in the page (the DOM, the store) per MB: heap after a GC, turn started vs text
+ * streamed. On a page of its own: a forced GC just before the timed stream slows its first frames.
+ */
+async function streamHeapOnce(browser, origin, text) {
+  const { page, problems } = await freshPage(browser, origin);
+  try {
+    await page.evaluate((start) => window.__step(start), streamingSnapshot());
+    const startHeapMb = await heapMb(page);
+    await page.evaluate(async (messages) => {
+      for (const message of messages) {
+        await window.__step(message);
+      }
+    }, streamMessages(text));
+    const streamedHeapMb = await heapMb(page);
+    if (problems.length > 0) {
+      throw new Error(`page problems: ${problems.join(' | ')}`);
+    }
+    return { chars: text.length, heapPerMb: (streamedHeapMb - startHeapMb) / (text.length / 1e6) };
   } finally {
     await page.close();
   }
@@ -264,6 +284,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const curve = new Map(sizes.map((size) => [size, []]));
     const naive = [];
     const long = [];
+    const streamHeap = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
     // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat).
     const longOnly = process.env.BENCH_ONLY === 'long';
@@ -273,6 +294,9 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
       for (const size of longOnly ? [] : sizes) {
         curve.get(size).push(await streamOnce(browser, origin, texts.get(size)));
       }
+      if (!longOnly) {
+        streamHeap.push(await streamHeapOnce(browser, origin, texts.get(mainSize)));
+      }
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
       }
@@ -280,7 +304,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         long.push(await longChatOnce(browser, origin, longTurns));
       }
     }
-    return { curve, naive, long };
+    return { curve, naive, long, streamHeap };
   } finally {
     await browser.close();
     server.close();
@@ -306,7 +330,7 @@ async function main() {
   const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
   const stream = web.curve.get(size);
   const long = web.long;
-  const longRows = [...longChatMemoryRows(long, turns), ...streamMemoryRows(stream)].map(
+  const longRows = [...longChatMemoryRows(long, turns), ...streamMemoryRows(web.streamHeap)].map(
     ([figure, value, baseline, goal, , note]) => [
       figure,
       value,
