@@ -30,7 +30,11 @@ const { fuzzyPathScore, rankBy } = await tsImport(
   '../src/features/mentions/chat/fuzzyRank.ts',
   import.meta.url,
 );
-const { PathRanker } = await tsImport('../src/features/mentions/chat/pathRanker.ts', import.meta.url);
+// Every folder the files are in, as VsCodeMentionSource lists them.
+const { folderPaths, PathRanker } = await tsImport(
+  '../src/features/mentions/chat/pathRanker.ts',
+  import.meta.url,
+);
 
 const load = () => loadavg()[0].toFixed(1);
 const gc = () => globalThis.gc?.();
@@ -40,23 +44,6 @@ const heap = () => {
   const { heapUsed, arrayBuffers } = process.memoryUsage();
   return heapUsed + arrayBuffers;
 };
-
-/** Every folder the files are in, as VsCodeMentionSource lists them. */
-function folderPaths(files) {
-  const folders = new Set();
-  for (const file of files) {
-    let slash = file.lastIndexOf('/');
-    while (slash > 0) {
-      const folder = file.slice(0, slash);
-      if (folders.has(folder)) {
-        break;
-      }
-      folders.add(folder);
-      slash = folder.lastIndexOf('/');
-    }
-  }
-  return [...folders];
-}
 
 /** The picker's index as VsCodeMentionSource builds it: a ranker of the files, one of their folders. */
 const buildIndex = (paths) => ({ files: new PathRanker(paths), folders: new PathRanker(folderPaths(paths)) });

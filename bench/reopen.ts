@@ -24,7 +24,8 @@ import { openChat, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
 import { bareRoundTrips, hostRoundTrips, roundTrips, type RoundTrip } from './roundTrip';
 import { formatRow, reopenRows } from './rows.mjs';
-import { rendererRssMb } from './webviewPage.mjs';
+// The workbench page's renderer holds the chat's page too: code-server serves webviews from its own site.
+import { heapMb, rendererRssMb } from './webviewPage.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TURNS = Number(process.env.BENCH_REOPEN_TURNS ?? 200);
@@ -238,21 +239,6 @@ async function openLongChat(page: Page, userDataDir: string): Promise<Frame> {
   return chat;
 }
 
-/**
- * The JS heap in use after a full garbage collection (MiB) of the workbench page's renderer, the chat's
- * page included (code-server serves webviews from the workbench's own site, so they share its process).
- */
-async function pageHeapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send('HeapProfiler.collectGarbage');
-    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-    return usedSize / (1024 * 1024);
-  } finally {
-    await cdp.detach();
-  }
-}
-
 interface DesignFigures {
   readonly design: string;
   readonly runs: ReopenRun[];
@@ -288,13 +274,13 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
     const runs: ReopenRun[] = [];
     let hiddenRssMb: number | undefined;
     let hiddenHeapMb = Number.NaN;
-    const shownHeapMb = await pageHeapMb(page);
+    const shownHeapMb = await heapMb(page);
     const shownRssMb = rendererRssMb();
     for (let run = 0; run <= RUNS; run++) {
       await hide(page, chat, keep);
       if (run === 0) {
         hiddenRssMb = rendererRssMb();
-        hiddenHeapMb = await pageHeapMb(page);
+        hiddenHeapMb = await heapMb(page);
       }
       const shown = await show(page, chat, keep).catch(async (error: unknown) => {
         console.error(JSON.stringify(await readProbe(page).catch(String)));

@@ -1,3 +1,7 @@
 // Types of what TypeScript benches import from webviewPage.mjs.
+import type { Page } from 'playwright-core';
+
 /** The renderers' resident memory (MB, VmRSS from /proc), if known. */
 export function rendererRssMb(): number | undefined;
+/** The page's JS heap in use after a full garbage collection (MiB), by the DevTools protocol. */
+export function heapMb(page: Page): Promise<number>;

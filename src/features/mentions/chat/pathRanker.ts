@@ -268,3 +268,20 @@ class TopScores {
     return Array.from(this.index.subarray(0, this.size));
   }
 }
+
+/** Every folder the files are in, each once, parents after their first child. */
+export function folderPaths(files: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const file of files) {
+    let slash = file.lastIndexOf('/');
+    while (slash > 0) {
+      const folder = file.slice(0, slash);
+      if (folders.has(folder)) {
+        break;
+      }
+      folders.add(folder);
+      slash = folder.lastIndexOf('/');
+    }
+  }
+  return [...folders];
+}

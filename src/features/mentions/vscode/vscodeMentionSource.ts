@@ -3,7 +3,7 @@ import { fuzzyPathScore, fuzzyScore, rankBy } from '../chat/fuzzyRank';
 import type { MentionSource } from '../chat/mentionSource';
 import { abortable } from '../../../core/abortable';
 import type { Mention } from '../../../protocol';
-import { PathRanker } from '../chat/pathRanker';
+import { folderPaths, PathRanker } from '../chat/pathRanker';
 import { WorkspaceFileIndex, type FolderFiles } from './workspaceFileIndex';
 
 /** How long the picker waits for language servers' workspace symbols before answering without them. */
@@ -206,23 +206,6 @@ export class VsCodeMentionSource implements MentionSource, vscode.Disposable {
   dispose(): void {
     this.index.dispose();
   }
-}
-
-/** Every folder the files are in, each once, parents after their first child. */
-function folderPaths(files: readonly string[]): string[] {
-  const folders = new Set<string>();
-  for (const file of files) {
-    let slash = file.lastIndexOf('/');
-    while (slash > 0) {
-      const folder = file.slice(0, slash);
-      if (folders.has(folder)) {
-        break;
-      }
-      folders.add(folder);
-      slash = folder.lastIndexOf('/');
-    }
-  }
-  return [...folders];
 }
 
 /** The URI of file `index` of the ranked index. */
