@@ -14,9 +14,8 @@ import { join, relative } from 'node:path';
 import { repoRoot } from './tools.mjs';
 
 /**
- * The suites under `dir` whose source contains `marker`, with the options of that folder's mocha config
- * minus its `spec` glob (mocha adds files named on the command line to the config's spec instead of
- * replacing it).
+ * The suites under `dir` whose source contains `marker`, run with that folder's mocha config (which leaves
+ * out its whole-suite spec when test files are named, test/support/mochaSuite.cjs).
  */
 function suites(dir, suffix, marker) {
   const folder = join(repoRoot, dir);
@@ -25,13 +24,7 @@ function suites(dir, suffix, marker) {
     .filter((name) => readFileSync(join(folder, name), 'utf8').includes(marker))
     .sort()
     .map((name) => relative(repoRoot, join(folder, name)));
-  const config = JSON.parse(readFileSync(join(folder, '.mocharc.json'), 'utf8'));
-  const options = Object.entries(config)
-    .filter(([key]) => key !== 'spec')
-    .flatMap(([key, value]) =>
-      value === true ? [`--${key}`] : [value].flat().flatMap((item) => [`--${key}`, String(item)]),
-    );
-  return { files, options };
+  return { files, options: ['--config', relative(repoRoot, join(folder, '.mocharc.cjs'))] };
 }
 
 const runs = [
@@ -50,11 +43,11 @@ let failed = false;
 for (const { files, options } of runs) {
   console.log(`screenshots: ${files.join(', ')}`);
   const code = await new Promise((resolveRun) => {
-    const child = spawn(
-      process.execPath,
-      [mocha, '--no-config', ...options, ...process.argv.slice(2), ...files],
-      { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ACP_DOCS_SCREENSHOTS: '1' } },
-    );
+    const child = spawn(process.execPath, [mocha, ...options, ...process.argv.slice(2), ...files], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, ACP_DOCS_SCREENSHOTS: '1' },
+    });
     child.on('exit', (exitCode, signal) => {
       if (signal) {
         console.error(`screenshots: mocha ended by ${signal}`);

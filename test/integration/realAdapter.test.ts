@@ -10,7 +10,6 @@
  */
 import { strict as assert } from 'node:assert';
 import { offlineClaudeEnv } from '../fixtures/llm/offlineClaudeEnv';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -24,15 +23,17 @@ import {
   DEMO_AGENT_ID,
   entriesOf,
   eventually,
-  EXTENSION_ID,
   freshChat,
   getApi,
   Settings,
   TempFolder,
   toolCallsOf,
+  settled,
   workspaceRoot,
   type RunningTurn,
 } from './support/harness';
+import { adapterPids, adapterScript, modelTurns } from './support/realAdapter';
+import { terminalText } from './support/terminalText';
 
 const AGENT_NAME = 'Claude Code (test)';
 
@@ -44,88 +45,6 @@ const OPTIONS = [
 ];
 
 type ToolCallMessage = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
-
-/** The adapter's entry point inside the extension's own node_modules. */
-function adapterScript(): string {
-  const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(extension, `${EXTENSION_ID} is not installed`);
-  const script = path.join(
-    extension.extensionPath,
-    'node_modules',
-    '@zed-industries',
-    'claude-code-acp',
-    'dist',
-    'index.js',
-  );
-  assert.ok(existsSync(script), `the claude-code-acp devDependency is not installed (${script})`);
-  return script;
-}
-
-/** `promise`, or a "timed out" error after `ms`: a turn that never ends fails its test in bounded time. */
-async function settled<T>(what: string, promise: Promise<T>, ms = 60_000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000} s waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * What a terminal shows, trailing blank rows dropped: selected and copied in the workbench (the API cannot
- * read a terminal), polled until it contains `expected`. The clipboard is put back afterwards.
- */
-async function terminalText(terminal: vscode.Terminal, expected: string): Promise<string> {
-  const clipboard = await vscode.env.clipboard.readText();
-  let last = '';
-  try {
-    terminal.show(true);
-    return await eventually(
-      `the terminal to show ${JSON.stringify(expected)}`,
-      async () => {
-        await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
-        await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
-        last = (await vscode.env.clipboard.readText()).replace(/\r\n/g, '\n').trimEnd();
-        return last.includes(expected) && last;
-      },
-      10_000,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; it showed ${JSON.stringify(last)}`);
-    });
-  } finally {
-    await vscode.env.clipboard.writeText(clipboard);
-    await vscode.commands.executeCommand('workbench.action.closePanel');
-  }
-}
-
-/**
- * What the stub answered to the model requests of the agent loop since request number `from`: the tool it
- * called, or 'text'. Claude Code's helper requests (streamed too, but without tools: in a git checkout it
- * summarizes the recently modified files at the first prompt) are left out.
- */
-function modelTurns(stub: AnthropicStub, from: number): string[] {
-  return stub.requests
-    .slice(from)
-    .filter(
-      (request) =>
-        request.path === '/v1/messages' && request.body?.stream && (request.body.tools?.length ?? 0) > 0,
-    )
-    .map((request) => request.answer);
-}
-
-/** Pids of the adapter processes this extension host started (its direct children running `script`). */
-function adapterPids(script: string): number[] {
-  const listing = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
-  return listing
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .filter(([, , ppid, args]) => Number(ppid) === process.pid && (args ?? '').includes(script))
-    .map(([, pid]) => Number(pid));
-}
 
 describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of the extension', function () {
   // session/new alone takes ~1.5 s, the first start of Claude Code longer; a turn with a tool a few seconds.

@@ -1,0 +1,107 @@
+/**
+ * Issue 5: many chats — chats running at once stay separate; the chat list with titles, rename and
+ * delete.
+ */
+import { strict as assert } from 'node:assert';
+import {
+  activeChatId,
+  activeThread,
+  ask,
+  begin,
+  DEMO_AGENT_ID,
+  DEMO_AGENT_NAME,
+  eventually,
+  freshChat,
+  replyOf,
+  transcript,
+} from './support/harness';
+import { useDemoChats } from './support/demoChats';
+import { unique } from './support/demoSessions';
+
+describe('sessions: many chats at once and the chat list (issue 5)', () => {
+  // Permission requests in these tests are answered inline.
+  const suite = useDemoChats({ chatView: true, clearRules: true });
+
+  it('runs two chats at once and keeps them separate', async () => {
+    const first = activeChatId(suite.api);
+    const hanging = await begin(suite.api, 'hang');
+    await eventually(
+      'the first chat to say "waiting "',
+      () => replyOf(suite.api, hanging.turnId) === 'waiting ',
+    );
+
+    const second = await freshChat(suite.api);
+    const streamed = await ask(suite.api, 'stream 30');
+    assert.equal(streamed.turn.status, 'completed');
+    assert.equal(streamed.reply, Array.from({ length: 30 }, (_, i) => `chunk ${i + 1} `).join(''));
+    assert.deepEqual(
+      transcript(suite.api),
+      [
+        ['user', 'stream 30'],
+        ['agent', streamed.reply],
+      ],
+      'the second chat holds only its own turn',
+    );
+    const running = Object.fromEntries(suite.api.chat.chatList().map((chat) => [chat.chatId, chat.running]));
+    assert.equal(running[first], true, 'the first chat still runs');
+    assert.equal(running[second], false);
+
+    await suite.api.chat.switchChat(first);
+    assert.deepEqual(
+      transcript(suite.api),
+      [
+        ['user', 'hang'],
+        ['agent', 'waiting '],
+      ],
+      'the first chat holds only its own turn',
+    );
+    await suite.api.chat.cancel();
+    const { turn } = await hanging.done;
+    assert.equal(turn.status, 'cancelled');
+    await suite.api.chat.switchChat(second);
+    assert.equal(
+      activeThread(suite.api).turns.at(-1)?.status,
+      'completed',
+      'cancelling one chat leaves the other',
+    );
+  });
+
+  it('lists chats with titles, renames and deletes them', async () => {
+    const first = activeChatId(suite.api);
+    const longPrompt = `a question that is long enough to need cutting down in the chat list ${unique('x')}`;
+    await ask(suite.api, longPrompt);
+    const second = await freshChat(suite.api);
+    assert.equal(suite.api.chat.chatList().find((chat) => chat.chatId === second)?.title, 'New chat');
+    await ask(suite.api, 'title');
+
+    const list = suite.api.chat.chatList();
+    assert.equal(list[0]?.chatId, second, 'most recently used first');
+    assert.equal(list[0]?.title, 'Test session title', "the agent's session title names the chat");
+    assert.equal(list[0]?.agentId, DEMO_AGENT_ID);
+    assert.equal(list[0]?.agentLabel, DEMO_AGENT_NAME);
+    const firstTitle = list.find((chat) => chat.chatId === first)?.title;
+    assert.equal(firstTitle, `${longPrompt.slice(0, 59)}…`, 'the first message, cut to 60 characters');
+
+    await suite.api.chat.handleMessage({ type: 'rename_chat', chatId: first, title: '  Renamed chat  ' });
+    assert.equal(suite.api.chat.chatList().find((chat) => chat.chatId === first)?.title, 'Renamed chat');
+    await suite.api.chat.handleMessage({ type: 'rename_chat', chatId: first, title: '' });
+    assert.equal(
+      suite.api.chat.chatList().find((chat) => chat.chatId === first)?.title,
+      `${longPrompt.slice(0, 59)}…`,
+      'an empty name goes back to the derived title',
+    );
+
+    // Deleting the active chat moves to the most recent other chat.
+    await suite.api.chat.handleMessage({ type: 'delete_chat', chatId: second });
+    assert.equal(
+      suite.api.chat.chatList().some((chat) => chat.chatId === second),
+      false,
+    );
+    assert.equal(activeChatId(suite.api), suite.api.chat.chatList()[0]?.chatId);
+    await suite.api.chat.handleMessage({ type: 'delete_chat', chatId: first });
+    assert.equal(
+      suite.api.chat.chatList().some((chat) => chat.chatId === first),
+      false,
+    );
+  });
+});

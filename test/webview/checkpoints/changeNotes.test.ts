@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileChange, message, snapshot, turnChanges } from '../support/builders';
+import { changeCard as card, changeRow as row, finishedTurn } from '../support/changeCard';
+import { useChatPages } from '../support/suite';
+
+const OUT = resolve(__dirname, '../../../test-results');
+
+describe('webview: what a change card or a turn without a checkpoint says is not tracked or left alone', () => {
+  const chat = useChatPages();
+
+  it('says when only some files can be tracked', async () => {
+    const page = await chat.open();
+    await page.host(
+      snapshot({
+        turns: [
+          finishedTurn({ id: 't1', changes: turnChanges([fileChange('a.ts')], { coverage: 'limited' }) }),
+          finishedTurn({ id: 't2', changes: turnChanges([fileChange('a.ts')]) }),
+        ],
+      }),
+    );
+    assert.equal(
+      await card(page, 't1').locator('.change-hint').innerText(),
+      'Only files the agent named or wrote through the editor are tracked — git is not available.',
+    );
+    assert.equal(await card(page, 't2').locator('.change-hint').isVisible(), false);
+  });
+
+  it('says which nested repositories and folders with unreadable rule files are not tracked (screenshot)', async () => {
+    const page = await chat.open();
+    await page.host(
+      snapshot({
+        turns: [
+          finishedTurn({ id: 't1', changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/'] }) }),
+          finishedTurn({
+            id: 't2',
+            changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/', 'lib/x/'] }),
+          }),
+          finishedTurn({ id: 't3', changes: turnChanges([fileChange('a.ts')]) }),
+        ],
+      }),
+    );
+    assert.equal(
+      await card(page, 't1').locator('.change-untracked').innerText(),
+      'Changes inside sub/ are not tracked: it is a nested repository, or its .gitignore or .gitattributes is not a regular file.',
+    );
+    assert.equal(
+      await card(page, 't2').locator('.change-untracked').innerText(),
+      'Changes inside sub/, lib/x/ are not tracked: nested repositories, or folders whose .gitignore or .gitattributes is not a regular file.',
+    );
+    assert.equal(await card(page, 't3').locator('.change-untracked').isVisible(), false);
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/change-card-untracked.png` });
+    page.assertClean();
+  });
+
+  it('says under a file why Undo left it, and offers no Undo for a file that may have existed (screenshot)', async () => {
+    const page = await chat.open({ width: 480, height: 420 });
+    await page.host(
+      snapshot({
+        entries: [message('user', 'u1', 'Tidy up')],
+        turns: [
+          finishedTurn({
+            changes: turnChanges([
+              fileChange('dir/a.txt', {
+                kind: 'deleted',
+                problem: 'Left alone: dir/ is now a link to a folder outside the workspace.',
+              }),
+              fileChange('.env', { kind: 'created', beforeUnknown: true }),
+              fileChange('src/app.ts', { decision: 'undone' }),
+            ]),
+          }),
+        ],
+      }),
+    );
+    const linked = row(page, '/w/dir/a.txt');
+    assert.equal(
+      await linked.locator('.change-note').innerText(),
+      'Left alone: dir/ is now a link to a folder outside the workspace.',
+    );
+    const env = row(page, '/w/.env');
+    assert.equal(
+      await env.locator('.change-note').innerText(),
+      'Ignored before the turn, so it may have existed then: Undo leaves it.',
+    );
+    assert.deepEqual(
+      await env
+        .locator('.change-buttons button')
+        .evaluateAll((list) => list.map((b) => b.getAttribute('aria-label'))),
+      ['Open the diff of .env', 'Keep the change to .env'],
+    );
+    assert.equal(await row(page, '/w/src/app.ts').locator('.change-note').count(), 0);
+    const [noteBox, nameBox] = await Promise.all([
+      linked.locator('.change-note').boundingBox(),
+      linked.locator('.change-name').boundingBox(),
+    ]);
+    assert.ok(noteBox && nameBox && noteBox.y >= nameBox.y + nameBox.height, 'the note is on its own line');
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/change-card-left-alone.png` });
+    page.assertClean();
+  });
+
+  it('says on a turn without a checkpoint why there is none, in place of Restore checkpoint (screenshot)', async () => {
+    const page = await chat.open({ width: 480, height: 300 });
+    await page.host(
+      snapshot({
+        entries: [message('user', 'u1', 'Refactor the parser')],
+        turns: [
+          finishedTurn({
+            checkpointId: undefined,
+            checkpointProblem: 'No checkpoint for this turn: the checkpoint storage is full (ENOSPC)',
+            changes: undefined,
+          }),
+        ],
+      }),
+    );
+    const note = page.page.locator('.checkpoint-problem[data-turn-id="t1"]');
+    assert.equal(
+      await note.innerText(),
+      'No checkpoint for this turn: the checkpoint storage is full (ENOSPC)',
+    );
+    assert.equal(await note.getAttribute('role'), 'note');
+    assert.equal(await page.page.locator('.restore-checkpoint').count(), 0, 'nothing to restore to');
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/checkpoint-problem.png` });
+    page.assertClean();
+  });
+});

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { ended, events, message, snapshot, started, turn, turnUpdated } from '../support/builders';
+import { finishedTurn, T0 } from '../support/changeCard';
+import { useChatPages } from '../support/suite';
+
+describe('webview: Restore checkpoint and the restored mark', () => {
+  const chat = useChatPages();
+
+  it('offers Restore checkpoint on finished turns with a checkpoint, disabled while a turn runs', async () => {
+    const page = await chat.open();
+    const first = finishedTurn({ id: 't1', checkpointId: 'cp-1' });
+    const noCheckpoint = finishedTurn({ id: 't2', checkpointId: undefined, startedAt: T0 + 10_000 });
+    const third = turn('t3', { checkpointId: 'cp-3', startedAt: T0 + 20_000 });
+    await page.host(
+      snapshot({
+        entries: [
+          message('user', 'u1', 'one'),
+          message('agent', 'a1', 'done one'),
+          message('user', 'u2', 'two', { turnId: 't2' }),
+          message('user', 'u3', 'three', { turnId: 't3' }),
+        ],
+        turns: [first, noCheckpoint, third],
+      }),
+    );
+    const restore = (turnId: string) =>
+      page.page.locator(`section[data-turn-id="${turnId}"] .restore-checkpoint`);
+    assert.equal(await restore('t1').count(), 1);
+    assert.equal(await restore('t2').count(), 0, 'no checkpoint: no restore');
+    assert.equal(await restore('t3').count(), 0, 'the running turn has none');
+    assert.equal(await restore('t1').isDisabled(), true, 'disabled while t3 runs');
+    // Right under the message that started the turn.
+    assert.equal(
+      await page.page
+        .locator('[data-entry-id="u1"]')
+        .evaluate((entry) => entry.nextElementSibling?.classList.contains('checkpoint-row')),
+      true,
+    );
+
+    await page.host(events(ended({ ...third, status: 'completed', stopReason: 'end_turn' })));
+    assert.equal(await restore('t1').isDisabled(), false);
+    assert.equal(await restore('t3').count(), 1);
+    assert.equal(await restore('t1').innerText(), 'Restore checkpoint');
+    assert.equal(
+      await restore('t1').getAttribute('title'),
+      'Put the workspace back to how it was before this message',
+    );
+    assert.equal(await restore('t1').locator('.codicon-discard').count(), 1);
+    await page.clearPosted();
+    await restore('t1').click();
+    await restore('t3').click();
+    assert.deepEqual(await page.posted(), [
+      { type: 'restore_checkpoint', turnId: 't1' },
+      { type: 'restore_checkpoint', turnId: 't3' },
+    ]);
+
+    await page.host(events(started(turn('t4', { startedAt: T0 + 30_000 }))));
+    assert.equal(await restore('t1').isDisabled(), true, 'a new turn runs');
+    assert.equal(await restore('t3').isDisabled(), true);
+  });
+
+  it('marks the restored message with a divider and everything from there that the restore undid', async () => {
+    const page = await chat.open();
+    const restoredAt = T0 + 25_000;
+    await page.host(
+      snapshot({
+        entries: [
+          message('user', 'u1', 'one', { turnId: 't1' }),
+          message('user', 'u2', 'two', { turnId: 't2' }),
+          message('agent', 'a2', 'did two', { turnId: 't2' }),
+          message('user', 'u3', 'three', { turnId: 't3' }),
+          message('user', 'u4', 'after the restore', { turnId: 't4' }),
+        ],
+        turns: [
+          finishedTurn({ id: 't1', startedAt: T0 }),
+          finishedTurn({ id: 't2', startedAt: T0 + 10_000, checkpointId: 'cp-2' }),
+          finishedTurn({ id: 't3', startedAt: T0 + 20_000, checkpointId: 'cp-3' }),
+          finishedTurn({ id: 't4', startedAt: T0 + 30_000, checkpointId: 'cp-4' }),
+        ],
+      }),
+    );
+    assert.equal(await page.page.locator('.restored-mark').count(), 0);
+    assert.equal(await page.page.locator('.turn.restored-away').count(), 0);
+
+    await page.host(
+      events(
+        turnUpdated(finishedTurn({ id: 't2', startedAt: T0 + 10_000, checkpointId: 'cp-2', restoredAt })),
+      ),
+    );
+    const marks = page.page.locator('.restored-mark');
+    assert.equal(await marks.count(), 1);
+    assert.match((await marks.textContent()) ?? '', /^Workspace restored to before this message · \S.*$/);
+    assert.equal(await marks.locator('time').getAttribute('datetime'), new Date(restoredAt).toISOString());
+    assert.equal(
+      await marks.evaluate((mark) => (mark.nextElementSibling as HTMLElement | null)?.dataset.turnId),
+      't2',
+      'the divider sits right above the restored message',
+    );
+    const away = await page.page
+      .locator('.turn.restored-away')
+      .evaluateAll((turns) => turns.map((t) => (t as HTMLElement).dataset.turnId));
+    assert.deepEqual(away, ['t2', 't3'], 't4 came after the restore; t1 before the restored message');
+    // Marked, still readable and selectable.
+    const style = await page.page.locator('[data-entry-id="a2"]').evaluate((entry) => ({
+      select: getComputedStyle(entry).userSelect,
+      visible: entry.checkVisibility(),
+    }));
+    assert.deepEqual(style, { select: 'auto', visible: true });
+    assert.equal(
+      await page.page
+        .locator('section[data-turn-id="t2"]')
+        .evaluate((section) => getComputedStyle(section).borderLeftStyle),
+      'solid',
+    );
+
+    // Restoring further back moves the mark up and marks more.
+    await page.host(events(turnUpdated(finishedTurn({ id: 't1', startedAt: T0, restoredAt: T0 + 40_000 }))));
+    assert.equal(await marks.count(), 2);
+    assert.deepEqual(
+      await page.page
+        .locator('.turn.restored-away')
+        .evaluateAll((turns) => turns.map((t) => (t as HTMLElement).dataset.turnId)),
+      ['t1', 't2', 't3', 't4'],
+    );
+    page.assertClean();
+  });
+});
