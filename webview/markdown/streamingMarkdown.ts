@@ -1,5 +1,6 @@
 import { BlockSplitter, type SplitResult } from './blockSplitter';
 import { LiveCodeBlock, languageOf } from './codeBlock';
+import { plainContinuation } from './proseTail';
 import { renderMarkdown } from './renderer';
 
 /**
@@ -13,7 +14,8 @@ const BLOCKS_PER_CHUNK = 32;
 /**
  * A message body that grows while the agent streams. Stable segments (see BlockSplitter) are
  * rendered once into their own element and never touched again; only the tail is re-rendered,
- * and a code fence still open in the tail is appended to as plain text instead of re-parsed.
+ * and a code fence still open in the tail, or a paragraph growing by plain words, is appended to
+ * as text instead of re-parsed.
  */
 export class StreamingMarkdown {
   readonly element: HTMLElement;
@@ -22,6 +24,8 @@ export class StreamingMarkdown {
   private text = '';
   private tailText: string | undefined;
   private liveFence: LiveCodeBlock | undefined;
+  /** The tail's one element when tailText rendered as a single paragraph: see proseTail.ts. */
+  private tailParagraph: HTMLElement | undefined;
   /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
   private chunk: HTMLElement | undefined;
   private chunkBlocks = 0;
@@ -104,13 +108,32 @@ export class StreamingMarkdown {
       }
       this.liveFence.setCode(fence.code);
       this.tailText = undefined;
+      this.tailParagraph = undefined;
       return;
     }
     this.liveFence = undefined;
-    if (result.tail === this.tailText) {
+    const shown = this.tailText;
+    const tail = result.tail;
+    if (tail === shown) {
       return;
     }
-    this.tailText = result.tail;
-    this.tail.innerHTML = result.tail.trim() === '' ? '' : renderMarkdown(result.tail);
+    this.tailText = tail;
+    if (this.tailParagraph && shown !== undefined && tail.length > shown.length && tail.startsWith(shown)) {
+      const text = plainContinuation(shown, tail.slice(shown.length));
+      if (text !== undefined) {
+        if (text !== '') {
+          this.tailParagraph.append(text);
+        }
+        return;
+      }
+    }
+    const html = tail.trim() === '' ? '' : renderMarkdown(tail);
+    this.tail.innerHTML = html;
+    this.tailParagraph = isOneParagraph(html) ? (this.tail.firstElementChild as HTMLElement) : undefined;
   }
+}
+
+/** markdown-it's HTML for a text that is one paragraph and nothing else. */
+function isOneParagraph(html: string): boolean {
+  return html.startsWith('<p>') && html.endsWith('</p>\n') && html.indexOf('<p>', 3) < 0;
 }

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import type { ChatPage } from './support/chatPage';
+import { appended, events, message, snapshot, turn } from './support/builders';
+import { useChatPages } from './support/suite';
+
+/**
+ * Streams that end a chunk where a paragraph tail growing by plain words (appended to the DOM
+ * without a re-parse) meets markdown: each chunk after the first is a continuation that could
+ * change the paragraph's structure, so the view must fall back to the parser for it.
+ */
+const STREAMS: Record<string, string[]> = {
+  'plain words': ['Plain words', ' and more', ' words, then; "quotes" too', ' and an end.'],
+  'half of **': ['Some prose', ' then *', '*bold** text'],
+  'a backtick': ['Some prose', ' then `', 'code` after'],
+  'a <': ['Some prose', ' then <', 'b> tag'],
+  'an &': ['Some prose', ' then &', 'amp; entity'],
+  'an entity completed': ['Some prose &amp', '; done'],
+  'a line starting with #': ['Some prose', '\n#', ' Heading'],
+  'a line starting with -': ['Some prose', '\n-', ' item'],
+  'a line starting with 1.': ['Some prose', '\n1', '. item'],
+  'a line starting with >': ['Some prose', '\n>', ' quote'],
+  'a line starting with |': ['a | b', '\n|', ' --- | --- |'],
+  'a fence': ['Some prose', '\n``', '`js\ncode();\n```\n', 'after'],
+  'a setext ===': ['Some prose', '\n==', '=\n\nNext'],
+  'a setext ---': ['Some prose', '\n--', '-'],
+  'a lazy continuation': ['> quoted', '\nlazy', ' words continue'],
+  'a link growing': ['See https://example.com/pa', 'th and', ' more'],
+  'emphasis touched': ['A _done_', 'bar', ' words'],
+  'trailing spaces': ['Words  ', 'more', '  ', 'end'],
+};
+
+/** The streamed message's markdown after each chunk, then the same texts each rendered once. */
+async function streamedAndOnce(
+  page: ChatPage,
+  chunks: string[],
+): Promise<{ streamed: string[]; once: string[] }> {
+  const html = () => page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
+  await page.host(snapshot({ entries: [message('agent', 's', '')], turns: [turn('t1')] }));
+  const streamed: string[] = [];
+  for (const chunk of chunks) {
+    await page.host(events(appended('s', chunk)));
+    streamed.push(await html());
+  }
+  const once: string[] = [];
+  for (let end = 1; end <= chunks.length; end++) {
+    await page.host(snapshot({ entries: [message('agent', 's', chunks.slice(0, end).join(''))] }));
+    once.push(await html());
+  }
+  return { streamed, once };
+}
+
+describe('webview: a streamed paragraph tail matches its render once', () => {
+  const chat = useChatPages();
+
+  it('after every chunk, whatever markdown the next chunk starts or completes', async () => {
+    const page = await chat.open();
+    for (const [name, chunks] of Object.entries(STREAMS)) {
+      const { streamed, once } = await streamedAndOnce(page, chunks);
+      assert.deepEqual(streamed, once, name);
+    }
+    page.assertClean();
+  });
+
+  it('grows the paragraph in place while plain words arrive, and re-renders it when markdown does', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('agent', 's', 'Done.\n\nPlain')], turns: [turn('t1')] }));
+    const keep = () =>
+      page.page.evaluate(() => {
+        const w = window as unknown as { __p: Element | null };
+        w.__p = document.querySelector('[data-entry-id="s"] .md-tail p');
+      });
+    const kept = () =>
+      page.page.evaluate(() => {
+        const w = window as unknown as { __p: Element | null };
+        return w.__p !== null && w.__p === document.querySelector('[data-entry-id="s"] .md-tail p');
+      });
+    await keep();
+    await page.host(events(appended('s', ' words'), appended('s', ' and more')));
+    assert.equal(await kept(), true, 'plain words are appended to the paragraph shown');
+    await page.host(events(appended('s', ' *stressed*')));
+    assert.equal(await kept(), false, 'emphasis is parsed');
+    const tail = page.page.locator('[data-entry-id="s"] .md-tail');
+    assert.equal(await tail.innerHTML(), '<p>Plain words and more <em>stressed</em></p>\n');
+    page.assertClean();
+  });
+});
