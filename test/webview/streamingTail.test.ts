@@ -29,6 +29,22 @@ const STREAMS: Record<string, string[]> = {
   'trailing spaces': ['Words  ', 'more', '  ', 'end'],
 };
 
+/** Fences shown live while they stream, then closed: the finished block reuses the live one when it may. */
+const FENCES: Record<string, string[]> = {
+  'a fence with a language': ['Intro\n\n```ts\nconst a = 1;\n', "const b = '<&>';\n", '```\n\nAfter'],
+  'no language': ['```\nplain\n', '```\n', 'After'],
+  'tildes and a longer close': ['~~~~py extra words\nprint(1)\n', '~~~~~\n\nAfter'],
+  'a close split in the middle': ['```js\nx();\n`', '`', '`\nAfter'],
+  'an empty fence': ['```sh\n', '```\n'],
+  'two fences of one language in one chunk': ['```ts\na();\n', '```\n```ts\nb();\n```\n', 'Done'],
+  'closed at the very end, no newline': ['```ts\na();\n', '```'],
+  'an entity in the info string': ['```a&amp;b\nx\n', '```\nAfter'],
+  'an escape in the info string': ['```c\\+\\+\nx\n', '```\nAfter'],
+  'carriage returns': ['```ts\r\na();\r\n', '```\r\n\r\nAfter'],
+  'a NUL in the code': ['```ts\na(\0);\n', '```\nAfter'],
+  'a closing marker too short': ['````ts\na();\n```\n', 'b();\n````\nAfter'],
+};
+
 /** The streamed message's markdown after each chunk, then the same texts each rendered once. */
 async function streamedAndOnce(
   page: ChatPage,
@@ -58,6 +74,35 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
       const { streamed, once } = await streamedAndOnce(page, chunks);
       assert.deepEqual(streamed, once, name);
     }
+    page.assertClean();
+  });
+
+  it('closes a streamed fence like a render once, after every chunk', async () => {
+    const page = await chat.open();
+    for (const [name, chunks] of Object.entries(FENCES)) {
+      const { streamed, once } = await streamedAndOnce(page, chunks);
+      assert.deepEqual(streamed, once, name);
+    }
+    page.assertClean();
+  });
+
+  it('keeps the live code block as the finished block when its fence closes', async () => {
+    const page = await chat.open();
+    await page.host(
+      snapshot({ entries: [message('agent', 's', 'Intro\n\n```ts\na();\n')], turns: [turn('t1')] }),
+    );
+    await page.page.evaluate(() => {
+      const w = window as unknown as { __live: Element | null };
+      w.__live = document.querySelector('[data-entry-id="s"] .md-tail .code-block');
+    });
+    await page.host(events(appended('s', 'b();\n```\n\nAfter')));
+    const kept = await page.page.evaluate(() => {
+      const w = window as unknown as { __live: Element | null };
+      const blocks = document.querySelectorAll('[data-entry-id="s"] .md-block .code-block');
+      return w.__live !== null && blocks.length === 1 && blocks[0] === w.__live;
+    });
+    assert.equal(kept, true, 'the live block became the finished one');
+    assert.equal(await page.page.locator('[data-entry-id="s"] .md-block code').textContent(), 'a();\nb();\n');
     page.assertClean();
   });
 
