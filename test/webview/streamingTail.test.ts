@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { ChatPage } from './support/chatPage';
 import { appended, events, message, snapshot, turn } from './support/builders';
 import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
 
 /**
  * Streams that end a chunk where a paragraph tail growing by plain words (appended to the DOM
@@ -103,6 +107,8 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
     });
     assert.equal(kept, true, 'the live block became the finished one');
     assert.equal(await page.page.locator('[data-entry-id="s"] .md-block code').textContent(), 'a();\nb();\n');
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/streamed-fence-closed.png` });
     page.assertClean();
   });
 
