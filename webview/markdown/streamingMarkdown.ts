@@ -1,5 +1,6 @@
 import { BlockSplitter, type SplitResult } from './blockSplitter';
 import { LiveCodeBlock, languageOf } from './codeBlock';
+import { plainContinuation } from './proseTail';
 import { renderMarkdown } from './renderer';
 
 /**
@@ -13,7 +14,8 @@ const BLOCKS_PER_CHUNK = 32;
 /**
  * A message body that grows while the agent streams. Stable segments (see BlockSplitter) are
  * rendered once into their own element and never touched again; only the tail is re-rendered,
- * and a code fence still open in the tail is appended to as plain text instead of re-parsed.
+ * and a code fence still open in the tail, or a paragraph growing by plain words, is appended to
+ * as text instead of re-parsed.
  */
 export class StreamingMarkdown {
   readonly element: HTMLElement;
@@ -22,6 +24,8 @@ export class StreamingMarkdown {
   private text = '';
   private tailText: string | undefined;
   private liveFence: LiveCodeBlock | undefined;
+  /** The tail's one element when tailText rendered as a single paragraph: see proseTail.ts. */
+  private tailParagraph: HTMLElement | undefined;
   /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
   private chunk: HTMLElement | undefined;
   private chunkBlocks = 0;
@@ -48,11 +52,15 @@ export class StreamingMarkdown {
       this.splitter.reset();
       this.element.replaceChildren(this.tail);
       this.chunk = undefined;
+      this.liveFence = undefined;
       result = this.splitter.update(text) as SplitResult;
     }
     this.text = text;
     for (const segment of result.committed) {
       this.appendBlock(segment);
+    }
+    if (result.committed.length > 0) {
+      this.liveFence = undefined;
     }
     this.renderTail(result);
   }
@@ -65,8 +73,20 @@ export class StreamingMarkdown {
     // A rope: V8 joins the pieces only if the whole text is ever read (setText's comparison).
     this.text += delta;
     const result = this.splitter.append(delta);
-    for (const segment of result.committed) {
-      this.appendBlock(segment);
+    // A fence shown live in the tail can only be closed by the first segment committed after it
+    // (the splitter commits nothing inside a fence), and its code shown is a prefix of the final code.
+    const live = this.liveFence;
+    for (const [index, segment] of result.committed.entries()) {
+      const adopted = index === 0 && live !== undefined && adoptClosedFence(live, segment);
+      if (adopted) {
+        this.placeBlock(adopted);
+      } else {
+        this.appendBlock(segment);
+      }
+    }
+    if (result.committed.length > 0) {
+      // Closed (adopted or rendered): a fence opening in the same update needs a block of its own.
+      this.liveFence = undefined;
     }
     this.renderTail(result);
   }
@@ -79,6 +99,10 @@ export class StreamingMarkdown {
     block.className = 'md-block';
     // renderMarkdown escapes raw HTML and vets links: see markdown/renderer.ts.
     block.innerHTML = renderMarkdown(segment);
+    this.placeBlock(block);
+  }
+
+  private placeBlock(block: HTMLElement): void {
     if (!this.chunk || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
       this.chunk = document.createElement('div');
       this.chunk.className = 'md-chunk';
@@ -104,13 +128,64 @@ export class StreamingMarkdown {
       }
       this.liveFence.setCode(fence.code);
       this.tailText = undefined;
+      this.tailParagraph = undefined;
       return;
     }
     this.liveFence = undefined;
-    if (result.tail === this.tailText) {
+    const shown = this.tailText;
+    const tail = result.tail;
+    if (tail === shown) {
       return;
     }
-    this.tailText = result.tail;
-    this.tail.innerHTML = result.tail.trim() === '' ? '' : renderMarkdown(result.tail);
+    this.tailText = tail;
+    if (this.tailParagraph && shown !== undefined && tail.length > shown.length && tail.startsWith(shown)) {
+      const text = plainContinuation(shown, tail.slice(shown.length));
+      if (text !== undefined) {
+        if (text !== '') {
+          this.tailParagraph.append(text);
+        }
+        return;
+      }
+    }
+    const html = tail.trim() === '' ? '' : renderMarkdown(tail);
+    this.tail.innerHTML = html;
+    this.tailParagraph = isOneParagraph(html) ? (this.tail.firstElementChild as HTMLElement) : undefined;
   }
+}
+
+/**
+ * The finished block of a fence that was shown live, built from the live block's DOM instead of
+ * rendering its code again (a long fence's last frame re-rendered all of it): what markdown-it
+ * makes of the segment, a code block and a newline, as long as markdown-it would not change the
+ * code or the language (carriage returns, NULs, escapes or entities in the info string); else
+ * undefined, and the segment is rendered.
+ */
+function adoptClosedFence(live: LiveCodeBlock, segment: string): HTMLElement | undefined {
+  const bodyStart = segment.indexOf('\n') + 1;
+  const closeStart = segment.lastIndexOf('\n', segment.length - 2) + 1;
+  const info = /^(?:`{3,}|~{3,})(.*)$/.exec(segment.slice(0, bodyStart - 1))?.[1];
+  if (
+    bodyStart === 0 ||
+    closeStart < bodyStart ||
+    !segment.endsWith('\n') ||
+    info === undefined ||
+    /[&\\\r\0]/.test(info) ||
+    languageOf(info) !== live.language
+  ) {
+    return undefined;
+  }
+  const code = segment.slice(bodyStart, closeStart);
+  if (/[\r\0]/.test(code)) {
+    return undefined;
+  }
+  live.setCode(code);
+  const block = document.createElement('div');
+  block.className = 'md-block';
+  block.append(live.element, '\n');
+  return block;
+}
+
+/** markdown-it's HTML for a text that is one paragraph and nothing else. */
+function isOneParagraph(html: string): boolean {
+  return html.startsWith('<p>') && html.endsWith('</p>\n') && html.indexOf('<p>', 3) < 0;
 }

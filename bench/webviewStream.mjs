@@ -1,0 +1,172 @@
+// The webview's streaming figures: the 2 MB answer streamed as the host posts it, frame by frame, against the
+// same final text rendered once (on the same page, several times: one ≈ 0.2–0.3 s render swings with the
+// machine's load, so the baseline is the median of many); the naive re-render; the heap a streamed answer holds.
+/* global window, document */
+import { freshPage, heapMb, withCpu } from './webviewPage.mjs';
+import { streamingSnapshot, streamMessages } from './workloads.mjs';
+
+/** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
+const NAIVE_SAMPLES = 12;
+
+/** Renders of the final text once after each stream: the baseline is their median over all runs. */
+export const ONCE_RENDERS = 5;
+
+const script = (frame) => frame.handle + frame.render;
+
+/**
+ * Streams `text` as the host would and times every frame; then, on the same page, renders the final
+ * text once ONCE_RENDERS times (each replaces what is shown, as a snapshot of the chat does).
+ */
+export async function streamOnce(browser, origin, text) {
+  const { page, problems } = await freshPage(browser, origin);
+  try {
+    await page.evaluate((start) => window.__step(start), streamingSnapshot());
+    const stream = await withCpu(() =>
+      page.evaluate(async (messages) => {
+        const frames = [];
+        for (const message of messages) {
+          frames.push(await window.__step(message));
+        }
+        const shown = document.querySelector('[data-entry-id="a1"] .markdown')?.textContent?.length ?? 0;
+        return { frames, shown };
+      }, streamMessages(text)),
+    );
+    const onces = [];
+    let nodes = 0;
+    for (let i = 0; i < ONCE_RENDERS; i++) {
+      const once = await withCpu(() =>
+        page.evaluate(async (final) => {
+          const once = await window.__step(final);
+          return { once, nodes: document.getElementsByTagName('*').length };
+        }, streamingSnapshot(text)),
+      );
+      onces.push({ ...once.result.once, cpuMs: once.cpuMs });
+      nodes = once.result.nodes;
+    }
+    if (problems.length > 0) {
+      throw new Error(`page problems: ${problems.join(' | ')}`);
+    }
+    const { frames, shown } = stream.result;
+    const onceScripts = onces.map(script);
+    return {
+      chars: text.length,
+      messages: frames.length,
+      streamScriptMs: frames.reduce((sum, frame) => sum + script(frame), 0),
+      streamLayoutMs: frames.reduce((sum, frame) => sum + frame.layout, 0),
+      frameMs: frames.map((frame) => script(frame) + frame.layout),
+      frameScriptMs: frames.map(script),
+      frameLayoutMs: frames.map((frame) => frame.layout),
+      onceScriptsMs: onceScripts,
+      onceScriptMs: median(onceScripts),
+      onceLayoutMs: median(onces.map((once) => once.layout)),
+      shownChars: shown,
+      nodes,
+      streamCpuMs: stream.cpuMs,
+      onceCpuMs: median(onces.map((once) => once.cpuMs)),
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * What a streamed answer holds in the page (the DOM, the store) per MB: heap after a GC, turn started vs text
+ * streamed. On a page of its own: a forced GC just before the timed stream slows its first frames.
+ */
+export async function streamHeapOnce(browser, origin, text) {
+  const { page, problems } = await freshPage(browser, origin);
+  try {
+    await page.evaluate((start) => window.__step(start), streamingSnapshot());
+    const startHeapMb = await heapMb(page);
+    await page.evaluate(async (messages) => {
+      for (const message of messages) {
+        await window.__step(message);
+      }
+    }, streamMessages(text));
+    const streamedHeapMb = await heapMb(page);
+    if (problems.length > 0) {
+      throw new Error(`page problems: ${problems.join(' | ')}`);
+    }
+    return { chars: text.length, heapPerMb: (streamedHeapMb - startHeapMb) / (text.length / 1e6) };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The naive way: every message re-renders the whole message so far (a snapshot of the text so
+ * far, which our view renders from scratch). Timed at NAIVE_SAMPLES evenly spread points of the
+ * stream and extrapolated to every message (the mean sampled cost times the number of messages):
+ * running it whole would take minutes.
+ */
+export async function naiveOnce(browser, origin, text) {
+  const { page, problems } = await freshPage(browser, origin);
+  try {
+    const count = streamMessages(text).length;
+    const perMessage = text.length / count;
+    const points = Array.from({ length: NAIVE_SAMPLES }, (_, i) =>
+      Math.round(((i + 0.5) / NAIVE_SAMPLES) * count * perMessage),
+    );
+    const costs = await page.evaluate(
+      async (snapshots) => {
+        const out = [];
+        for (const snapshot of snapshots) {
+          const frame = await window.__step(snapshot);
+          out.push(frame.handle + frame.render);
+        }
+        return out;
+      },
+      points.map((end) => streamingSnapshot(text.slice(0, end))),
+    );
+    if (problems.length > 0) {
+      throw new Error(`page problems: ${problems.join(' | ')}`);
+    }
+    const mean = costs.reduce((sum, cost) => sum + cost, 0) / costs.length;
+    return { scriptMs: mean * count, sampled: costs.length, messages: count };
+  } finally {
+    await page.close();
+  }
+}
+
+export function median(values) {
+  const sorted = values.filter((value) => value !== undefined).sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * The streaming figure from streamOnce's runs: the median stream's script time over the median of
+ * every render-once of every run (ONCE_RENDERS a run, interleaved with the streams).
+ */
+export function streamVsOnce(runs) {
+  const onces = runs.flatMap((run) => run.onceScriptsMs);
+  const streamMs = median(runs.map((run) => run.streamScriptMs));
+  const onceMs = median(onces);
+  return { ratio: streamMs / onceMs, streamMs, onceMs, onceRenders: onces.length };
+}
+
+/**
+ * Robust to the machine's load (waiting for a core only adds): each frame's script time as its
+ * minimum over the runs, summed, beside the fastest render of the final text once.
+ */
+export function fastestStreamVsOnce(runs) {
+  const frameMinima = runs
+    .map((run) => run.frameScriptMs)
+    .reduce((min, frames) => min.map((ms, i) => Math.min(ms, frames[i] ?? ms)), runs[0]?.frameScriptMs ?? []);
+  const streamMs = frameMinima.reduce((sum, ms) => sum + ms, 0);
+  const onceMs = Math.min(...runs.flatMap((run) => run.onceScriptsMs));
+  return {
+    ratio: streamMs / onceMs,
+    streamMs,
+    onceMs,
+    onceRenders: runs.flatMap((run) => run.onceScriptsMs).length,
+  };
+}
+
+/** Where each run's slowest frame was: the message it rendered and its script and layout time. */
+export function slowestFrames(runs) {
+  return runs.map((run) => {
+    const index = run.frameMs.indexOf(Math.max(...run.frameMs));
+    return { index, scriptMs: run.frameScriptMs[index], layoutMs: run.frameLayoutMs[index] };
+  });
+}

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ChatPage } from './support/chatPage';
+import { appended, events, message, snapshot, turn } from './support/builders';
+import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
+
+/**
+ * Streams that end a chunk where a paragraph tail growing by plain words (appended to the DOM
+ * without a re-parse) meets markdown: each chunk after the first is a continuation that could
+ * change the paragraph's structure, so the view must fall back to the parser for it.
+ */
+const STREAMS: Record<string, string[]> = {
+  'plain words': ['Plain words', ' and more', ' words, then; "quotes" too', ' and an end.'],
+  'half of **': ['Some prose', ' then *', '*bold** text'],
+  'a backtick': ['Some prose', ' then `', 'code` after'],
+  'a <': ['Some prose', ' then <', 'b> tag'],
+  'an &': ['Some prose', ' then &', 'amp; entity'],
+  'an entity completed': ['Some prose &amp', '; done'],
+  'a line starting with #': ['Some prose', '\n#', ' Heading'],
+  'a line starting with -': ['Some prose', '\n-', ' item'],
+  'a line starting with 1.': ['Some prose', '\n1', '. item'],
+  'a line starting with >': ['Some prose', '\n>', ' quote'],
+  'a line starting with |': ['a | b', '\n|', ' --- | --- |'],
+  'a fence': ['Some prose', '\n``', '`js\ncode();\n```\n', 'after'],
+  'a setext ===': ['Some prose', '\n==', '=\n\nNext'],
+  'a setext ---': ['Some prose', '\n--', '-'],
+  'a lazy continuation': ['> quoted', '\nlazy', ' words continue'],
+  'a link growing': ['See https://example.com/pa', 'th and', ' more'],
+  'emphasis touched': ['A _done_', 'bar', ' words'],
+  'trailing spaces': ['Words  ', 'more', '  ', 'end'],
+};
+
+/** Fences shown live while they stream, then closed: the finished block reuses the live one when it may. */
+const FENCES: Record<string, string[]> = {
+  'a fence with a language': ['Intro\n\n```ts\nconst a = 1;\n', "const b = '<&>';\n", '```\n\nAfter'],
+  'no language': ['```\nplain\n', '```\n', 'After'],
+  'tildes and a longer close': ['~~~~py extra words\nprint(1)\n', '~~~~~\n\nAfter'],
+  'a close split in the middle': ['```js\nx();\n`', '`', '`\nAfter'],
+  'an empty fence': ['```sh\n', '```\n'],
+  'two fences of one language in one chunk': ['```ts\na();\n', '```\n```ts\nb();\n```\n', 'Done'],
+  'closed at the very end, no newline': ['```ts\na();\n', '```'],
+  'an entity in the info string': ['```a&amp;b\nx\n', '```\nAfter'],
+  'an escape in the info string': ['```c\\+\\+\nx\n', '```\nAfter'],
+  'carriage returns': ['```ts\r\na();\r\n', '```\r\n\r\nAfter'],
+  'a NUL in the code': ['```ts\na(\0);\n', '```\nAfter'],
+  'a closing marker too short': ['````ts\na();\n```\n', 'b();\n````\nAfter'],
+};
+
+/** The streamed message's markdown after each chunk, then the same texts each rendered once. */
+async function streamedAndOnce(
+  page: ChatPage,
+  chunks: string[],
+): Promise<{ streamed: string[]; once: string[] }> {
+  const html = () => page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
+  await page.host(snapshot({ entries: [message('agent', 's', '')], turns: [turn('t1')] }));
+  const streamed: string[] = [];
+  for (const chunk of chunks) {
+    await page.host(events(appended('s', chunk)));
+    streamed.push(await html());
+  }
+  const once: string[] = [];
+  for (let end = 1; end <= chunks.length; end++) {
+    await page.host(snapshot({ entries: [message('agent', 's', chunks.slice(0, end).join(''))] }));
+    once.push(await html());
+  }
+  return { streamed, once };
+}
+
+describe('webview: a streamed paragraph tail matches its render once', () => {
+  const chat = useChatPages();
+
+  it('after every chunk, whatever markdown the next chunk starts or completes', async () => {
+    const page = await chat.open();
+    for (const [name, chunks] of Object.entries(STREAMS)) {
+      const { streamed, once } = await streamedAndOnce(page, chunks);
+      assert.deepEqual(streamed, once, name);
+    }
+    page.assertClean();
+  });
+
+  it('closes a streamed fence like a render once, after every chunk', async () => {
+    const page = await chat.open();
+    for (const [name, chunks] of Object.entries(FENCES)) {
+      const { streamed, once } = await streamedAndOnce(page, chunks);
+      assert.deepEqual(streamed, once, name);
+    }
+    page.assertClean();
+  });
+
+  it('keeps the live code block as the finished block when its fence closes', async () => {
+    const page = await chat.open();
+    await page.host(
+      snapshot({ entries: [message('agent', 's', 'Intro\n\n```ts\na();\n')], turns: [turn('t1')] }),
+    );
+    await page.page.evaluate(() => {
+      const w = window as unknown as { __live: Element | null };
+      w.__live = document.querySelector('[data-entry-id="s"] .md-tail .code-block');
+    });
+    await page.host(events(appended('s', 'b();\n```\n\nAfter')));
+    const kept = await page.page.evaluate(() => {
+      const w = window as unknown as { __live: Element | null };
+      const blocks = document.querySelectorAll('[data-entry-id="s"] .md-block .code-block');
+      return w.__live !== null && blocks.length === 1 && blocks[0] === w.__live;
+    });
+    assert.equal(kept, true, 'the live block became the finished one');
+    assert.equal(await page.page.locator('[data-entry-id="s"] .md-block code').textContent(), 'a();\nb();\n');
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/streamed-fence-closed.png` });
+    page.assertClean();
+  });
+
+  it('grows the paragraph in place while plain words arrive, and re-renders it when markdown does', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('agent', 's', 'Done.\n\nPlain')], turns: [turn('t1')] }));
+    const keep = () =>
+      page.page.evaluate(() => {
+        const w = window as unknown as { __p: Element | null };
+        w.__p = document.querySelector('[data-entry-id="s"] .md-tail p');
+      });
+    const kept = () =>
+      page.page.evaluate(() => {
+        const w = window as unknown as { __p: Element | null };
+        return w.__p !== null && w.__p === document.querySelector('[data-entry-id="s"] .md-tail p');
+      });
+    await keep();
+    await page.host(events(appended('s', ' words'), appended('s', ' and more')));
+    assert.equal(await kept(), true, 'plain words are appended to the paragraph shown');
+    await page.host(events(appended('s', ' *stressed*')));
+    assert.equal(await kept(), false, 'emphasis is parsed');
+    const tail = page.page.locator('[data-entry-id="s"] .md-tail');
+    assert.equal(await tail.innerHTML(), '<p>Plain words and more <em>stressed</em></p>\n');
+    page.assertClean();
+  });
+});
