@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import { message, snapshot } from './support/builders';
 import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
 
 const DOC = [
   '# Title',
@@ -100,6 +103,7 @@ describe('webview: markdown', () => {
       'url',
       'url',
     ]);
+    await page.page.locator('[data-entry-id="e1"]').screenshot({ path: `${OUT}/markdown-autolinks.png` });
     await links.nth(1).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'open_url', url: 'https://www.example.com/docs' });
   });
