@@ -26,20 +26,20 @@ export interface LinkMatch {
   readonly url: string;
 }
 
-const CANDIDATE = /https?:\/\/|www\./giu;
-const SCHEME_AT_START = /^https?:\/\//iu;
+const CANDIDATE = /https?:\/\/|www\./gi;
+const SCHEME_AT_START = /^https?:\/\//i;
 /** A link starts a word: not after a letter, a digit, or what joins it to one (`git+https:`, `a/www.`, `a@www.`). */
 const JOINED_BEFORE = /[\p{L}\p{N}\p{M}+\-/@]/u;
 const LABEL = String.raw`[\p{L}\p{N}\p{M}_-]+`;
 /** A host and port, whole: `x.org:123456` or `x.org:80a` is no host. */
 const HOST = new RegExp(
-  String.raw`(?:\[[0-9a-f:.]+\]|${LABEL}(?:\.${LABEL})*)(?::\d{1,5})?(?!:\d|\.?[\p{L}\p{N}\p{M}_-])`,
-  'iuy',
+  String.raw`(?:\[[0-9a-fA-F:.]+\]|${LABEL}(?:\.${LABEL})*)(?::\d{1,5})?(?!:\d|\.?[\p{L}\p{N}\p{M}_-])`,
+  'uy',
 );
 /** A `www.` host names a domain under a top-level one: `www.example.com`, not `www.example`. */
 const WWW_HOST = new RegExp(
-  String.raw`^www(?:\.${LABEL})+\.(?:\p{L}{2,}|xn--[a-z0-9-]+)(?::\d{1,5})?$`,
-  'iu',
+  String.raw`^[wW]{3}(?:\.${LABEL})+\.(?:\p{L}{2,}|[xX][nN]--[a-zA-Z0-9-]+)(?::\d{1,5})?$`,
+  'u',
 );
 /** What ends a URL's path, query or fragment. */
 const PATH_END = /[\s\p{Cc}<>"`]|(?=\P{ASCII})\p{P}/gu;
@@ -57,23 +57,15 @@ export class LinkifyIt {
     return this.match(text) !== null;
   }
 
+  /** markdown-it asks `test` and then `match` of the same text: the answer to the last text asked. */
+  private last: { readonly text: string; readonly links: readonly LinkMatch[] | null } | undefined;
+
   /** Every link in the text, in order, or null when there is none (as linkify-it answers). */
-  match(text: string): LinkMatch[] | null {
-    const links: LinkMatch[] = [];
-    const candidates = new RegExp(CANDIDATE.source, CANDIDATE.flags);
-    for (let found = candidates.exec(text); found; found = candidates.exec(text)) {
-      const before = text[found.index - 1];
-      const at = before !== undefined && JOINED_BEFORE.test(before) ? undefined : linkAt(text, found.index);
-      if (at && 'link' in at) {
-        links.push(at.link);
-      }
-      // Not into what was read: a `www.` or `https://` inside a name that is no link does not start one.
-      candidates.lastIndex = Math.max(
-        found.index + 1,
-        at ? ('link' in at ? at.link.lastIndex : at.notLinkUntil) : 0,
-      );
+  match(text: string): readonly LinkMatch[] | null {
+    if (this.last?.text !== text) {
+      this.last = { text, links: findLinks(text) };
     }
-    return links.length > 0 ? links : null;
+    return this.last.links;
   }
 
   /** The `http(s)://` link the text starts with, if any (markdown-it's inline rule, at a `://`). */
@@ -81,6 +73,25 @@ export class LinkifyIt {
     const at = SCHEME_AT_START.test(text) ? linkAt(text, 0) : undefined;
     return at && 'link' in at ? at.link : null;
   }
+}
+
+function findLinks(text: string): LinkMatch[] | null {
+  const links: LinkMatch[] = [];
+  const candidates = CANDIDATE;
+  candidates.lastIndex = 0;
+  for (let found = candidates.exec(text); found; found = candidates.exec(text)) {
+    const before = text[found.index - 1];
+    const at = before !== undefined && JOINED_BEFORE.test(before) ? undefined : linkAt(text, found.index);
+    if (at && 'link' in at) {
+      links.push(at.link);
+    }
+    // Not into what was read: a `www.` or `https://` inside a name that is no link does not start one.
+    candidates.lastIndex = Math.max(
+      found.index + 1,
+      at ? ('link' in at ? at.link.lastIndex : at.notLinkUntil) : 0,
+    );
+  }
+  return links.length > 0 ? links : null;
 }
 
 /** The link at text[index] (a scheme or `www.`), or how far the text read there is no link. */
