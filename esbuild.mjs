@@ -57,21 +57,24 @@ const englishOnlyZod = {
 };
 
 /**
- * markdown-it decodes named entities with the `entities` package and its 20 KiB table, and converts
- * link hosts with `punycode.js`; in the webview the browser does both (webview/markdown/entities.ts,
- * webview/markdown/punycode.ts).
+ * markdown-it's libraries, done smaller in the webview: it decodes named entities with the `entities`
+ * package and its 20 KiB table, converts link hosts with `punycode.js` and tests for Unicode
+ * punctuation with `uc.micro`'s tables, where the browser does each (webview/markdown/entities.ts,
+ * punycode.ts, ucmicro.ts); and it finds autolinks with linkify-it, where the chat's own
+ * webview/markdown/linkify.ts links what the chat opens.
  */
-const browserEntities = {
-  name: 'browser-entities',
+const markdownLibraries = {
+  entities: 'webview/markdown/entities.ts',
+  'punycode.js': 'webview/markdown/punycode.ts',
+  'uc.micro': 'webview/markdown/ucmicro.ts',
+  'linkify-it': 'webview/markdown/linkify.ts',
+};
+const browserMarkdown = {
+  name: 'browser-markdown',
   setup(build) {
-    build.onResolve({ filter: /^entities$/ }, (args) =>
+    build.onResolve({ filter: /^(entities|punycode\.js|uc\.micro|linkify-it)$/ }, (args) =>
       /[\\/]markdown-it[\\/]/.test(args.importer)
-        ? { path: resolve('webview/markdown/entities.ts') }
-        : undefined,
-    );
-    build.onResolve({ filter: /^punycode\.js$/ }, (args) =>
-      /[\\/]markdown-it[\\/]/.test(args.importer)
-        ? { path: resolve('webview/markdown/punycode.ts') }
+        ? { path: resolve(markdownLibraries[args.path]) }
         : undefined,
     );
   },
@@ -118,7 +121,7 @@ const builds = [
     ...common,
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
-    plugins: [browserEntities, ...common.plugins],
+    plugins: [browserMarkdown, ...common.plugins],
     format: 'esm',
     platform: 'browser',
     target: 'es2022',

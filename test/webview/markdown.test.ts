@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import { message, snapshot } from './support/builders';
 import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
 
 const DOC = [
   '# Title',
@@ -82,6 +85,27 @@ describe('webview: markdown', () => {
     // The host written in Cyrillic letters that look like "apple" is not shown as "аpple.com".
     assert.equal(await links.nth(1).textContent(), 'https://xn--pple-43d.com/login');
     assert.equal(await links.nth(1).getAttribute('href'), 'https://xn--pple-43d.com/login');
+  });
+
+  it('autolinks web URLs and www. hosts like GitHub, not file names, e-mails or code', async () => {
+    const page = await chat.open();
+    const text = [
+      'See https://en.wikipedia.org/wiki/Foo_(bar), (www.example.com/docs).',
+      'Edit foo.md and src/a.ts, mail user@example.com or mailto:user@example.com, not `https://in.code`.',
+    ].join('\n');
+    await page.host(snapshot({ entries: [message('agent', 'e1', text)] }));
+    const links = page.page.locator('[data-entry-id="e1"] .markdown a');
+    assert.deepEqual(await links.allTextContents(), [
+      'https://en.wikipedia.org/wiki/Foo_(bar)',
+      'www.example.com/docs',
+    ]);
+    assert.deepEqual(await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('data-link'))), [
+      'url',
+      'url',
+    ]);
+    await page.page.locator('[data-entry-id="e1"]').screenshot({ path: `${OUT}/markdown-autolinks.png` });
+    await links.nth(1).click();
+    assert.deepEqual((await page.posted()).at(-1), { type: 'open_url', url: 'https://www.example.com/docs' });
   });
 
   it('copies a code block with its Copy button', async () => {

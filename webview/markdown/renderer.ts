@@ -9,8 +9,9 @@ import { codeBlockHtml, escapeHtml, languageOf } from './codeBlock';
  * remote loads, no tracking pixels), and code blocks get a language label and a Copy button.
  * The output is the only agent-derived HTML the view ever assigns to innerHTML.
  */
+// Autolinks are the chat's own (webview/markdown/linkify.ts, in place of linkify-it in the bundle):
+// web URLs and www. hosts, no bare names or e-mail addresses.
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
-md.linkify.set({ fuzzyEmail: false });
 // Let every link through the parser; link_open below decides what it may do.
 md.validateLink = () => true;
 
