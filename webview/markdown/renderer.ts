@@ -2,6 +2,7 @@ import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import { classifyLink, describeFileTarget, type LinkTarget } from '../links';
 import { codeBlockHtml, escapeHtml, languageOf } from './codeBlock';
+import { LinkifyIt } from './linkify';
 
 /**
  * Markdown for untrusted agent text: raw HTML is disabled (it is shown as text), every link is
@@ -12,6 +13,8 @@ import { codeBlockHtml, escapeHtml, languageOf } from './codeBlock';
 // Autolinks are the chat's own (webview/markdown/linkify.ts, in place of linkify-it in the bundle):
 // web URLs and www. hosts, no bare names or e-mail addresses.
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+// Set here too, not only swapped in by the bundle, so tests in Node link exactly as the view does.
+md.linkify = new LinkifyIt() as unknown as typeof md.linkify;
 // Let every link through the parser; link_open below decides what it may do.
 md.validateLink = () => true;
 
