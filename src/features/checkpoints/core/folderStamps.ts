@@ -9,7 +9,7 @@ import * as path from 'node:path';
  * system that keeps whole seconds (FAT: 2 s), and even from a coarse kernel clock a tick behind ours.
  */
 const SETTLE_NS = 2_000_000_000n;
-/** Stamps compared at once. */
+/** Stamps taken at once. */
 const STAT_BATCH = 64;
 
 /**
@@ -64,14 +64,9 @@ export class FolderStamps {
     if (!this.settled) {
       return false;
     }
-    const stamped = [
-      ...[...this.folders].map(([rel, key]) => ({ rel, key, stampOf: folderStamp })),
-      ...[...this.rules].map(([rel, key]) => ({ rel, key, stampOf: ruleStamp })),
-    ];
-    return everyAtMost(
-      stamped,
-      STAT_BATCH,
-      async ({ rel, key, stampOf }) => (await stampOf(path.join(this.root, rel))).key === key,
+    return (
+      (await sameStamps(this.folders, (dir) => folderStamp(path.join(this.root, dir)))) &&
+      (await sameStamps(this.rules, (rel) => ruleStamp(path.join(this.root, rel))))
     );
   }
 
@@ -124,26 +119,19 @@ function keyOf(info: BigIntStats): string {
   return `${info.dev}:${info.ino}:${info.mode}:${info.nlink}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-/**
- * Whether `test` holds for every item: at most `limit` at once, each next one started as one ends (no
- * batch waits for its slowest); none started after the first that does not hold.
- */
-async function everyAtMost<T>(
-  items: readonly T[],
-  limit: number,
-  test: (item: T) => Promise<boolean>,
+async function sameStamps(
+  stamped: ReadonlyMap<string, string>,
+  stampOf: (rel: string) => Promise<Stamp>,
 ): Promise<boolean> {
-  let next = 0;
-  let holds = true;
-  const worker = async (): Promise<void> => {
-    while (holds && next < items.length) {
-      if (!(await test(items[next++]!))) {
-        holds = false;
-      }
+  const entries = [...stamped];
+  for (let start = 0; start < entries.length; start += STAT_BATCH) {
+    const batch = entries.slice(start, start + STAT_BATCH);
+    const now = await Promise.all(batch.map(([rel]) => stampOf(rel)));
+    if (now.some((stamp, index) => stamp.key !== batch[index]![1])) {
+      return false;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return holds;
+  }
+  return true;
 }
 
 /** Whether `rel` is inside (or is) a folder `skip` names, checked from the top down. */
