@@ -48,23 +48,32 @@ describe('checkpoints: the quick look over folders whose entries did not change'
   this.timeout(60_000);
   const fixture = useShadowStore();
   let log: string;
+  let stuck: string;
 
-  /** A store whose git writes each command line to `log` (to see which walks a checkpoint ran). */
+  /**
+   * A store whose git writes each command line to `log` (to see which walks a checkpoint ran); while
+   * `stuck` exists, its `diff-files` waits as a git that opened a FIFO would.
+   */
   function openStore(now: () => number = ahead) {
     log = path.join(fixture.root, 'git.log');
+    stuck = path.join(fixture.root, 'diff-files-stuck');
     const git = path.join(fixture.root, 'git-logging');
-    writeFileSync(git, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec git "$@"\n`);
+    // Stopped (SIGTERM, not the timeout's SIGKILL), it says so in the log.
+    const hang = `trap 'kill $!; echo stopped >> '"'${log}'"'; exit 143' TERM; sleep 30 & wait $!`;
+    const wait = `if [ -e '${stuck}' ]; then case "$*" in *' diff-files '*) ${hang};; esac; fi`;
+    writeFileSync(git, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n${wait}\nexec git "$@"\n`);
     chmodSync(git, 0o755);
     return fixture.openStore({ git, now, gitTimeoutMs: 5000 });
   }
 
   /** The git commands run since the last call: whether they listed untracked files (a full look). */
-  function commandsSince(): { full: boolean; quick: boolean } {
+  function commandsSince(): { full: boolean; quick: boolean; stopped?: true } {
     const lines = readFileSync(log, 'utf8').split('\n');
     writeFileSync(log, '');
     return {
       full: lines.some((line) => / ls-files .*-o/.test(line)),
       quick: lines.some((line) => / diff-files /.test(line)),
+      ...(lines.includes('stopped') ? { stopped: true } : {}),
     };
   }
 
@@ -132,7 +141,9 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     writeFileSync(file('src/a.txt'), 'A\n');
     restoreTimes(file('src/a.txt'), times);
     const after = await s.create();
-    assert.deepEqual(summary(await s.changes(before, after), fixture.workspace), ['modified src/a.txt +1 -1']);
+    assert.deepEqual(summary(await s.changes(before, after), fixture.workspace), [
+      'modified src/a.txt +1 -1',
+    ]);
   });
 
   it('a tracked file whose mtime was old, rewritten within the second it was staged with its size and mtime kept, is in the next checkpoint', async () => {
@@ -144,7 +155,9 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     writeFileSync(file('src/a.txt'), 'A\n');
     utimesSync(file('src/a.txt'), old, old);
     const after = await s.create();
-    assert.deepEqual(summary(await s.changes(before, after), fixture.workspace), ['modified src/a.txt +1 -1']);
+    assert.deepEqual(summary(await s.changes(before, after), fixture.workspace), [
+      'modified src/a.txt +1 -1',
+    ]);
   });
 
   it('a FIFO named .gitignore planted in a folder whose mtime was set back: the folder is left out, nothing hangs', async () => {
@@ -155,6 +168,25 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     execFileSync('mkfifo', [file('src/deep/.gitignore')]);
     restoreTimes(file('src/deep'), times);
     await s.create();
+    assert.deepEqual(s.untrackedFolders(), [file('src/deep')]);
+  });
+
+  it('a FIFO named .gitattributes planted while git checks the indexed files: git is stopped, the folder left out', async () => {
+    const s = await openStore();
+    await s.create();
+    await s.create();
+    commandsSince();
+    const times = saveTimes(file('src/deep'));
+    execFileSync('mkfifo', [file('src/deep/.gitattributes')]);
+    restoreTimes(file('src/deep'), times);
+    // git's check of the indexed files runs beside ours of the folders; here it hangs, as on that FIFO.
+    writeFileSync(stuck, '');
+    await s.create();
+    assert.deepEqual(
+      commandsSince(),
+      { full: true, quick: true, stopped: true },
+      'git stopped, not timed out',
+    );
     assert.deepEqual(s.untrackedFolders(), [file('src/deep')]);
   });
 

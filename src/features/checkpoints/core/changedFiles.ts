@@ -5,7 +5,8 @@ import type { IgnoredFiles } from './ignoredFiles';
 import { leaveOutUnreadableRules } from './ruleFiles';
 import type { SkipList } from './skipList';
 
-type Git = (args: readonly string[]) => Promise<string>;
+/** Runs git in the shadow repository; resolves with its stdout. `stop` ends it (it then rejects). */
+type Git = (args: readonly string[], stop?: AbortSignal) => Promise<string>;
 
 export interface ChangeListingInput {
   readonly folder: string;
@@ -37,15 +38,15 @@ export class ChangeListing {
   /** `ls-files -t` entries (`<tag> <path>`; `?` for untracked) of the files to look at. */
   async list(): Promise<string[]> {
     const { folder, skipList, ignored, logger, git } = this.input;
-    await skipList.refresh();
     const trusted = this.trusted;
     this.candidate = undefined;
-    if (
-      trusted !== undefined &&
-      trusted.exclude === (await skipList.excludeText()) &&
-      (await trusted.stamps.unchanged())
-    ) {
-      return listModifiedFiles(git);
+    if (trusted === undefined) {
+      await skipList.refresh();
+    } else {
+      const quick = await this.quickLook(trusted);
+      if (quick !== undefined) {
+        return quick;
+      }
     }
     this.trusted = undefined;
     ignored.markStale();
@@ -58,6 +59,35 @@ export class ChangeListing {
     const listed = await listChangedFiles(git);
     this.candidate = { stamps, exclude };
     return listed;
+  }
+
+  /**
+   * The indexed files git finds modified, while the stamps say no folder's entries and no rule file
+   * changed since `trusted` was taken; `undefined` when they did change (a full look is needed; the skip
+   * list is refreshed either way). git's stat of the indexed files runs beside ours of the folders: they
+   * are independent (git lists indexed files only, by name, and writes nothing), and each is a look at
+   * the folder as it is now. When the stamps differ, git is stopped: a rule file may now be a FIFO that
+   * git, reading a racily clean file's attributes, would open and wait on.
+   */
+  private async quickLook(trusted: {
+    readonly stamps: FolderStamps;
+    readonly exclude: string;
+  }): Promise<string[] | undefined> {
+    const stop = new AbortController();
+    const modified = listModifiedFiles(this.input.git, stop.signal);
+    modified.catch(() => undefined); // awaited below: not an unhandled rejection meanwhile
+    const { skipList } = this.input;
+    let same = false;
+    try {
+      await skipList.refresh();
+      same = trusted.exclude === (await skipList.excludeText()) && (await trusted.stamps.unchanged());
+    } finally {
+      if (!same) {
+        stop.abort();
+        await modified.catch(() => undefined);
+      }
+    }
+    return same ? await modified : undefined;
   }
 
   /**
@@ -111,13 +141,14 @@ export async function listChangedFiles(git: Git): Promise<string[]> {
  * `ls-files -m`), tagged `C`. `diff-files` stats them on several threads (`core.preloadIndex`) and reads
  * no file for its names; killed anyway, every tracked file is listed, as above.
  */
-async function listModifiedFiles(git: Git): Promise<string[]> {
+async function listModifiedFiles(git: Git, stop: AbortSignal): Promise<string[]> {
   try {
-    return splitNul(await git(['diff-files', '--name-only', '-z', '--no-renames'])).map((rel) => `C ${rel}`);
+    const modified = await git(['diff-files', '--name-only', '-z', '--no-renames'], stop);
+    return splitNul(modified).map((rel) => `C ${rel}`);
   } catch (error) {
-    if (!killedBySignal(error)) {
+    if (stop.aborted || !killedBySignal(error)) {
       throw error;
     }
-    return splitNul(await git(['ls-files', '-z', '-t', '-c']));
+    return splitNul(await git(['ls-files', '-z', '-t', '-c'], stop));
   }
 }

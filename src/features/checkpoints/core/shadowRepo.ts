@@ -95,7 +95,8 @@ export class ShadowRepo {
       skipList: this.skipList,
       ignored: this.ignored,
       logger: options.logger,
-      git: (args) => this.git(args),
+      git: async (args, stop) =>
+        (await this.runGit(args, stop === undefined ? {} : { signal: stop })).stdout.toString('utf8'),
       forgetFolders: (dirs) => this.forgetFolders(dirs),
       ...(options.now === undefined ? {} : { now: options.now }),
     });
