@@ -41,34 +41,51 @@ interface QueryShape {
   readonly lower: string;
   readonly first: number;
   readonly bits: Int32Array;
+  /** The pairBit of each character with the one before (0 for the first), and of all. */
+  readonly pairs: Int32Array;
   readonly mask: number;
+  readonly pairMask: number;
   readonly nameCeiling: number;
   readonly pathCeiling: number;
 }
 
+/** One of 32 bits for two characters side by side (lower-cased): a run of the two needs the pair. */
+function pairBit(before: number, code: number): number {
+  return 1 << ((before * 29 + code) & 31);
+}
+
 function queryShape(lower: string): QueryShape {
   const bits = new Int32Array(lower.length);
+  const pairs = new Int32Array(lower.length);
   let mask = 0;
+  let pairMask = 0;
+  let steps = 0;
   for (let q = 0; q < lower.length; q++) {
     bits[q] = charBit(lower.charCodeAt(q));
     mask |= bits[q] as number;
+    if (q > 0) {
+      pairs[q] = pairBit(lower.charCodeAt(q - 1), lower.charCodeAt(q));
+      pairMask |= pairs[q] as number;
+    }
+    steps += (q > 0 ? 6 : 1) + 6; // as stepsBound with every bonus and pair
   }
-  const shape = { lower, first: lower.charCodeAt(0), bits, mask, nameCeiling: 0, pathCeiling: 0 };
-  const steps = stepsBound(shape, 0, -1);
-  return { ...shape, nameCeiling: steps + 100, pathCeiling: steps + 8 };
+  const first = lower.charCodeAt(0);
+  return { lower, first, bits, pairs, mask, pairMask, nameCeiling: steps + 100, pathCeiling: steps + 8 };
 }
 
 /**
  * The most the query's characters from `q` on can add (stepScore) where the characters that can have a
- * bonus are `bonus`, none at the text's start: 1 each, +5 for a run (after the first of the query), +6
- * (the largest bonus but the start's) where the character is in `bonus`. A character without a bit
+ * bonus are `bonus` and the pairs side by side `pairs` (pairBit), none at the text's start: 1 each, +5
+ * for a run where the text has the pair, +6 (the largest bonus but the start's) where the character is
+ * in `bonus`. A character without a bit
  * (space, `:`, others) may have a bonus anywhere.
  */
-function stepsBound(query: QueryShape, q: number, bonus: number): number {
+function stepsBound(query: QueryShape, q: number, bonus: number, pairs: number): number {
   let steps = 0;
   for (let next = q; next < query.bits.length; next++) {
     const bit = query.bits[next] as number;
-    steps += (next === 0 ? 1 : 6) + (bit === 0 || (bit & bonus) !== 0 ? 6 : 0);
+    const run = next > 0 && ((query.pairs[next] as number) & pairs) !== 0;
+    steps += (run ? 6 : 1) + (bit === 0 || (bit & bonus) !== 0 ? 6 : 0);
   }
   return steps;
 }
@@ -82,6 +99,10 @@ interface FolderMatches {
   readonly reached: Int32Array;
   readonly steps: Int32Array;
   readonly at: Int32Array;
+  /** The most a path in the folder can score, its length's share left out. */
+  readonly ceiling: Int32Array;
+  /** The charBits of the query's characters left to find in the name. */
+  readonly rest: Int32Array;
 }
 
 /**
@@ -111,8 +132,13 @@ export class PathRanker {
   private readonly nameMask: Int32Array;
   /** The characters that can earn a bonus in the name (its first one apart: it is worth 8 there). */
   private readonly nameBonus: Int32Array;
+  /** The pairs side by side (pairBit) in the name, and of the separator before it with its first. */
+  private readonly namePairs: Int32Array;
+  private readonly length: Int32Array;
   /** The lower-cased first character of the name (0: the path is not ASCII, scored whole). */
   private readonly nameFirst: Uint8Array;
+  /** The paths with the shortest names and the shortest paths, each once: they tend to score best. */
+  private readonly sample: Int32Array;
   /** The paths not ruled out for the previous query (a path that does not match it cannot match more). */
   private last: { lowerQuery: string; candidates: Int32Array } | undefined;
 
@@ -124,6 +150,8 @@ export class PathRanker {
     this.pathMask = new Int32Array(count);
     this.nameMask = new Int32Array(count);
     this.nameBonus = new Int32Array(count);
+    this.namePairs = new Int32Array(count);
+    this.length = new Int32Array(count);
     this.nameFirst = new Uint8Array(count);
     let folders = 0;
     for (let i = 0; i < count; i++) {
@@ -142,9 +170,14 @@ export class PathRanker {
       }
       let nameMask = 0;
       let nameBonus = 0;
+      let namePairs = 0;
       for (let c = start; c < lower.length; c++) {
-        const bit = charBit(lower.charCodeAt(c));
+        const code = lower.charCodeAt(c);
+        const bit = charBit(code);
         nameMask |= bit;
+        if (c > 0) {
+          namePairs |= pairBit(lower.charCodeAt(c - 1), code);
+        }
         if (c > start && stepScore(path, start, c, c) > 1) {
           nameBonus |= bit;
         }
@@ -152,9 +185,17 @@ export class PathRanker {
       this.pathMask[i] = dirMask | nameMask;
       this.nameMask[i] = nameMask;
       this.nameBonus[i] = nameBonus;
+      this.namePairs[i] = namePairs;
+      this.length[i] = path.length;
       this.nameFirst[i] = start < lower.length && isAscii(path) ? lower.charCodeAt(start) : 0;
     }
     this.folders = folders;
+    this.sample = shortest(
+      count,
+      SAMPLED,
+      (i) => (this.length[i] as number) - (this.nameStart[i] as number),
+      (i) => this.length[i] as number,
+    );
   }
 
   /**
@@ -187,32 +228,73 @@ export class PathRanker {
       reached: new Int32Array(this.folders).fill(-1),
       steps: new Int32Array(this.folders),
       at: new Int32Array(this.folders),
+      ceiling: new Int32Array(this.folders),
+      rest: new Int32Array(this.folders),
     };
     const count = from?.length ?? this.paths.length;
     const candidates = new Int32Array(count);
     let kept = 0;
-    // What a path must beat, once the best are full (kept here: read per path).
-    let worst = best.full ? best.worst : NaN;
+    // What a path must beat to be kept (NaN: anything): the worst of the best so far once full, and
+    // from the start just under the worst of the best among the shortest paths (the final worst is at
+    // least that; "just under", so that a tie is never passed over).
+    const floor = this.sampledFloor(shape, folders, limit, exclude);
+    let worst = floor;
+    const { mask, first, nameCeiling, pathCeiling } = shape;
+    const { pathMask, nameMask, nameFirst } = this;
     for (let c = 0; c < count; c++) {
       const i = from === undefined ? c : (from[c] as number);
-      if (((this.pathMask[i] as number) & shape.mask) !== shape.mask) {
+      if (((pathMask[i] as number) & mask) !== mask) {
         continue;
       }
-      if (!Number.isNaN(worst) && this.cannotBeat(i, shape, folders, worst)) {
-        candidates[kept++] = i; // not matched: it may match a longer query
-        continue;
+      if (worst === worst) {
+        // Full: first the bound any path has (QueryShape's ceilings), then the path's own.
+        const nameCode = nameFirst[i] as number;
+        const inName = ((nameMask[i] as number) & mask) === mask;
+        const ceiling =
+          nameCode === 0 || (inName && nameCode === first) ? Infinity : inName ? nameCeiling : pathCeiling;
+        if (ceiling <= worst || this.cannotBeat(i, shape, folders, worst)) {
+          candidates[kept++] = i; // not matched: it may match a longer query
+          continue;
+        }
       }
       const score = this.score(i, shape, folders);
       if (score !== undefined) {
         candidates[kept++] = i;
         if (best.beats(score) && exclude?.(i) !== true) {
           best.offer(i, score);
-          worst = best.full ? best.worst : NaN;
+          worst = best.full && !(best.worst <= floor) ? best.worst : floor;
         }
       }
     }
     this.last = { lowerQuery, candidates: candidates.subarray(0, kept) };
     return best.indices();
+  }
+
+  /**
+   * Just under the worst score of the best `limit` of the sampled paths (NaN when fewer match): the
+   * final worst is at least that, so a path whose bound is below can be passed over from the start.
+   */
+  private sampledFloor(
+    query: QueryShape,
+    folders: FolderMatches,
+    limit: number,
+    exclude: ((index: number) => boolean) | undefined,
+  ): number {
+    const sampled = new TopScores(limit);
+    for (const i of this.sample) {
+      if (((this.pathMask[i] as number) & query.mask) === query.mask) {
+        const score = this.score(i, query, folders);
+        if (score !== undefined && sampled.beats(score) && exclude?.(i) !== true) {
+          sampled.offer(i, score);
+        }
+      }
+    }
+    if (!sampled.full || limit <= 0) {
+      return NaN;
+    }
+    const worst = sampled.worst;
+    // Strictly below it whatever its magnitude (2^-50 of it is more than a rounding step).
+    return worst - (Math.abs(worst) * 2 ** -50 + 2 ** -1000);
   }
 
   /** Forgets the previous query: the next one looks at every path (tests, the bench). */
@@ -248,9 +330,9 @@ export class PathRanker {
   }
 
   /**
-   * Whether path `i` cannot score above `worst`, from a bound on its score worked out cheaply: first one
-   * that holds for any path (QueryShape's ceilings), then its own — each part in the score's order of
-   * operations, so that rounding keeps the bound at least as high as the score.
+   * Whether path `i` cannot score above `worst`, from a bound on its score worked out cheaply from its
+   * masks and its folder's part — each part in the score's order of operations, so that rounding keeps
+   * the bound at least as high as the score.
    */
   private cannotBeat(i: number, query: QueryShape, folders: FolderMatches, worst: number): boolean {
     const nameFirst = this.nameFirst[i] as number;
@@ -258,31 +340,42 @@ export class PathRanker {
       return false; // not ASCII: scored whole
     }
     const inName = ((this.nameMask[i] as number) & query.mask) === query.mask;
-    const prefix = inName && nameFirst === query.first;
-    if ((prefix ? Infinity : inName ? query.nameCeiling : query.pathCeiling) <= worst) {
-      return true;
-    }
-    const path = this.paths[i] as string;
+    const first = inName && nameFirst === query.first;
+    const length = this.length[i] as number;
+    const bonus = this.nameBonus[i] as number;
+    const pairs = this.namePairs[i] as number;
     if (inName) {
-      const nameLength = path.length - (this.nameStart[i] as number);
-      const bonus = this.nameBonus[i] as number;
-      // The name starting with the query's first character: 9 for it, maybe 50 for the whole query.
-      const name = prefix
-        ? stepsBound(query, 1, bonus) + 9 - nameLength * 0.01 + 100 + 50
-        : stepsBound(query, 0, bonus) - nameLength * 0.01 + 100;
+      const nameLength = length - (this.nameStart[i] as number);
+      // The name starting with the query's first character: 9 for it, 50 more if with the whole query.
+      const name = first
+        ? stepsBound(query, 1, bonus, pairs) +
+          9 -
+          nameLength * 0.01 +
+          100 +
+          ((query.pairMask & pairs) === query.pairMask ? 50 : 0)
+        : stepsBound(query, 0, bonus, pairs) - nameLength * 0.01 + 100;
       if (name > worst) {
         return false;
       }
+      if (query.pathCeiling <= worst) {
+        return true; // its name did not match: its whole path cannot do better
+      }
     }
     const folder = this.searchFolder(i, query, folders);
+    const rest = folders.rest[folder] as number;
+    if (
+      ((this.nameMask[i] as number) & rest) !== rest ||
+      (folders.ceiling[folder] as number) - length * 0.01 <= worst
+    ) {
+      return true; // what the folder's part left to find is not all in the name, or cannot score enough
+    }
     // The rest is found in the name, whose first character follows a separator (or starts the path: +8).
-    const rest = (this.nameBonus[i] as number) | charBit(nameFirst);
     const atStart = this.nameStart[i] === 0 ? 8 : 0;
     const inPath =
       (folders.steps[folder] as number) +
-      stepsBound(query, folders.reached[folder] as number, rest) +
+      stepsBound(query, folders.reached[folder] as number, bonus | charBit(nameFirst), pairs) +
       atStart -
-      path.length * 0.01;
+      length * 0.01;
     return inPath <= worst;
   }
 
@@ -309,8 +402,48 @@ export class PathRanker {
     folders.reached[folder] = q;
     folders.steps[folder] = steps;
     folders.at[folder] = at;
+    // The rest in the name: its first character can start the path (+8) or follow the separator.
+    folders.ceiling[folder] = steps + stepsBound(query, q, -1, -1) + (end === 0 ? 8 : 0);
+    let rest = 0;
+    for (let next = q; next < query.bits.length; next++) {
+      rest |= query.bits[next] as number;
+    }
+    folders.rest[folder] = rest;
     return folder;
   }
+}
+
+/** How many of the shortest names and of the shortest paths are sampled first (each). */
+const SAMPLED = 1024;
+
+/** The indices of the `take` items shortest by each of `lengths` (shortest first, ties in order), each once. */
+function shortest(count: number, take: number, ...lengths: ((index: number) => number)[]): Int32Array {
+  const chosen = new Uint8Array(count);
+  const picked: number[] = [];
+  const longest = 1024; // longer ones are counted as this long
+  for (const length of lengths) {
+    const buckets = new Int32Array(longest + 1);
+    for (let i = 0; i < count; i++) {
+      const bucket = Math.min(length(i), longest);
+      buckets[bucket] = (buckets[bucket] as number) + 1;
+    }
+    // The length up to which `take` are found, then those in order up to it.
+    let upTo = 0;
+    for (let found = 0; upTo < longest && found + (buckets[upTo] as number) < take; upTo++) {
+      found += buckets[upTo] as number;
+    }
+    let taken = 0;
+    for (let i = 0; i < count && taken < take; i++) {
+      if (Math.min(length(i), longest) <= upTo) {
+        taken++;
+        if (chosen[i] === 0) {
+          chosen[i] = 1;
+          picked.push(i);
+        }
+      }
+    }
+  }
+  return Int32Array.from(picked);
 }
 
 /** Whether two paths, with their names starting at these indices, are in the same folder. */
