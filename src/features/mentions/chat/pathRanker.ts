@@ -1,109 +1,18 @@
 import { fuzzyPathScore, matchSteps, scoreFrom, stepScore } from './fuzzyRank';
-
-/** Letters a–z, one bit for the digits, one each for `.`, the slashes and `-`/`_`: a query needs them all. */
-function charBit(code: number): number {
-  if (code >= 97 && code <= 122) {
-    return 1 << (code - 97);
-  }
-  if (code >= 48 && code <= 57) {
-    return 1 << 26;
-  }
-  switch (code) {
-    case 46:
-      return 1 << 27;
-    case 47:
-    case 92:
-      return 1 << 28;
-    case 45:
-    case 95:
-      return 1 << 29;
-    default:
-      return 0;
-  }
-}
-
-/** Whether every character of `text` is ASCII (lower-casing it then keeps its length and indices). */
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 127) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/**
- * A query as the bound reads it: its lower case, its first character, the charBit of each and of all,
- * and the most any path can score with it in a name that does not start with its first character, and
- * in a whole path (the length's share left out).
- */
-interface QueryShape {
-  readonly lower: string;
-  readonly first: number;
-  readonly bits: Int32Array;
-  /** The pairBit of each character with the one before (0 for the first), and of all. */
-  readonly pairs: Int32Array;
-  readonly mask: number;
-  readonly pairMask: number;
-  readonly nameCeiling: number;
-  readonly pathCeiling: number;
-}
-
-/** One of 32 bits for two characters side by side (lower-cased): a run of the two needs the pair. */
-function pairBit(before: number, code: number): number {
-  return 1 << ((before * 29 + code) & 31);
-}
-
-function queryShape(lower: string): QueryShape {
-  const bits = new Int32Array(lower.length);
-  const pairs = new Int32Array(lower.length);
-  let mask = 0;
-  let pairMask = 0;
-  let steps = 0;
-  for (let q = 0; q < lower.length; q++) {
-    bits[q] = charBit(lower.charCodeAt(q));
-    mask |= bits[q] as number;
-    if (q > 0) {
-      pairs[q] = pairBit(lower.charCodeAt(q - 1), lower.charCodeAt(q));
-      pairMask |= pairs[q] as number;
-    }
-    steps += (q > 0 ? 6 : 1) + 6; // as stepsBound with every bonus and pair
-  }
-  const first = lower.charCodeAt(0);
-  return { lower, first, bits, pairs, mask, pairMask, nameCeiling: steps + 100, pathCeiling: steps + 8 };
-}
-
-/**
- * The most the query's characters from `q` on can add (stepScore) where the characters that can have a
- * bonus are `bonus` and the pairs side by side `pairs` (pairBit), none at the text's start: 1 each, +5
- * for a run where the text has the pair, +6 (the largest bonus but the start's) where the character is
- * in `bonus`. A character without a bit
- * (space, `:`, others) may have a bonus anywhere.
- */
-function stepsBound(query: QueryShape, q: number, bonus: number, pairs: number): number {
-  let steps = 0;
-  for (let next = q; next < query.bits.length; next++) {
-    const bit = query.bits[next] as number;
-    const run = next > 0 && ((query.pairs[next] as number) & pairs) !== 0;
-    steps += (run ? 6 : 1) + (bit === 0 || (bit & bonus) !== 0 ? 6 : 0);
-  }
-  return steps;
-}
-
-/**
- * Per keystroke, per folder (the part of a path before its name, shared by the paths in it): how many of
- * the query's characters were found there greedily, what they added and where the last one was. A
- * path's match goes on from there in its name, so the folder is searched once, not once per file.
- */
-interface FolderMatches {
-  readonly reached: Int32Array;
-  readonly steps: Int32Array;
-  readonly at: Int32Array;
-  /** The most a path in the folder can score, its length's share left out. */
-  readonly ceiling: Int32Array;
-  /** The charBits of the query's characters left to find in the name. */
-  readonly rest: Int32Array;
-}
+import {
+  charBit,
+  isAscii,
+  type QueryShape,
+  packFour,
+  pairBit,
+  queryShape,
+  stepsBound,
+  type FolderMatches,
+  SAMPLED,
+  shortest,
+  sameFolder,
+} from './pathBounds';
+import { TopScores } from './topScores';
 
 /**
  * Ranks a large, fixed list of paths for the @-mention picker exactly as `rankBy(paths, query,
@@ -132,6 +41,13 @@ export class PathRanker {
   private readonly nameMask: Int32Array;
   /** The characters that can earn a bonus in the name (its first one apart: it is worth 8 there). */
   private readonly nameBonus: Int32Array;
+  /**
+   * The characters whose first occurrence in the name can have a bonus (its first character's too: it
+   * follows a separator in the whole path); greedy matching takes that one when it searches the name.
+   */
+  private readonly firstBonus: Int32Array;
+  /** The name's first four characters lower-cased (packFour): a name starting with the query starts so. */
+  private readonly namePrefix: Int32Array;
   /** The pairs side by side (pairBit) in the name, and of the separator before it with its first. */
   private readonly namePairs: Int32Array;
   private readonly length: Int32Array;
@@ -150,6 +66,9 @@ export class PathRanker {
     this.pathMask = new Int32Array(count);
     this.nameMask = new Int32Array(count);
     this.nameBonus = new Int32Array(count);
+    this.firstBonus = new Int32Array(count);
+    this.namePrefix = new Int32Array(count);
+    const seen = new Int32Array(128); // the path (i + 1) in which a character was last seen
     this.namePairs = new Int32Array(count);
     this.length = new Int32Array(count);
     this.nameFirst = new Uint8Array(count);
@@ -170,6 +89,7 @@ export class PathRanker {
       }
       let nameMask = 0;
       let nameBonus = 0;
+      let firstBonus = 0;
       let namePairs = 0;
       for (let c = start; c < lower.length; c++) {
         const code = lower.charCodeAt(c);
@@ -178,13 +98,20 @@ export class PathRanker {
         if (c > 0) {
           namePairs |= pairBit(lower.charCodeAt(c - 1), code);
         }
-        if (c > start && stepScore(path, start, c, c) > 1) {
+        const isBonus = c > start && stepScore(path, start, c, c) > 1;
+        if (isBonus) {
           nameBonus |= bit;
+        }
+        if (code < 128 && seen[code] !== i + 1) {
+          seen[code] = i + 1;
+          firstBonus |= isBonus || c === start ? bit : 0;
         }
       }
       this.pathMask[i] = dirMask | nameMask;
       this.nameMask[i] = nameMask;
       this.nameBonus[i] = nameBonus;
+      this.firstBonus[i] = firstBonus;
+      this.namePrefix[i] = packFour(lower, start);
       this.namePairs[i] = namePairs;
       this.length[i] = path.length;
       this.nameFirst[i] = start < lower.length && isAscii(path) ? lower.charCodeAt(start) : 0;
@@ -348,12 +275,15 @@ export class PathRanker {
       const nameLength = length - (this.nameStart[i] as number);
       // The name starting with the query's first character: 9 for it, 50 more if with the whole query.
       const name = first
-        ? stepsBound(query, 1, bonus, pairs) +
+        ? stepsBound(query, 1, bonus, bonus, pairs) +
           9 -
           nameLength * 0.01 +
           100 +
-          ((query.pairMask & pairs) === query.pairMask ? 50 : 0)
-        : stepsBound(query, 0, bonus, pairs) - nameLength * 0.01 + 100;
+          ((query.pairMask & pairs) === query.pairMask &&
+          ((this.namePrefix[i] as number) & query.prefixMask) === query.prefix
+            ? 50
+            : 0)
+        : stepsBound(query, 0, this.firstBonus[i] as number, bonus, pairs) - nameLength * 0.01 + 100;
       if (name > worst) {
         return false;
       }
@@ -373,7 +303,7 @@ export class PathRanker {
     const atStart = this.nameStart[i] === 0 ? 8 : 0;
     const inPath =
       (folders.steps[folder] as number) +
-      stepsBound(query, folders.reached[folder] as number, bonus | charBit(nameFirst), pairs) +
+      stepsBound(query, folders.reached[folder] as number, this.firstBonus[i] as number, bonus, pairs) +
       atStart -
       length * 0.01;
     return inPath <= worst;
@@ -403,105 +333,13 @@ export class PathRanker {
     folders.steps[folder] = steps;
     folders.at[folder] = at;
     // The rest in the name: its first character can start the path (+8) or follow the separator.
-    folders.ceiling[folder] = steps + stepsBound(query, q, -1, -1) + (end === 0 ? 8 : 0);
+    folders.ceiling[folder] = steps + stepsBound(query, q, -1, -1, -1) + (end === 0 ? 8 : 0);
     let rest = 0;
     for (let next = q; next < query.bits.length; next++) {
       rest |= query.bits[next] as number;
     }
     folders.rest[folder] = rest;
     return folder;
-  }
-}
-
-/** How many of the shortest names and of the shortest paths are sampled first (each). */
-const SAMPLED = 1024;
-
-/** The indices of the `take` items shortest by each of `lengths` (shortest first, ties in order), each once. */
-function shortest(count: number, take: number, ...lengths: ((index: number) => number)[]): Int32Array {
-  const chosen = new Uint8Array(count);
-  const picked: number[] = [];
-  const longest = 1024; // longer ones are counted as this long
-  for (const length of lengths) {
-    const buckets = new Int32Array(longest + 1);
-    for (let i = 0; i < count; i++) {
-      const bucket = Math.min(length(i), longest);
-      buckets[bucket] = (buckets[bucket] as number) + 1;
-    }
-    // The length up to which `take` are found, then those in order up to it.
-    let upTo = 0;
-    for (let found = 0; upTo < longest && found + (buckets[upTo] as number) < take; upTo++) {
-      found += buckets[upTo] as number;
-    }
-    let taken = 0;
-    for (let i = 0; i < count && taken < take; i++) {
-      if (Math.min(length(i), longest) <= upTo) {
-        taken++;
-        if (chosen[i] === 0) {
-          chosen[i] = 1;
-          picked.push(i);
-        }
-      }
-    }
-  }
-  return Int32Array.from(picked);
-}
-
-/** Whether two paths, with their names starting at these indices, are in the same folder. */
-function sameFolder(before: string, beforeStart: number, path: string, start: number): boolean {
-  if (beforeStart !== start) {
-    return false;
-  }
-  for (let c = start - 1; c >= 0; c--) {
-    if (before.charCodeAt(c) !== path.charCodeAt(c)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** The best `limit` (index, score) pairs offered in index order, best first; a tie keeps the earlier. */
-class TopScores {
-  private readonly index: Int32Array;
-  private readonly score: Float64Array;
-  private size = 0;
-
-  constructor(private readonly limit: number) {
-    const capacity = Math.max(0, limit);
-    this.index = new Int32Array(capacity);
-    this.score = new Float64Array(capacity);
-  }
-
-  get full(): boolean {
-    return this.size >= this.limit;
-  }
-
-  /** The lowest score kept (when full: what a path must beat). */
-  get worst(): number {
-    return this.size === 0 ? -Infinity : (this.score[this.size - 1] as number);
-  }
-
-  /** Whether `score` would be kept (offered after every kept one: a tie loses). */
-  beats(score: number): boolean {
-    return this.size < this.limit || score > (this.score[this.size - 1] as number);
-  }
-
-  offer(index: number, score: number): void {
-    if (!this.beats(score)) {
-      return;
-    }
-    let at = Math.min(this.size, this.limit - 1);
-    while (at > 0 && (this.score[at - 1] as number) < score) {
-      this.index[at] = this.index[at - 1] as number;
-      this.score[at] = this.score[at - 1] as number;
-      at--;
-    }
-    this.index[at] = index;
-    this.score[at] = score;
-    this.size = Math.min(this.size + 1, this.limit);
-  }
-
-  indices(): number[] {
-    return Array.from(this.index.subarray(0, this.size));
   }
 }
 
