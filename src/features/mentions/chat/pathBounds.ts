@@ -24,6 +24,11 @@ export function charBit(code: number): number {
   }
 }
 
+/** One bit per digit (0 for any other character). */
+export function digitBit(code: number): number {
+  return code >= 48 && code <= 57 ? 1 << (code - 48) : 0;
+}
+
 /** Whether every character of `text` is ASCII (lower-casing it then keeps its length and indices). */
 export function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -104,8 +109,9 @@ export function queryShape(lower: string): QueryShape {
  * The most the query's characters from `q` on can add (stepScore) where the characters that can have a
  * bonus are `bonus` (`firstBonus` for the first of them, when it is searched from the text's start:
  * greedy matching takes its first occurrence) and the pairs side by side `pairs` (pairBit), none at
- * the text's start: 1 each, +5 for a run where the text has the pair, +6 (the largest bonus but the
- * start's) where the character can have one. A character without a bit
+ * the text's start: 1 each, +5 for a run where the text has the pair (for the first of them, only if
+ * `firstRun`: it may follow the one before), +6 (the largest bonus but the start's) where the character
+ * can have one. A character without a bit
  * (space, `:`, others) may have a bonus anywhere.
  */
 export function stepsBound(
@@ -114,11 +120,12 @@ export function stepsBound(
   firstBonus: number,
   bonus: number,
   pairs: number,
+  firstRun: boolean,
 ): number {
   let steps = 0;
   for (let next = q; next < query.bits.length; next++) {
     const bit = query.bits[next] as number;
-    const run = next > 0 && ((query.pairs[next] as number) & pairs) !== 0;
+    const run = next > 0 && (next > q || firstRun) && ((query.pairs[next] as number) & pairs) !== 0;
     steps += (run ? 6 : 1) + (bit === 0 || (bit & (next === q ? firstBonus : bonus)) !== 0 ? 6 : 0);
   }
   return steps;
@@ -137,6 +144,8 @@ export interface FolderMatches {
   readonly ceiling: Int32Array;
   /** The charBits of the query's characters left to find in the name. */
   readonly rest: Int32Array;
+  /** The digits among them, one bit each (digitBit). */
+  readonly restDigits: Int32Array;
 }
 
 /** How many of the shortest names and of the shortest paths are sampled first (each). */
@@ -183,4 +192,36 @@ export function sameFolder(before: string, beforeStart: number, path: string, st
     }
   }
   return true;
+}
+
+/** How many of the query's first four characters a name starting as `namePrefix` (packFour) starts with. */
+export function leadingMatch(query: QueryShape, namePrefix: number): number {
+  const most = Math.min(4, query.lower.length);
+  let leading = 0;
+  while (leading < most && ((namePrefix >>> (7 * leading)) & 127) === query.lower.charCodeAt(leading)) {
+    leading++;
+  }
+  return leading;
+}
+
+/**
+ * The most the query's steps can add up to in a name whose first `leading` (≥ 1) characters are the
+ * query's: those are found there, one after the other (9 for the start, then runs); the next one, when
+ * the name's next character is known not to be it (fewer than four matched), is not a run.
+ */
+export function stepsFromStart(query: QueryShape, leading: number, bonus: number, pairs: number): number {
+  let steps = 9;
+  for (let q = 1; q < leading; q++) {
+    const bit = query.bits[q] as number;
+    steps += 6 + (bit === 0 || (bit & bonus) !== 0 ? 6 : 0);
+  }
+  if (leading >= query.lower.length) {
+    return steps;
+  }
+  if (leading === 4) {
+    return steps + stepsBound(query, 4, bonus, bonus, pairs, true);
+  }
+  const bit = query.bits[leading] as number;
+  steps += 1 + (bit === 0 || (bit & bonus) !== 0 ? 6 : 0);
+  return steps + stepsBound(query, leading + 1, bonus, bonus, pairs, true);
 }

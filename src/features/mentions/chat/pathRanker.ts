@@ -1,12 +1,15 @@
 import { fuzzyPathScore, matchSteps, scoreFrom, stepScore } from './fuzzyRank';
 import {
   charBit,
+  digitBit,
   isAscii,
+  leadingMatch,
   type QueryShape,
   packFour,
   pairBit,
   queryShape,
   stepsBound,
+  stepsFromStart,
   type FolderMatches,
   SAMPLED,
   shortest,
@@ -48,6 +51,8 @@ export class PathRanker {
   private readonly firstBonus: Int32Array;
   /** The name's first four characters lower-cased (packFour): a name starting with the query starts so. */
   private readonly namePrefix: Int32Array;
+  /** The digits in the name, one bit each (charBit shares three among ten). */
+  private readonly nameDigits: Uint16Array;
   /** The pairs side by side (pairBit) in the name, and of the separator before it with its first. */
   private readonly namePairs: Int32Array;
   private readonly length: Int32Array;
@@ -68,6 +73,7 @@ export class PathRanker {
     this.nameBonus = new Int32Array(count);
     this.firstBonus = new Int32Array(count);
     this.namePrefix = new Int32Array(count);
+    this.nameDigits = new Uint16Array(count);
     const seen = new Int32Array(128); // the path (i + 1) in which a character was last seen
     this.namePairs = new Int32Array(count);
     this.length = new Int32Array(count);
@@ -90,11 +96,13 @@ export class PathRanker {
       let nameMask = 0;
       let nameBonus = 0;
       let firstBonus = 0;
+      let nameDigits = 0;
       let namePairs = 0;
       for (let c = start; c < lower.length; c++) {
         const code = lower.charCodeAt(c);
         const bit = charBit(code);
         nameMask |= bit;
+        nameDigits |= digitBit(code);
         if (c > 0) {
           namePairs |= pairBit(lower.charCodeAt(c - 1), code);
         }
@@ -112,6 +120,7 @@ export class PathRanker {
       this.nameBonus[i] = nameBonus;
       this.firstBonus[i] = firstBonus;
       this.namePrefix[i] = packFour(lower, start);
+      this.nameDigits[i] = nameDigits;
       this.namePairs[i] = namePairs;
       this.length[i] = path.length;
       this.nameFirst[i] = start < lower.length && isAscii(path) ? lower.charCodeAt(start) : 0;
@@ -157,6 +166,7 @@ export class PathRanker {
       at: new Int32Array(this.folders),
       ceiling: new Int32Array(this.folders),
       rest: new Int32Array(this.folders),
+      restDigits: new Int32Array(this.folders),
     };
     const count = from?.length ?? this.paths.length;
     const candidates = new Int32Array(count);
@@ -273,17 +283,16 @@ export class PathRanker {
     const pairs = this.namePairs[i] as number;
     if (inName) {
       const nameLength = length - (this.nameStart[i] as number);
-      // The name starting with the query's first character: 9 for it, 50 more if with the whole query.
+      // The name starting with the query's first character: what its first characters match exactly.
+      const leading = first ? leadingMatch(query, this.namePrefix[i] as number) : 0;
       const name = first
-        ? stepsBound(query, 1, bonus, bonus, pairs) +
-          9 -
+        ? stepsFromStart(query, leading, bonus, pairs) -
           nameLength * 0.01 +
           100 +
-          ((query.pairMask & pairs) === query.pairMask &&
-          ((this.namePrefix[i] as number) & query.prefixMask) === query.prefix
+          (leading === query.lower.length || (leading === 4 && (query.pairMask & pairs) === query.pairMask)
             ? 50
             : 0)
-        : stepsBound(query, 0, this.firstBonus[i] as number, bonus, pairs) - nameLength * 0.01 + 100;
+        : stepsBound(query, 0, this.firstBonus[i] as number, bonus, pairs, true) - nameLength * 0.01 + 100;
       if (name > worst) {
         return false;
       }
@@ -293,8 +302,10 @@ export class PathRanker {
     }
     const folder = this.searchFolder(i, query, folders);
     const rest = folders.rest[folder] as number;
+    const restDigits = folders.restDigits[folder] as number;
     if (
       ((this.nameMask[i] as number) & rest) !== rest ||
+      ((this.nameDigits[i] as number) & restDigits) !== restDigits ||
       (folders.ceiling[folder] as number) - length * 0.01 <= worst
     ) {
       return true; // what the folder's part left to find is not all in the name, or cannot score enough
@@ -303,7 +314,14 @@ export class PathRanker {
     const atStart = this.nameStart[i] === 0 ? 8 : 0;
     const inPath =
       (folders.steps[folder] as number) +
-      stepsBound(query, folders.reached[folder] as number, this.firstBonus[i] as number, bonus, pairs) +
+      stepsBound(
+        query,
+        folders.reached[folder] as number,
+        this.firstBonus[i] as number,
+        bonus,
+        pairs,
+        folders.at[folder] === (this.nameStart[i] as number) - 1,
+      ) +
       atStart -
       length * 0.01;
     return inPath <= worst;
@@ -333,12 +351,15 @@ export class PathRanker {
     folders.steps[folder] = steps;
     folders.at[folder] = at;
     // The rest in the name: its first character can start the path (+8) or follow the separator.
-    folders.ceiling[folder] = steps + stepsBound(query, q, -1, -1, -1) + (end === 0 ? 8 : 0);
+    folders.ceiling[folder] = steps + stepsBound(query, q, -1, -1, -1, at === end - 1) + (end === 0 ? 8 : 0);
     let rest = 0;
+    let restDigits = 0;
     for (let next = q; next < query.bits.length; next++) {
       rest |= query.bits[next] as number;
+      restDigits |= digitBit(query.lower.charCodeAt(next));
     }
     folders.rest[folder] = rest;
+    folders.restDigits[folder] = restDigits;
     return folder;
   }
 }
