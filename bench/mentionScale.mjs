@@ -1,12 +1,13 @@
 // The @-mention ranker alone at big-workspace scale (`node --expose-gc bench/mentionScale.mjs`, ~1 min):
 // bench/generatedWorkspace.mjs's 200,000 monorepo paths (BENCH_FILES), not written to disk, sorted as
-// `git ls-files` lists them, indexed and ranked as the picker does (the best 50 files and 5 folders), each
-// ranking checked against `rankBy`. Prints wall and CPU medians with the load; asserts nothing. The same
-// queries are timed on the real listing by bench/bigWorkspace.mjs (BENCH_ONLY=bigworkspace).
+// `git ls-files` lists them, indexed and ranked as the picker does (the best 50 files and 5 folders) by
+// the ranker bundled as the extension runs it (bench/bundledRanking.mjs), each ranking checked against
+// `rankBy`. Prints wall and CPU medians with the load; asserts nothing. The same queries are timed on
+// the real listing by bench/bigWorkspace.mjs (BENCH_ONLY=bigworkspace).
 import { cpuUsage } from 'node:process';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { tsImport } from 'tsx/esm/api';
+import { bundledRanking } from './bundledRanking.mjs';
 import { monorepoPaths } from './generatedWorkspace.mjs';
 
 const FILES = Number(process.env.BENCH_FILES ?? 200_000);
@@ -14,14 +15,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const QUERIES = (process.env.BENCH_QUERIES ?? 'serv,pkg12/view,s,index,zzzz,srvc,pkg1/src/view10,ts').split(
   ',',
 );
-const { fuzzyPathScore, rankBy } = await tsImport(
-  '../src/features/mentions/chat/fuzzyRank.ts',
-  import.meta.url,
-);
-const { folderPaths, PathRanker } = await tsImport(
-  '../src/features/mentions/chat/pathRanker.ts',
-  import.meta.url,
-);
+const { folderPaths, fuzzyPathScore, PathRanker, rankBy } = await bundledRanking();
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
