@@ -22,15 +22,19 @@ import { TopScores } from './topScores';
  * fuzzyPathScore, limit)` would (same scores, same order, ties in list order), within a keystroke at
  * 200,000 paths. Most paths cannot reach the best `limit` kept so far, and a cheap upper bound on their
  * score says so without matching them:
- * - worked out once per path: its lower case, where its name starts, its folder (an id shared with the
- *   paths before it in the same folder), which characters its name and whole path hold (a path lacking
- *   one of the query's is passed over) and which of them can earn a bonus (after a separator, a camelCase
- *   hump; the name's first character apart);
- * - per keystroke, a path whose name holds the query's characters is bounded by 100 + its characters'
- *   best steps, less its length's share (as the score); in its whole path, by what its folder's part
- *   scored (searched once per folder) plus the rest's best steps in the name. Only a path whose bound
- *   beats the worst of the best kept is matched, with the same steps as fuzzyPathScore;
- * - paths are offered in list order, so a tie with a kept one loses, as in rankBy;
+ * - worked out once per path (typed arrays): its lower case, where its name starts, its folder (an id
+ *   shared with the paths before it in the same folder), which characters its name and whole path hold
+ *   (a path lacking one of the query's is passed over), which can earn a bonus (after a separator, a
+ *   camelCase hump; at their first occurrence, which greedy matching takes), which pairs stand side by
+ *   side (a run needs one), the name's first four characters and its digits (pathBounds.ts);
+ * - per keystroke, a path whose name holds the query's characters is bounded by 100 (+50 only if its
+ *   first characters allow a prefix) + its characters' best steps, less its length's share (as the
+ *   score); in its whole path, by what its folder's part scored (matched once per folder and keystroke)
+ *   plus the rest's best steps in the name. Only a path whose bound beats the worst of the best kept is
+ *   matched, with the same steps as fuzzyPathScore (and from where its folder's part left off);
+ * - the worst to beat starts just under the worst of the best among the shortest names and paths
+ *   (sampled first), which is at most the final one; after that paths are offered in list order, so a
+ *   tie with a kept one loses, as in rankBy;
  * - a query that extends the previous one (typing on) looks only at the paths not ruled out for it.
  * Non-ASCII paths and queries are scored by `fuzzyPathScore` itself (lower-casing can change lengths).
  */
@@ -136,7 +140,7 @@ export class PathRanker {
 
   /**
    * The indices of the `limit` best paths for `query`, best first. `exclude` leaves a path out as if it
-   * were not in the list (asked only of paths good enough to be shown).
+   * were not in the list (asked only of paths good enough to be among the best so far).
    */
   rank(query: string, limit: number, exclude?: (index: number) => boolean): number[] {
     const best = new TopScores(limit);
