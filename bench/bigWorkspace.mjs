@@ -15,6 +15,7 @@ import { tsImport } from 'tsx/esm/api';
 import { fmt, measureCheckpoints, median, mib, timed } from './checkpoints.mjs';
 import { diskBytes, makeMonorepo } from './generatedWorkspace.mjs';
 import { bigWorkspaceRows, formatRow } from './rows.mjs';
+import { bundledRanking } from './bundledRanking.mjs';
 
 const FILES = Number(process.env.BENCH_FILES ?? 200_000);
 const CHANGED = 100;
@@ -26,15 +27,9 @@ const { MAX_INDEXED_FILES, findGit, listGitFiles } = await tsImport(
   '../src/features/mentions/core/gitFileList.ts',
   import.meta.url,
 );
-const { fuzzyPathScore, rankBy } = await tsImport(
-  '../src/features/mentions/chat/fuzzyRank.ts',
-  import.meta.url,
-);
-// Every folder the files are in, as VsCodeMentionSource lists them.
-const { folderPaths, PathRanker } = await tsImport(
-  '../src/features/mentions/chat/pathRanker.ts',
-  import.meta.url,
-);
+// The ranker bundled as the extension runs it; folderPaths: every folder the files are in, as
+// VsCodeMentionSource lists them.
+const { folderPaths, fuzzyPathScore, PathRanker, rankBy } = await bundledRanking();
 
 const load = () => loadavg()[0].toFixed(1);
 const gc = () => globalThis.gc?.();

@@ -2,7 +2,7 @@
 // Deterministic: the same arguments write the same bytes, so figures from two runs compare.
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * `files` source-like files of ~1 KB in folders of 100 under `src/`, plus an ignored `dist/` (the shape
@@ -52,6 +52,28 @@ function fileText(index, next) {
 }
 
 /**
+ * The relative paths (with `/`) of makeMonorepo's files, in the order written, without writing them: for
+ * benches of the paths alone (the @-mention ranker, bench/mentionScale.mjs).
+ */
+export function monorepoPaths(files) {
+  const paths = [];
+  let dir = '';
+  for (let i = 0; i < files; i++) {
+    if (i % PER_LEAF === 0) {
+      const leaf = Math.floor(i / PER_LEAF);
+      const pkg = Math.floor(leaf / 50);
+      const kind = leaf % 5 === 4 ? 'test' : 'src';
+      dir = `packages/pkg${pkg}/${kind}/area${leaf % 7}/part${leaf}`;
+      if (leaf % 3 === 0) {
+        dir = `${dir}/nested`;
+      }
+    }
+    paths.push(`${dir}/${NAMES[i % NAMES.length]}${i}.${EXTENSIONS[i % EXTENSIONS.length]}`);
+  }
+  return paths;
+}
+
+/**
  * A monorepo of `files` files: `packages/pkgN/{src,test}/areaN/sub/…` (nested 4–5 deep, 40 files per
  * folder), mostly small text files, one in 200 large; a `.gitignore` naming `build/` and `node_modules/`,
  * with an ignored `build/` of 2,000 files; a real git repository with every file committed. Returns the
@@ -60,24 +82,13 @@ function fileText(index, next) {
 export function makeMonorepo(root, files) {
   const workspace = join(root, 'monorepo');
   const next = random(23);
-  const paths = [];
-  let dir = '';
-  for (let i = 0; i < files; i++) {
+  const paths = monorepoPaths(files);
+  paths.forEach((rel, i) => {
     if (i % PER_LEAF === 0) {
-      const leaf = Math.floor(i / PER_LEAF);
-      const pkg = Math.floor(leaf / 50);
-      const kind = leaf % 5 === 4 ? 'test' : 'src';
-      dir = join('packages', `pkg${pkg}`, kind, `area${leaf % 7}`, `part${leaf}`);
-      if (leaf % 3 === 0) {
-        dir = join(dir, 'nested');
-      }
-      mkdirSync(join(workspace, dir), { recursive: true });
+      mkdirSync(join(workspace, dirname(rel)), { recursive: true });
     }
-    const name = `${NAMES[i % NAMES.length]}${i}.${EXTENSIONS[i % EXTENSIONS.length]}`;
-    const rel = join(dir, name);
     writeFileSync(join(workspace, rel), fileText(i, next));
-    paths.push(rel.split('\\').join('/'));
-  }
+  });
   writeFileSync(join(workspace, '.gitignore'), 'build/\nnode_modules/\n*.log\n');
   for (let i = 0; i < 2000; i++) {
     const build = join(workspace, 'build', `chunk${Math.floor(i / 100)}`);

@@ -72,6 +72,61 @@ describe('the @-mention path ranker', () => {
     assert.ok(compared > 150 && nonEmpty > 60, `${compared} compared, ${nonEmpty} with matches`);
   });
 
+  it('ranks exactly like the full ranking over a monorepo-shaped list larger than its sample', () => {
+    // Many files per folder (the folder's part is matched once per keystroke), names that share
+    // prefixes, camelCase humps and digits, files at the root, and more paths than the ranker samples
+    // first to start its bound from.
+    const random = seeded(7);
+    const names = ['index', 'service', 'serviceView', 'view', 'types', 'store', 'pkgUtils', 'ts', 's'];
+    const extensions = ['ts', 'tsx', 'js', 'md', 'json', 'test.ts'];
+    const paths: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const leaf = Math.floor(i / 25);
+      const folder =
+        leaf % 40 === 39
+          ? ''
+          : `packages/pkg${leaf % 13}/${leaf % 3 === 0 ? 'src' : 'test'}/area${leaf % 7}/part${leaf}/`;
+      const name = names[Math.floor(random() * names.length)] as string;
+      const digits = random() < 0.7 ? String(Math.floor(random() * 3000)) : '';
+      paths.push(`${folder}${name}${digits}.${extensions[i % extensions.length] as string}`);
+    }
+    const ranker = new PathRanker(paths);
+    const queries = [
+      's',
+      'se',
+      'ser',
+      'serv',
+      'sv',
+      'ts',
+      'sr',
+      'pkg1',
+      'pkg12/view',
+      'pkg1/src/vi',
+      'view1',
+      'indx',
+      'P/S/V',
+      'st.ts',
+      '12',
+      'a7/p',
+      'sV',
+    ];
+    for (const query of queries) {
+      for (const typedOn of [false, true]) {
+        ranker.forget();
+        for (let typed = typedOn ? 1 : query.length; typed <= query.length; typed++) {
+          const prefix = query.slice(0, typed);
+          for (const limit of [1, 7, 50]) {
+            assert.deepEqual(
+              ranker.rank(prefix, limit),
+              reference(paths, prefix, limit, new Set()),
+              `query ${JSON.stringify(prefix)}, limit ${limit}`,
+            );
+          }
+        }
+      }
+    }
+  });
+
   it('ranks non-ASCII queries and paths as fuzzyPathScore does', () => {
     const paths = ['src/İndex.ts', 'src/ΣIGMA/ας.md', 'docs/KELVIN.md', 'a/b/kelvin.md', 'πλ/Σ.ts'];
     const ranker = new PathRanker(paths);

@@ -25,20 +25,36 @@ export function scoreFrom(
   lowerText: string,
   start: number,
 ): number | undefined {
-  let score = 0;
-  let from = start;
-  let previous = start - 2;
-  for (let q = 0; q < lowerQuery.length; q++) {
-    const found = lowerText.indexOf(lowerQuery.charAt(q), from);
-    if (found < 0) {
-      return undefined;
-    }
-    score += stepScore(text, start, found, previous);
-    previous = found;
-    from = found + 1;
-  }
+  const steps = matchSteps(lowerQuery, 0, text, lowerText, start, start - 2, 0);
   // Shorter candidates are closer to what was typed.
-  return score - (text.length - start) * 0.01;
+  return steps < 0 ? undefined : steps - (text.length - start) * 0.01;
+}
+
+/**
+ * `steps` plus what `lowerQuery`'s characters from `q` on add (stepScore), each found greedily in
+ * `lowerText` after the one before at `previous` (`start - 2`: none yet, the search starts at `start`);
+ * -1 when one is not there. The ranker (./pathRanker) goes on from where a folder's part left off.
+ */
+export function matchSteps(
+  lowerQuery: string,
+  q: number,
+  text: string,
+  lowerText: string,
+  start: number,
+  previous: number,
+  steps: number,
+): number {
+  let sum = steps;
+  let at = previous;
+  for (let next = q; next < lowerQuery.length; next++) {
+    const found = lowerText.indexOf(lowerQuery.charAt(next), Math.max(start, at + 1));
+    if (found < 0) {
+      return -1;
+    }
+    sum += stepScore(text, start, found, at);
+    at = found;
+  }
+  return sum;
 }
 
 /**

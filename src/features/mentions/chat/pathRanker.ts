@@ -1,108 +1,146 @@
-import { fuzzyPathScore, stepScore } from './fuzzyRank';
-
-/** Letters a–z, one bit for the digits, one each for `.`, the slashes and `-`/`_`: a query needs them all. */
-function charBit(code: number): number {
-  if (code >= 97 && code <= 122) {
-    return 1 << (code - 97);
-  }
-  if (code >= 48 && code <= 57) {
-    return 1 << 26;
-  }
-  switch (code) {
-    case 46:
-      return 1 << 27;
-    case 47:
-    case 92:
-      return 1 << 28;
-    case 45:
-    case 95:
-      return 1 << 29;
-    default:
-      return 0;
-  }
-}
-
-function charMask(lower: string): number {
-  let mask = 0;
-  for (let i = 0; i < lower.length; i++) {
-    mask |= charBit(lower.charCodeAt(i));
-  }
-  return mask;
-}
-
-/** The first index of `code` in `text` from `from` on, or -1 (as `indexOf`; a loop is quicker for a character). */
-function find(text: string, code: number, from: number): number {
-  for (let t = from; t < text.length; t++) {
-    if (text.charCodeAt(t) === code) {
-      return t;
-    }
-  }
-  return -1;
-}
-
-/** Whether every character of `text` is ASCII (lower-casing it then keeps its length and indices). */
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 127) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/**
- * The matches of a query so far, one entry per matching path: where its characters were last found
- * and the score they add up to, in the whole path and in the file name (`nameScore` -1: not in the
- * name), and whether the name starts with the query. One more character costs a search from there.
- */
-interface Matches {
-  readonly ids: Int32Array;
-  readonly pathAt: Int32Array;
-  readonly pathScore: Int32Array;
-  readonly nameAt: Int32Array;
-  readonly nameScore: Int32Array;
-  readonly prefix: Uint8Array;
-}
+import { fuzzyPathScore, matchSteps, scoreFrom, stepScore } from './fuzzyRank';
+import {
+  charBit,
+  digitBit,
+  isAscii,
+  leadingMatch,
+  type QueryShape,
+  packFour,
+  pairBit,
+  queryShape,
+  stepsBound,
+  stepsFromStart,
+  type FolderMatches,
+  SAMPLED,
+  shortest,
+  sameFolder,
+} from './pathBounds';
+import { TopScores } from './topScores';
 
 /**
  * Ranks a large, fixed list of paths for the @-mention picker exactly as `rankBy(paths, query,
  * fuzzyPathScore, limit)` would (same scores, same order, ties in list order), within a keystroke at
- * 200,000 paths:
- * - each path's lower case and file-name start are worked out once, not per keystroke;
- * - a path lacking one of the query's letters is passed over at once;
- * - a query that extends the previous one (typing on) goes on from the previous one's matches, where
- *   each one's characters were found: one search per path and character typed (fuzzyScore matches
- *   greedily, character by character, so the score adds up the same way — `stepScore`);
- * - only the best `limit` are kept: no sort of every match.
+ * 200,000 paths. Most paths cannot reach the best `limit` kept so far, and a cheap upper bound on their
+ * score says so without matching them:
+ * - worked out once per path (typed arrays): its lower case, where its name starts, its folder (an id
+ *   shared with the paths before it in the same folder), which characters its name and whole path hold
+ *   (a path lacking one of the query's is passed over), which can earn a bonus (after a separator, a
+ *   camelCase hump; at their first occurrence, which greedy matching takes), which pairs stand side by
+ *   side (a run needs one), the name's first four characters and its digits (pathBounds.ts);
+ * - per keystroke, a path whose name holds the query's characters is bounded by 100 (+50 only if its
+ *   first characters allow a prefix) + its characters' best steps, less its length's share (as the
+ *   score); in its whole path, by what its folder's part scored (matched once per folder and keystroke)
+ *   plus the rest's best steps in the name. Only a path whose bound beats the worst of the best kept is
+ *   matched, with the same steps as fuzzyPathScore (and from where its folder's part left off);
+ * - the worst to beat starts just under the worst of the best among the shortest names and paths
+ *   (sampled first), which is at most the final one; after that paths are offered in list order, so a
+ *   tie with a kept one loses, as in rankBy;
+ * - a query that extends the previous one (typing on) looks only at the paths not ruled out for it.
  * Non-ASCII paths and queries are scored by `fuzzyPathScore` itself (lower-casing can change lengths).
  */
 export class PathRanker {
   /** Each path lower-cased: the same string when it already was (no copy). */
   private readonly lower: string[];
   private readonly nameStart: Int32Array;
-  private readonly masks: Int32Array;
-  private readonly ascii: Uint8Array;
-  private last: { lowerQuery: string; matches: Matches } | undefined;
+  private readonly folder: Int32Array;
+  private readonly folders: number;
+  private readonly pathMask: Int32Array;
+  private readonly nameMask: Int32Array;
+  /** The characters that can earn a bonus in the name (its first one apart: it is worth 8 there). */
+  private readonly nameBonus: Int32Array;
+  /**
+   * The characters whose first occurrence in the name can have a bonus (its first character's too: it
+   * follows a separator in the whole path); greedy matching takes that one when it searches the name.
+   */
+  private readonly firstBonus: Int32Array;
+  /** The name's first four characters lower-cased (packFour): a name starting with the query starts so. */
+  private readonly namePrefix: Int32Array;
+  /** The digits in the name, one bit each (charBit shares three among ten). */
+  private readonly nameDigits: Uint16Array;
+  /** The pairs side by side (pairBit) in the name, and of the separator before it with its first. */
+  private readonly namePairs: Int32Array;
+  private readonly length: Int32Array;
+  /** The lower-cased first character of the name (0: the path is not ASCII, scored whole). */
+  private readonly nameFirst: Uint8Array;
+  /** The paths with the shortest names and the shortest paths, each once: they tend to score best. */
+  private readonly sample: Int32Array;
+  /** The paths not ruled out for the previous query (a path that does not match it cannot match more). */
+  private last: { lowerQuery: string; candidates: Int32Array } | undefined;
 
   constructor(readonly paths: readonly string[]) {
     const count = paths.length;
     this.lower = new Array<string>(count);
     this.nameStart = new Int32Array(count);
-    this.masks = new Int32Array(count);
-    this.ascii = new Uint8Array(count);
+    this.folder = new Int32Array(count);
+    this.pathMask = new Int32Array(count);
+    this.nameMask = new Int32Array(count);
+    this.nameBonus = new Int32Array(count);
+    this.firstBonus = new Int32Array(count);
+    this.namePrefix = new Int32Array(count);
+    this.nameDigits = new Uint16Array(count);
+    const seen = new Int32Array(128); // the path (i + 1) in which a character was last seen
+    this.namePairs = new Int32Array(count);
+    this.length = new Int32Array(count);
+    this.nameFirst = new Uint8Array(count);
+    let folders = 0;
     for (let i = 0; i < count; i++) {
       const path = paths[i] as string;
       const lower = path.toLowerCase();
+      const start = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
       this.lower[i] = lower === path ? path : lower;
-      this.nameStart[i] = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
-      this.masks[i] = charMask(lower);
-      this.ascii[i] = isAscii(path) ? 1 : 0;
+      this.nameStart[i] = start;
+      this.folder[i] =
+        i > 0 && sameFolder(paths[i - 1] as string, this.nameStart[i - 1] as number, path, start)
+          ? folders - 1
+          : folders++;
+      let dirMask = 0;
+      for (let c = 0; c < start; c++) {
+        dirMask |= charBit(lower.charCodeAt(c));
+      }
+      let nameMask = 0;
+      let nameBonus = 0;
+      let firstBonus = 0;
+      let nameDigits = 0;
+      let namePairs = 0;
+      for (let c = start; c < lower.length; c++) {
+        const code = lower.charCodeAt(c);
+        const bit = charBit(code);
+        nameMask |= bit;
+        nameDigits |= digitBit(code);
+        if (c > 0) {
+          namePairs |= pairBit(lower.charCodeAt(c - 1), code);
+        }
+        const isBonus = c > start && stepScore(path, start, c, c) > 1;
+        if (isBonus) {
+          nameBonus |= bit;
+        }
+        if (code < 128 && seen[code] !== i + 1) {
+          seen[code] = i + 1;
+          firstBonus |= isBonus || c === start ? bit : 0;
+        }
+      }
+      this.pathMask[i] = dirMask | nameMask;
+      this.nameMask[i] = nameMask;
+      this.nameBonus[i] = nameBonus;
+      this.firstBonus[i] = firstBonus;
+      this.namePrefix[i] = packFour(lower, start);
+      this.nameDigits[i] = nameDigits;
+      this.namePairs[i] = namePairs;
+      this.length[i] = path.length;
+      this.nameFirst[i] = start < lower.length && isAscii(path) ? lower.charCodeAt(start) : 0;
     }
+    this.folders = folders;
+    this.sample = shortest(
+      count,
+      SAMPLED,
+      (i) => (this.length[i] as number) - (this.nameStart[i] as number),
+      (i) => this.length[i] as number,
+    );
   }
 
   /**
    * The indices of the `limit` best paths for `query`, best first. `exclude` leaves a path out as if it
-   * were not in the list (asked only of paths good enough to be shown).
+   * were not in the list (asked only of paths good enough to be among the best so far).
    */
   rank(query: string, limit: number, exclude?: (index: number) => boolean): number[] {
     const best = new TopScores(limit);
@@ -124,26 +162,80 @@ export class PathRanker {
       return best.indices();
     }
     const last = this.last;
-    const typingOn = last !== undefined && lowerQuery.startsWith(last.lowerQuery);
-    let matches = typingOn ? last.matches : undefined;
-    const queryMask = charMask(lowerQuery);
-    for (let q = typingOn ? last.lowerQuery.length : 0; q < lowerQuery.length; q++) {
-      matches = this.advance(matches, lowerQuery, q, queryMask);
-    }
-    if (matches === undefined) {
-      return best.indices();
-    }
-    this.last = { lowerQuery, matches };
-    for (let m = 0; m < matches.ids.length; m++) {
-      const score = this.scoreOf(matches, m, lowerQuery);
-      if (best.beats(score)) {
-        const i = matches.ids[m] as number;
-        if (exclude?.(i) !== true) {
+    const from = last !== undefined && lowerQuery.startsWith(last.lowerQuery) ? last.candidates : undefined;
+    const shape = queryShape(lowerQuery);
+    const folders: FolderMatches = {
+      reached: new Int32Array(this.folders).fill(-1),
+      steps: new Int32Array(this.folders),
+      at: new Int32Array(this.folders),
+      ceiling: new Int32Array(this.folders),
+      rest: new Int32Array(this.folders),
+      restDigits: new Int32Array(this.folders),
+    };
+    const count = from?.length ?? this.paths.length;
+    const candidates = new Int32Array(count);
+    let kept = 0;
+    // What a path must beat to be kept (NaN: anything): the worst of the best so far once full, and
+    // from the start just under the worst of the best among the shortest paths (the final worst is at
+    // least that; "just under", so that a tie is never passed over).
+    const floor = this.sampledFloor(shape, folders, limit, exclude);
+    let worst = floor;
+    const { mask, first, nameCeiling, pathCeiling } = shape;
+    const { pathMask, nameMask, nameFirst } = this;
+    for (let c = 0; c < count; c++) {
+      const i = from === undefined ? c : (from[c] as number);
+      if (((pathMask[i] as number) & mask) !== mask) {
+        continue;
+      }
+      if (worst === worst) {
+        // Full: first the bound any path has (QueryShape's ceilings), then the path's own.
+        const nameCode = nameFirst[i] as number;
+        const inName = ((nameMask[i] as number) & mask) === mask;
+        const ceiling =
+          nameCode === 0 || (inName && nameCode === first) ? Infinity : inName ? nameCeiling : pathCeiling;
+        if (ceiling <= worst || this.cannotBeat(i, shape, folders, worst)) {
+          candidates[kept++] = i; // not matched: it may match a longer query
+          continue;
+        }
+      }
+      const score = this.score(i, shape, folders);
+      if (score !== undefined) {
+        candidates[kept++] = i;
+        if (best.beats(score) && exclude?.(i) !== true) {
           best.offer(i, score);
+          worst = best.full && !(best.worst <= floor) ? best.worst : floor;
         }
       }
     }
+    this.last = { lowerQuery, candidates: candidates.subarray(0, kept) };
     return best.indices();
+  }
+
+  /**
+   * Just under the worst score of the best `limit` of the sampled paths (NaN when fewer match): the
+   * final worst is at least that, so a path whose bound is below can be passed over from the start.
+   */
+  private sampledFloor(
+    query: QueryShape,
+    folders: FolderMatches,
+    limit: number,
+    exclude: ((index: number) => boolean) | undefined,
+  ): number {
+    const sampled = new TopScores(limit);
+    for (const i of this.sample) {
+      if (((this.pathMask[i] as number) & query.mask) === query.mask) {
+        const score = this.score(i, query, folders);
+        if (score !== undefined && sampled.beats(score) && exclude?.(i) !== true) {
+          sampled.offer(i, score);
+        }
+      }
+    }
+    if (!sampled.full || limit <= 0) {
+      return NaN;
+    }
+    const worst = sampled.worst;
+    // Strictly below it whatever its magnitude (2^-50 of it is more than a rounding step).
+    return worst - (Math.abs(worst) * 2 ** -50 + 2 ** -1000);
   }
 
   /** Forgets the previous query: the next one looks at every path (tests, the bench). */
@@ -151,121 +243,128 @@ export class PathRanker {
     this.last = undefined;
   }
 
-  /** The matches of `lowerQuery`'s first `q + 1` characters, from those of its first `q` (all paths). */
-  private advance(from: Matches | undefined, lowerQuery: string, q: number, queryMask: number): Matches {
-    const count = from?.ids.length ?? this.paths.length;
-    const next: Matches = {
-      ids: new Int32Array(count),
-      pathAt: new Int32Array(count),
-      pathScore: new Int32Array(count),
-      nameAt: new Int32Array(count),
-      nameScore: new Int32Array(count),
-      prefix: new Uint8Array(count),
-    };
-    const code = lowerQuery.charCodeAt(q);
-    let kept = 0;
-    for (let m = 0; m < count; m++) {
-      const i = from === undefined ? m : (from.ids[m] as number);
-      if (((this.masks[i] as number) & queryMask) !== queryMask) {
-        continue;
-      }
-      const path = this.paths[i] as string;
-      if (this.ascii[i] === 0) {
-        // Scored whole at the end; kept while the query so far matches.
-        if (fuzzyPathScore(lowerQuery.slice(0, q + 1), path) !== undefined) {
-          next.ids[kept++] = i;
-        }
-        continue;
-      }
-      const lower = this.lower[i] as string;
-      const start = this.nameStart[i] as number;
-      // Where the query's characters so far were found: before any, the search starts at 0 (the
-      // path) or at the name's start, and "the one before" is two back, as in scoreFrom.
-      const pathAt = from === undefined ? -2 : (from.pathAt[m] as number);
-      const found = find(lower, code, pathAt < 0 ? 0 : pathAt + 1);
-      if (found < 0) {
-        continue;
-      }
-      next.ids[kept] = i;
-      next.pathAt[kept] = found;
-      next.pathScore[kept] =
-        (from === undefined ? 0 : (from.pathScore[m] as number)) + stepScore(path, 0, found, pathAt);
-      const nameScore = from === undefined ? 0 : (from.nameScore[m] as number);
-      const nameAt = from === undefined ? start - 2 : (from.nameAt[m] as number);
-      const inName = nameScore < 0 ? -1 : find(lower, code, nameAt < start ? start : nameAt + 1);
-      if (inName < 0) {
-        next.nameScore[kept] = -1;
-      } else {
-        next.nameAt[kept] = inName;
-        next.nameScore[kept] = nameScore + stepScore(path, start, inName, nameAt);
-        next.prefix[kept] = (from === undefined || from.prefix[m] === 1) && inName === start + q ? 1 : 0;
-      }
-      kept++;
-    }
-    return {
-      ids: next.ids.subarray(0, kept),
-      pathAt: next.pathAt.subarray(0, kept),
-      pathScore: next.pathScore.subarray(0, kept),
-      nameAt: next.nameAt.subarray(0, kept),
-      nameScore: next.nameScore.subarray(0, kept),
-      prefix: next.prefix.subarray(0, kept),
-    };
-  }
-
-  /** `fuzzyPathScore(query, path)` of match `m`, from where its characters were found (see scoreFrom). */
-  private scoreOf(matches: Matches, m: number, lowerQuery: string): number {
-    const i = matches.ids[m] as number;
+  /** `fuzzyPathScore(query, path)` for path `i`, with its lower case, name start and folder's part made once. */
+  private score(i: number, query: QueryShape, folders: FolderMatches): number | undefined {
     const path = this.paths[i] as string;
-    if (this.ascii[i] === 0) {
-      return fuzzyPathScore(lowerQuery, path) as number;
+    if (this.nameFirst[i] === 0) {
+      return fuzzyPathScore(query.lower, path);
     }
-    const nameScore = matches.nameScore[m] as number;
-    if (nameScore >= 0) {
-      const inName = nameScore - (path.length - (this.nameStart[i] as number)) * 0.01;
-      return inName + 100 + (matches.prefix[m] === 1 ? 50 : 0);
+    const lower = this.lower[i] as string;
+    const start = this.nameStart[i] as number;
+    if (((this.nameMask[i] as number) & query.mask) === query.mask) {
+      const inName = scoreFrom(query.lower, path, lower, start);
+      if (inName !== undefined) {
+        return inName + 100 + (lower.startsWith(query.lower, start) ? 50 : 0);
+      }
     }
-    return (matches.pathScore[m] as number) - path.length * 0.01;
-  }
-}
-
-/** The best `limit` (index, score) pairs offered in index order, best first; a tie keeps the earlier. */
-class TopScores {
-  private readonly index: Int32Array;
-  private readonly score: Float64Array;
-  private size = 0;
-
-  constructor(private readonly limit: number) {
-    const capacity = Math.max(0, limit);
-    this.index = new Int32Array(capacity);
-    this.score = new Float64Array(capacity);
+    const folder = this.searchFolder(i, query, folders);
+    const steps = matchSteps(
+      query.lower,
+      folders.reached[folder] as number,
+      path,
+      lower,
+      0,
+      folders.at[folder] as number,
+      folders.steps[folder] as number,
+    );
+    return steps < 0 ? undefined : steps - path.length * 0.01;
   }
 
-  get full(): boolean {
-    return this.size >= this.limit;
-  }
-
-  /** Whether `score` would be kept (offered after every kept one: a tie loses). */
-  beats(score: number): boolean {
-    return this.size < this.limit || score > (this.score[this.size - 1] as number);
-  }
-
-  offer(index: number, score: number): void {
-    if (!this.beats(score)) {
-      return;
+  /**
+   * Whether path `i` cannot score above `worst`, from a bound on its score worked out cheaply from its
+   * masks and its folder's part — each part in the score's order of operations, so that rounding keeps
+   * the bound at least as high as the score.
+   */
+  private cannotBeat(i: number, query: QueryShape, folders: FolderMatches, worst: number): boolean {
+    const nameFirst = this.nameFirst[i] as number;
+    if (nameFirst === 0) {
+      return false; // not ASCII: scored whole
     }
-    let at = Math.min(this.size, this.limit - 1);
-    while (at > 0 && (this.score[at - 1] as number) < score) {
-      this.index[at] = this.index[at - 1] as number;
-      this.score[at] = this.score[at - 1] as number;
-      at--;
+    const inName = ((this.nameMask[i] as number) & query.mask) === query.mask;
+    const first = inName && nameFirst === query.first;
+    const length = this.length[i] as number;
+    const bonus = this.nameBonus[i] as number;
+    const pairs = this.namePairs[i] as number;
+    if (inName) {
+      const nameLength = length - (this.nameStart[i] as number);
+      // The name starting with the query's first character: what its first characters match exactly.
+      const leading = first ? leadingMatch(query, this.namePrefix[i] as number) : 0;
+      const name = first
+        ? stepsFromStart(query, leading, bonus, pairs) -
+          nameLength * 0.01 +
+          100 +
+          (leading === query.lower.length || (leading === 4 && (query.pairMask & pairs) === query.pairMask)
+            ? 50
+            : 0)
+        : stepsBound(query, 0, this.firstBonus[i] as number, bonus, pairs, true) - nameLength * 0.01 + 100;
+      if (name > worst) {
+        return false;
+      }
+      if (query.pathCeiling <= worst) {
+        return true; // its name did not match: its whole path cannot do better
+      }
     }
-    this.index[at] = index;
-    this.score[at] = score;
-    this.size = Math.min(this.size + 1, this.limit);
+    const folder = this.searchFolder(i, query, folders);
+    const rest = folders.rest[folder] as number;
+    const restDigits = folders.restDigits[folder] as number;
+    if (
+      ((this.nameMask[i] as number) & rest) !== rest ||
+      ((this.nameDigits[i] as number) & restDigits) !== restDigits ||
+      (folders.ceiling[folder] as number) - length * 0.01 <= worst
+    ) {
+      return true; // what the folder's part left to find is not all in the name, or cannot score enough
+    }
+    // The rest is found in the name, whose first character follows a separator (or starts the path: +8).
+    const atStart = this.nameStart[i] === 0 ? 8 : 0;
+    const inPath =
+      (folders.steps[folder] as number) +
+      stepsBound(
+        query,
+        folders.reached[folder] as number,
+        this.firstBonus[i] as number,
+        bonus,
+        pairs,
+        folders.at[folder] === (this.nameStart[i] as number) - 1,
+      ) +
+      atStart -
+      length * 0.01;
+    return inPath <= worst;
   }
 
-  indices(): number[] {
-    return Array.from(this.index.subarray(0, this.size));
+  /** The folder of path `i`, its part searched for the query (once per folder and keystroke). */
+  private searchFolder(i: number, query: QueryShape, folders: FolderMatches): number {
+    const folder = this.folder[i] as number;
+    if ((folders.reached[folder] as number) >= 0) {
+      return folder;
+    }
+    const path = this.paths[i] as string;
+    const lower = this.lower[i] as string;
+    const end = this.nameStart[i] as number;
+    let steps = 0;
+    let at = -2;
+    let q = 0;
+    for (; q < query.lower.length; q++) {
+      const found = lower.indexOf(query.lower.charAt(q), at + 1);
+      if (found < 0 || found >= end) {
+        break;
+      }
+      steps += stepScore(path, 0, found, at);
+      at = found;
+    }
+    folders.reached[folder] = q;
+    folders.steps[folder] = steps;
+    folders.at[folder] = at;
+    // The rest in the name: its first character can start the path (+8) or follow the separator.
+    folders.ceiling[folder] = steps + stepsBound(query, q, -1, -1, -1, at === end - 1) + (end === 0 ? 8 : 0);
+    let rest = 0;
+    let restDigits = 0;
+    for (let next = q; next < query.bits.length; next++) {
+      rest |= query.bits[next] as number;
+      restDigits |= digitBit(query.lower.charCodeAt(next));
+    }
+    folders.rest[folder] = rest;
+    folders.restDigits[folder] = restDigits;
+    return folder;
   }
 }
 
