@@ -68,6 +68,53 @@ describe('webview: a long chat', () => {
     );
   });
 
+  it('keeps turns in chunks that look like one list: same separators across chunks, only the latest turn always laid out', async () => {
+    const page = await chat.open();
+    const { entries, turns } = longChat();
+    await page.host(snapshot({ entries, turns }));
+    const layout = await page.page.locator('.transcript-content').evaluate((content) => {
+      const chunks = Array.from(content.children).filter((child) => child.classList.contains('turn-chunk'));
+      const turns = Array.from(content.querySelectorAll<HTMLElement>('.turn'));
+      return {
+        chunkSizes: chunks.map((chunk) => chunk.childElementCount),
+        everyTurnInAChunk: turns.every((turn) => turn.parentElement?.classList.contains('turn-chunk')),
+        // Each turn after the first: the separator's margin, padding and border.
+        separators: new Set(
+          turns
+            .slice(1)
+            .map(
+              (turn) =>
+                `${getComputedStyle(turn).marginTop} ${getComputedStyle(turn).paddingTop} ${getComputedStyle(turn).borderTopWidth}`,
+            ),
+        ).size,
+        firstSeparator: getComputedStyle(turns[0] as Element).borderTopWidth,
+        // Built turns: content-visibility auto, but the latest's.
+        visibility: turns
+          .filter((turn) => !turn.classList.contains('turn-deferred'))
+          .map((turn) => [turn.dataset.turnId, getComputedStyle(turn).contentVisibility]),
+      };
+    });
+    assert.equal(layout.chunkSizes.length, Math.ceil(TURNS / 32));
+    assert.ok(
+      layout.chunkSizes.every((size) => size > 0 && size <= 32),
+      layout.chunkSizes.join(),
+    );
+    assert.equal(
+      layout.chunkSizes.reduce((sum, size) => sum + size, 0),
+      TURNS,
+    );
+    assert.equal(layout.everyTurnInAChunk, true);
+    assert.equal(layout.separators, 1, 'one separator style for every turn, across chunk boundaries too');
+    assert.equal(layout.firstSeparator, '0px');
+    assert.deepEqual(layout.visibility.at(-1), [`t${TURNS}`, 'visible']);
+    assert.ok(layout.visibility.length > 2);
+    assert.deepEqual(
+      layout.visibility.slice(0, -1).filter(([, visibility]) => visibility !== 'auto'),
+      [],
+      'every built turn but the latest skips layout off screen',
+    );
+  });
+
   it('builds the turns in view after a jump to the middle, and not the far ones', async () => {
     const page = await chat.open();
     const { entries, turns } = longChat();
@@ -87,7 +134,10 @@ describe('webview: a long chat', () => {
           const box = section.getBoundingClientRect();
           return box.bottom > view.top && box.top < view.bottom;
         })
-        .map((section) => ({ id: section.dataset.turnId, deferred: section.classList.contains('turn-deferred') }));
+        .map((section) => ({
+          id: section.dataset.turnId,
+          deferred: section.classList.contains('turn-deferred'),
+        }));
     });
     assert.ok(inView.length > 0, 'some turns are in view');
     const middle = Number(inView[0]?.id?.slice(1));
@@ -100,7 +150,11 @@ describe('webview: a long chat', () => {
     for (const id of inView.map((section) => section.id)) {
       assert.equal(await page.page.locator(`[data-turn-id="${id}"] [data-entry-id]`).count(), 3, id);
     }
-    assert.equal(await page.page.locator('[data-entry-id="a1"]').count(), 0, 'the first turn is far: not built');
+    assert.equal(
+      await page.page.locator('[data-entry-id="a1"]').count(),
+      0,
+      'the first turn is far: not built',
+    );
   });
 
   it('gives turns built late their change card, Restore checkpoint and restored mark, with turn updates made meanwhile', async () => {
