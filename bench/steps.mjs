@@ -2,13 +2,16 @@
 // BENCH_ONLY=bigworkspace runs the big-workspace bench alone (minutes at its default 200,000 files;
 // BENCH_FILES sets the size): the default run only prints its last figures (bench/run.mjs).
 // BENCH_ONLY=reopen runs the reopen and round-trip bench alone (two code-servers, about a minute), and
-// BENCH_ONLY=hostmemory the host's memory bench (a 2,000-turn chat, a 10 MB answer).
+// BENCH_ONLY=hostmemory the host's memory bench (a 2,000-turn chat, a 10 MB answer); BENCH_ONLY=long and
+// BENCH_ONLY=stream the webview's long-chat or streaming figures alone (bench/webview.mjs).
 import { spawnSync } from 'node:child_process';
 
 const only = {
   bigworkspace: [['--expose-gc', 'bench/bigWorkspace.mjs']],
   reopen: [['--import', 'tsx', 'bench/reopen.ts']],
   hostmemory: [['--expose-gc', '--import', 'tsx', 'bench/hostMemory.ts']],
+  long: [['bench/webview.mjs']],
+  stream: [['bench/webview.mjs']],
 };
 const steps = only[process.env.BENCH_ONLY ?? ''] ?? [
   ['bench/checkpoints.mjs'],

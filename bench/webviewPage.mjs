@@ -55,14 +55,27 @@ function rendererMainThreadCpu() {
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) {
         continue;
       }
-      const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+      cpu.set(pid, threadCpuMs(`/proc/${pid}/task/${pid}`));
     } catch {
       // Not a renderer any more.
     }
   }
   return cpu;
+}
+
+/**
+ * A thread's CPU time (ms): the scheduler's exact count in nanoseconds (`schedstat`), else the
+ * `stat` ticks — 10 ms each and charged to whichever thread a tick finds running, too coarse for
+ * an idle page's few milliseconds a second.
+ */
+function threadCpuMs(task) {
+  try {
+    return Number(readFileSync(`${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    const stat = readFileSync(`${task}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  }
 }
 
 /** The renderers' resident memory (MB, VmRSS from /proc), if known: the page's process as the OS counts it. */
