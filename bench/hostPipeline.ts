@@ -89,6 +89,11 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify({ chunks: CHUNKS, pipeline: [await ours()] }) + '\n');
     return;
   }
+  if (process.env.BENCH_HOST_ONLY === 'bare') {
+    // For profiling: the bare SDK client alone, to set beside the pipeline's profile.
+    process.stdout.write(JSON.stringify({ chunks: CHUNKS, bare: [await bareSdk()] }) + '\n');
+    return;
+  }
   // One warm-up of each (JIT, file cache), then alternate so machine noise hits both alike.
   await bareSdk();
   await ours();

@@ -208,6 +208,7 @@ async function main() {
       'bare SDK client, same agent',
       '≤ 1.15×',
       hostCpuRatio <= 1.15,
+      `ours adds ${(((median(host.pipeline.map((r) => r.cpuMs)) - median(host.bare.map((r) => r.cpuMs))) * 1000) / host.chunks).toFixed(1)} µs of CPU a chunk to the SDK's own (its zod validation and the garbage it makes dominate both clients: BENCH_HOST_ONLY=bare|pipeline node --cpu-prof --import tsx bench/hostPipeline.ts)`,
     ],
     [
       'view messages per second of stream',
