@@ -14,6 +14,7 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FolderStamps } from '../../../src/features/checkpoints/core/folderStamps';
+import { StampTaker } from '../../../src/features/checkpoints/core/stampTaker';
 import { summary, useShadowStore, write } from './support/shadowStore';
 
 /** Runs ahead of the wall clock: every stamp just taken counts as settled, so the quick look is used. */
@@ -226,11 +227,16 @@ describe('checkpoints: the quick look over folders whose entries did not change'
 
 describe('checkpoints: folder stamps', () => {
   const fixture = useShadowStore();
+  let taker: StampTaker;
+  beforeEach(() => {
+    taker = new StampTaker();
+  });
+  afterEach(() => taker.dispose());
 
   it('a folder changed with its mtime set back no longer matches its stamp', async () => {
     mkdirSync(path.join(fixture.workspace, 'dir'));
-    const stamps = new FolderStamps(fixture.workspace, ahead);
-    await stamps.addFolder('dir/');
+    const stamps = new FolderStamps(fixture.workspace, taker, ahead);
+    await stamps.addFolders(['dir/']);
     assert.equal(stamps.trustworthy, true);
     assert.equal(await stamps.unchanged(), true);
     const dir = path.join(fixture.workspace, 'dir');
@@ -243,9 +249,45 @@ describe('checkpoints: folder stamps', () => {
   it('a stamp taken within two seconds of the folder’s last change is not trustworthy', async () => {
     mkdirSync(path.join(fixture.workspace, 'dir'));
     const madeAt = Date.now();
-    const stamps = new FolderStamps(fixture.workspace, () => madeAt);
-    await stamps.addFolder('dir/');
+    const stamps = new FolderStamps(fixture.workspace, taker, () => madeAt);
+    await stamps.addFolders(['dir/']);
     assert.equal(stamps.trustworthy, false);
     assert.equal(await stamps.unchanged(), false, 'never trusted');
+  });
+
+  it('a linked rule file whose target outside is rewritten with its size and times kept no longer matches', async () => {
+    const outside = path.join(fixture.root, 'outside-rules');
+    writeFileSync(outside, '*.tmp\n');
+    symlinkSync(outside, path.join(fixture.workspace, '.gitignore'));
+    const stamps = new FolderStamps(fixture.workspace, taker, ahead);
+    await stamps.addRuleFile('.gitignore');
+    assert.equal(await stamps.unchanged(), true);
+    const times = saveTimes(outside);
+    writeFileSync(outside, '*.lo_\n');
+    restoreTimes(outside, times);
+    assert.equal(await stamps.unchanged(), false, 'the target’s ctime moved');
+  });
+
+  it('an entry stamped as gone that appears no longer matches; one that goes no longer matches', async () => {
+    const stamps = new FolderStamps(fixture.workspace, taker, ahead);
+    await stamps.addFolders(['later/', '']);
+    assert.equal(await stamps.unchanged(), true);
+    mkdirSync(path.join(fixture.workspace, 'later'));
+    assert.equal(await stamps.unchanged(), false);
+    const again = new FolderStamps(fixture.workspace, taker, ahead);
+    await again.addFolders(['later/']);
+    rmSync(path.join(fixture.workspace, 'later'), { recursive: true });
+    assert.equal(await again.unchanged(), false);
+  });
+
+  it('stamps that cannot be taken (the worker gone) are never a match, and new ones are never trusted', async () => {
+    const stamps = new FolderStamps(fixture.workspace, taker, ahead);
+    await stamps.addFolders(['']);
+    assert.equal(await stamps.unchanged(), true);
+    taker.dispose();
+    assert.equal(await stamps.unchanged(), false, 'not known: a full look');
+    const after = new FolderStamps(fixture.workspace, taker, ahead);
+    await after.addFolders(['']);
+    assert.equal(after.trustworthy, false);
   });
 });
