@@ -280,6 +280,24 @@ describe('checkpoints: folder stamps', () => {
     assert.equal(await again.unchanged(), false);
   });
 
+  it('a worker that does not answer in time (a stat that hangs) means a full look; the next look has a new one', async () => {
+    const expiries: (() => void)[] = [];
+    const waiting = new StampTaker((expire) => {
+      expiries.push(expire);
+      return { cancel: () => undefined };
+    });
+    try {
+      const stamps = new FolderStamps(fixture.workspace, waiting, ahead);
+      await stamps.addFolders(['']);
+      const looking = stamps.unchanged();
+      expiries.at(-1)!(); // before the worker's answer can be read: as if it never came
+      assert.equal(await looking, false, 'not known: a full look');
+      assert.equal(await stamps.unchanged(), true, 'a new worker answers');
+    } finally {
+      waiting.dispose();
+    }
+  });
+
   it('stamps that cannot be taken (the worker gone) are never a match, and new ones are never trusted', async () => {
     const stamps = new FolderStamps(fixture.workspace, taker, ahead);
     await stamps.addFolders(['']);

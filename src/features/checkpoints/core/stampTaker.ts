@@ -54,6 +54,15 @@ parentPort.on('message', ({ id, paths }) => {
 });
 `;
 
+/** Starts the wait for one answer: `expire` runs if it is not cancelled in time (tests expire it at will). */
+export type AnswerTimer = (expire: () => void) => { cancel(): void };
+
+const answerTimer: AnswerTimer = (expire) => {
+  const timer = setTimeout(expire, ANSWER_TIMEOUT_MS);
+  timer.unref();
+  return { cancel: () => clearTimeout(timer) };
+};
+
 interface Answer {
   readonly id: number;
   readonly stamps: BigInt64Array;
@@ -74,6 +83,8 @@ export class StampTaker {
     { resolve: (stamps: BigInt64Array) => void; reject: (error: Error) => void }
   >();
 
+  constructor(private readonly startAnswerTimer: AnswerTimer = answerTimer) {}
+
   /** The stamps of `absolutePaths`, `STAMP_NUMBERS` numbers each, in order. */
   take(absolutePaths: readonly string[]): Promise<BigInt64Array> {
     if (this.disposed) {
@@ -86,17 +97,16 @@ export class StampTaker {
     clearTimeout(this.idleTimer);
     const id = ++this.nextId;
     return new Promise<BigInt64Array>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = this.startAnswerTimer(() => {
         this.drop(worker, new Error('The folder stamps took too long (a mount that does not answer?).'));
-      }, ANSWER_TIMEOUT_MS);
-      timer.unref();
+      });
       this.pending.set(id, {
         resolve: (stamps) => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve(stamps);
         },
         reject: (error) => {
-          clearTimeout(timer);
+          timer.cancel();
           reject(error);
         },
       });
