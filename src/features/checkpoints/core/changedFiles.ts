@@ -34,9 +34,11 @@ export class ChangeListing {
   /** The stamps of the full look whose snapshot is being taken. */
   private candidate: { readonly stamps: FolderStamps; readonly exclude: string } | undefined;
   /** Takes the stamps on a thread of its own (see ./stampTaker), for as long as the store is open. */
-  private readonly taker = new StampTaker();
+  private readonly taker: StampTaker;
 
-  constructor(private readonly input: ChangeListingInput) {}
+  constructor(private readonly input: ChangeListingInput) {
+    this.taker = new StampTaker(input.logger);
+  }
 
   /** `ls-files -t` entries (`<tag> <path>`; `?` for untracked) of the files to look at. */
   async list(): Promise<string[]> {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../../core/ports';
 
 /**
  * Numbers in one stamp: the entry's `lstat` (dev, inode, mode, links, size, mtime and ctime in ns), then,
@@ -83,7 +84,10 @@ export class StampTaker {
     { resolve: (stamps: BigInt64Array) => void; reject: (error: Error) => void }
   >();
 
-  constructor(private readonly startAnswerTimer: AnswerTimer = answerTimer) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly startAnswerTimer: AnswerTimer = answerTimer,
+  ) {}
 
   /** The stamps of `absolutePaths`, `STAMP_NUMBERS` numbers each, in order. */
   take(absolutePaths: readonly string[]): Promise<BigInt64Array> {
@@ -98,7 +102,7 @@ export class StampTaker {
     const id = ++this.nextId;
     return new Promise<BigInt64Array>((resolve, reject) => {
       const timer = this.startAnswerTimer(() => {
-        this.drop(worker, new Error('The folder stamps took too long (a mount that does not answer?).'));
+        this.fail(worker, new Error('The folder stamps took too long (a mount that does not answer?).'));
       });
       this.pending.set(id, {
         resolve: (stamps) => {
@@ -138,11 +142,19 @@ export class StampTaker {
       }
       waiting?.resolve(answer.stamps);
     });
-    worker.on('error', (error) => this.drop(worker, error));
-    worker.on('exit', () => this.drop(worker, new Error('The folder stamps worker ended.')));
+    worker.on('error', (error) => this.fail(worker, error));
+    worker.on('exit', () => this.fail(worker, new Error('The folder stamps worker ended.')));
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  /** `drop`, said in the log: checkpoints then look at the whole folder each time, which is slower. */
+  private fail(worker: Worker, why: Error): void {
+    if (this.worker === worker) {
+      this.logger.warn(`Checkpoints: ${why.message} The next checkpoint looks at the whole folder.`);
+    }
+    this.drop(worker, why);
   }
 
   /** Forgets `worker` (stopping it, if it still runs) and fails what it was asked. */
