@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { CTIME_AT, STAMP_NUMBERS, TARGET_CTIME_AT, type StampTaker } from './stampTaker';
+import { CTIME_AT, MODE_AT, STAMP_NUMBERS, TARGET_CTIME_AT, type StampTaker } from './stampTaker';
 
 /**
  * A folder's ctime changes whenever an entry is added, removed or renamed in it — and no process can set
@@ -94,7 +94,7 @@ export class FolderStamps {
       const stamp = taken.subarray(index * STAMP_NUMBERS, (index + 1) * STAMP_NUMBERS);
       const ctimeNs = stamp[TARGET_CTIME_AT]! > stamp[CTIME_AT]! ? stamp[TARGET_CTIME_AT]! : stamp[CTIME_AT]!;
       // A gone entry (all 0) has no ctime to settle: its stamp changes when one appears.
-      if (stamp[2] !== 0n && lookedAt - ctimeNs < SETTLE_NS) {
+      if (stamp[MODE_AT] !== 0n && lookedAt - ctimeNs < SETTLE_NS) {
         this.settled = false;
       }
       this.stamps.set(rel, stamp);

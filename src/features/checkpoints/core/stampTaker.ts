@@ -7,7 +7,8 @@ import type { Logger } from '../../../core/ports';
  * is gone or cannot be stat'ed: no entry that exists has mode 0.
  */
 export const STAMP_NUMBERS = 14;
-/** Where the ctime of the entry and of a link's target sit in a stamp. */
+/** Where the mode (0: gone), the ctime of the entry and that of a link's target sit in a stamp. */
+export const MODE_AT = 2;
 export const CTIME_AT = 6;
 export const TARGET_CTIME_AT = 13;
 
