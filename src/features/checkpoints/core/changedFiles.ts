@@ -4,6 +4,7 @@ import { killedBySignal, splitNul } from './gitRunner';
 import type { IgnoredFiles } from './ignoredFiles';
 import { leaveOutUnreadableRules } from './ruleFiles';
 import type { SkipList } from './skipList';
+import { StampTaker } from './stampTaker';
 
 /** Runs git in the shadow repository; resolves with its stdout. `stop` ends it (it then rejects). */
 type Git = (args: readonly string[], stop?: AbortSignal) => Promise<string>;
@@ -32,8 +33,12 @@ export class ChangeListing {
   private trusted: { readonly stamps: FolderStamps; readonly exclude: string } | undefined;
   /** The stamps of the full look whose snapshot is being taken. */
   private candidate: { readonly stamps: FolderStamps; readonly exclude: string } | undefined;
+  /** Takes the stamps on a thread of its own (see ./stampTaker), for as long as the store is open. */
+  private readonly taker: StampTaker;
 
-  constructor(private readonly input: ChangeListingInput) {}
+  constructor(private readonly input: ChangeListingInput) {
+    this.taker = new StampTaker(input.logger);
+  }
 
   /** `ls-files -t` entries (`<tag> <path>`; `?` for untracked) of the files to look at. */
   async list(): Promise<string[]> {
@@ -50,7 +55,7 @@ export class ChangeListing {
     }
     this.trusted = undefined;
     ignored.markStale();
-    const stamps = new FolderStamps(folder, this.input.now);
+    const stamps = new FolderStamps(folder, this.taker, this.input.now);
     const ruleFolders = await leaveOutUnreadableRules(folder, skipList, ignored.folders(), logger, stamps);
     if (ruleFolders.length > 0) {
       await this.input.forgetFolders(ruleFolders.map((dir) => dir.slice(0, -1)));
@@ -114,6 +119,11 @@ export class ChangeListing {
   forget(): void {
     this.trusted = undefined;
     this.candidate = undefined;
+  }
+
+  /** Ends the stamps' worker thread. */
+  dispose(): void {
+    this.taker.dispose();
   }
 }
 

@@ -1,6 +1,5 @@
-import type { BigIntStats } from 'node:fs';
-import { lstat, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { CTIME_AT, MODE_AT, STAMP_NUMBERS, TARGET_CTIME_AT, type StampTaker } from './stampTaker';
 
 /**
  * A folder's ctime changes whenever an entry is added, removed or renamed in it — and no process can set
@@ -9,35 +8,37 @@ import * as path from 'node:path';
  * system that keeps whole seconds (FAT: 2 s), and even from a coarse kernel clock a tick behind ours.
  */
 const SETTLE_NS = 2_000_000_000n;
-/** Stamps taken at once. */
-const STAT_BATCH = 64;
 
 /**
  * What the walk for rule files saw of the work tree: each folder it read (stat'ed before reading it) and
- * each `.gitignore` / `.gitattributes` in them. While every stamp is unchanged, no entry was added, removed
- * or renamed in those folders and no rule file was touched — so git's list of untracked and ignored files,
- * and the rule walk's answer, are what they were (a file modified in place is not seen here: git's own
- * stat of every indexed file finds those).
+ * each `.gitignore` / `.gitattributes` in them (a link's target too). While every stamp is unchanged, no
+ * entry was added, removed or renamed in those folders and no rule file was touched — so git's list of
+ * untracked and ignored files, and the rule walk's answer, are what they were (a file modified in place
+ * is not seen here: git's own stat of every indexed file finds those). Stamps are numbers (see
+ * ./stampTaker), compared as numbers: no string per stamp.
  */
 export class FolderStamps {
-  private readonly folders = new Map<string, string>();
-  private readonly rules = new Map<string, string>();
-  /** False when a stamp was taken too soon after its last change to be trusted. */
+  /** Folder (`/`-separated, ending in `/`; `''` for the root) or rule file → its stamp. */
+  private readonly stamps = new Map<string, BigInt64Array>();
+  /** False when a stamp was taken too soon after its last change to be trusted, or could not be taken. */
   private settled = true;
+  /** The absolute paths of `stamps`' keys, in order, while none was added or pruned. */
+  private absolutePaths: string[] | undefined;
 
   constructor(
     private readonly root: string,
+    private readonly taker: StampTaker,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Stamps folder `dir` (`/`-separated, ending in `/`; `''` for the root). Call before reading it. */
-  async addFolder(dir: string): Promise<void> {
-    this.folders.set(dir, await this.take(dir, folderStamp));
+  /** Stamps the folders `dirs` (`/`-separated, ending in `/`; `''` for the root). Call before reading them. */
+  addFolders(dirs: readonly string[]): Promise<void> {
+    return this.add(dirs);
   }
 
   /** Stamps the rule file `rel` (and, for a link, what it names). */
-  async addRuleFile(rel: string): Promise<void> {
-    this.rules.set(rel, await this.take(rel, ruleStamp));
+  addRuleFile(rel: string): Promise<void> {
+    return this.add([rel]);
   }
 
   /** Whether every stamp was settled when taken: only then can a later look trust them. */
@@ -47,14 +48,10 @@ export class FolderStamps {
 
   /** Forgets the folders (and their rule files) `skip` says git does not enter (ignored folders). */
   prune(skip: (dir: string) => boolean): void {
-    for (const dir of this.folders.keys()) {
-      if (dir !== '' && underSkipped(dir, skip)) {
-        this.folders.delete(dir);
-      }
-    }
-    for (const rel of this.rules.keys()) {
+    for (const rel of this.stamps.keys()) {
       if (underSkipped(rel, skip)) {
-        this.rules.delete(rel);
+        this.stamps.delete(rel);
+        this.absolutePaths = undefined;
       }
     }
   }
@@ -64,74 +61,45 @@ export class FolderStamps {
     if (!this.settled) {
       return false;
     }
-    return (
-      (await sameStamps(this.folders, (dir) => folderStamp(path.join(this.root, dir)))) &&
-      (await sameStamps(this.rules, (rel) => ruleStamp(path.join(this.root, rel))))
-    );
+    this.absolutePaths ??= [...this.stamps.keys()].map((rel) => path.join(this.root, rel));
+    let now: BigInt64Array;
+    try {
+      now = await this.taker.take(this.absolutePaths);
+    } catch {
+      return false; // not known: a full look
+    }
+    let at = 0;
+    for (const stamp of this.stamps.values()) {
+      for (let field = 0; field < STAMP_NUMBERS; field++) {
+        if (now[at + field] !== stamp[field]) {
+          return false;
+        }
+      }
+      at += STAMP_NUMBERS;
+    }
+    return true;
   }
 
-  private async take(rel: string, stampOf: (absolute: string) => Promise<Stamp>): Promise<string> {
+  private async add(rels: readonly string[]): Promise<void> {
     const lookedAt = BigInt(Math.floor(this.now())) * 1_000_000n;
-    const { key, ctimeNs } = await stampOf(path.join(this.root, rel));
-    if (ctimeNs !== undefined && lookedAt - ctimeNs < SETTLE_NS) {
-      this.settled = false;
+    let taken: BigInt64Array;
+    try {
+      taken = await this.taker.take(rels.map((rel) => path.join(this.root, rel)));
+    } catch {
+      this.settled = false; // never trusted: the next look is a full one
+      return;
     }
-    return key;
+    this.absolutePaths = undefined;
+    rels.forEach((rel, index) => {
+      const stamp = taken.subarray(index * STAMP_NUMBERS, (index + 1) * STAMP_NUMBERS);
+      const ctimeNs = stamp[TARGET_CTIME_AT]! > stamp[CTIME_AT]! ? stamp[TARGET_CTIME_AT]! : stamp[CTIME_AT]!;
+      // A gone entry (all 0) has no ctime to settle: its stamp changes when one appears.
+      if (stamp[MODE_AT] !== 0n && lookedAt - ctimeNs < SETTLE_NS) {
+        this.settled = false;
+      }
+      this.stamps.set(rel, stamp);
+    });
   }
-}
-
-interface Stamp {
-  readonly key: string;
-  readonly ctimeNs?: bigint;
-}
-
-/** Every field a change of the folder's entries (or a mount over it) moves; `gone` when it is not there. */
-async function folderStamp(absolute: string): Promise<Stamp> {
-  try {
-    const info = await lstat(absolute, { bigint: true });
-    return { key: keyOf(info), ctimeNs: info.ctimeNs };
-  } catch {
-    return { key: 'gone' };
-  }
-}
-
-/** A rule file's stamp; a link's includes what it names, which can change without the link changing. */
-async function ruleStamp(absolute: string): Promise<Stamp> {
-  let info: BigIntStats;
-  try {
-    info = await lstat(absolute, { bigint: true });
-  } catch {
-    return { key: 'gone' };
-  }
-  if (!info.isSymbolicLink()) {
-    return { key: keyOf(info), ctimeNs: info.ctimeNs };
-  }
-  try {
-    const target = await stat(absolute, { bigint: true });
-    const ctimeNs = target.ctimeNs > info.ctimeNs ? target.ctimeNs : info.ctimeNs;
-    return { key: `${keyOf(info)}->${keyOf(target)}`, ctimeNs };
-  } catch {
-    return { key: `${keyOf(info)}->dangling`, ctimeNs: info.ctimeNs };
-  }
-}
-
-function keyOf(info: BigIntStats): string {
-  return `${info.dev}:${info.ino}:${info.mode}:${info.nlink}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-}
-
-async function sameStamps(
-  stamped: ReadonlyMap<string, string>,
-  stampOf: (rel: string) => Promise<Stamp>,
-): Promise<boolean> {
-  const entries = [...stamped];
-  for (let start = 0; start < entries.length; start += STAT_BATCH) {
-    const batch = entries.slice(start, start + STAT_BATCH);
-    const now = await Promise.all(batch.map(([rel]) => stampOf(rel)));
-    if (now.some((stamp, index) => stamp.key !== batch[index]![1])) {
-      return false;
-    }
-  }
-  return true;
 }
 
 /** Whether `rel` is inside (or is) a folder `skip` names, checked from the top down. */

@@ -37,7 +37,7 @@ export async function findUnreadableRules(
     const batch = pending.slice(0, READDIR_BATCH);
     pending = pending.slice(READDIR_BATCH);
     if (stamps !== undefined) {
-      await Promise.all(batch.map((dir) => stamps.addFolder(dir)));
+      await stamps.addFolders(batch);
     }
     const listed = await Promise.all(batch.map((dir) => list(path.join(folder, dir))));
     for (const [index, entries] of listed.entries()) {

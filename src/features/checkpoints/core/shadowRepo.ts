@@ -206,6 +206,7 @@ export class ShadowRepo {
   /** Stops a running pack; queued operations still finish. */
   dispose(): void {
     this.packing.dispose();
+    this.listing.dispose();
   }
 
   private async prepare(): Promise<void> {
