@@ -47,6 +47,11 @@ const FENCES: Record<string, string[]> = {
   'carriage returns': ['```ts\r\na();\r\n', '```\r\n\r\nAfter'],
   'a NUL in the code': ['```ts\na(\0);\n', '```\nAfter'],
   'a closing marker too short': ['````ts\na();\n```\n', 'b();\n````\nAfter'],
+  'languages with marks, one after another': [
+    '```c++\na;\n```\n\n```F#\nb\n',
+    '```\n\n```objective-c x\nc\n',
+    '```\n',
+  ],
 };
 
 /** The streamed message's markdown after each chunk, then the same texts each rendered once. */

@@ -1,4 +1,4 @@
-import { BlockSplitter, type SplitResult } from './blockSplitter';
+import { BlockSplitter, type ClosedFence, type SplitResult } from './blockSplitter';
 import { LiveCodeBlock, languageOf } from './codeBlock';
 import { plainContinuation } from './proseTail';
 import { renderMarkdown } from './renderer';
@@ -76,8 +76,10 @@ export class StreamingMarkdown {
     // A fence shown live in the tail can only be closed by the first segment committed after it
     // (the splitter commits nothing inside a fence), and its code shown is a prefix of the final code.
     const live = this.liveFence;
+    const closed = result.closedFence;
     for (const [index, segment] of result.committed.entries()) {
-      const adopted = index === 0 && live !== undefined && adoptClosedFence(live, segment);
+      const adopted =
+        index === 0 && live !== undefined && closed !== undefined && adoptClosedFence(live, closed);
       if (adopted) {
         this.placeBlock(adopted);
       } else {
@@ -158,24 +160,11 @@ export class StreamingMarkdown {
  * rendering its code again (a long fence's last frame re-rendered all of it): what markdown-it
  * makes of the segment, a code block and a newline, as long as markdown-it would not change the
  * code or the language (carriage returns, NULs, escapes or entities in the info string); else
- * undefined, and the segment is rendered.
+ * undefined, and the segment is rendered. `fence` is the segment as the splitter read it.
  */
-function adoptClosedFence(live: LiveCodeBlock, segment: string): HTMLElement | undefined {
-  const bodyStart = segment.indexOf('\n') + 1;
-  const closeStart = segment.lastIndexOf('\n', segment.length - 2) + 1;
-  const info = /^(?:`{3,}|~{3,})(.*)$/.exec(segment.slice(0, bodyStart - 1))?.[1];
-  if (
-    bodyStart === 0 ||
-    closeStart < bodyStart ||
-    !segment.endsWith('\n') ||
-    info === undefined ||
-    /[&\\\r\0]/.test(info) ||
-    languageOf(info) !== live.language
-  ) {
-    return undefined;
-  }
-  const code = segment.slice(bodyStart, closeStart);
-  if (/[\r\0]/.test(code)) {
+function adoptClosedFence(live: LiveCodeBlock, fence: ClosedFence): HTMLElement | undefined {
+  const { info, code } = fence;
+  if (/[&\\\r\0]/.test(info) || languageOf(info) !== live.language || /[\r\0]/.test(code)) {
     return undefined;
   }
   live.setCode(code);
