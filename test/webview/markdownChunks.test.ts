@@ -44,4 +44,34 @@ describe('webview: long replies keep finished blocks in chunks', () => {
     assert.equal(gaps[31], gaps[30]);
     assert.equal(new Set(gaps).size, 1, `one gap everywhere: ${[...new Set(gaps)].join(', ')}`);
   });
+
+  it('shows an open fence in the block it will finish as, at a chunk boundary too, like a render once', async () => {
+    const page = await chat.open();
+    const html = () => page.page.locator('[data-entry-id="a1"] .markdown').evaluate((root) => root.innerHTML);
+    for (const before of [31, 32]) {
+      // The fence is the 32nd or 33rd block; closed at the very end of a chunk it is the tail's
+      // (markdown closes it) until the next line commits it; then a fence markdown does not keep.
+      const chunks = [
+        `${PARAGRAPHS.slice(0, before).join('\n\n')}\n\n`,
+        '```ts\na();\n',
+        '```',
+        '\n\n```a&amp;b\nc\n',
+        '```\n\nAfter',
+      ];
+      await page.host(snapshot({ entries: [message('agent', 'a1', '')], turns: [turn('t1')] }));
+      const streamed: string[] = [];
+      for (const chunk of chunks) {
+        await page.host(events(appended('a1', chunk)));
+        streamed.push(await html());
+      }
+      const once: string[] = [];
+      for (let end = 1; end <= chunks.length; end++) {
+        await page.host(snapshot({ entries: [message('agent', 'a1', chunks.slice(0, end).join(''))] }));
+        once.push(await html());
+      }
+      assert.deepEqual(streamed, once, `after ${before} paragraphs`);
+      assert.match(streamed[1] ?? '', /<div class="md-block md-block-open"><div class="code-block">/);
+    }
+    page.assertClean();
+  });
 });
