@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { appended, events, message, snapshot, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 
+/** What `contain: layout style paint` computes to. */
+const CONTAINED = 'content';
+
 /** 100 paragraphs: each becomes its own finished block once the next one starts. */
 const PARAGRAPHS = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} of a long answer.`);
 
@@ -19,16 +22,18 @@ describe('webview: long replies keep finished blocks in chunks', () => {
         className: child.className,
         blocks: child.querySelectorAll(':scope > .md-block').length,
         visibility: getComputedStyle(child).contentVisibility,
+        contain: getComputedStyle(child).contain,
       })),
       paragraphs: Array.from(root.querySelectorAll('p')).map((p) => p.textContent),
     }));
     // 99 finished blocks (the last paragraph is still the tail): 32 + 32 + 32 + 3, then the tail.
     assert.deepEqual(shape.children, [
-      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
-      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
-      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
-      { className: 'md-chunk', blocks: 3, visibility: 'visible' },
-      { className: 'md-tail', blocks: 0, visibility: 'visible' },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
+      // Contained before it is full: filling it then changes no layout containment of 32 blocks at once.
+      { className: 'md-chunk', blocks: 3, visibility: 'visible', contain: CONTAINED },
+      { className: 'md-tail', blocks: 0, visibility: 'visible', contain: 'none' },
     ]);
     assert.deepEqual(shape.paragraphs, PARAGRAPHS);
   });
