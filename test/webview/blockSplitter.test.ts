@@ -96,4 +96,40 @@ describe('webview markdown block splitter', () => {
       assert.deepEqual(deltas.append('').openFence, { language: '', code: 'open fence\n``' });
     }
   });
+
+  it('says what the first committed fence holds, as read, so that no one reads it again', () => {
+    const splitter = new BlockSplitter();
+    assert.equal(splitter.append('Intro\n\n```ts  extra\r\nconst a = 1;\n').closedFence, undefined);
+    const closed = splitter.append('\n  ```\nAfter\n\n~~~\nx\n~~~\n');
+    assert.deepEqual(closed.committed, [
+      '```ts  extra\r\nconst a = 1;\n\n  ```\n',
+      'After\n\n',
+      '~~~\nx\n~~~\n',
+    ]);
+    // The info untrimmed (the line's carriage return dropped), the code between the fence lines.
+    assert.deepEqual(closed.closedFence, { info: 'ts  extra', code: 'const a = 1;\n\n' });
+    // Only the first segment is described: a paragraph first means no fence to adopt.
+    const later = new BlockSplitter();
+    assert.equal(later.append('Para\n```\nx\n```\n').closedFence, undefined);
+    assert.deepEqual(new BlockSplitter().append('~~~~ \tpy\n~~~\n~~~~~\n').closedFence, {
+      info: ' \tpy',
+      code: '~~~\n',
+    });
+  });
+
+  it('ends a fence only on its own marker, at most three spaces in, whatever the chunks', () => {
+    const text = '```js\n    ```\n~~~\n `` `\n   ```js\n  ``\n   ````  \nafter\n\n~~~\n```\n   ~~~~\n\nEnd';
+    const whole = new BlockSplitter().update(text);
+    assert.deepEqual(whole?.committed, [
+      '```js\n    ```\n~~~\n `` `\n   ```js\n  ``\n   ````  \n',
+      'after\n\n',
+      '~~~\n```\n   ~~~~\n',
+      '\n',
+    ]);
+    for (const size of [1, 3, 7]) {
+      const { segments, last } = stream(text, size);
+      assert.deepEqual(segments, whole?.committed, `chunk ${size}`);
+      assert.equal(last.tail, 'End');
+    }
+  });
 });

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { appended, events, message, snapshot, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 
+/** What `contain: layout style paint` computes to. */
+const CONTAINED = 'content';
+
 /** 100 paragraphs: each becomes its own finished block once the next one starts. */
 const PARAGRAPHS = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} of a long answer.`);
 
@@ -19,16 +22,18 @@ describe('webview: long replies keep finished blocks in chunks', () => {
         className: child.className,
         blocks: child.querySelectorAll(':scope > .md-block').length,
         visibility: getComputedStyle(child).contentVisibility,
+        contain: getComputedStyle(child).contain,
       })),
       paragraphs: Array.from(root.querySelectorAll('p')).map((p) => p.textContent),
     }));
     // 99 finished blocks (the last paragraph is still the tail): 32 + 32 + 32 + 3, then the tail.
     assert.deepEqual(shape.children, [
-      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
-      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
-      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto' },
-      { className: 'md-chunk', blocks: 3, visibility: 'visible' },
-      { className: 'md-tail', blocks: 0, visibility: 'visible' },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
+      { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
+      // Contained before it is full: filling it then changes no layout containment of 32 blocks at once.
+      { className: 'md-chunk', blocks: 3, visibility: 'visible', contain: CONTAINED },
+      { className: 'md-tail', blocks: 0, visibility: 'visible', contain: 'none' },
     ]);
     assert.deepEqual(shape.paragraphs, PARAGRAPHS);
   });
@@ -43,5 +48,35 @@ describe('webview: long replies keep finished blocks in chunks', () => {
     // Paragraph 31 is the last of the first chunk, 32 the first of the next.
     assert.equal(gaps[31], gaps[30]);
     assert.equal(new Set(gaps).size, 1, `one gap everywhere: ${[...new Set(gaps)].join(', ')}`);
+  });
+
+  it('shows an open fence in the block it will finish as, at a chunk boundary too, like a render once', async () => {
+    const page = await chat.open();
+    const html = () => page.page.locator('[data-entry-id="a1"] .markdown').evaluate((root) => root.innerHTML);
+    for (const before of [31, 32]) {
+      // The fence is the 32nd or 33rd block; closed at the very end of a chunk it is the tail's
+      // (markdown closes it) until the next line commits it; then a fence markdown does not keep.
+      const chunks = [
+        `${PARAGRAPHS.slice(0, before).join('\n\n')}\n\n`,
+        '```ts\na();\n',
+        '```',
+        '\n\n```a&amp;b\nc\n',
+        '```\n\nAfter',
+      ];
+      await page.host(snapshot({ entries: [message('agent', 'a1', '')], turns: [turn('t1')] }));
+      const streamed: string[] = [];
+      for (const chunk of chunks) {
+        await page.host(events(appended('a1', chunk)));
+        streamed.push(await html());
+      }
+      const once: string[] = [];
+      for (let end = 1; end <= chunks.length; end++) {
+        await page.host(snapshot({ entries: [message('agent', 'a1', chunks.slice(0, end).join(''))] }));
+        once.push(await html());
+      }
+      assert.deepEqual(streamed, once, `after ${before} paragraphs`);
+      assert.match(streamed[1] ?? '', /<div class="md-block md-block-open"><div class="code-block">/);
+    }
+    page.assertClean();
   });
 });

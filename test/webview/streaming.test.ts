@@ -91,18 +91,18 @@ describe('webview: streaming', () => {
     await page.host(
       snapshot({ entries: [message('agent', 'e1', 'Here:\n\n```py\nprint(1)\n')], turns: [turn('t1')] }),
     );
-    const fence = page.page.locator('[data-entry-id="e1"] .md-tail .code-block');
+    const fence = page.page.locator('[data-entry-id="e1"] .md-block-open .code-block');
     assert.equal(await fence.locator('.code-lang').textContent(), 'py');
     await page.page.evaluate(() => {
       (window as unknown as { __fence: Element | null }).__fence = document.querySelector(
-        '[data-entry-id="e1"] .md-tail .code-block',
+        '[data-entry-id="e1"] .md-block-open .code-block',
       );
     });
     await page.host(events(appended('e1', 'print(2)\n'), appended('e1', 'print(3)')));
     const same = await page.page.evaluate(
       () =>
         (window as unknown as { __fence: Element | null }).__fence ===
-        document.querySelector('[data-entry-id="e1"] .md-tail .code-block'),
+        document.querySelector('[data-entry-id="e1"] .md-block-open .code-block'),
     );
     assert.equal(same, true, 'the live fence element is updated, not rebuilt');
     assert.equal(await fence.locator('code').textContent(), 'print(1)\nprint(2)\nprint(3)');

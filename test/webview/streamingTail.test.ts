@@ -47,6 +47,11 @@ const FENCES: Record<string, string[]> = {
   'carriage returns': ['```ts\r\na();\r\n', '```\r\n\r\nAfter'],
   'a NUL in the code': ['```ts\na(\0);\n', '```\nAfter'],
   'a closing marker too short': ['````ts\na();\n```\n', 'b();\n````\nAfter'],
+  'languages with marks, one after another': [
+    '```c++\na;\n```\n\n```F#\nb\n',
+    '```\n\n```objective-c x\nc\n',
+    '```\n',
+  ],
 };
 
 /** The streamed message's markdown after each chunk, then the same texts each rendered once. */
@@ -96,16 +101,44 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
       snapshot({ entries: [message('agent', 's', 'Intro\n\n```ts\na();\n')], turns: [turn('t1')] }),
     );
     await page.page.evaluate(() => {
-      const w = window as unknown as { __live: Element | null };
-      w.__live = document.querySelector('[data-entry-id="s"] .md-tail .code-block');
+      const w = window as unknown as { __live: Element | null; __block: Element | null };
+      w.__live = document.querySelector('[data-entry-id="s"] .md-block-open .code-block');
+      w.__block = w.__live?.parentElement ?? null;
+    });
+    assert.equal(
+      await page.page.locator('[data-entry-id="s"] .md-tail').innerHTML(),
+      '',
+      'the tail is its block',
+    );
+    // Last in the message, as the tail's last element is: no margin below it.
+    const live = page.page.locator('[data-entry-id="s"] .md-block-open .code-block');
+    assert.equal(await live.evaluate((block) => getComputedStyle(block).marginBottom), '0px');
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/streamed-fence-open.png` });
+    await page.page.evaluate(() => {
+      const w = window as unknown as { __chunk: Element | null; __block: Element | null };
+      w.__chunk = w.__block?.parentElement ?? null;
     });
     await page.host(events(appended('s', 'b();\n```\n\nAfter')));
     const kept = await page.page.evaluate(() => {
-      const w = window as unknown as { __live: Element | null };
+      const w = window as unknown as {
+        __live: Element | null;
+        __block: Element | null;
+        __chunk: Element | null;
+      };
       const blocks = document.querySelectorAll('[data-entry-id="s"] .md-block .code-block');
-      return w.__live !== null && blocks.length === 1 && blocks[0] === w.__live;
+      return {
+        live: w.__live !== null && blocks.length === 1 && blocks[0] === w.__live,
+        // Closing the fence moved nothing: the block the fence was shown in is its finished block.
+        block: w.__live?.parentElement === w.__block && w.__block?.parentElement === w.__chunk,
+        className: w.__block?.className,
+      };
     });
-    assert.equal(kept, true, 'the live block became the finished one');
+    assert.deepEqual(
+      kept,
+      { live: true, block: true, className: 'md-block' },
+      'the live block became the finished one',
+    );
     assert.equal(await page.page.locator('[data-entry-id="s"] .md-block code').textContent(), 'a();\nb();\n');
     await mkdir(OUT, { recursive: true });
     await page.page.screenshot({ path: `${OUT}/streamed-fence-closed.png` });

@@ -17,12 +17,23 @@ export interface SplitResult {
   readonly tail: string;
   /** Set when the tail is exactly one top-level fence that is still open. */
   readonly openFence?: { readonly language: string; readonly code: string };
+  /** Set when the first committed segment is a top-level fence (closed): see ClosedFence. */
+  readonly closedFence?: ClosedFence;
+}
+
+/** A closed top-level fence as the splitter read it, so that no one has to read it again. */
+export interface ClosedFence {
+  /** What follows the opening marker on its line, untrimmed (a carriage return ending the line dropped). */
+  readonly info: string;
+  /** The lines between the opening and the closing fence lines. */
+  readonly code: string;
 }
 
 interface Fence {
   readonly char: string;
   readonly length: number;
   readonly topLevel: boolean;
+  /** Untrimmed, as ClosedFence's. */
   readonly info: string;
   /** Where the opening fence line starts. */
   readonly openStart: number;
@@ -88,8 +99,12 @@ export class BlockSplitter {
   /** Scans the complete lines not seen yet and says what became stable. */
   private scan(): SplitResult {
     const committed: string[] = [];
-    const commit = (end: number): void => {
+    let closedFence: ClosedFence | undefined;
+    const commit = (end: number, fence?: ClosedFence): void => {
       if (end > this.stableEnd) {
+        if (fence && committed.length === 0) {
+          closedFence = fence;
+        }
         const cut = end - this.stableEnd;
         committed.push(this.buffer.slice(0, cut));
         this.buffer = this.buffer.slice(cut);
@@ -105,10 +120,14 @@ export class BlockSplitter {
       }
       const lineStart = this.scanPos;
       const next = this.stableEnd + newline + 1;
+      this.scanPos = next;
+      if (this.fence && !mayCloseFence(this.buffer, lineStart - this.stableEnd, this.fence.char)) {
+        // Most lines of a stream are code inside a fence: only a line of its marker can end it.
+        continue;
+      }
       const line = this.buffer
         .slice(lineStart - this.stableEnd, next - 1 - this.stableEnd)
         .replace(/\r$/, '');
-      this.scanPos = next;
       this.scanLine(line, lineStart, next, commit);
     }
 
@@ -130,7 +149,7 @@ export class BlockSplitter {
       const marker = FENCE_CLOSE.exec(partial)?.[1];
       if (marker?.[0] === fence.char && marker.length >= fence.length) {
         // The text ends on the closing fence without a newline: let markdown close it.
-        return { committed, tail };
+        return { committed, tail, closedFence };
       }
       // A partial line that may become the closing fence is held back rather than shown as code.
       // The code shown is therefore always a prefix of the code to come: it only ever grows.
@@ -140,9 +159,9 @@ export class BlockSplitter {
           ? partial.length
           : 0;
       const code = tail.slice(fence.bodyStart - this.stableEnd, tail.length - pending);
-      return { committed, tail, openFence: { language: fence.info, code } };
+      return { committed, tail, openFence: { language: fence.info.trim(), code }, closedFence };
     }
-    return { committed, tail };
+    return { committed, tail, closedFence };
   }
 
   private rewindTo(position: number): void {
@@ -152,7 +171,12 @@ export class BlockSplitter {
     this.blankEnd = undefined;
   }
 
-  private scanLine(line: string, lineStart: number, next: number, commit: (end: number) => void): void {
+  private scanLine(
+    line: string,
+    lineStart: number,
+    next: number,
+    commit: (end: number, fence?: ClosedFence) => void,
+  ): void {
     const fence = this.fence;
     if (fence) {
       const close = FENCE_CLOSE.exec(line);
@@ -160,7 +184,9 @@ export class BlockSplitter {
       if (marker !== undefined && marker[0] === fence.char && marker.length >= fence.length) {
         this.fence = undefined;
         if (fence.topLevel) {
-          commit(next);
+          // A top-level fence starts the unstable part (it was committed up to its opening line).
+          const code = this.buffer.slice(fence.bodyStart - this.stableEnd, lineStart - this.stableEnd);
+          commit(next, { info: fence.info, code });
         }
       }
       return;
@@ -181,7 +207,7 @@ export class BlockSplitter {
         char: marker[0] ?? '`',
         length: marker.length,
         topLevel,
-        info: info.trim(),
+        info,
         openStart: lineStart,
         bodyStart: next,
       };
@@ -193,4 +219,13 @@ export class BlockSplitter {
     }
     this.blankEnd = undefined;
   }
+}
+
+/** Whether the line at `start` may be a closing fence of `char`: its marker after at most 3 spaces. */
+function mayCloseFence(buffer: string, start: number, char: string): boolean {
+  let at = start;
+  while (at < start + 3 && buffer.charCodeAt(at) === 32) {
+    at++;
+  }
+  return buffer[at] === char;
 }

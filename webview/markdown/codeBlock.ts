@@ -38,6 +38,9 @@ export function codeBlockHtml(language: string, code: string): string {
   );
 }
 
+/** An empty code block of no language, parsed once: every live block is a copy of it. */
+let emptyBlock: HTMLElement | undefined;
+
 /** A code block still receiving text: build once, then `setCode` as the fence grows. */
 export class LiveCodeBlock {
   readonly element: HTMLElement;
@@ -46,11 +49,21 @@ export class LiveCodeBlock {
   private lastChar = NaN;
 
   constructor(readonly language: string) {
-    const template = document.createElement('template');
-    // Safe: the language is reduced by languageOf/escapeHtml and the code is set as a Text node.
-    template.innerHTML = codeBlockHtml(language, '');
-    this.element = template.content.firstElementChild as HTMLElement;
+    if (!emptyBlock) {
+      // Parsed in a detached element of the page's document, not in a template's: a copy of a
+      // template's node is adopted into the page when it is inserted, which costs more than the copy.
+      const holder = document.createElement('div');
+      holder.innerHTML = codeBlockHtml('', '');
+      emptyBlock = holder.firstElementChild as HTMLElement;
+    }
+    // A copy of the parsed block, not codeBlockHtml parsed again (once per fence of a stream); the
+    // language is set as codeBlockHtml sets it, as text and a class.
+    this.element = emptyBlock.cloneNode(true) as HTMLElement;
     this.code = this.element.querySelector('code') as HTMLElement;
+    if (language !== '') {
+      (this.element.querySelector('.code-lang') as HTMLElement).textContent = language;
+      this.code.className = `language-${language}`;
+    }
   }
 
   /**

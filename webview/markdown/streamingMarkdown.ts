@@ -1,4 +1,4 @@
-import { BlockSplitter, type SplitResult } from './blockSplitter';
+import { BlockSplitter, type ClosedFence, type SplitResult } from './blockSplitter';
 import { LiveCodeBlock, languageOf } from './codeBlock';
 import { plainContinuation } from './proseTail';
 import { renderMarkdown } from './renderer';
@@ -23,7 +23,12 @@ export class StreamingMarkdown {
   private readonly splitter = new BlockSplitter();
   private text = '';
   private tailText: string | undefined;
-  private liveFence: LiveCodeBlock | undefined;
+  /**
+   * While the tail is one open fence: its code block, shown live in a block placed where the
+   * fence's finished block goes (the tail itself is empty meanwhile). Closing the fence then moves
+   * nothing: moved, a long code block cost a removal and, in the browser, its text laid out anew.
+   */
+  private open: { readonly block: HTMLElement; readonly live: LiveCodeBlock } | undefined;
   /** The tail's one element when tailText rendered as a single paragraph: see proseTail.ts. */
   private tailParagraph: HTMLElement | undefined;
   /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
@@ -52,16 +57,12 @@ export class StreamingMarkdown {
       this.splitter.reset();
       this.element.replaceChildren(this.tail);
       this.chunk = undefined;
-      this.liveFence = undefined;
+      this.open = undefined;
       result = this.splitter.update(text) as SplitResult;
     }
     this.text = text;
-    for (const segment of result.committed) {
-      this.appendBlock(segment);
-    }
-    if (result.committed.length > 0) {
-      this.liveFence = undefined;
-    }
+    // The splitter may have scanned changed lines again: the code shown live may not be a prefix of the fence's.
+    this.commit(result, false);
     this.renderTail(result);
   }
 
@@ -73,22 +74,48 @@ export class StreamingMarkdown {
     // A rope: V8 joins the pieces only if the whole text is ever read (setText's comparison).
     this.text += delta;
     const result = this.splitter.append(delta);
-    // A fence shown live in the tail can only be closed by the first segment committed after it
-    // (the splitter commits nothing inside a fence), and its code shown is a prefix of the final code.
-    const live = this.liveFence;
+    // The code shown live is a prefix of the fence's code: the splitter holds back a partial line.
+    this.commit(result, true);
+    this.renderTail(result);
+  }
+
+  /**
+   * Renders the newly stable segments. A fence shown live can only be closed by the first segment
+   * committed after it (the splitter commits nothing inside a fence): that one finishes its block.
+   */
+  private commit(result: SplitResult, extended: boolean): void {
+    const open = this.open;
+    if (result.committed.length > 0) {
+      // Closed (kept or rendered): a fence opening in the same update needs a block of its own.
+      this.open = undefined;
+    }
     for (const [index, segment] of result.committed.entries()) {
-      const adopted = index === 0 && live !== undefined && adoptClosedFence(live, segment);
-      if (adopted) {
-        this.placeBlock(adopted);
+      if (index === 0 && open) {
+        this.finishOpen(open, segment, extended ? result.closedFence : undefined);
       } else {
         this.appendBlock(segment);
       }
     }
-    if (result.committed.length > 0) {
-      // Closed (adopted or rendered): a fence opening in the same update needs a block of its own.
-      this.liveFence = undefined;
+  }
+
+  /** The open fence's block becomes the segment's: its live code block kept when it may be. */
+  private finishOpen(
+    open: NonNullable<StreamingMarkdown['open']>,
+    segment: string,
+    fence?: ClosedFence,
+  ): void {
+    const { block, live } = open;
+    block.className = 'md-block';
+    if (fence && keepsLiveBlock(live, fence)) {
+      live.setCode(fence.code);
+      // What markdown-it makes of the segment: the code block and a newline.
+      block.append('\n');
+    } else if (segment.trim() === '') {
+      this.removeOpen(block);
+    } else {
+      // renderMarkdown escapes raw HTML and vets links: see markdown/renderer.ts.
+      block.innerHTML = renderMarkdown(segment);
     }
-    this.renderTail(result);
   }
 
   private appendBlock(segment: string): void {
@@ -118,20 +145,45 @@ export class StreamingMarkdown {
     }
   }
 
+  /** Takes back the last block placed (an open fence's that is not a block after all). */
+  private removeOpen(block: HTMLElement): void {
+    const chunk = this.chunk as HTMLElement;
+    block.remove();
+    this.chunkBlocks--;
+    chunk.classList.remove('md-chunk-full');
+    if (this.chunkBlocks === 0) {
+      // The chunk before, if any, is full: new blocks go after it, in a chunk of their own.
+      chunk.remove();
+      this.chunk = undefined;
+    }
+  }
+
   private renderTail(result: SplitResult): void {
     const fence = result.openFence;
     if (fence) {
       const language = languageOf(fence.language);
-      if (this.liveFence?.language !== language) {
-        this.liveFence = new LiveCodeBlock(language);
-        this.tail.replaceChildren(this.liveFence.element);
+      if (this.open?.live.language !== language) {
+        if (this.open) {
+          this.removeOpen(this.open.block);
+        }
+        const live = new LiveCodeBlock(language);
+        const block = document.createElement('div');
+        block.className = 'md-block md-block-open';
+        block.append(live.element);
+        this.tail.replaceChildren();
+        this.placeBlock(block);
+        this.open = { block, live };
       }
-      this.liveFence.setCode(fence.code);
+      this.open.live.setCode(fence.code);
       this.tailText = undefined;
       this.tailParagraph = undefined;
       return;
     }
-    this.liveFence = undefined;
+    if (this.open) {
+      // Not an open fence any more, and not closed by a segment (it ends the text, or was rewritten).
+      this.removeOpen(this.open.block);
+      this.open = undefined;
+    }
     const shown = this.tailText;
     const tail = result.tail;
     if (tail === shown) {
@@ -154,35 +206,14 @@ export class StreamingMarkdown {
 }
 
 /**
- * The finished block of a fence that was shown live, built from the live block's DOM instead of
- * rendering its code again (a long fence's last frame re-rendered all of it): what markdown-it
- * makes of the segment, a code block and a newline, as long as markdown-it would not change the
- * code or the language (carriage returns, NULs, escapes or entities in the info string); else
- * undefined, and the segment is rendered.
+ * Whether the finished block of a fence shown live may be its live code block (and a newline)
+ * rather than the segment rendered again (a long fence's last frame re-rendered all of it): as
+ * long as markdown-it would not change the code or the language (carriage returns, NULs, escapes
+ * or entities in the info string). `fence` is the segment as the splitter read it.
  */
-function adoptClosedFence(live: LiveCodeBlock, segment: string): HTMLElement | undefined {
-  const bodyStart = segment.indexOf('\n') + 1;
-  const closeStart = segment.lastIndexOf('\n', segment.length - 2) + 1;
-  const info = /^(?:`{3,}|~{3,})(.*)$/.exec(segment.slice(0, bodyStart - 1))?.[1];
-  if (
-    bodyStart === 0 ||
-    closeStart < bodyStart ||
-    !segment.endsWith('\n') ||
-    info === undefined ||
-    /[&\\\r\0]/.test(info) ||
-    languageOf(info) !== live.language
-  ) {
-    return undefined;
-  }
-  const code = segment.slice(bodyStart, closeStart);
-  if (/[\r\0]/.test(code)) {
-    return undefined;
-  }
-  live.setCode(code);
-  const block = document.createElement('div');
-  block.className = 'md-block';
-  block.append(live.element, '\n');
-  return block;
+function keepsLiveBlock(live: LiveCodeBlock, fence: ClosedFence): boolean {
+  const { info, code } = fence;
+  return !/[&\\\r\0]/.test(info) && languageOf(info) === live.language && !/[\r\0]/.test(code);
 }
 
 /** markdown-it's HTML for a text that is one paragraph and nothing else. */
