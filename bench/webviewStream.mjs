@@ -170,3 +170,17 @@ export function slowestFrames(runs) {
     return { index, scriptMs: run.frameScriptMs[index], layoutMs: run.frameLayoutMs[index] };
   });
 }
+
+/**
+ * Why a stream costs more than one render, in numbers: the script time per frame of its first and last
+ * `span` messages (median over the runs; the messages are alike, so the first ones' excess is the page's
+ * code still cold — markdown-it's parser runs 2–3× slower for its first hundred frames).
+ */
+export function warmingFrames(runs, span = 100) {
+  const mean = (values) => values.reduce((sum, ms) => sum + ms, 0) / values.length;
+  return {
+    span,
+    firstMs: median(runs.map((run) => mean(run.frameScriptMs.slice(0, span)))),
+    lastMs: median(runs.map((run) => mean(run.frameScriptMs.slice(-span)))),
+  };
+}
