@@ -130,14 +130,17 @@ function readJson(name) {
   }
 }
 
-/** The streaming row's reason in numbers: the fastest frames' ratio, and the cold page's first frames. */
+/**
+ * The streaming row's reason in numbers: what each frame costs beyond the render once, the frames at
+ * their fastest (load only adds), and the first frames against the last (the page's code warming up).
+ */
 function streamNote(runs) {
   const fastest = fastestStreamVsOnce(runs);
   const warming = warmingFrames(runs);
-  const perFrame =
+  const beyond =
     (median(runs.map((r) => r.streamScriptMs)) - median(runs.flatMap((r) => r.onceScriptsMs))) /
     runs[0].messages;
-  return `${ms(perFrame)} a frame beyond the render once over ${runs[0].messages} frames; each frame at its fastest of the runs: ${ratio(fastest.ratio)}; script a frame, first ${warming.span} messages ${ms(warming.firstMs)} against ${ms(warming.lastMs)} for the last ${warming.span} (the page's code still cold: the render once runs warm)`;
+  return `${ms(beyond)} a frame beyond the render once, over ${runs[0].messages} frames: handling the message, the splitter, the tail parsed again, finished blocks parsed a few at a time (profiled: docs/performance.md, third pass); each frame at its fastest of the runs: ${ratio(fastest.ratio)}; script a frame, the first ${warming.span} messages ${ms(warming.firstMs)}, the last ${warming.span} ${ms(warming.lastMs)}`;
 }
 
 const firstLine = (error) => String(error instanceof Error ? error.message : error).split('\n')[0];

@@ -172,9 +172,8 @@ export function slowestFrames(runs) {
 }
 
 /**
- * Why a stream costs more than one render, in numbers: the script time per frame of its first and last
- * `span` messages (median over the runs; the messages are alike, so the first ones' excess is the page's
- * code still cold — markdown-it's parser runs 2–3× slower for its first hundred frames).
+ * The script time per frame of a stream's first and last `span` messages (median over the runs): the
+ * messages are alike, so the first ones' excess is the page's code still cold.
  */
 export function warmingFrames(runs, span = 100) {
   const mean = (values) => values.reduce((sum, ms) => sum + ms, 0) / values.length;
