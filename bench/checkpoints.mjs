@@ -82,13 +82,14 @@ export async function measureCheckpoints(workspace, storageDir, ignoredDir, edit
   );
   const parts = await noChangeParts(store);
 
-  // Part of every checkpoint: the walk that looks for FIFOs named .gitignore / .gitattributes.
+  // Part of a full look (a no-change look skips it while the folder stamps hold): the walk that looks for
+  // FIFOs named .gitignore / .gitattributes.
   const walks = [];
   for (let i = 0; i < NO_CHANGE_RUNS; i++) {
     walks.push((await timed(() => findUnreadableRules(workspace, (dir) => dir === ignoredDir))).ms);
   }
   const walk = median(walks);
-  console.log(`  of which the rule-file walk, median       ${fmt(walk)}`);
+  console.log(`  the rule-file walk alone (a full look's), median ${fmt(walk)}`);
 
   const edited = edit();
   const afterEdit = await timed(() => store.create());

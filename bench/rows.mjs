@@ -42,7 +42,7 @@ export function bigWorkspaceRows(big) {
     ],
     [
       `no-change checkpoint of the ${size}`,
-      `+${ms(c.noChangeMs)} (median of ${c.noChangeRuns.length}; of which the rule-file walk ${ms(c.ruleWalkMs)})`,
+      `+${ms(c.noChangeMs)} (median of ${c.noChangeRuns.length}${c.parts ? `; git diff-files alone ${ms(c.parts.diffFilesMs)}, our ${c.parts.stamped.toLocaleString('en-US')} folder stamps alone ${ms(c.parts.stampsMs)}, side by side ${ms(c.parts.bothMs)}` : ''}; the rule-file walk a full look adds: ${ms(c.ruleWalkMs)})`,
       'prompt send without checkpoint',
       '≤ +300 ms',
       c.noChangeMs <= 300,
