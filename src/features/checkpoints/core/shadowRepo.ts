@@ -1,6 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Logger } from '../../../core/ports';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
 import { ChangeListing } from './changedFiles';
 import { stageSteadily } from './steadyStaging';
@@ -17,29 +16,10 @@ import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/serialQueue';
 import { SkipList, exists, type SkippedFile } from './skipList';
 import { diffTreeArgs, parseRawAndNumstat, whatIsKnown, type TreeChange } from './treeDiff';
+import type { ShadowRepoOptions } from './shadowRepoOptions';
 
 export type { TreeChange } from './treeDiff';
-
-export interface ShadowRepoOptions {
-  readonly git: string;
-  /** The workspace folder (absolute): the work tree. */
-  readonly folder: string;
-  /** The shadow repository's directory (GIT_DIR). */
-  readonly gitDir: string;
-  /** Files above this are not snapshotted. */
-  readonly maxFileBytes: number;
-  /** Binary files above this are not snapshotted. */
-  readonly maxBinaryBytes: number;
-  /** How many checkpoints keep a ref; older ones become unreachable and are collected by `git gc`. */
-  readonly keepCheckpoints: number;
-  readonly logger: Logger;
-  /** How long one git command may run (default 120 s). */
-  readonly gitTimeoutMs?: number;
-  /** The wall clock, in ms (tests run it ahead, so that stamps just taken count as settled). */
-  readonly now?: () => number;
-  /** `gc.auto`: loose objects that make the repository due for packing (default git's, 6,700). */
-  readonly packLooseObjects?: number;
-}
+export type { ShadowRepoOptions } from './shadowRepoOptions';
 
 /** Names, in a checkpoint's commit message, the blob listing the files left out of it. */
 const SKIPPED_TRAILER = 'acp-skipped:';
@@ -311,7 +291,9 @@ export class ShadowRepo {
       });
       this.unsure = staged.unsure;
       const bare = async (args: readonly string[], input?: string) =>
-        (await this.runGit(args, { bare: true, ...(input === undefined ? {} : { input }) })).stdout.toString();
+        (
+          await this.runGit(args, { bare: true, ...(input === undefined ? {} : { input }) })
+        ).stdout.toString();
       await forgetStatData(bare, [...staged.recent]);
       if (this.unsure.size > 0) {
         this.options.logger.warn(
