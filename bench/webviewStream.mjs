@@ -163,12 +163,15 @@ export function fastestStreamVsOnce(runs) {
   };
 }
 
-/** Where each run's slowest frame was: the message it rendered and its script and layout time. */
+/** Where each run's slowest frame was: the message it rendered and its script and layout time, as text. */
 export function slowestFrames(runs) {
-  return runs.map((run) => {
-    const index = run.frameMs.indexOf(Math.max(...run.frameMs));
-    return { index, scriptMs: run.frameScriptMs[index], layoutMs: run.frameLayoutMs[index] };
-  });
+  return runs
+    .map((run) => {
+      const index = run.frameMs.indexOf(Math.max(...run.frameMs));
+      const script = run.frameScriptMs[index].toFixed(1);
+      return `message ${index} (script ${script} + layout ${run.frameLayoutMs[index].toFixed(1)} ms)`;
+    })
+    .join(', ');
 }
 
 /**
