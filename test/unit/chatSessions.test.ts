@@ -39,7 +39,6 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     assert.equal(chat.transcript(), 'user:hello there|agent:You said: hello there');
     await chat.controller.switchChat(chat.controller.chatList()[1]?.chatId ?? '');
     assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 ');
-    rmSync(storage, { recursive: true, force: true });
   });
 
   it("journals a failed turn's details (code and data) and shows them again after a restart", async () => {
@@ -62,7 +61,6 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     });
     await chat.controller.restored;
     assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
-    rmSync(storage, { recursive: true, force: true });
   });
 
   it('continues an old chat with session/load after a restart, without duplicating the replayed history', async () => {
@@ -82,7 +80,6 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     await chat.send('stream 1');
     assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 |user:stream 1|agent:chunk 1 ');
     assert.equal(chat.controller.viewState().chat?.resumeProblem, undefined);
-    rmSync(storage, { recursive: true, force: true });
   });
 
   it('says so when the old session cannot be continued, and starts a new one with the transcript on request', async () => {
@@ -125,7 +122,6 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
       chat.transcript(),
       /\|user:what did we do\?\|agent:You said: what did we do\?\n- resource acp-agents:\/transcripts\/.+\.md \(\d+ chars\)$/,
     );
-    rmSync(storage, { recursive: true, force: true });
   });
 
   it('keeps the partial text when the agent crashes mid-turn and continues after a retry', async () => {

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { rmSync } from 'node:fs';
 import { ChatHarness, RecordingView, testAgent, until } from './support/chatHarness';
 
 describe('several chat views (sidebar and editor tab)', () => {
@@ -196,7 +195,6 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
     const fresh = goneTab.of('snapshot').at(-1)?.view.chat;
     assert.ok(fresh && fresh.chatId !== tabChat, 'a tab whose chat is gone starts a new one');
     assert.deepEqual(fresh.thread.entries, []);
-    rmSync(storageDir, { recursive: true, force: true });
   });
 
   it('routes a permission request to the chat that asked, answered inline in the tab showing it', async () => {

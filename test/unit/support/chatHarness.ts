@@ -45,7 +45,10 @@ export { until } from '../../support/until';
 
 export interface HarnessOptions {
   readonly agents: AgentDefinition[];
-  /** Reuse a storage folder: a second controller on it is VS Code after a restart. */
+  /**
+   * Reuse a storage folder: a second controller on it is VS Code after a restart. The harness takes it
+   * over: disposed, it removes the folder (after its writers stopped) unless asked to keep it.
+   */
   readonly storageDir?: string;
   readonly retention?: Retention;
   /** False: an untrusted workspace. */
@@ -92,10 +95,8 @@ export class ChatHarness {
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
   manageTrustRuns = 0;
-  private readonly ownsStorage: boolean;
 
   constructor(options: HarnessOptions) {
-    this.ownsStorage = options.storageDir === undefined;
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
     this.changes = options.changes?.(this.dir, this.storageDir);
     const folders = options.folders?.(this.dir);
@@ -170,7 +171,7 @@ export class ChatHarness {
     this.changes?.dispose();
     await this.terminals.dispose();
     rmSync(this.dir, { recursive: true, force: true });
-    if (this.ownsStorage && !options.keepStorage) {
+    if (!options.keepStorage) {
       rmSync(this.storageDir, { recursive: true, force: true });
     }
   }
