@@ -94,7 +94,7 @@ const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20
 /** Bundles of their own, `require`d by dist/chat.js on first use: dist/<name>.js from its entry. */
 const lazyFeatures = {
   // the agent connection (AgentClient, the ACP SDK and its zod schemas): with the first agent start
-  connection: 'src/core/agentClient.ts',
+  connection: 'src/core/connection/agentClient.ts',
   // the checkpoint store: with the first checkpoint
   checkpoints: 'src/features/checkpoints/core/index.ts',
   // "ACP: Check Agents"

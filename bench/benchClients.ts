@@ -12,7 +12,7 @@ import { NodeFileSystem } from '../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../src/features/permissions/core/policyPermissions';
 import { silentLogger } from '../src/core/ports';
-import { AgentClient } from '../src/core/agentClient';
+import { AgentClient } from '../src/core/connection/agentClient';
 
 export const AGENT_JS = process.env.BENCH_AGENT_JS ?? path.resolve(__dirname, '../dist/demo-agent.js');
 

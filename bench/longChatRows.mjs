@@ -59,7 +59,7 @@ export function longChatMemoryRows(long, turns) {
 
 /**
  * A message keeps at most `acpAgents.chat.maxMessageCharacters` (default 1,000,000) of its start and a quarter
- * as many of its end (src/core/textBudget.ts): the most of one answer that ever reaches the view.
+ * as many of its end (src/core/thread/textBudget.ts): the most of one answer that ever reaches the view.
  */
 const MAX_MESSAGE_MB_IN_VIEW = 1.25;
 

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ChatJournal } from '../src/core/journal';
-import { Thread } from '../src/core/thread';
-import type { ThreadEvent } from '../src/core/threadTypes';
+import { ChatJournal } from '../src/core/journal/journal';
+import { Thread } from '../src/core/thread/thread';
+import type { ThreadEvent } from '../src/core/thread/threadTypes';
 
 const MiB = 1024 * 1024;
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
-import type * as Connection from './core/agentClient';
+import type * as Connection from './core/connection/agentClient';
 import type * as Doctor from './features/doctor/vscode';
 import type * as Registry from './features/registry/vscode';
 import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommandIds';

@@ -1,7 +1,7 @@
-import type { AgentClient, AgentClientOptions } from '../core/agentClient';
+import type { AgentClient, AgentClientOptions } from '../core/connection/agentClient';
 import { withWriteNotes, type WriteNotes } from './writeNotes';
-import { Emitter, type Disposable } from '../core/disposable';
-import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/errors';
+import { Emitter, type Disposable } from '../core/util/disposable';
+import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/connection/errors';
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import '../core/zodEnglish';
+import '../core/util/zodEnglish';
 import type { AgentDefinition } from './agentDefinition';
 import { isCopilotAgent, programName, programsOf } from './copilotAgent';
 

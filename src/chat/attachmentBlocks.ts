@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FileSystemPort } from '../core/ports';
-import type { PromptBlock } from '../core/promptBlocks';
+import type { PromptBlock } from '../core/session/promptBlocks';
 import { MAX_IMAGE_BYTES, type AttachmentRef, type DroppedTextFile, type ImageAttachment } from '../protocol';
 
 /** Image files attached by URI (dropped from the Explorer, picked with the paperclip) go as image blocks. */

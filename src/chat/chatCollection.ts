@@ -1,8 +1,8 @@
-import type { Disposable } from '../core/disposable';
-import { ChatJournal, type JournalDamage, type Retention } from '../core/journal';
+import type { Disposable } from '../core/util/disposable';
+import { ChatJournal, type JournalDamage, type Retention } from '../core/journal/journal';
 import type { Logger } from '../core/ports';
-import { Thread, type ThreadLimits } from '../core/thread';
-import type { Notice, ThreadEvent } from '../core/threadTypes';
+import { Thread, type ThreadLimits } from '../core/thread/thread';
+import type { Notice, ThreadEvent } from '../core/thread/threadTypes';
 import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import type { ForkStart } from '../features/forks/chat/forkStart';
 import { Conversation, type ConversationDeps } from './conversation';

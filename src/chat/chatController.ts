@@ -1,7 +1,7 @@
-import { DisposableStore, Emitter, type Disposable } from '../core/disposable';
-import type { Retention } from '../core/journal';
-import type { PromptBlock } from '../core/promptBlocks';
-import type { ThreadEvent } from '../core/threadTypes';
+import { DisposableStore, Emitter, type Disposable } from '../core/util/disposable';
+import type { Retention } from '../core/journal/journal';
+import type { PromptBlock } from '../core/session/promptBlocks';
+import type { ThreadEvent } from '../core/thread/threadTypes';
 import type { AgentStatus, AttachmentRef, ChatSummary, ViewState } from '../protocol';
 import { AgentChoice } from './agentChoice';
 import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';

@@ -1,5 +1,5 @@
-import type { PromptBlock } from '../core/promptBlocks';
-import type { ThreadSnapshot } from '../core/threadTypes';
+import type { PromptBlock } from '../core/session/promptBlocks';
+import type { ThreadSnapshot } from '../core/thread/threadTypes';
 import type { AttachmentRef, DroppedTextFile, ImageAttachment } from '../protocol';
 import type { AgentPool } from './agentPool';
 import { chatOf } from './chatCommands';

@@ -1,4 +1,4 @@
-import type { ThreadEvent } from '../core/threadTypes';
+import type { ThreadEvent } from '../core/thread/threadTypes';
 
 /**
  * Thread events waiting to be sent or journaled, in order, with consecutive text deltas to the

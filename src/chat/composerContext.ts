@@ -1,5 +1,5 @@
 import type { FileSystemPort } from '../core/ports';
-import type { PromptBlock } from '../core/promptBlocks';
+import type { PromptBlock } from '../core/session/promptBlocks';
 import type { AttachmentRef, DroppedTextFile, ImageAttachment, Mention } from '../protocol';
 import { attachmentBlocks, CHAT_URI_SCHEME, droppedTextBlocks, imageBlocks } from './attachmentBlocks';
 import type { Conversation } from './conversation';

@@ -1,4 +1,4 @@
-import type { ThreadEvent } from '../core/threadTypes';
+import type { ThreadEvent } from '../core/thread/threadTypes';
 import { CoalescedEvents } from './coalescedEvents';
 
 /**

@@ -1,7 +1,7 @@
-import type { AgentSession } from '../core/agentSession';
-import { classifyError } from '../core/errors';
-import type { PromptBlock } from '../core/promptBlocks';
-import type { Turn } from '../core/threadTypes';
+import type { AgentSession } from '../core/session/agentSession';
+import { classifyError } from '../core/connection/errors';
+import type { PromptBlock } from '../core/session/promptBlocks';
+import type { Turn } from '../core/thread/threadTypes';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
 import type { Conversation, SessionPlace } from './conversation';

@@ -1,8 +1,8 @@
-import type { AgentClient } from '../core/agentClient';
-import type { AgentSession } from '../core/agentSession';
-import type { SessionParams } from '../core/sessionOpening';
-import { AgentError, classifyError, NotSupportedError } from '../core/errors';
-import type { Thread } from '../core/thread';
+import type { AgentClient } from '../core/connection/agentClient';
+import type { AgentSession } from '../core/session/agentSession';
+import type { SessionParams } from '../core/connection/sessionOpening';
+import { AgentError, classifyError, NotSupportedError } from '../core/connection/errors';
+import type { Thread } from '../core/thread/thread';
 
 /** Takes up a chat's earlier session `oldId` on `client` again: `session/resume` where the agent has it, else `load`. */
 export function continueSession(

@@ -1,5 +1,5 @@
-import type { AgentClient } from '../core/agentClient';
-import { signInMethodsOf, type SignInMethod } from '../core/authMethods';
+import type { AgentClient } from '../core/connection/agentClient';
+import { signInMethodsOf, type SignInMethod } from '../core/connection/authMethods';
 import type { AgentDefinition } from './agentSettings';
 
 /** What signing in needs from the editor. */

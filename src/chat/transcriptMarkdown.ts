@@ -1,5 +1,5 @@
-import type { PromptBlock } from '../core/promptBlocks';
-import type { ThreadSnapshot } from '../core/threadTypes';
+import type { PromptBlock } from '../core/session/promptBlocks';
+import type { ThreadSnapshot } from '../core/thread/threadTypes';
 
 /** Characters of transcript given to a new session: the latest part, so a long chat stays one prompt. */
 export const MAX_TRANSCRIPT_CHARS = 200_000;

@@ -1,4 +1,4 @@
-import type { Disposable } from '../core/disposable';
+import type { Disposable } from '../core/util/disposable';
 import type { HostMessage } from '../protocol';
 import type { ViewSlot } from './viewSlot';
 import type { ViewSink } from './viewSink';

@@ -1,6 +1,6 @@
-import { classifyError, describeErrorForLog, errorDetails } from '../core/errors';
+import { classifyError, describeErrorForLog, errorDetails } from '../core/connection/errors';
 import type { Logger } from '../core/ports';
-import type { ErrorDetails } from '../core/threadTypes';
+import type { ErrorDetails } from '../core/thread/threadTypes';
 import { ViewMessageSchema, type ViewMessage } from '../protocol';
 import type { ElicitationRelay } from '../features/elicitation/chat/elicitationRelay';
 import type { ChatCommands } from './chatCommands';

@@ -1,6 +1,6 @@
-import { DisposableStore, type Disposable } from '../core/disposable';
+import { DisposableStore, type Disposable } from '../core/util/disposable';
 import type { TerminalPort } from '../core/ports';
-import type { ThreadEvent } from '../core/threadTypes';
+import type { ThreadEvent } from '../core/thread/threadTypes';
 import type {
   AgentStatus,
   ChatSummary,

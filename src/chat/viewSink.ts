@@ -1,4 +1,4 @@
-import type { Disposable } from '../core/disposable';
+import type { Disposable } from '../core/util/disposable';
 import type { AttachmentRef, EditReview, HostMessage } from '../protocol';
 import type { CurrentFileSource } from '../features/currentFile/chat/currentFileSource';
 

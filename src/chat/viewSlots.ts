@@ -1,4 +1,4 @@
-import type { Disposable } from '../core/disposable';
+import type { Disposable } from '../core/util/disposable';
 import type { AgentChoice } from './agentChoice';
 import type { ChatCollection } from './chatCollection';
 import type { ViewPresenter } from './viewPresenter';

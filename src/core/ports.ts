@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { isBrandedInstance } from './bundleBrand';
-import type { Event } from './disposable';
-import type { PermissionOption, ToolCallEntry } from './threadTypes';
+import { isBrandedInstance } from './util/bundleBrand';
+import type { Event } from './util/disposable';
+import type { PermissionOption, ToolCallEntry } from './thread/threadTypes';
 
 /*
  * What the core needs from the editor, as small interfaces the core owns. src/vscode implements

@@ -3,10 +3,10 @@ import type { DeepReadonly } from './deepReadonly';
 
 /*
  * The thread: our own view model of an ACP session, and the one definition of it. ACP objects are
- * translated into these shapes at the core boundary (src/core/normalize.ts); nothing outside
+ * translated into these shapes at the core boundary (src/core/thread/normalize.ts); nothing outside
  * src/core sees raw ACP. Everything here is plain JSON data, so it is posted to the webview and
  * journaled as is. The schemas are the source: every type below is inferred from them (readonly —
- * neither side mutates what it received or sent), src/core/threadTypes.ts re-exports them for the
+ * neither side mutates what it received or sent), src/core/thread/threadTypes.ts re-exports them for the
  * core, and `applyThreadEvent` (./threadModel.ts) is the one place events change a thread.
  */
 
@@ -217,7 +217,7 @@ export const TurnStatusSchema = z.enum(['running', 'completed', 'cancelled', 'in
 
 /**
  * One error shape end to end: kind, message, the JSON-RPC code and the agent's `data` as bounded
- * text (`errorDetails` in src/core/errors.ts makes one). The same for a failed turn and the agent's
+ * text (`errorDetails` in src/core/connection/errors.ts makes one). The same for a failed turn and the agent's
  * status; journaled with the turn, so the host keeps `data` small.
  */
 export const ErrorDetailsSchema = z.object({

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PromptBlock } from '../core/promptBlocks';
+import type { PromptBlock } from '../core/session/promptBlocks';
 import type { ChatController } from '../chat/chatController';
 import { findCopilotAgent } from '../chat/copilotAgent';
 import { lineRangeFragment } from '../chat/selectionRange';

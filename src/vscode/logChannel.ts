@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
-import { plainText } from '../core/agentText';
+import { plainText } from '../core/thread/agentText';
 import type { Logger } from '../core/ports';
-import { scrubSecrets } from '../core/secrets';
+import { scrubSecrets } from '../core/secrets/secrets';
 
 /**
  * The core's logger on a VS Code LogOutputChannel ("ACP Agents" in the Output panel). Every line is

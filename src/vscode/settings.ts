@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import * as vscode from 'vscode';
-import type { Retention } from '../core/journal';
+import type { Retention } from '../core/journal/journal';
 import { ToolKindSchema } from '../protocol';
 import type {
   PermissionRule,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import * as vscode from 'vscode';
 import type { SignInHost } from '../chat/signIn';
 import type { UserPrompts } from './userPrompts';
-import { secretValues } from '../core/secrets';
+import { secretValues } from '../core/secrets/secrets';
 
 const SecretEnv = z.record(z.string(), z.string());
 

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FileHandle } from 'node:fs/promises';
-import { looksBinary } from '../core/binaryContent';
-import { ConfinementRaceError, isInside, openInside } from '../core/pathConfinement';
+import { looksBinary } from '../core/files/binaryContent';
+import { ConfinementRaceError, isInside, openInside } from '../core/files/pathConfinement';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
 import type { VscodeEditReviews } from '../features/editReview/vscode/vscodeEditReviews';
 import { dirtyDocument, openDocument } from './openDocuments';

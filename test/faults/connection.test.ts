@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { AgentClient } from '../../src/core/agentClient';
-import { AgentError } from '../../src/core/errors';
+import { AgentClient } from '../../src/core/connection/agentClient';
+import { AgentError } from '../../src/core/connection/errors';
 import { hostileOptions, memory, MiB, startHostile, text, until, type Hostile } from './hostile';
 
 describe('faults: the connection and what the agent sends', () => {

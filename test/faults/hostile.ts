@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentClient, type AgentClientOptions } from '../../src/core/agentClient';
-import type { AgentSession } from '../../src/core/agentSession';
+import { AgentClient, type AgentClientOptions } from '../../src/core/connection/agentClient';
+import type { AgentSession } from '../../src/core/session/agentSession';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import {

@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { Thread, type ThreadLimits } from '../../src/core/thread';
-import type { ThreadEvent } from '../../src/core/threadTypes';
+import { Thread, type ThreadLimits } from '../../src/core/thread/thread';
+import type { ThreadEvent } from '../../src/core/thread/threadTypes';
 
 /** A thread and every event it emitted. */
 export function recorded(limits: Partial<ThreadLimits> = {}): { thread: Thread; events: ThreadEvent[] } {

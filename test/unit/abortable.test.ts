@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { abortable, isTimeout } from '../../src/core/abortable';
+import { abortable, isTimeout } from '../../src/core/util/abortable';
 
 describe('abortable: one way to bound a wait', () => {
   it('settles as the work does while the signal holds', async () => {

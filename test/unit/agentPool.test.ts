@@ -8,7 +8,7 @@ import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';
 import { testAgent, until } from './support/chatHarness';
 import { RecordingLogger, TEST_AGENT_JS } from './support/testAgent';
-import { AgentClient } from '../../src/core/agentClient';
+import { AgentClient } from '../../src/core/connection/agentClient';
 
 /** This process's children running the test agent, from /proc (the test machine is Linux). */
 function agentProcesses(): string[] {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentNotRunningError, AgentProcess, type AgentProcessOptions } from '../../src/core/agentProcess';
+import { AgentNotRunningError, AgentProcess, type AgentProcessOptions } from '../../src/core/connection/agentProcess';
 import { until } from '../support/until';
 
 /**

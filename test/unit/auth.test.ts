@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { AgentError } from '../../src/core/errors';
+import { AgentError } from '../../src/core/connection/errors';
 import { startTestAgent, text, type TestAgent } from './support/testAgent';
 
 describe('authentication', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { signInMethodsOf } from '../../src/core/authMethods';
+import { signInMethodsOf } from '../../src/core/connection/authMethods';
 
 describe('sign-in methods from authMethods', () => {
   it('reads agent, terminal, terminal-auth metadata and env_var methods', () => {

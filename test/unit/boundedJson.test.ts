@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { boundedJson, measuredJson } from '../../src/core/boundedJson';
+import { boundedJson, measuredJson } from '../../src/core/util/boundedJson';
 
 describe('boundedJson', () => {
   it('writes small values as JSON.stringify does', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { BoundedLog } from '../../src/core/boundedLog';
+import { BoundedLog } from '../../src/core/util/boundedLog';
 
 describe('BoundedLog', () => {
   it('keeps everything while under the budget', () => {

@@ -4,14 +4,14 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import type * as Connection from '../../src/core/agentClient';
+import type * as Connection from '../../src/core/connection/agentClient';
 import {
   AgentError,
   AgentExitedError,
   classifyError,
   errorDetails,
   NotSupportedError,
-} from '../../src/core/errors';
+} from '../../src/core/connection/errors';
 import { ClientRefusalError, type FileSystemPort } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
 import { ElicitationBroker } from '../../src/features/elicitation/core/elicitationBroker';
@@ -27,7 +27,7 @@ function reply(entries: unknown[]): string {
 }
 
 /**
- * The agent connection is a bundle of its own (`dist/connection.js`, built from src/core/agentClient.ts)
+ * The agent connection is a bundle of its own (`dist/connection.js`, built from src/core/connection/agentClient.ts)
  * with its own copy of the errors and ports it shares with the chat. Here it is built as esbuild.mjs
  * builds it (minified) and driven from this test's copy of the chat's modules: errors it makes must
  * classify as what they are here, and errors the chat's ports throw must reach the agent as their codes.
@@ -41,7 +41,7 @@ describe('the agent connection as a bundle of its own', function () {
     dir = mkdtempSync(path.join(os.tmpdir(), 'acp-connection-bundle-'));
     const outfile = path.join(dir, 'connection.js');
     await esbuild.build({
-      entryPoints: ['src/core/agentClient.ts'],
+      entryPoints: ['src/core/connection/agentClient.ts'],
       bundle: true,
       minify: true,
       format: 'cjs',
@@ -51,7 +51,7 @@ describe('the agent connection as a bundle of its own', function () {
       logLevel: 'silent',
     });
     connection = createRequire(__filename)(outfile) as typeof Connection;
-    assert.notEqual(connection.AgentClient, (await import('../../src/core/agentClient')).AgentClient);
+    assert.notEqual(connection.AgentClient, (await import('../../src/core/connection/agentClient')).AgentClient);
   });
 
   after(() => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChatJournal } from '../../src/core/journal';
+import { ChatJournal } from '../../src/core/journal/journal';
 import { Conversation } from '../../src/chat/conversation';
 import { RecordingLogger } from './support/testAgent';
 

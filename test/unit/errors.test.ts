@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { AgentNotRunningError } from '../../src/core/agentProcess';
+import { AgentNotRunningError } from '../../src/core/connection/agentProcess';
 import {
   AgentError,
   AgentExitedError,
@@ -11,7 +11,7 @@ import {
   MAX_REASON_CHARS,
   NotSupportedError,
   type AgentErrorKind,
-} from '../../src/core/errors';
+} from '../../src/core/connection/errors';
 
 /** The parts of a classified error a caller reads. */
 function summary(error: AgentError): {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import FakeTimers from '@sinonjs/fake-timers';
 
 type InstalledClock = ReturnType<typeof FakeTimers.install>;
-import type { ThreadEvent } from '../../src/core/threadTypes';
+import type { ThreadEvent } from '../../src/core/thread/threadTypes';
 import { EventBatcher } from '../../src/chat/eventBatcher';
 import { until } from './support/chatHarness';
 

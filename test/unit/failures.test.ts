@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { AgentExitedError } from '../../src/core/errors';
+import { AgentExitedError } from '../../src/core/connection/errors';
 import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
 
 describe('agent failures', () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
-import { AgentClient } from '../../src/core/agentClient';
-import { AgentError, AgentExitedError } from '../../src/core/errors';
+import { AgentClient } from '../../src/core/connection/agentClient';
+import { AgentError, AgentExitedError } from '../../src/core/connection/errors';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import { chooseKind, PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';

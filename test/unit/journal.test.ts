@@ -3,9 +3,9 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { ChatJournal, type ChatMeta } from '../../src/core/journal';
-import { Thread } from '../../src/core/thread';
-import type { ThreadEvent } from '../../src/core/threadTypes';
+import { ChatJournal, type ChatMeta } from '../../src/core/journal/journal';
+import { Thread } from '../../src/core/thread/thread';
+import type { ThreadEvent } from '../../src/core/thread/threadTypes';
 
 function chunk(text: string): acp.SessionUpdate {
   return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };

@@ -3,11 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChatJournal, type ChatMeta } from '../../src/core/journal';
+import { ChatJournal, type ChatMeta } from '../../src/core/journal/journal';
 import { runWriter, startTogether } from './support/otherWindow';
-import { parseJournal } from '../../src/core/journalFormat';
-import { Thread } from '../../src/core/thread';
-import type { ThreadEvent } from '../../src/core/threadTypes';
+import { parseJournal } from '../../src/core/journal/journalFormat';
+import { Thread } from '../../src/core/thread/thread';
+import type { ThreadEvent } from '../../src/core/thread/threadTypes';
 
 function meta(chatId: string): ChatMeta {
   return { chatId, agentId: 'demo', createdAt: 1, updatedAt: 1 };

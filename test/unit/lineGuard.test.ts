@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { lineGuard, type RejectedLine } from '../../src/core/lineGuard';
+import { lineGuard, type RejectedLine } from '../../src/core/connection/lineGuard';
 
 interface GuardResult {
   readonly output: string;

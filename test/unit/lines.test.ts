@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { sliceLines } from '../../src/core/lines';
+import { sliceLines } from '../../src/core/files/lines';
 
 const TEXT = 'one\ntwo\nthree\nfour\n';
 

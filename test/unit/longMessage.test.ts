@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ChatJournal } from '../../src/core/journal';
+import { ChatJournal } from '../../src/core/journal/journal';
 import { ChatHarness, testAgent } from './support/chatHarness';
 
 describe('a message over the limit keeps its end, and "Open the whole message" shows it as journaled', () => {

@@ -9,7 +9,7 @@ import {
   openVerified,
   resolveReal,
   isLexicallyWithin,
-} from '../../src/core/pathConfinement';
+} from '../../src/core/files/pathConfinement';
 
 describe('path confinement', () => {
   let base: string;

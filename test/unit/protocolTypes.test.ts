@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { ThreadEvent, ThreadSnapshot } from '../../src/core/threadTypes';
+import type { ThreadEvent, ThreadSnapshot } from '../../src/core/thread/threadTypes';
 import type { z } from 'zod';
 import { ThreadEventSchema, ThreadSnapshotSchema } from '../../src/protocol';
 

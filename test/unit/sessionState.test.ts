@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { ThreadEvent } from '../../src/core/threadTypes';
+import type { ThreadEvent } from '../../src/core/thread/threadTypes';
 import { entriesOf, recordEvents, startTestAgent, text, type TestAgent } from './support/testAgent';
 
 const MODEL_OPTION = (currentValue: string) => ({

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { NotSupportedError } from '../../src/core/errors';
+import { NotSupportedError } from '../../src/core/connection/errors';
 import { entriesOf, text, type TestAgent, useTestAgents } from './support/testAgent';
 
 describe('session lifecycle: load, resume, list, close', () => {

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findOnPath, findOnPathAsync, spawnProgram } from '../../src/core/spawnProgram';
+import { findOnPath, findOnPathAsync, spawnProgram } from '../../src/core/connection/spawnProgram';
 
 const AS_WINDOWS = path.join(__dirname, 'support', 'asWindows.ts');
 /** tsx by location: the child runs in the scratch folder, where a bare `tsx` does not resolve. */

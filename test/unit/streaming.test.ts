@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { entriesOf, recordEvents, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
-import { middleMarker } from '../../src/core/textBudget';
+import { middleMarker } from '../../src/core/thread/textBudget';
 
 describe('streaming a turn over stdio', () => {
   let agent: TestAgent;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendBounded, boundText, TailKeeper, truncationMarker } from '../../src/core/textBudget';
+import { appendBounded, boundText, TailKeeper, truncationMarker } from '../../src/core/thread/textBudget';
 
 describe('truncationMarker', () => {
   it('names the limit with thousands separators', () => {

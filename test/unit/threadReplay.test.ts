@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type * as acp from '@agentclientprotocol/sdk';
-import { replay } from '../../src/core/journal';
-import { Thread } from '../../src/core/thread';
-import type { ThreadEvent, ThreadSnapshot } from '../../src/core/threadTypes';
+import { replay } from '../../src/core/journal/journal';
+import { Thread } from '../../src/core/thread/thread';
+import type { ThreadEvent, ThreadSnapshot } from '../../src/core/thread/threadTypes';
 import { ChatStore } from '../../webview/store';
 import { recordEvents, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
 

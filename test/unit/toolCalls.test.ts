@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { chooseKind } from '../../src/features/permissions/core/policyPermissions';
-import type { ToolCallEntry } from '../../src/core/threadTypes';
+import type { ToolCallEntry } from '../../src/core/thread/threadTypes';
 import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
 
 const EDIT_OPTIONS = [

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { transcriptAsMarkdown } from '../../src/chat/transcriptMarkdown';
-import { Thread } from '../../src/core/thread';
+import { Thread } from '../../src/core/thread/thread';
 
 describe('the transcript given to a new session', () => {
   it('keeps the latest entries within its bound and says how many earlier ones were left out', () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findOnAbsolutePath } from '../../../src/core/spawnProgram';
+import { findOnAbsolutePath } from '../../../src/core/connection/spawnProgram';
 
 describe('checkpoints: git is found as an absolute path on PATH, never in the working folder', () => {
   let root: string;

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Emitter } from '../../../src/core/disposable';
+import { Emitter } from '../../../src/core/util/disposable';
 import {
   offerableFile,
   type CurrentFileSource,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
-import type { AgentSession } from '../../../src/core/agentSession';
+import type { AgentSession } from '../../../src/core/session/agentSession';
 import { RecordingLogger, entriesOf, startTestAgent, text, type TestAgent } from '../support/testAgent';
 
 /** The agent's last reply line: what it received for its elicitation. */

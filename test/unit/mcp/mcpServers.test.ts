@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type * as acp from '@agentclientprotocol/sdk';
 import { parseMcpServerSettings, resolveMcpServers } from '../../../src/features/mcp/chat/mcpSettings';
 import { parseJsonc, vscodeMcpServers } from '../../../src/features/mcp/chat/vscodeMcpConfig';
-import type { AgentSession } from '../../../src/core/agentSession';
+import type { AgentSession } from '../../../src/core/session/agentSession';
 import { startTestAgent, text, type TestAgent } from '../support/testAgent';
 
 /** What the test agent's `mcp` scenario says it received with the session. */

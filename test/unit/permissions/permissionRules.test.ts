@@ -5,7 +5,7 @@ import {
   type PermissionSettings,
 } from '../../../src/features/permissions/core/permissionRules';
 import type { PermissionPrompt } from '../../../src/core/ports';
-import type { ToolKind } from '../../../src/core/threadTypes';
+import type { ToolKind } from '../../../src/core/thread/threadTypes';
 
 function prompt(toolKind: ToolKind, agentId = 'copilot'): PermissionPrompt {
   return {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DiagnosticsPort, Problem } from '../../../src/features/problems/chat/problemsOffer';
 import { problemsPrompt } from '../../../src/features/problems/chat/problemsOffer';
-import { Emitter } from '../../../src/core/disposable';
+import { Emitter } from '../../../src/core/util/disposable';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 
 /**

@@ -6,8 +6,8 @@ import {
   type Problem,
   type ProblemsOffer,
 } from '../../../src/features/problems/chat/problemsOffer';
-import { Emitter } from '../../../src/core/disposable';
-import { Thread } from '../../../src/core/thread';
+import { Emitter } from '../../../src/core/util/disposable';
+import { Thread } from '../../../src/core/thread/thread';
 
 /** Problems the test sets by hand (no language server runs here), reporting changes when told to. */
 class ManualDiagnostics implements DiagnosticsPort {

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { AgentClient } from '../../../src/core/agentClient';
+import { AgentClient } from '../../../src/core/connection/agentClient';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import { chooseKind, PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';

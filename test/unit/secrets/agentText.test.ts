@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { boundedText, plainText, safeAgentText } from '../../../src/core/agentText';
-import { errorDetails } from '../../../src/core/errors';
+import { boundedText, plainText, safeAgentText } from '../../../src/core/thread/agentText';
+import { errorDetails } from '../../../src/core/connection/errors';
 
 describe('agent text, bounded and plain', () => {
   it('strips colours, OSC 8 links and screen clearing', () => {

@@ -11,7 +11,7 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { secretValues } from '../../../src/core/secrets';
+import { secretValues } from '../../../src/core/secrets/secrets';
 import { channelLogger } from '../../../src/vscode/logChannel';
 import { notCheckedDiagnosis } from '../../../src/features/doctor/chat/restrictedCheck';
 import { renderDoctorReport } from '../../../src/features/doctor/chat/doctorReport';

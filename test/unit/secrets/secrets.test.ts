@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { SecretValues, secretValues } from '../../../src/core/secrets';
-import { StreamScrubber } from '../../../src/core/streamScrubber';
-import { describeErrorForLog, errorDetails } from '../../../src/core/errors';
-import { traceLine } from '../../../src/core/protocolTrace';
+import { SecretValues, secretValues } from '../../../src/core/secrets/secrets';
+import { StreamScrubber } from '../../../src/core/secrets/streamScrubber';
+import { describeErrorForLog, errorDetails } from '../../../src/core/connection/errors';
+import { traceLine } from '../../../src/core/connection/protocolTrace';
 
 const TOKEN = 'ghp_planted0123456789';
 

@@ -4,13 +4,13 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import type * as Secrets from '../../../src/core/secrets';
+import type * as Secrets from '../../../src/core/secrets/secrets';
 
 type SecretsModule = typeof Secrets;
 
 /**
  * The chat and the features it loads on first use (MCP, the doctor, …) are separate bundles, each with
- * its own copy of src/core/secrets.ts: a secret one of them learns must be scrubbed by all the others.
+ * its own copy of src/core/secrets/secrets.ts: a secret one of them learns must be scrubbed by all the others.
  */
 describe('secret values shared by every bundle in the process', () => {
   let dir: string;
@@ -27,7 +27,7 @@ describe('secret values shared by every bundle in the process', () => {
     const bundle = async (name: string): Promise<string> => {
       const outfile = path.join(dir, `${name}.js`);
       await esbuild.build({
-        entryPoints: ['src/core/secrets.ts'],
+        entryPoints: ['src/core/secrets/secrets.ts'],
         bundle: true,
         format: 'cjs',
         platform: 'node',

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     }
   };
   const crossSpawn = (await import('cross-spawn')).default as unknown as CrossSpawnInternals;
-  const { findOnPath, programToStart } = await import('../../../src/core/spawnProgram');
+  const { findOnPath, programToStart } = await import('../../../src/core/connection/spawnProgram');
   // What spawnProgram does: our PATH lookup first, then cross-spawn's plan for that program.
   const program = ours(() => programToStart(request.command, withPosixDelimiters(request.env)));
   const parsed = crossSpawn._parse(program, [...request.args], {

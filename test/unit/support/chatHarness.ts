@@ -2,7 +2,7 @@ import { ElicitationBroker } from '../../../src/features/elicitation/core/elicit
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Retention } from '../../../src/core/journal';
+import type { Retention } from '../../../src/core/journal/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';
@@ -19,7 +19,7 @@ import type { DiagnosticsPort } from '../../../src/features/problems/chat/proble
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
 import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
-import { AgentClient } from '../../../src/core/agentClient';
+import { AgentClient } from '../../../src/core/connection/agentClient';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
   return { id, label: `Test ${id}`, command: process.execPath, args: [TEST_AGENT_JS], env };

@@ -5,9 +5,9 @@
  * with `hold` it keeps its lock and waits to be killed (a crashed window). After reading the chat it prints
  * `ready` and writes only once a line arrives on stdin, so a test can have two windows read before either writes.
  */
-import { ChatJournal } from '../../../src/core/journal';
-import { Thread } from '../../../src/core/thread';
-import type { ThreadEvent } from '../../../src/core/threadTypes';
+import { ChatJournal } from '../../../src/core/journal/journal';
+import { Thread } from '../../../src/core/thread/thread';
+import type { ThreadEvent } from '../../../src/core/thread/threadTypes';
 
 async function main(): Promise<void> {
   const [storageDir, chatId, name, countText, compactText, hold] = process.argv.slice(2);

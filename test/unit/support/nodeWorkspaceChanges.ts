@@ -6,8 +6,8 @@ import type {
   WorkspaceChangesPort,
 } from '../../../src/features/checkpoints/chat/workspaceChanges';
 import { writeErrorInWords } from '../../../src/features/checkpoints/chat/putBack';
-import type { Disposable } from '../../../src/core/disposable';
-import type { TurnFileChange } from '../../../src/core/threadTypes';
+import type { Disposable } from '../../../src/core/util/disposable';
+import type { TurnFileChange } from '../../../src/core/thread/threadTypes';
 
 /**
  * The change review's editor port on the plain file system, for unit tests (the VS Code one is tested in

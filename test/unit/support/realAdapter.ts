@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { offlineClaudeEnv } from '../../fixtures/llm/offlineClaudeEnv';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentClient } from '../../../src/core/agentClient';
+import { AgentClient } from '../../../src/core/connection/agentClient';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentClient, type AgentClientOptions } from '../../../src/core/agentClient';
-import type { AgentSession } from '../../../src/core/agentSession';
+import { AgentClient, type AgentClientOptions } from '../../../src/core/connection/agentClient';
+import type { AgentSession } from '../../../src/core/session/agentSession';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import {
@@ -11,7 +11,7 @@ import {
   type PermissionPolicy,
 } from '../../../src/features/permissions/core/policyPermissions';
 import type { ElicitationPort, FileSystemPort, Logger } from '../../../src/core/ports';
-import type { ThreadEvent } from '../../../src/core/threadTypes';
+import type { ThreadEvent } from '../../../src/core/thread/threadTypes';
 
 /** The scriptable test agent, built by `node esbuild.mjs` (npm test and test:unit build first). */
 export const TEST_AGENT_JS = path.resolve(__dirname, '../../../dist/demo-agent.js');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { ToolCallEntry } from '../../../src/core/threadTypes';
+import type { ToolCallEntry } from '../../../src/core/thread/threadTypes';
 import { entriesOf, startTestAgent, text, type TestAgent } from '../support/testAgent';
 
 describe('terminal/* requests', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { middleMarker, truncationMarker } from '../../../src/core/textBudget';
+import { middleMarker, truncationMarker } from '../../../src/core/thread/textBudget';
 import { recorded, agent, thought, toolCall, textContent } from '../../support/threadUpdates';
 
 describe('Thread: limits', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { Thread } from '../../../src/core/thread';
-import type { PermissionState, ToolCallEntry } from '../../../src/core/threadTypes';
+import { Thread } from '../../../src/core/thread/thread';
+import type { PermissionState, ToolCallEntry } from '../../../src/core/thread/threadTypes';
 import { recorded, toolCall, toolUpdate, textContent } from '../../support/threadUpdates';
 
 describe('Thread: tool calls', () => {

@@ -13,8 +13,8 @@ import {
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Disposable } from '../../../src/core/disposable';
-import { findOnAbsolutePath } from '../../../src/core/spawnProgram';
+import type { Disposable } from '../../../src/core/util/disposable';
+import { findOnAbsolutePath } from '../../../src/core/connection/spawnProgram';
 import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
 import { createCheckpointStore, type CheckpointStore } from '../../../src/features/checkpoints/core';
 import {

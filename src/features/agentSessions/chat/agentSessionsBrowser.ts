@@ -1,8 +1,8 @@
-import type { AgentClient } from '../../../core/agentClient';
-import type { AgentSession as LiveSession } from '../../../core/agentSession';
-import { safeAgentText } from '../../../core/agentText';
-import { classifyError, NotSupportedError } from '../../../core/errors';
-import { cutText, STATE_BOUNDS } from '../../../core/stateBounds';
+import type { AgentClient } from '../../../core/connection/agentClient';
+import type { AgentSession as LiveSession } from '../../../core/session/agentSession';
+import { safeAgentText } from '../../../core/thread/agentText';
+import { classifyError, NotSupportedError } from '../../../core/connection/errors';
+import { cutText, STATE_BOUNDS } from '../../../core/session/stateBounds';
 import type { AgentSession, AgentSessionGroup } from '../../../protocol';
 import { MAX_AGENT_SESSIONS, MAX_CURSOR_CHARS } from '../../../protocol';
 import type { AgentPool } from '../../../chat/agentPool';

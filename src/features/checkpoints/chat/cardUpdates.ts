@@ -1,6 +1,6 @@
 import type { FileChangeStat } from '../core/types';
-import type { Thread } from '../../../core/thread';
-import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/threadTypes';
+import type { Thread } from '../../../core/thread/thread';
+import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/thread/threadTypes';
 import type { RestoreFailure } from './workspaceChanges';
 
 /** On the card, for a file whose bytes before the turn the checkpoint is unsure of. */

@@ -1,10 +1,10 @@
-import { abortable, isTimeout } from '../../../core/abortable';
-import { isLexicallyWithin } from '../../../core/pathConfinement';
+import { abortable, isTimeout } from '../../../core/util/abortable';
+import { isLexicallyWithin } from '../../../core/files/pathConfinement';
 import type { CheckpointStore, FileChangeStat } from '../core/types';
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 import type { Logger } from '../../../core/ports';
-import type { Thread } from '../../../core/thread';
-import type { TurnChanges, TurnFileChange } from '../../../core/threadTypes';
+import type { Thread } from '../../../core/thread/thread';
+import type { TurnChanges, TurnFileChange } from '../../../core/thread/threadTypes';
 import {
   changesOf,
   decide,

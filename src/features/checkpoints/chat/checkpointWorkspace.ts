@@ -1,5 +1,5 @@
-import type { Disposable } from '../../../core/disposable';
-import type { Thread } from '../../../core/thread';
+import type { Disposable } from '../../../core/util/disposable';
+import type { Thread } from '../../../core/thread/thread';
 import type { CheckpointStore } from '../core/types';
 
 /**

@@ -1,4 +1,4 @@
-import type { Thread } from '../../../core/thread';
+import type { Thread } from '../../../core/thread/thread';
 import type { FileChangeStat } from '../core/types';
 import { describe, plural, restoreVerb } from './cardUpdates';
 import { wouldLeaveAlone } from './putBack';

@@ -1,4 +1,4 @@
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 
 /**
  * Runs `work` (a snapshot of the folder for the live change list) after requests have gathered for

@@ -1,4 +1,4 @@
-import { checkWriteTarget, type WriteTarget } from '../../../core/pathConfinement';
+import { checkWriteTarget, type WriteTarget } from '../../../core/files/pathConfinement';
 import { sameBytes } from './cardUpdates';
 import type { FileChangeKind } from '../core/types';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';

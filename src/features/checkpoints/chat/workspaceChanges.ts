@@ -1,5 +1,5 @@
-import type { Disposable } from '../../../core/disposable';
-import type { TurnFileChange } from '../../../core/threadTypes';
+import type { Disposable } from '../../../core/util/disposable';
+import type { TurnFileChange } from '../../../core/thread/threadTypes';
 
 /** A file put back as it was: its bytes, or `undefined` to delete it (the turn created it). */
 export interface RestoredFile {

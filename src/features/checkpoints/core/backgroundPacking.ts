@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 import type { Logger } from '../../../core/ports';
 import type { GitRunOptions } from './gitRunner';
 

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { diffLines } from 'diff';
-import { BINARY_SNIFF_BYTES, looksBinary } from '../../../core/binaryContent';
+import { BINARY_SNIFF_BYTES, looksBinary } from '../../../core/files/binaryContent';
 
 /** Thrown for a path that is not a regular file (a FIFO, socket, device, folder) or is too large. */
 export class NotARegularFileError extends Error {

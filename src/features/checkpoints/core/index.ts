@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findOnAbsolutePath } from '../../../core/spawnProgram';
+import { findOnAbsolutePath } from '../../../core/connection/spawnProgram';
 import { LimitedCheckpointStore } from './limited';
 import { ShadowGitCheckpointStore, type ShadowGitStoreOptions } from './shadowGit';
 import type { CheckpointStore } from './types';

@@ -3,10 +3,10 @@ import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Logger } from '../../../core/ports';
 import { CheckpointNotFoundError } from './errors';
-import { looksBinary } from '../../../core/binaryContent';
+import { looksBinary } from '../../../core/files/binaryContent';
 import { countLineChanges, NotARegularFileError, readRegularFile } from './fileContent';
 import { LimitedLog, UNKNOWN, type BlobRef, type Recorded } from './limitedLog';
-import { SerialQueue } from '../../../core/serialQueue';
+import { SerialQueue } from '../../../core/util/serialQueue';
 import type { CheckpointStore, FileChangeKind, FileChangeStat } from './types';
 
 export interface LimitedStoreOptions {

@@ -1,6 +1,6 @@
 import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { processRuns } from '../../../core/processRuns';
+import { processRuns } from '../../../core/connection/processRuns';
 
 /** Index files of the shadow repository, one per store object: `<pid>-<n>` in this folder of GIT_DIR. */
 const INDEX_DIR = 'acp-index';

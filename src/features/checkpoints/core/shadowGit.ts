@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { isLexicallyWithin } from '../../../core/pathConfinement';
+import { isLexicallyWithin } from '../../../core/files/pathConfinement';
 import type { Logger } from '../../../core/ports';
 import { CheckpointNotFoundError } from './errors';
 import { ShadowRepo } from './shadowRepo';

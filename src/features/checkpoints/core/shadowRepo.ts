@@ -13,7 +13,7 @@ import { BackgroundPacking } from './backgroundPacking';
 import { CheckpointCommits } from './checkpointCommits';
 import { readBlob } from './blobReader';
 import { ownIndex } from './ownIndex';
-import { SerialQueue } from '../../../core/serialQueue';
+import { SerialQueue } from '../../../core/util/serialQueue';
 import { SkipList, exists, type SkippedFile } from './skipList';
 import { diffTreeArgs, parseRawAndNumstat, whatIsKnown, type TreeChange } from './treeDiff';
 import type { ShadowRepoOptions } from './shadowRepoOptions';

@@ -1,4 +1,4 @@
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 
 /** How a file differs between two points in time. Renames show as a deletion plus a creation. */
 export type FileChangeKind = 'created' | 'modified' | 'deleted';

@@ -3,8 +3,8 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { writeErrorInWords } from '../chat/putBack';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from '../chat/workspaceChanges';
-import type { Disposable } from '../../../core/disposable';
-import type { TurnFileChange } from '../../../core/threadTypes';
+import type { Disposable } from '../../../core/util/disposable';
+import type { TurnFileChange } from '../../../core/thread/threadTypes';
 import { dirtyDocument } from '../../../vscode/openDocuments';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { Event } from '../../../core/disposable';
-import { isLexicallyWithin } from '../../../core/pathConfinement';
+import type { Event } from '../../../core/util/disposable';
+import { isLexicallyWithin } from '../../../core/files/pathConfinement';
 import type { CurrentFile } from '../../../protocol';
 
 /** The active editor's file to offer on the composer, and when that changes (`acpAgents.chat.offerCurrentFile`). */

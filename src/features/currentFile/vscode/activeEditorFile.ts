@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Emitter } from '../../../core/disposable';
+import { Emitter } from '../../../core/util/disposable';
 import type { CurrentFile } from '../../../protocol';
 import { offerableFile, type CurrentFileSource } from '../chat/currentFileSource';
 

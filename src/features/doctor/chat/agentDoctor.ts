@@ -1,12 +1,12 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { abortable, isTimeout } from '../../../core/abortable';
-import { AgentClient, type AgentClientOptions } from '../../../core/agentClient';
-import { signInMethodsOf, type SignInMethod } from '../../../core/authMethods';
-import { AgentError, AgentExitedError, classifyError, errorDetails } from '../../../core/errors';
+import { abortable, isTimeout } from '../../../core/util/abortable';
+import { AgentClient, type AgentClientOptions } from '../../../core/connection/agentClient';
+import { signInMethodsOf, type SignInMethod } from '../../../core/connection/authMethods';
+import { AgentError, AgentExitedError, classifyError, errorDetails } from '../../../core/connection/errors';
 import { ClientRefusalError, type ClientPorts } from '../../../core/ports';
-import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/spawnProgram';
+import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/connection/spawnProgram';
 import type { AgentDefinition } from '../../../chat/agentSettings';
 import { installAdvice, type KnownAgent } from '../../../chat/agentPresets';
 import type {

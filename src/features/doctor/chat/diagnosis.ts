@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { SignInMethod } from '../../../core/authMethods';
-import type { ErrorDetails } from '../../../core/threadTypes';
+import type { SignInMethod } from '../../../core/connection/authMethods';
+import type { ErrorDetails } from '../../../core/thread/threadTypes';
 import type { AgentDefinition } from '../../../chat/agentSettings';
 
 /*

@@ -1,7 +1,7 @@
 import type { AgentCapabilities } from '@agentclientprotocol/sdk';
-import type { ErrorDetails } from '../../../core/threadTypes';
+import type { ErrorDetails } from '../../../core/thread/threadTypes';
 import type { AgentDiagnosis, AgentOrigin } from './diagnosis';
-import { scrubSecrets } from '../../../core/secrets';
+import { scrubSecrets } from '../../../core/secrets/secrets';
 
 /** Facts about the machine the report was made on, shown in its header. */
 export interface ReportContext {

@@ -1,8 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import { plainText } from '../../../core/agentText';
-import { scrubSecrets } from '../../../core/secrets';
+import { plainText } from '../../../core/thread/agentText';
+import { scrubSecrets } from '../../../core/secrets/secrets';
 import { notCheckedDiagnosis } from '../chat/restrictedCheck';
 import { diagnoseAgents } from '../chat/agentDoctor';
 import type { AgentDiagnosis, AgentOrigin } from '../chat/diagnosis';
@@ -10,7 +10,7 @@ import { AGENT_PRESETS, type KnownAgent } from '../../../chat/agentPresets';
 import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../chat/doctorReport';
 import type { AgentCatalog } from '../../../vscode/agentCatalog';
-import { processRuns } from '../../../core/processRuns';
+import { processRuns } from '../../../core/connection/processRuns';
 
 export interface CheckAgentsDeps {
   readonly catalog: AgentCatalog;

@@ -1,5 +1,5 @@
-import { DisposableStore, type Disposable, type Event } from '../../../core/disposable';
-import { AgentError } from '../../../core/errors';
+import { DisposableStore, type Disposable, type Event } from '../../../core/util/disposable';
+import { AgentError } from '../../../core/connection/errors';
 import type { Elicitation, ElicitationAnswer, HostMessage } from '../../../protocol';
 import type { AnswerOutcome, PendingElicitation } from '../core/elicitationBroker';
 

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { Emitter, type Disposable, type Event } from '../../../core/disposable';
+import { Emitter, type Disposable, type Event } from '../../../core/util/disposable';
 import type { ElicitationPort, ElicitationRequest, Logger } from '../../../core/ports';
 import {
   checkElicitationValues,

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import * as z from 'zod/mini';
-import '../../../core/zodEnglish';
-import { measuredJson } from '../../../core/boundedJson';
+import '../../../core/util/zodEnglish';
+import { measuredJson } from '../../../core/util/boundedJson';
 import { PortRequestError } from '../../../core/ports';
 import type { Elicitation, ElicitationField } from '../../../protocol/elicitation';
 import { ELICITATION_FORMATS } from '../../../protocol/elicitation';

@@ -1,4 +1,4 @@
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 import type { Logger } from '../../../core/ports';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 import type { ElicitationQuestions } from '../chat/elicitationRelay';

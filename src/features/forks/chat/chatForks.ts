@@ -1,5 +1,5 @@
-import { cutText, STATE_BOUNDS } from '../../../core/stateBounds';
-import { Thread } from '../../../core/thread';
+import { cutText, STATE_BOUNDS } from '../../../core/session/stateBounds';
+import { Thread } from '../../../core/thread/thread';
 import type { ChatCollection } from '../../../chat/chatCollection';
 import type { Conversation } from '../../../chat/conversation';
 import type { SessionCoordinator } from '../../../chat/sessionCoordinator';

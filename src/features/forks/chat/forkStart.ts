@@ -1,5 +1,5 @@
-import type { Thread } from '../../../core/thread';
-import type { ThreadSnapshot } from '../../../core/threadTypes';
+import type { Thread } from '../../../core/thread/thread';
+import type { ThreadSnapshot } from '../../../core/thread/threadTypes';
 
 /** A fork's start (Edit and resend): the chat it forks, its title, and the transcript up to the edited message. */
 export interface ForkStart {

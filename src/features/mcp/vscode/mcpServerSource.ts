@@ -10,7 +10,7 @@ import { parseJsonc, vscodeMcpServers } from '../chat/vscodeMcpConfig';
 import type { Logger } from '../../../core/ports';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 import { acpSetting, setting, workspaceValueOf } from '../../../vscode/settings';
-import { secretValues } from '../../../core/secrets';
+import { secretValues } from '../../../core/secrets/secrets';
 import type { McpConsent } from '../chat/mcpConsent';
 
 const SECRET_KEY_PREFIX = 'acpAgents.mcpSecret.';

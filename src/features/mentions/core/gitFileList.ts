@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { isLexicallyWithin } from '../../../core/pathConfinement';
-import { findOnPathAsync, type Environment } from '../../../core/spawnProgram';
+import { isLexicallyWithin } from '../../../core/files/pathConfinement';
+import { findOnPathAsync, type Environment } from '../../../core/connection/spawnProgram';
 
 /**
  * The most files the picker indexes per folder (a bound on memory and on `findFiles`'s time): a

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { fuzzyPathScore, fuzzyScore, rankBy } from '../chat/fuzzyRank';
 import type { MentionSource } from '../chat/mentionSource';
-import { abortable } from '../../../core/abortable';
+import { abortable } from '../../../core/util/abortable';
 import type { Mention } from '../../../protocol';
 import { folderPaths, PathRanker } from '../chat/pathRanker';
 import { WorkspaceFileIndex, type FolderFiles } from './workspaceFileIndex';

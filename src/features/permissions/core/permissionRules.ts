@@ -1,5 +1,5 @@
 import type { PermissionDecision, PermissionPrompt } from '../../../core/ports';
-import type { PermissionOptionKind, ToolKind } from '../../../core/threadTypes';
+import type { PermissionOptionKind, ToolKind } from '../../../core/thread/threadTypes';
 
 /** A remembered "always" answer: for this agent, tools of this kind are allowed (or rejected). */
 export interface PermissionRule {

@@ -1,5 +1,5 @@
 import type { PermissionDecision, PermissionPort, PermissionPrompt } from '../../../core/ports';
-import type { PermissionOptionKind } from '../../../core/threadTypes';
+import type { PermissionOptionKind } from '../../../core/thread/threadTypes';
 
 /** Decides a permission prompt; may take its time. `undefined` means "never answer" (wait for abort). */
 export type PermissionPolicy = (

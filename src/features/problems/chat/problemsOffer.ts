@@ -1,8 +1,8 @@
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 import type { ProblemsOfferMessage } from '../../../protocol';
-import type { PromptBlock } from '../../../core/promptBlocks';
-import type { Thread } from '../../../core/thread';
-import type { ThreadEvent } from '../../../core/threadTypes';
+import type { PromptBlock } from '../../../core/session/promptBlocks';
+import type { Thread } from '../../../core/thread/thread';
+import type { ThreadEvent } from '../../../core/thread/threadTypes';
 
 /** One error or warning the editor shows for a file (VS Code's Problems). */
 export interface Problem {

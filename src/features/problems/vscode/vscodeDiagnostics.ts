@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DiagnosticsPort, Problem } from '../chat/problemsOffer';
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 
 /** VS Code's Problems (`vscode.languages` diagnostics) as the chat's DiagnosticsPort: errors and warnings only. */
 /** Changed files opened for their language servers to check, and how many at a time. */

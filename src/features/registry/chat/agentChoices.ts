@@ -1,4 +1,4 @@
-import { findOnPath, type Environment } from '../../../core/spawnProgram';
+import { findOnPath, type Environment } from '../../../core/connection/spawnProgram';
 import type { KnownAgent } from '../../../chat/agentPresets';
 import {
   distributionFor,

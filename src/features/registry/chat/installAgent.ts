@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { findOnPath, type Environment } from '../../../core/spawnProgram';
+import { findOnPath, type Environment } from '../../../core/connection/spawnProgram';
 import { installBinary, type InstallProgress } from '../core/binaryInstall';
 import type { Distribution, PackageSpec, RegistryAgent } from '../core/registryFormat';
 

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { chmod, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isInside } from '../../../core/pathConfinement';
+import { isInside } from '../../../core/files/pathConfinement';
 import type { BinaryTargetSpec } from './registryFormat';
 
 /** What an install step reports: a message and, while downloading, the share done (0–1). */

@@ -1,4 +1,4 @@
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 import type { TerminalOutput, TerminalPort } from '../../../core/ports';
 import type { TerminalOutputMessage } from '../../../protocol';
 import { FLUSH_INTERVAL_MS } from '../../../chat/eventBatcher';

@@ -1,4 +1,4 @@
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 import type { TerminalExit, TerminalOutput } from '../../../core/ports';
 
 /** A window onto one agent terminal (a VS Code terminal in the product). */

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Emitter } from '../../../core/disposable';
+import { Emitter } from '../../../core/util/disposable';
 import { OutputBuffer } from './outputBuffer';
 import { killTree } from './processTree';
 import {

@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
-import type { Disposable } from '../../../core/disposable';
-import type { Thread } from '../../../core/thread';
-import { processRuns } from '../../../core/processRuns';
+import type { Disposable } from '../../../core/util/disposable';
+import type { Thread } from '../../../core/thread/thread';
+import { processRuns } from '../../../core/connection/processRuns';
 
 /** A turn running now: which chat, on which workspace folders, since when. */
 export interface RunningTurn {

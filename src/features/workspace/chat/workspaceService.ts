@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Disposable } from '../../../core/disposable';
+import type { Disposable } from '../../../core/util/disposable';
 import type { Logger } from '../../../core/ports';
 import { RunningTurns } from './runningTurns';
 import { realOrResolved, refusedFolder, storageOutside, storedBytes } from '../core/storagePolicy';

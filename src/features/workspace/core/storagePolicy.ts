@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isLexicallyWithin } from '../../../core/pathConfinement';
+import { isLexicallyWithin } from '../../../core/files/pathConfinement';
 
 /** Folders whose snapshots would copy a person's whole life, not a project (as Cline refuses them). */
 const PERSONAL_FOLDERS = ['Desktop', 'Documents', 'Downloads'] as const;

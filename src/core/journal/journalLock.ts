@@ -2,8 +2,8 @@ import { hostname } from 'node:os';
 import { open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import * as z from 'zod/mini';
-import type { Disposable } from './disposable';
-import { processRuns } from './processRuns';
+import type { Disposable } from '../util/disposable';
+import { processRuns } from '../connection/processRuns';
 
 /** Who holds a chat's journal for writing. */
 export interface LockOwner {

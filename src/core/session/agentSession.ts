@@ -1,16 +1,16 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { abortable } from './abortable';
+import { abortable } from '../util/abortable';
 import { methods } from '@agentclientprotocol/sdk';
-import type { Disposable } from './disposable';
+import type { Disposable } from '../util/disposable';
 import * as z from 'zod';
-import { boundedJson, shorten } from './boundedJson';
-import { AgentError, AgentExitedError, classifyError, describeErrorForLog, errorDetails } from './errors';
+import { boundedJson, shorten } from '../util/boundedJson';
+import { AgentError, AgentExitedError, classifyError, describeErrorForLog, errorDetails } from '../connection/errors';
 import { PermissionQueue } from './permissionQueue';
-import type { Logger, PermissionDecision, PermissionPort } from './ports';
+import type { Logger, PermissionDecision, PermissionPort } from '../ports';
 import { describePrompt, keepUnsentPrompt, toAcpContent, type PromptBlock } from './promptBlocks';
-import type { Thread } from './thread';
-import type { Turn } from './threadTypes';
-import { StreamScrubber } from './streamScrubber';
+import type { Thread } from '../thread/thread';
+import type { Turn } from '../thread/threadTypes';
+import { StreamScrubber } from '../secrets/streamScrubber';
 
 /** What a session needs from the connection that hosts it. */
 export interface SessionHost {

@@ -8,17 +8,17 @@ import {
   type AgentProcessOptions,
   type ExitInfo,
 } from './agentProcess';
-import { abortable, isTimeout } from './abortable';
-import type { AgentSession, SessionOptions } from './agentSession';
+import { abortable, isTimeout } from '../util/abortable';
+import type { AgentSession, SessionOptions } from '../session/agentSession';
 import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
-import { Emitter, type Disposable } from './disposable';
+import { Emitter, type Disposable } from '../util/disposable';
 import { AgentExitedError, classifyError, NotSupportedError, type AgentError } from './errors';
 import { lineGuard } from './lineGuard';
-import { silentLogger, type ClientPorts, type Logger } from './ports';
+import { silentLogger, type ClientPorts, type Logger } from '../ports';
 import { guardedOutgoing } from './outgoingGuard';
 import { tracedStream } from './protocolTrace';
 import { SessionOpener, type SessionParams } from './sessionOpening';
-import type { Thread, ThreadLimits } from './thread';
+import type { Thread, ThreadLimits } from '../thread/thread';
 import { SessionRouter } from './updateRouting';
 
 export interface AgentClientOptions {

@@ -1,12 +1,12 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
-import { AgentSession, type SessionHost, type SessionOptions } from './agentSession';
+import { AgentSession, type SessionHost, type SessionOptions } from '../session/agentSession';
 import type { AgentError } from './errors';
 import { NotSupportedError } from './errors';
-import { selectMcpServers } from '../features/mcp/core/mcpServers';
-import { modesOf } from './normalize';
-import type { Logger, PermissionPort } from './ports';
-import { Thread, type ThreadLimits } from './thread';
+import { selectMcpServers } from '../../features/mcp/core/mcpServers';
+import { modesOf } from '../thread/normalize';
+import type { Logger, PermissionPort } from '../ports';
+import { Thread, type ThreadLimits } from '../thread/thread';
 import type { SessionRouter } from './updateRouting';
 
 export interface SessionParams {

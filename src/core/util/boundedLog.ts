@@ -1,4 +1,4 @@
-import { safeAgentText } from './agentText';
+import { safeAgentText } from '../thread/agentText';
 
 /** One stderr line as reported: a minified bundle's line must not fill the error. */
 const MAX_LINE_CHARS = 2000;

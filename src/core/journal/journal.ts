@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import { Emitter, type Disposable } from './disposable';
+import { Emitter, type Disposable } from '../util/disposable';
 import {
   appendLines,
   fingerprint,
@@ -12,9 +12,9 @@ import {
 } from './journalFiles';
 import { parseJournal, replay, type ChatMeta, type JournalDamage, type WrittenRecord } from './journalFormat';
 import { WriterLocks, type LockOwner } from './journalLock';
-import { SerialQueue } from './serialQueue';
-import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
-import { scrubSecrets } from './secrets';
+import { SerialQueue } from '../util/serialQueue';
+import type { ThreadEvent, ThreadSnapshot } from '../thread/threadTypes';
+import { scrubSecrets } from '../secrets/secrets';
 
 export { replay, type ChatMeta, type JournalDamage } from './journalFormat';
 

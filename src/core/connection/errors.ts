@@ -1,9 +1,9 @@
 import { AgentNotRunningError, describeExit, type ExitInfo } from './agentProcess';
-import { safeAgentText, plainText } from './agentText';
-import { boundedJson } from './boundedJson';
-import { isBrandedInstance } from './bundleBrand';
-import { scrubSecrets } from './secrets';
-import type { ErrorDetails } from './threadTypes';
+import { safeAgentText, plainText } from '../thread/agentText';
+import { boundedJson } from '../util/boundedJson';
+import { isBrandedInstance } from '../util/bundleBrand';
+import { scrubSecrets } from '../secrets/secrets';
+import type { ErrorDetails } from '../thread/threadTypes';
 
 /** Why an agent request failed, in terms the UI can act on. */
 export type AgentErrorKind =

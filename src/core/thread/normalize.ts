@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { cutText, firstOf, STATE_BOUNDS } from './stateBounds';
+import { cutText, firstOf, STATE_BOUNDS } from '../session/stateBounds';
 import type {
   Attachment,
   AvailableCommand,

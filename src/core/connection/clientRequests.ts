@@ -2,14 +2,14 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
 import { CLIENT_REFUSED, describeErrorForLog } from './errors';
-import { sliceLines } from './lines';
+import { sliceLines } from '../files/lines';
 import {
   ClientRefusalError,
   FileNotFoundError,
   type ClientPorts,
   type Logger,
   type RefusalReason,
-} from './ports';
+} from '../ports';
 
 /**
  * Answers the agent's file-system and terminal requests through the ports. Paths must be

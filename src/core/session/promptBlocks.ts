@@ -1,8 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { NotSupportedError } from './errors';
-import { base64Bytes } from './normalize';
-import type { Thread } from './thread';
-import type { Attachment, Turn } from './threadTypes';
+import { NotSupportedError } from '../connection/errors';
+import { base64Bytes } from '../thread/normalize';
+import type { Thread } from '../thread/thread';
+import type { Attachment, Turn } from '../thread/threadTypes';
 
 /** Content the user sends in a prompt, in our own terms. */
 export type PromptBlock =

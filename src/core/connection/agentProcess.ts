@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
-import { BoundedLog } from './boundedLog';
-import { isBrandedInstance } from './bundleBrand';
-import { Emitter, type Disposable } from './disposable';
+import { BoundedLog } from '../util/boundedLog';
+import { isBrandedInstance } from '../util/bundleBrand';
+import { Emitter, type Disposable } from '../util/disposable';
 import { spawnProgram } from './spawnProgram';
 
 /** What to run: a program and its arguments, never a shell string. */

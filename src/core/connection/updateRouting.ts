@@ -1,9 +1,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods, RequestError } from '@agentclientprotocol/sdk';
-import type { AgentSession } from './agentSession';
+import type { AgentSession } from '../session/agentSession';
 import { registerPortHandlers } from './clientRequests';
 import { HeldUpdates } from './heldUpdates';
-import { PortRequestError, type ClientPorts, type ElicitationPort, type Logger } from './ports';
+import { PortRequestError, type ClientPorts, type ElicitationPort, type Logger } from '../ports';
 
 /**
  * Routes what the agent sends about a session to that session: `session/update`s (held, bounded, for

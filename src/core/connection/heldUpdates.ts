@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { boundedJson, shorten } from './boundedJson';
-import type { Logger } from './ports';
+import { boundedJson, shorten } from '../util/boundedJson';
+import type { Logger } from '../ports';
 
 /** Updates for a session id we do not know yet are held up to these limits (per id, ids, bytes in all). */
 const UPDATE_LIMIT = 500;

@@ -1,11 +1,11 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { Emitter } from './disposable';
+import { Emitter } from '../util/disposable';
 import { continuesMessage, MessageTail } from './messageTail';
 import { carriedOver, numberOf } from './turnRecords';
-import { SessionStateWriter } from './sessionStateWriter';
+import { SessionStateWriter } from '../session/sessionStateWriter';
 import { boundToolContent, mergeToolCall, newToolCallEntry } from './toolCallEntries';
 import { assertNever, attachmentOf, locationOf, noticeOf, textOf, toolContentOf } from './normalize';
-import { STATE_BOUNDS } from './stateBounds';
+import { STATE_BOUNDS } from '../session/stateBounds';
 import {
   appendBounded,
   boundText,
@@ -19,7 +19,7 @@ import {
   threadModelOf,
   turnOf,
   type ThreadModel,
-} from '../protocol/threadModel';
+} from '../../protocol/threadModel';
 import type {
   AgentMessageEntry,
   Attachment,

@@ -1,5 +1,5 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
-import { measuredJson } from './boundedJson';
+import { measuredJson } from '../util/boundedJson';
 
 /** Characters of an error's `data` sent back to the agent. */
 const ERROR_DATA_CHARS = 2000;

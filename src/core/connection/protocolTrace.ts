@@ -1,7 +1,7 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
-import { boundedJson } from './boundedJson';
-import type { Logger } from './ports';
-import { scrubSecrets } from './secrets';
+import { boundedJson } from '../util/boundedJson';
+import type { Logger } from '../ports';
+import { scrubSecrets } from '../secrets/secrets';
 
 /** Characters of one traced message: enough to read a message, not to copy a 30 MB one. */
 const TRACE_CHARS = 16 * 1024;

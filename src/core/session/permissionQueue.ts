@@ -1,10 +1,10 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { classifyError } from './errors';
-import { permissionOptionOf } from './normalize';
-import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from './ports';
-import type { Thread } from './thread';
-import type { PermissionOption, ToolCallEntry } from './threadTypes';
+import { classifyError } from '../connection/errors';
+import { permissionOptionOf } from '../thread/normalize';
+import type { Logger, PermissionDecision, PermissionPort, PermissionPrompt } from '../ports';
+import type { Thread } from '../thread/thread';
+import type { PermissionOption, ToolCallEntry } from '../thread/threadTypes';
 
 /** Requests that may wait for the user in one session; more are refused (the agent is told why). */
 export const MAX_WAITING_PERMISSIONS = 64;

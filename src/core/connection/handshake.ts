@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
-import { abortable } from './abortable';
+import { abortable } from '../util/abortable';
 import type { AgentCommand, AgentProcess } from './agentProcess';
 import { AgentError, AgentExitedError } from './errors';
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 // The thread's wire schemas double as the journal's: the journal is read back from disk, untrusted.
-import { ThreadEventSchema, ThreadSnapshotSchema } from '../protocol/thread';
-import { applyThreadEvent, snapshotOf, threadModelOf } from '../protocol/threadModel';
-import type { ThreadEvent, ThreadSnapshot } from './threadTypes';
+import { ThreadEventSchema, ThreadSnapshotSchema } from '../../protocol/thread';
+import { applyThreadEvent, snapshotOf, threadModelOf } from '../../protocol/threadModel';
+import type { ThreadEvent, ThreadSnapshot } from '../thread/threadTypes';
 
 /** What the journal knows about a chat besides its transcript. */
 export interface ChatMeta {

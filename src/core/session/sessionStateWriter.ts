@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { choiceCount, commandsOf, configOptionsOf, planOf, usageOf } from './normalize';
+import { choiceCount, commandsOf, configOptionsOf, planOf, usageOf } from '../thread/normalize';
 import { cutNoticeTitle, cutText, STATE_BOUNDS, type CutKind } from './stateBounds';
-import type { SessionState, ThreadEvent } from './threadTypes';
+import type { SessionState, ThreadEvent } from '../thread/threadTypes';
 
 /** The `session/update`s that change session-wide state rather than the transcript. */
 export type StateUpdate = Extract<

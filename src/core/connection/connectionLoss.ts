@@ -1,5 +1,5 @@
 import { MessageTooLargeError } from '@agentclientprotocol/sdk';
-import { shorten } from './boundedJson';
+import { shorten } from '../util/boundedJson';
 import { AgentError } from './errors';
 import { OversizedMessageError } from './lineGuard';
 

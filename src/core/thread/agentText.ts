@@ -1,5 +1,5 @@
 import stripAnsi from 'strip-ansi';
-import { scrubSecrets } from './secrets';
+import { scrubSecrets } from '../secrets/secrets';
 
 /**
  * Agent text made plain for a person or a log line: terminal escapes (colour, OSC 8 links, clear

@@ -39,4 +39,4 @@ export type {
   TurnStatus,
   Usage,
   UserMessageEntry,
-} from '../protocol/thread';
+} from '../../protocol/thread';
