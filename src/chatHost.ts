@@ -50,8 +50,8 @@ import { VsCodeDiagnostics } from './features/problems/vscode/vscodeDiagnostics'
 import { VsCodeTerminals } from './features/terminals/vscode/vscodeTerminals';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
 import { VsCodeWorkspaceChanges } from './features/checkpoints/vscode/vscodeWorkspaceChanges';
-import { WorkspaceService } from './features/workspace/chat/workspaceService';
-import { vscodeWorkspaceHost } from './features/workspace/vscode/vscodeWorkspaceHost';
+import { WorkspaceService } from './features/checkpoints/chat/workspaceService';
+import { vscodeWorkspaceHost } from './features/checkpoints/vscode/vscodeWorkspaceHost';
 
 /**
  * The test hooks: what the extension exposes to its integration tests, and only to them (an

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from '../../src/chatHost';
-import { storageDirs } from '../../src/features/workspace/core/storagePolicy';
+import { storageDirs } from '../../src/features/checkpoints/core/storagePolicy';
 import { getApi, showChatView } from './support/harness';
 
 if (process.env.ACP_TRUST === 'untrusted') {

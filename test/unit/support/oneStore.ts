@@ -4,7 +4,7 @@ import { silentLogger } from '../../../src/core/ports';
 import { NodeWorkspaceChanges } from './nodeWorkspaceChanges';
 import type { CheckpointWorkspace } from '../../../src/features/checkpoints/chat/checkpointWorkspace';
 import type { CheckpointStore } from '../../../src/features/checkpoints/core/types';
-import { RunningTurns } from '../../../src/features/workspace/chat/runningTurns';
+import { RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
 
 /**
  * A workspace of fixed folders that is always trusted and never full: the store `open` makes, opened on

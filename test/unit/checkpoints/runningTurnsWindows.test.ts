@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RunningTurns } from '../../../src/features/workspace/chat/runningTurns';
+import { RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
 
 const OTHER = path.join(__dirname, 'support', 'otherWindowTurn.ts');
 

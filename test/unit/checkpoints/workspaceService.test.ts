@@ -21,7 +21,7 @@ import {
   WorkspaceService,
   type StorePlan,
   type WorkspaceHost,
-} from '../../../src/features/workspace/chat/workspaceService';
+} from '../../../src/features/checkpoints/chat/workspaceService';
 import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
 import { oneStore } from '../support/oneStore';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';

@@ -6,7 +6,7 @@ import {
   refusedFolder,
   storageOutside,
   storedBytes,
-} from '../../../src/features/workspace/core/storagePolicy';
+} from '../../../src/features/checkpoints/core/storagePolicy';
 
 describe('workspace storage policy: what may be checkpointed and where its storage may live', () => {
   let root: string;

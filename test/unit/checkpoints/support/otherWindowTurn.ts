@@ -2,7 +2,7 @@
  * Another window with a turn running, as a real process: it registers one running turn on `folder` in the
  * shared `dir`, says "running", and ends the turn when its stdin closes (or dies when killed).
  */
-import { RunningTurns } from '../../../../src/features/workspace/chat/runningTurns';
+import { RunningTurns } from '../../../../src/features/checkpoints/chat/runningTurns';
 
 const [dir, folder, title] = process.argv.slice(2) as [string, string, string];
 const turns = new RunningTurns();
