@@ -87,7 +87,10 @@ const nodeProcesses: Processes = {
 };
 
 /** The rules of `os` with this machine's disk and processes (override either to simulate). */
-export function platformFor(os: Platform['os'], parts: Partial<Omit<Platform, 'os' | 'path'>> = {}): Platform {
+export function platformFor(
+  os: Platform['os'],
+  parts: Partial<Omit<Platform, 'os' | 'path'>> = {},
+): Platform {
   return {
     os,
     path: os === 'win32' ? nodePath.win32 : nodePath.posix,

@@ -46,7 +46,8 @@ export async function endProcessTree(
 
 /** taskkill by its full path: a bare name is looked up in the current folder first on Windows. */
 function taskkill(platform: Platform): string {
-  const systemRoot = platform.processes.env['SystemRoot'] ?? platform.processes.env['windir'] ?? 'C:\\Windows';
+  const systemRoot =
+    platform.processes.env['SystemRoot'] ?? platform.processes.env['windir'] ?? 'C:\\Windows';
   return platform.path.join(systemRoot, 'System32', 'taskkill.exe');
 }
 
