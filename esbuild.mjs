@@ -105,6 +105,8 @@ const lazyFeatures = {
   mentions: 'src/features/mentions/vscode/index.ts',
   // the ACP Registry and Add Agent / Update / Remove
   registry: 'src/features/registry/vscode/index.ts',
+  // RE2 (re2js) for the agents' form patterns: with the first form that has one
+  patterns: 'src/features/elicitation/core/agentPattern.ts',
 };
 
 const builds = [

@@ -183,6 +183,7 @@ async function main() {
     ['mcp', 'with the first session start or MCP command'],
     ['mentions', 'with the first @-mention query'],
     ['registry', 'by Add Agent / Update / Remove, or the doctor'],
+    ['patterns', 'with the first agent form that has a pattern'],
   ].map(([name, when]) => ({ name, when, size: bundleSize(`dist/${name}.js`) }));
   process.stderr.write(`activation: ${RUNS} fresh code-server runs…\n`);
   let activation;

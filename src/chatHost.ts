@@ -32,6 +32,7 @@ import { MCP_COMMANDS } from './features/mcp/vscode/mcpCommands';
 import { OnFirstUse, registerLazyCommands, requireBundle } from './vscode/lazyBundles';
 import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
 import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
+import type * as Patterns from './features/elicitation/core/agentPattern';
 import { ElicitationNotice } from './features/elicitation/vscode/elicitationNotice';
 import {
   agentIdleStopMs,
@@ -121,6 +122,9 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     requireBundle<typeof Connection>(vscode.Uri.joinPath(dist, 'dist', 'connection.js').fsPath);
   const doctorBundle = () =>
     requireBundle<typeof Doctor>(vscode.Uri.joinPath(dist, 'dist', 'doctor.js').fsPath);
+  // RE2 for the agents' form patterns: with the first form that has one.
+  const patternsBundle = () =>
+    requireBundle<typeof Patterns>(vscode.Uri.joinPath(dist, 'dist', 'patterns.js').fsPath);
   const mcp = new OnFirstUse(() =>
     mcpBundle().createMcpServerSource(context.secrets, context.workspaceState, prompts, logger),
   );
@@ -140,7 +144,9 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     logger,
   );
   // The agents' questions (elicitation): answered in the chat; a hidden chat is announced and revealed.
-  const elicitations = new ElicitationBroker(logger);
+  const elicitations = new ElicitationBroker(logger, (pattern) =>
+    patternsBundle().compileAgentPattern(pattern),
+  );
   const elicitationNotice = new ElicitationNotice(
     elicitations,
     prompts,
