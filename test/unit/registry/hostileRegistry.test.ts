@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { installAgent } from '../../../src/features/registry/chat/installAgent';
 import { ARCHIVE_LIMITS } from '../../../src/features/registry/core/archiveEntries';
 import { parseRegistry, type RegistryAgent } from '../../../src/features/registry/core/registryFormat';
@@ -179,6 +180,18 @@ describe('registry: a hostile registry cannot fill the disk, write outside or sl
       );
       assert.ok(peak > 0, 'files were being written');
       assert.ok(peak <= limits.maxUnpackedBytes + bomb.length, `${peak} bytes on disk while unpacking`);
+      assertNothingLeft();
+    });
+
+    it('stops reading a tar stream that goes on past its bound after its last entry', async () => {
+      const limits = { ...ARCHIVE_LIMITS, maxUnpackedBytes: 1024 * 1024, maxEntries: 10 };
+      const zeros = gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
+      const trailing = Buffer.concat([
+        tarGzOf([{ path: 'bin/agent', content: 'x' }]),
+        ...Array(64).fill(zeros),
+      ]);
+      server.files.set('/trailing.tar.gz', trailing);
+      await assert.rejects(install('/trailing.tar.gz', { limits }), /it unpacks to more than 2107392 bytes/);
       assertNothingLeft();
     });
 

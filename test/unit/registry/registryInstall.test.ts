@@ -63,7 +63,7 @@ describe('registry: installing agents for real', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const name of ['tiny.tar.gz', 'tiny.zip']) {
+  for (const name of ['tiny.tar.gz', 'tiny.zip', 'tiny.tar.bz2']) {
     it(`downloads ${name}, checks its hash, unpacks it, makes it executable, and the agent answers`, async () => {
       const bytes = archive(agentFolder(dir), dir, name);
       server.files.set(`/${name}`, bytes);

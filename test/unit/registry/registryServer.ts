@@ -118,7 +118,7 @@ export function archive(folder: string, dir: string, name: string): Buffer {
   if (name.endsWith('.zip')) {
     execFileSync('zip', ['-q', '-r', file, '.'], { cwd: folder });
   } else {
-    execFileSync('tar', ['-czf', file, '-C', folder, '.']);
+    execFileSync('tar', [name.endsWith('.bz2') ? '-cjf' : '-czf', file, '-C', folder, '.']);
   }
   return readFileSync(file);
 }
