@@ -183,15 +183,14 @@ describe('registry: a hostile registry cannot fill the disk, write outside or sl
       assertNothingLeft();
     });
 
-    it('stops reading a tar stream that goes on past its bound after its last entry', async () => {
-      const limits = { ...ARCHIVE_LIMITS, maxUnpackedBytes: 1024 * 1024, maxEntries: 10 };
+    it('stops reading a tar stream that goes on after its entries (64 MiB of trailing zeros)', async () => {
       const zeros = gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
       const trailing = Buffer.concat([
         tarGzOf([{ path: 'bin/agent', content: 'x' }]),
         ...Array(64).fill(zeros),
       ]);
       server.files.set('/trailing.tar.gz', trailing);
-      await assert.rejects(install('/trailing.tar.gz', { limits }), /it unpacks to more than 2107392 bytes/);
+      await assert.rejects(install('/trailing.tar.gz'), /it holds more than its entries/);
       assertNothingLeft();
     });
 

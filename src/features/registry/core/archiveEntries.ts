@@ -53,6 +53,11 @@ export class ArchiveTotals {
     return this.bytes;
   }
 
+  /** The entries accepted so far. */
+  get entryCount(): number {
+    return this.entries;
+  }
+
   /** Checks `entry` and counts it; throws when it may not be unpacked. */
   admit(entry: ArchiveEntry): void {
     const name = this.checkedName(entry.name, 'entry');

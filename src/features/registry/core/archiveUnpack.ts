@@ -83,9 +83,14 @@ async function copyRaw(archive: string, into: string, cmd: string): Promise<void
   await copyFile(archive, program);
 }
 
-/** The tar stream may hold headers and padding beyond the files' bytes: a block per entry and a little more. */
-function maxTarStreamBytes(limits: ArchiveLimits): number {
-  return limits.maxUnpackedBytes + limits.maxEntries * 1024 + 1024 * 1024;
+/**
+ * What the decompressed tar stream may hold so far: the files' declared bytes, room for each entry's
+ * headers (its own, a pax header, a long name: 5 KiB), and 4 MiB for the chunk being read and the end
+ * blocks. More is not an archive's content — trailing data, which the tar parser also reads ever more
+ * slowly — and stops the unpacking.
+ */
+function tarStreamAllowance(totals: ArchiveTotals): number {
+  return totals.unpackedBytes + totals.entryCount * 5 * 1024 + 4 * 1024 * 1024;
 }
 
 async function unpackTar(
@@ -124,7 +129,7 @@ async function unpackTar(
     await pipeline(
       createReadStream(archive),
       decompress,
-      byteCap(maxTarStreamBytes(limits)),
+      byteCap(() => tarStreamAllowance(totals)),
       into_(unpack),
       ...(options.signal ? [{ signal: options.signal }] : []),
     );
@@ -152,13 +157,16 @@ function tarEntry(entry: ReadEntry): ArchiveEntry {
   };
 }
 
-/** Fails the stream once more than `max` bytes went through (a decompression bomb's tail is never read). */
-function byteCap(max: number): Transform {
+/** Fails the stream once more bytes went through than `allowed()` says (a bomb's tail is never read). */
+function byteCap(allowed: () => number): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      done(seen > max ? new ArchiveRefusedError(`it unpacks to more than ${max} bytes`) : null, chunk);
+      const refused =
+        seen > allowed() &&
+        new ArchiveRefusedError(`it holds more than its entries (${seen} bytes unpacked)`);
+      done(refused || null, chunk);
     },
   });
 }
