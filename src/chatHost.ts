@@ -9,6 +9,9 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { PermissionRules } from './features/permissions/core/permissionRules';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import { askAgentConsent } from './vscode/agentConsentPrompt';
+import { WorkspaceConsent, type WorkspaceDefinition } from './chat/workspaceConsent';
+import type { AgentDefinition } from './chat/agentDefinition';
 import type * as Connection from './core/connection/agentClient';
 import type * as Doctor from './features/doctor/vscode';
 import type * as Registry from './features/registry/vscode';
@@ -125,8 +128,12 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
   // RE2 for the agents' form patterns: with the first form that has one.
   const patternsBundle = () =>
     requireBundle<typeof Patterns>(vscode.Uri.joinPath(dist, 'dist', 'patterns.js').fsPath);
+  // The user's consent to the programs the workspace's own files define: its agents and MCP servers.
+  const programConsent = new WorkspaceConsent(context.workspaceState);
+  const allowProgram = (agent: AgentDefinition, origin: WorkspaceDefinition): Promise<boolean> =>
+    programConsent.allowed(origin, () => askAgentConsent(prompts, agent, origin));
   const mcp = new OnFirstUse(() =>
-    mcpBundle().createMcpServerSource(context.secrets, context.workspaceState, prompts, logger),
+    mcpBundle().createMcpServerSource(context.secrets, programConsent, prompts, logger),
   );
   const terminals = new VsCodeTerminals(cwd);
   const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
@@ -209,6 +216,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
     mentions,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
+    allowProgram,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
     retention: historyRetention,
     idleStopMs: agentIdleStopMs,
@@ -285,6 +293,7 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
             extensionVersion: String(context.extension.packageJSON.version),
             parseJsonc: (text) => mcpBundle().parseJsonc(text),
             knownAgents: () => registry.get().knownAgents(),
+            allowProgram,
           }),
       })),
     );

@@ -1,27 +1,13 @@
 import { strict as assert } from 'node:assert';
+import type { WorkspaceMcpServer } from '../../../src/features/mcp/chat/mcpConsent';
 import {
-  McpConsent,
+  WorkspaceConsent,
   type ConsentAnswer,
-  type WorkspaceMcpServer,
-} from '../../../src/features/mcp/chat/mcpConsent';
+  type WorkspaceDefinition,
+} from '../../../src/chat/workspaceConsent';
 import { askMcpConsent } from '../../../src/features/mcp/vscode/mcpConsentPrompt';
 import type { UserPrompts } from '../../../src/vscode/userPrompts';
-
-/** workspaceState as VS Code keeps it: a key-value store (JSON round trip, as on disk). */
-class Memory {
-  private readonly values = new Map<string, string>();
-  get(key: string): unknown {
-    const raw = this.values.get(key);
-    return raw === undefined ? undefined : JSON.parse(raw);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) {
-      this.values.delete(key);
-    } else {
-      this.values.set(key, JSON.stringify(value));
-    }
-  }
-}
+import { MemoryState } from '../support/memoryState';
 
 describe('consent for workspace MCP servers', () => {
   const server = (command: string): WorkspaceMcpServer => ({
@@ -31,17 +17,24 @@ describe('consent for workspace MCP servers', () => {
   });
   let asked: WorkspaceMcpServer[];
   let answer: ConsentAnswer;
-  let memory: Memory;
-  const consent = (): McpConsent =>
-    new McpConsent(memory, async (s) => {
-      asked.push(s);
-      return answer;
-    });
+  let memory: MemoryState;
+  const ask = async (item: WorkspaceDefinition): Promise<ConsentAnswer> => {
+    asked.push(item);
+    return answer;
+  };
+  /** A new instance on the same memory each time: VS Code restarted between two questions. */
+  const consent = () => {
+    const store = new WorkspaceConsent(memory);
+    return {
+      allowed: (item: WorkspaceDefinition) => store.allowed(item, ask),
+      revokeAll: () => store.revokeAll(),
+    };
+  };
 
   beforeEach(() => {
     asked = [];
     answer = 'allow';
-    memory = new Memory();
+    memory = new MemoryState();
   });
 
   it('asks once, remembers the answer across restarts, and asks again when the definition changes', async () => {
@@ -73,6 +66,23 @@ describe('consent for workspace MCP servers', () => {
     answer = 'deny';
     assert.equal(await consent().allowed(server('node')), false);
     assert.equal(asked.length, 3);
+  });
+
+  it('asks once when two starts want the same program at the same moment', async () => {
+    const store = new WorkspaceConsent(memory);
+    let answerNow: (answer: ConsentAnswer) => void = () => {};
+    const slowAsk = (item: WorkspaceDefinition): Promise<ConsentAnswer> => {
+      asked.push(item);
+      return new Promise((resolve) => (answerNow = resolve));
+    };
+    const both = Promise.all([
+      store.allowed(server('node'), slowAsk),
+      store.allowed(server('node'), slowAsk),
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    answerNow('allow');
+    assert.deepEqual(await both, [true, true]);
+    assert.equal(asked.length, 1);
   });
 
   describe('the question', () => {

@@ -1,10 +1,6 @@
 import type { UserPrompts } from '../../../vscode/userPrompts';
-import {
-  describeSecrets,
-  describeServer,
-  type ConsentAnswer,
-  type WorkspaceMcpServer,
-} from '../chat/mcpConsent';
+import type { ConsentAnswer } from '../../../chat/workspaceConsent';
+import { describeSecrets, describeServer, type WorkspaceMcpServer } from '../chat/mcpConsent';
 
 const ALLOW = 'Allow';
 const DENY = 'Don’t Allow';
@@ -27,7 +23,7 @@ export async function askMcpConsent(
     `Give the MCP server "${server.name}" from this workspace to agents?`,
     `${server.source} defines it: it ${describeServer(server.definition)}. ${given}\n` +
       'An agent can then use it. Allow it only if you trust this repository. The answer is kept for this ' +
-      'workspace until the definition changes (ACP: Reset MCP Server Consent forgets it).',
+      'workspace until the definition changes (ACP: Reset Consent to Workspace Programs forgets it).',
     [ALLOW, DENY],
   );
   return answer === ALLOW ? 'allow' : answer === DENY ? 'deny' : undefined;
