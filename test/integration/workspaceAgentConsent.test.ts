@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from '../../src/chatHost';
-import { ask, eventually, getApi, installPrompts, workspaceRoot } from './support/harness';
+import type { CheckAgentsResult } from '../../src/features/doctor/vscode/checkAgents';
+import { ask, closeAllEditors, eventually, getApi, installPrompts, workspaceRoot } from './support/harness';
 
 describe("consent to an agent the workspace's own settings define", () => {
   const settingsDir = path.join(workspaceRoot(), '.vscode');
@@ -79,6 +80,13 @@ describe("consent to an agent the workspace's own settings define", () => {
     await api.chat.connectActive();
     assert.equal(questions().length, 1);
     assert.equal(existsSync(marker), false);
+    // Nor does the doctor start it.
+    const result = (await vscode.commands.executeCommand('acpAgents.checkAgents')) as CheckAgentsResult;
+    const diagnosis = result.diagnoses.find((d) => d.agent.label === 'Repo agent');
+    assert.equal(diagnosis?.notChecked, 'not checked: you did not allow this workspace’s agent to run');
+    assert.equal(existsSync(marker), false);
+    assert.equal(questions().length, 1);
+    await closeAllEditors();
   });
 
   it('allowed after a reset, it runs and answers; the answer is kept', async () => {
