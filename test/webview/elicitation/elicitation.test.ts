@@ -169,6 +169,8 @@ describe('webview: the agent asks (elicitation)', () => {
       'Project name does not have the expected form.',
     ]);
     assert.equal(await page.page.evaluate(() => document.activeElement?.id), await name.getAttribute('id'));
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/elicitation-verdict.png` });
     // A verdict on another question (settled meanwhile) changes nothing.
     await page.host({
       type: 'elicitation_problems',
