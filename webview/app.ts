@@ -202,8 +202,16 @@ export class ChatApp {
       case 'problems_offer':
         this.store.setProblemsOffer(message.chatId, message.offer);
         return;
-      case 'elicitations':
-        this.store.setElicitations(message.chatId, message.items);
+      case 'elicitation_added':
+        this.store.addElicitation(message.chatId, message.item);
+        return;
+      case 'elicitation_settled':
+        this.store.settleElicitation(message.chatId, message.key);
+        return;
+      case 'elicitation_problems':
+        if (message.chatId === this.store.chatId) {
+          this.elicitations.showProblems(message.key, message.problems);
+        }
         return;
       case 'current_file':
         this.store.setCurrentFile(message.file);

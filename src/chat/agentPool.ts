@@ -5,6 +5,7 @@ import { AgentError, AgentExitedError, classifyError, errorDetails } from '../co
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';
+import type { WorkspaceDefinition } from './workspaceConsent';
 import type { SignInPort } from './signIn';
 
 export interface AgentPoolDeps {
@@ -26,6 +27,11 @@ export interface AgentPoolDeps {
   readonly idleStopMs?: () => number;
   /** Told before our own fs/write_text_file writes a file (see ./writeNotes). */
   readonly writeNotes?: WriteNotes;
+  /**
+   * Whether an agent the workspace's own settings define (`origin`) may run: asks the user once per
+   * definition (`WorkspaceConsent`). Absent: such agents run as the user's do.
+   */
+  readonly allowProgram?: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
 }
 
 /** Crashes within this window count toward the backoff. */
@@ -173,45 +179,23 @@ export class AgentPool implements Disposable {
 
   private async start(agentId: string, runtime: Runtime): Promise<AgentClient> {
     const agent = this.definition(agentId);
-    if (this.host.trusted && !this.host.trusted()) {
-      const error = new AgentError(
-        'untrusted',
-        'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
-      );
+    const refused = this.refusal(agent, runtime);
+    if (refused) {
       this.setStatus(agentId, runtime, {
         state: 'error',
         agentName: agent.label,
-        error: { kind: error.kind, message: error.message },
+        error: { kind: refused.kind, message: refused.message },
       });
-      throw error;
-    }
-    const now = Date.now();
-    runtime.crashes = runtime.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
-    if (runtime.crashes.length >= MAX_CRASHES) {
-      const error = new AgentError(
-        'process_exited',
-        `${agent.label} crashed ${runtime.crashes.length} times in a minute; it is not restarted automatically. Check the agent log, then press Restart.`,
-      );
-      this.setStatus(agentId, runtime, {
-        state: 'error',
-        agentName: agent.label,
-        error: { kind: error.kind, message: error.message },
-      });
-      throw error;
+      throw refused;
     }
     // Made before the first await: a stop right after `client()` finds it.
     const abort = (runtime.startAbort = new AbortController());
     const { signal } = abort;
     this.setStatus(agentId, runtime, { state: 'starting', agentName: agent.label });
-    if (runtime.crashes.length > 0) {
-      const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
-      this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
-    }
+    await this.backOff(agent, runtime, signal);
     try {
+      signal.throwIfAborted();
+      await this.ensureAllowed(agent);
       signal.throwIfAborted();
       const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
       signal.throwIfAborted();
@@ -230,17 +214,7 @@ export class AgentPool implements Disposable {
         await client.stop();
         throw new StoppedWhileStartingError(agent.label);
       }
-      runtime.client = client;
-      // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
-      client.onEnded((reason) => {
-        if (runtime.client !== client) {
-          return; // stopped on purpose
-        }
-        runtime.client = undefined;
-        runtime.crashes.push(Date.now());
-        this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
-      });
-      this.setStatus(agentId, runtime, readyStatus(client));
+      this.adopt(agentId, runtime, client);
       return client;
     } catch (error) {
       // A stop during the start is what was asked for: the agent is idle, not failed.
@@ -255,6 +229,69 @@ export class AgentPool implements Disposable {
         runtime.startAbort = undefined;
       }
     }
+  }
+
+  /** Why the agent may not start now: an untrusted workspace, or crashes in a row. */
+  private refusal(agent: AgentDefinition, runtime: Runtime): AgentError | undefined {
+    if (this.host.trusted && !this.host.trusted()) {
+      return new AgentError(
+        'untrusted',
+        'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
+      );
+    }
+    const now = Date.now();
+    runtime.crashes = runtime.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
+    if (runtime.crashes.length >= MAX_CRASHES) {
+      return new AgentError(
+        'process_exited',
+        `${agent.label} crashed ${runtime.crashes.length} times in a minute; it is not restarted automatically. Check the agent log, then press Restart.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** After a crash, waits longer the more crashes there were (a stop ends the wait). */
+  private async backOff(agent: AgentDefinition, runtime: Runtime, signal: AbortSignal): Promise<void> {
+    if (runtime.crashes.length === 0) {
+      return;
+    }
+    const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
+    this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+
+  /**
+   * An agent the workspace's own settings define runs only once the user allowed its command line
+   * (asked once per definition): trusting a folder is not consenting to each program it names.
+   */
+  private async ensureAllowed(agent: AgentDefinition): Promise<void> {
+    const origin = agent.origin;
+    if (!origin || !this.host.allowProgram || (await this.host.allowProgram(agent, origin))) {
+      return;
+    }
+    throw new AgentError(
+      'not_allowed',
+      `${agent.label} is not started: ${origin.source} define it, and you did not allow it to run. ` +
+        'ACP: Reset Consent to Workspace Programs asks again.',
+    );
+  }
+
+  /** Keeps the started client; its end (an exit, a lost connection) counts as a crash unless asked for. */
+  private adopt(agentId: string, runtime: Runtime, client: AgentClient): void {
+    runtime.client = client;
+    // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
+    client.onEnded((reason) => {
+      if (runtime.client !== client) {
+        return; // stopped on purpose
+      }
+      runtime.client = undefined;
+      runtime.crashes.push(Date.now());
+      this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
+    });
+    this.setStatus(agentId, runtime, readyStatus(client));
   }
 
   private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {

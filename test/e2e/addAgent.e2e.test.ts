@@ -74,7 +74,13 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
         ],
       }),
     );
-    workbench = await startWorkbench({ settings: { 'acpAgents.registry.url': `${origin}/registry.json` } });
+    workbench = await startWorkbench({
+      settings: {
+        'acpAgents.registry.url': `${origin}/registry.json`,
+        // The test server speaks plain http: named as a mirror on the user's network would be.
+        'acpAgents.registry.allowHttpFrom': [new URL(origin).host],
+      },
+    });
     page = workbench.page;
     frame = await openChat(page);
   });

@@ -25,11 +25,15 @@ let nextId = 1;
 /**
  * The agent's questions in the chat's footer: a form (native controls in a fieldset, labelled, with
  * descriptions, required markers and a message under each invalid field) or a URL to open (shown
- * with its host; opened only by "Open"). Submit checks the fields first; Decline and Cancel answer at once.
+ * with its host; opened only by "Open"). Submit checks the fields first — all but the agent's
+ * `pattern`s, which only the host runs (in linear time) and whose verdict comes back through
+ * `showProblems`; Decline and Cancel answer at once.
  */
 export class ElicitationView {
   readonly element: HTMLElement;
   private shown: readonly Elicitation[] = [];
+  /** The form on screen and its controls, for the host's verdict on its answer. */
+  private shownForm: { readonly key: string; readonly controls: readonly Control[] } | undefined;
 
   constructor(
     private readonly post: Post,
@@ -49,6 +53,7 @@ export class ElicitationView {
     // Only the oldest question is shown: answering it brings the next.
     const first = items[0];
     if (!first) {
+      this.shownForm = undefined;
       this.element.replaceChildren();
       return;
     }
@@ -56,12 +61,30 @@ export class ElicitationView {
       return; // keep what the user typed
     }
     const card = first.mode === 'form' ? this.formCard(first) : this.urlCard(first);
+    if (first.mode !== 'form') {
+      this.shownForm = undefined;
+    }
     card.setAttribute('data-key', first.key);
     this.element.replaceChildren(card);
   }
 
+  /** The host refused the answer to `key`: each field's problem under it, the first one focused. */
+  showProblems(key: string, problems: Readonly<Record<string, string>>): void {
+    if (this.shownForm?.key !== key) {
+      return;
+    }
+    let firstInvalid: Control | undefined;
+    for (const control of this.shownForm.controls) {
+      const problem = problems[control.field.name];
+      showProblem(control, problem);
+      firstInvalid ??= problem ? control : undefined;
+    }
+    firstInvalid?.input.focus();
+  }
+
   private formCard(form: FormElicitation): HTMLElement {
     const controls = form.fields.map((field) => controlFor(field));
+    this.shownForm = { key: form.key, controls };
     const legend = el('legend', 'elicitation-title', icon('question'), form.title ?? 'The agent asks');
     const fieldset = el(
       'fieldset',
