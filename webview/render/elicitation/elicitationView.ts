@@ -34,6 +34,8 @@ export class ElicitationView {
   constructor(
     private readonly post: Post,
     private readonly requestFocus: (element: HTMLElement) => void,
+    /** Tells screen readers a question came (focus stays put while the user is typing a message). */
+    private readonly announce: (text: string) => void,
   ) {
     this.element = el('div', 'elicitations');
     this.element.hidden = true;
@@ -58,6 +60,11 @@ export class ElicitationView {
     const card = first.mode === 'form' ? this.formCard(first) : this.urlCard(first);
     card.setAttribute('data-key', first.key);
     this.element.replaceChildren(card);
+    this.announce(
+      first.mode === 'form'
+        ? `The agent asks: ${first.title ?? 'a question'}. ${first.message}`
+        : `The agent asks you to open a page on ${first.host}. ${first.message}`,
+    );
   }
 
   private formCard(form: FormElicitation): HTMLElement {
@@ -147,6 +154,13 @@ export class ElicitationView {
     );
     element.setAttribute('role', 'region');
     element.setAttribute('aria-label', 'The agent asks you to open a page');
+    // Esc cancels, as on a form.
+    element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        this.post({ type: 'answer_elicitation', key: item.key, answer: { action: 'cancel' } });
+      }
+    });
     this.requestFocus(open);
     return element;
   }
