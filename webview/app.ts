@@ -61,7 +61,7 @@ export class ChatApp {
       paths: () => this.store.workspacePaths,
       editMessage: (entry) => this.editMessage(entry.id, entry.text, entry.turnId),
     };
-    this.header = new Header(post);
+    this.header = new Header(post, () => this.composer.focus());
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.problems = new ProblemsOfferView(post);
     this.elicitations = new ElicitationView(post, context.requestFocus, (text) =>
@@ -225,6 +225,9 @@ export class ChatApp {
         return;
       case 'agent_sessions':
         this.header.agentSessions(message.groups);
+        return;
+      case 'show_chat_list':
+        this.header.toggleChatList();
         return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);

@@ -126,7 +126,7 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
   });
 
   it('an agent that needs a sign-in says so before the first prompt, with its way to sign in', async () => {
-    await newChat(frame);
+    await newChat(page, frame);
     await addFromEmptyState('Tiny agent with login');
     const banner = frame.locator('.status-banner .agent-error[data-kind="auth_required"]');
     await banner.waitFor({ state: 'visible', timeout: 60_000 });

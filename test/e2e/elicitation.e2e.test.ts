@@ -28,7 +28,7 @@ describe('the agent asks for input (elicitation)', () => {
   });
 
   beforeEach(async () => {
-    await newChat(frame);
+    await newChat(page, frame);
   });
 
   afterEach(async function () {

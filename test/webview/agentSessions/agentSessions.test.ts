@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { AgentSession, ChatSummary } from '../../../src/protocol';
 import { CHAT_ID, message, snapshot } from '../support/builders';
+import { openChatList } from '../support/chatList';
 import { saveForDocs } from '../support/docs';
 import { useChatPages } from '../support/suite';
 
@@ -33,7 +34,7 @@ describe('webview: agent sessions in the chat list', () => {
       const page = await chat.open({ theme, width: 420, height: 640 });
       await page.host(snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }));
       await page.clearPosted();
-      await page.page.getByRole('button', { name: 'Show chats' }).click();
+      await openChatList(page);
       assert.deepEqual(await page.postedOf('list_agent_sessions'), [{ type: 'list_agent_sessions' }]);
 
       // Our chat's own session is not listed again: the chat is, above (one conversation, one row).
@@ -108,7 +109,7 @@ describe('webview: agent sessions in the chat list', () => {
   it('stays hidden while no agent lists sessions, and bounds a hostile page', async () => {
     const page = await chat.open({ width: 420, height: 500 });
     await page.host(snapshot({ entries: [] }, { chats: CHATS }));
-    await page.page.getByRole('button', { name: 'Show chats' }).click();
+    await openChatList(page);
     assert.equal(await page.page.locator('.agent-sessions').isHidden(), true);
     // More than the view keeps is refused by the protocol: the view reports it and shows nothing.
     await page.hostRaw({

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { TRANSCRIPT_URI_PREFIX, type ChatSummary } from '../../../src/protocol';
 import { CHAT_ID, message, snapshot, turn } from '../support/builders';
+import { openChatList } from '../support/chatList';
 import { saveForDocs } from '../support/docs';
 import { useChatPages } from '../support/suite';
 
@@ -145,7 +146,7 @@ describe('webview: edit and resend an earlier message', () => {
     assert.equal(await page.page.locator('.edit-strip').isHidden(), true);
     assert.match(await page.page.locator('body').innerText(), /Wait for the agent to finish/);
 
-    await page.page.getByRole('button', { name: 'Show chats' }).click();
+    await openChatList(page);
     const rows = page.page.locator('.chat-list-items').first().locator('.chat-row');
     assert.deepEqual(await rows.locator('.chat-title').allTextContents(), [
       'Something else',

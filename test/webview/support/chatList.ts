@@ -1,7 +1,10 @@
 import type { ChatPage } from './chatPage';
 
-/** Opens the chat list as the user does (the history action), and waits until it shows. */
+/**
+ * Opens the chat list as the view's title action does (the host posts `show_chat_list`), and waits until
+ * it shows. The same message closes it again.
+ */
 export async function openChatList(page: ChatPage): Promise<void> {
-  await page.page.getByRole('button', { name: 'Show chats' }).click();
+  await page.host({ type: 'show_chat_list' });
   await page.page.locator('#chat-list').waitFor({ state: 'visible' });
 }
