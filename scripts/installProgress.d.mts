@@ -1,0 +1,24 @@
+// Types for installProgress.mjs, for the TypeScript tests that import it.
+
+export interface InstallProgressLine {
+  readonly label: string;
+  readonly mb: number;
+  readonly expectedMb: number;
+  readonly building: readonly string[];
+  readonly elapsedMs: number;
+}
+
+/** One progress line: `code-server: 212 of ~620 MB (34 %) · compiling kerberos · 1 min 20 s`. */
+export function formatInstallProgress(line: InstallProgressLine): string;
+/** `45 s`, `3 min 05 s`. */
+export function formatDuration(ms: number): string;
+/** The package a build runs for, from its working folder (`…/node_modules/@vscode/spdlog/build` → `@vscode/spdlog`). */
+export function packageOfFolder(folder: string): string | undefined;
+/** Prints a progress line with `say` every `everyMs` while an install into `dir` runs; `stop()` ends it. */
+export function watchInstall(options: {
+  dir: string;
+  label: string;
+  expectedMb: number;
+  say: (line: string) => void;
+  everyMs?: number;
+}): { stop(): void };
