@@ -32,6 +32,8 @@ export interface StartWorkbenchOptions {
   readonly env?: Record<string, string>;
   /** Print workbench log lines as they arrive (default: only keep them in `logs`). */
   readonly printLogs?: boolean;
+  /** The browser's user agent: the web workbench takes its OS (Mac or Windows keybindings) from it. */
+  readonly userAgent?: string;
 }
 
 export interface RunningWorkbench {
@@ -54,6 +56,7 @@ export async function startWorkbench(options: StartWorkbenchOptions = {}): Promi
       folder: workspace,
       payload: developmentPayload(server, { extensionPath: repoRoot, env: options.env }),
       onLog: options.printLogs ? (log) => console.log(`[workbench ${log.type}] ${log.text}`) : () => {},
+      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     });
     let stopped = false;
     return {
