@@ -5,10 +5,12 @@ export interface InstallProgressLine {
   readonly mb: number;
   readonly expectedMb: number;
   readonly building: readonly string[];
+  readonly built: number;
+  readonly expectedBuilds: number;
   readonly elapsedMs: number;
 }
 
-/** One progress line: `code-server: 212 of ~620 MB (34 %) · compiling kerberos · 1 min 20 s`. */
+/** One progress line: MB on disk while it downloads, which native module of how many once it compiles. */
 export function formatInstallProgress(line: InstallProgressLine): string;
 /** `45 s`, `3 min 05 s`. */
 export function formatDuration(ms: number): string;
@@ -19,6 +21,7 @@ export function watchInstall(options: {
   dir: string;
   label: string;
   expectedMb: number;
+  expectedBuilds?: number;
   say: (line: string) => void;
   everyMs?: number;
 }): { stop(): void };

@@ -21,18 +21,27 @@ const BUILDERS = /(^|\/)(node-gyp|make|g\+\+|gcc|cc1plus|cc1|c\+\+|ld|prebuild-i
  * @property {number} mb           Megabytes on disk so far.
  * @property {number} expectedMb   Megabytes a finished install takes (measured here; an estimate elsewhere).
  * @property {string[]} building   Native modules being compiled now.
+ * @property {number} built        Native modules seen compiling so far, these included.
+ * @property {number} expectedBuilds  Native modules a finished install compiles (measured here).
  * @property {number} elapsedMs
  */
 
-/** One progress line: `code-server: 212 of ~620 MB (34 %) · compiling kerberos · 1 min 20 s`. */
+/**
+ * One progress line. While it downloads, how much is on disk against a finished install:
+ * `code-server: 212 of ~617 MB (34 %) · downloading and unpacking · 40 s`; once it compiles (the disk hardly
+ * grows then, for minutes), which native module of how many: `code-server: compiling @vscode/spdlog
+ * (native module 3 of ~8) · 2 min 10 s`.
+ */
 export function formatInstallProgress(/** @type {InstallProgressLine} */ line) {
+  const time = formatDuration(line.elapsedMs);
+  if (line.building.length > 0) {
+    const names = `${line.building.slice(0, 3).join(', ')}${line.building.length > 3 ? ` and ${line.building.length - 3} more` : ''}`;
+    const of = Math.max(line.expectedBuilds, line.built);
+    return `${line.label}: compiling ${names} (native module ${line.built} of ~${of}) · ${time}`;
+  }
   // Capped below 100 %: the estimate may be short, and the install is not done until npm says so.
   const percent = Math.min(99, Math.floor((line.mb / line.expectedMb) * 100));
-  const doing =
-    line.building.length > 0
-      ? `compiling ${line.building.slice(0, 3).join(', ')}${line.building.length > 3 ? ` and ${line.building.length - 3} more` : ''}`
-      : 'downloading and unpacking';
-  return `${line.label}: ${line.mb} of ~${line.expectedMb} MB (${percent} %) · ${doing} · ${formatDuration(line.elapsedMs)}`;
+  return `${line.label}: ${line.mb} of ~${line.expectedMb} MB (${percent} %) · downloading and unpacking · ${time}`;
 }
 
 /** `45 s`, `3 min 05 s`. */
@@ -58,10 +67,12 @@ export function packageOfFolder(/** @type {string} */ folder) {
 
 /**
  * Prints a progress line with `say` every `everyMs` while an install into `dir` runs; `stop()` ends it.
- * @param {{ dir: string, label: string, expectedMb: number, say: (line: string) => void, everyMs?: number }} options
+ * @param {{ dir: string, label: string, expectedMb: number, expectedBuilds?: number, say: (line: string) => void, everyMs?: number }} options
  */
-export function watchInstall({ dir, label, expectedMb, say, everyMs = 10_000 }) {
+export function watchInstall({ dir, label, expectedMb, expectedBuilds = 0, say, everyMs = 10_000 }) {
   const started = performance.now();
+  /** Every native module seen compiling, for "3 of ~8". */
+  const seen = new Set();
   let busy = false;
   const timer = setInterval(() => {
     if (busy) {
@@ -69,17 +80,22 @@ export function watchInstall({ dir, label, expectedMb, say, everyMs = 10_000 }) 
     }
     busy = true;
     diskMb(dir)
-      .then((mb) =>
+      .then((mb) => {
+        const building = nativeBuilds(dir);
+        building.forEach((name) => seen.add(name));
+        const elapsedMs = performance.now() - started;
         say(
           formatInstallProgress({
             label,
             mb,
             expectedMb,
-            building: nativeBuilds(dir),
-            elapsedMs: performance.now() - started,
+            building,
+            built: seen.size,
+            expectedBuilds,
+            elapsedMs,
           }),
-        ),
-      )
+        );
+      })
       .catch(() => {})
       .finally(() => {
         busy = false;

@@ -20,8 +20,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 
-/** What the installs of these versions take on disk here (du -sm), for the progress lines' "how far". */
+/**
+ * What the installs of these versions take here, for the progress lines' "how far": MB on disk (du -sm), and
+ * the native modules code-server compiles (fs-copyfile, deviceid, native-watchdog, spdlog, sqlite3,
+ * windows-process-tree, windows-registry, kerberos).
+ */
 const EXPECTED_MB = { node: 189, codeServer: 617 };
+const CODE_SERVER_NATIVE_MODULES = 8;
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const toolsDir = join(repoRoot, '.tools');
@@ -86,7 +91,7 @@ export async function ensureCodeServer({ quiet = false } = {}) {
     say(
       `2/2 downloading code-server ${CODE_SERVER_VERSION} (VS Code in the browser) with VS Code's own ` +
         `modules (~${EXPECTED_MB.codeServer} MB) into .tools/code-server, and compiling its native modules ` +
-        '(kerberos, node-pty, spdlog, sqlite3 …): the long step, about 4 min on 2 cores …',
+        '(spdlog, sqlite3, kerberos …): the long step, 8–15 min on 2 shared cores …',
     );
     writePackageJson(codeServerDir, { 'code-server': CODE_SERVER_VERSION });
     await npmInstall(
@@ -96,7 +101,12 @@ export async function ensureCodeServer({ quiet = false } = {}) {
         PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
         npm_config_nodedir: nodePackageDir,
       },
-      { label: 'code-server', expectedMb: EXPECTED_MB.codeServer, say },
+      {
+        label: 'code-server',
+        expectedMb: EXPECTED_MB.codeServer,
+        expectedBuilds: CODE_SERVER_NATIVE_MODULES,
+        say,
+      },
     );
     if (!existsSync(codeServerEntry)) {
       throw new Error(`code-server install finished but ${codeServerEntry} is missing`);
@@ -184,7 +194,7 @@ function withoutOuterNpm(/** @type {NodeJS.ProcessEnv} */ env) {
  * nothing while it downloads and compiles, for minutes.
  * @param {string} cwd
  * @param {NodeJS.ProcessEnv} env
- * @param {{ label: string, expectedMb: number, say: (line: string) => void }} progress
+ * @param {{ label: string, expectedMb: number, expectedBuilds?: number, say: (line: string) => void }} progress
  */
 function npmInstall(cwd, env, progress) {
   const watching = watchInstall({ dir: cwd, ...progress });
