@@ -25,6 +25,7 @@ import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { registerEditorTabCommands } from './vscode/editorTabCommands';
+import { registerChatTitleActions } from './vscode/chatTitleActions';
 import { OnFirstUse, registerLazyCommands } from './vscode/lazyBundles';
 import {
   agentIdleStopMs,
@@ -211,6 +212,7 @@ function registerChatCommands(base: ChatBase, built: BuiltChat): void {
     vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
   ]);
   own(registerEditorTabCommands(chat, view, panels));
+  own(registerChatTitleActions(view, panels));
   own(registerCommands({ chat, view, prompts, log }));
   own(registerLazyCommands(MCP_COMMANDS, () => base.bundle<typeof Mcp>('mcp').mcpCommands(mcp.get(), log)));
   own(

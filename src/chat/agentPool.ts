@@ -173,7 +173,7 @@ export class AgentPool implements Disposable {
   clearReport(agentId: string): void {
     const runtime = this.runtime(agentId);
     if (runtime.status.state === 'error' && runtime.client && runtime.client.connected) {
-      this.setStatus(agentId, runtime, readyStatus(runtime.client));
+      this.setStatus(agentId, runtime, readyStatus(runtime.client, this.label(agentId, runtime.client)));
     }
   }
 
@@ -291,7 +291,7 @@ export class AgentPool implements Disposable {
       runtime.crashes.push(Date.now());
       this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
     });
-    this.setStatus(agentId, runtime, readyStatus(client));
+    this.setStatus(agentId, runtime, readyStatus(client, this.label(agentId, client)));
   }
 
   private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
@@ -313,7 +313,7 @@ export class AgentPool implements Disposable {
     }));
     return {
       state: 'error',
-      agentName: client?.info.name ?? this.definition(agentId).label,
+      agentName: this.label(agentId, client),
       error: {
         ...errorDetails(failure),
         ...(failure instanceof AgentExitedError && failure.stderrTail.length > 0
@@ -322,6 +322,15 @@ export class AgentPool implements Disposable {
       },
       ...(failure.kind === 'auth_required' && authMethods ? { authMethods } : {}),
     };
+  }
+
+  /**
+   * The agent's name as the user knows it — the picker's label, the name given on Add Agent — for the
+   * status bar, the composer's placeholder and the banners; not what the program calls itself in
+   * `initialize` (a custom agent built on another one would otherwise go by that one's name).
+   */
+  private label(agentId: string, client: AgentClient | undefined): string {
+    return this.host.agents().agents.find((a) => a.id === agentId)?.label ?? client?.info.name ?? agentId;
   }
 
   definition(agentId: string): AgentDefinition {
@@ -363,11 +372,11 @@ export class AgentPool implements Disposable {
 }
 
 /** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
-function readyStatus(client: AgentClient): AgentStatus {
+function readyStatus(client: AgentClient, agentName: string): AgentStatus {
   const prompt = client.info.capabilities.promptCapabilities;
   return {
     state: 'ready',
-    agentName: client.info.name,
+    agentName,
     promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
   };
 }

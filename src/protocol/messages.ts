@@ -220,6 +220,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
+  /** Open the chat list, or close it when open (the view title's, or the chat tab's, Show Chats). */
+  z.object({ type: z.literal('show_chat_list') }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
   z.object({
     type: z.literal('mention_results'),

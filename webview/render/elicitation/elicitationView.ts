@@ -38,6 +38,8 @@ export class ElicitationView {
   constructor(
     private readonly post: Post,
     private readonly requestFocus: (element: HTMLElement) => void,
+    /** Tells screen readers a question came (focus stays put while the user is typing a message). */
+    private readonly announce: (text: string) => void,
   ) {
     this.element = el('div', 'elicitations');
     this.element.hidden = true;
@@ -66,6 +68,11 @@ export class ElicitationView {
     }
     card.setAttribute('data-key', first.key);
     this.element.replaceChildren(card);
+    this.announce(
+      first.mode === 'form'
+        ? `The agent asks: ${first.title ?? 'a question'}. ${first.message}`
+        : `The agent asks you to open a page on ${first.host}. ${first.message}`,
+    );
   }
 
   /** The host refused the answer to `key`: each field's problem under it, the first one focused. */
@@ -170,6 +177,13 @@ export class ElicitationView {
     );
     element.setAttribute('role', 'region');
     element.setAttribute('aria-label', 'The agent asks you to open a page');
+    // Esc cancels, as on a form.
+    element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        this.post({ type: 'answer_elicitation', key: item.key, answer: { action: 'cancel' } });
+      }
+    });
     this.requestFocus(open);
     return element;
   }

@@ -8,6 +8,7 @@ import type { CommandHandlers } from '../../../vscode/lazyBundles';
 import { agentChoices, type AgentChoice } from '../chat/agentChoices';
 import { installAgent, MissingToolError } from '../chat/installAgent';
 import { splitCommandLine, withAgent, withoutAgent, type AgentEntry } from '../chat/userAgents';
+import { suggestAgentName } from '../chat/agentNameSuggestion';
 import { isNewerVersion, platformKey } from '../core/registryFormat';
 import { AddAgentPicker, type AddAgentPrompts } from './addAgentPicker';
 import type { RegistryService } from './registryService';
@@ -121,7 +122,7 @@ async function addCustomAgent(deps: AddAgentDeps): Promise<string | undefined> {
   if (!command) {
     return;
   }
-  const name = await deps.prompts.current.agentName(path.basename(command).replace(/\.(cmd|exe|bat)$/i, ''));
+  const name = await deps.prompts.current.agentName(suggestAgentName(command, args));
   if (!name?.trim()) {
     return;
   }
