@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ChatPage } from './support/chatPage';
 import { appended, events, message, snapshot, turn } from './support/builders';
+import { streamedAndOnce } from './support/streams';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -54,46 +54,32 @@ const FENCES: Record<string, string[]> = {
   ],
 };
 
-/** The streamed message's markdown after each chunk, then the same texts each rendered once. */
-async function streamedAndOnce(
-  page: ChatPage,
-  chunks: string[],
-): Promise<{ streamed: string[]; once: string[] }> {
-  const html = () => page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
-  await page.host(snapshot({ entries: [message('agent', 's', '')], turns: [turn('t1')] }));
-  const streamed: string[] = [];
-  for (const chunk of chunks) {
-    await page.host(events(appended('s', chunk)));
-    streamed.push(await html());
-  }
-  const once: string[] = [];
-  for (let end = 1; end <= chunks.length; end++) {
-    await page.host(snapshot({ entries: [message('agent', 's', chunks.slice(0, end).join(''))] }));
-    once.push(await html());
-  }
-  return { streamed, once };
-}
-
 describe('webview: a streamed paragraph tail matches its render once', () => {
   const chat = useChatPages();
 
-  it('after every chunk, whatever markdown the next chunk starts or completes', async () => {
-    const page = await chat.open();
-    for (const [name, chunks] of Object.entries(STREAMS)) {
-      const { streamed, once } = await streamedAndOnce(page, chunks);
-      assert.deepEqual(streamed, once, name);
-    }
-    page.assertClean();
-  });
+  // Streams move to the markdown worker as soon as it runs; a page where it cannot plans them itself.
+  for (const [where, markdownWorker] of [
+    ['in the markdown worker', true],
+    ['on the page', false],
+  ] as const) {
+    it(`after every chunk, whatever markdown the next chunk starts or completes (planned ${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      for (const [name, chunks] of Object.entries(STREAMS)) {
+        const { streamed, once } = await streamedAndOnce(page, chunks);
+        assert.deepEqual(streamed, once, name);
+      }
+      page.assertClean();
+    });
 
-  it('closes a streamed fence like a render once, after every chunk', async () => {
-    const page = await chat.open();
-    for (const [name, chunks] of Object.entries(FENCES)) {
-      const { streamed, once } = await streamedAndOnce(page, chunks);
-      assert.deepEqual(streamed, once, name);
-    }
-    page.assertClean();
-  });
+    it(`closes a streamed fence like a render once, after every chunk (planned ${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      for (const [name, chunks] of Object.entries(FENCES)) {
+        const { streamed, once } = await streamedAndOnce(page, chunks);
+        assert.deepEqual(streamed, once, name);
+      }
+      page.assertClean();
+    });
+  }
 
   it('keeps the live code block as the finished block when its fence closes', async () => {
     const page = await chat.open();

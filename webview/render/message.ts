@@ -9,7 +9,7 @@ import type { EntryView, MessageEntry, RenderContext } from './types';
 /** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
-  private readonly markdown = new StreamingMarkdown();
+  private readonly markdown: StreamingMarkdown;
   private readonly extras: HTMLElement;
   private attachments: MessageEntry['attachments'] | undefined;
   private truncated: MessageEntry['truncated'];
@@ -22,6 +22,8 @@ export class MessageView implements EntryView {
     private readonly context: RenderContext,
   ) {
     this.entry = entry;
+    // The agent's answers stream; the user's message arrives whole and gets its mentions linked at once.
+    this.markdown = new StreamingMarkdown('markdown', entry.kind === 'agent');
     this.extras = el('div', 'message-extras');
     const body = el('div', 'message-body', this.markdown.element, this.extras);
     this.element = el('article', `entry entry-${entry.kind}`);
@@ -68,7 +70,7 @@ export class MessageView implements EntryView {
 export class ThoughtView implements EntryView {
   readonly element: HTMLElement;
   private readonly disclosure = new Disclosure('thought', false);
-  private readonly markdown = new StreamingMarkdown('markdown thought-text');
+  private readonly markdown = new StreamingMarkdown('markdown thought-text', true);
   private readonly extras = el('div', 'message-extras');
   private readonly spinner = icon('loading', true);
   private truncated: MessageEntry['truncated'];
