@@ -75,6 +75,8 @@ function whenReady(worker: Worker): Promise<void> {
 }
 
 function announce(detail: { state: 'ready' | 'unavailable'; reason?: string }): void {
+  // Also on the page, for anyone looking (the developer tools, the end-to-end tests in VS Code).
+  document.documentElement.dataset.markdownWorker = detail.state;
   window.dispatchEvent(new CustomEvent(MARKDOWN_EVENTS.worker, { detail }));
 }
 
