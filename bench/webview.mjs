@@ -7,17 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { freshPage, heapMb, largestRendererMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
-import { longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
-import {
-  fastestStreamVsOnce,
-  median,
-  naiveOnce,
-  ONCE_RENDERS,
-  slowestFrames,
-  streamHeapOnce,
-  streamOnce,
-  streamVsOnce,
-} from './webviewStream.mjs';
+import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
+import { median, naiveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
+import { streamingRows } from './streamRows.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -229,30 +221,12 @@ async function main() {
       `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
     ],
   );
-  const fastest = fastestStreamVsOnce(stream);
-  const typical = streamVsOnce(stream);
+  const streamRows = streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS }).map(
+    ([figure, value, baseline, goal, , note]) => [figure, value, `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`],
+  );
   const allRows = [
     ...longRows,
-    [
-      'streaming 2 MB, script, each frame at its fastest of the runs',
-      `${fastest.ratio.toFixed(2)}× (${ms(fastest.streamMs)} vs ${ms(fastest.onceMs)})`,
-      `the fastest of ${fastest.onceRenders} renders of the final text once; goal ≤ 2×`,
-    ],
-    [
-      'streaming 2 MB, script (handle + render)',
-      `${typical.ratio.toFixed(2)}× (median stream ${ms(typical.streamMs)} vs ${ms(typical.onceMs)}; streams ${stream.map((r) => r.streamScriptMs.toFixed(0)).join(', ')} ms)`,
-      `render the final text once: median of ${typical.onceRenders} renders, ${ONCE_RENDERS} after each stream, ${Math.min(...stream.flatMap((r) => r.onceScriptsMs)).toFixed(0)}–${Math.max(...stream.flatMap((r) => r.onceScriptsMs)).toFixed(0)} ms (the first after each stream alone: median ${ms(median(stream.map((r) => r.onceScriptsMs[0])))}); goal ≤ 2×`,
-    ],
-    [
-      'streaming 2 MB, renderer main-thread CPU',
-      `${ms(median(stream.map((r) => r.streamCpuMs)))} vs ${ms(median(stream.map((r) => r.onceCpuMs)))} (${(median(stream.map((r) => r.streamCpuMs)) / median(stream.map((r) => r.onceCpuMs))).toFixed(2)}×)`,
-      'render the final text once',
-    ],
-    [
-      'slowest frame while streaming (handle + render + layout)',
-      `${ms(median(stream.map((r) => Math.max(...r.frameMs))))}; p95 ${ms(median(stream.map((r) => p95(r.frameMs))))}; each run's: ${slowestFrames(stream)}`,
-      'one frame, 16.7 ms',
-    ],
+    ...streamRows,
     [
       `open ${turns.toLocaleString('en-US')} turns, first paint`,
       `${ms(median(long.map((r) => r.openMs)))}; main-thread CPU ${ms(median(long.map((r) => r.openCpuMs)))}`,
@@ -265,7 +239,7 @@ async function main() {
     ],
   ];
   const streams = (name) =>
-    name.startsWith('streaming') || name.startsWith('slowest') || name.includes('streamed answer');
+    name.startsWith('webview streaming') || name.startsWith('slowest') || name.includes('streamed answer');
   const only = process.env.BENCH_ONLY;
   const rows =
     only === 'long'
