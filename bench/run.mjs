@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
+import { shortTurnRows } from './shortTurns.mjs';
 import { streamingRows } from './streamRows.mjs';
 import {
   activationRows,
@@ -242,6 +243,7 @@ async function main() {
       longOpen <= 150 && scrollP95 <= FRAME_MS * 1.2,
     ],
     ...longChatMemoryRows(web.long, LONG_TURNS),
+    ...shortTurnRows(web.shortTurns),
     ...streamMemoryRows(web.streamHeap),
     checkpoints
       ? [

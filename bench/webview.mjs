@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { freshPage, heapMb, largestRendererMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
+import { shortTurnRows, shortTurnsOnce } from './shortTurns.mjs';
 import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
 import { median, naiveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
 import { streamingRows } from './streamRows.mjs';
@@ -174,9 +175,12 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const naive = [];
     const long = [];
     const streamHeap = [];
+    const shortTurns = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
-    // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat).
-    const longOnly = process.env.BENCH_ONLY === 'long';
+    // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat, no short turns).
+    // BENCH_ONLY=turns: the short turns' alone.
+    const turnsOnly = process.env.BENCH_ONLY === 'turns';
+    const longOnly = process.env.BENCH_ONLY === 'long' || turnsOnly;
     const streamOnly = process.env.BENCH_ONLY === 'stream';
     for (let run = 0; run < runs; run++) {
       process.stderr.write(`webview: run ${run + 1} of ${runs}…\n`);
@@ -189,11 +193,14 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
       }
-      if (!streamOnly) {
+      if (!streamOnly && !turnsOnly) {
         long.push(await longChatOnce(browser, origin, longTurns));
       }
+      if (!streamOnly) {
+        shortTurns.push(await shortTurnsOnce(browser, origin));
+      }
     }
-    return { curve, naive, long, streamHeap };
+    return { curve, naive, long, streamHeap, shortTurns };
   } finally {
     await browser.close();
     server.close();
@@ -214,7 +221,17 @@ async function main() {
   const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
   const stream = web.curve.get(size);
   const long = web.long;
-  const longRows = [...longChatMemoryRows(long, turns), ...streamMemoryRows(web.streamHeap)].map(
+  if (process.env.BENCH_ONLY === 'turns') {
+    for (const [figure, value, baseline, goal] of shortTurnRows(web.shortTurns)) {
+      console.log(`${figure}  ${value}  [${baseline}; goal ${goal}]`);
+    }
+    return;
+  }
+  const longRows = [
+    ...longChatMemoryRows(long, turns),
+    ...streamMemoryRows(web.streamHeap),
+    ...(web.shortTurns.length > 0 ? shortTurnRows(web.shortTurns) : []),
+  ].map(
     ([figure, value, baseline, goal, , note]) => [
       figure,
       value,
