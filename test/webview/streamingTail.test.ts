@@ -92,9 +92,11 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
       w.__block = w.__live?.parentElement ?? null;
     });
     assert.equal(
-      await page.page.locator('[data-entry-id="s"] .md-tail').innerHTML(),
-      '',
-      'the tail is its block',
+      await page.page
+        .locator('[data-entry-id="s"] .markdown')
+        .evaluate((root) => root.lastElementChild?.className),
+      'md-chunk',
+      'the tail is empty: it is its block',
     );
     // Last in the message, as the tail's last element is: no margin below it.
     const live = page.page.locator('[data-entry-id="s"] .md-block-open .code-block');
@@ -137,20 +139,27 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
     const keep = () =>
       page.page.evaluate(() => {
         const w = window as unknown as { __p: Element | null };
-        w.__p = document.querySelector('[data-entry-id="s"] .md-tail p');
+        w.__p = document.querySelector('[data-entry-id="s"] .markdown > p');
       });
     const kept = () =>
       page.page.evaluate(() => {
         const w = window as unknown as { __p: Element | null };
-        return w.__p !== null && w.__p === document.querySelector('[data-entry-id="s"] .md-tail p');
+        return w.__p !== null && w.__p === document.querySelector('[data-entry-id="s"] .markdown > p');
       });
     await keep();
     await page.host(events(appended('s', ' words'), appended('s', ' and more')));
     assert.equal(await kept(), true, 'plain words are appended to the paragraph shown');
     await page.host(events(appended('s', ' *stressed*')));
     assert.equal(await kept(), false, 'emphasis is parsed');
-    const tail = page.page.locator('[data-entry-id="s"] .md-tail');
-    assert.equal(await tail.innerHTML(), '<p>Plain words and more <em>stressed</em></p>\n');
+    // The tail: the markdown's nodes after its finished blocks' chunk.
+    const tail = await page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => {
+      const html: string[] = [];
+      for (let node = root.querySelector(':scope > .md-chunk')?.nextSibling; node; node = node.nextSibling) {
+        html.push(node instanceof Element ? node.outerHTML : (node.textContent ?? ''));
+      }
+      return html.join('');
+    });
+    assert.equal(tail, '<p>Plain words and more <em>stressed</em></p>\n');
     page.assertClean();
   });
 });

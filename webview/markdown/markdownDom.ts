@@ -11,11 +11,12 @@ const BLOCKS_PER_CHUNK = 32;
 
 /**
  * A message's markdown DOM, changed only by a MarkdownPlanner's operations, in order: finished
- * blocks in chunks, a fence shown live in the block it finishes as, and the tail after them.
+ * blocks in chunks, a fence shown live in the block it finishes as, and the tail after them — the
+ * tail's own nodes, after the last chunk, with no element around them (a short message is its
+ * paragraph and nothing more).
  */
 export class MarkdownDom {
   readonly element: HTMLElement;
-  private readonly tail: HTMLElement;
   /**
    * While the tail is one open fence: its code block, shown live in a block placed where the
    * fence's finished block goes (the tail itself is empty meanwhile). Closing the fence then moves
@@ -27,13 +28,12 @@ export class MarkdownDom {
   /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
   private chunk: HTMLElement | undefined;
   private chunkBlocks = 0;
+  /** The last chunk: the tail is what follows it (everything, without one). */
+  private lastChunk: HTMLElement | undefined;
 
   constructor(className: string) {
     this.element = document.createElement('div');
     this.element.className = className;
-    this.tail = document.createElement('div');
-    this.tail.className = 'md-tail';
-    this.element.append(this.tail);
   }
 
   apply(ops: readonly MarkdownOp[]): void {
@@ -45,8 +45,11 @@ export class MarkdownDom {
   private applyOne(op: MarkdownOp): void {
     switch (op.op) {
       case 'reset':
-        this.element.replaceChildren(this.tail);
+        for (const chunk of this.element.querySelectorAll(':scope > .md-chunk')) {
+          chunk.remove();
+        }
         this.chunk = undefined;
+        this.lastChunk = undefined;
         this.open = undefined;
         return;
       case 'block':
@@ -66,9 +69,10 @@ export class MarkdownDom {
         this.open?.live.update(op.code);
         return;
       case 'tail':
+        this.clearTail();
         // The planner's HTML is renderMarkdown's: raw HTML escaped, links vetted (markdown/renderer.ts).
-        this.tail.innerHTML = op.html;
-        this.tailParagraph = op.paragraph ? (this.tail.firstElementChild as HTMLElement) : undefined;
+        this.element.insertAdjacentHTML('beforeend', op.html);
+        this.tailParagraph = op.paragraph ? this.tailStart() : undefined;
         return;
       case 'tail-text':
         this.tailParagraph?.append(op.text);
@@ -101,10 +105,23 @@ export class MarkdownDom {
     const block = document.createElement('div');
     block.className = 'md-block md-block-open';
     block.append(live.element);
-    this.tail.replaceChildren();
+    this.clearTail();
     this.tailParagraph = undefined;
     this.placeBlock(block);
     this.open = { block, live };
+  }
+
+  /** The tail's first node (an element when the tail is one paragraph), or null when it is empty. */
+  private tailStart(): HTMLElement | undefined {
+    const first = this.lastChunk ? this.lastChunk.nextSibling : this.element.firstChild;
+    return (first as HTMLElement | null) ?? undefined;
+  }
+
+  private clearTail(): void {
+    const element = this.element;
+    while (element.lastChild && element.lastChild !== this.lastChunk) {
+      element.lastChild.remove();
+    }
   }
 
   private placeBlock(block: HTMLElement): void {
@@ -112,7 +129,8 @@ export class MarkdownDom {
       this.chunk = document.createElement('div');
       this.chunk.className = 'md-chunk';
       this.chunkBlocks = 0;
-      this.element.insertBefore(this.chunk, this.tail);
+      this.element.insertBefore(this.chunk, this.tailStart() ?? null);
+      this.lastChunk = this.chunk;
     }
     this.chunk.append(block);
     this.chunkBlocks++;
@@ -136,6 +154,7 @@ export class MarkdownDom {
     chunk.classList.remove('md-chunk-full');
     if (this.chunkBlocks === 0) {
       // The chunk before, if any, is full: new blocks go after it, in a chunk of their own.
+      this.lastChunk = (chunk.previousElementSibling as HTMLElement | null) ?? undefined;
       chunk.remove();
       this.chunk = undefined;
     }

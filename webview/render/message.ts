@@ -6,11 +6,34 @@ import { linkMentions } from './mentions/mentionLinks';
 import { el, icon, iconButton } from './dom';
 import type { EntryView, MessageEntry, RenderContext } from './types';
 
+/**
+ * What follows a message's text when there is any (attachments, a truncation note), in an element made
+ * only then: most messages have none, and a short turn is a few elements.
+ */
+class Extras {
+  private element: HTMLElement | undefined;
+
+  constructor(private readonly parent: HTMLElement) {}
+
+  show(nodes: Node[]): void {
+    if (nodes.length === 0) {
+      this.element?.remove();
+      this.element = undefined;
+      return;
+    }
+    if (!this.element) {
+      this.element = el('div', 'message-extras');
+      this.parent.append(this.element);
+    }
+    this.element.replaceChildren(...nodes);
+  }
+}
+
 /** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
   private readonly markdown: StreamingMarkdown;
-  private readonly extras: HTMLElement;
+  private readonly extras: Extras;
   private attachments: MessageEntry['attachments'] | undefined;
   private truncated: MessageEntry['truncated'];
   private linkedText: string | undefined;
@@ -24,19 +47,27 @@ export class MessageView implements EntryView {
     this.entry = entry;
     // The agent's answers stream; the user's message arrives whole and gets its mentions linked at once.
     this.markdown = new StreamingMarkdown('markdown', entry.kind === 'agent');
-    this.extras = el('div', 'message-extras');
-    const body = el('div', 'message-body', this.markdown.element, this.extras);
-    this.element = el('article', `entry entry-${entry.kind}`);
+    const body = entry.kind === 'user' ? el('div', 'user-bubble', this.markdown.element) : undefined;
+    this.element = el('article', `entry entry-${entry.kind}`, body ?? this.markdown.element);
+    this.extras = new Extras(body ?? this.element);
     this.element.dataset.entryId = entry.id;
     this.element.setAttribute('aria-label', entry.kind === 'user' ? 'You' : 'Agent');
-    this.element.append(entry.kind === 'user' ? el('div', 'user-bubble', body) : body);
-    const edit = context.editMessage;
-    if (entry.kind === 'user' && edit) {
-      const action = iconButton('edit', 'Edit and resend', () => edit(this.entry));
-      action.classList.add('edit-message');
-      this.element.append(action);
+    if (entry.kind === 'user') {
+      // Its actions are made when the keyboard reaches it, or the pointer (render/turnActions.ts).
+      this.element.tabIndex = 0;
     }
     this.update(entry);
+  }
+
+  /** Edit and resend, for the user's message when the chat offers it (see render/turnActions.ts). */
+  editAction(): HTMLButtonElement | undefined {
+    const edit = this.context.editMessage;
+    if (this.entry.kind !== 'user' || !edit) {
+      return undefined;
+    }
+    const action = iconButton('edit', 'Edit and resend', () => edit(this.entry));
+    action.classList.add('edit-message');
+    return action;
   }
 
   update(entry: ThreadEntryMessage): void {
@@ -53,7 +84,7 @@ export class MessageView implements EntryView {
     if (entry.attachments !== this.attachments || entry.truncated !== this.truncated) {
       this.attachments = entry.attachments;
       this.truncated = entry.truncated;
-      this.extras.replaceChildren(...messageExtras(entry, this.context));
+      this.extras.show(messageExtras(entry, this.context));
     }
   }
 
@@ -71,7 +102,7 @@ export class ThoughtView implements EntryView {
   readonly element: HTMLElement;
   private readonly disclosure = new Disclosure('thought', false);
   private readonly markdown = new StreamingMarkdown('markdown thought-text', true);
-  private readonly extras = el('div', 'message-extras');
+  private readonly extras = new Extras(this.disclosure.body);
   private readonly spinner = icon('loading', true);
   private truncated: MessageEntry['truncated'];
   private text = '';
@@ -87,7 +118,7 @@ export class ThoughtView implements EntryView {
     };
     this.spinner.classList.add('thought-spinner');
     this.disclosure.header.append(icon('lightbulb'), el('span', 'thought-label', 'Thinking'), this.spinner);
-    this.disclosure.body.append(this.markdown.element, this.extras);
+    this.disclosure.body.append(this.markdown.element);
     this.element = el('div', 'entry entry-thought', this.disclosure.element);
     this.element.dataset.entryId = entry.id;
     this.update(entry);
@@ -103,7 +134,7 @@ export class ThoughtView implements EntryView {
     }
     if (entry.truncated !== this.truncated) {
       this.truncated = entry.truncated;
-      this.extras.replaceChildren(...messageExtras(entry, this.context));
+      this.extras.show(messageExtras(entry, this.context));
     }
   }
 
