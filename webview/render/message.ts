@@ -3,37 +3,15 @@ import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { attachmentChips } from './attachments';
 import { Disclosure } from './disclosure';
 import { linkMentions } from './mentions/mentionLinks';
-import { el, icon, iconButton } from './dom';
+import { el, icon, iconButton, OptionalChild } from './dom';
 import type { EntryView, MessageEntry, RenderContext } from './types';
-
-/**
- * What follows a message's text when there is any (attachments, a truncation note), in an element made
- * only then: most messages have none, and a short turn is a few elements.
- */
-class Extras {
-  private element: HTMLElement | undefined;
-
-  constructor(private readonly parent: HTMLElement) {}
-
-  show(nodes: Node[]): void {
-    if (nodes.length === 0) {
-      this.element?.remove();
-      this.element = undefined;
-      return;
-    }
-    if (!this.element) {
-      this.element = el('div', 'message-extras');
-      this.parent.append(this.element);
-    }
-    this.element.replaceChildren(...nodes);
-  }
-}
 
 /** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
   private readonly markdown: StreamingMarkdown;
-  private readonly extras: Extras;
+  /** What follows the text when there is any (attachments, a truncation note). */
+  private readonly extras: OptionalChild;
   private attachments: MessageEntry['attachments'] | undefined;
   private truncated: MessageEntry['truncated'];
   private linkedText: string | undefined;
@@ -49,7 +27,8 @@ export class MessageView implements EntryView {
     this.markdown = new StreamingMarkdown('markdown', entry.kind === 'agent');
     const body = entry.kind === 'user' ? el('div', 'user-bubble', this.markdown.element) : undefined;
     this.element = el('article', `entry entry-${entry.kind}`, body ?? this.markdown.element);
-    this.extras = new Extras(body ?? this.element);
+    const extrasParent = body ?? this.element;
+    this.extras = new OptionalChild('message-extras', (extras) => extrasParent.append(extras));
     this.element.dataset.entryId = entry.id;
     this.element.setAttribute('aria-label', entry.kind === 'user' ? 'You' : 'Agent');
     if (entry.kind === 'user') {
@@ -102,7 +81,7 @@ export class ThoughtView implements EntryView {
   readonly element: HTMLElement;
   private readonly disclosure = new Disclosure('thought', false);
   private readonly markdown = new StreamingMarkdown('markdown thought-text', true);
-  private readonly extras = new Extras(this.disclosure.body);
+  private readonly extras = new OptionalChild('message-extras', (extras) => this.disclosure.body.append(extras));
   private readonly spinner = icon('loading', true);
   private truncated: MessageEntry['truncated'];
   private text = '';

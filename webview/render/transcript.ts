@@ -16,7 +16,6 @@ import {
   createGroup,
   createView,
   refreshThoughts,
-  setFooter,
   type Group,
 } from './turnGroup';
 import type { EntryView, RenderContext } from './types';
@@ -226,7 +225,7 @@ export class Transcript {
       }
     }
     if (group.turn) {
-      setFooter(group, turnFooter(group.turn, this.context, group === this.latestTurn));
+      group.footer.show(turnFooter(group.turn, this.context, group === this.latestTurn));
       this.refreshChanges(group);
     }
     refreshThoughts(group);
@@ -250,8 +249,8 @@ export class Transcript {
     }
     this.actions.forget(group.views.map((view) => view.element));
     group.views.length = 0;
+    group.footer.show([]);
     group.element.replaceChildren();
-    group.footer = undefined;
     group.changes = undefined;
     group.userMessage = undefined;
     group.checkpoint = undefined;
@@ -288,11 +287,11 @@ export class Transcript {
       this.latestTurn = group;
       if (previous && previous !== group && previous.turn && !previous.deferred) {
         // No longer the latest: its footer loses the actions that only apply to the latest turn.
-        setFooter(previous, turnFooter(previous.turn, this.context, false));
+        previous.footer.show(turnFooter(previous.turn, this.context, false));
       }
     }
     if (!group.deferred) {
-      setFooter(group, turnFooter(turn, this.context, latest));
+      group.footer.show(turnFooter(turn, this.context, latest));
       this.refreshChanges(group);
     }
     return group;
@@ -306,7 +305,7 @@ export class Transcript {
     }
     if (!group.changes && turn.changes && turn.changes.files.length > 0) {
       group.changes = new ChangeCardView(turn.id, this.context.post);
-      group.element.insertBefore(group.changes.element, group.footer ?? null);
+      group.element.insertBefore(group.changes.element, group.footer.element ?? null);
     }
     group.changes?.update(turn.changes);
   }

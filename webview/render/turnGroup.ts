@@ -1,7 +1,7 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChangeCardView } from './checkpoints/changeCard';
 import type { CheckpointSlots } from './checkpoints/checkpoint';
-import { el } from './dom';
+import { el, OptionalChild } from './dom';
 import { MessageView, ThoughtView } from './message';
 import { ToolCardView } from './toolCard';
 import type { EntryView, RenderContext } from './types';
@@ -14,7 +14,7 @@ import type { EntryView, RenderContext } from './types';
 export interface Group extends CheckpointSlots {
   readonly element: HTMLElement;
   /** The working indicator, a note or an error at the turn's end: made when there is one. */
-  footer?: HTMLElement;
+  readonly footer: OptionalChild;
   /** Made when the turn first changes a file: most turns never do. */
   changes?: ChangeCardView;
   readonly views: EntryView[];
@@ -41,6 +41,7 @@ export function createGroup(turnId: string | undefined): Group {
   }
   return {
     element,
+    footer: new OptionalChild('turn-footer', (footer) => element.append(footer)),
     views: [],
     turn: undefined,
     history: turnId === undefined,
@@ -51,21 +52,7 @@ export function createGroup(turnId: string | undefined): Group {
 
 /** Adds an entry's element (or a notice) after the turn's entries, before its change card and footer. */
 export function appendToTurn(group: Group, node: Node): void {
-  group.element.insertBefore(node, group.changes?.element ?? group.footer ?? null);
-}
-
-/** Shows `nodes` at the turn's end; none: the footer goes. */
-export function setFooter(group: Group, nodes: Node[]): void {
-  if (nodes.length === 0) {
-    group.footer?.remove();
-    group.footer = undefined;
-    return;
-  }
-  if (!group.footer) {
-    group.footer = el('div', 'turn-footer');
-    group.element.append(group.footer);
-  }
-  group.footer.replaceChildren(...nodes);
+  group.element.insertBefore(node, group.changes?.element ?? group.footer.element ?? null);
 }
 
 /** The view of one entry, by its kind. */
