@@ -12,7 +12,7 @@
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
 // Flags: --production (minify, no source maps), --watch (rebuild on change).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -97,26 +97,17 @@ const common = {
 
 const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20' };
 
-/** Bundles of their own, `require`d by dist/chat.js on first use: dist/<name>.js from its entry. */
-const lazyFeatures = {
-  // the agent connection (AgentClient, the ACP SDK and its zod schemas): with the first agent start
-  connection: 'src/core/connection/agentClient.ts',
-  // the checkpoint store: with the first checkpoint
-  checkpoints: 'src/features/checkpoints/core/index.ts',
-  // "ACP: Check Agents"
-  doctor: 'src/features/doctor/vscode/index.ts',
-  // the servers given to a session (at its start) and the MCP commands
-  mcp: 'src/features/mcp/vscode/index.ts',
-  // the @-mention index: with the first mention query
-  mentions: 'src/features/mentions/vscode/index.ts',
-  // the ACP Registry and Add Agent / Update / Remove
-  registry: 'src/features/registry/vscode/index.ts',
-};
+/**
+ * Bundles of their own, `require`d by dist/chat.js on first use: dist/<name>.js from its entry. The one list
+ * (src/lazyBundles.json) is read here, by the chat's host (which loads them) and by the bench and the
+ * packaging check.
+ */
+const lazyBundles = JSON.parse(readFileSync('src/lazyBundles.json', 'utf8'));
 
 const builds = [
   { ...nodeBundle, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...nodeBundle, entryPoints: ['src/chatHost.ts'], outfile: 'dist/chat.js', external: ['vscode'] },
-  ...Object.entries(lazyFeatures).map(([name, entry]) => ({
+  ...Object.entries(lazyBundles).map(([name, { entry }]) => ({
     ...nodeBundle,
     entryPoints: [entry],
     outfile: `dist/${name}.js`,

@@ -156,15 +156,10 @@ async function main() {
   const webviewJs = bundleSize('dist/webview.js');
   const extensionJs = bundleSize('dist/extension.js');
   const chatJs = bundleSize('dist/chat.js');
-  // The bundles dist/chat.js loads on first use (esbuild.mjs `lazyFeatures`), each with when it loads.
-  const lazyBundles = [
-    ['connection', 'with the first agent start'],
-    ['checkpoints', 'with the first checkpoint'],
-    ['doctor', 'by ACP: Check Agents'],
-    ['mcp', 'with the first session start or MCP command'],
-    ['mentions', 'with the first @-mention query'],
-    ['registry', 'by Add Agent / Update / Remove, or the doctor'],
-  ].map(([name, when]) => ({ name, when, size: bundleSize(`dist/${name}.js`) }));
+  // The bundles dist/chat.js loads on first use (src/lazyBundles.json), each with when it loads.
+  const lazyBundles = Object.entries(JSON.parse(readFileSync('src/lazyBundles.json', 'utf8'))).map(
+    ([name, { loads }]) => ({ name, when: loads, size: bundleSize(`dist/${name}.js`) }),
+  );
   process.stderr.write(`activation: ${RUNS} fresh code-server runs…\n`);
   let activation;
   let activationProblem;

@@ -21,6 +21,8 @@ export interface OpenWorkbenchOptions {
   onLog?: (log: WorkbenchLog) => void;
   /** Pass the noise to onLog too (debugging). */
   showAll?: boolean;
+  /** The browser's user agent: the web workbench takes its OS (and so Mac or Windows keybindings) from it. */
+  userAgent?: string;
 }
 
 export interface Workbench {

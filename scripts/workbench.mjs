@@ -62,6 +62,8 @@ const NOISE = [
  * @property {(log: WorkbenchLog) => void} [onLog]  Called for each info/warn/error line that is not workbench
  *                                               noise (default: print it). Every line is kept in `allLogs`.
  * @property {boolean} [showAll]                 Pass the noise to onLog too (debugging).
+ * @property {string} [userAgent]                The browser's user agent: the web workbench takes its OS (and
+ *                                               so Mac or Windows keybindings) from it.
  *
  * @typedef {object} Workbench
  * @property {import('playwright-core').Browser} browser
@@ -82,7 +84,7 @@ process.once('exit', () => liveHomeDirs.forEach((dir) => rmSync(dir, { recursive
  * @param {OpenWorkbenchOptions} options
  * @returns {Promise<Workbench>}
  */
-export async function openWorkbench({ server, folder, payload, onLog, showAll = false }) {
+export async function openWorkbench({ server, folder, payload, onLog, showAll = false, userAgent }) {
   const print = onLog ?? printLog;
   /** @type {WorkbenchLog[]} */
   const logs = [];
@@ -117,7 +119,7 @@ export async function openWorkbench({ server, folder, payload, onLog, showAll = 
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    const page = await browser.newPage({ viewport: VIEWPORT, ...(userAgent ? { userAgent } : {}) });
     await page.exposeFunction(
       'codeAutomationLog',
       (/** @type {string} */ type, /** @type {unknown} */ args) => {

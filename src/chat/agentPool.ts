@@ -5,9 +5,9 @@ import { AgentError, AgentExitedError, classifyError, errorDetails } from '../co
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';
-import type { SignInHost } from './signIn';
+import type { SignInPort } from './signIn';
 
-export interface PoolHost {
+export interface AgentPoolDeps {
   readonly agents: () => ParsedAgents;
   readonly cwd: () => string;
   readonly ports: ClientPorts & { readonly logger: Logger };
@@ -17,7 +17,7 @@ export interface PoolHost {
    * schemas — is a bundle of its own (`dist/connection.js`), loaded by the chat's host with the first start.
    */
   readonly startClient: (options: AgentClientOptions) => Promise<AgentClient>;
-  readonly signIn?: SignInHost;
+  readonly signIn?: SignInPort;
   /** False in an untrusted workspace: then no agent is started. */
   readonly trusted?: () => boolean;
   /** Shows progress (a notification) while an agent starts. */
@@ -25,7 +25,7 @@ export interface PoolHost {
   /** An agent with no running turn is stopped after this long (when it can resume its sessions). */
   readonly idleStopMs?: () => number;
   /** Told before our own fs/write_text_file writes a file (see ./writeNotes). */
-  readonly changes?: WriteNotes;
+  readonly writeNotes?: WriteNotes;
 }
 
 /** Crashes within this window count toward the backoff. */
@@ -66,7 +66,7 @@ export class AgentPool implements Disposable {
   private readonly statusEmitter = new Emitter<{ readonly agentId: string; readonly status: AgentStatus }>();
   readonly onStatus = this.statusEmitter.event;
 
-  constructor(private readonly host: PoolHost) {}
+  constructor(private readonly host: AgentPoolDeps) {}
 
   status(agentId: string): AgentStatus {
     return this.runtimes.get(agentId)?.status ?? { state: 'idle' };
@@ -218,7 +218,7 @@ export class AgentPool implements Disposable {
       const starting = this.host.startClient({
         agentId: agent.id,
         command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
-        ports: withWriteNotes(this.host.ports, this.host.changes),
+        ports: withWriteNotes(this.host.ports, this.host.writeNotes),
         ...this.host.clientOptions,
         terminalAuth: this.host.signIn !== undefined,
         signal,

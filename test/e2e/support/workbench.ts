@@ -34,6 +34,8 @@ export interface StartWorkbenchOptions {
   readonly otherExtensions?: readonly string[];
   /** Print workbench log lines as they arrive (default: only keep them in `logs`). */
   readonly printLogs?: boolean;
+  /** The browser's user agent: the web workbench takes its OS (Mac or Windows keybindings) from it. */
+  readonly userAgent?: string;
 }
 
 export interface RunningWorkbench {
@@ -60,6 +62,7 @@ export async function startWorkbench(options: StartWorkbenchOptions = {}): Promi
         env: options.env,
       }),
       onLog: options.printLogs ? (log) => console.log(`[workbench ${log.type}] ${log.text}`) : () => {},
+      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     });
     let stopped = false;
     return {

@@ -226,8 +226,11 @@ export class ChangeReview implements Disposable {
     }
   }
 
-  /** Puts the workspace back to how it was before turn `turnId`, after the user confirms what changes. */
-  async restore(thread: Thread, turnId: string): Promise<void> {
+  /**
+   * Puts the workspace back to how it was before turn `turnId`, after the user confirms what changes.
+   * Resolves false when the user declined (nothing was changed).
+   */
+  async restore(thread: Thread, turnId: string): Promise<boolean> {
     if (thread.runningTurn) {
       throw new Error('Stop the running turn before restoring a checkpoint.');
     }
@@ -238,10 +241,10 @@ export class ChangeReview implements Disposable {
     const files = await (await this.store()).changes(checkpointId);
     if (files.length === 0) {
       this.workspace.inform('The workspace is already as it was before this message.');
-      return;
+      return true;
     }
     if (!(await confirmRestore(this.workspace, this.stores.running, thread, files))) {
-      return;
+      return false;
     }
     const outcome = await this.putBack(checkpointId, files, 'Restored');
     thread.updateTurn(turnId, { restoredAt: Date.now() });
@@ -261,6 +264,7 @@ export class ChangeReview implements Disposable {
         markProblems(thread, turn.id, outcome.notRestored);
       }
     }
+    return true;
   }
 
   /** The workspace's store of this moment (opened again when its folders change). */

@@ -10,7 +10,7 @@ export interface ElicitationQuestions {
   answer(key: string, answer: ElicitationAnswer): AnswerOutcome;
 }
 
-export interface RelayHost {
+export interface ElicitationRelayDeps {
   /** The chat whose session is `sessionId`; a request-scoped question goes to the window's chat. */
   chatOf(question: PendingElicitation): string | undefined;
   postToChat(chatId: string, message: HostMessage): void;
@@ -28,7 +28,7 @@ export class ElicitationRelay implements Disposable {
 
   constructor(
     private readonly questions: ElicitationQuestions,
-    private readonly host: RelayHost,
+    private readonly host: ElicitationRelayDeps,
   ) {
     this.store.add(
       questions.onDidChange((question) => {

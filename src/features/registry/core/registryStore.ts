@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
+import { renameWhenFree } from '../../../core/platform/heldFiles';
 import { parseRegistry, type Registry } from './registryFormat';
 
 /** Where the list came from, for the picker's title ("offline: cached 3 days ago"). */
@@ -100,5 +101,5 @@ async function writeCache(file: string, content: z.infer<typeof CacheFile>): Pro
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(temporary, JSON.stringify(content));
-  await rename(temporary, file);
+  await renameWhenFree(temporary, file);
 }
