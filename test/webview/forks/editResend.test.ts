@@ -122,8 +122,13 @@ describe('webview: edit and resend an earlier message', () => {
     const page = await chat.open({ width: 480, height: 560 });
     await page.host(snapshot(THREAD));
     const second = page.page.locator('[data-entry-id="e3"]');
-    // Keyboard: the action is reachable with Tab focus.
-    await second.getByRole('button', { name: 'Edit and resend' }).focus();
+    // Keyboard: the message takes the focus, and its action is the next Tab stop.
+    await second.focus();
+    await page.page.keyboard.press('Tab');
+    assert.equal(
+      await page.page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      'Edit and resend',
+    );
     await page.page.keyboard.press('Enter');
     assert.equal(await page.page.getByLabel('Restore the files to before it first').count(), 0);
     await page.page.getByRole('button', { name: 'Cancel editing' }).click();
@@ -142,6 +147,7 @@ describe('webview: edit and resend an earlier message', () => {
       chatSummary(CHAT_ID, 'Add a parser', { updatedAt: NOW - 120_000 }),
     ];
     await page.host(snapshot(running, { chats }));
+    await page.page.locator('[data-entry-id="e1"]').hover();
     await page.page.locator('[data-entry-id="e1"]').getByRole('button', { name: 'Edit and resend' }).click();
     assert.equal(await page.page.locator('.edit-strip').isHidden(), true);
     assert.match(await page.page.locator('body').innerText(), /Wait for the agent to finish/);
