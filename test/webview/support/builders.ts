@@ -1,5 +1,6 @@
 import type {
   AgentStatus,
+  ChatSummary,
   HostMessage,
   SessionStateMessage,
   ThreadEntryMessage,
@@ -14,6 +15,19 @@ export const CHAT_ID = 'chat-1';
 
 type ToolCall = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
 type Message = Exclude<ThreadEntryMessage, { kind: 'tool_call' }>;
+
+/** A chat of the chat list: an idle Claude Code chat "Fix the parser" updated now, unless `partial` says else. */
+export function chatSummary(partial: Partial<ChatSummary> = {}): ChatSummary {
+  return {
+    chatId: CHAT_ID,
+    title: 'Fix the parser',
+    agentId: 'claude',
+    agentLabel: 'Claude Code',
+    updatedAt: Date.now(),
+    running: false,
+    ...partial,
+  };
+}
 
 export function sessionState(partial: Partial<SessionStateMessage> = {}): SessionStateMessage {
   return { configOptions: [], commands: [], plan: [], ...partial };
