@@ -1,6 +1,7 @@
 import type {
   AgentStatus,
   ChatSummary,
+  ErrorDetails,
   HostMessage,
   SessionStateMessage,
   ThreadEntryMessage,
@@ -65,6 +66,14 @@ export function snapshot(
 
 export function events(...list: ThreadEventMessage[]): HostMessage {
   return { type: 'thread_events', chatId: CHAT_ID, events: list };
+}
+
+/** The status of an agent that failed: the banner over the chat says `error`. */
+export function agentFailed(
+  agentName: string,
+  error: ErrorDetails & { readonly stderrTail?: readonly string[] },
+): HostMessage {
+  return status({ state: 'error', agentName, error });
 }
 
 export function status(value: AgentStatus): HostMessage {
