@@ -118,7 +118,6 @@ export class ChatApp {
     this.scheduler.request();
   }
 
-  /** Handles one message event's data; anything that is not a valid HostMessage is reported. */
   /** Focuses the message box unless a control in the chat already has the focus. */
   focusComposerWhenIdle(): void {
     const active = document.activeElement;
@@ -127,6 +126,7 @@ export class ChatApp {
     }
   }
 
+  /** Handles one message event's data; anything that is not a valid HostMessage is reported. */
   receive(data: unknown): void {
     const parsed = HostMessageSchema.safeParse(data);
     if (!parsed.success) {
@@ -143,55 +143,14 @@ export class ChatApp {
 
   private apply(message: HostMessage): void {
     switch (message.type) {
-      case 'snapshot': {
-        // Before a reload the view may have shown another chat: its draft is what the box holds.
-        const shownBefore = this.store.chatId ?? this.bridge.shownChatId;
-        const otherChat = message.view.chat?.chatId !== this.store.chatId;
-        if (otherChat) {
-          this.composer.holdQueue();
-          this.edit.stop();
-        }
-        this.store.applySnapshot(message.view);
-        if (message.view.chat) {
-          this.bridge.shownChatId = message.view.chat.chatId;
-          // Which chat the page shows, for tests that must know a switch has landed before typing.
-          document.body.dataset.chatId = message.view.chat.chatId;
-        }
-        if (otherChat && message.view.chat) {
-          this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);
-        }
-        this.headerDirty = true;
-        this.composer.sendAccepted();
+      case 'snapshot':
+        this.applySnapshot(message);
         return;
-      }
-      case 'thread_events': {
-        const applied = this.store.applyEvents(message.chatId, message.events);
-        if (applied && message.events.some((event) => event.type === 'state_updated')) {
-          this.headerDirty = true;
-        }
-        if (applied && message.events.some((event) => event.type === 'turn_started')) {
-          this.composer.sendAccepted();
-        }
-        if (applied) {
-          for (const event of message.events) {
-            if (event.type === 'turn_ended') {
-              this.composer.turnEnded(event.turn.status);
-            }
-          }
-        }
+      case 'thread_events':
+        this.applyThreadEvents(message);
         return;
-      }
       case 'agent_status':
-        this.store.setStatus(message.status);
-        this.headerDirty = true;
-        if (message.status.state === 'error' && this.composer.isPending) {
-          // A sign-in keeps the prompt on the host and sends it afterwards; other errors give it back.
-          if (message.status.error?.kind === 'auth_required') {
-            this.composer.sendAccepted();
-          } else {
-            this.composer.sendFailed();
-          }
-        }
+        this.applyAgentStatus(message);
         return;
       case 'terminal_output':
         this.store.setTerminal(message.terminal);
@@ -246,6 +205,58 @@ export class ChatApp {
       default: {
         const never: never = message;
         console.warn('ACP chat: unhandled message', never);
+      }
+    }
+  }
+
+  /** A whole chat: when it is another chat than shown, the edit stops and its draft comes back. */
+  private applySnapshot(message: Extract<HostMessage, { type: 'snapshot' }>): void {
+    // Before a reload the view may have shown another chat: its draft is what the box holds.
+    const shownBefore = this.store.chatId ?? this.bridge.shownChatId;
+    const otherChat = message.view.chat?.chatId !== this.store.chatId;
+    if (otherChat) {
+      this.composer.holdQueue();
+      this.edit.stop();
+    }
+    this.store.applySnapshot(message.view);
+    if (message.view.chat) {
+      this.bridge.shownChatId = message.view.chat.chatId;
+      // Which chat the page shows, for tests that must know a switch has landed before typing.
+      document.body.dataset.chatId = message.view.chat.chatId;
+    }
+    if (otherChat && message.view.chat) {
+      this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);
+    }
+    this.headerDirty = true;
+    this.composer.sendAccepted();
+  }
+
+  private applyThreadEvents(message: Extract<HostMessage, { type: 'thread_events' }>): void {
+    if (!this.store.applyEvents(message.chatId, message.events)) {
+      return;
+    }
+    if (message.events.some((event) => event.type === 'state_updated')) {
+      this.headerDirty = true;
+    }
+    if (message.events.some((event) => event.type === 'turn_started')) {
+      this.composer.sendAccepted();
+    }
+    for (const event of message.events) {
+      if (event.type === 'turn_ended') {
+        this.composer.turnEnded(event.turn.status);
+      }
+    }
+  }
+
+  private applyAgentStatus(message: Extract<HostMessage, { type: 'agent_status' }>): void {
+    this.store.setStatus(message.status);
+    this.headerDirty = true;
+    if (message.status.state === 'error' && this.composer.isPending) {
+      // A sign-in keeps the prompt on the host and sends it afterwards; other errors give it back.
+      if (message.status.error?.kind === 'auth_required') {
+        this.composer.sendAccepted();
+      } else {
+        this.composer.sendFailed();
       }
     }
   }

@@ -70,10 +70,10 @@ describe('webview: edit and resend an earlier message', () => {
     it(`lays the strip out in lines at ${width} px: its words, the checkbox and Cancel never overlap`, async () => {
       const page = await chat.open({ width, height: 560 });
       await page.host(snapshot(THREAD));
-      await page.page
-        .locator('[data-entry-id="e1"]')
-        .getByRole('button', { name: 'Edit and resend' })
-        .click();
+      // A message's actions are made when the pointer comes over it.
+      const message = page.page.locator('[data-entry-id="e1"]');
+      await message.hover();
+      await message.getByRole('button', { name: 'Edit and resend' }).click();
       const box = async (selector: string) => {
         const found = await page.page.locator(`.edit-strip ${selector}`).boundingBox();
         assert.ok(found, `${selector} is shown`);
