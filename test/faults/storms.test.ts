@@ -7,6 +7,7 @@ import { STATE_BOUNDS } from '../../src/core/session/stateBounds';
 import { DEFAULT_TERMINAL_BOUNDS } from '../../src/features/terminals/core/nodeTerminals';
 import { ChatHarness } from '../unit/support/chatHarness';
 import { HOSTILE_AGENT, memory, MiB, until } from './hostile';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 function hostileAgent(id: string): AgentDefinition {
   return { id, label: `Hostile ${id}`, command: process.execPath, args: [HOSTILE_AGENT], env: {} };
@@ -37,14 +38,10 @@ function stormProcesses(): number[] {
 }
 
 describe('faults: storms stay bounded in memory, in the chat and in the journal', () => {
-  let chat: ChatHarness | undefined;
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-  });
+  const owned = ownedPerTest();
 
   it('bounds plans, commands, setting values and the title, says so, and journals each update as a change', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const before = memory();
     await chat.send('state-storm');
@@ -70,7 +67,6 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
 
     const storageDir = chat.storageDir;
     await chat.dispose({ keepStorage: true });
-    chat = undefined;
     const journal = journalOf(storageDir);
     rmSync(storageDir, { recursive: true, force: true });
     assert.ok(journal.bytes < 512 * 1024, `journal is ${journal.bytes} bytes`);
@@ -96,7 +92,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
   });
 
   it('keeps 2,000 of 100,000 distinct tool calls in one turn, says so once, and stays bounded', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const before = memory();
     await chat.send('tool-storm 100000');
@@ -111,14 +107,13 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     assert.ok(grown < 64 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
     const storageDir = chat.storageDir;
     await chat.dispose({ keepStorage: true });
-    chat = undefined;
     const journal = journalOf(storageDir);
     rmSync(storageDir, { recursive: true, force: true });
     assert.ok(journal.bytes < 2 * MiB, `journal is ${journal.bytes} bytes`);
   });
 
   it('asks 10,000 permission requests one at a time with the count waiting, refuses past the bound once, and Stop cancels all', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const harness = chat;
     const before = memory();
@@ -166,7 +161,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
   });
 
   it('refuses terminals past the per-session cap, caps their output, and kills them all when the agent stops', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const before = memory();
     await chat.send('terminal-storm 1000');

@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { ChatHarness, RecordingView, testAgent, until } from './support/chatHarness';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('chat controller (host side of the chat view)', () => {
-  let chat: ChatHarness;
-  afterEach(async () => {
-    await chat.dispose();
-  });
+  const owned = ownedPerTest();
 
   it('posts nothing before ready, then a full snapshot, then the agent status', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.controller.restored;
     assert.equal(chat.view.messages.length, 0);
     await chat.ready();
@@ -32,7 +30,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('streams a prompt into the view as coalesced thread events', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     await chat.send('stream 2000');
     const expected = Array.from({ length: 2000 }, (_, i) => `chunk ${i + 1} `).join('');
@@ -50,7 +48,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it("shows an agent's refusal of a view action with its code in the alert's details, and logs it", async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     await chat.send('stream 1');
     await chat.controller.handleMessage({ type: 'set_mode', modeId: 'warp' });
@@ -70,7 +68,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('answers an invalid view message with an error and keeps working', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     await chat.controller.handleMessage({ type: 'send' });
     await chat.controller.handleMessage({ type: 'launch_missiles' });
@@ -83,7 +81,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('resolves a permission answered in the view', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const sending = chat.send('tool');
     await until(() =>
@@ -109,7 +107,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('cancels a running turn from the view', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const sending = chat.send('hang');
     await until(() => chat.view.events().some((e) => e.type === 'entry_added' && e.entry.kind === 'agent'));
@@ -121,7 +119,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('shows auth required with the sign-in methods, and sends the waiting prompt after sign-in', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_REQUIRE_AUTH: '1' })] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_REQUIRE_AUTH: '1' })] }));
     await chat.ready();
     assert.deepEqual(chat.controller.currentStatus, {
       state: 'error',
@@ -137,7 +135,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('starts no agent in an untrusted workspace and says why', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')], trusted: false });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')], trusted: false }));
     await chat.ready();
     await chat.send('stream 1');
     assert.deepEqual(chat.controller.currentStatus, {
@@ -155,7 +153,7 @@ describe('chat controller (host side of the chat view)', () => {
 
   it('stops an agent that is no longer configured', async () => {
     const agents = [testAgent('a'), testAgent('b')];
-    chat = new ChatHarness({ agents });
+    const chat = owned(new ChatHarness({ agents }));
     await chat.ready();
     assert.equal(chat.controller.currentStatus.state, 'ready');
     agents.splice(0, 1);
@@ -174,9 +172,9 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('reports an agent that cannot start', async () => {
-    chat = new ChatHarness({
+    const chat = owned(new ChatHarness({
       agents: [{ id: 'broken', label: 'Broken', command: 'no-such-acp-agent', args: [], env: {} }],
-    });
+    }));
     await chat.ready();
     assert.equal(chat.controller.currentStatus.state, 'error');
     // Worded as the agent doctor words it: it never started, so it did not "exit".
@@ -199,7 +197,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('sends a fresh snapshot with the transcript so far when a view reconnects', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     await chat.send('stream 3');
     const second = new RecordingView();
@@ -214,7 +212,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('gives the view the turn so far and the rest of the stream after it reconnects mid-stream', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_CHUNK_DELAY_MS: '20' })] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_CHUNK_DELAY_MS: '20' })] }));
     await chat.ready();
     const sending = chat.send('stream 30');
     await until(() => chat.transcript().includes('chunk 3 '));

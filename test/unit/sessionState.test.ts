@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ThreadEvent } from '../../src/core/thread/threadTypes';
-import { entriesOf, recordEvents, startTestAgent, text, type TestAgent } from './support/testAgent';
+import { entriesOf, recordEvents, text, useTestAgent } from './support/testAgent';
 
 const MODEL_OPTION = (currentValue: string) => ({
   id: 'model',
@@ -14,13 +14,7 @@ const MODEL_OPTION = (currentValue: string) => ({
 });
 
 describe('session-wide state: plan, modes, config options, commands, title, usage', () => {
-  let agent: TestAgent;
-  beforeEach(async () => {
-    agent = await startTestAgent();
-  });
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agent = useTestAgent();
 
   it('takes modes and config options from the session/new response', async () => {
     const session = await agent.client.newSession({ cwd: agent.dir });

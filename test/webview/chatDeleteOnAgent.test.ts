@@ -1,30 +1,21 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { ChatSummary } from '../../src/protocol';
-import { CHAT_ID, message, snapshot } from './support/builders';
+import { CHAT_ID, chatSummary, message, snapshot } from './support/builders';
 import { openChatList } from './support/chatList';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
 const NOW = Date.now();
 const CHATS: ChatSummary[] = [
-  {
-    chatId: CHAT_ID,
-    title: 'Fix the parser',
-    agentId: 'claude',
-    agentLabel: 'Claude Code',
-    updatedAt: NOW,
-    running: false,
-    deletableOnAgent: true,
-  },
-  {
+  chatSummary({ updatedAt: NOW, deletableOnAgent: true }),
+  chatSummary({
     chatId: 'chat-2',
     title: 'Write docs',
     agentId: 'demo',
     agentLabel: 'Demo agent (offline)',
     updatedAt: NOW - 3_600_000,
-    running: false,
-  },
+  }),
 ];
 
 describe('webview: deleting a chat on the agent side too', () => {

@@ -1,35 +1,21 @@
 import assert from 'node:assert/strict';
 import type { ChatSummary, HostMessage } from '../../src/protocol';
-import { CHAT_ID, ended, events, message, snapshot, started, turn } from './support/builders';
+import { CHAT_ID, chatSummary, ended, events, message, snapshot, started, turn } from './support/builders';
 import { openChatList } from './support/chatList';
 import { useChatPages } from './support/suite';
 
 const NOW = Date.now();
+const COPILOT = { agentId: 'copilot', agentLabel: 'Copilot CLI' };
 const CHATS: ChatSummary[] = [
-  {
-    chatId: CHAT_ID,
-    title: 'Fix the parser',
-    agentId: 'copilot',
-    agentLabel: 'Copilot CLI',
-    updatedAt: NOW,
-    running: true,
-  },
-  {
+  chatSummary({ ...COPILOT, updatedAt: NOW, running: true }),
+  chatSummary({
     chatId: 'chat-2',
     title: 'Write docs',
     agentId: 'demo',
     agentLabel: 'Demo agent (offline)',
     updatedAt: NOW - 3 * 3_600_000,
-    running: false,
-  },
-  {
-    chatId: 'chat-3',
-    title: 'Old question',
-    agentId: 'copilot',
-    agentLabel: 'Copilot CLI',
-    updatedAt: NOW - 10 * 86_400_000,
-    running: false,
-  },
+  }),
+  chatSummary({ ...COPILOT, chatId: 'chat-3', title: 'Old question', updatedAt: NOW - 10 * 86_400_000 }),
 ];
 
 describe('webview: chats, resume, retry, attachments, edit reviews', () => {

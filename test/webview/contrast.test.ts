@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ChatSummary, Elicitation } from '../../src/protocol';
-import { CHAT_ID, message, snapshot } from './support/builders';
+import { CHAT_ID, chatSummary, message, snapshot } from './support/builders';
 import { finishedTurn } from './support/changeCard';
 import type { ChatPage } from './support/chatPage';
 import { openChatList } from './support/chatList';
@@ -13,22 +13,8 @@ const BOUNDARY = 3;
 
 const NOW = Date.now();
 const CHATS: ChatSummary[] = [
-  {
-    chatId: CHAT_ID,
-    title: 'Fix the parser',
-    agentId: 'a',
-    agentLabel: 'Copilot CLI',
-    updatedAt: NOW,
-    running: false,
-  },
-  {
-    chatId: 'c2',
-    title: 'Write docs',
-    agentId: 'a',
-    agentLabel: 'Copilot CLI',
-    updatedAt: NOW,
-    running: false,
-  },
+  chatSummary({ agentId: 'a', agentLabel: 'Copilot CLI', updatedAt: NOW }),
+  chatSummary({ chatId: 'c2', title: 'Write docs', agentId: 'a', agentLabel: 'Copilot CLI', updatedAt: NOW }),
 ];
 const FORM: Elicitation = {
   key: 'k1',

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CHAT_ID, ended, events, message, snapshot, started, status, turn } from './support/builders';
+import {
+  CHAT_ID,
+  agentFailed,
+  ended,
+  events,
+  message,
+  snapshot,
+  started,
+  status,
+  turn,
+} from './support/builders';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -165,11 +175,7 @@ describe('webview: turn errors and agent status', () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Copilot CLI',
-        error: { kind: 'not_installed', message: 'copilot was not found on PATH.' },
-      }),
+      agentFailed('Copilot CLI', { kind: 'not_installed', message: 'copilot was not found on PATH.' }),
     );
     const banner = page.page.locator('.status-banner');
     assert.equal(await banner.locator('.error-title').innerText(), 'Agent not installed');
@@ -184,10 +190,9 @@ describe('webview: turn errors and agent status', () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Copilot CLI',
-        error: { kind: 'process_exited', message: 'The agent failed to start: spawn copilot ENOENT' },
+      agentFailed('Copilot CLI', {
+        kind: 'process_exited',
+        message: 'The agent failed to start: spawn copilot ENOENT',
       }),
     );
     const banner = page.page.locator('.status-banner');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { snapshot, status } from './support/builders';
+import { agentFailed, snapshot, status } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -13,10 +13,9 @@ describe('webview: Restricted Mode notice', () => {
     const page = await chat.open({ width: 420, height: 520 });
     await page.host(snapshot());
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Demo agent (offline)',
-        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      agentFailed('Demo agent (offline)', {
+        kind: 'untrusted',
+        message: 'This workspace is not trusted, so no agent is started.',
       }),
     );
     const banner = page.page.locator('.status-banner');
@@ -40,10 +39,9 @@ describe('webview: Restricted Mode notice', () => {
     const empty = page.page.locator('.empty-state');
     assert.match(await empty.innerText(), /Ask Copilot CLI|Ask Demo agent/, 'the normal tips before');
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Demo agent (offline)',
-        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      agentFailed('Demo agent (offline)', {
+        kind: 'untrusted',
+        message: 'This workspace is not trusted, so no agent is started.',
       }),
     );
     await page.page.locator('.empty-restricted').waitFor();

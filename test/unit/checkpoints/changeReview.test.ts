@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { gitChangeReview } from '../support/oneStore';
+import { gitChangeReview, reviewedChat } from '../support/oneStore';
 
 /** Bytes a text editor would not keep as they are: CRLF, no final newline, a byte that is not UTF-8. */
 const AWKWARD = Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from([0xff, 0xfe]), Buffer.from('end')]);
@@ -14,11 +14,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
   let port: NodeWorkspaceChanges;
 
   function start(options: { git?: string } = {}): ChatHarness {
-    chat = new ChatHarness({
-      agents: [testAgent('a')],
-      changes: (dir, storage) =>
-        gitChangeReview(dir, storage, (made) => (port = made), { ...options, review: { liveRefreshMs: 20 } }),
-    });
+    chat = reviewedChat((made) => (port = made), options);
     return chat;
   }
 

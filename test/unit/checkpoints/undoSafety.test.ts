@@ -12,9 +12,9 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
-import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { type ChatHarness, until } from '../support/chatHarness';
 import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { gitChangeReview } from '../support/oneStore';
+import { reviewedChat } from '../support/oneStore';
 import { hashTree } from '../../support/hashTree';
 
 describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
@@ -30,11 +30,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     writeFileSync(path.join(outside, 'new.txt'), 'outside new\n');
     writeFileSync(path.join(outside, 'secret'), 'ssh key\n');
     before = hashTree(outside);
-    chat = new ChatHarness({
-      agents: [testAgent('a')],
-      changes: (dir, storage) =>
-        gitChangeReview(dir, storage, (made) => (port = made), { review: { liveRefreshMs: 20 } }),
-    });
+    chat = reviewedChat((made) => (port = made));
   });
 
   afterEach(async () => {

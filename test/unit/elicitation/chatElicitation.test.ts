@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { ownedPerTest } from '../../support/ownedPerTest';
 
 /** The agent's last reply in the active chat. */
 function lastReply(chat: ChatHarness): string {
@@ -10,13 +11,10 @@ function lastReply(chat: ChatHarness): string {
 }
 
 describe('elicitation in the chat', () => {
-  let chat: ChatHarness;
-  afterEach(async () => {
-    await chat.dispose();
-  });
+  const owned = ownedPerTest();
 
   it('shows the form in the chat view, refuses an invalid answer and sends a valid one', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const sent = chat.send('elicit form');
     await until(() => chat.view.of('elicitation_added').length === 1, 'the form in the view');
@@ -69,7 +67,7 @@ describe('elicitation in the chat', () => {
   });
 
   it('opens the URL only when the user accepts it, and never otherwise', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const declined = chat.send('elicit url https://example.com/declined');
     await until(() => chat.elicitations.pending().length === 1, 'the URL question');
@@ -95,7 +93,7 @@ describe('elicitation in the chat', () => {
   });
 
   it('cancels the form at Stop', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     void chat.send('elicit form');
     await until(() => chat.elicitations.pending().length === 1, 'the form');
@@ -106,7 +104,7 @@ describe('elicitation in the chat', () => {
 
   it('posts each change of a storm alone, and lets only a few questions wait', async function () {
     this.timeout(120_000);
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     let done = false;
     const sent = chat.send('elicit storm 5000').finally(() => (done = true));

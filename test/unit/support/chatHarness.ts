@@ -89,6 +89,7 @@ export interface HarnessOptions {
 /** A chat controller over real agent processes, temp folders and a recording view. */
 export class ChatHarness {
   readonly dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+  private disposed = false;
   /** Documents "Open the whole message" opened. */
   readonly readOnlyDocuments: { title: string; text: string }[] = [];
   readonly storageDir: string;
@@ -188,7 +189,12 @@ export class ChatHarness {
     return entries.map((e) => ('text' in e ? `${e.kind}:${e.text}` : `${e.kind}:${e.title}`)).join('|');
   }
 
+  /** Ends the chat; again (a test's own dispose, then its afterEach) it does nothing. */
   async dispose(options: { keepStorage?: boolean } = {}): Promise<void> {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
     await this.controller.shutdown();
     this.controller.dispose();
     this.elicitations.dispose();

@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { AgentSession, ChatSummary } from '../../../src/protocol';
-import { CHAT_ID, message, snapshot } from '../support/builders';
+import { CHAT_ID, chatSummary, message, snapshot } from '../support/builders';
 import { openChatList } from '../support/chatList';
 import { saveForDocs } from '../support/docs';
 import { useChatPages } from '../support/suite';
 
 const OUT = resolve(__dirname, '../../../test-results');
 const NOW = Date.now();
-const CHATS: ChatSummary[] = [
-  {
-    chatId: CHAT_ID,
-    title: 'Fix the parser',
-    agentId: 'claude',
-    agentLabel: 'Claude Code',
-    updatedAt: NOW,
-    running: false,
-  },
-];
+const CHATS: ChatSummary[] = [chatSummary({ updatedAt: NOW })];
 const session = (i: number, extra: Partial<AgentSession> = {}): AgentSession => ({
   sessionId: `s-${i}`,
   title: `Session ${i} from the CLI`,
