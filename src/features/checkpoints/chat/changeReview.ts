@@ -18,11 +18,11 @@ import type { CheckpointWorkspace } from './checkpointWorkspace';
 import { LiveRefresh } from './liveRefresh';
 import {
   editedSince,
-  originals,
+  planPutBack,
   putBack,
   reportNotRestored,
-  wouldLeaveAlone,
   type PutBackOutcome,
+  type PutBackPlan,
 } from './putBack';
 import { confirmRestore } from './confirmRestore';
 import { confirmDespiteRunning } from './confirmRunning';
@@ -226,8 +226,11 @@ export class ChangeReview implements Disposable {
     }
   }
 
-  /** Puts the workspace back to how it was before turn `turnId`, after the user confirms what changes. */
-  async restore(thread: Thread, turnId: string): Promise<void> {
+  /**
+   * Puts the workspace back to how it was before turn `turnId`, after the user confirms what changes;
+   * resolves false when the user declined (nothing was changed).
+   */
+  async restore(thread: Thread, turnId: string): Promise<boolean> {
     if (thread.runningTurn) {
       throw new Error('Stop the running turn before restoring a checkpoint.');
     }
@@ -238,12 +241,13 @@ export class ChangeReview implements Disposable {
     const files = await (await this.store()).changes(checkpointId);
     if (files.length === 0) {
       this.workspace.inform('The workspace is already as it was before this message.');
-      return;
+      return true;
     }
-    if (!(await confirmRestore(this.workspace, this.stores.running, thread, files))) {
-      return;
+    const plan = await this.plan(checkpointId, files);
+    if (!(await confirmRestore(this.workspace, this.stores.running, thread, files, plan))) {
+      return false;
     }
-    const outcome = await this.putBack(checkpointId, files, 'Restored');
+    const outcome = await this.putBack(plan, 'Restored');
     thread.updateTurn(turnId, { restoredAt: Date.now() });
     // What later turns changed is gone from the disk now — except what was left alone: their cards say so.
     const restored = new Set(outcome.restored);
@@ -261,6 +265,7 @@ export class ChangeReview implements Disposable {
         markProblems(thread, turn.id, outcome.notRestored);
       }
     }
+    return true;
   }
 
   /** The workspace's store of this moment (opened again when its folders change). */
@@ -304,15 +309,21 @@ export class ChangeReview implements Disposable {
       return;
     }
     const afterId = changes.afterCheckpointId;
-    // A file that will be left alone (its folder is now a link) loses nothing: it is not asked about —
-    // its "content now" would be read through the link, from outside the workspace.
-    const leftAlone = await wouldLeaveAlone(this.workspace, paths);
-    const written = files.filter((file) => !leftAlone.has(file.path));
-    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), written) : [];
+    const plan = await this.plan(checkpointId, files);
+    // Only what will be written is asked about: a file left alone (its bytes before are not known, its
+    // folder is now a link) loses nothing — and its "content now" could be read through a link.
+    const written = new Set(plan.known.map((file) => file.path));
+    const edited = afterId
+      ? await editedSince(
+          this.workspace,
+          (p) => this.read(afterId, p),
+          files.filter((file) => written.has(file.path)),
+        )
+      : [];
     if (!(await undoDespiteEdits(this.workspace, edited))) {
       return;
     }
-    const outcome = await this.putBack(checkpointId, files, 'Undid');
+    const outcome = await this.putBack(plan, 'Undid');
     const restored = new Set(outcome.restored);
     decide(
       thread,
@@ -323,21 +334,19 @@ export class ChangeReview implements Disposable {
     markProblems(thread, turnId, outcome.notRestored);
   }
 
-  /** Puts the files back as they were at `checkpointId` (see `putBack`) and says what was left alone. */
-  private async putBack(
+  /** What putting `files` back as they were at `checkpointId` will do (see `planPutBack`). */
+  private async plan(
     checkpointId: string,
-    files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
-    verb: string,
-  ): Promise<PutBackOutcome> {
+    files: readonly Pick<FileChangeStat, 'path' | 'kind' | 'beforeUnknown' | 'unsure'>[],
+  ): Promise<PutBackPlan> {
     // A file of a folder removed from the workspace since is left as it is: nothing is known of it now.
     const folders = (await this.store()).folders;
-    const gone = files.filter((f) => !folders.some((folder) => isLexicallyWithin(f.path, folder)));
-    const { known, unknown } = await originals(
-      (path) => this.read(checkpointId, path),
-      files.filter((file) => !gone.includes(file)),
-    );
-    unknown.push(...gone.map((f) => ({ path: f.path, reason: 'its folder is no longer in the workspace' })));
-    const outcome = await putBack(this.workspace, known, unknown);
+    return planPutBack(this.workspace, (path) => this.read(checkpointId, path), files, folders);
+  }
+
+  /** Carries out `plan` (each write target checked again just before) and says what was left alone. */
+  private async putBack(plan: PutBackPlan, verb: string): Promise<PutBackOutcome> {
+    const outcome = await putBack(this.workspace, plan.known, plan.leftAlone);
     reportNotRestored(this.workspace, verb, outcome);
     return outcome;
   }

@@ -1,4 +1,4 @@
-import { checkWriteTarget, type WriteTarget } from '../../../core/files/pathConfinement';
+import { checkWriteTarget, isLexicallyWithin, type WriteTarget } from '../../../core/files/pathConfinement';
 import { sameBytes } from './cardUpdates';
 import type { FileChangeKind } from '../core/types';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
@@ -7,6 +7,46 @@ import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './works
 export interface PutBackOutcome {
   readonly restored: readonly string[];
   readonly notRestored: readonly RestoreFailure[];
+}
+
+/**
+ * What putting files back will do, decided once before anything is asked: the confirmation shows it and
+ * the write follows it, so a dialog never promises what the write then does not do.
+ */
+export interface PutBackPlan {
+  /** Written back as they were, or deleted (`bytes` undefined: the turn created them). */
+  readonly known: readonly RestoredFile[];
+  /** Left as they are, with why: earlier bytes not known, folder gone, a link on the way. */
+  readonly leftAlone: readonly RestoreFailure[];
+}
+
+/**
+ * The plan for putting `files` back as they were at a checkpoint (`read`): a file of a folder no longer
+ * checkpointed (`folders`), one whose earlier bytes are not known, and one whose path now leads through a
+ * link are left alone; the others are written back or deleted.
+ */
+export async function planPutBack(
+  workspace: WorkspaceChangesPort,
+  read: (path: string) => Promise<Uint8Array | undefined>,
+  files: readonly FileBefore[],
+  folders: readonly string[],
+): Promise<PutBackPlan> {
+  const inside = (file: FileBefore) => folders.some((folder) => isLexicallyWithin(file.path, folder));
+  const { known, unknown } = await originals(read, files.filter(inside));
+  const refused = await wouldLeaveAlone(
+    workspace,
+    known.map((file) => file.path),
+  );
+  return {
+    known: known.filter((file) => !refused.has(file.path)),
+    leftAlone: [
+      ...unknown,
+      ...files
+        .filter((file) => !inside(file))
+        .map((file) => ({ path: file.path, reason: 'its folder is no longer in the workspace' })),
+      ...[...refused].map(([path, reason]) => ({ path, reason })),
+    ],
+  };
 }
 
 /**
@@ -61,6 +101,14 @@ async function check(workspace: WorkspaceChangesPort, path: string): Promise<Wri
     : checkWriteTarget(path, folder);
 }
 
+/** A changed file as the card lists it: what is known of it before the turn. */
+export interface FileBefore {
+  readonly path: string;
+  readonly kind: FileChangeKind;
+  readonly beforeUnknown?: boolean;
+  readonly unsure?: boolean;
+}
+
 /** Why a file listed as created is not deleted: it was ignored at the checkpoint, so it may have existed. */
 const BEFORE_UNKNOWN =
   'it was ignored (by .gitignore) before the turn, so it may have existed then — it is not deleted';
@@ -75,12 +123,7 @@ const UNSURE =
  */
 export async function originals(
   read: (path: string) => Promise<Uint8Array | undefined>,
-  files: readonly {
-    readonly path: string;
-    readonly kind: FileChangeKind;
-    readonly beforeUnknown?: boolean;
-    readonly unsure?: boolean;
-  }[],
+  files: readonly FileBefore[],
 ): Promise<{ known: RestoredFile[]; unknown: RestoreFailure[] }> {
   const known: RestoredFile[] = [];
   const unknown: RestoreFailure[] = [];
