@@ -33,17 +33,21 @@ export class TurnReview {
     await this.changeReview().act(chatOf(this.deps.chats, view).thread, turnId, action, path);
   }
 
-  /** Puts the workspace back to before the view's chat's turn `turnId` (the user confirms first). */
-  async restoreCheckpoint(turnId: string, view: ViewSlot): Promise<void> {
-    await this.changeReview().restore(chatOf(this.deps.chats, view).thread, turnId);
+  /**
+   * Puts the workspace back to before the view's chat's turn `turnId` (the user confirms first); resolves
+   * false when the user declined.
+   */
+  async restoreCheckpoint(turnId: string, view: ViewSlot): Promise<boolean> {
+    return this.changeReview().restore(chatOf(this.deps.chats, view).thread, turnId);
   }
 
-  /** Edit and resend's offer: the workspace back to before the turn the user message `entryId` started. */
-  async restoreBeforeMessage(entryId: string, view: ViewSlot): Promise<void> {
+  /**
+   * Edit and resend's offer: the workspace back to before the turn the user message `entryId` started;
+   * resolves false when the user declined (then nothing may be sent).
+   */
+  async restoreBeforeMessage(entryId: string, view: ViewSlot): Promise<boolean> {
     const turnId = chatOf(this.deps.chats, view).thread.entry(entryId)?.turnId;
-    if (turnId !== undefined) {
-      await this.restoreCheckpoint(turnId, view);
-    }
+    return turnId === undefined || this.restoreCheckpoint(turnId, view);
   }
 
   answerReview(id: string, decision: 'keep' | 'undo'): void {

@@ -125,7 +125,8 @@ export class ViewMessageHandler {
       case 'turn_changes':
         return review.turnChanges(message.turnId, message.action, message.path, view);
       case 'restore_checkpoint':
-        return review.restoreCheckpoint(message.turnId, view);
+        await review.restoreCheckpoint(message.turnId, view);
+        return;
       case 'fix_problems':
         return review.fixProblems(message.turnId, view);
       case 'dismiss_problems':
@@ -141,8 +142,9 @@ export class ViewMessageHandler {
       case 'list_agent_sessions':
         return commands.agentSessions.list(view, message.agentId, message.cursor);
       case 'edit_resend':
-        if (message.restoreCheckpoint) {
-          await review.restoreBeforeMessage(message.entryId, view);
+        // Cancel in the restore's confirmation: no fork, nothing sent, the edit stays in the composer.
+        if (message.restoreCheckpoint && !(await review.restoreBeforeMessage(message.entryId, view))) {
+          return turns.keepUnsent(view);
         }
         await commands.forks.fork(view, message.entryId);
         return sendComposed(turns, message, view);

@@ -209,6 +209,11 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: z.optional(ProblemsOfferSchema) }),
   /** The agent's questions waiting in chat `chatId` changed (one appeared or was settled). */
   z.object({ type: z.literal('elicitations'), chatId: z.string(), items: z.array(ElicitationSchema) }),
+  /**
+   * The view's message was not sent because the user cancelled a step before it (the restore asked for
+   * by an edit's resend): it goes back to the composer, editing as it was.
+   */
+  z.object({ type: z.literal('send_cancelled') }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */

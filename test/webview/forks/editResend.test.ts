@@ -62,6 +62,49 @@ describe('webview: edit and resend an earlier message', () => {
     });
   }
 
+  it('a send the host did not make (the restore was cancelled, or it failed) keeps the edit: same message, box ticked, text back', async () => {
+    const page = await chat.open({ width: 480, height: 560 });
+    await page.host(snapshot(THREAD));
+    await page.page.locator('[data-entry-id="e1"]').getByRole('button', { name: 'Edit and resend' }).click();
+    const restore = page.page.getByLabel('Restore the files to before it first');
+    await restore.check();
+    const input = page.page.locator('.composer-input');
+    await input.fill('Add a strict parser');
+    await input.press('Enter');
+    const strip = page.page.locator('.edit-strip');
+    assert.equal(await strip.isHidden(), true, 'sent: editing ends while the host works');
+
+    for (const answer of [
+      { type: 'send_cancelled' as const },
+      { type: 'error' as const, message: 'Stop the running turn before restoring a checkpoint.' },
+    ]) {
+      await page.host(answer);
+      assert.equal(await strip.isHidden(), false, `${answer.type}: editing goes on`);
+      assert.equal(await restore.isChecked(), true, 'the restore box as it was');
+      assert.equal(await input.inputValue(), 'Add a strict parser', 'the edit is back in the composer');
+      if (answer.type === 'send_cancelled') {
+        await page.page.screenshot({ path: `${OUT}/edit-resend-cancelled.png` });
+        assert.doesNotMatch(
+          await page.page.locator('body').innerText(),
+          /error/i,
+          'a cancel is not an error',
+        );
+      }
+      await page.clearPosted();
+      await input.press('Enter');
+      assert.deepEqual(
+        (await page.posted()).at(-1),
+        {
+          type: 'edit_resend',
+          entryId: 'e1',
+          restoreCheckpoint: true,
+          text: 'Add a strict parser',
+        },
+        'sent again as the same edit, not as a plain send',
+      );
+    }
+  });
+
   it('offers no restore without a checkpoint, Cancel leaves editing, and a plain send stays a send', async () => {
     const page = await chat.open({ width: 480, height: 560 });
     await page.host(snapshot(THREAD));
