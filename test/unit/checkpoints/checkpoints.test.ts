@@ -192,9 +192,11 @@ describe('checkpoints: shadow git store', function () {
     );
 
     write(fixture.workspace, { 'huge.txt': 'small again\n' });
-    assert.ok(
-      !summary(await store.changes(checkpoint), fixture.workspace).some((line) => line.includes('huge.txt')),
-      'not "created": it was there, only too large to keep',
+    const huge = (await store.changes(checkpoint)).find((change) => change.path.endsWith('huge.txt'));
+    assert.deepEqual(
+      { kind: huge?.kind, unrecorded: huge?.unrecorded },
+      { kind: 'modified', unrecorded: true },
+      'not "created": it was there, only too large to keep — listed, its earlier bytes unknown',
     );
     const later = await store.create();
     assert.deepEqual(
@@ -274,11 +276,13 @@ describe('checkpoints: shadow git store', function () {
     assert.equal(await store.read(checkpoint, path.join(fixture.workspace, 'link.txt')), undefined);
     rmSync(path.join(fixture.workspace, 'link.txt'));
     write(fixture.workspace, { 'link.txt': 'now a file\n' });
+    const changes = await store.changes(checkpoint);
     assert.deepEqual(
-      summary(await store.changes(checkpoint), fixture.workspace),
-      ['modified target.txt +1 -1'],
+      summary(changes, fixture.workspace),
+      ['modified link.txt +1 -0', 'modified target.txt +1 -1'],
       'a link replaced by a file is not "created": Undo would delete it and the link would be lost',
     );
+    assert.equal(changes[0]?.unrecorded, true, 'its earlier state is not known: Undo leaves it');
   });
 
   it('a file deleted and recreated: unchanged when the bytes are the same, modified when not', async () => {

@@ -7,6 +7,10 @@ import type { RestoreFailure } from './workspaceChanges';
 export const UNSURE_BEFORE =
   'It was being written while the checkpoint before the turn read it, so its content then is not known: Undo leaves it.';
 
+/** On the card, for a file that existed before the turn but that the checkpoint could not record. */
+export const UNRECORDED_BEFORE =
+  'It existed before the turn, but the checkpoint could not record it (unreadable, too large or a link then), so its content then is not known: Undo leaves it.';
+
 /** How many file names a confirmation lists before "and N more". */
 const LISTED_FILES = 12;
 
@@ -123,8 +127,8 @@ export function turnChangesOf(
       removed: file.removed,
       ...(file.binary ? { binary: true } : {}),
       // Unsure before bytes: no Undo (as for a file that may have existed), and the card says why.
-      ...(file.beforeUnknown || file.unsure ? { beforeUnknown: true } : {}),
-      ...(file.unsure ? { problem: UNSURE_BEFORE } : {}),
+      ...(file.beforeUnknown || file.unsure || file.unrecorded ? { beforeUnknown: true } : {}),
+      ...(file.unsure ? { problem: UNSURE_BEFORE } : file.unrecorded ? { problem: UNRECORDED_BEFORE } : {}),
       decision: decided.get(file.path) ?? 'pending',
     })),
     live: options.live,

@@ -337,7 +337,7 @@ export class ChangeReview implements Disposable {
   /** What putting `files` back as they were at `checkpointId` will do (see `planPutBack`). */
   private async plan(
     checkpointId: string,
-    files: readonly Pick<FileChangeStat, 'path' | 'kind' | 'beforeUnknown' | 'unsure'>[],
+    files: readonly Pick<FileChangeStat, 'path' | 'kind' | 'beforeUnknown' | 'unsure' | 'unrecorded'>[],
   ): Promise<PutBackPlan> {
     // A file of a folder removed from the workspace since is left as it is: nothing is known of it now.
     const folders = (await this.store()).folders;

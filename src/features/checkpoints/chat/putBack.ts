@@ -1,5 +1,5 @@
 import { checkWriteTarget, isLexicallyWithin, type WriteTarget } from '../../../core/files/pathConfinement';
-import { sameBytes } from './cardUpdates';
+import { sameBytes, UNRECORDED_BEFORE } from './cardUpdates';
 import type { FileChangeKind } from '../core/types';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
 
@@ -107,11 +107,18 @@ export interface FileBefore {
   readonly kind: FileChangeKind;
   readonly beforeUnknown?: boolean;
   readonly unsure?: boolean;
+  readonly unrecorded?: boolean;
+  /** The card's note on it. */
+  readonly problem?: string;
 }
 
 /** Why a file listed as created is not deleted: it was ignored at the checkpoint, so it may have existed. */
 const BEFORE_UNKNOWN =
   'it was ignored (by .gitignore) before the turn, so it may have existed then — it is not deleted';
+
+/** Why a file is not put back: it existed, but the checkpoint could not record it. */
+const UNRECORDED =
+  'the checkpoint before the turn could not record it, so its content then is not known — it is not restored';
 
 /** Why a file is not put back: it was being written while the checkpoint read it. */
 const UNSURE =
@@ -128,6 +135,11 @@ export async function originals(
   const known: RestoredFile[] = [];
   const unknown: RestoreFailure[] = [];
   for (const file of files) {
+    // From the card (which keeps the words, not the flags): its problem says which.
+    if (file.unrecorded || (file.beforeUnknown && file.problem === UNRECORDED_BEFORE)) {
+      unknown.push({ path: file.path, reason: UNRECORDED });
+      continue;
+    }
     // On the card both read `beforeUnknown`: for a created file it was ignored, for another unsure.
     if (file.unsure || (file.beforeUnknown && file.kind !== 'created')) {
       unknown.push({ path: file.path, reason: UNSURE });

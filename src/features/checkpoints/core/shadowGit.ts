@@ -230,6 +230,7 @@ function toStat(
     binary: change.binary,
     ...(change.beforeUnknown ? { beforeUnknown: true } : {}),
     ...(change.unsure ? { unsure: true } : {}),
+    ...(change.unrecorded ? { unrecorded: true } : {}),
   };
 }
 

@@ -159,7 +159,6 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
       file.kind === 'deleted' ? at(NO_FILE) : vscode.Uri.file(file.path),
     ];
   }
-
 }
 
 /**
