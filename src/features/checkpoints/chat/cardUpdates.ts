@@ -7,9 +7,9 @@ import type { RestoreFailure } from './workspaceChanges';
 export const UNSURE_BEFORE =
   'It was being written while the checkpoint before the turn read it, so its content then is not known: Undo leaves it.';
 
-/** On the card, for a file that existed before the turn but that the checkpoint could not record. */
+/** On the card, for a file the checkpoint before the turn could not record (it may have existed). */
 export const UNRECORDED_BEFORE =
-  'It existed before the turn, but the checkpoint could not record it (unreadable, too large or a link then), so its content then is not known: Undo leaves it.';
+  'The checkpoint before the turn could not record it (unreadable, too large, a link, or changed before it was read), so its content then is not known: Undo leaves it.';
 
 /** How many file names a confirmation lists before "and N more". */
 const LISTED_FILES = 12;
