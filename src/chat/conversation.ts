@@ -62,6 +62,8 @@ export class Conversation implements Disposable {
   private readonly subscription: Disposable;
   /** Following the running turn's file changes. */
   private following: Disposable | undefined;
+  /** The checkpoint before the next turn, still being taken when its prompt went out (a large workspace). */
+  private lateCheckpoint: Promise<string> | undefined;
   /** Set until a prompt goes out (its session opening, the checkpoint): the chat counts as running, Stop aborts it. */
   private preparing: AbortController | undefined;
   /** Set while the session is opened (new, resume, load): Stop or deleting the chat abandons it ($/cancel_request). */
@@ -268,7 +270,12 @@ export class Conversation implements Disposable {
       this.preparing = undefined;
     }
     // Stopped before the prompt went out: the message is kept as a cancelled turn, never sent.
-    // A failed checkpoint shows on the turn itself: its changes cannot be listed or undone.
+    // A failed checkpoint shows on the turn itself: its changes cannot be listed or undone. One still
+    // being taken is followed once it is done.
+    this.lateCheckpoint =
+      checkpoint !== undefined && 'late' in checkpoint && !preparing.signal.aborted
+        ? checkpoint.late
+        : undefined;
     return session.prompt(
       toSend,
       checkpoint === undefined || preparing.signal.aborted
@@ -327,9 +334,15 @@ export class Conversation implements Disposable {
   /** Journals events in batches: at once when a turn starts or ends, else at most every checkpoint. */
   private record(event: ThreadEvent): void {
     this.pending.push(event);
-    if (event.type === 'turn_started' && event.turn.checkpointId !== undefined && this.deps.changes) {
+    const late = this.lateCheckpoint;
+    if (
+      event.type === 'turn_started' &&
+      (event.turn.checkpointId ?? late) !== undefined &&
+      this.deps.changes
+    ) {
+      this.lateCheckpoint = undefined;
       this.following?.dispose();
-      this.following = this.deps.changes.follow(this.thread, event.turn.id, () => this.title);
+      this.following = this.deps.changes.follow(this.thread, event.turn.id, () => this.title, late);
     }
     if (event.type === 'turn_updated') {
       void this.flush(); // a decision on a file must survive a reload at once

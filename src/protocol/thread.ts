@@ -281,7 +281,10 @@ export const TurnSchema = z.object({
   stderrTail: z.optional(z.array(z.string())),
   /** The workspace as it was before the turn: "Restore checkpoint" goes back to it. */
   checkpointId: z.optional(z.string()),
-  /** Why there is no checkpoint from before the turn (its changes cannot be listed or undone). */
+  /**
+   * What is wrong with the checkpoint from before the turn: why there is none (its changes cannot be listed
+   * or undone), or that it was taken late, while the turn ran (what changed before then is not listed).
+   */
   checkpointProblem: z.optional(z.string()),
   /** The files the turn changed. */
   changes: z.optional(TurnChangesSchema),

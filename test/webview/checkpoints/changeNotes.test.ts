@@ -130,3 +130,47 @@ describe('webview: what a change card or a turn without a checkpoint says is not
     page.assertClean();
   });
 });
+
+describe('webview: a turn whose checkpoint was taken late, or is still being taken', () => {
+  const chat = useChatPages();
+  const LATE =
+    'Checkpoint taken 14 s into this turn (a large workspace or a busy machine): changes made before then are not listed, and Undo and Restore go back to how files were then.';
+
+  it('says so under Restore checkpoint and on the card; while it is taken, says that in its place (screenshot)', async () => {
+    const page = await chat.open({ width: 480, height: 640 });
+    await page.host(
+      snapshot({
+        entries: [
+          message('user', 'u1', 'Rename the config loader', { turnId: 't1' }),
+          message('user', 'u2', 'And its tests', { turnId: 't2' }),
+        ],
+        turns: [
+          finishedTurn({
+            checkpointProblem: LATE,
+            changes: turnChanges([fileChange('src/config.ts', { added: 4, removed: 4 })]),
+          }),
+          finishedTurn({
+            id: 't2',
+            status: 'running',
+            endedAt: undefined,
+            checkpointId: undefined,
+            checkpointProblem:
+              "The checkpoint before this turn was still being taken after 10 s: the turn's changes are listed once it is done.",
+            changes: undefined,
+          }),
+        ],
+      }),
+    );
+    const row = page.page.locator('.checkpoint-row[data-turn-id="t1"]');
+    assert.equal(await row.locator('.restore-checkpoint').count(), 1, 'Restore is still offered');
+    assert.equal(await row.locator('.checkpoint-late').innerText(), LATE);
+    assert.equal(await row.locator('.checkpoint-late').getAttribute('role'), 'note');
+    assert.equal(await card(page, 't1').locator('.change-late').innerText(), LATE);
+    const pending = page.page.locator('.checkpoint-problem[data-turn-id="t2"]');
+    assert.match(await pending.innerText(), /still being taken after 10 s/);
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/checkpoint-late.png` });
+    page.assertClean();
+  });
+});

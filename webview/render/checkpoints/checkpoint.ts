@@ -113,35 +113,42 @@ function refreshRestoreAction(
   anyRunning: boolean,
   post: (message: ViewMessage) => boolean,
 ): void {
-  const problem = turn.checkpointId === undefined ? turn.checkpointProblem : undefined;
-  const message =
-    (turn.checkpointId !== undefined && turn.status !== 'running') || problem !== undefined
-      ? slots.userMessage
-      : undefined;
-  const key = !message
-    ? ''
-    : problem !== undefined
-      ? `problem:${problem}`
-      : `${turn.checkpointId}:${anyRunning}`;
+  const note = turn.checkpointProblem;
+  const restorable = turn.checkpointId !== undefined && turn.status !== 'running';
+  const message = restorable || note !== undefined ? slots.userMessage : undefined;
+  const key = !message ? '' : `${restorable ? `${turn.checkpointId}:${anyRunning}` : ''}|${note ?? ''}`;
   if ((slots.checkpoint?.key ?? '') === key) {
     return;
   }
   slots.checkpoint?.element.remove();
   slots.checkpoint = undefined;
   if (message) {
-    const element =
-      problem !== undefined
-        ? checkpointProblemRow(turn.id, problem)
-        : restoreCheckpointRow(turn.id, anyRunning, post);
+    const element = restorable
+      ? restoreCheckpointRow(turn.id, anyRunning, post)
+      : checkpointProblemRow(turn.id, note ?? '');
+    if (restorable && note !== undefined) {
+      // Taken late: Restore goes back to how files were then, and the note says so beside it.
+      element.append(checkpointNote(note));
+    }
     message.after(element);
     slots.checkpoint = { element, key };
   }
 }
 
-/** In place of Restore checkpoint: why this turn has none (its changes cannot be listed or undone). */
+/**
+ * In place of Restore checkpoint: why this turn has none (its changes cannot be listed or undone), or,
+ * while it runs, what is wrong with the one it has.
+ */
 function checkpointProblemRow(turnId: string, problem: string): HTMLElement {
   const row = el('div', 'checkpoint-row checkpoint-problem', icon('warning'), el('span', '', problem));
   row.setAttribute('role', 'note');
   row.dataset.turnId = turnId;
   return row;
+}
+
+/** Under Restore checkpoint: what is wrong with the checkpoint (taken late, while the turn ran). */
+function checkpointNote(text: string): HTMLElement {
+  const note = el('span', 'checkpoint-problem checkpoint-late', icon('warning'), el('span', '', text));
+  note.setAttribute('role', 'note');
+  return note;
 }
