@@ -253,6 +253,11 @@ export const TurnFileChangeSchema = z.object({
   beforeUnknown: z.optional(z.boolean()),
   /** Why the last Undo left this file as it is (e.g. a folder on its path is now a link to outside). */
   problem: z.optional(z.string()),
+  /**
+   * It is a symbolic link the turn made (deleted: one it removed), naming `target` as written; `outside`:
+   * the target is not in the workspace, so the agent may have changed files outside it through the link.
+   */
+  link: z.optional(z.object({ target: z.string().check(z.maxLength(1024)), outside: z.boolean() })),
 });
 
 /** The files a turn changed, for the "N files changed" card. */

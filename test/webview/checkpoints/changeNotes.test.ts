@@ -103,6 +103,40 @@ describe('webview: what a change card or a turn without a checkpoint says is not
     page.assertClean();
   });
 
+  it('lists a link the agent made as a link with its target, and says plainly when it leads outside (screenshot)', async () => {
+    const page = await chat.open({ width: 480, height: 420 });
+    await page.host(
+      snapshot({
+        entries: [message('user', 'u1', 'Share the notes')],
+        turns: [
+          finishedTurn({
+            changes: turnChanges([
+              fileChange('notes.txt', { link: { target: '/home/me/.ssh/config', outside: true } }),
+              fileChange('alias.txt', { kind: 'created', link: { target: 'real.txt', outside: false } }),
+              fileChange('src/app.ts'),
+            ]),
+          }),
+        ],
+      }),
+    );
+    const outside = row(page, '/w/notes.txt');
+    assert.equal(await outside.locator('.change-link-target').innerText(), '→ /home/me/.ssh/config');
+    assert.equal(await outside.locator('.change-kind').getAttribute('aria-label'), 'Now a link');
+    assert.equal(
+      await outside.locator('.change-outside').innerText(),
+      'It links to /home/me/.ssh/config, outside the workspace: the agent may have changed files outside the workspace through it.',
+    );
+    const inside = row(page, '/w/alias.txt');
+    assert.equal(await inside.locator('.change-link-target').innerText(), '→ real.txt');
+    assert.equal(await inside.locator('.change-kind').getAttribute('aria-label'), 'Link created');
+    assert.equal(await inside.locator('.change-outside').count(), 0, 'a link inside is not called outside');
+    assert.equal(await row(page, '/w/src/app.ts').locator('.change-link-target').count(), 0);
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/change-card-links.png` });
+    page.assertClean();
+  });
+
   it('says on a turn without a checkpoint why there is none, in place of Restore checkpoint (screenshot)', async () => {
     const page = await chat.open({ width: 480, height: 300 });
     await page.host(

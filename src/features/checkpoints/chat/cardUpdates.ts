@@ -129,6 +129,7 @@ export function turnChangesOf(
       // Unsure before bytes: no Undo (as for a file that may have existed), and the card says why.
       ...(file.beforeUnknown || file.unsure || file.unrecorded ? { beforeUnknown: true } : {}),
       ...(file.unsure ? { problem: UNSURE_BEFORE } : file.unrecorded ? { problem: UNRECORDED_BEFORE } : {}),
+      ...(file.link ? { link: { target: file.link.target, outside: file.link.outside } } : {}),
       decision: decided.get(file.path) ?? 'pending',
     })),
     live: options.live,

@@ -110,6 +110,8 @@ export interface FileBefore {
   readonly unrecorded?: boolean;
   /** The card's note on it. */
   readonly problem?: string;
+  /** It is a link (what it names, as written). */
+  readonly link?: { readonly target: string };
 }
 
 /** Why a file listed as created is not deleted: it was ignored at the checkpoint, so it may have existed. */
@@ -135,6 +137,14 @@ export async function originals(
   const known: RestoredFile[] = [];
   const unknown: RestoreFailure[] = [];
   for (const file of files) {
+    if (file.link !== undefined && (file.unrecorded || file.beforeUnknown)) {
+      // What was there before (a folder, another link) is not known to the checkpoint: never guessed.
+      unknown.push({
+        path: file.path,
+        reason: `it is a link to ${file.link.target} now, and what was there is not recorded`,
+      });
+      continue;
+    }
     // From the card (which keeps the words, not the flags): its problem says which.
     if (file.unrecorded || (file.beforeUnknown && file.problem === UNRECORDED_BEFORE)) {
       unknown.push({ path: file.path, reason: UNRECORDED });

@@ -14,6 +14,7 @@ import {
   type PutBackPlan,
 } from './putBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
+import { readLinkTarget } from '../core/linkTargets';
 
 /** What taking changes back needs of the change review. */
 export interface TakeBackDeps {
@@ -53,14 +54,20 @@ export class TakeBack {
     const plan = await this.plan(checkpointId, files);
     // Only what will be written is asked about: a file left alone (its bytes before are not known, its
     // folder is now a link) loses nothing — and its "content now" could be read through a link.
-    const written = new Set(plan.known.map((file) => file.path));
-    const edited = afterId
-      ? await editedSince(
-          workspace,
-          (p) => this.deps.read(afterId, p),
-          files.filter((file) => written.has(file.path)),
-        )
-      : [];
+    const written = files.filter((file) => plan.known.some((known) => known.path === file.path));
+    // A link the turn left is compared as a link (its target), never by reading through it: what it
+    // names may be outside the workspace, and was never in the checkpoint.
+    const links = written.filter((file) => file.link !== undefined);
+    const edited = [
+      ...(afterId
+        ? await editedSince(
+            workspace,
+            (p) => this.deps.read(afterId, p),
+            written.filter((file) => file.link === undefined),
+          )
+        : []),
+      ...(await linksChangedSince(links)),
+    ];
     if (!(await undoDespiteEdits(workspace, edited))) {
       return;
     }
@@ -133,4 +140,10 @@ export class TakeBack {
     reportNotRestored(this.deps.workspace, verb, outcome);
     return outcome;
   }
+}
+
+/** The links the turn left (`link`) that name something else now, or are no longer links. */
+async function linksChangedSince(files: readonly TurnFileChange[]): Promise<TurnFileChange[]> {
+  const now = await Promise.all(files.map((file) => readLinkTarget(file.path)));
+  return files.filter((file, index) => now[index] !== file.link?.target);
 }

@@ -1,4 +1,5 @@
 import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
+import { LinkList } from './linkTargets';
 import { TrailerList } from './trailerList';
 import type { DiffEnds } from './treeDiff';
 
@@ -15,6 +16,12 @@ const UNSURE_TRAILER = 'acp-unsure:';
  */
 const UNRECORDED_TRAILER = 'acp-unrecorded:';
 
+/** The links at both ends of a diff. */
+export interface LinkEnds {
+  readonly linksBefore: ReadonlyMap<string, string> | 'unknown';
+  readonly linksAfter: ReadonlyMap<string, string> | 'unknown';
+}
+
 /** What a snapshot found beside its tree: the files it has no (whole) bytes of, by why. */
 export interface SnapshotLists {
   /** Left out (too large, links, nested repositories, unreadable rule files); see ./skipList. */
@@ -23,6 +30,8 @@ export interface SnapshotLists {
   readonly unsure: readonly string[];
   /** There, but git could not read them. */
   readonly unrecorded: readonly string[];
+  /** The symbolic links, with their targets. */
+  readonly links: ReadonlyMap<string, string>;
 }
 
 /**
@@ -35,12 +44,14 @@ export class CheckpointLists {
   private readonly skipped: TrailerList;
   private readonly unsure: TrailerList;
   private readonly unrecorded: TrailerList;
+  private readonly links: LinkList;
 
   constructor(git: Git) {
     this.ignored = new IgnoredFiles(git);
     this.skipped = new TrailerList(SKIPPED_TRAILER, git);
     this.unsure = new TrailerList(UNSURE_TRAILER, git);
     this.unrecorded = new TrailerList(UNRECORDED_TRAILER, git, true);
+    this.links = new LinkList(git);
   }
 
   /** The trailer lines of a checkpoint of a snapshot with `lists` (and the ignored files now). */
@@ -51,19 +62,26 @@ export class CheckpointLists {
       ignoredBlob === '' ? '' : `${IGNORED_TRAILER} ${ignoredBlob}`,
       await this.unsure.line(lists.unsure),
       await this.unrecorded.line(lists.unrecorded),
+      await this.links.line(lists.links),
     ]
       .filter((line) => line !== '')
       .join('\n');
   }
 
-  /** What checkpoint `from` and checkpoint `to` (or `skippedNow`, for the folder as it is) recorded. */
-  async ends(from: string, to: string | undefined, skippedNow: readonly string[]): Promise<DiffEnds> {
+  /** What checkpoint `from` and checkpoint `to` (or `now`, for the folder as it is) recorded. */
+  async ends(
+    from: string,
+    to: string | undefined,
+    now: Pick<SnapshotLists, 'skipped' | 'links'>,
+  ): Promise<DiffEnds & LinkEnds> {
     return {
       skippedBefore: await this.skipped.at(from),
       ignoredBefore: await this.ignored.at(from),
       unsureBefore: await this.unsure.at(from),
       unrecordedBefore: await this.unrecorded.at(from),
-      skippedAfter: to === undefined ? new Set(skippedNow) : await this.skipped.at(to),
+      skippedAfter: to === undefined ? new Set(now.skipped) : await this.skipped.at(to),
+      linksBefore: await this.links.at(from),
+      linksAfter: to === undefined ? now.links : await this.links.at(to),
     };
   }
 

@@ -16,6 +16,7 @@ import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/util/serialQueue';
 import { SkipList, exists, type SkippedFile } from './skipList';
 import { diffTreeArgs, parseRawAndNumstat, whatIsKnown, type TreeChange } from './treeDiff';
+import { readLinks, withLinkChanges } from './linkTargets';
 import type { ShadowRepoOptions } from './shadowRepoOptions';
 
 export type { TreeChange } from './treeDiff';
@@ -56,6 +57,8 @@ export class ShadowRepo {
   private unreadable = false;
   /** Files there at the newest snapshot but not in its tree (git could not read them). */
   private unrecorded: string[] = [];
+  /** The folder's symbolic links at the newest snapshot, with their targets. */
+  private links: ReadonlyMap<string, string> = new Map();
 
   private constructor(private readonly options: ShadowRepoOptions) {
     this.location = {
@@ -114,6 +117,7 @@ export class ShadowRepo {
         skipped: this.skipList.paths(),
         unsure: [...this.unsure],
         unrecorded: this.unrecorded,
+        links: this.links,
       });
       this.listing.pruneIgnored();
       const newest = this.newestCheckpoint;
@@ -139,10 +143,11 @@ export class ShadowRepo {
     return this.queue.run(async () => {
       const target = to ?? (await this.snapshotTree());
       const changes = await this.diff(from, target);
-      if (changes.length === 0) {
-        return changes;
+      if (changes.length === 0 && this.links.size === 0 && to === undefined) {
+        return changes; // nothing changed, and no link to look at (the quick answer of a live list)
       }
-      return whatIsKnown(changes, await this.lists.ends(from, to, this.skipList.paths()));
+      const ends = await this.lists.ends(from, to, { skipped: this.skipList.paths(), links: this.links });
+      return whatIsKnown(withLinkChanges(changes, ends.linksBefore, ends.linksAfter), ends);
     });
   }
 
@@ -244,8 +249,8 @@ export class ShadowRepo {
       } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
         newlySkipped.set(rel, skip);
       } else if (skip.reason === 'symlink') {
-        // A tracked file the agent replaced by a link is gone as a file: the card lists it as deleted,
-        // and Undo puts the file back in place of the link (never writing through it).
+        // A tracked file the agent replaced by a link is gone as a file: the card lists it as replaced by
+        // the link, and Undo puts the file back in place of the link (never writing through it).
         linkedNow.push(rel);
       } else {
         // A tracked file that grew past the bound keeps its last snapshotted version.
@@ -291,6 +296,7 @@ export class ShadowRepo {
       }
     }
     this.unrecorded = await this.unrecordedFiles();
+    this.links = await readLinks(this.options.folder, [...this.skipList.links(), ...linkedNow]);
     // Untracked files left out (newly skipped or unnameable) are looked at again by a full look.
     const leftOut = listed.some((entry, index) => entry.startsWith('?') && reasons[index] !== undefined);
     this.listing.settle(!this.unreadable && this.unsure.size === 0 && !leftOut && linkedNow.length === 0);

@@ -15,6 +15,8 @@ export interface TreeChange {
   readonly unsure?: boolean;
   /** It was there at the earlier checkpoint, which could not record it: its bytes then are not known. */
   readonly unrecorded?: boolean;
+  /** It is a symbolic link (a deleted one: it was), naming `target` as written. */
+  readonly link?: { readonly target: string };
 }
 
 /** A nested repository's entry: a commit of another repository, not a file. */

@@ -29,6 +29,11 @@ export interface FileChangeStat {
    * out then — too large, a link —, or the checkpoint cannot say): never listed as created. Undo leaves it.
    */
   readonly unrecorded?: boolean;
+  /**
+   * It is a symbolic link (deleted: it was one) naming `target` as written; `outside`: the target is not in
+   * the workspace — the agent may have changed files outside it through the link.
+   */
+  readonly link?: { readonly target: string; readonly outside: boolean };
 }
 
 /**
