@@ -6,11 +6,13 @@
 //             the features the chat rarely needs, each `require`d by dist/chat.js on its first use
 //             (src/vscode/lazyBundles.ts): see `lazyFeatures` below
 //  - webview: webview/main.ts   -> dist/webview.js    (ESM, browser)
+//             webview/markdown/markdownWorker.ts -> dist/markdownWorker.js (a classic worker script):
+//             streamed markdown planned off the page's main thread
 //  - demo agent: test/fixtures/agent/main.ts -> dist/demo-agent.js (CommonJS, Node): the scriptable
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
 // Flags: --production (minify, no source maps), --watch (rebuild on change).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -69,16 +71,20 @@ const markdownLibraries = {
   'uc.micro': 'webview/markdown/ucmicro.ts',
   'linkify-it': 'webview/markdown/linkify.ts',
 };
-const browserMarkdown = {
-  name: 'browser-markdown',
-  setup(build) {
-    build.onResolve({ filter: /^(entities|punycode\.js|uc\.micro|linkify-it)$/ }, (args) =>
-      /[\\/]markdown-it[\\/]/.test(args.importer)
-        ? { path: resolve(markdownLibraries[args.path]) }
-        : undefined,
-    );
-  },
-};
+/** The plugin that points markdown-it's imports of `libraries` (names of markdownLibraries) at ours. */
+function browserMarkdown(libraries) {
+  const filter = new RegExp(`^(${libraries.map((name) => name.replace('.', '\\.')).join('|')})$`);
+  return {
+    name: 'browser-markdown',
+    setup(build) {
+      build.onResolve({ filter }, (args) =>
+        /[\\/]markdown-it[\\/]/.test(args.importer)
+          ? { path: resolve(markdownLibraries[args.path]) }
+          : undefined,
+      );
+    },
+  };
+}
 
 const common = {
   bundle: true,
@@ -91,26 +97,17 @@ const common = {
 
 const nodeBundle = { ...common, format: 'cjs', platform: 'node', target: 'node20' };
 
-/** Bundles of their own, `require`d by dist/chat.js on first use: dist/<name>.js from its entry. */
-const lazyFeatures = {
-  // the agent connection (AgentClient, the ACP SDK and its zod schemas): with the first agent start
-  connection: 'src/core/connection/agentClient.ts',
-  // the checkpoint store: with the first checkpoint
-  checkpoints: 'src/features/checkpoints/core/index.ts',
-  // "ACP: Check Agents"
-  doctor: 'src/features/doctor/vscode/index.ts',
-  // the servers given to a session (at its start) and the MCP commands
-  mcp: 'src/features/mcp/vscode/index.ts',
-  // the @-mention index: with the first mention query
-  mentions: 'src/features/mentions/vscode/index.ts',
-  // the ACP Registry and Add Agent / Update / Remove
-  registry: 'src/features/registry/vscode/index.ts',
-};
+/**
+ * Bundles of their own, `require`d by dist/chat.js on first use: dist/<name>.js from its entry. The one list
+ * (src/lazyBundles.json) is read here, by the chat's host (which loads them) and by the bench and the
+ * packaging check.
+ */
+const lazyBundles = JSON.parse(readFileSync('src/lazyBundles.json', 'utf8'));
 
 const builds = [
   { ...nodeBundle, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...nodeBundle, entryPoints: ['src/chatHost.ts'], outfile: 'dist/chat.js', external: ['vscode'] },
-  ...Object.entries(lazyFeatures).map(([name, entry]) => ({
+  ...Object.entries(lazyBundles).map(([name, { entry }]) => ({
     ...nodeBundle,
     entryPoints: [entry],
     outfile: `dist/${name}.js`,
@@ -121,8 +118,19 @@ const builds = [
     ...common,
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
-    plugins: [browserMarkdown, ...common.plugins],
+    plugins: [browserMarkdown(Object.keys(markdownLibraries)), ...common.plugins],
     format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+  },
+  {
+    ...common,
+    entryPoints: ['webview/markdown/markdownWorker.ts'],
+    outfile: 'dist/markdownWorker.js',
+    // A worker has no document to decode entities with: markdown-it's own `entities` there (its
+    // 20 KiB table loads once, with the worker, and decodes exactly as the page's decoder).
+    plugins: [browserMarkdown(['punycode.js', 'uc.micro', 'linkify-it']), ...common.plugins],
+    format: 'iife',
     platform: 'browser',
     target: 'es2022',
   },

@@ -33,9 +33,16 @@ const otherFeature = {
   message: 'A feature must not import another feature: move what both need into the base layers.',
 };
 
+/** A base part importing a feature: the base knows only the contribution point (src/chat/chatContribution.ts). */
+const anyFeature = {
+  regex: '(^|/)features(/|$)',
+  message:
+    'The base (src/protocol, core, chat, vscode) must not import a feature: a feature plugs in through its contribution (src/chat/chatContribution.ts), wired by the composition root.',
+};
+
 /**
  * The rules of one layer: for the base folder `src/<layer>` and every feature's `<layer>/` part (a later
- * `no-restricted-imports` replaces an earlier one, so a feature part gets both patterns in one rule).
+ * `no-restricted-imports` replaces an earlier one, so each part gets all its patterns in one rule).
  */
 function layerRules(layer, forbidVscode, pattern) {
   const rule = (patterns) =>
@@ -45,10 +52,13 @@ function layerRules(layer, forbidVscode, pattern) {
         }
       : { 'no-restricted-imports': ['error', { patterns }] };
   return [
-    { files: [`src/${layer}/**`], rules: rule([pattern]) },
+    { files: [`src/${layer}/**`], rules: rule([pattern, anyFeature]) },
     { files: [`src/features/*/${layer}/**`], rules: rule([pattern, otherFeature]) },
   ];
 }
+
+/** The composition roots: no layer imports one. */
+const ROOTS = 'extension|exports|chatHost|lazyChatHost|chatBase|chatFeatures';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', '.tools/**', 'test-results/**'] },
@@ -69,18 +79,18 @@ export default tseslint.config(
   // A feature (src/features/<name>/) has parts named like the layers: its core/, chat/ and vscode/ follow
   // the same arrows, and a feature builds on the base layers, never on another feature.
   ...layerRules('core', true, {
-    regex: '(^|/)(chat|vscode|extension|exports|chatHost|lazyChatHost)(/|$)',
+    regex: `(^|/)(chat|vscode|${ROOTS})(/|$)`,
     message:
       'A core part must not depend on a chat or vscode part or the extension (it talks through its ports).',
   }),
   ...layerRules('chat', true, {
-    regex: '(^|/)(vscode|extension|exports|chatHost|lazyChatHost)(/|$)',
+    regex: `(^|/)(vscode|${ROOTS})(/|$)`,
     message: 'A chat part must not depend on a vscode part or the extension.',
   }),
   // The adapters are built by the composition roots (extension, chatHost, lazyChatHost), never the other way.
   ...layerRules('vscode', false, {
-    regex: '(^|/)(extension|exports|chatHost|lazyChatHost)$',
-    message: 'A vscode part must not depend on the composition roots (extension, chatHost, lazyChatHost).',
+    regex: `(^|/)(${ROOTS})$`,
+    message: 'A vscode part must not depend on the composition roots (extension, chatHost, chatFeatures, …).',
   }),
   {
     // The chat page's HTML is built without vscode, so the webview tests serve exactly it.

@@ -126,6 +126,10 @@ export function runtimeFiles(root = repoRoot) {
       files.add(file);
     }
   }
+  // The bundles the chat loads on first use, by name (src/lazyBundles.json).
+  for (const name of Object.keys(JSON.parse(readFileSync(join(root, 'src', 'lazyBundles.json'), 'utf8')))) {
+    files.add(`dist/${name}.js`);
+  }
   // Follow stylesheets to what they import and load (chat.css → chat/*.css, codicon.css → codicon.ttf).
   const pending = [...files].filter((file) => file.endsWith('.css'));
   while (pending.length > 0) {

@@ -3,85 +3,61 @@
  * and the journal load only when the chat is first needed — the view opens, an editor-tab chat is
  * restored, a command runs, a test asks for the hooks — not when the extension activates (`extension.ts`
  * registers thin stand-ins that call `createChatHost` on first use). The agent connection (the ACP SDK)
- * loads later still, with the first agent start.
+ * loads later still, with the first agent start. The features are composed in `chatFeatures.ts`.
  */
-import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { PermissionRules } from './features/permissions/core/permissionRules';
-import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import { chatBase, type ChatBase } from './chatBase';
+import { chatFeatures, type ChatFeatures, type FeatureHooks } from './chatFeatures';
+import { ChatController, type ChatControllerDeps } from './chat/chatController';
 import type * as Connection from './core/connection/agentClient';
 import type * as Doctor from './features/doctor/vscode';
+import type * as Mcp from './features/mcp/vscode';
+import { MCP_COMMANDS } from './features/mcp/vscode/mcpCommands';
 import type * as Registry from './features/registry/vscode';
 import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommandIds';
-import { ChangeReview } from './features/checkpoints/chat/changeReview';
-import type * as CheckpointsCore from './features/checkpoints/core';
-import { ChatController } from './chat/chatController';
-import { chatOnScreen, revealChat, type ChatViewRefs } from './vscode/chatOnScreen';
+import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import { askAgentConsent } from './vscode/agentConsentPrompt';
+import type { AgentDefinition } from './chat/agentDefinition';
+import { WorkspaceConsent, type WorkspaceDefinition } from './chat/workspaceConsent';
+import type { ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
-import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReviews';
 import { VsCodeEditorActions } from './vscode/editorActions';
-import { ActiveEditorFile } from './features/currentFile/vscode/activeEditorFile';
 import { registerEditorTabCommands } from './vscode/editorTabCommands';
-import type * as Mentions from './features/mentions/vscode';
-import type { MentionSource } from './features/mentions/chat/mentionSource';
-import { channelLogger } from './vscode/logChannel';
-import type * as Mcp from './features/mcp/vscode';
-import { MCP_COMMANDS } from './features/mcp/vscode/mcpCommands';
-import { OnFirstUse, registerLazyCommands, requireBundle } from './vscode/lazyBundles';
-import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
-import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
-import { ElicitationNotice } from './features/elicitation/vscode/elicitationNotice';
+import { registerChatTitleActions } from './vscode/chatTitleActions';
+import { OnFirstUse, registerLazyCommands } from './vscode/lazyBundles';
 import {
   agentIdleStopMs,
   defaultAgentId,
   fileSettings,
   historyRetention,
   maxMessageChars,
-  permissionSettings,
-  permissionSurface,
-  workspaceRuleStore,
 } from './vscode/settings';
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
-import { SwappablePrompts, VsCodeUserPrompts } from './vscode/userPrompts';
-import { VsCodeDiagnostics } from './features/problems/vscode/vscodeDiagnostics';
-import { VsCodeTerminals } from './features/terminals/vscode/vscodeTerminals';
+import type { SwappablePrompts } from './vscode/userPrompts';
 import { WorkspaceFileSystem } from './vscode/workspaceFileSystem';
-import { VsCodeWorkspaceChanges } from './features/checkpoints/vscode/vscodeWorkspaceChanges';
-import { WorkspaceService } from './features/checkpoints/chat/workspaceService';
-import { vscodeWorkspaceHost } from './features/checkpoints/vscode/vscodeWorkspaceHost';
 
 /**
  * The test hooks: what the extension exposes to its integration tests, and only to them (an
  * extension host in `ExtensionMode.Test`); other extensions get nothing (see `exports.ts`).
  */
-export interface AcpAgentsApi {
+export interface AcpAgentsApi extends FeatureHooks {
   readonly chat: ChatController;
   /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
   readonly prompts: SwappablePrompts;
-  readonly review: VscodeEditReviews;
-  readonly terminals: VsCodeTerminals;
   readonly statusBar: AgentStatusBar;
-  readonly rules: PermissionRules;
   /** The agents offered and the settings errors found (`acpAgents.agents`). */
   readonly catalog: AgentCatalog;
   /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
   readonly panels: ChatPanels;
   /** The MCP servers given to sessions (`acpAgents.mcpServers`, secrets from SecretStorage). */
   readonly mcp: Mcp.McpServerSource;
-  /** The @-mention picker's workspace entries. */
-  readonly mentions: MentionSource;
   /** The sidebar's chat view (whether it is on screen). */
   readonly sidebar: ChatViewProvider;
   /** The ACP Registry and Add Agent's questions (tests install scripted answers in `prompts.current`). */
   readonly registry: Registry.Registry;
-  /** Checkpoints: the change review and the workspace service that says where and when they may be taken. */
-  readonly checkpoints: {
-    readonly review: ChangeReview;
-    readonly workspace: WorkspaceService<CheckpointsCore.CheckpointStore>;
-  };
 }
 
 /**
@@ -97,110 +73,109 @@ export interface ChatHost extends vscode.Disposable {
   shutdown(): Promise<void>;
 }
 
+/** The parts of the built chat that its commands and test hooks reach. */
+interface BuiltChat {
+  readonly chat: ChatController;
+  readonly catalog: AgentCatalog;
+  readonly view: ChatViewProvider;
+  readonly panels: ChatPanels;
+  readonly statusBar: AgentStatusBar;
+  readonly features: ChatFeatures;
+  readonly mcp: OnFirstUse<Mcp.McpServerSource>;
+  readonly registry: OnFirstUse<Registry.Registry>;
+  /** Whether an agent the workspace's own settings define may run (asked once per definition). */
+  readonly allowProgram: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
+}
+
 /**
  * Builds the chat: every object, and the registrations of its commands and listeners. `log` is the
- * extension's output channel (made at activation, owned by it). Every lifetime goes to the returned host.
+ * extension's output channel (made at activation, owned by it). Every lifetime goes to the returned host;
+ * a half-built chat leaves nothing registered (the next use builds it again from scratch).
  */
 export function createChatHost(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ChatHost {
-  const logger = channelLogger(log);
-  const prompts = new SwappablePrompts(new VsCodeUserPrompts());
-  const catalog = new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log);
-  const cwd = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
-  const review = new VscodeEditReviews(prompts);
-  // The agent connection, the doctor, MCP, the mention index and the registry are bundles of their own,
-  // loaded on first use.
-  // (Each named by a literal `joinPath`: scripts/package.mjs follows those to the files the .vsix must hold.)
-  const dist = context.extensionUri;
-  const mcpBundle = () => requireBundle<typeof Mcp>(vscode.Uri.joinPath(dist, 'dist', 'mcp.js').fsPath);
-  const mentionsBundle = () =>
-    requireBundle<typeof Mentions>(vscode.Uri.joinPath(dist, 'dist', 'mentions.js').fsPath);
-  const registryBundle = () =>
-    requireBundle<typeof Registry>(vscode.Uri.joinPath(dist, 'dist', 'registry.js').fsPath);
-  // The agent connection (the ACP SDK and its zod schemas): with the first agent start.
-  const connectionBundle = () =>
-    requireBundle<typeof Connection>(vscode.Uri.joinPath(dist, 'dist', 'connection.js').fsPath);
-  const doctorBundle = () =>
-    requireBundle<typeof Doctor>(vscode.Uri.joinPath(dist, 'dist', 'doctor.js').fsPath);
-  const mcp = new OnFirstUse(() =>
-    mcpBundle().createMcpServerSource(context.secrets, context.workspaceState, prompts, logger),
-  );
-  const terminals = new VsCodeTerminals(cwd);
-  const rules = new PermissionRules(permissionSettings, workspaceRuleStore(context.workspaceState));
+  const lifetimes: vscode.Disposable[] = [];
+  const dispose = (): void => {
+    for (const lifetime of lifetimes.splice(0).reverse()) {
+      lifetime.dispose();
+    }
+  };
+  try {
+    const base = chatBase(context, log, lifetimes);
+    const built = buildChat(base);
+    registerChatCommands(base, built);
+    return {
+      view: built.view,
+      panels: built.panels,
+      api: testHooks(base, built),
+      shutdown: () => built.chat.shutdown(),
+      dispose,
+    };
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+}
+
+/** The objects of the chat, in the order they are disposed last to first. */
+function buildChat(base: ChatBase): BuiltChat {
+  const { context, log, logger, prompts } = base;
+  const catalog = base.own(new AgentCatalog(demoAgent(context.extensionUri, context.globalStorageUri), log));
   // The permission port asks whether the chat view is visible; the view is built after the controller.
   const viewRef: ChatViewRefs = {};
-  const permissions = new VsCodePermissions(
-    rules,
-    prompts,
-    {
-      chatVisible: ({ sessionId }) => chatOnScreen(viewRef, sessionId),
-      revealChat: ({ sessionId }) => revealChat(viewRef, sessionId),
-      where: permissionSurface,
-      showDiff: (path, oldText, newText) => review.preview(path, oldText, newText),
-    },
-    logger,
+  const features = chatFeatures(base, viewRef);
+  // The user's consent to the programs the workspace's own files define: its agents and MCP servers.
+  const consent = new WorkspaceConsent(context.workspaceState);
+  const allowProgram = (agent: AgentDefinition, origin: WorkspaceDefinition): Promise<boolean> =>
+    consent.allowed(origin, () => askAgentConsent(prompts, agent, origin));
+  const mcp = new OnFirstUse(() =>
+    base.bundle<typeof Mcp>('mcp').createMcpServerSource(context.secrets, consent, prompts, logger),
   );
-  // The agents' questions (elicitation): answered in the chat; a hidden chat is announced and revealed.
-  const elicitations = new ElicitationBroker(logger);
-  const elicitationNotice = new ElicitationNotice(
-    elicitations,
-    prompts,
-    {
-      chatVisible: ({ sessionId }) => sessionId === undefined || chatOnScreen(viewRef, sessionId),
-      reveal: async ({ sessionId }) => {
-        const chatId = sessionId === undefined ? undefined : viewRef.chat?.chatOfSession(sessionId);
-        if (chatId !== undefined && chatId !== viewRef.chat?.windowChatId) {
-          await viewRef.chat?.switchChat(chatId);
-        }
-        await viewRef.current?.reveal();
-      },
-    },
-    logger,
+  const editor = base.own(new VsCodeEditorActions(features.terminals));
+  const chat = (viewRef.chat = base.own(
+    new ChatController({ ...controllerDeps(base, catalog, features, mcp, editor), allowProgram }),
+  ));
+  const view = (viewRef.current = base.own(new ChatViewProvider(context.extensionUri, chat, log)));
+  const statusBar = base.own(new AgentStatusBar(chat));
+  const panels = (viewRef.panels = base.own(new ChatPanels(context.extensionUri, chat, log)));
+  const registry = new OnFirstUse(() =>
+    base
+      .bundle<typeof Registry>('registry')
+      .createRegistry(context.extensionUri, context.globalStorageUri, log),
   );
-  // Checkpoints: the workspace service says which folders (trusted, live, never the home folder) and where
-  // (the extension's storage, never inside a workspace folder, under its cap); the store opens on first use.
-  const checkpointsBundle = vscode.Uri.joinPath(context.extensionUri, 'dist', 'checkpoints.js').fsPath;
-  const workspaceChanges = new VsCodeWorkspaceChanges(
-    (id, file): Promise<Uint8Array | undefined> => changeReview.read(id, file),
-    prompts,
-  );
-  const checkpointWorkspace = new WorkspaceService(
-    vscodeWorkspaceHost(context, (message) => workspaceChanges.inform(message)),
-    ({ folders, storageDir }) =>
-      loadCheckpoints(checkpointsBundle).createCheckpointStore({ folders, storageDir, logger }),
-    logger,
-    { storeSubdir: 'checkpoints' },
-  );
-  const changeReview = new ChangeReview(checkpointWorkspace, workspaceChanges, logger);
-  const mentionIndex = new OnFirstUse(() => new (mentionsBundle().VsCodeMentionSource)());
-  const mentions: MentionSource = {
-    query: (query, limit) => mentionIndex.get().query(query, limit),
-    problems: (uri) => mentionIndex.get().problems(uri),
-  };
-  const editor = new VsCodeEditorActions(terminals, new ActiveEditorFile());
-  const chat = (viewRef.chat = new ChatController({
+  return { chat, catalog, view, panels, statusBar, features, mcp, registry, allowProgram };
+}
+
+/** What the controller is given: the agents, the folders, the ports the agents' requests use, the features. */
+function controllerDeps(
+  base: ChatBase,
+  catalog: AgentCatalog,
+  features: ChatFeatures,
+  mcp: OnFirstUse<Mcp.McpServerSource>,
+  editor: VsCodeEditorActions,
+): ChatControllerDeps {
+  const { context, log, logger, prompts } = base;
+  const folders = (): string[] =>
+    (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+  return {
     agents: () => catalog.agents,
     defaultAgentId,
-    cwd,
-    startClient: (options) => connectionBundle().AgentClient.start(options),
-    additionalDirectories: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+    cwd: base.cwd,
+    startClient: (options) => base.bundle<typeof Connection>('connection').AgentClient.start(options),
+    additionalDirectories: folders,
     activeFolder: () => {
       const document = vscode.window.activeTextEditor?.document.uri;
       return document && vscode.workspace.getWorkspaceFolder(document)?.uri.fsPath;
     },
     ports: {
-      fileSystem: new WorkspaceFileSystem(fileSettings, prompts, review, logger),
-      permissions,
-      terminals,
-      elicitation: elicitations,
+      fileSystem: new WorkspaceFileSystem(fileSettings, prompts, logger, features.writeReview),
+      permissions: features.permissions,
+      terminals: features.terminals,
+      elicitation: features.elicitations,
       logger,
     },
-    elicitations,
+    contributions: features.contributions,
     editor,
-    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
-    reviews: review,
-    changes: changeReview,
-    diagnostics: new VsCodeDiagnostics(),
-    mentions,
+    workspaceFolders: folders,
     signIn: new VsCodeSignIn(context.secrets, prompts),
     trusted: () => vscode.workspace.isTrusted,
     storageDir: (context.storageUri ?? context.globalStorageUri).fsPath,
@@ -223,107 +198,68 @@ export function createChatHost(context: vscode.ExtensionContext, log: vscode.Log
         threadLimits: { maxMessageChars: maxMessageChars() },
       };
     },
-  }));
-  const view = (viewRef.current = new ChatViewProvider(context.extensionUri, chat, log));
-  const panels = (viewRef.panels = new ChatPanels(context.extensionUri, chat, log));
-  const statusBar = new AgentStatusBar(chat);
-  const registry = new OnFirstUse(() =>
-    registryBundle().createRegistry(context.extensionUri, context.globalStorageUri, log),
-  );
-
-  const subscriptions: vscode.Disposable[] = [
-    catalog,
-    review,
-    terminals,
-    workspaceChanges,
-    checkpointWorkspace,
-    changeReview,
-    mentionIndex,
-    editor,
-    chat,
-    elicitationNotice,
-    elicitations,
-    view,
-    statusBar,
-    panels,
-  ];
-  try {
-    subscriptions.push(
-      catalog.onDidChange(() => chat.agentsChanged()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
-    );
-    subscriptions.push(...registerEditorTabCommands(chat, view, panels));
-    subscriptions.push(...registerCommands({ chat, view, prompts, log }));
-    subscriptions.push(...registerLazyCommands(MCP_COMMANDS, () => mcpBundle().mcpCommands(mcp.get(), log)));
-    subscriptions.push(
-      ...registerLazyCommands(ADD_AGENT_COMMANDS, () =>
-        registryBundle().addAgentCommands({
-          registry: registry.get().service,
-          prompts: registry.get().prompts,
-          catalog,
-          chat,
-          reveal: () => view.reveal(),
-          log,
-        }),
-      ),
-    );
-    subscriptions.push(
-      ...registerLazyCommands(['acpAgents.checkAgents'], () => ({
-        'acpAgents.checkAgents': () =>
-          doctorBundle().checkAgents({
-            catalog,
-            log,
-            cwd,
-            storage: context.globalStorageUri,
-            extensionVersion: String(context.extension.packageJSON.version),
-            parseJsonc: (text) => mcpBundle().parseJsonc(text),
-            knownAgents: () => registry.get().knownAgents(),
-          }),
-      })),
-    );
-  } catch (error) {
-    // A half-built chat leaves nothing registered: the next use builds it again from scratch.
-    for (const subscription of subscriptions.splice(0).reverse()) {
-      subscription.dispose();
-    }
-    throw error;
-  }
-  return {
-    view,
-    panels,
-    api: {
-      chat,
-      prompts,
-      review,
-      terminals,
-      statusBar,
-      rules,
-      catalog,
-      get mcp() {
-        return mcp.get();
-      },
-      panels,
-      mentions,
-      sidebar: view,
-      get registry() {
-        return registry.get();
-      },
-      checkpoints: { review: changeReview, workspace: checkpointWorkspace },
-    },
-    shutdown: () => chat.shutdown(),
-    dispose: () => {
-      for (const subscription of subscriptions.splice(0).reverse()) {
-        subscription.dispose();
-      }
-    },
   };
 }
 
-/**
- * The checkpoint store (`dist/checkpoints.js`, built from src/features/checkpoints/core), loaded
- * with the first checkpoint rather than with the chat: a bundle of its own, required by path.
- */
-function loadCheckpoints(path: string): typeof CheckpointsCore {
-  return requireBundle<typeof CheckpointsCore>(path);
+/** The chat's listeners and commands: the palette's, the editor tab's, and the lazily loaded features'. */
+function registerChatCommands(base: ChatBase, built: BuiltChat): void {
+  const { context, log, prompts } = base;
+  const { chat, view, panels, catalog, mcp, registry, allowProgram } = built;
+  const own = (disposables: readonly vscode.Disposable[]): void => disposables.forEach((d) => base.own(d));
+  own([
+    catalog.onDidChange(() => chat.agentsChanged()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void chat.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
+  ]);
+  own(registerEditorTabCommands(chat, view, panels));
+  own(registerChatTitleActions(view, panels));
+  own(registerCommands({ chat, view, prompts, log }));
+  own(registerLazyCommands(MCP_COMMANDS, () => base.bundle<typeof Mcp>('mcp').mcpCommands(mcp.get(), log)));
+  own(
+    registerLazyCommands(ADD_AGENT_COMMANDS, () =>
+      base.bundle<typeof Registry>('registry').addAgentCommands({
+        registry: registry.get().service,
+        prompts: registry.get().prompts,
+        catalog,
+        chat,
+        reveal: () => view.reveal(),
+        log,
+      }),
+    ),
+  );
+  own(
+    registerLazyCommands(['acpAgents.checkAgents'], () => ({
+      'acpAgents.checkAgents': () =>
+        base.bundle<typeof Doctor>('doctor').checkAgents({
+          catalog,
+          log,
+          cwd: base.cwd,
+          storage: context.globalStorageUri,
+          extensionVersion: String(context.extension.packageJSON.version),
+          parseJsonc: (text) => base.bundle<typeof Mcp>('mcp').parseJsonc(text),
+          knownAgents: () => registry.get().knownAgents(),
+          allowProgram,
+        }),
+    })),
+  );
+}
+
+/** The test hooks (getters for what loads on first use, so reading the API loads nothing). */
+function testHooks(base: ChatBase, built: BuiltChat): AcpAgentsApi {
+  const { chat, catalog, view, panels, statusBar, features, mcp, registry } = built;
+  return {
+    ...features.hooks,
+    chat,
+    prompts: base.prompts,
+    statusBar,
+    catalog,
+    panels,
+    sidebar: view,
+    get mcp() {
+      return mcp.get();
+    },
+    get registry() {
+      return registry.get();
+    },
+  };
 }

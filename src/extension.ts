@@ -56,8 +56,8 @@ function testHooks(chat: LazyChatHost, activation: ActivationTimings): AcpAgents
     get prompts() {
       return api().prompts;
     },
-    get review() {
-      return api().review;
+    get writeReviews() {
+      return api().writeReviews;
     },
     get terminals() {
       return api().terminals;

@@ -5,9 +5,10 @@ import { AgentError, AgentExitedError, classifyError, errorDetails } from '../co
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';
-import type { SignInHost } from './signIn';
+import type { WorkspaceDefinition } from './workspaceConsent';
+import type { SignInPort } from './signIn';
 
-export interface PoolHost {
+export interface AgentPoolDeps {
   readonly agents: () => ParsedAgents;
   readonly cwd: () => string;
   readonly ports: ClientPorts & { readonly logger: Logger };
@@ -17,7 +18,7 @@ export interface PoolHost {
    * schemas — is a bundle of its own (`dist/connection.js`), loaded by the chat's host with the first start.
    */
   readonly startClient: (options: AgentClientOptions) => Promise<AgentClient>;
-  readonly signIn?: SignInHost;
+  readonly signIn?: SignInPort;
   /** False in an untrusted workspace: then no agent is started. */
   readonly trusted?: () => boolean;
   /** Shows progress (a notification) while an agent starts. */
@@ -25,7 +26,12 @@ export interface PoolHost {
   /** An agent with no running turn is stopped after this long (when it can resume its sessions). */
   readonly idleStopMs?: () => number;
   /** Told before our own fs/write_text_file writes a file (see ./writeNotes). */
-  readonly changes?: WriteNotes;
+  readonly writeNotes?: WriteNotes;
+  /**
+   * Whether an agent the workspace's own settings define (`origin`) may run: asks the user once per
+   * definition (`WorkspaceConsent`). Absent: such agents run as the user's do.
+   */
+  readonly allowProgram?: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
 }
 
 /** Crashes within this window count toward the backoff. */
@@ -66,7 +72,7 @@ export class AgentPool implements Disposable {
   private readonly statusEmitter = new Emitter<{ readonly agentId: string; readonly status: AgentStatus }>();
   readonly onStatus = this.statusEmitter.event;
 
-  constructor(private readonly host: PoolHost) {}
+  constructor(private readonly host: AgentPoolDeps) {}
 
   status(agentId: string): AgentStatus {
     return this.runtimes.get(agentId)?.status ?? { state: 'idle' };
@@ -167,58 +173,36 @@ export class AgentPool implements Disposable {
   clearReport(agentId: string): void {
     const runtime = this.runtime(agentId);
     if (runtime.status.state === 'error' && runtime.client && runtime.client.connected) {
-      this.setStatus(agentId, runtime, readyStatus(runtime.client));
+      this.setStatus(agentId, runtime, readyStatus(runtime.client, this.label(agentId, runtime.client)));
     }
   }
 
   private async start(agentId: string, runtime: Runtime): Promise<AgentClient> {
     const agent = this.definition(agentId);
-    if (this.host.trusted && !this.host.trusted()) {
-      const error = new AgentError(
-        'untrusted',
-        'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
-      );
+    const refused = this.refusal(agent, runtime);
+    if (refused) {
       this.setStatus(agentId, runtime, {
         state: 'error',
         agentName: agent.label,
-        error: { kind: error.kind, message: error.message },
+        error: { kind: refused.kind, message: refused.message },
       });
-      throw error;
-    }
-    const now = Date.now();
-    runtime.crashes = runtime.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
-    if (runtime.crashes.length >= MAX_CRASHES) {
-      const error = new AgentError(
-        'process_exited',
-        `${agent.label} crashed ${runtime.crashes.length} times in a minute; it is not restarted automatically. Check the agent log, then press Restart.`,
-      );
-      this.setStatus(agentId, runtime, {
-        state: 'error',
-        agentName: agent.label,
-        error: { kind: error.kind, message: error.message },
-      });
-      throw error;
+      throw refused;
     }
     // Made before the first await: a stop right after `client()` finds it.
     const abort = (runtime.startAbort = new AbortController());
     const { signal } = abort;
     this.setStatus(agentId, runtime, { state: 'starting', agentName: agent.label });
-    if (runtime.crashes.length > 0) {
-      const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
-      this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
-    }
+    await this.backOff(agent, runtime, signal);
     try {
+      signal.throwIfAborted();
+      await this.ensureAllowed(agent);
       signal.throwIfAborted();
       const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
       signal.throwIfAborted();
       const starting = this.host.startClient({
         agentId: agent.id,
         command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
-        ports: withWriteNotes(this.host.ports, this.host.changes),
+        ports: withWriteNotes(this.host.ports, this.host.writeNotes),
         ...this.host.clientOptions,
         terminalAuth: this.host.signIn !== undefined,
         signal,
@@ -230,17 +214,7 @@ export class AgentPool implements Disposable {
         await client.stop();
         throw new StoppedWhileStartingError(agent.label);
       }
-      runtime.client = client;
-      // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
-      client.onEnded((reason) => {
-        if (runtime.client !== client) {
-          return; // stopped on purpose
-        }
-        runtime.client = undefined;
-        runtime.crashes.push(Date.now());
-        this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
-      });
-      this.setStatus(agentId, runtime, readyStatus(client));
+      this.adopt(agentId, runtime, client);
       return client;
     } catch (error) {
       // A stop during the start is what was asked for: the agent is idle, not failed.
@@ -255,6 +229,69 @@ export class AgentPool implements Disposable {
         runtime.startAbort = undefined;
       }
     }
+  }
+
+  /** Why the agent may not start now: an untrusted workspace, or crashes in a row. */
+  private refusal(agent: AgentDefinition, runtime: Runtime): AgentError | undefined {
+    if (this.host.trusted && !this.host.trusted()) {
+      return new AgentError(
+        'untrusted',
+        'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
+      );
+    }
+    const now = Date.now();
+    runtime.crashes = runtime.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
+    if (runtime.crashes.length >= MAX_CRASHES) {
+      return new AgentError(
+        'process_exited',
+        `${agent.label} crashed ${runtime.crashes.length} times in a minute; it is not restarted automatically. Check the agent log, then press Restart.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** After a crash, waits longer the more crashes there were (a stop ends the wait). */
+  private async backOff(agent: AgentDefinition, runtime: Runtime, signal: AbortSignal): Promise<void> {
+    if (runtime.crashes.length === 0) {
+      return;
+    }
+    const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
+    this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+
+  /**
+   * An agent the workspace's own settings define runs only once the user allowed its command line
+   * (asked once per definition): trusting a folder is not consenting to each program it names.
+   */
+  private async ensureAllowed(agent: AgentDefinition): Promise<void> {
+    const origin = agent.origin;
+    if (!origin || !this.host.allowProgram || (await this.host.allowProgram(agent, origin))) {
+      return;
+    }
+    throw new AgentError(
+      'not_allowed',
+      `${agent.label} is not started: ${origin.source} define it, and you did not allow it to run. ` +
+        'ACP: Reset Consent to Workspace Programs asks again.',
+    );
+  }
+
+  /** Keeps the started client; its end (an exit, a lost connection) counts as a crash unless asked for. */
+  private adopt(agentId: string, runtime: Runtime, client: AgentClient): void {
+    runtime.client = client;
+    // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
+    client.onEnded((reason) => {
+      if (runtime.client !== client) {
+        return; // stopped on purpose
+      }
+      runtime.client = undefined;
+      runtime.crashes.push(Date.now());
+      this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
+    });
+    this.setStatus(agentId, runtime, readyStatus(client, this.label(agentId, client)));
   }
 
   private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
@@ -276,7 +313,7 @@ export class AgentPool implements Disposable {
     }));
     return {
       state: 'error',
-      agentName: client?.info.name ?? this.definition(agentId).label,
+      agentName: this.label(agentId, client),
       error: {
         ...errorDetails(failure),
         ...(failure instanceof AgentExitedError && failure.stderrTail.length > 0
@@ -285,6 +322,15 @@ export class AgentPool implements Disposable {
       },
       ...(failure.kind === 'auth_required' && authMethods ? { authMethods } : {}),
     };
+  }
+
+  /**
+   * The agent's name as the user knows it — the picker's label, the name given on Add Agent — for the
+   * status bar, the composer's placeholder and the banners; not what the program calls itself in
+   * `initialize` (a custom agent built on another one would otherwise go by that one's name).
+   */
+  private label(agentId: string, client: AgentClient | undefined): string {
+    return this.host.agents().agents.find((a) => a.id === agentId)?.label ?? client?.info.name ?? agentId;
   }
 
   definition(agentId: string): AgentDefinition {
@@ -326,11 +372,11 @@ export class AgentPool implements Disposable {
 }
 
 /** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
-function readyStatus(client: AgentClient): AgentStatus {
+function readyStatus(client: AgentClient, agentName: string): AgentStatus {
   const prompt = client.info.capabilities.promptCapabilities;
   return {
     state: 'ready',
-    agentName: client.info.name,
+    agentName,
     promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
   };
 }

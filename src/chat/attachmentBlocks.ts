@@ -17,8 +17,8 @@ const IMAGE_TYPES: Readonly<Record<string, string>> = {
 /** What resolving attachments and @-mentions needs besides the file system. */
 export interface AttachmentSources {
   readonly files: FileSystemPort;
-  /** A file's problems now, one line each (absent without an editor). */
-  readonly problems?: (uri: string) => readonly string[];
+  /** The block for an attachment a contribution resolves (a file's problems), else undefined. */
+  readonly contributed?: (attachment: AttachmentRef) => Promise<PromptBlock> | undefined;
   /** An earlier chat's transcript as markdown, or undefined when it is gone. */
   readonly chatTranscript?: (chatId: string) => string | undefined;
 }
@@ -40,9 +40,14 @@ export function attachmentBlocks(
 }
 
 async function attachmentBlock(attachment: AttachmentRef, sources: AttachmentSources): Promise<PromptBlock> {
+  const contributed = sources.contributed?.(attachment);
+  if (contributed) {
+    return contributed;
+  }
   const link: PromptBlock = { type: 'resource_link', uri: attachment.uri, name: attachment.name };
   switch (attachment.kind) {
     case 'folder':
+    case 'problems': // without a feature that reads problems: the file it names
       return link;
     case 'chat': {
       const chatId = attachment.uri.startsWith(CHAT_URI_SCHEME)
@@ -53,11 +58,6 @@ async function attachmentBlock(attachment: AttachmentRef, sources: AttachmentSou
         throw new Error(`The chat "${attachment.name}" no longer exists.`);
       }
       return { type: 'resource', uri: attachment.uri, text: transcript, mimeType: 'text/markdown' };
-    }
-    case 'problems': {
-      const lines = sources.problems?.(attachment.uri) ?? [];
-      const text = lines.length > 0 ? lines.join('\n') : 'No problems are reported for this file now.';
-      return { type: 'resource', uri: `${fileUri(attachment.uri)}#problems`, text, mimeType: 'text/plain' };
     }
     case 'selection':
     case 'symbol':
@@ -114,7 +114,8 @@ function localPath(uri: string): string {
   return uri;
 }
 
-function fileUri(uriOrPath: string): string {
+/** A `file:` URI for an attachment's URI or path. */
+export function fileUri(uriOrPath: string): string {
   return uriOrPath.startsWith('file:') ? uriOrPath : pathToFileURL(uriOrPath).href;
 }
 

@@ -3,17 +3,15 @@ import { ChatJournal, type JournalDamage, type Retention } from '../core/journal
 import type { Logger } from '../core/ports';
 import { Thread, type ThreadLimits } from '../core/thread/thread';
 import type { Notice, ThreadEvent } from '../core/thread/threadTypes';
-import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
-import type { ForkStart } from '../features/forks/chat/forkStart';
-import { Conversation, type ConversationDeps } from './conversation';
+import { Conversation, type ChatStart, type ConversationDeps } from './conversation';
 
 export interface ChatStoreOptions {
   readonly storageDir: string;
   readonly logger: Logger;
   readonly threadLimits?: Partial<ThreadLimits>;
   readonly retention: () => Retention;
-  /** Checkpoints and change cards for the chats' turns. */
-  readonly changes?: ChangeReview;
+  /** What a prompt's turn carries from the chat's contributions (a checkpoint before it). */
+  readonly beforePrompt?: ConversationDeps['beforePrompt'];
 }
 
 /** What the store tells its owner about its chats. */
@@ -23,6 +21,8 @@ export interface ChatStoreListener {
   onChange(chat: Conversation): void;
   /** Retention deleted these chats. */
   onDeleted(chatIds: readonly string[]): void;
+  /** A chat was read back from the journal. */
+  onRestored(chat: Conversation): void;
 }
 
 /**
@@ -54,9 +54,9 @@ export class ChatCollection implements Disposable {
           this.options.logger.warn(`Chat ${saved.meta.chatId}: ${notice.title} ${notice.description ?? ''}`);
         }
         const thread = Thread.restore(saved.thread, this.options.threadLimits);
-        this.adopt(Conversation.restore(saved.meta, thread, this.deps()));
-        // A turn cut off while it changed files gets its final list from the disk as it is now.
-        void this.options.changes?.recover(thread);
+        const chat = Conversation.restore(saved.meta, thread, this.deps());
+        this.adopt(chat);
+        this.listener.onRestored(chat);
       }
     } catch (error) {
       this.options.logger.error(`Could not read the chat journal: ${String(error)}`);
@@ -77,9 +77,9 @@ export class ChatCollection implements Disposable {
     return [...this.chats.values()].sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
   }
 
-  /** A new chat (empty, or a fork's start); retention runs once it is in the journal. */
-  create(agentId: string, fork?: ForkStart): Conversation {
-    const { chat, saved } = Conversation.create(ChatJournal.newChatId(), agentId, this.deps(), fork);
+  /** A new chat (empty, or with the start given: a fork's); retention runs once it is in the journal. */
+  create(agentId: string, start?: ChatStart): Conversation {
+    const { chat, saved } = Conversation.create(ChatJournal.newChatId(), agentId, this.deps(), start);
     this.adopt(chat);
     void saved
       .then(() => this.journal.enforce(this.options.retention(), new Set([chat.id])))
@@ -132,7 +132,7 @@ export class ChatCollection implements Disposable {
       journal: this.journal,
       logger: this.options.logger,
       ...(this.options.threadLimits ? { threadLimits: this.options.threadLimits } : {}),
-      ...(this.options.changes ? { changes: this.options.changes } : {}),
+      ...(this.options.beforePrompt ? { beforePrompt: this.options.beforePrompt } : {}),
     };
   }
 

@@ -1,5 +1,3 @@
-import { AgentSessionsBrowser } from '../features/agentSessions/chat/agentSessionsBrowser';
-import { ChatForks } from '../features/forks/chat/chatForks';
 import type { AgentChoice } from './agentChoice';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
@@ -20,6 +18,8 @@ export interface ChatCommandsDeps {
   readonly restored: Promise<void>;
   /** A slot now shows another chat (the status bar follows the window's). */
   readonly shown: (view: ViewSlot) => void;
+  /** Chats are gone (the features let go of what they held for them). */
+  readonly deleted?: (chatIds: readonly string[]) => void;
 }
 
 /** The chat of a view; throws when none is open (before the journal is read). */
@@ -36,16 +36,7 @@ export function chatOf(chats: ChatCollection, view: ViewSlot): Conversation {
  * fresh. Each acts on the view (slot) that asked.
  */
 export class ChatCommands {
-  /** The agents' own sessions (session/list), listed in the chat list and opened as chats. */
-  readonly agentSessions: AgentSessionsBrowser;
-  /** Edit and resend: forks of a chat at an earlier message. */
-  readonly forks: ChatForks;
-
-  constructor(private readonly deps: ChatCommandsDeps) {
-    const switchChat = (chatId: string, view: ViewSlot): Promise<void> => this.switchChat(chatId, view);
-    this.agentSessions = new AgentSessionsBrowser({ ...deps, switchChat });
-    this.forks = new ChatForks({ ...deps, switchChat });
-  }
+  constructor(private readonly deps: ChatCommandsDeps) {}
 
   /** Starts a new, empty chat in the view with its chat's agent. */
   async newChat(view: ViewSlot): Promise<void> {
@@ -114,6 +105,7 @@ export class ChatCommands {
     for (const chatId of gone) {
       sessions.forget(chatId);
     }
+    this.deps.deleted?.(chatIds);
     const moved = [...slots.all()].filter((slot) => gone.has(slot.chatId));
     for (const slot of moved) {
       const next = chats.sorted()[0];

@@ -5,54 +5,41 @@ import type { ThreadEvent } from '../core/thread/threadTypes';
 import type { AgentStatus, AttachmentRef, ChatSummary, ViewState } from '../protocol';
 import { AgentChoice } from './agentChoice';
 import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';
-import { AgentPool, type PoolHost } from './agentPool';
-import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
+import { AgentPool, type AgentPoolDeps } from './agentPool';
+import type { ChatContext, ChatContributionFactory } from './chatContribution';
+import { ChatContributions } from './chatContributions';
 import { ChatCollection } from './chatCollection';
 import { ChatCommands } from './chatCommands';
 import { ChatTurns } from './chatTurns';
 import { ComposerActions } from './composerActions';
 import type { Conversation } from './conversation';
-import { offerMessage, ProblemsWatch, type DiagnosticsPort } from '../features/problems/chat/problemsOffer';
-import type { MentionSource } from '../features/mentions/chat/mentionSource';
-import { ElicitationRelay, type ElicitationQuestions } from '../features/elicitation/chat/elicitationRelay';
-import { SessionCoordinator, type CoordinatorHost } from './sessionCoordinator';
-import { TurnReview } from './turnReview';
-import { ViewMessageHandler } from './viewMessageHandler';
+import { SessionCoordinator, type CoordinatorDeps } from './sessionCoordinator';
+import { BASE_VIEW_MESSAGES, ViewMessageHandler } from './viewMessageHandler';
 import { ViewPresenter } from './viewPresenter';
 import type { ViewSlot } from './viewSlot';
 import { ViewSlots } from './viewSlots';
-import type { EditorActions, EditReviews, ViewSink } from './viewSink';
+import type { EditorActions, ViewSink } from './viewSink';
 
 /** What the chat needs from its surroundings. */
-export interface ChatHost extends PoolHost, CoordinatorHost {
+export interface ChatControllerDeps extends Omit<AgentPoolDeps, 'writeNotes'>, CoordinatorDeps {
   readonly editor: EditorActions;
   /** The agent to select first (`acpAgents.defaultAgent`), when it is offered. */
   readonly defaultAgentId?: () => string | undefined;
   /** Where chats are journaled (the extension's workspace storage). */
   readonly storageDir: string;
   readonly retention?: () => Retention;
-  /** File writes waiting for Keep or Undo, answered inline in the chat too. */
-  readonly reviews?: EditReviews;
-  /** Checkpoints before each turn and the turns' change cards (absent without a workspace folder). */
-  readonly changes?: ChangeReview;
-  /** Every workspace folder: the ones other than `cwd` go to agents that take `additionalDirectories`. */
-  readonly additionalDirectories?: () => readonly string[];
   /** The workspace folders' paths, so the view can show paths relative to them. */
   readonly workspaceFolders?: () => readonly string[];
-  /** The editor's Problems: new ones after a turn are offered back ("Fix N new problems"). */
-  readonly diagnostics?: DiagnosticsPort;
-  /** The @-mention picker's workspace entries (absent: only earlier chats are offered). */
-  readonly mentions?: MentionSource;
-  /** The agents' questions (elicitation), answered in the chat; the same broker is `ports.elicitation`. */
-  readonly elicitations?: ElicitationQuestions;
+  /** The chat's features, built in this order (src/chat/chatContribution.ts). */
+  readonly contributions?: readonly ChatContributionFactory[];
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
 
 /**
- * The chat's composition root, free of `vscode`: it builds the chats, the agents and the services the
- * views talk to (through the typed `ViewMessageHandler`), and offers the window's chat — the one the
- * sidebar shows and the commands and the status bar act on — to the editor's commands.
+ * Builds the chats, the agents and the services the views talk to (through the typed
+ * `ViewMessageHandler`), free of `vscode`, and the features from their contributions; offers the window's
+ * chat — the one the sidebar shows and the commands and the status bar act on — to the editor's commands.
  */
 export class ChatController implements Disposable {
   private readonly store = new DisposableStore();
@@ -61,16 +48,14 @@ export class ChatController implements Disposable {
   private readonly presenter: ViewPresenter;
   private readonly sessions: SessionCoordinator;
   private readonly router: ViewMessageHandler;
-  private readonly problems: ProblemsWatch | undefined;
   private readonly agents: AgentChoice;
   private readonly slots: ViewSlots;
-  private readonly elicitations: ElicitationRelay | undefined;
+  private readonly contributions: ChatContributions;
   /** New, switch, rename, delete, change agent, restart (for the view that asks). */
   readonly commands: ChatCommands;
   /** Prompts, Stop, sign-in, permission answers, mode and options (for the view that asks). */
   readonly turns: ChatTurns;
   readonly composer: ComposerActions;
-  readonly review: TurnReview;
   private readonly statusEmitter = this.store.add(new Emitter<AgentStatus>());
   /** The window's chat's agent state, for the status bar. */
   readonly onStatus = this.statusEmitter.event;
@@ -80,65 +65,17 @@ export class ChatController implements Disposable {
   /** Resolves once the journal has been read and the chats are back. */
   readonly restored: Promise<void>;
 
-  constructor(private readonly host: ChatHost) {
-    this.agents = new AgentChoice(() => host.agents().agents, host.defaultAgentId);
-    this.chats = this.store.add(
-      new ChatCollection(
-        {
-          storageDir: host.storageDir,
-          logger: host.ports.logger,
-          ...(host.clientOptions?.threadLimits ? { threadLimits: host.clientOptions.threadLimits } : {}),
-          retention: () => this.host.retention?.() ?? DEFAULT_RETENTION,
-          ...(host.changes ? { changes: host.changes } : {}),
-        },
-        {
-          onEvent: (chat, event) => this.onThreadEvent(chat, event),
-          onChange: (chat) => this.onChatChange(chat),
-          onDeleted: (chatIds) => this.commands.chatsDeleted(chatIds),
-        },
-      ),
+  constructor(private readonly deps: ChatControllerDeps) {
+    this.agents = new AgentChoice(() => deps.agents().agents, deps.defaultAgentId);
+    this.contributions = this.store.add(
+      new ChatContributions(deps.ports.logger, new Set(BASE_VIEW_MESSAGES)),
     );
-    this.pool = this.store.add(new AgentPool(host));
-    this.sessions = new SessionCoordinator(this.pool, this.chats, host);
-    this.problems =
-      host.diagnostics &&
-      this.store.add(
-        new ProblemsWatch(host.diagnostics, (chatId, offer) =>
-          this.presenter.postToChat(chatId, {
-            type: 'problems_offer',
-            chatId,
-            ...(offer ? { offer: offerMessage(offer, (path) => this.relativePath(path)) } : {}),
-          }),
-        ),
-      );
-    this.presenter = this.store.add(
-      new ViewPresenter({
-        chats: this.chats,
-        agents: () => this.agentsOffered,
-        definitionOf: (agentId) => this.agents.definitionOr(agentId),
-        status: (agentId) => this.pool.status(agentId),
-        deletableOnAgent: (chatId) => this.commands.deletableOnAgent(chatId),
-        problemsOffer: (chatId) => {
-          const offer = this.problems?.offer(chatId);
-          return offer && offerMessage(offer, (path) => this.relativePath(path));
-        },
-        terminals: host.ports.terminals,
-        elicitations: (chatId) => this.elicitations?.forChat(chatId) ?? [],
-        ...(host.reviews ? { reviews: host.reviews } : {}),
-        ...(host.workspaceFolders ? { workspaceFolders: host.workspaceFolders } : {}),
-        ...(host.editor.currentFile ? { currentFile: host.editor.currentFile } : {}),
-      }),
+    this.chats = this.store.add(this.collection());
+    this.pool = this.store.add(
+      new AgentPool({ ...deps, writeNotes: { note: (path) => this.contributions.beforeWrite(path) } }),
     );
-    this.elicitations =
-      host.elicitations &&
-      this.store.add(
-        new ElicitationRelay(host.elicitations, {
-          chatOf: (question) =>
-            question.sessionId === undefined ? this.windowChatId : this.chatOfSession(question.sessionId),
-          postToChat: (chatId, message) => this.presenter.postToChat(chatId, message),
-          openUrl: (url) => host.editor.openUrl(url),
-        }),
-      );
+    this.sessions = new SessionCoordinator(this.pool, this.chats, deps);
+    this.presenter = this.store.add(this.viewPresenter());
     this.slots = new ViewSlots(this.chats, this.presenter, this.agents);
     this.store.add(this.pool.onStatus(({ agentId, status }) => this.agentStatus(agentId, status)));
     this.restored = this.restore();
@@ -150,39 +87,85 @@ export class ChatController implements Disposable {
       agents: this.agents,
       restored: this.restored,
     };
-    this.commands = new ChatCommands({ ...shared, slots: this.slots, shown: (view) => this.shown(view) });
+    this.commands = new ChatCommands({
+      ...shared,
+      slots: this.slots,
+      shown: (view) => this.shown(view),
+      deleted: (chatIds) => this.contributions.chatsDeleted(chatIds),
+    });
     this.turns = new ChatTurns({
       ...shared,
-      files: host.ports.fileSystem,
-      ...(host.mentions ? { mentions: host.mentions } : {}),
-      ...(host.changes ? { warmUp: () => host.changes?.warmUp() } : {}),
+      files: deps.ports.fileSystem,
+      contributed: (attachment) => this.contributions.attachmentBlock(attachment),
+      viewReady: (view) => this.contributions.viewReady(view),
     });
-    this.composer = new ComposerActions(this.chats, this.presenter, host.editor, host.mentions);
-    this.review = new TurnReview({
-      chats: this.chats,
-      turns: this.turns,
-      ...(host.changes ? { changes: host.changes } : {}),
-      ...(host.reviews ? { reviews: host.reviews } : {}),
-      ...(this.problems ? { problems: this.problems } : {}),
-      relativePath: (path) => this.relativePath(path),
-      editor: host.editor,
-    });
+    this.composer = new ComposerActions(this.presenter, deps.editor);
+    this.contributions.build(deps.contributions ?? [], this.context());
     this.router = new ViewMessageHandler(
       {
+        ...shared,
         commands: this.commands,
         turns: this.turns,
         composer: this.composer,
-        review: this.review,
-        editor: host.editor,
-        ...(this.elicitations ? { elicitations: this.elicitations } : {}),
+        editor: deps.editor,
+        contributions: this.contributions,
       },
-      host.ports.logger,
+      deps.ports.logger,
       (message, view, details) =>
         this.presenter.postTo(view, { type: 'error', message, ...(details ? { details } : {}) }),
       this.restored,
     );
     // Disposed first: the last journal writes start before the chats let go of their threads.
     this.store.add({ dispose: () => void this.shutdown() });
+  }
+
+  private collection(): ChatCollection {
+    const { deps } = this;
+    return new ChatCollection(
+      {
+        storageDir: deps.storageDir,
+        logger: deps.ports.logger,
+        ...(deps.clientOptions?.threadLimits ? { threadLimits: deps.clientOptions.threadLimits } : {}),
+        retention: () => deps.retention?.() ?? DEFAULT_RETENTION,
+        beforePrompt: (chat, signal) => this.contributions.beforePrompt(chat, signal),
+      },
+      {
+        onEvent: (chat, event) => this.onThreadEvent(chat, event),
+        onChange: (chat) => this.onChatChange(chat),
+        onDeleted: (chatIds) => this.commands.chatsDeleted(chatIds),
+        onRestored: (chat) => this.contributions.chatRestored(chat),
+      },
+    );
+  }
+
+  private viewPresenter(): ViewPresenter {
+    return new ViewPresenter({
+      chats: this.chats,
+      agents: () => this.agentsOffered,
+      definitionOf: (agentId) => this.agents.definitionOr(agentId),
+      status: (agentId) => this.pool.status(agentId),
+      deletableOnAgent: (chatId) => this.commands.deletableOnAgent(chatId),
+      featureState: (chat) => this.contributions.viewState(chat),
+      snapshotSent: () => this.contributions.snapshotSent(),
+      ...(this.deps.workspaceFolders ? { workspaceFolders: this.deps.workspaceFolders } : {}),
+    });
+  }
+
+  /** What the features reach of the chat. */
+  private context(): ChatContext {
+    return {
+      chats: this.chats,
+      pool: this.pool,
+      sessions: this.sessions,
+      presenter: this.presenter,
+      turns: this.turns,
+      editor: this.deps.editor,
+      logger: this.deps.ports.logger,
+      restored: this.restored,
+      switchChat: (chatId, view) => this.commands.switchChat(chatId, view),
+      windowChatId: () => this.windowChatId,
+      chatOfSession: (sessionId) => this.chatOfSession(sessionId),
+    };
   }
 
   private async restore(): Promise<void> {
@@ -232,6 +215,11 @@ export class ChatController implements Disposable {
   /** The chat whose agent session is `sessionId`, when one is connected to it. */
   chatOfSession(sessionId: string): string | undefined {
     return this.chats.sorted().find((chat) => chat.currentSession?.id === sessionId)?.id;
+  }
+
+  /** The view message types the features answer (the base answers `BASE_VIEW_MESSAGES`). */
+  answeredByFeatures(): ReadonlySet<string> {
+    return this.contributions.answered();
   }
 
   /** How many attached webviews said `ready`: their script loaded, ran and rendered the chat. */
@@ -374,7 +362,7 @@ export class ChatController implements Disposable {
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
-    this.problems?.observe(chat.id, chat.thread, event);
+    this.contributions.threadEvent(chat, event);
     this.presenter.threadEvent(chat.id, event);
     if (
       chat.id === this.windowSlot.chatId &&
@@ -382,10 +370,6 @@ export class ChatController implements Disposable {
     ) {
       this.workingEmitter.fire(event.type === 'turn_started');
     }
-  }
-
-  private relativePath(path: string): string {
-    return this.host.diagnostics?.relativePath(path) ?? path;
   }
 
   /** Writes every journal and stops every agent (deactivation). */

@@ -1,11 +1,10 @@
 import type { PromptBlock } from '../core/session/promptBlocks';
 import type { ThreadSnapshot } from '../core/thread/threadTypes';
-import type { AttachmentRef, DroppedTextFile, ImageAttachment } from '../protocol';
+import type { AttachmentRef, DroppedTextFile, ImageAttachment, ViewMessage } from '../protocol';
 import type { AgentPool } from './agentPool';
 import { chatOf } from './chatCommands';
 import type { ChatCollection } from './chatCollection';
-import { composerPrompt } from './composerContext';
-import type { MentionSource } from '../features/mentions/chat/mentionSource';
+import { composerPrompt, type ComposerSources } from './composerContext';
 import type { FileSystemPort } from '../core/ports';
 import type { SessionCoordinator } from './sessionCoordinator';
 import type { ViewPresenter } from './viewPresenter';
@@ -18,9 +17,10 @@ export interface ChatTurnsDeps {
   readonly presenter: ViewPresenter;
   readonly restored: Promise<void>;
   readonly files: FileSystemPort;
-  readonly mentions?: MentionSource;
-  /** The view came up: checkpoints get ready before the first turn needs them. */
-  readonly warmUp?: () => void;
+  /** Attachments of the kinds a contribution resolves (a mentioned file's problems). */
+  readonly contributed?: ComposerSources['contributed'];
+  /** A view said `ready` (the contributions get ready for its chat: the first checkpoint). */
+  readonly viewReady?: (view: ViewSlot) => void;
 }
 
 /**
@@ -34,7 +34,7 @@ export class ChatTurns {
   viewReady(view: ViewSlot): void {
     const { presenter, pool, chats } = this.deps;
     presenter.snapshot(view);
-    this.deps.warmUp?.();
+    this.deps.viewReady?.(view);
     if (pool.status(chatOf(chats, view).agentId).state === 'idle') {
       void this.connect(view);
     }
@@ -63,7 +63,11 @@ export class ChatTurns {
     await this.sendPrompt(
       await composerPrompt(
         { text, attachments, images, textFiles },
-        { files: this.deps.files, mentions: this.deps.mentions, chat: (id) => chats.get(id) },
+        {
+          files: this.deps.files,
+          ...(this.deps.contributed ? { contributed: this.deps.contributed } : {}),
+          chat: (id) => chats.get(id),
+        },
       ),
       view,
     );
@@ -134,4 +138,19 @@ function lastUserText(snapshot: ThreadSnapshot): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The composer's message (a send, or the resend of an edited one) handed to the view's chat's turns. */
+export function sendComposed(
+  turns: ChatTurns,
+  message: Extract<ViewMessage, { type: 'send' | 'edit_resend' }>,
+  view: ViewSlot,
+): Promise<void> {
+  return turns.sendFromView(
+    message.text,
+    message.attachments ?? [],
+    message.images ?? [],
+    message.textFiles ?? [],
+    view,
+  );
 }

@@ -7,11 +7,12 @@ import type { Logger } from '../core/ports';
 import { keepUnsentPrompt, type PromptBlock } from '../core/session/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread/thread';
 import type { ErrorDetails, ThreadEvent, Turn } from '../core/thread/threadTypes';
-import type { ChangeReview } from '../features/checkpoints/chat/changeReview';
 import { CoalescedEvents } from './coalescedEvents';
-import { forkMeta, type ForkStart } from '../features/forks/chat/forkStart';
 import { continueSession, resumeFailureOf } from './sessionTakeUp';
 import { withTranscript } from './transcriptMarkdown';
+
+/** What preparing a prompt put on its turn: the checkpoint taken before it, or why none was. */
+export type TurnPreparation = Pick<Turn, 'checkpointId' | 'checkpointProblem'>;
 
 /** Where a chat's session runs: the agent's `cwd` and the other workspace roots (multi-root). */
 export interface SessionPlace {
@@ -19,8 +20,8 @@ export interface SessionPlace {
   readonly additionalDirectories?: readonly string[];
 }
 
-/** How often a streaming answer is checkpointed to the journal. */
-const CHECKPOINT_MS = 500;
+/** How often a streaming answer's events are flushed to the journal. */
+const JOURNAL_FLUSH_MS = 500;
 /** After this many appends the journal is rewritten as one snapshot, so reading it stays fast. */
 const COMPACT_AFTER_APPENDS = 200;
 
@@ -30,8 +31,14 @@ export interface ConversationDeps {
   readonly threadLimits?: Partial<ThreadLimits>;
   /** Appends before the journal is rewritten as one snapshot (default 200). */
   readonly compactAfterAppends?: number;
-  /** Checkpoints before each turn and the turn's changes (absent without a workspace folder). */
-  readonly changes?: ChangeReview;
+  /** What the chat's contributions put on a prompt's turn (a checkpoint of the workspace before it). */
+  readonly beforePrompt?: (chat: Conversation, signal: AbortSignal) => Promise<TurnPreparation>;
+}
+
+/** How a new chat starts other than empty: with a transcript and a few meta fields (a fork's). */
+export interface ChatStart {
+  readonly thread: Thread;
+  readonly meta: Pick<ChatMeta, 'forkOf' | 'customTitle' | 'cwd'>;
 }
 
 /**
@@ -45,7 +52,7 @@ export class Conversation implements Disposable {
   private session: AgentSession | undefined;
   private meta: ChatMeta;
   private readonly pending = new CoalescedEvents();
-  private checkpoint: ReturnType<typeof setTimeout> | undefined;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Set when taking up the old session failed: shown as a banner with a way forward. It keeps the
    * agent's own error (kind, code, data) as its cause; its kind is `not_supported` only when the
@@ -60,11 +67,7 @@ export class Conversation implements Disposable {
   /** Title, running state or the resume problem changed (for the chat list and the banner). */
   readonly onDidChange = this.changeEmitter.event;
   private readonly subscription: Disposable;
-  /** Following the running turn's file changes. */
-  private following: Disposable | undefined;
-  /** The checkpoint before the next turn, still being taken when its prompt went out (a large workspace). */
-  private lateCheckpoint: Promise<string> | undefined;
-  /** Set until a prompt goes out (its session opening, the checkpoint): the chat counts as running, Stop aborts it. */
+  /** Set until a prompt goes out (its session opening, its preparation): the chat counts as running, Stop aborts it. */
   private preparing: AbortController | undefined;
   /** Set while the session is opened (new, resume, load): Stop or deleting the chat abandons it ($/cancel_request). */
   private opening: AbortController | undefined;
@@ -85,18 +88,18 @@ export class Conversation implements Disposable {
     this.subscription = { dispose: () => (events.dispose(), saving.dispose()) };
   }
 
-  /** A new chat with `agentId`: empty, or a fork that starts with the transcript it was given (journaled whole). */
+  /** A new chat with `agentId`: empty, or one that starts with the transcript it was given (journaled whole). */
   static create(
     chatId: string,
     agentId: string,
     deps: ConversationDeps,
-    fork?: ForkStart,
+    start?: ChatStart,
   ): { chat: Conversation; saved: Promise<void> } {
     const now = Date.now();
     deps.journal.created(chatId);
-    const meta: ChatMeta = { chatId, agentId, createdAt: now, updatedAt: now, ...forkMeta(fork) };
-    const chat = new Conversation(meta, fork?.thread ?? new Thread(deps.threadLimits), deps);
-    return { chat, saved: chat.saveMeta(fork !== undefined) };
+    const meta: ChatMeta = { chatId, agentId, createdAt: now, updatedAt: now, ...start?.meta };
+    const chat = new Conversation(meta, start?.thread ?? new Thread(deps.threadLimits), deps);
+    return { chat, saved: chat.saveMeta(start !== undefined) };
   }
 
   /** A chat read back from the journal. */
@@ -233,8 +236,8 @@ export class Conversation implements Disposable {
   }
 
   /**
-   * Sends `blocks` on the session `open` gives. Until the prompt goes out (opening the session, the
-   * checkpoint) the chat counts as running and Stop abandons that: the message is kept as a cancelled
+   * Sends `blocks` on the session `open` gives. Until the prompt goes out (opening the session, preparing
+   * the turn) the chat counts as running and Stop abandons that: the message is kept as a cancelled
    * turn, never sent. Resolves undefined when `open` gave no session for another reason.
    */
   async send(
@@ -263,28 +266,16 @@ export class Conversation implements Disposable {
     this.carryTranscript = false;
     // Stop may already have been pressed while the session was opened (`send`).
     const preparing = (this.preparing ??= new AbortController());
-    let checkpoint: Awaited<ReturnType<ChangeReview['checkpoint']>> | undefined;
+    let preparation: TurnPreparation = {};
     try {
-      checkpoint = await this.deps.changes?.checkpoint(preparing.signal);
+      preparation = (await this.deps.beforePrompt?.(this, preparing.signal)) ?? {};
     } finally {
       this.preparing = undefined;
     }
     // Stopped before the prompt went out: the message is kept as a cancelled turn, never sent.
-    // A failed checkpoint shows on the turn itself: its changes cannot be listed or undone. One still
-    // being taken is followed once it is done.
-    this.lateCheckpoint =
-      checkpoint !== undefined && 'late' in checkpoint && !preparing.signal.aborted
-        ? checkpoint.late
-        : undefined;
-    return session.prompt(
-      toSend,
-      checkpoint === undefined || preparing.signal.aborted
-        ? {}
-        : 'id' in checkpoint
-          ? { checkpointId: checkpoint.id }
-          : { checkpointProblem: checkpoint.problem },
-      { cancelledBeforeSending: preparing.signal.aborted },
-    );
+    return session.prompt(toSend, preparing.signal.aborted ? {} : preparation, {
+      cancelledBeforeSending: preparing.signal.aborted,
+    });
   }
 
   async cancel(): Promise<void> {
@@ -331,19 +322,9 @@ export class Conversation implements Disposable {
     return session;
   }
 
-  /** Journals events in batches: at once when a turn starts or ends, else at most every checkpoint. */
+  /** Journals events in batches: at once when a turn starts or ends, else at most every `JOURNAL_FLUSH_MS`. */
   private record(event: ThreadEvent): void {
     this.pending.push(event);
-    const late = this.lateCheckpoint;
-    if (
-      event.type === 'turn_started' &&
-      (event.turn.checkpointId ?? late) !== undefined &&
-      this.deps.changes
-    ) {
-      this.lateCheckpoint = undefined;
-      this.following?.dispose();
-      this.following = this.deps.changes.follow(this.thread, event.turn.id, () => this.title, late);
-    }
     if (event.type === 'turn_updated') {
       void this.flush(); // a decision on a file must survive a reload at once
       return;
@@ -356,14 +337,14 @@ export class Conversation implements Disposable {
     if (event.type === 'state_updated' && event.changed === 'title') {
       this.changeEmitter.fire();
     }
-    this.checkpoint ??= setTimeout(() => void this.flush(), CHECKPOINT_MS);
+    this.flushTimer ??= setTimeout(() => void this.flush(), JOURNAL_FLUSH_MS);
   }
 
   /** Writes what is pending to the journal. */
   async flush(): Promise<void> {
-    if (this.checkpoint) {
-      clearTimeout(this.checkpoint);
-      this.checkpoint = undefined;
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
     }
     const events = this.pending.take();
     try {
@@ -404,7 +385,6 @@ export class Conversation implements Disposable {
     this.opening?.abort(new Error('The chat was deleted.'));
     void this.flush();
     this.subscription.dispose();
-    this.following?.dispose();
     this.changeEmitter.dispose();
     this.session?.dispose();
   }

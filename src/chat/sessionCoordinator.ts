@@ -5,15 +5,15 @@ import type { Turn } from '../core/thread/threadTypes';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
 import type { Conversation, SessionPlace } from './conversation';
-import { signIn, type SignInHost } from './signIn';
+import { signIn, type SignInPort } from './signIn';
 
 /** What connecting chats needs from its surroundings. */
-export interface CoordinatorHost {
+export interface CoordinatorDeps {
   /** The folder sessions run in. */
   readonly cwd: () => string;
   /** The other workspace folders (multi-root), given to agents that take `additionalDirectories`. */
   readonly additionalDirectories?: () => readonly string[];
-  readonly signIn?: SignInHost;
+  readonly signIn?: SignInPort;
   /** The workspace folder of the active editor, if any: a new chat's agent works there (multi-root). */
   readonly activeFolder?: () => string | undefined;
 }
@@ -30,7 +30,7 @@ export class SessionCoordinator {
   constructor(
     private readonly pool: AgentPool,
     private readonly chats: ChatCollection,
-    private readonly host: CoordinatorHost,
+    private readonly host: CoordinatorDeps,
   ) {}
 
   /** The chat's session, starting its agent and taking up or creating the session; failures go to the status. */

@@ -3,7 +3,7 @@ import { signInMethodsOf, type SignInMethod } from '../core/connection/authMetho
 import type { AgentDefinition } from './agentSettings';
 
 /** What signing in needs from the editor. */
-export interface SignInHost {
+export interface SignInPort {
   /** Runs a login command in a terminal the user can see and type in; resolves when it exits. */
   runInTerminal(
     title: string,
@@ -31,7 +31,7 @@ export async function signIn(
   methodId: string,
   client: AgentClient,
   agent: AgentDefinition,
-  host: SignInHost | undefined,
+  host: SignInPort | undefined,
 ): Promise<SignInOutcome> {
   const method: SignInMethod = signInMethodsOf(client.info.authMethods).find((m) => m.id === methodId) ?? {
     kind: 'agent',

@@ -2,31 +2,63 @@ import { classifyError, describeErrorForLog, errorDetails } from '../core/connec
 import type { Logger } from '../core/ports';
 import type { ErrorDetails } from '../core/thread/threadTypes';
 import { ViewMessageSchema, type ViewMessage } from '../protocol';
-import type { ElicitationRelay } from '../features/elicitation/chat/elicitationRelay';
-import type { ChatCommands } from './chatCommands';
-import type { ChatTurns } from './chatTurns';
+import type { ChatCollection } from './chatCollection';
+import { chatOf, type ChatCommands } from './chatCommands';
+import type { ChatContributions } from './chatContributions';
+import { sendComposed, type ChatTurns } from './chatTurns';
 import type { ComposerActions } from './composerActions';
-import type { TurnReview } from './turnReview';
 import type { ViewSlot } from './viewSlot';
 import type { EditorActions } from './viewSink';
+
+/** The view messages the base answers itself; every other type is a contribution's (src/chat/chatContribution.ts). */
+export const BASE_VIEW_MESSAGES = [
+  'ready',
+  'send',
+  'cancel',
+  'answer_permission',
+  'select_agent',
+  'set_mode',
+  'set_config_option',
+  'open_file',
+  'open_url',
+  'authenticate',
+  'restart_agent',
+  'new_chat',
+  'set_chat_folder',
+  'switch_chat',
+  'rename_chat',
+  'delete_chat',
+  'start_fresh',
+  'retry',
+  'check_agents',
+  'manage_trust',
+  'add_agent',
+  'remove_attachment',
+  'pick_files',
+  'open_message',
+] as const satisfies readonly ViewMessage['type'][];
+
+type BaseViewMessage = Extract<ViewMessage, { type: (typeof BASE_VIEW_MESSAGES)[number] }>;
+const baseTypes: ReadonlySet<string> = new Set(BASE_VIEW_MESSAGES);
 
 /**
  * The services a view talks to. Each call names the slot of the view that asked: its chat is the one
  * acted on, its composer the one that holds attachments.
  */
 export interface ViewServices {
+  readonly chats: ChatCollection;
   readonly commands: ChatCommands;
   readonly turns: ChatTurns;
   readonly composer: ComposerActions;
-  readonly review: TurnReview;
   readonly editor: EditorActions;
-  /** The agents' questions (absent: elicitation is not offered, and an answer is refused). */
-  readonly elicitations?: ElicitationRelay;
+  /** The features' view messages. */
+  readonly contributions: ChatContributions;
 }
 
 /**
  * The view protocol's entry point: parses each message from the webview (it is untrusted input),
- * routes it to the chat, and turns a failure into a logged error the view shows.
+ * routes it to the base service or the contribution that answers it, and turns a failure into a logged
+ * error the view shows.
  */
 export class ViewMessageHandler {
   constructor(
@@ -69,7 +101,18 @@ export class ViewMessageHandler {
   }
 
   private async dispatch(message: ViewMessage, view: ViewSlot): Promise<void> {
-    const { commands, turns, composer, review, editor } = this.services;
+    if (isBaseMessage(message)) {
+      return this.dispatchBase(message, view);
+    }
+    const handle = this.services.contributions.handlerOf(message.type);
+    if (!handle) {
+      throw new Error(`That is not available here (${message.type}).`);
+    }
+    await handle(message, view);
+  }
+
+  private async dispatchBase(message: BaseViewMessage, view: ViewSlot): Promise<void> {
+    const { commands, turns, composer } = this.services;
     switch (message.type) {
       case 'ready':
         return turns.viewReady(view);
@@ -79,23 +122,16 @@ export class ViewMessageHandler {
         return turns.cancel(view);
       case 'answer_permission':
         return turns.answerPermission(message.key, message.optionId, view);
-      case 'answer_elicitation':
-        if (!this.services.elicitations) {
-          throw new Error('No question from the agent is waiting.');
-        }
-        return this.services.elicitations.answer(message.key, message.answer);
       case 'select_agent':
         return commands.selectAgent(message.agentId, view);
       case 'set_mode':
         return turns.setMode(message.modeId, view);
       case 'set_config_option':
         return turns.setConfigOption(message.configId, message.value, view);
-      case 'open_file':
-        return editor.openFile(message.path, message.line);
-      case 'open_url':
-        return editor.openUrl(message.url);
       case 'authenticate':
         return turns.authenticate(message.methodId, view);
+      case 'retry':
+        return turns.retry(view);
       case 'restart_agent':
         return commands.restart(view);
       case 'new_chat':
@@ -110,65 +146,54 @@ export class ViewMessageHandler {
         return commands.deleteChat(message.chatId, message.onAgent ? { onAgent: true } : {});
       case 'start_fresh':
         return commands.startFresh(view);
-      case 'retry':
-        return turns.retry(view);
+      case 'remove_attachment':
+        return composer.removeAttachment(message.uri, view);
+      case 'pick_files':
+        return composer.pickFiles(view);
+      default:
+        return this.dispatchEditor(message, view);
+    }
+  }
+
+  /** The messages the editor answers: opening files, pages, messages, the doctor, trust, Add Agent. */
+  private async dispatchEditor(
+    message: Extract<BaseViewMessage, { type: EditorMessageType }>,
+    view: ViewSlot,
+  ): Promise<void> {
+    const { editor } = this.services;
+    switch (message.type) {
+      case 'open_file':
+        return editor.openFile(message.path, message.line);
+      case 'open_url':
+        return editor.openUrl(message.url);
       case 'check_agents':
         return editor.checkAgents();
       case 'manage_trust':
         return editor.manageTrust();
       case 'add_agent':
         return editor.addAgent?.();
-      case 'remove_attachment':
-        return composer.removeAttachment(message.uri, view);
-      case 'answer_review':
-        return review.answerReview(message.id, message.decision);
-      case 'turn_changes':
-        return review.turnChanges(message.turnId, message.action, message.path, view);
-      case 'restore_checkpoint':
-        await review.restoreCheckpoint(message.turnId, view);
-        return;
-      case 'fix_problems':
-        return review.fixProblems(message.turnId, view);
-      case 'dismiss_problems':
-        return review.dismissProblems(view);
-      case 'mention_query':
-        return composer.queryMentions(message.query, message.requestId, view);
-      case 'pick_files':
-        return composer.pickFiles(view);
-      case 'open_terminal':
-        return editor.showTerminal?.(message.terminalId, turns.sessionIdOf(view));
       case 'open_message':
-        return review.openMessage(message.entryId, view);
-      case 'list_agent_sessions':
-        return commands.agentSessions.list(view, message.agentId, message.cursor);
-      case 'edit_resend':
-        // Cancel in the restore's confirmation: no fork, nothing sent, the edit stays in the composer.
-        if (message.restoreCheckpoint && !(await review.restoreBeforeMessage(message.entryId, view))) {
-          return turns.keepUnsent(view);
-        }
-        await commands.forks.fork(view, message.entryId);
-        return sendComposed(turns, message, view);
-      case 'open_agent_session':
-        return commands.agentSessions.open(view, message.agentId, message.sessionId);
+        return this.openMessage(message.entryId, view);
       default: {
         const unknown: never = message;
         throw new Error(`Unhandled view message ${JSON.stringify(unknown)}`);
       }
     }
   }
+
+  /** "Open the whole message": the view's chat's message `entryId` as the thread (and journal) hold it. */
+  private async openMessage(entryId: string, view: ViewSlot): Promise<void> {
+    const entry = chatOf(this.services.chats, view).thread.entry(entryId);
+    if (!entry || entry.kind === 'tool_call') {
+      throw new Error('That message is no longer in the chat.');
+    }
+    await this.services.editor.openReadOnly?.(`Message ${entryId}.md`, entry.text);
+  }
 }
 
-/** The composer's message (a send, or the resend of an edited one) handed to the chat's turns. */
-function sendComposed(
-  turns: ChatTurns,
-  message: Extract<ViewMessage, { type: 'send' | 'edit_resend' }>,
-  view: ViewSlot,
-): Promise<void> {
-  return turns.sendFromView(
-    message.text,
-    message.attachments ?? [],
-    message.images ?? [],
-    message.textFiles ?? [],
-    view,
-  );
+type EditorMessageType =
+  'open_file' | 'open_url' | 'check_agents' | 'manage_trust' | 'add_agent' | 'open_message';
+
+function isBaseMessage(message: ViewMessage): message is BaseViewMessage {
+  return baseTypes.has(message.type);
 }

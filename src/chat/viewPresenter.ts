@@ -1,21 +1,13 @@
 import { DisposableStore, type Disposable } from '../core/util/disposable';
-import type { TerminalPort } from '../core/ports';
 import type { ThreadEvent } from '../core/thread/threadTypes';
-import type {
-  AgentStatus,
-  ChatSummary,
-  Elicitation,
-  HostMessage,
-  ProblemsOfferMessage,
-  ViewState,
-} from '../protocol';
+import type { AgentStatus, ChatSummary, HostMessage, ViewState } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import type { ChatCollection } from './chatCollection';
+import type { Conversation } from './conversation';
 import { EventBatcher } from './eventBatcher';
-import { TerminalRelay } from '../features/terminals/chat/terminalRelay';
 import { ViewConnections } from './viewConnections';
 import type { ViewSlot } from './viewSlot';
-import type { EditorActions, EditReviews, ViewSink } from './viewSink';
+import type { ViewSink } from './viewSink';
 
 /** What the presenter reads to build what the views show. */
 export interface PresenterModel {
@@ -27,55 +19,28 @@ export interface PresenterModel {
   status(agentId: string): AgentStatus;
   /** Whether the chat's session can be deleted on the agent's side too. */
   deletableOnAgent?(chatId: string): boolean;
-  /** The "Fix N new problems" offer standing for a chat. */
-  problemsOffer(chatId: string): ProblemsOfferMessage | undefined;
-  /** File writes waiting for Keep or Undo: one list for the window, shown in every view. */
-  readonly reviews?: EditReviews;
   readonly workspaceFolders?: () => readonly string[];
-  readonly terminals: TerminalPort;
-  /** The agent's questions waiting in a chat (elicitation). */
-  elicitations?(chatId: string): readonly Elicitation[];
-  /** The active editor's file offered on every view's composer. */
-  readonly currentFile?: EditorActions['currentFile'];
+  /** The features' parts of a view's full state, for the view's chat. */
+  featureState(chat: Conversation | undefined): Partial<ViewState>;
+  /** Full states went out: the features send again what they stream outside the state. */
+  snapshotSent(): void;
 }
 
 /**
- * The views' side of the chat: builds each view's state, batches each chat's thread events and
- * posts every message to the views it concerns — a chat's events, status, resume problem and
- * problems offer to the views showing that chat; the chat list to each view with its own active
- * chat; edit reviews and terminal output (window-wide) to every view.
+ * The views' side of the chat: builds each view's state (the features adding their parts), batches each
+ * chat's thread events and posts every message to the views it concerns — a chat's events, status and
+ * resume problem to the views showing that chat; the chat list to each view with its own active chat;
+ * window-wide messages to every view.
  */
 export class ViewPresenter implements Disposable {
   private readonly views = new ViewConnections();
   /** Per chat shown: its events waiting for the next flush (one batcher, however many views show it). */
   private readonly batchers = new Map<string, EventBatcher>();
   private readonly store = new DisposableStore();
-  private readonly terminals: TerminalRelay;
   /** The slots a snapshot is being sent to: queued events flushed meanwhile skip them (the snapshot holds them). */
   private snapshotting: ReadonlySet<ViewSlot> = new Set();
 
   constructor(private readonly model: PresenterModel) {
-    this.terminals = this.store.add(
-      new TerminalRelay(model.terminals, (terminal) =>
-        this.views.post({ type: 'terminal_output', terminal }),
-      ),
-    );
-    if (model.reviews) {
-      this.store.add(
-        model.reviews.onDidChange((reviews) =>
-          this.views.post({ type: 'edit_reviews', reviews: [...reviews] }),
-        ),
-      );
-    }
-    const currentFile = model.currentFile;
-    if (currentFile) {
-      this.store.add(
-        currentFile.onDidChange(() => {
-          const file = currentFile.current();
-          this.views.post({ type: 'current_file', ...(file ? { file } : {}) });
-        }),
-      );
-    }
     this.store.add({ dispose: () => this.dropBatchers(() => true) });
   }
 
@@ -113,11 +78,8 @@ export class ViewPresenter implements Disposable {
     const chat = this.model.chats.get(slot.chatId);
     const folders = this.model.workspaceFolders?.() ?? [];
     const agent = this.model.definitionOf(chat?.agentId);
-    const offer = chat && this.model.problemsOffer(chat.id);
-    const reviews = this.model.reviews?.pending() ?? [];
-    const questions = chat ? (this.model.elicitations?.(chat.id) ?? []) : [];
-    const currentFile = this.model.currentFile?.current();
     return {
+      ...this.model.featureState(chat),
       agents: this.model.agents().map((definition) => ({
         id: definition.id,
         label: definition.label,
@@ -140,11 +102,7 @@ export class ViewPresenter implements Disposable {
         : {}),
       chats: this.chatList(),
       ...(slot.attachments.length > 0 ? { attachments: [...slot.attachments] } : {}),
-      ...(offer ? { problemsOffer: offer } : {}),
-      ...(reviews.length > 0 ? { editReviews: [...reviews] } : {}),
-      ...(questions.length > 0 ? { elicitations: [...questions] } : {}),
       ...(folders.length > 0 ? { workspaceFolders: [...folders] } : {}),
-      ...(currentFile ? { currentFile } : {}),
     };
   }
 
@@ -188,7 +146,7 @@ export class ViewPresenter implements Disposable {
       }
     }
     this.dropBatchers((chatId) => !this.views.shows(chatId));
-    this.terminals.resend();
+    this.model.snapshotSent();
   }
 
   /** A chat's thread event: batched for the views showing the chat (the chat journals it itself). */

@@ -1,6 +1,4 @@
-import type { Disposable } from '../core/util/disposable';
-import type { AttachmentRef, EditReview, HostMessage } from '../protocol';
-import type { CurrentFileSource } from '../features/currentFile/chat/currentFileSource';
+import type { AttachmentRef, HostMessage } from '../protocol';
 
 /** Where the controller posts to a webview; the view provider adapts `vscode.Webview` to it. */
 export interface ViewSink {
@@ -24,16 +22,6 @@ export interface EditorActions {
    * opening it there if it had no terminal yet; rejects, saying why, when that session has no such terminal.
    */
   showTerminal?(terminalId: string, sessionId: string | undefined): Promise<void>;
-  /** The active editor's file, offered on the composer as a removable chip (absent: never offered). */
-  readonly currentFile?: CurrentFileSource;
   /** Shows `text` as a read-only markdown document titled `title`. */
   openReadOnly?(title: string, text: string): Promise<void>;
-}
-
-/** File writes waiting for Keep or Undo, as the chat shows them (the edit review in VS Code). */
-export interface EditReviews {
-  pending(): readonly EditReview[];
-  readonly onDidChange: (listener: (reviews: readonly EditReview[]) => void) => Disposable;
-  /** Returns false when the review was no longer pending. */
-  answer(id: string, decision: 'keep' | 'undo'): boolean;
 }

@@ -1,7 +1,6 @@
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorActions } from '../chat/viewSink';
-import type { CurrentFileSource } from '../features/currentFile/chat/currentFileSource';
 import type { AttachmentRef } from '../protocol';
 
 /** The scheme of read-only documents the chat opens (a message cut in the middle, whole). */
@@ -16,14 +15,8 @@ export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private provider: vscode.Disposable | undefined;
 
-  /**
-   * `terminals`: the agents' terminals in VS Code, for a tool card's "Open in terminal"; `currentFile`: the
-   * active editor's file for the composer's chip (disposed with this).
-   */
-  constructor(
-    private readonly terminals?: { show(terminalId: string, sessionId: string): boolean },
-    readonly currentFile?: CurrentFileSource & vscode.Disposable,
-  ) {}
+  /** `terminals`: the agents' terminals in VS Code, for a tool card's "Open in terminal". */
+  constructor(private readonly terminals?: { show(terminalId: string, sessionId: string): boolean }) {}
 
   async showTerminal(terminalId: string, sessionId: string | undefined): Promise<void> {
     if (sessionId === undefined || !this.terminals?.show(terminalId, sessionId)) {
@@ -46,10 +39,10 @@ export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
   }
 
   dispose(): void {
-    this.currentFile?.dispose();
     this.provider?.dispose();
     this.texts.clear();
   }
+
   async openFile(path: string, line?: number): Promise<void> {
     const uri = path.startsWith('file:') ? vscode.Uri.parse(path) : vscode.Uri.file(this.absolute(path));
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);

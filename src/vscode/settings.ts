@@ -1,12 +1,6 @@
 import * as z from 'zod/mini';
 import * as vscode from 'vscode';
 import type { Retention } from '../core/journal/journal';
-import { ToolKindSchema } from '../protocol';
-import type {
-  PermissionRule,
-  PermissionSettings,
-  RuleStore,
-} from '../features/permissions/core/permissionRules';
 import type { FileSettings } from './workspaceFileSystem';
 
 /**
@@ -47,6 +41,22 @@ export function acpSetting(key: string): unknown {
   return setting('acpAgents', key);
 }
 
+/**
+ * Where the value of `acpAgents.<key>` that the code uses comes from, when the workspace's own settings
+ * set it (its folder's or the workspace's): what the consent question names. Undefined when the value is
+ * the user's or the default — and always in Restricted Mode, where the workspace's values are not used.
+ */
+export function workspaceSourceOf(key: string): string | undefined {
+  if (!vscode.workspace.isTrusted) {
+    return undefined;
+  }
+  const inspected = vscode.workspace.getConfiguration('acpAgents').inspect<unknown>(key);
+  if (inspected?.workspaceFolderValue !== undefined) {
+    return `a folder's settings ("acpAgents.${key}")`;
+  }
+  return inspected?.workspaceValue !== undefined ? `the workspace settings ("acpAgents.${key}")` : undefined;
+}
+
 /** The workspace's own value of a setting (what it would set, trusted or not), for reports only: never run it. */
 export function workspaceValueOf(section: string, key: string): unknown {
   const inspected = vscode.workspace.getConfiguration(section).inspect<unknown>(key);
@@ -54,27 +64,12 @@ export function workspaceValueOf(section: string, key: string): unknown {
 }
 
 const FileSettingsSchema = z.object({
-  review: z.catch(z.enum(['ask', 'auto']), 'ask'),
   maxReadBytes: z.catch(z.number().check(z.int(), z.positive()), 2 * 1024 * 1024),
 });
-const PermissionSettingsSchema = z.object({
-  autoApproveReads: z.catch(z.boolean(), false),
-  rememberInWorkspace: z.catch(z.boolean(), true),
-});
 
-/** `acpAgents.edits.review` and `acpAgents.files.maxReadBytes`, validated; a bad value falls back to the default. */
+/** `acpAgents.files.maxReadBytes`, validated; a bad value falls back to the default. */
 export function fileSettings(): FileSettings {
-  return FileSettingsSchema.parse({
-    review: acpSetting('edits.review'),
-    maxReadBytes: acpSetting('files.maxReadBytes'),
-  });
-}
-
-export function permissionSettings(): PermissionSettings {
-  return PermissionSettingsSchema.parse({
-    autoApproveReads: acpSetting('permissions.autoApproveReads'),
-    rememberInWorkspace: acpSetting('permissions.rememberInWorkspace'),
-  });
+  return FileSettingsSchema.parse({ maxReadBytes: acpSetting('files.maxReadBytes') });
 }
 
 const HistorySchema = z.object({
@@ -99,12 +94,6 @@ export function agentIdleStopMs(): number {
   return minutes * 60_000;
 }
 
-/** `acpAgents.permissions.ask`: where permission requests are asked. */
-export function permissionSurface(): 'auto' | 'modal' | 'inline' {
-  const value = acpSetting('permissions.ask');
-  return value === 'modal' || value === 'inline' ? value : 'auto';
-}
-
 export function defaultAgentId(): string | undefined {
   const value = acpSetting('defaultAgent');
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -114,28 +103,6 @@ export function defaultAgentId(): string | undefined {
 export function copilotAgentName(): string | undefined {
   const value = acpSetting('copilotAgent');
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-const RulesSchema = z.array(
-  z.object({
-    agentId: z.string(),
-    toolKind: ToolKindSchema,
-    decision: z.enum(['allow', 'reject']),
-  }),
-);
-
-/** "Always" answers kept in the workspace's storage (parsed on load: storage is data, not trusted code). */
-export function workspaceRuleStore(state: vscode.Memento): RuleStore {
-  const KEY = 'acpAgents.permissionRules';
-  return {
-    load(): readonly PermissionRule[] {
-      const parsed = RulesSchema.safeParse(state.get(KEY));
-      return parsed.success ? parsed.data : [];
-    },
-    async save(rules) {
-      await state.update(KEY, rules);
-    },
-  };
 }
 
 /** `acpAgents.chat.maxMessageCharacters`: a message keeps this many characters from its start (and a quarter as many of its end). */

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import * as vscode from 'vscode';
-import type { SignInHost } from '../chat/signIn';
+import type { SignInPort } from '../chat/signIn';
 import type { UserPrompts } from './userPrompts';
 import { secretValues } from '../core/secrets/secrets';
 
 const SecretEnv = z.record(z.string(), z.string());
 
 /** Terminal logins in a real VS Code terminal, API keys in SecretStorage (never in settings). */
-export class VsCodeSignIn implements SignInHost {
+export class VsCodeSignIn implements SignInPort {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly prompts: UserPrompts,

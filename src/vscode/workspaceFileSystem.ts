@@ -3,17 +3,25 @@ import * as vscode from 'vscode';
 import type { FileHandle } from 'node:fs/promises';
 import { looksBinary } from '../core/files/binaryContent';
 import { ConfinementRaceError, isInside, openInside } from '../core/files/pathConfinement';
+import { pathNameProblem } from '../core/platform/pathProblems';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
-import type { VscodeEditReviews } from '../features/editReview/vscode/vscodeEditReviews';
 import { dirtyDocument, openDocument } from './openDocuments';
 import type { UserPrompts } from './userPrompts';
 
 export interface FileSettings {
-  /** `ask`: every write is shown as a diff and waits for Keep/Undo; `auto`: written at once. */
-  readonly review: 'ask' | 'auto';
   /** Files larger than this are refused to the agent instead of sent as megabytes of text. */
   readonly maxReadBytes: number;
 }
+
+/**
+ * Asked before an agent's write is applied, with the file's current text (null: a new file) and the
+ * proposed one: `undo` refuses the write (the agent is told the user declined).
+ */
+export type WriteReview = (
+  filePath: string,
+  current: string | null,
+  proposed: string,
+) => Promise<'keep' | 'undo'>;
 
 const ALLOW_OUTSIDE = 'Allow';
 const OVERWRITE = 'Replace my changes';
@@ -27,8 +35,9 @@ export class WorkspaceFileSystem implements FileSystemPort {
   constructor(
     private readonly settings: () => FileSettings,
     private readonly prompts: UserPrompts,
-    private readonly review: VscodeEditReviews,
     private readonly log: Logger,
+    /** The user's review of each write, when writes are reviewed (the edit review feature). */
+    private readonly review?: WriteReview,
   ) {}
 
   async readTextFile(filePath: string): Promise<string> {
@@ -58,12 +67,8 @@ export class WorkspaceFileSystem implements FileSystemPort {
     const uri = vscode.Uri.file(filePath);
     const current = await this.currentText(uri);
 
-    if (this.settings().review === 'ask') {
-      const decision = await this.review.review(filePath, current, content);
-      this.log.info(`Edit review for ${filePath}: ${decision}`);
-      if (decision === 'undo') {
-        throw new ClientRefusalError(`The user rejected the edit to ${filePath}.`, 'user_declined');
-      }
+    if ((await this.review?.(filePath, current, content)) === 'undo') {
+      throw new ClientRefusalError(`The user rejected the edit to ${filePath}.`, 'user_declined');
     }
 
     const open = dirtyDocument(uri.fsPath);
@@ -156,8 +161,15 @@ export class WorkspaceFileSystem implements FileSystemPort {
     return vscode.workspace.fs.readFile(uri);
   }
 
-  /** Refuses paths outside the workspace folders unless the user allows it in a modal dialog. */
+  /**
+   * Refuses paths outside the workspace folders unless the user allows it in a modal dialog, and
+   * without asking a path the system would not take as written (Windows: `C:foo`, `\\?\`, `CON`, `a.txt:x`).
+   */
   private async confine(filePath: string, access: 'read' | 'write'): Promise<void> {
+    const problem = pathNameProblem(filePath);
+    if (problem !== undefined) {
+      throw new ClientRefusalError(`${filePath} ${problem}.`, 'unsupported');
+    }
     const roots = workspaceRoots();
     if (roots.length > 0 && (await isInside(filePath, roots))) {
       return;

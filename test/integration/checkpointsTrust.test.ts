@@ -24,7 +24,7 @@ if (process.env.ACP_TRUST === 'untrusted') {
       assert.equal(vscode.workspace.isTrusted, false);
       await showChatView();
       await vscode.commands.executeCommand('acpAgents.newChat');
-      const result = await api.checkpoints.review.checkpoint();
+      const result = await api.checkpoints.changes.checkpoint();
       assert.deepEqual(result, {
         problem: 'No checkpoint for this turn: the workspace is not trusted (Restricted Mode)',
       });

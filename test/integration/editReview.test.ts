@@ -54,8 +54,8 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
 
   afterEach(async () => {
     // Nothing may stay pending: undo whatever a failed test left open.
-    for (const review of api.review.pending()) {
-      api.review.answer(review.id, 'undo');
+    for (const review of api.writeReviews.pending()) {
+      api.writeReviews.answer(review.id, 'undo');
     }
     await closeAllEditors();
     prompts.restore();
@@ -69,11 +69,11 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
   ): Promise<{ running: RunningTurn; id: string; tab: DiffTab }> {
     const running = await begin(api, `fs write ${file} ${text}`);
     const [review] = await eventually('the edit review to be pending', () => {
-      const pending = api.review.pending();
+      const pending = api.writeReviews.pending();
       return pending.length > 0 && pending;
     });
     assert.ok(review);
-    assert.equal(api.review.pending().length, 1);
+    assert.equal(api.writeReviews.pending().length, 1);
     assert.equal(review.path, file);
     const tab = await eventually('the proposal diff tab', () => proposalDiffTabs()[0]);
     assert.equal(proposalDiffTabs().length, 1);
@@ -88,7 +88,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
 
   async function assertDecided(): Promise<void> {
     await eventually('the diff tab to close', () => proposalDiffTabs().length === 0);
-    assert.deepEqual(api.review.pending(), []);
+    assert.deepEqual(api.writeReviews.pending(), []);
     assert.equal(api.chat.viewState().editReviews, undefined);
   }
 
@@ -185,7 +185,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
 
     const { running, id, tab } = await proposeWrite(file, 'second');
     assert.equal(tab.label, "recreated.txt: agent's proposal (new file)");
-    assert.deepEqual(api.review.pending(), [{ id, path: file, isNew: true }]);
+    assert.deepEqual(api.writeReviews.pending(), [{ id, path: file, isNew: true }]);
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), '');
     assert.equal(
       (await prompts.waitFor('notify', 2))[1]?.message,
@@ -202,7 +202,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     const file = folder.file('not-created.txt');
     const { running, id, tab } = await proposeWrite(file, 'never');
     assert.equal(tab.label, "not-created.txt: agent's proposal (new file)");
-    assert.deepEqual(api.review.pending(), [{ id, path: file, isNew: true }]);
+    assert.deepEqual(api.writeReviews.pending(), [{ id, path: file, isNew: true }]);
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), '');
 
     await api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });

@@ -129,8 +129,8 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
 
   afterEach(async () => {
     // A turn a failed test left waiting (on its permission or an edit review) ends here, not in the next test.
-    for (const review of api.review.pending()) {
-      api.review.answer(review.id, 'undo');
+    for (const review of api.writeReviews.pending()) {
+      api.writeReviews.answer(review.id, 'undo');
     }
     await api.chat.cancel().catch(() => {});
     await closeAllEditors();
@@ -171,7 +171,8 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
       'ready',
       `the adapter did not connect: ${JSON.stringify(api.chat.currentStatus)}`,
     );
-    assert.equal(api.chat.currentStatus.agentName, 'Claude Code');
+    // The name it was added under, as the picker shows it (the adapter calls itself "Claude Code").
+    assert.equal(api.chat.currentStatus.agentName, AGENT_NAME);
     assert.equal(adapterPids(script).length, 1, 'exactly one adapter process runs');
     return view.chat.chatId;
   }

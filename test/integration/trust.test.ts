@@ -54,10 +54,11 @@ if (process.env.ACP_TRUST === 'untrusted' && marker) {
       await vscode.commands.executeCommand('acpAgents.newChat');
       await eventually('the untrusted status', () => api.chat.currentStatus.error?.kind === 'untrusted');
       await eventually('the status bar', () => /Restricted/.test(api.statusBar.text) && api.statusBar.text);
-      const shot = await requestScreenshot('restricted-mode-chat', { waitForText: 'Manage Workspace Trust' });
-      if (shot) {
-        assert.equal(shot.chatViewRendered, true, 'the chat view shows the notice and its button');
-      }
+      // What every view of the chat is given: the untrusted state, which the page shows as the notice.
+      assert.equal(api.chat.viewState().status.error?.kind, 'untrusted');
+      // Under code-server the page itself is checked too: a screenshot asked to wait for the button is
+      // refused (the test fails) when the view does not show it.
+      await requestScreenshot('restricted-mode-chat', { waitForText: 'Manage Workspace Trust' });
     });
 
     it('the doctor starts nothing and its report starts with the trust state', async () => {

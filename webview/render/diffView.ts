@@ -15,6 +15,32 @@ export interface DiffContent {
 /** A unified diff of one file: header with path and +/− counts, then hunks with a line gutter. */
 export function diffView(content: DiffContent, context: RenderContext): HTMLElement {
   const diff = diffLines(content.oldText, content.newText);
+  const { body, hidden } = diffBody(diff.hunks, content.path);
+  const notes = [
+    hidden > 0
+      ? el('div', 'note', icon('ellipsis'), `${hidden.toLocaleString('en-US')} more lines not shown.`)
+      : null,
+    diff.approximate
+      ? el('div', 'note', icon('info'), 'Large change: shown as a replacement, not a minimal diff.')
+      : null,
+    content.truncated
+      ? el(
+          'div',
+          'note note-truncated',
+          icon('fold'),
+          'The edit was truncated: the diff shows only its start.',
+        )
+      : null,
+  ].filter((note): note is HTMLDivElement => note !== null);
+  return el('div', 'diff', diffHeader(content, diff, context), body, ...notes);
+}
+
+/** The file's path (a button that opens it where the edit starts), "New file", and the +/− counts. */
+function diffHeader(
+  content: DiffContent,
+  diff: ReturnType<typeof diffLines>,
+  context: RenderContext,
+): HTMLElement {
   const path = el(
     'button',
     'diff-path link-button',
@@ -28,7 +54,6 @@ export function diffView(content: DiffContent, context: RenderContext): HTMLElem
   path.addEventListener('click', () =>
     context.post({ type: 'open_file', path: content.path, ...(line === undefined ? {} : { line }) }),
   );
-
   const stats = el(
     'span',
     'diff-stats',
@@ -36,39 +61,29 @@ export function diffView(content: DiffContent, context: RenderContext): HTMLElem
     el('span', 'diff-stat-del', `−${diff.removed}`),
   );
   stats.setAttribute('aria-label', `${diff.added} lines added, ${diff.removed} removed`);
-  const header = el(
+  return el(
     'div',
     'diff-header',
     path,
     content.oldText === null ? el('span', 'diff-badge', 'New file') : null,
     stats,
   );
+}
 
+/** The hunks, each under its `@@` line, at most `MAX_RENDERED_LINES` lines drawn; how many were not. */
+function diffBody(hunks: readonly DiffHunk[], path: string): { body: HTMLElement; hidden: number } {
   const body = el('div', 'diff-body');
   body.tabIndex = 0;
   body.setAttribute('role', 'region');
-  body.setAttribute('aria-label', `Changes to ${content.path}`);
+  body.setAttribute('aria-label', `Changes to ${path}`);
   let rendered = 0;
   let hidden = 0;
-  for (const hunk of diff.hunks) {
+  for (const hunk of hunks) {
     if (rendered >= MAX_RENDERED_LINES) {
       hidden += hunk.lines.length;
       continue;
     }
-    body.append(
-      el(
-        'div',
-        'diff-line diff-hunk',
-        el('span', 'diff-gutter'),
-        el('span', 'diff-gutter'),
-        el('span', 'diff-sign'),
-        el(
-          'span',
-          'diff-text',
-          `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
-        ),
-      ),
-    );
+    body.append(hunkRow(hunk));
     for (const line of hunk.lines) {
       if (rendered >= MAX_RENDERED_LINES) {
         hidden++;
@@ -78,30 +93,21 @@ export function diffView(content: DiffContent, context: RenderContext): HTMLElem
       rendered++;
     }
   }
-  if (diff.hunks.length === 0) {
+  if (hunks.length === 0) {
     body.append(el('div', 'diff-empty', 'No changes'));
   }
+  return { body, hidden };
+}
 
-  const notes: HTMLElement[] = [];
-  if (hidden > 0) {
-    notes.push(
-      el('div', 'note', icon('ellipsis'), `${hidden.toLocaleString('en-US')} more lines not shown.`),
-    );
-  }
-  if (diff.approximate) {
-    notes.push(el('div', 'note', icon('info'), 'Large change: shown as a replacement, not a minimal diff.'));
-  }
-  if (content.truncated) {
-    notes.push(
-      el(
-        'div',
-        'note note-truncated',
-        icon('fold'),
-        'The edit was truncated: the diff shows only its start.',
-      ),
-    );
-  }
-  return el('div', 'diff', header, body, ...notes);
+function hunkRow(hunk: DiffHunk): HTMLElement {
+  return el(
+    'div',
+    'diff-line diff-hunk',
+    el('span', 'diff-gutter'),
+    el('span', 'diff-gutter'),
+    el('span', 'diff-sign'),
+    el('span', 'diff-text', `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`),
+  );
 }
 
 const SIGNS: Record<DiffLine['kind'], string> = { add: '+', del: '−', context: ' ' };

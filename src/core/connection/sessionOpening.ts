@@ -3,7 +3,7 @@ import { methods } from '@agentclientprotocol/sdk';
 import { AgentSession, type SessionHost, type SessionOptions } from '../session/agentSession';
 import type { AgentError } from './errors';
 import { NotSupportedError } from './errors';
-import { selectMcpServers } from '../../features/mcp/core/mcpServers';
+import { selectMcpServers } from './mcpSelection';
 import { modesOf } from '../thread/normalize';
 import type { Logger, PermissionPort } from '../ports';
 import { Thread, type ThreadLimits } from '../thread/thread';

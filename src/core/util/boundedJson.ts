@@ -25,102 +25,128 @@ export function measuredJson(
   value: unknown,
   bounds: Partial<JsonBounds> = {},
 ): { text: string; fits: boolean } {
-  const { maxDepth, maxChars, indent } = { ...DEFAULT_BOUNDS, ...bounds };
-  /** Before an item (and before a closing bracket) when pretty-printing: a new line, indented. */
-  const newline = (depth: number): boolean => indent <= 0 || write(`\n${' '.repeat(indent * depth)}`);
-  const colon = indent > 0 ? ': ' : ':';
-  let elided = false;
-  const out: string[] = [];
-  let length = 0;
-  const seen = new Set<object>();
-  const write = (text: string): boolean => {
-    if (length >= maxChars) {
+  const writer = new BoundedJsonWriter({ ...DEFAULT_BOUNDS, ...bounds });
+  const complete = writer.visit(value, 0) && writer.length <= writer.bounds.maxChars;
+  const text = writer.text();
+  return {
+    text: complete ? text : `${text}… (cut at ${writer.bounds.maxChars} characters)`,
+    fits: complete && !writer.elided,
+  };
+}
+
+/** Writes JSON-like text within the bounds; every step returns false once `maxChars` are written. */
+class BoundedJsonWriter {
+  private readonly out: string[] = [];
+  length = 0;
+  /** Something was left out for its depth. */
+  elided = false;
+  private readonly seen = new Set<object>();
+  private readonly colon: string;
+
+  constructor(readonly bounds: JsonBounds) {
+    this.colon = bounds.indent > 0 ? ': ' : ':';
+  }
+
+  text(): string {
+    return this.out.join('');
+  }
+
+  private write(text: string): boolean {
+    const { maxChars } = this.bounds;
+    if (this.length >= maxChars) {
       return false;
     }
-    out.push(length + text.length > maxChars ? text.slice(0, maxChars - length) : text);
-    length += text.length;
-    return length < maxChars;
-  };
-  const visit = (item: unknown, depth: number): boolean => {
+    this.out.push(this.length + text.length > maxChars ? text.slice(0, maxChars - this.length) : text);
+    this.length += text.length;
+    return this.length < maxChars;
+  }
+
+  /** Before an item (and before a closing bracket) when pretty-printing: a new line, indented. */
+  private newline(depth: number): boolean {
+    const { indent } = this.bounds;
+    return indent <= 0 || this.write(`\n${' '.repeat(indent * depth)}`);
+  }
+
+  visit(item: unknown, depth: number): boolean {
+    if (item === null || typeof item !== 'object') {
+      return this.scalar(item);
+    }
+    if (depth >= this.bounds.maxDepth) {
+      this.elided = true;
+      return this.write('"…"');
+    }
+    if (this.seen.has(item)) {
+      return this.write('"[cycle]"');
+    }
+    this.seen.add(item);
+    try {
+      if (Array.isArray(item)) {
+        return this.array(item, depth);
+      }
+      if (item instanceof Error) {
+        return this.write(JSON.stringify(`${item.name}: ${item.message.slice(0, this.bounds.maxChars)}`));
+      }
+      return this.object(item as Record<string, unknown>, depth);
+    } finally {
+      this.seen.delete(item);
+    }
+  }
+
+  private scalar(item: unknown): boolean {
     switch (typeof item) {
       case 'string':
         // Only the part that can still be shown is quoted: a huge string is not copied whole.
-        return write(JSON.stringify(item.length > maxChars ? item.slice(0, maxChars) : item));
+        return this.write(
+          JSON.stringify(item.length > this.bounds.maxChars ? item.slice(0, this.bounds.maxChars) : item),
+        );
       case 'number':
       case 'boolean':
-        return write(String(item));
+        return this.write(String(item));
       case 'bigint':
-        return write(`${item.toString()}n`);
+        return this.write(`${item.toString()}n`);
       case 'undefined':
-        return write('undefined');
+        return this.write('undefined');
       case 'function':
       case 'symbol':
-        return write(`"[${typeof item}]"`);
+        return this.write(`"[${typeof item}]"`);
       default:
-        break;
+        return this.write('null');
     }
-    if (item === null) {
-      return write('null');
+  }
+
+  private array(items: readonly unknown[], depth: number): boolean {
+    if (!this.write('[')) {
+      return false;
     }
-    const object = item as object;
-    if (depth >= maxDepth) {
-      elided = true;
-      return write('"…"');
-    }
-    if (seen.has(object)) {
-      return write('"[cycle]"');
-    }
-    seen.add(object);
-    try {
-      if (Array.isArray(object)) {
-        if (!write('[')) {
-          return false;
-        }
-        for (let i = 0; i < object.length; i++) {
-          if ((i > 0 && !write(',')) || !newline(depth + 1) || !visit(object[i], depth + 1)) {
-            return false;
-          }
-        }
-        return (object.length === 0 || newline(depth)) && write(']');
-      }
-      if (object instanceof Error) {
-        return write(JSON.stringify(`${object.name}: ${object.message.slice(0, maxChars)}`));
-      }
-      if (!write('{')) {
+    for (let i = 0; i < items.length; i++) {
+      if ((i > 0 && !this.write(',')) || !this.newline(depth + 1) || !this.visit(items[i], depth + 1)) {
         return false;
       }
-      let first = true;
-      for (const key in object) {
-        if (!Object.prototype.hasOwnProperty.call(object, key)) {
-          continue;
-        }
-        const field = (object as Record<string, unknown>)[key];
-        if (field === undefined) {
-          continue;
-        }
-        if (
-          (!first && !write(',')) ||
-          !newline(depth + 1) ||
-          !write(`${JSON.stringify(key.slice(0, maxChars))}${colon}`)
-        ) {
-          return false;
-        }
-        first = false;
-        if (!visit(field, depth + 1)) {
-          return false;
-        }
-      }
-      return (first || newline(depth)) && write('}');
-    } finally {
-      seen.delete(object);
     }
-  };
-  const complete = visit(value, 0) && length <= maxChars;
-  const text = out.join('');
-  return {
-    text: complete ? text : `${text}… (cut at ${maxChars} characters)`,
-    fits: complete && !elided,
-  };
+    return (items.length === 0 || this.newline(depth)) && this.write(']');
+  }
+
+  private object(object: Record<string, unknown>, depth: number): boolean {
+    if (!this.write('{')) {
+      return false;
+    }
+    let first = true;
+    for (const key in object) {
+      const field = Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+      if (field === undefined) {
+        continue;
+      }
+      const keyText = `${JSON.stringify(key.slice(0, this.bounds.maxChars))}${this.colon}`;
+      if ((!first && !this.write(',')) || !this.newline(depth + 1) || !this.write(keyText)) {
+        return false;
+      }
+      first = false;
+      if (!this.visit(field, depth + 1)) {
+        return false;
+      }
+    }
+    return (first || this.newline(depth)) && this.write('}');
+  }
 }
 
 /** Shortens text for a message: at most `max` characters, with a marker when cut. */

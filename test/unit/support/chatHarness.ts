@@ -1,4 +1,5 @@
 import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
+import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,6 +16,18 @@ import {
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import type { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
 import { ChatController } from '../../../src/chat/chatController';
+import type { ChatContributionFactory } from '../../../src/chat/chatContribution';
+import { agentSessionsContribution } from '../../../src/features/agentSessions/chat/agentSessionsContribution';
+import {
+  checkpointsContribution,
+  restoreBeforeMessage,
+} from '../../../src/features/checkpoints/chat/checkpointsContribution';
+import { currentFileContribution } from '../../../src/features/currentFile/chat/currentFileContribution';
+import { elicitationContribution } from '../../../src/features/elicitation/chat/elicitationContribution';
+import { forksContribution } from '../../../src/features/forks/chat/forksContribution';
+import { mentionsContribution } from '../../../src/features/mentions/chat/mentionsContribution';
+import { problemsContribution } from '../../../src/features/problems/chat/problemsContribution';
+import { terminalsContribution } from '../../../src/features/terminals/chat/terminalsContribution';
 import type { DiagnosticsPort } from '../../../src/features/problems/chat/problemsOffer';
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
 import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
@@ -84,7 +97,7 @@ export class ChatHarness {
   /** The permission port: records every request the agents make (none is answered by policy). */
   readonly permissions = new PolicyPermissions(() => undefined);
   /** The agents' questions, as in the product (`ports.elicitation` and the chat's relay). */
-  readonly elicitations = new ElicitationBroker(this.logger);
+  readonly elicitations = new ElicitationBroker(this.logger, compileAgentPattern);
   /** The tool cards' "Open in terminal" as the editor got them: the terminal and the view's chat's session. */
   readonly shownTerminals: { terminalId: string; sessionId: string | undefined }[] = [];
   /** URLs the chat opened (the editor's `openUrl`). */
@@ -111,7 +124,7 @@ export class ChatHarness {
         elicitation: this.elicitations,
         logger: this.logger,
       },
-      elicitations: this.elicitations,
+      contributions: this.contributions(options),
       editor: {
         openFile: async () => {},
         openUrl: async (url) => {
@@ -124,7 +137,6 @@ export class ChatHarness {
           this.checkAgentsRuns++;
         },
         ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
-        ...(options.currentFile ? { currentFile: options.currentFile } : {}),
         showTerminal: async (terminalId, sessionId) => {
           this.shownTerminals.push({ terminalId, sessionId });
         },
@@ -139,13 +151,25 @@ export class ChatHarness {
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
-      ...(this.changes ? { changes: this.changes } : {}),
-      ...(options.diagnostics ? { diagnostics: options.diagnostics(this.dir) } : {}),
-      ...(options.mentions ? { mentions: options.mentions } : {}),
       ...(folders ? { additionalDirectories: () => folders, workspaceFolders: () => folders } : {}),
       ...(options.activeFolder ? { activeFolder: options.activeFolder } : {}),
     });
     this.controller.attachView(this.view);
+  }
+
+  /** The product's features (src/chatFeatures.ts), in its order, each where the options give what it needs. */
+  private contributions(options: HarnessOptions): ChatContributionFactory[] {
+    const changes = this.changes;
+    return [
+      ...(changes ? [checkpointsContribution(changes)] : []),
+      ...(options.diagnostics ? [problemsContribution(options.diagnostics(this.dir))] : []),
+      elicitationContribution(this.elicitations),
+      terminalsContribution(this.terminals),
+      mentionsContribution(options.mentions),
+      ...(options.currentFile ? [currentFileContribution(options.currentFile)] : []),
+      agentSessionsContribution(),
+      forksContribution(changes && ((thread, entryId) => restoreBeforeMessage(changes, thread, entryId))),
+    ];
   }
 
   /** The view says ready; resolves once the active chat is connected (or failed to). */

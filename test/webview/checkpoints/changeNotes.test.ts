@@ -195,10 +195,15 @@ describe('webview: a turn whose checkpoint was taken late, or is still being tak
         ],
       }),
     );
-    const row = page.page.locator('.checkpoint-row[data-turn-id="t1"]');
-    assert.equal(await row.locator('.restore-checkpoint').count(), 1, 'Restore is still offered');
-    assert.equal(await row.locator('.checkpoint-late').innerText(), LATE);
-    assert.equal(await row.locator('.checkpoint-late').getAttribute('role'), 'note');
+    await page.page.locator('[data-entry-id="u1"]').hover();
+    assert.equal(
+      await page.page.locator('section[data-turn-id="t1"] .restore-checkpoint').count(),
+      1,
+      'Restore is still offered',
+    );
+    const note = page.page.locator('.checkpoint-late[data-turn-id="t1"]');
+    assert.equal(await note.innerText(), LATE);
+    assert.equal(await note.getAttribute('role'), 'note');
     assert.equal(await card(page, 't1').locator('.change-late').innerText(), LATE);
     const pending = page.page.locator('.checkpoint-problem[data-turn-id="t2"]');
     assert.match(await pending.innerText(), /still being taken after 10 s/);

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EditReviews } from '../../../chat/viewSink';
+import type { EditReviews } from '../chat/editReviewContribution';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 
 export type ReviewDecision = 'keep' | 'undo';

@@ -4,7 +4,7 @@ import type { ChatCollection } from '../../../chat/chatCollection';
 import type { Conversation } from '../../../chat/conversation';
 import type { SessionCoordinator } from '../../../chat/sessionCoordinator';
 import type { ViewSlot } from '../../../chat/viewSlot';
-import { transcriptBefore } from './forkStart';
+import { chatStartOf, transcriptBefore } from './forkStart';
 
 export interface ChatForksDeps {
   readonly chats: ChatCollection;
@@ -36,12 +36,10 @@ export class ChatForks {
     const thread = Thread.restore(transcriptBefore(origin.thread.snapshot(), entryId), chats.threadLimits);
     const title = cutText(`Fork of ${origin.title}`, STATE_BOUNDS.titleChars);
     const cwd = origin.cwd;
-    const fork = chats.create(origin.agentId, {
-      of: origin.id,
-      title,
-      thread,
-      ...(cwd === undefined ? {} : { cwd }),
-    });
+    const fork = chats.create(
+      origin.agentId,
+      chatStartOf({ of: origin.id, title, thread, ...(cwd === undefined ? {} : { cwd }) }),
+    );
     await switchChat(fork.id, view);
     try {
       await sessions.startFresh(fork);

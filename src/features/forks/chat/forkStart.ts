@@ -1,3 +1,4 @@
+import type { ChatStart } from '../../../chat/conversation';
 import type { Thread } from '../../../core/thread/thread';
 import type { ThreadSnapshot } from '../../../core/thread/threadTypes';
 
@@ -10,16 +11,12 @@ export interface ForkStart {
   readonly cwd?: string;
 }
 
-/** The journal's meta fields of a fork (none for a new, empty chat). */
-export function forkMeta(fork: ForkStart | undefined): {
-  forkOf?: string;
-  customTitle?: string;
-  cwd?: string;
-} {
-  if (!fork) {
-    return {};
-  }
-  return { forkOf: fork.of, customTitle: fork.title, ...(fork.cwd === undefined ? {} : { cwd: fork.cwd }) };
+/** A new chat's start from a fork's: its transcript, and the journal's meta fields of a fork. */
+export function chatStartOf(fork: ForkStart): ChatStart {
+  return {
+    thread: fork.thread,
+    meta: { forkOf: fork.of, customTitle: fork.title, ...(fork.cwd === undefined ? {} : { cwd: fork.cwd }) },
+  };
 }
 
 /**

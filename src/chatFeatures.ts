@@ -1,0 +1,187 @@
+/**
+ * The chat's features, composed (part of the chat's composition root, src/chatHost.ts): each builder makes
+ * one feature's VS Code side, its contribution to the chat (src/chat/chatContribution.ts) and what the
+ * extension's test hooks expose of it. Adding a feature adds a builder here and one line in `chatFeatures`;
+ * the base never names a feature. Wiring two features together (edit and resend restoring the files with
+ * the checkpoints) happens here, never inside a feature.
+ */
+import type { ChatContributionFactory } from './chat/chatContribution';
+import { agentSessionsContribution } from './features/agentSessions/chat/agentSessionsContribution';
+import { ChangeReview } from './features/checkpoints/chat/changeReview';
+import {
+  checkpointsContribution,
+  restoreBeforeMessage,
+} from './features/checkpoints/chat/checkpointsContribution';
+import { WorkspaceService } from './features/checkpoints/chat/workspaceService';
+import type * as CheckpointsCore from './features/checkpoints/core';
+import { VsCodeWorkspaceChanges } from './features/checkpoints/vscode/vscodeWorkspaceChanges';
+import { vscodeWorkspaceHost } from './features/checkpoints/vscode/vscodeWorkspaceHost';
+import { currentFileContribution } from './features/currentFile/chat/currentFileContribution';
+import { ActiveEditorFile } from './features/currentFile/vscode/activeEditorFile';
+import { editReviewContribution } from './features/editReview/chat/editReviewContribution';
+import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReviews';
+import { writeReview } from './features/editReview/vscode/writeReview';
+import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
+import type * as Patterns from './features/elicitation/core/agentPattern';
+import { elicitationContribution } from './features/elicitation/chat/elicitationContribution';
+import { ElicitationNotice } from './features/elicitation/vscode/elicitationNotice';
+import { forksContribution } from './features/forks/chat/forksContribution';
+import type { MentionSource } from './features/mentions/chat/mentionSource';
+import { mentionsContribution } from './features/mentions/chat/mentionsContribution';
+import type * as Mentions from './features/mentions/vscode';
+import { PermissionRules } from './features/permissions/core/permissionRules';
+import { VsCodePermissions } from './features/permissions/vscode/permissionPrompt';
+import {
+  permissionSettings,
+  permissionSurface,
+  workspaceRuleStore,
+} from './features/permissions/vscode/permissionSettings';
+import { problemsContribution } from './features/problems/chat/problemsContribution';
+import { VsCodeDiagnostics } from './features/problems/vscode/vscodeDiagnostics';
+import { terminalsContribution } from './features/terminals/chat/terminalsContribution';
+import { VsCodeTerminals } from './features/terminals/vscode/vscodeTerminals';
+import type { ChatViewRefs } from './vscode/chatOnScreen';
+import { chatOnScreen, revealChat } from './vscode/chatOnScreen';
+import { OnFirstUse } from './vscode/lazyBundles';
+import type { WriteReview } from './vscode/workspaceFileSystem';
+import type { ChatBase } from './chatBase';
+
+/** What the features give the chat: the contributions, the ports the agents' requests use, the test hooks. */
+export interface ChatFeatures {
+  readonly contributions: ChatContributionFactory[];
+  readonly terminals: VsCodeTerminals;
+  readonly permissions: VsCodePermissions;
+  readonly elicitations: ElicitationBroker;
+  /** The review of each agent write (the workspace file system's write hook). */
+  readonly writeReview: WriteReview;
+  readonly hooks: FeatureHooks;
+}
+
+/** The features' parts the integration tests reach (the extension's test API). */
+export interface FeatureHooks {
+  /** File writes waiting for Keep or Undo in the diff editor. */
+  readonly writeReviews: VscodeEditReviews;
+  readonly terminals: VsCodeTerminals;
+  readonly rules: PermissionRules;
+  /** The @-mention picker's workspace entries. */
+  readonly mentions: MentionSource;
+  /** The turns' change cards and the workspace service that says where and when checkpoints may be taken. */
+  readonly checkpoints: {
+    readonly changes: ChangeReview;
+    readonly workspace: WorkspaceService<CheckpointsCore.CheckpointStore>;
+  };
+}
+
+/** Builds every feature, in the order their contributions are called. */
+export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeatures {
+  const writeReviews = base.own(new VscodeEditReviews(base.prompts));
+  const terminals = base.own(new VsCodeTerminals(base.cwd));
+  const { rules, permissions } = permissionsFeature(base, viewRef, writeReviews);
+  const elicitations = elicitationFeature(base, viewRef);
+  const checkpoints = checkpointsFeature(base);
+  const mentions = mentionsFeature(base);
+  return {
+    contributions: [
+      checkpointsContribution(checkpoints.changes),
+      editReviewContribution(writeReviews),
+      problemsContribution(new VsCodeDiagnostics()),
+      elicitationContribution(elicitations),
+      terminalsContribution(terminals),
+      mentionsContribution(mentions),
+      currentFileContribution(base.own(new ActiveEditorFile())),
+      agentSessionsContribution(),
+      forksContribution((thread, entryId) => restoreBeforeMessage(checkpoints.changes, thread, entryId)),
+    ],
+    terminals,
+    permissions,
+    elicitations,
+    writeReview: writeReview(writeReviews, base.logger),
+    hooks: { writeReviews, terminals, rules, mentions, checkpoints },
+  };
+}
+
+/** Permission requests: remembered rules, asked inline when the chat is on screen, else in a dialog. */
+function permissionsFeature(
+  base: ChatBase,
+  viewRef: ChatViewRefs,
+  writeReviews: VscodeEditReviews,
+): { rules: PermissionRules; permissions: VsCodePermissions } {
+  const rules = new PermissionRules(permissionSettings, workspaceRuleStore(base.context.workspaceState));
+  const permissions = new VsCodePermissions(
+    rules,
+    base.prompts,
+    {
+      chatVisible: ({ sessionId }) => chatOnScreen(viewRef, sessionId),
+      revealChat: ({ sessionId }) => revealChat(viewRef, sessionId),
+      where: permissionSurface,
+      showDiff: (path, oldText, newText) => writeReviews.preview(path, oldText, newText),
+    },
+    base.logger,
+  );
+  return { rules, permissions };
+}
+
+/** The agents' questions (elicitation): answered in the chat; a hidden chat is announced and revealed. */
+function elicitationFeature(base: ChatBase, viewRef: ChatViewRefs): ElicitationBroker {
+  // RE2 for the agents' form patterns: its bundle loads with the first form that has one.
+  const elicitations = new ElicitationBroker(base.logger, (pattern) =>
+    base.bundle<typeof Patterns>('patterns').compileAgentPattern(pattern),
+  );
+  const notice = new ElicitationNotice(
+    elicitations,
+    base.prompts,
+    {
+      chatVisible: ({ sessionId }) => sessionId === undefined || chatOnScreen(viewRef, sessionId),
+      reveal: async ({ sessionId }) => {
+        const chatId = sessionId === undefined ? undefined : viewRef.chat?.chatOfSession(sessionId);
+        if (chatId !== undefined && chatId !== viewRef.chat?.windowChatId) {
+          await viewRef.chat?.switchChat(chatId);
+        }
+        await viewRef.current?.reveal();
+      },
+    },
+    base.logger,
+  );
+  // The notice goes before the broker it listens to.
+  base.own(elicitations);
+  base.own(notice);
+  return elicitations;
+}
+
+/**
+ * Checkpoints: the workspace service says which folders (trusted, live, never the home folder) and where
+ * (the extension's storage, never inside a workspace folder, under its cap); the store is a bundle of its
+ * own, opened with the first checkpoint.
+ */
+function checkpointsFeature(base: ChatBase): FeatureHooks['checkpoints'] {
+  const workspaceChanges = base.own(
+    new VsCodeWorkspaceChanges(
+      (id, file): Promise<Uint8Array | undefined> => changes.read(id, file),
+      base.prompts,
+    ),
+  );
+  const workspace = base.own(
+    new WorkspaceService(
+      vscodeWorkspaceHost(base.context, (message) => workspaceChanges.inform(message)),
+      ({ folders, storageDir }) =>
+        base
+          .bundle<typeof CheckpointsCore>('checkpoints')
+          .createCheckpointStore({ folders, storageDir, logger: base.logger }),
+      base.logger,
+      { storeSubdir: 'checkpoints' },
+    ),
+  );
+  const changes = base.own(new ChangeReview(workspace, workspaceChanges, base.logger));
+  return { changes, workspace };
+}
+
+/** The @-mention picker's workspace entries: the index is a bundle of its own, built with the first query. */
+function mentionsFeature(base: ChatBase): MentionSource {
+  const index = base.own(
+    new OnFirstUse(() => new (base.bundle<typeof Mentions>('mentions').VsCodeMentionSource)()),
+  );
+  return {
+    query: (query, limit) => index.get().query(query, limit),
+    problems: (uri) => index.get().problems(uri),
+  };
+}
