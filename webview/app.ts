@@ -193,12 +193,18 @@ export class ChatApp {
       case 'agent_sessions':
         this.header.agentSessions(message.groups);
         return;
+      case 'send_cancelled':
+        // The user cancelled a step before the send (an edit's restore): the edit stays as it was.
+        this.composer.sendFailed();
+        this.edit.resume();
+        return;
       case 'show_chat_list':
         this.header.toggleChatList();
         return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);
         this.composer.sendFailed();
+        this.edit.resume();
         this.transcript.unlockPermissions();
         this.transcript.unlockChanges();
         return;

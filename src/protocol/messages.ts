@@ -218,6 +218,11 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     key: z.string(),
     problems: z.record(z.string(), z.string()),
   }),
+  /**
+   * The view's message was not sent because the user cancelled a step before it (the restore asked for
+   * by an edit's resend): it goes back to the composer, editing as it was.
+   */
+  z.object({ type: z.literal('send_cancelled') }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
   /** Open the chat list, or close it when open (the view title's, or the chat tab's, Show Chats). */

@@ -307,7 +307,8 @@ export class Transcript {
       group.changes = new ChangeCardView(turn.id, this.context.post);
       group.element.insertBefore(group.changes.element, group.footer.element ?? null);
     }
-    group.changes?.update(turn.changes);
+    // A checkpoint taken late says so on the card too: what changed before it is not listed.
+    group.changes?.update(turn.changes, turn.checkpointId !== undefined ? turn.checkpointProblem : undefined);
   }
 
   private groupFor(turnId: string | undefined): Group {

@@ -240,13 +240,47 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     const [first, second] = turns();
     assert.equal(first?.changes?.coverage, 'limited');
     assert.deepEqual(changesOf(first), ['modified a.txt +1 -1 pending']);
-    assert.deepEqual(changesOf(second), ['created b.txt +1 -0 pending']);
+    // The agent writes b.txt right after naming it: read before that, it is seen absent (created); read
+    // after, its folder has changed since the checkpoint and nothing shows it was absent then — listed as
+    // changed with its earlier bytes unknown, which Undo leaves. Never omitted either way.
+    const [b] = second?.changes?.files ?? [];
+    assert.ok(
+      (b?.kind === 'created' && b.beforeUnknown === undefined) ||
+        (b?.kind === 'modified' && b.beforeUnknown === true),
+      JSON.stringify(b),
+    );
+    assert.equal(b?.relativePath, 'b.txt');
     await chat!.controller.handleMessage({
       type: 'turn_changes',
       turnId: first?.id as string,
       action: 'undo',
     });
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\n');
+  });
+
+  it('without git, a file the agent changed before naming it is listed, its earlier bytes unknown, and Undo leaves it', async () => {
+    start({ git: path.join(path.sep, 'nonexistent', 'git') });
+    writeFileSync(file('race.txt'), 'before\n');
+    await chat!.ready();
+    await chat!.send('own late-append race.txt more\\n');
+    await settled();
+    const [row] = turns()[0]?.changes?.files ?? [];
+    assert.deepEqual(
+      { path: row?.relativePath, kind: row?.kind, beforeUnknown: row?.beforeUnknown },
+      { path: 'race.txt', kind: 'modified', beforeUnknown: true },
+      'listed, never omitted, never "created"',
+    );
+    assert.match(row?.problem ?? '', /could not record it/);
+    await chat!.controller.handleMessage({
+      type: 'turn_changes',
+      turnId: turns()[0]?.id as string,
+      action: 'undo',
+    });
+    assert.equal(
+      readFileSync(file('race.txt'), 'utf8'),
+      'before\nmore\n',
+      'nothing guessed, nothing deleted',
+    );
   });
 
   it('without git, lists and undoes what the agent wrote through fs/write_text_file, asking nothing', async () => {

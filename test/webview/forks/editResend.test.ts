@@ -65,6 +65,52 @@ describe('webview: edit and resend an earlier message', () => {
     });
   }
 
+  it('a send the host did not make (the restore was cancelled, or it failed) keeps the edit: same message, box ticked, text back', async () => {
+    const page = await chat.open({ width: 480, height: 560 });
+    await page.host(snapshot(THREAD));
+    const edited = page.page.locator('[data-entry-id="e1"]');
+    await edited.hover();
+    await edited.getByRole('button', { name: 'Edit and resend' }).click();
+    const restore = page.page.getByLabel('Restore the files to before it first');
+    await page.page.getByText('Restore the files to before it first').click();
+    assert.equal(await restore.isChecked(), true);
+    const input = page.page.locator('.composer-input');
+    await input.fill('Add a strict parser');
+    await input.press('Enter');
+    const strip = page.page.locator('.edit-strip');
+    assert.equal(await strip.isHidden(), true, 'sent: editing ends while the host works');
+
+    for (const answer of [
+      { type: 'send_cancelled' as const },
+      { type: 'error' as const, message: 'Stop the running turn before restoring a checkpoint.' },
+    ]) {
+      await page.host(answer);
+      assert.equal(await strip.isHidden(), false, `${answer.type}: editing goes on`);
+      assert.equal(await restore.isChecked(), true, 'the restore box as it was');
+      assert.equal(await input.inputValue(), 'Add a strict parser', 'the edit is back in the composer');
+      if (answer.type === 'send_cancelled') {
+        await page.page.screenshot({ path: `${OUT}/edit-resend-cancelled.png` });
+        assert.doesNotMatch(
+          await page.page.locator('body').innerText(),
+          /error/i,
+          'a cancel is not an error',
+        );
+      }
+      await page.clearPosted();
+      await input.press('Enter');
+      assert.deepEqual(
+        (await page.posted()).at(-1),
+        {
+          type: 'edit_resend',
+          entryId: 'e1',
+          restoreCheckpoint: true,
+          text: 'Add a strict parser',
+        },
+        'sent again as the same edit, not as a plain send',
+      );
+    }
+  });
+
   // 300 px is VS Code's default sidebar width; 240 px a narrowed one.
   for (const width of [300, 240]) {
     it(`lays the strip out in lines at ${width} px: its words, the checkbox and Cancel never overlap`, async () => {

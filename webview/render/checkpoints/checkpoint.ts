@@ -108,25 +108,38 @@ function refreshRestoredMark(slots: CheckpointSlots, restoredAt: number | undefi
   }
 }
 
+/**
+ * Under the turn's message: why it has no checkpoint, or, for one taken late, what that means (the note
+ * stays while Restore checkpoint is among the message's actions: it goes back to how files were then).
+ */
 function refreshProblem(slots: CheckpointSlots, turn: TurnMessage): void {
-  const problem = turn.checkpointId === undefined ? turn.checkpointProblem : undefined;
+  const problem = turn.checkpointProblem;
+  const late = turn.checkpointId !== undefined;
   const message = problem !== undefined ? slots.userMessage : undefined;
-  const key = message ? `problem:${problem}` : '';
+  const key = message ? `${late ? 'late' : 'problem'}:${problem}` : '';
   if ((slots.checkpoint?.key ?? '') === key) {
     return;
   }
   slots.checkpoint?.element.remove();
   slots.checkpoint = undefined;
   if (message && problem !== undefined) {
-    const element = checkpointProblemRow(turn.id, problem);
+    const element = checkpointProblemRow(turn.id, problem, late);
     message.after(element);
     slots.checkpoint = { element, key };
   }
 }
 
-/** In place of Restore checkpoint: why this turn has none (its changes cannot be listed or undone). */
-function checkpointProblemRow(turnId: string, problem: string): HTMLElement {
-  const row = el('div', 'checkpoint-row checkpoint-problem', icon('warning'), el('span', '', problem));
+/**
+ * In place of Restore checkpoint: why this turn has none (its changes cannot be listed or undone); or
+ * (`late`) that its checkpoint was taken late.
+ */
+function checkpointProblemRow(turnId: string, problem: string, late: boolean): HTMLElement {
+  const row = el(
+    'div',
+    `checkpoint-row checkpoint-problem${late ? ' checkpoint-late' : ''}`,
+    icon('warning'),
+    el('span', '', problem),
+  );
   row.setAttribute('role', 'note');
   row.dataset.turnId = turnId;
   return row;

@@ -9,6 +9,9 @@ import { checkbox, el, iconButton, icon } from '../dom';
 export class EditStrip {
   readonly element = el('div', 'edit-strip');
   private editing: { readonly entryId: string; readonly restore?: HTMLInputElement } | undefined;
+  /** The edit last sent, until the host forks (another chat shows) or does not send it (`resume`). */
+  private sent:
+    { readonly entryId: string; readonly canRestore: boolean; readonly restore: boolean } | undefined;
 
   constructor(private readonly onCancel: () => void) {
     this.element.hidden = true;
@@ -41,6 +44,7 @@ export class EditStrip {
   /** Leaves editing (another chat is shown, or the edit was sent). */
   stop(): void {
     this.editing = undefined;
+    this.sent = undefined;
     this.element.hidden = true;
     this.element.replaceChildren();
   }
@@ -51,6 +55,7 @@ export class EditStrip {
       return message;
     }
     const { type: _send, ...fields } = message;
+    const restoreOffered = this.editing.restore !== undefined;
     const restore = this.editing.restore?.checked === true;
     const edit: ViewMessage = {
       type: 'edit_resend',
@@ -58,8 +63,26 @@ export class EditStrip {
       ...(restore ? { restoreCheckpoint: true } : {}),
       ...fields,
     };
+    const entryId = this.editing.entryId;
     this.stop();
+    this.sent = { entryId, canRestore: restoreOffered, restore };
     return edit;
+  }
+
+  /**
+   * The host did not send the edit (the user cancelled its restore, or it failed): editing goes on as it
+   * was — same message, the restore box as it was ticked — while the composer gets the text back.
+   */
+  resume(): void {
+    const sent = this.sent;
+    this.sent = undefined;
+    if (sent === undefined) {
+      return;
+    }
+    this.start(sent.entryId, sent.canRestore);
+    if (this.editing?.restore) {
+      this.editing.restore.checked = sent.restore;
+    }
   }
 
   private cancel(): void {
