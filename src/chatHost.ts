@@ -29,6 +29,7 @@ import {
   fileSettings,
   historyRetention,
   maxMessageChars,
+  requestDeadlines,
 } from './vscode/settings';
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
@@ -188,6 +189,7 @@ function controllerDeps(
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
         mcpServers: () => mcp.get().servers(),
         threadLimits: { maxMessageChars: maxMessageChars() },
+        deadlines: requestDeadlines(),
       };
     },
   };

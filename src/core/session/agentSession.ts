@@ -4,11 +4,18 @@ import { methods } from '@agentclientprotocol/sdk';
 import type { Disposable } from '../util/disposable';
 import * as z from 'zod';
 import { boundedJson, shorten } from '../util/boundedJson';
-import { AgentError, AgentExitedError, classifyError, describeErrorForLog, errorDetails } from '../connection/errors';
+import {
+  AgentError,
+  AgentExitedError,
+  classifyError,
+  describeErrorForLog,
+  errorDetails,
+} from '../connection/errors';
 import { PermissionQueue } from './permissionQueue';
 import type { Logger, PermissionDecision, PermissionPort } from '../ports';
 import { describePrompt, keepUnsentPrompt, toAcpContent, type PromptBlock } from './promptBlocks';
 import type { Thread } from '../thread/thread';
+import { withinDeadline, type DeadlineHost } from '../connection/deadlines';
 import type { Turn } from '../thread/threadTypes';
 import { StreamScrubber } from '../secrets/streamScrubber';
 
@@ -20,6 +27,8 @@ export interface SessionHost {
   readonly capabilities: acp.AgentCapabilities;
   readonly permissions: PermissionPort;
   readonly logger: Logger;
+  /** The deadlines of the session's requests (`session/set_mode`, `session/set_config_option`). */
+  readonly deadline: DeadlineHost;
   /** The error that ended the agent (its exit or a lost connection) if it is gone, else undefined. */
   exitReport(): Promise<AgentError | undefined>;
   /** Called when the session is closed, so the host stops routing to it. */
@@ -338,9 +347,13 @@ export class AgentSession implements Disposable {
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.host.agent
-      .request(methods.agent.session.setMode, { sessionId: this.id, modeId })
-      .catch(rethrowClassified);
+    await withinDeadline(this.host.deadline, 'session/set_mode', (cancellationSignal) =>
+      this.host.agent.request(
+        methods.agent.session.setMode,
+        { sessionId: this.id, modeId },
+        { cancellationSignal },
+      ),
+    ).catch(rethrowClassified);
     const modes = this.thread.snapshot().state.modes;
     if (modes) {
       this.thread.setState('modes', { ...modes, currentModeId: modeId });
@@ -352,9 +365,12 @@ export class AgentSession implements Disposable {
       typeof value === 'boolean'
         ? { sessionId: this.id, configId, type: 'boolean', value }
         : { sessionId: this.id, configId, value };
-    const response = await this.host.agent
-      .request(methods.agent.session.setConfigOption, params)
-      .catch(rethrowClassified);
+    const response = await withinDeadline(
+      this.host.deadline,
+      'session/set_config_option',
+      (cancellationSignal) =>
+        this.host.agent.request(methods.agent.session.setConfigOption, params, { cancellationSignal }),
+    ).catch(rethrowClassified);
     this.handleUpdate({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
   }
 
