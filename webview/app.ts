@@ -245,7 +245,7 @@ export class ChatApp {
       recentChats: store.chats.filter((chat) => chat.chatId !== store.chatId && chat.title.trim() !== ''),
       restricted: store.status.state === 'error' && store.status.error?.kind === 'untrusted',
     });
-    this.plan.update(store.state.plan);
+    this.plan.update(store.state.plan, store.runningTurn !== undefined);
     this.reviews.update(store.editReviews);
     this.elicitations.update(store.elicitations);
     this.problems.update(store.runningTurn === undefined ? store.problemsOffer : undefined);
