@@ -10,7 +10,6 @@ import { EditStrip } from './render/forks/editStrip';
 import { Header } from './render/header';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
-import { ResumeBanner } from './render/resumeBanner';
 import { SaveBanner } from './render/saveBanner';
 import { StatusBanner } from './render/statusBanner';
 import { Transcript } from './render/transcript';
@@ -30,7 +29,6 @@ export class ChatApp {
   private readonly scheduler = new FrameScheduler(() => this.render());
   private readonly header: Header;
   private readonly banner: StatusBanner;
-  private readonly resume: ResumeBanner;
   private readonly saving = new SaveBanner();
   private readonly transcript: Transcript;
   private readonly alerts = new Alerts();
@@ -63,7 +61,6 @@ export class ChatApp {
     this.problems = new ProblemsOfferView(post);
     this.elicitations = new ElicitationView(post, context.requestFocus);
     this.banner = new StatusBanner(context);
-    this.resume = new ResumeBanner(context);
     this.transcript = new Transcript(context);
     this.composer = new Composer({
       // While an earlier message is edited, the composer's send forks the chat there (edit_resend).
@@ -99,7 +96,7 @@ export class ChatApp {
       this.composer.element,
     );
     root.classList.add('chat');
-    const banners = el('div', 'banners', this.banner.element, this.saving.element, this.resume.element);
+    const banners = el('div', 'banners', this.banner.element, this.saving.element);
     root.replaceChildren(this.header.element, banners, this.transcript.element, footer);
     handleContentClicks(root, post);
     this.acceptDrops(root);
@@ -190,9 +187,6 @@ export class ChatApp {
       case 'chats':
         this.store.setChats(message.chats);
         return;
-      case 'resume_problem':
-        this.store.setResumeProblem(message.chatId, message.message, message.details);
-        return;
       case 'save_problem':
         this.store.setSaveProblem(message.chatId, message.message, message.readOnly === true);
         return;
@@ -235,7 +229,6 @@ export class ChatApp {
       this.headerDirty = false;
     }
     this.banner.update(store.status, store.agentName);
-    this.resume.update(store.resumeProblem, store.resumeDetails);
     this.saving.update(store.saveProblem);
     const agentId = store.selectedAgent?.id;
     this.transcript.apply(changes, store, {

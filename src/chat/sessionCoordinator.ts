@@ -42,7 +42,7 @@ export class SessionCoordinator {
       return session;
     } catch (error) {
       // Abandoned on purpose (Stop, the chat deleted) is no failure of the agent.
-      if (!chat.resumeProblem && classifyError(error).kind !== 'cancelled') {
+      if (classifyError(error).kind !== 'cancelled') {
         this.pool.report(chat.agentId, error);
       }
       return undefined;
@@ -90,15 +90,12 @@ export class SessionCoordinator {
   }
 
   /**
-   * Why a prompt to the chat would be refused now, before anything is asked or sent: a turn runs, its
-   * session cannot be taken up, or another window writes it (read-only here, as its composer says).
+   * Why a prompt to the chat would be refused now, before anything is asked or sent: a turn runs, or
+   * another window writes it (read-only here, as its composer says).
    */
   refusal(chat: Conversation): string | undefined {
     if (chat.running) {
       return 'A turn is already running; wait for it or press Stop.';
-    }
-    if (chat.resumeProblem) {
-      return `${chat.resumeProblem} Start a new session with this transcript to go on.`;
     }
     if (chat.writtenElsewhere) {
       // Worded as the composer words it ("Read-only in this window. <why>").
@@ -141,10 +138,10 @@ export class SessionCoordinator {
     await this.connect(chat);
   }
 
-  /** The resume banner's action: a new session given the transcript. */
-  async startFresh(chat: Conversation): Promise<void> {
+  /** A new session for the chat, given its transcript with the next prompt (a fork's start). */
+  async startWithTranscript(chat: Conversation): Promise<void> {
     const client = await this.pool.client(chat.agentId);
-    await chat.startFresh(client, this.place(chat));
+    await chat.startWithTranscript(client, this.place(chat));
   }
 
   /** The folder a new chat starts in when the workspace has several: the active editor's (else none: the first). */

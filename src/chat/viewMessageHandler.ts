@@ -28,7 +28,6 @@ export const BASE_VIEW_MESSAGES = [
   'switch_chat',
   'rename_chat',
   'delete_chat',
-  'start_fresh',
   'retry',
   'check_agents',
   'manage_trust',
@@ -144,8 +143,6 @@ export class ViewMessageHandler {
         return commands.renameChat(message.chatId, message.title);
       case 'delete_chat':
         return commands.deleteChat(message.chatId, message.onAgent ? { onAgent: true } : {});
-      case 'start_fresh':
-        return commands.startFresh(view);
       case 'remove_attachment':
         return composer.removeAttachment(message.uri, view);
       case 'pick_files':

@@ -189,13 +189,6 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('add_attachment'), attachment: AttachmentRefSchema }),
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
-  /** The active chat's resume banner appeared or went away. */
-  z.object({
-    type: z.literal('resume_problem'),
-    chatId: z.string(),
-    message: z.optional(z.string()),
-    details: z.optional(ErrorDetailsSchema),
-  }),
   /** The active chat's "not being saved" notice appeared or went away (no `message`). */
   z.object({
     type: z.literal('save_problem'),
@@ -257,8 +250,6 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     /** Also delete the chat's session on the agent's side (`session/delete`). */
     onAgent: z.optional(z.boolean()),
   }),
-  /** The resume banner's action: a new session that is given the transcript. */
-  z.object({ type: z.literal('start_fresh') }),
   /** The user took a file off the composer. */
   z.object({ type: z.literal('remove_attachment'), uri: z.string() }),
   /** Keep or Undo a file write the agent proposed. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CHAT_ID, ended, events, message, snapshot, started, status, turn } from './support/builders';
+import { ended, events, message, snapshot, started, status, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -337,33 +337,6 @@ describe('webview: turn errors and agent status', () => {
     await page.page.evaluate(() => document.fonts.ready);
     await mkdir(OUT, { recursive: true });
     await page.page.screenshot({ path: `${OUT}/error-details.png` });
-    page.assertClean();
-  });
-
-  it("the resume banner shows the agent's error in Details, and drops it with the banner", async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
-    await page.host({
-      type: 'resume_problem',
-      chatId: CHAT_ID,
-      message: "Claude could not continue this chat's earlier session: Resource not found",
-      details: {
-        kind: 'not_found',
-        message: "Claude could not continue this chat's earlier session: Resource not found",
-        code: -32002,
-        data: '{\n  "sessionId": "<b>s1</b>"\n}',
-      },
-    });
-    const banner = page.page.locator('.resume-banner');
-    assert.match(await banner.locator('.error-message').innerText(), /Resource not found/);
-    await banner.locator('.error-details .disclosure-header').click();
-    assert.equal(await banner.locator('.error-code').textContent(), '-32002 (Resource not found)');
-    assert.equal(await banner.locator('.error-data').textContent(), '{\n  "sessionId": "<b>s1</b>"\n}');
-    assert.equal(await banner.locator('.error-data b').count(), 0);
-
-    await page.host({ type: 'resume_problem', chatId: CHAT_ID });
-    assert.equal(await banner.isVisible(), false);
-    assert.equal(await banner.locator('.error-details').count(), 0);
     page.assertClean();
   });
 
