@@ -8,6 +8,7 @@ import { EditReviewsView } from './render/editReview/editReviews';
 import { ElicitationView } from './render/elicitation/elicitationView';
 import { EditStrip } from './render/forks/editStrip';
 import { Header } from './render/header';
+import { PendingMessage } from './render/pendingMessage';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
 import { SaveBanner } from './render/saveBanner';
@@ -33,6 +34,7 @@ export class ChatApp {
   private readonly transcript: Transcript;
   private readonly alerts = new Alerts();
   private readonly plan = new PlanView();
+  private readonly pending = new PendingMessage();
   private readonly reviews: EditReviewsView;
   private readonly problems: ProblemsOfferView;
   private readonly elicitations: ElicitationView;
@@ -60,7 +62,7 @@ export class ChatApp {
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.problems = new ProblemsOfferView(post);
     this.elicitations = new ElicitationView(post, context.requestFocus);
-    this.banner = new StatusBanner(context);
+    this.banner = new StatusBanner(context, () => this.retryFromCard());
     this.transcript = new Transcript(context);
     this.composer = new Composer({
       // While an earlier message is edited, the composer's send forks the chat there (edit_resend).
@@ -77,7 +79,10 @@ export class ChatApp {
       set queue(messages) {
         bridge.queue = messages;
       },
-      onSent: () => this.transcript.scrollToEnd(),
+      onSent: () => {
+        this.transcript.scrollToEnd();
+        this.scheduler.request(); // the message shows pending at once
+      },
       report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {
         this.store.setAttachments(attachments);
@@ -132,6 +137,9 @@ export class ChatApp {
         // Before a reload the view may have shown another chat: its draft is what the box holds.
         const shownBefore = this.store.chatId ?? this.bridge.shownChatId;
         const otherChat = message.view.chat?.chatId !== this.store.chatId;
+        // A send waiting for its turn stays pending through a snapshot of its own chat (the first one, a
+        // settings change): only the host's answer — the turn, or a failure — settles it.
+        const switched = otherChat && this.store.chatId !== undefined;
         if (otherChat) {
           this.composer.holdQueue();
           this.edit.stop();
@@ -146,7 +154,9 @@ export class ChatApp {
           this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);
         }
         this.headerDirty = true;
-        this.composer.sendAccepted();
+        if (switched) {
+          this.composer.sendAccepted();
+        }
         return;
       }
       case 'thread_events': {
@@ -169,7 +179,7 @@ export class ChatApp {
       case 'agent_status':
         this.store.setStatus(message.status);
         this.headerDirty = true;
-        if (message.status.state === 'error' && this.composer.isPending) {
+        if (message.status.state === 'error' && this.composer.pending !== undefined) {
           // A sign-in keeps the prompt on the host and sends it afterwards; other errors give it back.
           if (message.status.error?.kind === 'auth_required') {
             this.composer.sendAccepted();
@@ -236,8 +246,13 @@ export class ChatApp {
       isDemo: agentId === DEMO_AGENT_ID,
       hasCommands: store.state.commands.length > 0,
       recentChats: store.chats.filter((chat) => chat.chatId !== store.chatId && chat.title.trim() !== ''),
-      restricted: store.status.state === 'error' && store.status.error?.kind === 'untrusted',
+      restricted: isRestricted(store.status),
     });
+    const outgoing = this.composer.pending;
+    const pending = outgoing && { text: outgoing.text, status: store.status, agentName: store.agentName };
+    if (this.pending.update(pending)) {
+      this.transcript.showPending(this.pending.element, pending !== undefined);
+    }
     this.plan.update(store.state.plan, store.runningTurn !== undefined);
     this.reviews.update(store.editReviews);
     this.elicitations.update(store.elicitations);
@@ -292,6 +307,18 @@ export class ChatApp {
     });
   }
 
+  /**
+   * A failure card's Retry: the message that came back to the composer goes again (the host starts an
+   * agent that did not answer afresh); with nothing there, the agent is started again.
+   */
+  private retryFromCard(): void {
+    if (this.composer.input.value.trim() !== '') {
+      this.composer.trySend();
+    } else {
+      this.bridge.post({ type: 'restart_agent' });
+    }
+  }
+
   /** Edit and resend: the message's text back in the composer, to be sent as a fork (not while a turn runs). */
   private editMessage(entryId: string, text: string, turnId: string | undefined): void {
     if (this.store.runningTurn !== undefined) {
@@ -328,6 +355,11 @@ export class ChatApp {
 /** Why the composer takes no message: another window writes this chat, so turns typed here would not be saved. */
 function lockReason(store: ChatStore): string | undefined {
   return store.readOnly ? `Read-only in this window. ${store.saveProblem ?? ''}`.trim() : undefined;
+}
+
+/** The agent is not started because the workspace is not trusted. */
+function isRestricted(status: ChatStore['status']): boolean {
+  return status.state === 'error' && status.error?.kind === 'untrusted';
 }
 
 /** Whether two objects hold the same values (compared with `===`) under the same keys. */

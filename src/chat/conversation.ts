@@ -65,6 +65,7 @@ export class Conversation implements Disposable {
   private preparing: AbortController | undefined;
   /** Set while the session is opened (new, resume, load): Stop or deleting the chat abandons it ($/cancel_request). */
   private opening: AbortController | undefined;
+  private disposed = false;
 
   private constructor(
     meta: ChatMeta,
@@ -119,6 +120,11 @@ export class Conversation implements Disposable {
 
   get running(): boolean {
     return this.preparing !== undefined || this.thread.runningTurn !== undefined;
+  }
+
+  /** The user pressed Stop before the message went out, or the chat was deleted: nothing is to be sent. */
+  get abandoned(): boolean {
+    return this.preparing?.signal.aborted === true || this.disposed;
   }
 
   get title(): string {
@@ -390,6 +396,7 @@ export class Conversation implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.opening?.abort(new Error('The chat was deleted.'));
     void this.flush();
     this.subscription.dispose();

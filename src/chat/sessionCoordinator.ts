@@ -33,11 +33,13 @@ export class SessionCoordinator {
     private readonly host: CoordinatorDeps,
   ) {}
 
-  /** The chat's session, starting its agent and taking up or creating the session; failures go to the status. */
+  /**
+   * The chat's session, starting its agent and taking up or creating the session; failures go to the
+   * status (the view's card). While it waits, the agent's fatal stderr lines show on the status at once.
+   */
   async connect(chat: Conversation): Promise<AgentSession | undefined> {
     try {
-      const client = await this.pool.client(chat.agentId);
-      const session = await chat.ensureSession(client, this.place(chat));
+      const session = await this.pool.watchSetup(chat.agentId, this.open(chat));
       this.pool.clearReport(chat.agentId);
       return session;
     } catch (error) {
@@ -46,6 +48,24 @@ export class SessionCoordinator {
         this.pool.report(chat.agentId, error);
       }
       return undefined;
+    }
+  }
+
+  /**
+   * Starts the agent and opens the chat's session. An opening cut short by the agent being stopped under
+   * it (restarted for a trust grant, a settings change) is tried once more: only the user's Stop, or the
+   * chat going, abandons a message.
+   */
+  private async open(chat: Conversation): Promise<AgentSession> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const client = await this.pool.client(chat.agentId);
+        return await chat.ensureSession(client, this.place(chat));
+      } catch (error) {
+        if (attempt >= 2 || chat.abandoned || classifyError(error).kind !== 'cancelled') {
+          throw error;
+        }
+      }
     }
   }
 
@@ -81,11 +101,12 @@ export class SessionCoordinator {
         this.waitingForSignIn.set(chat.id, blocks);
         return;
       }
-      // Tried again and failed again: say so every time, not only in a banner that does not change.
+      if (status.state === 'error') {
+        // The status was just set again (one card, said afresh each time): the view gives the message back.
+        return;
+      }
       const name = status.agentName ?? this.pool.definition(chat.agentId).label;
-      throw new Error(
-        `${name} could not start, so the message was not sent${status.error ? `: ${status.error.message}` : '.'}`,
-      );
+      throw new Error(`${name} could not start, so the message was not sent.`);
     }
   }
 

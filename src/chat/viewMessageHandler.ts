@@ -30,6 +30,7 @@ export const BASE_VIEW_MESSAGES = [
   'delete_chat',
   'retry',
   'check_agents',
+  'show_log',
   'manage_trust',
   'add_agent',
   'remove_attachment',
@@ -152,7 +153,7 @@ export class ViewMessageHandler {
     }
   }
 
-  /** The messages the editor answers: opening files, pages, messages, the doctor, trust, Add Agent. */
+  /** The messages the editor answers: opening files, pages, messages, the doctor, the log, trust, Add Agent. */
   private async dispatchEditor(
     message: Extract<BaseViewMessage, { type: EditorMessageType }>,
     view: ViewSlot,
@@ -165,6 +166,8 @@ export class ViewMessageHandler {
         return editor.openUrl(message.url);
       case 'check_agents':
         return editor.checkAgents();
+      case 'show_log':
+        return editor.showLog?.();
       case 'manage_trust':
         return editor.manageTrust();
       case 'add_agent':
@@ -189,7 +192,7 @@ export class ViewMessageHandler {
 }
 
 type EditorMessageType =
-  'open_file' | 'open_url' | 'check_agents' | 'manage_trust' | 'add_agent' | 'open_message';
+  'open_file' | 'open_url' | 'check_agents' | 'show_log' | 'manage_trust' | 'add_agent' | 'open_message';
 
 function isBaseMessage(message: ViewMessage): message is BaseViewMessage {
   return baseTypes.has(message.type);

@@ -161,7 +161,7 @@ describe('webview: turn errors and agent status', () => {
     assert.equal(await banner.isVisible(), false);
   });
 
-  it('an agent that is not installed: said as the doctor says it, with Add Agent… and Check agents, no Restart', async () => {
+  it('an agent that is not installed: said as the doctor says it, with Add Agent…, Check Agents and the log, no Restart or Retry', async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
     await page.host(
@@ -175,12 +175,12 @@ describe('webview: turn errors and agent status', () => {
     assert.equal(await banner.locator('.error-title').innerText(), 'Agent not installed');
     assert.equal(await banner.locator('.error-message').innerText(), 'copilot was not found on PATH.');
     const buttons = banner.locator('.error-actions vscode-button');
-    assert.deepEqual(await buttons.allTextContents(), ['Add Agent…', 'Check agents']);
+    assert.deepEqual(await buttons.allTextContents(), ['Add Agent…', 'Check Agents', 'Show Agent Log']);
     await banner.locator('vscode-button', { hasText: 'Add Agent…' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'add_agent' });
   });
 
-  it('agent_status error: "Check agents" runs the agent doctor; a failed turn does not offer it', async () => {
+  it('agent_status error: "Check Agents" runs the agent doctor; a failed turn does not offer it', async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
     await page.host(
@@ -192,9 +192,9 @@ describe('webview: turn errors and agent status', () => {
     );
     const banner = page.page.locator('.status-banner');
     const buttons = banner.locator('.error-actions vscode-button');
-    assert.deepEqual(await buttons.allTextContents(), ['Restart', 'Check agents']);
+    assert.deepEqual(await buttons.allTextContents(), ['Restart', 'Check Agents', 'Show Agent Log']);
     assert.equal(await buttons.nth(1).getAttribute('secondary'), '', 'secondary beside Restart');
-    await banner.locator('vscode-button', { hasText: 'Check agents' }).click();
+    await banner.locator('vscode-button', { hasText: 'Check Agents' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'check_agents' });
 
     await endFirstTurn(page, {
@@ -203,7 +203,7 @@ describe('webview: turn errors and agent status', () => {
     });
     assert.equal(await page.page.locator('.turn-footer .agent-error').count(), 1);
     assert.equal(
-      await page.page.locator('.turn-footer vscode-button', { hasText: 'Check agents' }).count(),
+      await page.page.locator('.turn-footer vscode-button', { hasText: 'Check Agents' }).count(),
       0,
     );
   });

@@ -49,6 +49,8 @@ export interface AgentClientOptions {
   readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
   /** Aborting it during the start stops the process at once (the start then rejects). */
   readonly signal?: AbortSignal;
+  /** Each piece of the agent's stderr as it arrives, from the start on (the chat shows a fatal line at once). */
+  readonly onStderr?: (text: string) => void;
 }
 
 import { handshake, type AgentDescription } from './handshake';
@@ -155,7 +157,10 @@ export class AgentClient implements Disposable {
     const router = new SessionRouter(logger);
     router.registerHandlers(app, options.ports, logger, options.agentId ?? options.command.command);
     const self = new AgentClient(agentProcess, app.connect(stream), router, options);
-    agentProcess.onStderr((text) => logger.info(`[stderr] ${text.trimEnd()}`));
+    agentProcess.onStderr((text) => {
+      logger.info(`[stderr] ${text.trimEnd()}`);
+      options.onStderr?.(text);
+    });
     void agentProcess.exited.then((exit) => self.handleExit(exit));
     self.watchConnection(output);
     // Stopped while starting (the user pressed Stop or Restart, VS Code is shutting down): no waiting for
