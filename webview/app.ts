@@ -177,6 +177,9 @@ export class ChatApp {
         return;
       }
       case 'agent_status':
+        if (isRestricted(this.store.status) && !isRestricted(message.status)) {
+          this.alerts.clear(); // trust was granted: what was said about it no longer holds
+        }
         this.store.setStatus(message.status);
         this.headerDirty = true;
         if (message.status.state === 'error' && this.composer.pending !== undefined) {
@@ -352,8 +355,14 @@ export class ChatApp {
   }
 }
 
-/** Why the composer takes no message: another window writes this chat, so turns typed here would not be saved. */
+/**
+ * Why the composer takes no message: the workspace is not trusted (no agent may start), or another window
+ * writes this chat, so turns typed here would not be saved.
+ */
 function lockReason(store: ChatStore): string | undefined {
+  if (isRestricted(store.status)) {
+    return 'Restricted Mode. Trust this workspace to chat with an agent.';
+  }
   return store.readOnly ? `Read-only in this window. ${store.saveProblem ?? ''}`.trim() : undefined;
 }
 

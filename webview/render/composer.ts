@@ -172,7 +172,7 @@ export class Composer {
     this.attachments.update(state.attachments, this.carried.list);
     this.currentFile.update(state.currentFile, state.attachments);
     this.input.placeholder = state.locked
-      ? 'Read-only in this window'
+      ? state.locked.replace(/\.(\s.*)?$/s, '') // its first sentence; the hint says the rest
       : `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
     if (this.menu.isOpen) {
       this.menu.refresh(state.commands);
