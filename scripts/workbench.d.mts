@@ -21,6 +21,8 @@ export interface OpenWorkbenchOptions {
   onLog?: (log: WorkbenchLog) => void;
   /** Pass the noise to onLog too (debugging). */
   showAll?: boolean;
+  /** The browser's user agent: the web workbench takes its OS (and so Mac or Windows keybindings) from it. */
+  userAgent?: string;
 }
 
 export interface Workbench {
@@ -44,10 +46,15 @@ export function workbenchUrl(
   folder: string,
   payload?: [string, string][],
 ): string;
-/** Payload pairs: development extension, optional tests module and extension host environment. */
+/** Payload pairs: development extensions, optional tests module and extension host environment. */
 export function developmentPayload(
   server: { readonly port: number },
-  options: { extensionPath: string; testsPath?: string; env?: Record<string, string> },
+  options: {
+    extensionPath: string;
+    otherExtensionPaths?: string[];
+    testsPath?: string;
+    env?: Record<string, string>;
+  },
 ): [string, string][];
 /** Clicks the ACP Agents activity-bar item and waits for the chat webview's iframe. */
 export function openAcpView(page: Page, options?: { timeout?: number }): Promise<void>;

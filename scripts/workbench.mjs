@@ -62,6 +62,8 @@ const NOISE = [
  * @property {(log: WorkbenchLog) => void} [onLog]  Called for each info/warn/error line that is not workbench
  *                                               noise (default: print it). Every line is kept in `allLogs`.
  * @property {boolean} [showAll]                 Pass the noise to onLog too (debugging).
+ * @property {string} [userAgent]                The browser's user agent: the web workbench takes its OS (and
+ *                                               so Mac or Windows keybindings) from it.
  *
  * @typedef {object} Workbench
  * @property {import('playwright-core').Browser} browser
@@ -82,7 +84,7 @@ process.once('exit', () => liveHomeDirs.forEach((dir) => rmSync(dir, { recursive
  * @param {OpenWorkbenchOptions} options
  * @returns {Promise<Workbench>}
  */
-export async function openWorkbench({ server, folder, payload, onLog, showAll = false }) {
+export async function openWorkbench({ server, folder, payload, onLog, showAll = false, userAgent }) {
   const print = onLog ?? printLog;
   /** @type {WorkbenchLog[]} */
   const logs = [];
@@ -117,7 +119,7 @@ export async function openWorkbench({ server, folder, payload, onLog, showAll = 
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    const page = await browser.newPage({ viewport: VIEWPORT, ...(userAgent ? { userAgent } : {}) });
     await page.exposeFunction(
       'codeAutomationLog',
       (/** @type {string} */ type, /** @type {unknown} */ args) => {
@@ -160,17 +162,21 @@ export function workbenchUrl(
 }
 
 /**
- * Payload pairs that load `extensionPath` as a development extension, optionally run a tests module in the
- * extension host, and set extension host environment variables. Paths are on the server's file system.
+ * Payload pairs that load `extensionPath` (and any `otherExtensionPaths`) as development extensions,
+ * optionally run a tests module in the extension host, and set extension host environment variables.
+ * Paths are on the server's file system.
  * @param {{ port: number }} server
- * @param {{ extensionPath: string, testsPath?: string, env?: Record<string, string> }} options
+ * @param {{ extensionPath: string, otherExtensionPaths?: string[], testsPath?: string, env?: Record<string, string> }} options
  * @returns {[string, string][]}
  */
-export function developmentPayload(server, { extensionPath, testsPath, env }) {
+export function developmentPayload(server, { extensionPath, otherExtensionPaths = [], testsPath, env }) {
   const remote = (/** @type {string} */ path) => `vscode-remote://127.0.0.1:${server.port}${resolve(path)}`;
   /** @type {[string, string][]} */
   const pairs = [
-    ['extensionDevelopmentPath', remote(extensionPath)],
+    // The workbench collects every extensionDevelopmentPath pair.
+    ...[extensionPath, ...otherExtensionPaths].map(
+      (path) => /** @type {[string, string]} */ (['extensionDevelopmentPath', remote(path)]),
+    ),
     ['skipWelcome', 'true'],
   ];
   if (testsPath) {

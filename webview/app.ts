@@ -1,12 +1,14 @@
 import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/protocol';
 import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
+import { Announcer } from './render/announcer';
 import { Composer, type ComposerState } from './render/composer';
 import { carriesDroppable } from './render/droppedItems';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReview/editReviews';
 import { ElicitationView } from './render/elicitation/elicitationView';
 import { EditStrip } from './render/forks/editStrip';
+import { FocusKeeper } from './render/focusKeeper';
 import { Header } from './render/header';
 import { PendingMessage } from './render/pendingMessage';
 import { PlanView } from './render/plan';
@@ -40,7 +42,8 @@ export class ChatApp {
   private readonly elicitations: ElicitationView;
   private readonly composer: Composer;
   private readonly edit = new EditStrip(() => this.composer.focus());
-  private readonly focusRequests: HTMLElement[] = [];
+  private readonly announcer = new Announcer();
+  private readonly focus: FocusKeeper;
   private headerDirty = true;
   /** What the composer was last given (see render). */
   private composerShown: ComposerState | undefined;
@@ -52,16 +55,18 @@ export class ChatApp {
     const post = (message: ViewMessage): boolean => this.bridge.post(message);
     const context: RenderContext = {
       post,
-      requestFocus: (element) => this.focusRequests.push(element),
+      requestFocus: (element) => this.focus.request(element),
       terminal: (terminalId) => this.store.terminal(terminalId),
       authMethods: () => this.store.status.authMethods ?? [],
       paths: () => this.store.workspacePaths,
       editMessage: (entry) => this.editMessage(entry.id, entry.text, entry.turnId),
     };
-    this.header = new Header(post);
+    this.header = new Header(post, () => this.composer.focus());
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.problems = new ProblemsOfferView(post);
-    this.elicitations = new ElicitationView(post, context.requestFocus);
+    this.elicitations = new ElicitationView(post, context.requestFocus, (text) =>
+      this.announcer.announce(text),
+    );
     this.banner = new StatusBanner(context, () => this.retryFromCard());
     this.transcript = new Transcript(context);
     this.composer = new Composer({
@@ -102,7 +107,14 @@ export class ChatApp {
     );
     root.classList.add('chat');
     const banners = el('div', 'banners', this.banner.element, this.saving.element);
-    root.replaceChildren(this.header.element, banners, this.transcript.element, footer);
+    root.replaceChildren(
+      this.header.element,
+      banners,
+      this.transcript.element,
+      footer,
+      this.announcer.element,
+    );
+    this.focus = new FocusKeeper(root, this.transcript.element, this.composer);
     handleContentClicks(root, post);
     this.acceptDrops(root);
     this.scheduler.request();
@@ -209,8 +221,16 @@ export class ChatApp {
       case 'problems_offer':
         this.store.setProblemsOffer(message.chatId, message.offer);
         return;
-      case 'elicitations':
-        this.store.setElicitations(message.chatId, message.items);
+      case 'elicitation_added':
+        this.store.addElicitation(message.chatId, message.item);
+        return;
+      case 'elicitation_settled':
+        this.store.settleElicitation(message.chatId, message.key);
+        return;
+      case 'elicitation_problems':
+        if (message.chatId === this.store.chatId) {
+          this.elicitations.showProblems(message.key, message.problems);
+        }
         return;
       case 'current_file':
         this.store.setCurrentFile(message.file);
@@ -220,6 +240,9 @@ export class ChatApp {
         return;
       case 'agent_sessions':
         this.header.agentSessions(message.groups);
+        return;
+      case 'show_chat_list':
+        this.header.toggleChatList();
         return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);
@@ -277,7 +300,7 @@ export class ChatApp {
     }
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
     // layout: reading scrollHeight here would force an extra layout of the whole transcript.
-    this.applyFocusRequests();
+    this.focus.settle();
   }
 
   /**
@@ -338,20 +361,6 @@ export class ChatApp {
     input.dispatchEvent(new Event('input'));
     input.setSelectionRange(text.length, text.length);
     this.composer.focus();
-  }
-
-  /** Moves focus to a new permission prompt unless the user is busy in another control. */
-  private applyFocusRequests(): void {
-    const target = this.focusRequests.pop();
-    this.focusRequests.length = 0;
-    if (!target || !target.isConnected) {
-      return;
-    }
-    const active = document.activeElement;
-    const idle = !active || active === document.body || active === this.root;
-    if (idle || this.transcript.element.contains(active)) {
-      target.focus();
-    }
   }
 }
 

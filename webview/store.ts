@@ -196,10 +196,18 @@ export class ChatStore {
     }
   }
 
-  /** The questions of a chat; ignored for a chat that is not shown. */
-  setElicitations(chatId: string, items: readonly Elicitation[]): void {
-    if (chatId === this.chatId) {
-      this.elicitations = items;
+  /** A question of a chat appeared; ignored for a chat that is not shown (its snapshot brings it). */
+  addElicitation(chatId: string, item: Elicitation): void {
+    if (chatId === this.chatId && !this.elicitations.some((known) => known.key === item.key)) {
+      this.elicitations = [...this.elicitations, item];
+      this.changes.chats = true;
+    }
+  }
+
+  /** A question of a chat was settled. */
+  settleElicitation(chatId: string, key: string): void {
+    if (chatId === this.chatId && this.elicitations.some((known) => known.key === key)) {
+      this.elicitations = this.elicitations.filter((known) => known.key !== key);
       this.changes.chats = true;
     }
   }

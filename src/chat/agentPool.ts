@@ -6,6 +6,7 @@ import { looksFatal, StderrLines } from '../core/connection/stderrLines';
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';
+import type { WorkspaceDefinition } from './workspaceConsent';
 import type { SignInPort } from './signIn';
 import { failedStatus, isSessionSetup, readyStatus } from './agentStatuses';
 
@@ -28,6 +29,11 @@ export interface AgentPoolDeps {
   readonly idleStopMs?: () => number;
   /** Told before our own fs/write_text_file writes a file (see ./writeNotes). */
   readonly writeNotes?: WriteNotes;
+  /**
+   * Whether an agent the workspace's own settings define (`origin`) may run: asks the user once per
+   * definition (`WorkspaceConsent`). Absent: such agents run as the user's do.
+   */
+  readonly allowProgram?: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
 }
 
 /** Crashes within this window count toward the backoff. */
@@ -207,27 +213,29 @@ export class AgentPool implements Disposable {
   clearReport(agentId: string): void {
     const runtime = this.runtime(agentId);
     if (runtime.status.state === 'error' && runtime.client && runtime.client.connected) {
-      this.setStatus(agentId, runtime, readyStatus(runtime.client));
+      this.setStatus(agentId, runtime, readyStatus(runtime.client, this.label(agentId, runtime.client)));
     }
   }
 
   private async start(agentId: string, runtime: Runtime): Promise<AgentClient> {
     const agent = this.definition(agentId);
-    const refusal = this.startRefusal(agent, runtime);
-    if (refusal) {
+    const refused = this.refusal(agent, runtime);
+    if (refused) {
       this.setStatus(agentId, runtime, {
         state: 'error',
         agentName: agent.label,
-        error: { kind: refusal.kind, message: refusal.message },
+        error: { kind: refused.kind, message: refused.message },
       });
-      throw refusal;
+      throw refused;
     }
     // Made before the first await: a stop right after `client()` finds it.
     const abort = (runtime.startAbort = new AbortController());
     const { signal } = abort;
     this.setStatus(agentId, runtime, { state: 'starting', agentName: agent.label });
+    await this.backOff(agent, runtime, signal);
     try {
-      await this.crashBackoff(agent, runtime, signal);
+      signal.throwIfAborted();
+      await this.ensureAllowed(agent);
       signal.throwIfAborted();
       const client = await this.launch(agent, runtime, signal);
       if (signal.aborted) {
@@ -251,8 +259,8 @@ export class AgentPool implements Disposable {
     }
   }
 
-  /** Why no agent may start now: an untrusted workspace, or one that crashed too often (the user restarts it). */
-  private startRefusal(agent: AgentDefinition, runtime: Runtime): AgentError | undefined {
+  /** Why the agent may not start now: an untrusted workspace, or crashes in a row. */
+  private refusal(agent: AgentDefinition, runtime: Runtime): AgentError | undefined {
     if (this.host.trusted && !this.host.trusted()) {
       return new AgentError(
         'untrusted',
@@ -270,8 +278,8 @@ export class AgentPool implements Disposable {
     return undefined;
   }
 
-  /** After recent crashes, waits a growing delay (ended early by a stop). */
-  private async crashBackoff(agent: AgentDefinition, runtime: Runtime, signal: AbortSignal): Promise<void> {
+  /** After a crash, waits longer the more crashes there were (a stop ends the wait). */
+  private async backOff(agent: AgentDefinition, runtime: Runtime, signal: AbortSignal): Promise<void> {
     if (runtime.crashes.length === 0) {
       return;
     }
@@ -301,7 +309,23 @@ export class AgentPool implements Disposable {
     return this.host.progress ? this.host.progress(`Starting ${agent.label}…`, starting) : starting;
   }
 
-  /** The started client is the agent's: its end (exit, lost connection) is a crash unless it was stopped. */
+  /**
+   * An agent the workspace's own settings define runs only once the user allowed its command line
+   * (asked once per definition): trusting a folder is not consenting to each program it names.
+   */
+  private async ensureAllowed(agent: AgentDefinition): Promise<void> {
+    const origin = agent.origin;
+    if (!origin || !this.host.allowProgram || (await this.host.allowProgram(agent, origin))) {
+      return;
+    }
+    throw new AgentError(
+      'not_allowed',
+      `${agent.label} is not started: ${origin.source} define it, and you did not allow it to run. ` +
+        'ACP: Reset Consent to Workspace Programs asks again.',
+    );
+  }
+
+  /** Keeps the started client; its end (an exit, a lost connection) counts as a crash unless asked for. */
   private adopt(agentId: string, runtime: Runtime, client: AgentClient): void {
     runtime.client = client;
     // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
@@ -313,7 +337,7 @@ export class AgentPool implements Disposable {
       runtime.crashes.push(Date.now());
       this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
     });
-    this.setStatus(agentId, runtime, readyStatus(client));
+    this.setStatus(agentId, runtime, readyStatus(client, this.label(agentId, client)));
   }
 
   /** A fatal-looking stderr line while something waits on the agent: on its status at once. */
@@ -325,7 +349,16 @@ export class AgentPool implements Disposable {
   }
 
   private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
-    return failedStatus(this.definition(agentId), error, client);
+    return failedStatus(this.definition(agentId), error, client, this.label(agentId, client));
+  }
+
+  /**
+   * The agent's name as the user knows it — the picker's label, the name given on Add Agent — for the
+   * status bar, the composer's placeholder and the banners; not what the program calls itself in
+   * `initialize` (a custom agent built on another one would otherwise go by that one's name).
+   */
+  private label(agentId: string, client: AgentClient | undefined): string {
+    return this.host.agents().agents.find((a) => a.id === agentId)?.label ?? client?.info.name ?? agentId;
   }
 
   definition(agentId: string): AgentDefinition {

@@ -23,20 +23,24 @@ export function isSessionSetup(method: string): boolean {
 }
 
 /** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
-export function readyStatus(client: AgentClient): AgentStatus {
+export function readyStatus(client: AgentClient, agentName: string): AgentStatus {
   const prompt = client.info.capabilities.promptCapabilities;
   return {
     state: 'ready',
-    agentName: client.info.name,
+    agentName,
     promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
   };
 }
 
-/** A failed agent's status: the classified error, its stderr tail, and Sign in where it may help. */
+/**
+ * A failed agent's status: the classified error, its stderr tail, and Sign in where it may help.
+ * `agentName`: the agent as the user knows it (the picker's label).
+ */
 export function failedStatus(
   agent: AgentDefinition,
   error: unknown,
   client: AgentClient | undefined,
+  agentName: string,
 ): AgentStatus {
   const failure = classifyError(error);
   if (failure instanceof AgentExitedError && /^ENOENT\b/.test(failure.exit?.error ?? '')) {
@@ -52,7 +56,7 @@ export function failedStatus(
   const authMethods = signInOffer(failure, client);
   return {
     state: 'error',
-    agentName: client?.info.name ?? agent.label,
+    agentName,
     error: { ...errorDetails(failure), ...(stderrTail.length > 0 ? { stderrTail: [...stderrTail] } : {}) },
     ...(authMethods ? { authMethods } : {}),
   };

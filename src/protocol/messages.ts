@@ -201,10 +201,21 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */
   z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: z.optional(ProblemsOfferSchema) }),
-  /** The agent's questions waiting in chat `chatId` changed (one appeared or was settled). */
-  z.object({ type: z.literal('elicitations'), chatId: z.string(), items: z.array(ElicitationSchema) }),
+  /** The agent asks a question in chat `chatId` (each change is posted alone, never the whole list). */
+  z.object({ type: z.literal('elicitation_added'), chatId: z.string(), item: ElicitationSchema }),
+  /** A question of chat `chatId` was answered, cancelled or withdrawn. */
+  z.object({ type: z.literal('elicitation_settled'), chatId: z.string(), key: z.string() }),
+  /** The answer to `key` was not sent: what is wrong, by field (the agent's patterns run only on the host). */
+  z.object({
+    type: z.literal('elicitation_problems'),
+    chatId: z.string(),
+    key: z.string(),
+    problems: z.record(z.string(), z.string()),
+  }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
+  /** Open the chat list, or close it when open (the view title's, or the chat tab's, Show Chats). */
+  z.object({ type: z.literal('show_chat_list') }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
   z.object({
     type: z.literal('mention_results'),

@@ -10,6 +10,13 @@ import type { DeepReadonly } from './deepReadonly';
  * core, and `applyThreadEvent` (./threadModel.ts) is the one place events change a thread.
  */
 
+/**
+ * Where the transcript given to a new session lives (a fork's earlier conversation, or a chat whose
+ * session could not be taken up): `<prefix><chatId>.md`, an embedded resource only we write. The chat
+ * names its chip for what it is rather than by that file name.
+ */
+export const TRANSCRIPT_URI_PREFIX = 'acp-agents:/transcripts/';
+
 /** Something attached to a message besides its text. */
 export const AttachmentSchema = z.discriminatedUnion('type', [
   z.object({

@@ -42,6 +42,22 @@ export function acpSetting(key: string): unknown {
   return setting('acpAgents', key);
 }
 
+/**
+ * Where the value of `acpAgents.<key>` that the code uses comes from, when the workspace's own settings
+ * set it (its folder's or the workspace's): what the consent question names. Undefined when the value is
+ * the user's or the default — and always in Restricted Mode, where the workspace's values are not used.
+ */
+export function workspaceSourceOf(key: string): string | undefined {
+  if (!vscode.workspace.isTrusted) {
+    return undefined;
+  }
+  const inspected = vscode.workspace.getConfiguration('acpAgents').inspect<unknown>(key);
+  if (inspected?.workspaceFolderValue !== undefined) {
+    return `a folder's settings ("acpAgents.${key}")`;
+  }
+  return inspected?.workspaceValue !== undefined ? `the workspace settings ("acpAgents.${key}")` : undefined;
+}
+
 /** The workspace's own value of a setting (what it would set, trusted or not), for reports only: never run it. */
 export function workspaceValueOf(section: string, key: string): unknown {
   const inspected = vscode.workspace.getConfiguration(section).inspect<unknown>(key);

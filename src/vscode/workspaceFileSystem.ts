@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { FileHandle } from 'node:fs/promises';
 import { looksBinary } from '../core/files/binaryContent';
 import { ConfinementRaceError, isInside, openInside } from '../core/files/pathConfinement';
+import { pathNameProblem } from '../core/platform/pathProblems';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
 import { dirtyDocument, openDocument } from './openDocuments';
 import type { UserPrompts } from './userPrompts';
@@ -160,8 +161,15 @@ export class WorkspaceFileSystem implements FileSystemPort {
     return vscode.workspace.fs.readFile(uri);
   }
 
-  /** Refuses paths outside the workspace folders unless the user allows it in a modal dialog. */
+  /**
+   * Refuses paths outside the workspace folders unless the user allows it in a modal dialog, and
+   * without asking a path the system would not take as written (Windows: `C:foo`, `\\?\`, `CON`, `a.txt:x`).
+   */
   private async confine(filePath: string, access: 'read' | 'write'): Promise<void> {
+    const problem = pathNameProblem(filePath);
+    if (problem !== undefined) {
+      throw new ClientRefusalError(`${filePath} ${problem}.`, 'unsupported');
+    }
     const roots = workspaceRoots();
     if (roots.length > 0 && (await isInside(filePath, roots))) {
       return;

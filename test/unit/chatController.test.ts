@@ -20,10 +20,11 @@ describe('chat controller (host side of the chat view)', () => {
     assert.deepEqual(
       chat.view.of('agent_status').map((m) => m.status),
       [
+        // The name the user gave the agent, from start to ready — not the one the program gives itself.
         { state: 'starting', agentName: 'Test a' },
         {
           state: 'ready',
-          agentName: 'Demo agent (offline)',
+          agentName: 'Test a',
           promptCapabilities: { image: true, embeddedContext: true },
         },
       ],
@@ -124,7 +125,7 @@ describe('chat controller (host side of the chat view)', () => {
     await chat.ready();
     assert.deepEqual(chat.controller.currentStatus, {
       state: 'error',
-      agentName: 'Demo agent (offline)',
+      agentName: 'Test a',
       error: { kind: 'auth_required', message: 'Authentication required', code: -32000 },
       authMethods: [{ id: 'test-login', name: 'Test login', description: 'Signs in to the test agent' }],
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChatSummary } from '../../src/protocol';
 import { CHAT_ID, ended, events, message, snapshot, started, turn } from './support/builders';
+import { openChatList } from './support/chatList';
 import { useChatPages } from './support/suite';
 
 const NOW = Date.now();
@@ -38,9 +39,9 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }));
     assert.equal(await page.page.locator('.session-title').textContent(), 'Fix the parser');
-    const opener = page.page.getByRole('button', { name: 'Show chats' });
-    await opener.click();
-    assert.equal(await opener.getAttribute('aria-expanded'), 'true');
+    // Focus was in the transcript when the view title's Show Chats opened the list: it goes back there.
+    await page.page.locator('.transcript').focus();
+    await openChatList(page);
     const rows = page.page.locator('.chat-row');
     assert.deepEqual(await rows.locator('.chat-title').allTextContents(), [
       'Fix the parser',
@@ -58,7 +59,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.deepEqual((await page.posted()).at(-1), { type: 'switch_chat', chatId: 'chat-2' });
     assert.equal(await page.page.locator('.chat-list').isVisible(), false);
 
-    await opener.click();
+    await openChatList(page);
     await rows.nth(2).hover();
     await page.page.getByRole('button', { name: 'Rename Old question' }).click();
     const field = page.page.locator('.chat-rename');
@@ -82,8 +83,14 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.equal(await page.page.locator('.chat-list').isVisible(), false);
     assert.equal(
       await page.page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
-      'Show chats',
+      'Conversation',
     );
+    // Show Chats again closes an open list; with nothing focused before, focus goes to the message box.
+    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await openChatList(page);
+    await page.host({ type: 'show_chat_list' });
+    assert.equal(await page.page.locator('.chat-list').isVisible(), false);
+    assert.equal(await page.page.evaluate(() => document.activeElement?.className), 'composer-input');
   });
 
   it('offers recent chats in an empty chat', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { events, sessionState, snapshot } from './support/builders';
+import { CHAT_ID, events, sessionState, snapshot } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const STATE = sessionState({
@@ -168,11 +168,32 @@ describe('webview: header', () => {
     assert.equal(await page.page.locator('.session-title').textContent(), 'New chat');
   });
 
-  it('starts a new chat', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const button = page.page.getByRole('button', { name: 'New chat' });
-    await button.click();
-    assert.deepEqual((await page.posted()).at(-1), { type: 'new_chat' });
+  // One header: the chat's actions are in VS Code's view title (and a chat tab's), not a second row here.
+  it('has no title row of its own: the chat is named for screen readers, its actions are the title’s', async () => {
+    const page = await chat.open({ width: 300 });
+    const chats = [
+      { chatId: CHAT_ID, title: '', agentId: 'demo', agentLabel: 'Demo', updatedAt: 0, running: false },
+    ];
+    await page.host(snapshot({}, { selectedAgentId: 'demo', chats }));
+    const title = page.page.locator('h1.session-title');
+    assert.equal(await title.textContent(), 'New chat');
+    assert.deepEqual(await title.boundingBox().then((box) => [box?.width, box?.height]), [1, 1]);
+    assert.equal(
+      await page.page.locator('.chat-header button:not(#chat-list *)').count(),
+      0,
+      'no New chat or history button',
+    );
+    const header = await page.page.locator('.chat-header').boundingBox();
+    const picker = await page.page.locator('select[aria-label="Agent"]').boundingBox();
+    assert.ok(
+      header && picker && picker.y - header.y < 12,
+      'the agent picker is the first thing under the title',
+    );
+    // Show Chats from the title opens the list with focus on the current chat, and closes it again.
+    await page.host({ type: 'show_chat_list' });
+    assert.equal(await page.page.locator('#chat-list').isVisible(), true);
+    assert.equal(await page.page.evaluate(() => document.activeElement?.className), 'chat-open');
+    await page.host({ type: 'show_chat_list' });
+    assert.equal(await page.page.locator('#chat-list').isVisible(), false);
   });
 });

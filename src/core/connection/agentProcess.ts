@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { hostPlatform, ownProcessGroup, type Platform } from '../platform/platform';
+import { endProcessTree } from '../platform/processTree';
 import { BoundedLog } from '../util/boundedLog';
 import { isBrandedInstance } from '../util/bundleBrand';
 import { Emitter, type Disposable } from '../util/disposable';
@@ -24,8 +26,10 @@ export interface ExitInfo {
 export interface AgentProcessOptions {
   /** Characters of stderr kept for error reports. */
   readonly stderrLimit?: number;
-  /** Time between SIGTERM and SIGKILL when stopping. */
+  /** Time between SIGTERM and SIGKILL when stopping (on Windows: for an exit on its own, then taskkill's). */
   readonly stopGraceMs?: number;
+  /** Whose rules end the process tree (the host's; a test poses as Windows). */
+  readonly platform?: Platform;
 }
 
 /** Error for a write to an agent whose process is gone. */
@@ -71,6 +75,8 @@ export class AgentProcess implements Disposable {
   private readonly child: ChildProcess;
   private exit: ExitInfo | undefined;
   private readonly stopGraceMs: number;
+  private readonly platform: Platform;
+  private stopping: Promise<void> | undefined;
 
   constructor(
     readonly spec: AgentCommand,
@@ -78,14 +84,15 @@ export class AgentProcess implements Disposable {
   ) {
     this.stderr = new BoundedLog(options.stderrLimit ?? 64 * 1024);
     this.stopGraceMs = options.stopGraceMs ?? 2000;
+    this.platform = options.platform ?? hostPlatform();
     const env = { ...process.env, ...spec.env };
     this.child = spawnProgram(spec.command, spec.args, {
       cwd: spec.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
-      // Own process group on POSIX so stop() reaches grandchildren too.
-      detached: process.platform !== 'win32',
+      // So stop() reaches grandchildren too (an npx wrapper's agent, a .cmd shim's node).
+      ...ownProcessGroup(this.platform),
     });
     this.pid = this.child.pid;
 
@@ -154,43 +161,23 @@ export class AgentProcess implements Disposable {
     });
   }
 
-  /** Ends stdin, then SIGTERM, then SIGKILL after the grace period. Resolves when it has exited. */
+  /**
+   * Ends stdin, then the whole process tree (`endProcessTree`): SIGTERM to its group, SIGKILL after
+   * the grace; on Windows the grace to exit on its own, then `taskkill /T /F`. Resolves when it has exited.
+   */
   async stop(): Promise<ExitInfo> {
     if (this.exit) {
       return this.exit;
     }
     this.child.stdin?.end();
-    this.signal('SIGTERM');
-    const timer = setTimeout(() => this.signal('SIGKILL'), this.stopGraceMs);
-    try {
-      return await this.exited;
-    } finally {
-      clearTimeout(timer);
-      // Whatever the agent left running in its group (a wrapper's child that ignored SIGTERM) goes too.
-      this.signalGroup('SIGKILL');
-    }
-  }
-
-  private signal(signal: NodeJS.Signals): void {
-    if (this.exit || this.child.pid === undefined) {
-      return;
-    }
-    if (process.platform === 'win32') {
-      this.child.kill(signal);
-    } else {
-      this.signalGroup(signal);
-    }
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    if (process.platform === 'win32' || this.child.pid === undefined) {
-      return;
-    }
-    try {
-      process.kill(-this.child.pid, signal);
-    } catch {
-      // ESRCH: nothing left in the group.
-    }
+    this.stopping ??= endProcessTree(
+      this.child,
+      this.exited,
+      { graceMs: this.stopGraceMs, windowsWaitMs: this.stopGraceMs },
+      this.platform,
+    );
+    await this.stopping;
+    return this.exited;
   }
 
   dispose(): void {

@@ -16,7 +16,9 @@ export type AgentErrorKind =
   | 'cancelled'
   | 'internal'
   | 'process_exited'
-  | 'untrusted';
+  | 'untrusted'
+  /** The workspace's own settings define the agent and the user did not allow it to run. */
+  | 'not_allowed';
 
 /**
  * A failed agent request, classified. The original JSON-RPC code and data are kept, and the error

@@ -2,6 +2,7 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import crossSpawn from 'cross-spawn';
 import * as path from 'node:path';
 import which from 'which';
+import { nameKey } from '../platform/pathNames';
 
 /** An environment as a child process gets it (the agent's own variables over the host's). */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -67,9 +68,8 @@ export async function findOnAbsolutePath(command: string, env: Environment): Pro
   const found =
     (await which(command, { ...options, path: folders.join(path.delimiter), all: true, nothrow: true })) ??
     [];
-  const fold = (p: string): string => (process.platform === 'win32' ? p.toLowerCase() : p);
-  const allowed = new Set(folders.map((folder) => fold(path.resolve(folder))));
-  return found.find((candidate) => allowed.has(fold(path.dirname(path.resolve(candidate)))));
+  const allowed = new Set(folders.map((folder) => nameKey(path.resolve(folder))));
+  return found.find((candidate) => allowed.has(nameKey(path.dirname(path.resolve(candidate)))));
 }
 
 /**

@@ -1,96 +1,160 @@
-import { constants, realpath } from 'node:fs';
-import { lstat, open, readlink, stat, type FileHandle } from 'node:fs/promises';
-import * as path from 'node:path';
-import { promisify } from 'node:util';
-
-/** The OS's own realpath: on case-insensitive file systems it returns the stored spelling. */
-const realpathNative = promisify(realpath.native);
+import { constants } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { entryAt } from '../platform/links';
+import { namesBelow, volumeOf } from '../platform/pathNames';
+import { pathNameProblem } from '../platform/pathProblems';
+import { hostPlatform, type Platform } from '../platform/platform';
 
 /** Symlinks followed while resolving one path before it counts as a loop (as the OS does: ELOOP). */
 const MAX_LINKS = 40;
 
-/** A path whose links loop or chain too deep: never inside anything. */
+/** A path whose links loop or chain too deep, or lead where they cannot be read: never inside anything. */
 export class SymlinkLoopError extends Error {
-  constructor(readonly target: string) {
-    super(`Too many symbolic links while resolving ${target}.`);
+  constructor(
+    readonly target: string,
+    why = 'Too many symbolic links',
+  ) {
+    super(`${why} while resolving ${target}.`);
     this.name = 'SymlinkLoopError';
   }
 }
 
 /**
  * Where a path really points, resolved one component at a time as the OS would at the moment of
- * access: `..` applies to the real folder reached so far (so `link/../x` is next to the link's
- * target, not next to the link), every symlink is followed — also a dangling one, whose target is
+ * access: every link is followed (a junction on Windows too) — also a dangling one, whose target is
  * then resolved in turn, and chains of them — and what does not exist yet is appended as written.
- * The existing part is finally spelled as the file system spells it (case on case-insensitive
- * file systems).
+ * `..` is applied as the OS does: on POSIX to the real folder reached so far (so `link/../x` is next
+ * to the link's target, not next to the link); on Windows by name, before anything is looked up
+ * (Win32 and Node's fs both do). The existing part is finally spelled as the file system spells it
+ * (case, 8.3 short names made long). With `volumes`, a link to another drive or share is not
+ * followed there (the path is returned as it stands, outside): looking up `\\host\share` connects
+ * to that host with the user's credentials.
  */
-export async function resolveReal(target: string): Promise<string> {
-  // Not path.resolve(): it would apply `..` lexically, before links are known.
-  const absolute = path.isAbsolute(target) ? target : `${process.cwd()}${path.sep}${target}`;
-  const root = path.parse(absolute).root;
-  const pending = components(absolute.slice(root.length));
-  let current = root;
+export async function resolveReal(
+  target: string,
+  platform: Platform = hostPlatform(),
+  volumes?: ReadonlySet<string>,
+): Promise<string> {
+  const p = platform.path;
+  // Not path.resolve() on POSIX: it would apply `..` lexically, before links are known.
+  const joined = p.isAbsolute(target) ? target : `${process.cwd()}${p.sep}${target}`;
+  const walk = new Walk(platform.os === 'win32' ? p.resolve(joined) : joined, platform);
   let links = 0;
-  while (pending.length > 0) {
-    const part = pending.shift() as string;
-    if (part === '' || part === '.') {
-      continue;
-    }
+  for (let part = walk.next(); part !== undefined; part = walk.next()) {
     if (part === '..') {
-      current = path.dirname(current);
+      walk.current = p.dirname(walk.current);
       continue;
     }
-    const next = path.join(current, part);
-    const stat = await lstat(next).catch(() => undefined);
-    if (stat?.isSymbolicLink()) {
-      if (++links > MAX_LINKS) {
-        throw new SymlinkLoopError(target);
-      }
-      const link = await readlink(next);
-      pending.unshift(...components(path.isAbsolute(link) ? link.slice(path.parse(link).root.length) : link));
-      if (path.isAbsolute(link)) {
-        current = path.parse(link).root;
-      }
+    const next = p.join(walk.current, part);
+    const entry = await entryAt(next, platform);
+    if (entry.kind !== 'link') {
+      // Missing: later components cannot be links below it (but a `..` may climb back out).
+      walk.current = next;
       continue;
     }
-    // Missing: later components cannot be links below it (but a `..` may climb back out).
-    current = next;
+    if (++links > MAX_LINKS) {
+      throw new SymlinkLoopError(target);
+    }
+    if (entry.target === undefined) {
+      throw new SymlinkLoopError(target, `A link whose target cannot be read (${next})`);
+    }
+    walk.follow(entry.target);
+    if (volumes !== undefined && !volumes.has(volumeOf(walk.current, platform))) {
+      return walk.unresolved();
+    }
   }
-  return canonicalCase(current);
+  return canonicalCase(walk.current, platform);
 }
 
-function components(relative: string): string[] {
-  return relative.split(process.platform === 'win32' ? /[\\/]+/ : /\/+/);
+/** The components of a path still to resolve, and the folder reached so far. */
+class Walk {
+  current: string;
+  private pending: string[];
+
+  constructor(
+    absolute: string,
+    private readonly platform: Platform,
+  ) {
+    const root = platform.path.parse(absolute).root;
+    this.current = root;
+    this.pending = this.components(absolute.slice(root.length));
+  }
+
+  next(): string | undefined {
+    let part = this.pending.shift();
+    while (part === '' || part === '.') {
+      part = this.pending.shift();
+    }
+    return part;
+  }
+
+  /** Goes on from a link found in `current`, to `target` and then what was left. */
+  follow(target: string): void {
+    const p = this.platform.path;
+    if (this.platform.os === 'win32') {
+      // Windows joins the target, `..` included, by name to the link's folder and the rest.
+      const joined = p.resolve(this.current, target, ...this.pending);
+      const root = p.parse(joined).root;
+      this.current = root;
+      this.pending = this.components(joined.slice(root.length));
+      return;
+    }
+    const root = p.isAbsolute(target) ? p.parse(target).root : '';
+    this.pending.unshift(...this.components(target.slice(root.length)));
+    if (root !== '') {
+      this.current = root;
+    }
+  }
+
+  /** Where the walk stands with the rest appended as written. */
+  unresolved(): string {
+    return this.platform.path.join(this.current, ...this.pending);
+  }
+
+  private components(relative: string): string[] {
+    return relative.split(this.platform.os === 'win32' ? /[\\/]+/ : /\/+/);
+  }
 }
 
 /** The deepest existing ancestor as the file system spells it (no links remain to follow), plus the rest. */
-async function canonicalCase(resolved: string): Promise<string> {
+async function canonicalCase(resolved: string, platform: Platform): Promise<string> {
+  const p = platform.path;
   const rest: string[] = [];
   let existing = resolved;
   for (;;) {
     try {
-      return path.join(await realpathNative(existing), ...rest.reverse());
+      return p.join(await platform.disk.realpath(existing), ...rest.reverse());
     } catch {
-      const parent = path.dirname(existing);
+      const parent = p.dirname(existing);
       if (parent === existing) {
         return resolved;
       }
-      rest.push(path.basename(existing));
+      rest.push(p.basename(existing));
       existing = parent;
     }
   }
 }
 
 /**
- * Whether `target` is inside one of `roots` once `..` and symlinks are resolved on both sides —
- * an agent must not reach outside the workspace by a link, a dangling link, or a relative hop. A
- * path whose links loop is inside nothing.
+ * Whether `target` is inside one of `roots` once `..` and links are resolved on both sides — an
+ * agent must not reach outside the workspace by a link, a junction, a dangling link, or a relative
+ * hop. The two real paths are compared exactly: the file system spelled both, and folding case would
+ * take a sibling `WS` for `ws` on a case-sensitive volume. Inside nothing: a path whose links loop, a
+ * path Windows would not take as written (`pathNameProblem`), a path on another drive or share than
+ * every root (never looked at).
  */
-export async function isInside(target: string, roots: readonly string[]): Promise<boolean> {
+export async function isInside(
+  target: string,
+  roots: readonly string[],
+  platform: Platform = hostPlatform(),
+): Promise<boolean> {
+  const volumes = new Set(roots.map((root) => volumeOf(root, platform)));
+  if (pathNameProblem(target, platform) !== undefined || !volumes.has(volumeOf(target, platform))) {
+    return false;
+  }
   let real: string;
   try {
-    real = await resolveReal(target);
+    real = await resolveReal(target, platform, volumes);
   } catch (error) {
     if (error instanceof SymlinkLoopError) {
       return false;
@@ -98,8 +162,8 @@ export async function isInside(target: string, roots: readonly string[]): Promis
     throw error;
   }
   for (const root of roots) {
-    const realRoot = await resolveReal(root);
-    if (isLexicallyWithin(real, realRoot)) {
+    const realRoot = await resolveReal(root, platform);
+    if (namesBelow(real, realRoot, platform, 'exact') !== undefined) {
       return true;
     }
   }
@@ -107,18 +171,17 @@ export async function isInside(target: string, roots: readonly string[]): Promis
 }
 
 /**
- * Whether the path `candidate` is `root` or below it, by the names alone: no `..` hop out, no other
- * drive. It does not look at the disk, so a symlink below `root` passes; use `isInside` where an agent
- * may have planted links, and this where the paths are already real (git's, ours) or only sorted.
+ * Whether the path `candidate` is `root` or below it, by the names alone, compared as the system's
+ * file system compares names (case on Windows and macOS, `\` and `/` on Windows): no `..` hop out, no
+ * other drive. It does not look at the disk, so a symlink below `root` passes; use `isInside` where an
+ * agent may have planted links, and this where the paths are already real (git's, ours) or only sorted.
  */
-export function isLexicallyWithin(candidate: string, root: string): boolean {
-  const fold = (p: string): string =>
-    process.platform === 'win32' || process.platform === 'darwin' ? p.toLowerCase() : p;
-  const relative = path.relative(fold(root), fold(candidate));
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
+export function isLexicallyWithin(
+  candidate: string,
+  root: string,
+  platform: Platform = hostPlatform(),
+): boolean {
+  return namesBelow(candidate, root, platform) !== undefined;
 }
 
 /** The file changed under us between the check and the open: refused rather than read. */
@@ -152,7 +215,8 @@ export async function openVerified(
   roots: readonly string[],
   target = real,
 ): Promise<FileHandle> {
-  const noFollow = process.platform === 'win32' ? 0 : constants.O_NOFOLLOW;
+  // Windows has no O_NOFOLLOW; the identity check below catches a swapped link there.
+  const noFollow = hostPlatform().os === 'win32' ? 0 : constants.O_NOFOLLOW;
   let handle: FileHandle;
   try {
     handle = await open(real, constants.O_RDONLY | noFollow);
@@ -163,8 +227,9 @@ export async function openVerified(
     throw error;
   }
   try {
-    const [opened, again] = await Promise.all([handle.stat(), resolveReal(real)]);
-    const named = await stat(again);
+    // bigint: an NTFS file id does not fit a double, and two rounded ids could pass for one file.
+    const [opened, again] = await Promise.all([handle.stat({ bigint: true }), resolveReal(real)]);
+    const named = await stat(again, { bigint: true });
     if (
       again !== real ||
       opened.ino !== named.ino ||
@@ -198,53 +263,64 @@ export type WriteTarget =
  * component at a time without following any link below `root`. Call it immediately before acting:
  * the agent may have swapped a folder or the file for a link at any time since the checkpoint.
  */
-export async function checkWriteTarget(target: string, root: string): Promise<WriteTarget> {
-  const rel = path.relative(root, target);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
+export async function checkWriteTarget(
+  target: string,
+  root: string,
+  platform: Platform = hostPlatform(),
+): Promise<WriteTarget> {
+  const parts = namesBelow(target, root, platform);
+  if (parts === undefined || parts.length === 0) {
     return { kind: 'refused', reason: 'it is not inside its workspace folder' };
+  }
+  const problem = pathNameProblem(target, platform);
+  if (problem !== undefined) {
+    return { kind: 'refused', reason: `its path ${problem}` };
   }
   let realRoot: string;
   try {
-    realRoot = await resolveReal(root);
+    realRoot = await resolveReal(root, platform);
   } catch {
     return { kind: 'refused', reason: 'its workspace folder is a link that loops' };
   }
-  const parts = rel.split(path.sep);
   const last = parts.pop() as string;
   let current = realRoot;
   let shown = '';
   for (const part of parts) {
     shown = shown === '' ? part : `${shown}/${part}`;
-    const next = path.join(current, part);
-    const info = await lstat(next).catch(() => undefined);
-    if (info === undefined) {
+    const next = platform.path.join(current, part);
+    const entry = await entryAt(next, platform);
+    if (entry.kind === 'missing') {
       return { kind: 'in-place' }; // missing folders are created as real folders, inside
     }
-    if (info.isSymbolicLink()) {
-      return { kind: 'refused', reason: `${shown}/ is now ${await describeLink(next, realRoot)}` };
+    if (entry.kind === 'link') {
+      return { kind: 'refused', reason: `${shown}/ is now ${await describeLink(next, realRoot, platform)}` };
     }
-    if (!info.isDirectory()) {
+    if (entry.kind !== 'directory') {
       return { kind: 'refused', reason: `${shown} is now a file, not a folder` };
     }
     current = next;
   }
-  const info = await lstat(path.join(current, last)).catch(() => undefined);
-  if (info === undefined || info.isFile()) {
-    return { kind: 'in-place' };
-  }
-  if (info.isSymbolicLink()) {
-    return { kind: 'replace', what: 'a link' };
-  }
-  if (info.isDirectory()) {
-    return { kind: 'refused', reason: 'it is now a folder' };
-  }
-  return { kind: 'replace', what: 'a special file (FIFO, socket or device)' };
+  return finalEntry(await entryAt(platform.path.join(current, last), platform));
 }
 
-async function describeLink(link: string, realRoot: string): Promise<string> {
+function finalEntry(entry: Awaited<ReturnType<typeof entryAt>>): WriteTarget {
+  switch (entry.kind) {
+    case 'missing':
+    case 'file':
+      return { kind: 'in-place' };
+    case 'link':
+      return { kind: 'replace', what: 'a link' };
+    case 'directory':
+      return { kind: 'refused', reason: 'it is now a folder' };
+    default:
+      return { kind: 'replace', what: 'a special file (FIFO, socket or device)' };
+  }
+}
+
+async function describeLink(link: string, realRoot: string, platform: Platform): Promise<string> {
   try {
-    const real = await resolveReal(link);
-    return isLexicallyWithin(real, realRoot)
+    const real = await resolveReal(link, platform);
+    return namesBelow(real, realRoot, platform, 'exact') !== undefined
       ? 'a link to another folder of the workspace'
       : 'a link to a folder outside the workspace';
   } catch {

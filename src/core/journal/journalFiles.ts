@@ -1,5 +1,6 @@
-import { link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { link, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import { HeldFileError, removeWhenFree, renameWhenFree, type HeldFileWait } from '../platform/heldFiles';
 
 /** Suffix of the journal a compaction replaced (not `.jsonl`: it is not a chat of its own). */
 export const PREVIOUS = '.prev';
@@ -7,9 +8,11 @@ export const PREVIOUS = '.prev';
 /**
  * Replaces `target` by `text` durably: a temp file, fsynced, renamed over it. The journal being
  * replaced stays as `.prev` until the next compaction: should the new snapshot line ever prove
- * unreadable, the history is rebuilt from it.
+ * unreadable, the history is rebuilt from it. On Windows the rename and the delete wait while
+ * another program holds the file (`renameWhenFree`); if it keeps holding it, the journal is left
+ * as it was and the temp file goes.
  */
-export async function replaceFile(target: string, text: string): Promise<void> {
+export async function replaceFile(target: string, text: string, wait: HeldFileWait = {}): Promise<void> {
   const temp = `${target}.${process.pid}.tmp`;
   const handle = await open(temp, 'w');
   try {
@@ -18,9 +21,14 @@ export async function replaceFile(target: string, text: string): Promise<void> {
   } finally {
     await handle.close();
   }
-  await rm(`${target}${PREVIOUS}`, { force: true });
-  await link(target, `${target}${PREVIOUS}`).catch(() => {});
-  await rename(temp, target);
+  try {
+    await removeWhenFree(`${target}${PREVIOUS}`, wait);
+    await link(target, `${target}${PREVIOUS}`).catch(() => {});
+    await renameWhenFree(temp, target, wait);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
   await syncFolder(path.dirname(target));
 }
 
@@ -69,6 +77,9 @@ async function endsWithNewline(handle: FileHandle): Promise<boolean> {
 
 /** Why a write failed, in the user's words (the end of "This chat is not being saved: …"). */
 export function writeFailureReason(error: unknown): string {
+  if (error instanceof HeldFileError) {
+    return 'another program keeps its file open (an antivirus scan, a backup or another window)';
+  }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
     return 'its folder cannot be written (permission denied or read-only)';

@@ -1,4 +1,5 @@
 import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
+import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -102,7 +103,7 @@ export class ChatHarness {
   /** The permission port: records every request the agents make (none is answered by policy). */
   readonly permissions = new PolicyPermissions(() => undefined);
   /** The agents' questions, as in the product (`ports.elicitation` and the chat's relay). */
-  readonly elicitations = new ElicitationBroker(this.logger);
+  readonly elicitations = new ElicitationBroker(this.logger, compileAgentPattern);
   /** The tool cards' "Open in terminal" as the editor got them: the terminal and the view's chat's session. */
   readonly shownTerminals: { terminalId: string; sessionId: string | undefined }[] = [];
   /** URLs the chat opened (the editor's `openUrl`). */

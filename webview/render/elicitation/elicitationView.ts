@@ -25,15 +25,21 @@ let nextId = 1;
 /**
  * The agent's questions in the chat's footer: a form (native controls in a fieldset, labelled, with
  * descriptions, required markers and a message under each invalid field) or a URL to open (shown
- * with its host; opened only by "Open"). Submit checks the fields first; Decline and Cancel answer at once.
+ * with its host; opened only by "Open"). Submit checks the fields first — all but the agent's
+ * `pattern`s, which only the host runs (in linear time) and whose verdict comes back through
+ * `showProblems`; Decline and Cancel answer at once.
  */
 export class ElicitationView {
   readonly element: HTMLElement;
   private shown: readonly Elicitation[] = [];
+  /** The form on screen and its controls, for the host's verdict on its answer. */
+  private shownForm: { readonly key: string; readonly controls: readonly Control[] } | undefined;
 
   constructor(
     private readonly post: Post,
     private readonly requestFocus: (element: HTMLElement) => void,
+    /** Tells screen readers a question came (focus stays put while the user is typing a message). */
+    private readonly announce: (text: string) => void,
   ) {
     this.element = el('div', 'elicitations');
     this.element.hidden = true;
@@ -49,6 +55,7 @@ export class ElicitationView {
     // Only the oldest question is shown: answering it brings the next.
     const first = items[0];
     if (!first) {
+      this.shownForm = undefined;
       this.element.replaceChildren();
       return;
     }
@@ -56,12 +63,35 @@ export class ElicitationView {
       return; // keep what the user typed
     }
     const card = first.mode === 'form' ? this.formCard(first) : this.urlCard(first);
+    if (first.mode !== 'form') {
+      this.shownForm = undefined;
+    }
     card.setAttribute('data-key', first.key);
     this.element.replaceChildren(card);
+    this.announce(
+      first.mode === 'form'
+        ? `The agent asks: ${first.title ?? 'a question'}. ${first.message}`
+        : `The agent asks you to open a page on ${first.host}. ${first.message}`,
+    );
+  }
+
+  /** The host refused the answer to `key`: each field's problem under it, the first one focused. */
+  showProblems(key: string, problems: Readonly<Record<string, string>>): void {
+    if (this.shownForm?.key !== key) {
+      return;
+    }
+    let firstInvalid: Control | undefined;
+    for (const control of this.shownForm.controls) {
+      const problem = problems[control.field.name];
+      showProblem(control, problem);
+      firstInvalid ??= problem ? control : undefined;
+    }
+    firstInvalid?.input.focus();
   }
 
   private formCard(form: FormElicitation): HTMLElement {
     const controls = form.fields.map((field) => controlFor(field));
+    this.shownForm = { key: form.key, controls };
     const legend = el('legend', 'elicitation-title', icon('question'), form.title ?? 'The agent asks');
     const fieldset = el(
       'fieldset',
@@ -147,6 +177,13 @@ export class ElicitationView {
     );
     element.setAttribute('role', 'region');
     element.setAttribute('aria-label', 'The agent asks you to open a page');
+    // Esc cancels, as on a form.
+    element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        this.post({ type: 'answer_elicitation', key: item.key, answer: { action: 'cancel' } });
+      }
+    });
     this.requestFocus(open);
     return element;
   }

@@ -1,5 +1,5 @@
 import type { ViewMessage } from '../../../src/protocol';
-import { el, iconButton, icon } from '../dom';
+import { checkbox, el, iconButton, icon } from '../dom';
 
 /**
  * Edit and resend: while an earlier message is being edited, a strip above the composer says so (with
@@ -21,21 +21,21 @@ export class EditStrip {
 
   /** Starts editing the user message `entryId`; `canRestore`: its turn has a checkpoint to go back to. */
   start(entryId: string, canRestore: boolean): void {
-    const restore = canRestore ? el('input', 'edit-restore') : undefined;
-    const parts: (HTMLElement | string)[] = [
+    // One line of text beside its icon and Cancel; the checkbox on a line of its own under the text, so
+    // a narrow sidebar neither squeezes the text to a word a line nor lays the box over it.
+    const restore = canRestore
+      ? checkbox('Restore the files to before it first', false, () => undefined)
+      : null;
+    restore?.classList.add('edit-restore');
+    this.element.replaceChildren(
       icon('edit'),
-      el('span', 'edit-strip-text', 'Editing an earlier message: sending starts a fork from there.'),
-    ];
-    if (restore) {
-      restore.type = 'checkbox';
-      restore.id = 'edit-restore';
-      const label = el('label', 'edit-restore-label', restore, 'Restore the files to before it first');
-      parts.push(label);
-    }
-    parts.push(iconButton('close', 'Cancel editing', () => this.cancel()));
-    this.element.replaceChildren(...parts);
+      el('span', 'edit-strip-text', 'Editing an earlier message: sending forks the chat there.'),
+      iconButton('close', 'Cancel editing', () => this.cancel()),
+      ...(restore ? [restore] : []),
+    );
     this.element.hidden = false;
-    this.editing = { entryId, ...(restore ? { restore } : {}) };
+    const box = restore?.querySelector('input');
+    this.editing = { entryId, ...(box ? { restore: box } : {}) };
   }
 
   /** Leaves editing (another chat is shown, or the edit was sent). */

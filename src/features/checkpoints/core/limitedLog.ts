@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { removeWhenFree, renameWhenFree } from '../../../core/platform/heldFiles';
 import * as z from 'zod';
 
 /**
@@ -99,10 +100,10 @@ export class LimitedLog {
     }
     const temporary = `${this.logFile}.tmp`;
     await writeFile(temporary, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-    await rename(temporary, this.logFile);
+    await renameWhenFree(temporary, this.logFile);
     for (const blob of await readdir(path.join(this.dir, BLOBS))) {
       if (!used.has(blob)) {
-        await rm(path.join(this.dir, BLOBS, blob), { force: true });
+        await removeWhenFree(path.join(this.dir, BLOBS, blob));
       }
     }
   }
@@ -124,7 +125,7 @@ export class LimitedLog {
       // Written aside and renamed: a blob is whole or absent, never torn.
       const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
       await writeFile(temporary, bytes);
-      await rename(temporary, file);
+      await renameWhenFree(temporary, file);
     }
     return blob;
   }

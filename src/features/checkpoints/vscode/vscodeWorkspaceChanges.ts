@@ -1,8 +1,9 @@
-import { lstat, unlink } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { writeErrorInWords } from '../chat/putBack';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from '../chat/workspaceChanges';
+import { removeWhenFree } from '../../../core/platform/heldFiles';
 import type { Disposable } from '../../../core/util/disposable';
 import type { TurnFileChange } from '../../../core/thread/threadTypes';
 import { dirtyDocument } from '../../../vscode/openDocuments';
@@ -169,6 +170,6 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
 async function removeEntry(path: string): Promise<void> {
   const info = await lstat(path).catch(() => undefined);
   if (info !== undefined && !info.isDirectory()) {
-    await unlink(path);
+    await removeWhenFree(path);
   }
 }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { ownProcessGroup } from '../../../core/platform/platform';
+import { endProcessTree } from '../../../core/platform/processTree';
 import { Emitter } from '../../../core/util/disposable';
 import { OutputBuffer } from './outputBuffer';
-import { killTree } from './processTree';
 import {
   ClientRefusalError,
   type TerminalCreateRequest,
@@ -90,7 +91,7 @@ export class NodeTerminals implements TerminalPort {
       shell: useShell,
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
-      detached: process.platform !== 'win32',
+      ...ownProcessGroup(),
     });
     const id = `term-${this.nextId++}`;
     const asked = request.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT;
@@ -139,7 +140,7 @@ export class NodeTerminals implements TerminalPort {
   /** Ends the command and its process tree (SIGTERM, then SIGKILL after the grace). */
   async kill(terminalId: string, sessionId?: string): Promise<void> {
     const terminal = this.get(terminalId, sessionId);
-    terminal.killing ??= killTree(terminal.child, terminal.exited, this.bounds.killGraceMs);
+    terminal.killing ??= endProcessTree(terminal.child, terminal.exited, { graceMs: this.bounds.killGraceMs });
     await terminal.killing;
   }
 
