@@ -82,8 +82,8 @@ export function refreshThoughts(group: Group): void {
   for (const view of group.views) {
     if (view instanceof ThoughtView) {
       view.setActive(running && view === last);
-    } else if (view instanceof ToolCardView) {
-      view.setTurnRunning(running);
+    } else if (view instanceof ToolCardView && group.turn) {
+      view.setTurnRunning(running); // entries of no known turn are left as they say
     }
   }
 }
