@@ -33,6 +33,7 @@ import {
   fileSettings,
   historyRetention,
   maxMessageChars,
+  requestDeadlines,
 } from './vscode/settings';
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
@@ -196,6 +197,7 @@ function controllerDeps(
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
         mcpServers: () => mcp.get().servers(),
         threadLimits: { maxMessageChars: maxMessageChars() },
+        deadlines: requestDeadlines(),
       };
     },
   };

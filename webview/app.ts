@@ -10,9 +10,9 @@ import { ElicitationView } from './render/elicitation/elicitationView';
 import { EditStrip } from './render/forks/editStrip';
 import { FocusKeeper } from './render/focusKeeper';
 import { Header } from './render/header';
+import { PendingMessage } from './render/pendingMessage';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
-import { ResumeBanner } from './render/resumeBanner';
 import { SaveBanner } from './render/saveBanner';
 import { StatusBanner } from './render/statusBanner';
 import { Transcript } from './render/transcript';
@@ -32,11 +32,11 @@ export class ChatApp {
   private readonly scheduler = new FrameScheduler(() => this.render());
   private readonly header: Header;
   private readonly banner: StatusBanner;
-  private readonly resume: ResumeBanner;
   private readonly saving = new SaveBanner();
   private readonly transcript: Transcript;
   private readonly alerts = new Alerts();
   private readonly plan = new PlanView();
+  private readonly pending = new PendingMessage();
   private readonly reviews: EditReviewsView;
   private readonly problems: ProblemsOfferView;
   private readonly elicitations: ElicitationView;
@@ -67,8 +67,7 @@ export class ChatApp {
     this.elicitations = new ElicitationView(post, context.requestFocus, (text) =>
       this.announcer.announce(text),
     );
-    this.banner = new StatusBanner(context);
-    this.resume = new ResumeBanner(context);
+    this.banner = new StatusBanner(context, () => this.retryFromCard());
     this.transcript = new Transcript(context);
     this.composer = new Composer({
       // While an earlier message is edited, the composer's send forks the chat there (edit_resend).
@@ -85,7 +84,10 @@ export class ChatApp {
       set queue(messages) {
         bridge.queue = messages;
       },
-      onSent: () => this.transcript.scrollToEnd(),
+      onSent: () => {
+        this.transcript.scrollToEnd();
+        this.scheduler.request(); // the message shows pending at once
+      },
       report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {
         this.store.setAttachments(attachments);
@@ -104,7 +106,7 @@ export class ChatApp {
       this.composer.element,
     );
     root.classList.add('chat');
-    const banners = el('div', 'banners', this.banner.element, this.saving.element, this.resume.element);
+    const banners = el('div', 'banners', this.banner.element, this.saving.element);
     root.replaceChildren(
       this.header.element,
       banners,
@@ -160,9 +162,6 @@ export class ChatApp {
         return;
       case 'chats':
         this.store.setChats(message.chats);
-        return;
-      case 'resume_problem':
-        this.store.setResumeProblem(message.chatId, message.message, message.details);
         return;
       case 'save_problem':
         this.store.setSaveProblem(message.chatId, message.message, message.readOnly === true);
@@ -220,6 +219,9 @@ export class ChatApp {
     // Before a reload the view may have shown another chat: its draft is what the box holds.
     const shownBefore = this.store.chatId ?? this.bridge.shownChatId;
     const otherChat = message.view.chat?.chatId !== this.store.chatId;
+    // A send waiting for its turn stays pending through a snapshot of its own chat (the first one, a
+    // settings change): only the host's answer — the turn, or a failure — settles it.
+    const switched = otherChat && this.store.chatId !== undefined;
     if (otherChat) {
       this.composer.holdQueue();
       this.edit.stop();
@@ -234,7 +236,9 @@ export class ChatApp {
       this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);
     }
     this.headerDirty = true;
-    this.composer.sendAccepted();
+    if (switched) {
+      this.composer.sendAccepted();
+    }
   }
 
   private applyThreadEvents(message: Extract<HostMessage, { type: 'thread_events' }>): void {
@@ -255,9 +259,12 @@ export class ChatApp {
   }
 
   private applyAgentStatus(message: Extract<HostMessage, { type: 'agent_status' }>): void {
+    if (isRestricted(this.store.status) && !isRestricted(message.status)) {
+      this.alerts.clear(); // trust was granted: what was said about it no longer holds
+    }
     this.store.setStatus(message.status);
     this.headerDirty = true;
-    if (message.status.state === 'error' && this.composer.isPending) {
+    if (message.status.state === 'error' && this.composer.pending !== undefined) {
       // A sign-in keeps the prompt on the host and sends it afterwards; other errors give it back.
       if (message.status.error?.kind === 'auth_required') {
         this.composer.sendAccepted();
@@ -275,7 +282,6 @@ export class ChatApp {
       this.headerDirty = false;
     }
     this.banner.update(store.status, store.agentName);
-    this.resume.update(store.resumeProblem, store.resumeDetails);
     this.saving.update(store.saveProblem);
     const agentId = store.selectedAgent?.id;
     this.transcript.apply(changes, store, {
@@ -283,9 +289,14 @@ export class ChatApp {
       isDemo: agentId === DEMO_AGENT_ID,
       hasCommands: store.state.commands.length > 0,
       recentChats: store.chats.filter((chat) => chat.chatId !== store.chatId && chat.title.trim() !== ''),
-      restricted: store.status.state === 'error' && store.status.error?.kind === 'untrusted',
+      restricted: isRestricted(store.status),
     });
-    this.plan.update(store.state.plan);
+    const outgoing = this.composer.pending;
+    const pending = outgoing && { text: outgoing.text, status: store.status, agentName: store.agentName };
+    if (this.pending.update(pending)) {
+      this.transcript.showPending(this.pending.element, pending !== undefined);
+    }
+    this.plan.update(store.state.plan, store.runningTurn !== undefined);
     this.reviews.update(store.editReviews);
     this.elicitations.update(store.elicitations);
     this.problems.update(store.runningTurn === undefined ? store.problemsOffer : undefined);
@@ -339,6 +350,18 @@ export class ChatApp {
     });
   }
 
+  /**
+   * A failure card's Retry: the message that came back to the composer goes again (the host starts an
+   * agent that did not answer afresh); with nothing there, the agent is started again.
+   */
+  private retryFromCard(): void {
+    if (this.composer.input.value.trim() !== '') {
+      this.composer.trySend();
+    } else {
+      this.bridge.post({ type: 'restart_agent' });
+    }
+  }
+
   /** Edit and resend: the message's text back in the composer, to be sent as a fork (not while a turn runs). */
   private editMessage(entryId: string, text: string, turnId: string | undefined): void {
     if (this.store.runningTurn !== undefined) {
@@ -358,9 +381,20 @@ export class ChatApp {
   }
 }
 
-/** Why the composer takes no message: another window writes this chat, so turns typed here would not be saved. */
+/**
+ * Why the composer takes no message: the workspace is not trusted (no agent may start), or another window
+ * writes this chat, so turns typed here would not be saved.
+ */
 function lockReason(store: ChatStore): string | undefined {
+  if (isRestricted(store.status)) {
+    return 'Restricted Mode. Trust this workspace to chat with an agent.';
+  }
   return store.readOnly ? `Read-only in this window. ${store.saveProblem ?? ''}`.trim() : undefined;
+}
+
+/** The agent is not started because the workspace is not trusted. */
+function isRestricted(status: ChatStore['status']): boolean {
+  return status.state === 'error' && status.error?.kind === 'untrusted';
 }
 
 /** Whether two objects hold the same values (compared with `===`) under the same keys. */

@@ -4,7 +4,6 @@ import type {
   AttachmentRef,
   ChatSummary,
   EditReview,
-  ErrorDetailsMessage,
   ProblemsOfferMessage,
   SessionStateMessage,
   TerminalOutputMessage,
@@ -69,10 +68,6 @@ export class ChatStore {
   chatId: string | undefined;
   /** Every chat, most recently used first. */
   chats: readonly ChatSummary[] = [];
-  /** Why the active chat's earlier session could not be taken up, if it could not. */
-  resumeProblem: string | undefined;
-  /** The agent's error behind `resumeProblem`, for the banner's Details. */
-  resumeDetails: ErrorDetailsMessage | undefined;
   /** Why the active chat is not being saved, while that is so. */
   saveProblem: string | undefined;
   /** Another window writes the active chat: turns typed here would not be saved. */
@@ -150,8 +145,6 @@ export class ChatStore {
     this.selectedAgentId = view.selectedAgentId;
     this.status = view.status;
     this.chatId = view.chat?.chatId;
-    this.resumeProblem = view.chat?.resumeProblem;
-    this.resumeDetails = view.chat?.resumeDetails;
     this.saveProblem = view.chat?.saveProblem;
     this.readOnly = view.chat?.readOnly === true;
     this.chats = view.chats ?? [];
@@ -185,15 +178,6 @@ export class ChatStore {
     if (chatId === this.chatId) {
       this.saveProblem = message;
       this.readOnly = readOnly;
-      this.changes.chats = true;
-    }
-  }
-
-  /** The resume banner of a chat; ignored for a chat that is not shown. */
-  setResumeProblem(chatId: string, message: string | undefined, details?: ErrorDetailsMessage): void {
-    if (chatId === this.chatId) {
-      this.resumeProblem = message;
-      this.resumeDetails = details;
       this.changes.chats = true;
     }
   }

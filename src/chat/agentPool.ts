@@ -1,12 +1,14 @@
 import type { AgentClient, AgentClientOptions } from '../core/connection/agentClient';
 import { withWriteNotes, type WriteNotes } from './writeNotes';
 import { Emitter, type Disposable } from '../core/util/disposable';
-import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/connection/errors';
+import { AgentError, AgentTimeoutError, classifyError } from '../core/connection/errors';
+import { looksFatal, StderrLines } from '../core/connection/stderrLines';
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';
 import type { WorkspaceDefinition } from './workspaceConsent';
 import type { SignInPort } from './signIn';
+import { failedStatus, isSessionSetup, readyStatus } from './agentStatuses';
 
 export interface AgentPoolDeps {
   readonly agents: () => ParsedAgents;
@@ -51,6 +53,10 @@ interface Runtime {
    * up, and the start hands out no client.
    */
   startAbort?: AbortController;
+  /** How many waits for the agent (a start, a session's setup) are going on: its fatal stderr lines show meanwhile. */
+  waiting: number;
+  /** It did not answer a session's setup in time: the next use starts it afresh rather than wait on it again. */
+  wedged?: AgentClient;
 }
 
 /** A stop came while the agent was starting: the start hands out nothing and its process is stopped. */
@@ -82,19 +88,50 @@ export class AgentPool implements Disposable {
   client(agentId: string): Promise<AgentClient> {
     const runtime = this.runtime(agentId);
     // A client whose connection is gone is never handed out, even while its process lingers.
-    if (runtime.client && runtime.client.connected) {
+    if (runtime.client && runtime.client.connected && runtime.wedged !== runtime.client) {
       return Promise.resolve(runtime.client);
     }
     if (!runtime.starting) {
-      const starting: Promise<AgentClient> = this.start(agentId, runtime).finally(() => {
-        // Only its own: a stop during the start lets the next use begin a new one at once.
-        if (runtime.starting === starting) {
-          runtime.starting = undefined;
-        }
-      });
+      const starting: Promise<AgentClient> = this.replaceWedged(runtime)
+        .then(() => this.start(agentId, runtime))
+        .finally(() => {
+          // Only its own: a stop during the start lets the next use begin a new one at once.
+          if (runtime.starting === starting) {
+            runtime.starting = undefined;
+          }
+        });
       runtime.starting = starting;
     }
     return runtime.starting;
+  }
+
+  /**
+   * While `work` (a start, a session's setup) waits on the agent, the agent's fatal-looking stderr lines
+   * are put on its status as they arrive (`said`), so the chat shows the agent's reason before any deadline.
+   */
+  async watchSetup<T>(agentId: string, work: Promise<T>): Promise<T> {
+    const runtime = this.runtime(agentId);
+    runtime.waiting++;
+    try {
+      return await work;
+    } finally {
+      runtime.waiting--;
+      if (runtime.waiting === 0 && runtime.status.said !== undefined) {
+        const { said: _said, ...rest } = runtime.status;
+        this.setStatus(agentId, runtime, rest);
+      }
+    }
+  }
+
+  /** An agent that did not answer a session's setup is stopped before it is started again. */
+  private async replaceWedged(runtime: Runtime): Promise<void> {
+    const wedged = runtime.wedged;
+    runtime.wedged = undefined;
+    if (wedged && runtime.client === wedged) {
+      runtime.client = undefined;
+      this.host.ports.logger.info(`Restarting ${wedged.info.name}: it did not answer a session's setup.`);
+      await wedged.stop();
+    }
   }
 
   /** The client if it is running now, without starting it. */
@@ -166,6 +203,9 @@ export class AgentPool implements Disposable {
   /** Reports a failure that belongs to the agent (e.g. sign-in required at session creation). */
   report(agentId: string, error: unknown): void {
     const runtime = this.runtime(agentId);
+    if (error instanceof AgentTimeoutError && isSessionSetup(error.method)) {
+      runtime.wedged = runtime.client;
+    }
     this.setStatus(agentId, runtime, this.errorStatus(agentId, error, runtime.client));
   }
 
@@ -197,19 +237,7 @@ export class AgentPool implements Disposable {
       signal.throwIfAborted();
       await this.ensureAllowed(agent);
       signal.throwIfAborted();
-      const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
-      signal.throwIfAborted();
-      const starting = this.host.startClient({
-        agentId: agent.id,
-        command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
-        ports: withWriteNotes(this.host.ports, this.host.writeNotes),
-        ...this.host.clientOptions,
-        terminalAuth: this.host.signIn !== undefined,
-        signal,
-      });
-      const client = await (this.host.progress
-        ? this.host.progress(`Starting ${agent.label}…`, starting)
-        : starting);
+      const client = await this.launch(agent, runtime, signal);
       if (signal.aborted) {
         await client.stop();
         throw new StoppedWhileStartingError(agent.label);
@@ -263,6 +291,24 @@ export class AgentPool implements Disposable {
     });
   }
 
+  /** Starts the agent's process and its connection (with its sign-in secrets in its environment). */
+  private async launch(agent: AgentDefinition, runtime: Runtime, signal: AbortSignal): Promise<AgentClient> {
+    const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
+    signal.throwIfAborted();
+    const lines = new StderrLines((line) => this.noteSaid(agent.id, runtime, line));
+    const starting = this.host.startClient({
+      agentId: agent.id,
+      label: agent.label,
+      command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
+      ports: withWriteNotes(this.host.ports, this.host.writeNotes),
+      ...this.host.clientOptions,
+      terminalAuth: this.host.signIn !== undefined,
+      signal,
+      onStderr: (text) => lines.push(text),
+    });
+    return this.host.progress ? this.host.progress(`Starting ${agent.label}…`, starting) : starting;
+  }
+
   /**
    * An agent the workspace's own settings define runs only once the user allowed its command line
    * (asked once per definition): trusting a folder is not consenting to each program it names.
@@ -294,34 +340,16 @@ export class AgentPool implements Disposable {
     this.setStatus(agentId, runtime, readyStatus(client, this.label(agentId, client)));
   }
 
-  private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
-    const failure = classifyError(error);
-    if (failure instanceof AgentExitedError && /^ENOENT\b/.test(failure.exit?.error ?? '')) {
-      // It never started: say so as the agent doctor does, not as an exit.
-      const agent = this.definition(agentId);
-      const where = /[\\/]/.test(agent.command) ? '' : ' on PATH';
-      return {
-        state: 'error',
-        agentName: agent.label,
-        error: { kind: 'not_installed', message: `${agent.command} was not found${where}.` },
-      };
+  /** A fatal-looking stderr line while something waits on the agent: on its status at once. */
+  private noteSaid(agentId: string, runtime: Runtime, line: string): void {
+    const waiting = runtime.waiting > 0 || runtime.status.state === 'starting';
+    if (waiting && looksFatal(line) && runtime.status.state !== 'error') {
+      this.setStatus(agentId, runtime, { ...runtime.status, said: line });
     }
-    const authMethods = client?.info.authMethods.map((method) => ({
-      id: method.id,
-      name: method.name,
-      ...(method.description ? { description: method.description } : {}),
-    }));
-    return {
-      state: 'error',
-      agentName: this.label(agentId, client),
-      error: {
-        ...errorDetails(failure),
-        ...(failure instanceof AgentExitedError && failure.stderrTail.length > 0
-          ? { stderrTail: [...failure.stderrTail] }
-          : {}),
-      },
-      ...(failure.kind === 'auth_required' && authMethods ? { authMethods } : {}),
-    };
+  }
+
+  private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
+    return failedStatus(this.definition(agentId), error, client, this.label(agentId, client));
   }
 
   /**
@@ -344,7 +372,7 @@ export class AgentPool implements Disposable {
   private runtime(agentId: string): Runtime {
     let runtime = this.runtimes.get(agentId);
     if (!runtime) {
-      runtime = { status: { state: 'idle' }, crashes: [], busy: false };
+      runtime = { status: { state: 'idle' }, crashes: [], busy: false, waiting: 0 };
       this.runtimes.set(agentId, runtime);
     }
     return runtime;
@@ -369,14 +397,4 @@ export class AgentPool implements Disposable {
     void this.stopAll();
     this.statusEmitter.dispose();
   }
-}
-
-/** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
-function readyStatus(client: AgentClient, agentName: string): AgentStatus {
-  const prompt = client.info.capabilities.promptCapabilities;
-  return {
-    state: 'ready',
-    agentName,
-    promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
-  };
 }

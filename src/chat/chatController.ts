@@ -348,12 +348,6 @@ export class ChatController implements Disposable {
   private onChatChange(chat: Conversation): void {
     this.presenter.chats();
     this.presenter.postToChat(chat.id, {
-      type: 'resume_problem',
-      chatId: chat.id,
-      ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
-      ...(chat.resumeDetails ? { details: chat.resumeDetails } : {}),
-    });
-    this.presenter.postToChat(chat.id, {
       type: 'save_problem',
       chatId: chat.id,
       ...(chat.saveProblem ? { message: chat.saveProblem } : {}),

@@ -36,15 +36,16 @@ export const AgentStatusSchema = z.object({
   authMethods: z.optional(z.array(AuthMethodSchema)),
   /** Known once the agent is ready. */
   promptCapabilities: z.optional(PromptCapabilitiesSchema),
+  /**
+   * The agent's latest fatal-looking stderr line while a message waits on it (its start, its session's
+   * setup): shown as it arrives, not only once the wait is over. Scrubbed and bounded by the host.
+   */
+  said: z.optional(z.string().check(z.maxLength(1000))),
 });
 
 export const ChatSchema = z.object({
   chatId: z.string(),
   thread: ThreadSnapshotSchema,
-  /** Set when the chat's earlier session could not be taken up: shown with "Start a new session". */
-  resumeProblem: z.optional(z.string()),
-  /** The agent's error behind `resumeProblem` (its code and data), for the banner's Details. */
-  resumeDetails: z.optional(ErrorDetailsSchema),
   /** Set while the chat's journal cannot be written ("This chat is not being saved: …"). */
   saveProblem: z.optional(z.string()),
   /** The workspace folder chosen for the chat's agent (multi-root); absent: the first folder. */
@@ -189,13 +190,6 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('add_attachment'), attachment: AttachmentRefSchema }),
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
-  /** The active chat's resume banner appeared or went away. */
-  z.object({
-    type: z.literal('resume_problem'),
-    chatId: z.string(),
-    message: z.optional(z.string()),
-    details: z.optional(ErrorDetailsSchema),
-  }),
   /** The active chat's "not being saved" notice appeared or went away (no `message`). */
   z.object({
     type: z.literal('save_problem'),
@@ -273,8 +267,6 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     /** Also delete the chat's session on the agent's side (`session/delete`). */
     onAgent: z.optional(z.boolean()),
   }),
-  /** The resume banner's action: a new session that is given the transcript. */
-  z.object({ type: z.literal('start_fresh') }),
   /** The user took a file off the composer. */
   z.object({ type: z.literal('remove_attachment'), uri: z.string() }),
   /** Keep or Undo a file write the agent proposed. */
@@ -295,6 +287,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
   /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
   z.object({ type: z.literal('check_agents') }),
+  /** A failure card's "Show Agent Log": the agents' output channel (ACP: Show Agent Log). */
+  z.object({ type: z.literal('show_log') }),
   /** The Restricted Mode notice's "Manage Workspace Trust" (`workbench.trust.manage`). */
   z.object({ type: z.literal('manage_trust') }),
   /** ACP: Add Agent… (the empty state's and the failed-start banner's button). */

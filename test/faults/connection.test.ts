@@ -110,7 +110,7 @@ describe('faults: the connection and what the agent sends', () => {
       ...options
     } = hostileOptions({
       start: 'silent',
-      client: { initializeTimeoutMs: 500, traceProtocol: true },
+      client: { deadlines: { startMs: 500 }, traceProtocol: true },
     });
     // Timed from the moment initialize is written (the trace), not from the spawn.
     let sentAt = 0;

@@ -180,16 +180,21 @@ describe('chat controller (host side of the chat view)', () => {
     // Worded as the agent doctor words it: it never started, so it did not "exit".
     assert.equal(chat.controller.currentStatus.error?.kind, 'not_installed');
     assert.equal(chat.controller.currentStatus.error?.message, 'no-such-acp-agent was not found on PATH.');
-    // Each send says it was not sent, every time (the banner alone would not change).
+    // Each send says it again, every time, in the one card (its status is sent afresh: the view gives the
+    // message back to the composer); no second, red alert says the same.
+    const statuses = (): number =>
+      chat.view.of('agent_status').filter((message) => message.status.state === 'error').length;
+    const before = statuses();
     await chat.send('hello');
+    const afterFirst = statuses();
+    assert.ok(afterFirst > before, 'said again for the first send');
     await chat.send('hello again');
-    assert.deepEqual(
-      chat.view.of('error').map((message) => message.message),
-      [
-        'Broken could not start, so the message was not sent: no-such-acp-agent was not found on PATH.',
-        'Broken could not start, so the message was not sent: no-such-acp-agent was not found on PATH.',
-      ],
-    );
+    assert.ok(statuses() > afterFirst, 'and again for the second');
+    assert.deepEqual(chat.view.of('agent_status').at(-1)?.status.error, {
+      kind: 'not_installed',
+      message: 'no-such-acp-agent was not found on PATH.',
+    });
+    assert.deepEqual(chat.view.of('error'), []);
     assert.equal(chat.transcript(), '');
     // The banner's "Check agents" runs the agent doctor through the editor port.
     await chat.controller.handleMessage({ type: 'check_agents' });

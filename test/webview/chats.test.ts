@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ChatSummary, HostMessage } from '../../src/protocol';
+import type { ChatSummary } from '../../src/protocol';
 import { CHAT_ID, chatSummary, ended, events, message, snapshot, started, turn } from './support/builders';
 import { openChatList } from './support/chatList';
 import { useChatPages } from './support/suite';
@@ -86,31 +86,6 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.deepEqual(await recent.locator('.chat-title').allTextContents(), ['Write docs', 'Old question']);
     await recent.first().click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'switch_chat', chatId: 'chat-2' });
-  });
-
-  it('shows the resume problem with "Start a new session"', async () => {
-    const page = await chat.open();
-    const view = snapshot({ entries: [message('user', 'e1', 'earlier')] });
-    const withProblem: HostMessage =
-      view.type === 'snapshot' && view.view.chat
-        ? {
-            type: 'snapshot',
-            view: {
-              ...view.view,
-              chat: { ...view.view.chat, resumeProblem: 'Claude could not load session s1.' },
-            },
-          }
-        : view;
-    await page.host(withProblem);
-    const banner = page.page.locator('.resume-banner');
-    assert.match(await banner.innerText(), /could not be resumed/);
-    assert.match(await banner.innerText(), /Claude could not load session s1\./);
-    await banner.locator('vscode-button', { hasText: 'Start a new session' }).click();
-    assert.deepEqual((await page.posted()).at(-1), { type: 'start_fresh' });
-    await page.host({ type: 'resume_problem', chatId: 'another-chat', message: 'not ours' });
-    assert.doesNotMatch(await banner.innerText(), /not ours/);
-    await page.host({ type: 'resume_problem', chatId: CHAT_ID });
-    assert.equal(await banner.isVisible(), false);
   });
 
   it('offers Retry on the latest failed turn only', async () => {

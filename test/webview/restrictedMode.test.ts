@@ -58,3 +58,33 @@ describe('webview: Restricted Mode notice', () => {
     page.assertClean();
   });
 });
+
+describe('webview: Restricted Mode locks the composer', () => {
+  const chat = useChatPages();
+
+  it('disables the message box with the reason, and clears what was said about trust once it is granted', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.host({ type: 'error', message: 'This workspace is not trusted, so no agent is started.' });
+    await page.host(
+      status({
+        state: 'error',
+        agentName: 'Demo agent (offline)',
+        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      }),
+    );
+    await page.frame();
+    const input = page.page.locator('.composer-input');
+    assert.equal(await input.isDisabled(), true);
+    assert.equal(await input.getAttribute('placeholder'), 'Restricted Mode');
+    assert.match(await page.page.locator('.composer-hint').innerText(), /Trust this workspace to chat/);
+    assert.equal(await page.page.locator('.alerts .alert').count(), 1);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/restricted-composer.png` });
+
+    await page.host(status({ state: 'starting', agentName: 'Demo agent (offline)' }));
+    await page.frame();
+    assert.equal(await input.isDisabled(), false);
+    assert.equal(await page.page.locator('.alerts .alert').count(), 0, 'the stale trust error is gone');
+  });
+});

@@ -158,6 +158,16 @@ export class Transcript {
     this.refreshBusy(store);
   }
 
+  /** Shows the message waiting to be sent at the end (or takes it away), following the bottom. */
+  showPending(element: HTMLElement, shown: boolean): void {
+    if (!shown) {
+      element.remove();
+    } else if (this.content.lastElementChild !== element) {
+      this.content.append(element);
+    }
+    this.follow.followBottom();
+  }
+
   /** Keeps the bottom in view while following (the ResizeObserver calls it after layout). */
   followBottom(): void {
     this.follow.followBottom();

@@ -72,13 +72,18 @@ export function createView(entry: ThreadEntryMessage, context: RenderContext): E
   }
 }
 
-/** Thinking stays open only while it is the newest entry of a running turn. */
+/**
+ * Thinking stays open only while it is the newest entry of a running turn; a step the turn left pending
+ * or running when it ended shows as ended (no spinner that turns for ever).
+ */
 export function refreshThoughts(group: Group): void {
   const running = group.turn?.status === 'running';
   const last = group.views.at(-1);
   for (const view of group.views) {
     if (view instanceof ThoughtView) {
       view.setActive(running && view === last);
+    } else if (view instanceof ToolCardView && group.turn) {
+      view.setTurnRunning(running); // entries of no known turn are left as they say
     }
   }
 }

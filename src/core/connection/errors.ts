@@ -67,6 +67,29 @@ export class AgentExitedError extends AgentError {
 }
 
 /**
+ * The agent did not answer a request in time. Its last stderr lines go along: an agent that hangs
+ * often said why there (a refusal to run as root, a missing sandbox tool).
+ */
+export class AgentTimeoutError extends AgentError {
+  static override readonly brand: string = 'acp-agents:AgentTimeoutError';
+
+  constructor(
+    message: string,
+    /** The request that was not answered (`session/new`, …). */
+    readonly method: string,
+    readonly stderrTail: readonly string[],
+  ) {
+    super('timeout', message);
+    this.name = 'AgentTimeoutError';
+  }
+}
+
+/** The agent's last stderr lines a failure carries (an exit's or a timeout's), else none. */
+export function stderrTailOf(error: unknown): readonly string[] {
+  return error instanceof AgentExitedError || error instanceof AgentTimeoutError ? error.stderrTail : [];
+}
+
+/**
  * The code we answer an agent's request with when the client refuses it (the user declined, the
  * path is outside the workspace, …), so the agent can tell a decision from an "Internal error"
  * (-32603, kept for real failures). ACP defines no such code; -32001 is in JSON-RPC's server-error

@@ -33,6 +33,8 @@ import type { MentionSource } from '../../../src/features/mentions/chat/mentionS
 import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 import { AgentClient } from '../../../src/core/connection/agentClient';
+import type { RequestDeadlines } from '../../../src/core/connection/deadlines';
+import type { Clock } from '../../../src/core/util/clock';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
   return { id, label: `Test ${id}`, command: process.execPath, args: [TEST_AGENT_JS], env };
@@ -84,6 +86,10 @@ export interface HarnessOptions {
   readonly folders?: (dir: string) => string[];
   /** The active editor's workspace folder (multi-root): where a new chat starts. */
   readonly activeFolder?: () => string | undefined;
+  /** The clock the agents' request deadlines run on (a test moves it by hand). */
+  readonly clock?: Clock;
+  /** The agents' request deadlines (the defaults for what is not given). */
+  readonly deadlines?: Partial<RequestDeadlines>;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -108,6 +114,8 @@ export class ChatHarness {
   view = new RecordingView();
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
+  /** How often the view asked for the agent log (a failure card's "Show Agent Log"). */
+  showLogRuns = 0;
   manageTrustRuns = 0;
 
   constructor(options: HarnessOptions) {
@@ -137,6 +145,9 @@ export class ChatHarness {
         checkAgents: async () => {
           this.checkAgentsRuns++;
         },
+        showLog: async () => {
+          this.showLogRuns++;
+        },
         ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
         showTerminal: async (terminalId, sessionId) => {
           this.shownTerminals.push({ terminalId, sessionId });
@@ -148,6 +159,8 @@ export class ChatHarness {
       clientOptions: {
         ...(options.maxMessageChars ? { threadLimits: { maxMessageChars: options.maxMessageChars } } : {}),
         ...(options.traceProtocol ? { traceProtocol: true } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+        ...(options.deadlines ? { deadlines: options.deadlines } : {}),
       },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),

@@ -1,10 +1,11 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { abortable, isTimeout } from '../../../core/util/abortable';
 import { AgentClient, type AgentClientOptions } from '../../../core/connection/agentClient';
+import { DEFAULT_DEADLINES } from '../../../core/connection/deadlines';
 import { signInMethodsOf, type SignInMethod } from '../../../core/connection/authMethods';
-import { AgentError, AgentExitedError, classifyError, errorDetails } from '../../../core/connection/errors';
+import type { AgentError } from '../../../core/connection/errors';
+import { AgentExitedError, classifyError, errorDetails } from '../../../core/connection/errors';
 import { ClientRefusalError, type ClientPorts } from '../../../core/ports';
 import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/connection/spawnProgram';
 import type { AgentDefinition } from '../../../chat/agentSettings';
@@ -36,7 +37,7 @@ const HAS_VERSION_FLAG = new Set(['copilot', 'claude-agent-acp', 'gemini', 'code
 
 /** The Node major the agents we know need (and this extension's own engines.node). */
 const MIN_NODE_MAJOR = 20;
-const DEFAULT_STEP_TIMEOUT_MS = 20_000;
+const DEFAULT_STEP_TIMEOUT_MS = DEFAULT_DEADLINES.sessionMs;
 
 /** Checks every agent in parallel; each step of each check has its own timeout. */
 export function diagnoseAgents(
@@ -99,7 +100,8 @@ export async function diagnoseAgent(
       agentId: agent.id,
       command: { command: agent.command, args: agent.args, env: agent.env, cwd: options.cwd },
       ports: refusingPorts,
-      initializeTimeoutMs: stepTimeoutMs,
+      // The chat's own deadlines, each step given the check's time.
+      deadlines: { startMs: stepTimeoutMs, sessionMs: stepTimeoutMs, requestMs: stepTimeoutMs },
       ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
       processOptions: { stopGraceMs: 1000 },
     });
@@ -114,7 +116,7 @@ export async function diagnoseAgent(
       capabilities: info.capabilities,
       signInMethods: signInMethodsOf(info.authMethods),
     };
-    const session = await trySession(client, options.cwd, stepTimeoutMs);
+    const session = await trySession(client, options.cwd);
     if (!session.ok) {
       problems.push(sessionProblem(session, initialize.signInMethods, agent));
     }
@@ -136,20 +138,16 @@ export async function diagnoseAgent(
   }
 }
 
-async function trySession(client: AgentClient, cwd: string, timeoutMs: number): Promise<SessionFindings> {
+async function trySession(client: AgentClient, cwd: string): Promise<SessionFindings> {
   const started = performance.now();
   try {
-    const session = await abortable(client.newSession({ cwd }), AbortSignal.timeout(timeoutMs));
+    const session = await client.newSession({ cwd });
     const ms = Math.round(performance.now() - started);
-    // The check's session is of no use to anyone: end it where the agent lets us, so it lists no empty chat.
-    if (client.info.capabilities.sessionCapabilities?.close) {
-      await client.closeSession(session.id).catch(() => undefined);
-    }
+    // The check's session is of no use to anyone: ended where the agent lets us, so it lists no empty chat.
+    await client.discardSession(session.id);
     return { ok: true, ms };
   } catch (error) {
-    const failure = isTimeout(error)
-      ? new AgentError('timeout', `session/new did not answer within ${timeoutMs / 1000} s.`)
-      : classifyError(error);
+    const failure = classifyError(error);
     const message = boundedText(failure.message);
     return failure.kind === 'auth_required'
       ? { ok: false, signedIn: false, message, ...agentSaid(failure) }
