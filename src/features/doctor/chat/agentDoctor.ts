@@ -78,20 +78,7 @@ export async function diagnoseAgent(
     return finish({});
   }
 
-  const runsOnNode = isNodeProgram(foundAt);
-  const [version, nodeVersion] = await Promise.all([
-    HAS_VERSION_FLAG.has(path.basename(agent.command))
-      ? firstLineOf(foundAt, ['--version'], env, stepTimeoutMs)
-      : Promise.resolve(undefined),
-    runsOnNode ? nodeVersionFor(foundAt, env, stepTimeoutMs) : Promise.resolve(undefined),
-  ]);
-  const nodeMajor = nodeVersion ? Number(/^v?(\d+)/.exec(nodeVersion)?.[1]) : undefined;
-  if (nodeMajor !== undefined && nodeMajor < MIN_NODE_MAJOR) {
-    problems.push({
-      problem: `This agent runs on Node.js, and the \`node\` on PATH is ${nodeVersion}.`,
-      fix: `This agent needs Node ≥ ${MIN_NODE_MAJOR}: install a current Node.js (e.g. from nodejs.org or with nvm), then restart VS Code.`,
-    });
-  }
+  const { version, nodeVersion } = await programVersions(agent, foundAt, env, stepTimeoutMs, problems);
 
   let client: AgentClient | undefined;
   try {
@@ -105,17 +92,7 @@ export async function diagnoseAgent(
       ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
       processOptions: { stopGraceMs: 1000 },
     });
-    const info = client.info;
-    const initialize: InitializeFindings = {
-      ms: Math.round(performance.now() - initStarted),
-      protocolVersion: info.protocolVersion,
-      ...(info.agentInfo?.title || info.agentInfo?.name
-        ? { agentName: info.agentInfo.title || info.agentInfo.name }
-        : {}),
-      ...(info.agentInfo?.version ? { agentVersion: info.agentInfo.version } : {}),
-      capabilities: info.capabilities,
-      signInMethods: signInMethodsOf(info.authMethods),
-    };
+    const initialize = initializeFindings(client, initStarted);
     const session = await trySession(client, options.cwd);
     if (!session.ok) {
       problems.push(sessionProblem(session, initialize.signInMethods, agent));
@@ -136,6 +113,46 @@ export async function diagnoseAgent(
   } finally {
     await client?.stop().catch(() => undefined);
   }
+}
+
+/** The program's `--version` line (when it has the flag) and, for a Node program, the node it runs on. */
+async function programVersions(
+  agent: AgentDefinition,
+  foundAt: string,
+  env: NodeJS.ProcessEnv,
+  stepTimeoutMs: number,
+  problems: DoctorProblem[],
+): Promise<{ version: string | undefined; nodeVersion: string | undefined }> {
+  const runsOnNode = isNodeProgram(foundAt);
+  const [version, nodeVersion] = await Promise.all([
+    HAS_VERSION_FLAG.has(path.basename(agent.command))
+      ? firstLineOf(foundAt, ['--version'], env, stepTimeoutMs)
+      : Promise.resolve(undefined),
+    runsOnNode ? nodeVersionFor(foundAt, env, stepTimeoutMs) : Promise.resolve(undefined),
+  ]);
+  const nodeMajor = nodeVersion ? Number(/^v?(\d+)/.exec(nodeVersion)?.[1]) : undefined;
+  if (nodeMajor !== undefined && nodeMajor < MIN_NODE_MAJOR) {
+    problems.push({
+      problem: `This agent runs on Node.js, and the \`node\` on PATH is ${nodeVersion}.`,
+      fix: `This agent needs Node ≥ ${MIN_NODE_MAJOR}: install a current Node.js (e.g. from nodejs.org or with nvm), then restart VS Code.`,
+    });
+  }
+  return { version, nodeVersion };
+}
+
+/** What `initialize` answered: protocol version, name, capabilities and ways to sign in, and how long it took. */
+function initializeFindings(client: AgentClient, initStarted: number): InitializeFindings {
+  const info = client.info;
+  return {
+    ms: Math.round(performance.now() - initStarted),
+    protocolVersion: info.protocolVersion,
+    ...(info.agentInfo?.title || info.agentInfo?.name
+      ? { agentName: info.agentInfo.title || info.agentInfo.name }
+      : {}),
+    ...(info.agentInfo?.version ? { agentVersion: info.agentInfo.version } : {}),
+    capabilities: info.capabilities,
+    signInMethods: signInMethodsOf(info.authMethods),
+  };
 }
 
 async function trySession(client: AgentClient, cwd: string): Promise<SessionFindings> {
