@@ -13,12 +13,15 @@ function hostileAgent(id: string): AgentDefinition {
   return { id, label: `Hostile ${id}`, command: process.execPath, args: [HOSTILE_AGENT], env: {} };
 }
 
-/** The one chat journal of a harness's storage: its bytes and lines. */
-function journalOf(storageDir: string): { bytes: number; lines: string[] } {
-  const folder = path.join(storageDir, 'chats');
+/** Ends the chat and reads the one chat journal it left (its bytes and lines), then removes its storage. */
+async function journalAfterEnd(chat: ChatHarness): Promise<{ bytes: number; lines: string[] }> {
+  await chat.dispose({ keepStorage: true });
+  const folder = path.join(chat.storageDir, 'chats');
   const [name] = readdirSync(folder).filter((n) => n.endsWith('.jsonl'));
   const file = path.join(folder, name as string);
-  return { bytes: statSync(file).size, lines: readFileSync(file, 'utf8').trim().split('\n') };
+  const journal = { bytes: statSync(file).size, lines: readFileSync(file, 'utf8').trim().split('\n') };
+  rmSync(chat.storageDir, { recursive: true, force: true });
+  return journal;
 }
 
 /** Running processes started by the terminal storm (by their command line in /proc). */
@@ -57,7 +60,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     assert.ok(option?.type === 'select');
     assert.equal(option.choices.length, STATE_BOUNDS.choices);
     assert.deepEqual(state.usage, { used: 10_000, size: 200_000 });
-    const notices = chat.view.events().flatMap((e) => (e.type === 'notice' ? [e.notice.title] : []));
+    const notices = chat.view.notices().map((n) => n.title);
     assert.deepEqual(notices, [
       'The agent sent 100,000 commands; only the first 500 are kept.',
       'The agent sent 100,000 setting choices; only the first 1,000 are kept.',
@@ -65,10 +68,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     const grown = memory().heap - before.heap;
     assert.ok(grown < 64 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
 
-    const storageDir = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    const journal = journalOf(storageDir);
-    rmSync(storageDir, { recursive: true, force: true });
+    const journal = await journalAfterEnd(chat);
     assert.ok(journal.bytes < 512 * 1024, `journal is ${journal.bytes} bytes`);
     // Each usage update is journaled as itself: the commands are written once, never again with a usage
     // update. (A line may batch several events, so each event is checked, not each line.)
@@ -99,16 +99,13 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     assert.match(chat.transcript(), /tool storm done$/);
     const entries = chat.controller.viewState().chat?.thread.entries ?? [];
     assert.equal(entries.filter((e) => e.kind === 'tool_call').length, STATE_BOUNDS.toolCallsPerTurn);
-    const notices = chat.view.events().flatMap((e) => (e.type === 'notice' ? [e.notice.title] : []));
+    const notices = chat.view.notices().map((n) => n.title);
     assert.deepEqual(notices, [
       'The agent started more than 2,000 tool calls in this turn; later ones are not shown.',
     ]);
     const grown = memory().heap - before.heap;
     assert.ok(grown < 64 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
-    const storageDir = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    const journal = journalOf(storageDir);
-    rmSync(storageDir, { recursive: true, force: true });
+    const journal = await journalAfterEnd(chat);
     assert.ok(journal.bytes < 2 * MiB, `journal is ${journal.bytes} bytes`);
   });
 
@@ -123,7 +120,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
         e.kind === 'tool_call' && e.permission?.status === 'pending' ? [e.permission] : [],
       );
     const refusal = 'The agent asked for more permissions than can wait; further requests were refused.';
-    const notices = () => harness.view.events().flatMap((e) => (e.type === 'notice' ? [e.notice.title] : []));
+    const notices = () => harness.view.notices().map((n) => n.title);
     await until(
       () => notices().length > 0 && pendingCards()[0]?.waiting === MAX_WAITING_PERMISSIONS - 1,
       30_000,

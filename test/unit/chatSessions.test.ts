@@ -22,13 +22,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     await chat.send('stream 2');
     await chat.controller.newChat();
     await chat.send('hello there');
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.controller.restored;
     // No agent has been started: the transcript comes from the journal alone.
     assert.equal(chat.controller.currentStatus.state, 'idle');
@@ -52,13 +46,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
       data: '{\n  "status": 502,\n  "requestId": "req-1"\n}',
     };
     assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.controller.restored;
     assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
   });
@@ -69,17 +57,11 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     });
     await chat.ready();
     await chat.send('stream 2');
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.ready();
     await chat.send('stream 1');
     assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 |user:stream 1|agent:chunk 1 ');
-    assert.equal(noticesOf(chat).length, 0, 'taken up quietly: nothing to say');
+    assert.equal(chat.view.notices().length, 0, 'taken up quietly: nothing to say');
   });
 
   it('says so once in one line when the old session cannot be continued, and goes on in a new one with the transcript', async () => {
@@ -88,12 +70,9 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     await chat.ready();
     await chat.send('stream 1');
     const oldSession = sessionOf(chat);
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({ agents: [testAgent('a')], storageDir: storage });
+    chat = await chat.restarted({ agents: [testAgent('a')] });
     await chat.ready();
-    const notices = noticesOf(chat);
+    const notices = chat.view.notices();
     assert.equal(notices.length, 1, 'said once');
     assert.equal(notices[0]?.severity, 'info');
     assert.match(
@@ -126,19 +105,9 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     chat = new ChatHarness({ agents: [testAgent('a')] });
     await chat.ready();
     await chat.send('stream 1');
-    let storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.ready(); // the old session is gone: a new one, owed the transcript
-    storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.ready(); // the new session is taken up; the transcript is still owed
     await chat.send('what did we do?');
     assert.match(
@@ -269,11 +238,6 @@ function pidOf(harness: ChatHarness): number {
   const line = harness.logger.messages('info').findLast((m) => m.startsWith('Starting '));
   const match = /\(pid (\d+)\)/.exec(line ?? '');
   return Number(match?.[1]);
-}
-
-/** The notices the chat's view was sent. */
-function noticesOf(chat: ChatHarness): { severity: string; title: string }[] {
-  return chat.view.events().flatMap((event) => (event.type === 'notice' ? [event.notice] : []));
 }
 
 /** The agent session of the view's chat. */

@@ -72,9 +72,7 @@ describe('chat: edit and resend an earlier message (a fork)', () => {
       text: 'two again',
     });
     const fork = chat.controller.windowChatId;
-    const storageDir = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    chat = new ChatHarness({ agents: [testAgent('a')], storageDir });
+    chat = await chat.restarted({ agents: [testAgent('a')] });
     await chat.controller.restored;
     const summary = chat.controller.chatList().find((c) => c.chatId === fork);
     assert.equal(summary?.forkOf !== undefined, true);

@@ -53,6 +53,10 @@ export class RecordingView {
   events(): ThreadEventMessage[] {
     return this.of('thread_events').flatMap((m) => m.events);
   }
+  /** The notices the chat's view was sent, in order. */
+  notices(): Extract<ThreadEventMessage, { type: 'notice' }>['notice'][] {
+    return this.events().flatMap((event) => (event.type === 'notice' ? [event.notice] : []));
+  }
 }
 
 /** Polls until `predicate` holds (bounded), for state that settles through several async hops. */
@@ -200,6 +204,12 @@ export class ChatHarness {
   transcript(): string {
     const entries = this.controller.viewState().chat?.thread.entries ?? [];
     return entries.map((e) => ('text' in e ? `${e.kind}:${e.text}` : `${e.kind}:${e.title}`)).join('|');
+  }
+
+  /** VS Code after a restart: ends this chat keeping its storage, and returns a new harness on that storage. */
+  async restarted(options: Omit<HarnessOptions, 'storageDir'>): Promise<ChatHarness> {
+    await this.dispose({ keepStorage: true });
+    return new ChatHarness({ ...options, storageDir: this.storageDir });
   }
 
   /** Ends the chat; again (a test's own dispose, then its afterEach) it does nothing. */
