@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { agentFailed, ended, events, message, snapshot, started, status, turn } from './support/builders';
 import { useChatPages } from './support/suite';
+import type { HostMessage } from '../../src/protocol';
 
 const OUT = resolve(__dirname, '../../test-results');
 
@@ -16,8 +17,27 @@ const HOSTILE_DATA = JSON.stringify(
   2,
 );
 
+/** An alert for an action the agent refused, with what it sent. */
+const UNKNOWN_MODE_ALERT: HostMessage = {
+  type: 'error',
+  message: 'Invalid params: unknown mode warp',
+  details: {
+    kind: 'invalid_params',
+    message: 'Invalid params: unknown mode warp',
+    code: -32602,
+    data: '"modeId"',
+  },
+};
+
 describe('webview: turn errors and agent status', () => {
   const chat = useChatPages();
+
+  /** A chat page showing one turn, t1, that the user started with "hi". */
+  async function openWithOneTurn(): Promise<Awaited<ReturnType<typeof chat.open>>> {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    return page;
+  }
 
   /** The host ends turn t1 with `outcome`. */
   async function endFirstTurn(
@@ -61,8 +81,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('process_exited: "Agent exited", stderr tail and Restart', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await endFirstTurn(page, {
       status: 'interrupted',
       error: { kind: 'process_exited', message: 'The agent exited with code 1.' },
@@ -162,8 +181,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('an agent that is not installed: said as the doctor says it, with Add Agent…, Check Agents and the log, no Restart or Retry', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await page.host(
       agentFailed('Copilot CLI', { kind: 'not_installed', message: 'copilot was not found on PATH.' }),
     );
@@ -177,8 +195,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('agent_status error: "Check Agents" runs the agent doctor; a failed turn does not offer it', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await page.host(
       agentFailed('Copilot CLI', {
         kind: 'process_exited',
@@ -218,8 +235,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it("a failed turn's Details show the code and what the agent sent, collapsed until opened", async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await endFirstTurn(page, {
       status: 'failed',
       error: { kind: 'internal', message: 'Upstream failed', code: -32603, data: HOSTILE_DATA },
@@ -254,8 +270,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('the agent status banner has the same Details; an error without code or data has none', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await page.host(
       status({
         state: 'error',
@@ -316,16 +331,7 @@ describe('webview: turn errors and agent status', () => {
         ),
       },
     });
-    await page.host({
-      type: 'error',
-      message: 'Invalid params: unknown mode warp',
-      details: {
-        kind: 'invalid_params',
-        message: 'Invalid params: unknown mode warp',
-        code: -32602,
-        data: '"modeId"',
-      },
-    });
+    await page.host(UNKNOWN_MODE_ALERT);
     for (const header of await page.page.locator('.error-details .disclosure-header').all()) {
       await header.click();
     }
@@ -338,16 +344,7 @@ describe('webview: turn errors and agent status', () => {
   it("an alert for a failed action has the agent's Details; a plain one has none", async () => {
     const page = await chat.open();
     await page.host(snapshot());
-    await page.host({
-      type: 'error',
-      message: 'Invalid params: unknown mode warp',
-      details: {
-        kind: 'invalid_params',
-        message: 'Invalid params: unknown mode warp',
-        code: -32602,
-        data: '"modeId"',
-      },
-    });
+    await page.host(UNKNOWN_MODE_ALERT);
     await page.host({ type: 'error', message: 'A turn is already running; wait for it or press Stop.' });
     const alerts = page.page.locator('.alerts .alert');
     assert.equal(await alerts.count(), 2);
