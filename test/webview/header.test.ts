@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { CHAT_ID, events, sessionState, snapshot } from './support/builders';
+import { CHAT_ID, events, modelOption, sessionState, snapshot } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const STATE = sessionState({
@@ -14,19 +14,7 @@ const STATE = sessionState({
       { id: 'code', name: 'Code' },
     ],
   },
-  configOptions: [
-    {
-      type: 'select',
-      id: 'model',
-      name: 'Model',
-      currentValue: 'fast',
-      choices: [
-        { value: 'fast', name: 'Fast' },
-        { value: 'smart', name: 'Smart' },
-      ],
-    },
-    { type: 'boolean', id: 'web', name: 'Web search', currentValue: false },
-  ],
+  configOptions: [modelOption(), { type: 'boolean', id: 'web', name: 'Web search', currentValue: false }],
 });
 
 const OUT = resolve(__dirname, '../../test-results');

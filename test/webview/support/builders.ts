@@ -34,6 +34,20 @@ export function sessionState(partial: Partial<SessionStateMessage> = {}): Sessio
   return { configOptions: [], commands: [], plan: [], ...partial };
 }
 
+/** The agent's model setting: a select between Fast and Smart, set to `currentValue`. */
+export function modelOption(currentValue = 'fast'): SessionStateMessage['configOptions'][number] {
+  return {
+    type: 'select',
+    id: 'model',
+    name: 'Model',
+    currentValue,
+    choices: [
+      { value: 'fast', name: 'Fast' },
+      { value: 'smart', name: 'Smart' },
+    ],
+  };
+}
+
 export function viewState(
   thread: { entries?: ThreadEntryMessage[]; turns?: TurnMessage[]; state?: SessionStateMessage } = {},
   partial: Partial<ViewState> = {},
