@@ -84,16 +84,7 @@ describe('chat controller (host side of the chat view)', () => {
     const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const sending = chat.send('tool');
-    await until(() =>
-      chat.view
-        .events()
-        .some(
-          (e) =>
-            e.type === 'entry_updated' &&
-            e.entry.kind === 'tool_call' &&
-            e.entry.permission?.status === 'pending',
-        ),
-    );
+    await until(() => chat.view.askedPermission());
     await chat.controller.handleMessage({
       type: 'answer_permission',
       key: 'perm-1',

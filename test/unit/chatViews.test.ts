@@ -203,17 +203,8 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
     assert.ok(prompt);
     assert.equal(chat.controller.chatOfSession(prompt.sessionId), tabChat, 'the request is the tab chat’s');
     assert.equal(chat.controller.chatOfSession('unknown-session'), undefined);
-    const pending = (view: RecordingView): boolean =>
-      view
-        .events()
-        .some(
-          (e) =>
-            e.type === 'entry_updated' &&
-            e.entry.kind === 'tool_call' &&
-            e.entry.permission?.status === 'pending',
-        );
-    await until(() => pending(tab), 'the inline prompt in the tab');
-    assert.ok(!pending(sidebar), 'the sidebar shows another chat: no prompt there');
+    await until(() => tab.askedPermission(), 'the inline prompt in the tab');
+    assert.ok(!sidebar.askedPermission(), 'the sidebar shows another chat: no prompt there');
     await chat.controller.handleMessage(
       { type: 'answer_permission', key: prompt.key, optionId: prompt.options[0]?.optionId ?? null },
       tab,

@@ -53,6 +53,15 @@ export class RecordingView {
   events(): ThreadEventMessage[] {
     return this.of('thread_events').flatMap((m) => m.events);
   }
+  /** Whether the view was shown a tool card that waits for the user's permission. */
+  askedPermission(): boolean {
+    return this.events().some(
+      (e) =>
+        e.type === 'entry_updated' &&
+        e.entry.kind === 'tool_call' &&
+        e.entry.permission?.status === 'pending',
+    );
+  }
   /** The notices the chat's view was sent, in order. */
   notices(): Extract<ThreadEventMessage, { type: 'notice' }>['notice'][] {
     return this.events().flatMap((event) => (event.type === 'notice' ? [event.notice] : []));
