@@ -7,6 +7,7 @@ import type { AgentDiagnosis } from '../../../src/features/doctor/chat/diagnosis
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../../../src/features/doctor/chat/doctorReport';
 import { TEST_AGENT_JS } from '../support/testAgent';
+import { AGENT_PRESETS } from '../../../src/chat/agentPresets';
 
 /** The test agent (the shipped demo agent) started the way the extension starts it. */
 function testAgent(id: string, env: Record<string, string> = {}, label = id): AgentDefinition {
@@ -56,13 +57,7 @@ describe('agent doctor', () => {
 
   it('explains a missing command and how to install a known agent', async () => {
     const emptyBin = mkdtempSync(path.join(scratch, 'bin-'));
-    const copilot: AgentDefinition = {
-      id: 'copilot',
-      label: 'GitHub Copilot CLI',
-      command: 'copilot',
-      args: ['--acp', '--stdio'],
-      env: {},
-    };
+    const copilot = AGENT_PRESETS.find((preset) => preset.id === 'copilot')!;
     const diagnosis = await diagnoseAgent(copilot, 'preset', {
       cwd,
       env: { PATH: emptyBin },
