@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { CHAT_ID, events, modelOption, sessionState, snapshot } from './support/builders';
+import { CHAT_ID, events, modelOption, selectOption, sessionState, snapshot } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const STATE = sessionState({
@@ -72,17 +72,9 @@ describe('webview: header', () => {
 
   it('shows no Mode picker beside config options, whatever their category (one picker per choice)', async () => {
     const page = await chat.open();
-    const thoughtLevel = {
-      type: 'select' as const,
-      id: 'thought_level',
-      name: 'Thinking',
+    const thoughtLevel = selectOption('thought_level', 'Thinking', { ask: 'Ask', code: 'Code' }, 'ask', {
       category: 'thought_level',
-      currentValue: 'ask',
-      choices: [
-        { value: 'ask', name: 'Ask' },
-        { value: 'code', name: 'Code' },
-      ],
-    };
+    });
     await page.host(snapshot({ state: { ...MODES_ONLY, configOptions: [thoughtLevel] } }));
     assert.equal(await page.page.locator('select[aria-label="Mode"]').count(), 0);
     assert.equal(await page.page.locator('select[aria-label="Thinking"]').count(), 1);
@@ -108,17 +100,9 @@ describe('webview: header', () => {
   });
 
   it('shows one Mode picker when the agent sends both modes and a mode config option, and no setting twice', async () => {
-    const modeOption = {
-      type: 'select' as const,
-      id: 'mode',
-      name: 'Mode',
+    const modeOption = selectOption('mode', 'Mode', { ask: 'Ask', code: 'Code' }, 'code', {
       category: 'mode',
-      currentValue: 'code',
-      choices: [
-        { value: 'ask', name: 'Ask' },
-        { value: 'code', name: 'Code' },
-      ],
-    };
+    });
     const thinking = { type: 'boolean' as const, id: 'thinking', name: 'Thinking', currentValue: false };
     const page = await chat.open();
     await page.host(

@@ -34,18 +34,23 @@ export function sessionState(partial: Partial<SessionStateMessage> = {}): Sessio
   return { configOptions: [], commands: [], plan: [], ...partial };
 }
 
+type SelectOption = Extract<SessionStateMessage['configOptions'][number], { type: 'select' }>;
+
+/** A select setting `id` named `name`, offering `choices` (value → name), set to `currentValue`. */
+export function selectOption(
+  id: string,
+  name: string,
+  choices: Record<string, string>,
+  currentValue: string,
+  partial: Partial<SelectOption> = {},
+): SelectOption {
+  const offered = Object.entries(choices).map(([value, label]) => ({ value, name: label }));
+  return { type: 'select', id, name, currentValue, choices: offered, ...partial };
+}
+
 /** The agent's model setting: a select between Fast and Smart, set to `currentValue`. */
-export function modelOption(currentValue = 'fast'): SessionStateMessage['configOptions'][number] {
-  return {
-    type: 'select',
-    id: 'model',
-    name: 'Model',
-    currentValue,
-    choices: [
-      { value: 'fast', name: 'Fast' },
-      { value: 'smart', name: 'Smart' },
-    ],
-  };
+export function modelOption(currentValue = 'fast'): SelectOption {
+  return selectOption('model', 'Model', { fast: 'Fast', smart: 'Smart' }, currentValue);
 }
 
 export function viewState(
