@@ -32,6 +32,16 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     );
   }
 
+  /** The user's Keep or Undo on turn `turnId`: for the file at `filePath`, or without one for the whole turn. */
+  async function decide(turnId: string, action: 'keep' | 'undo', filePath?: string): Promise<void> {
+    await (chat as ChatHarness).controller.handleMessage({
+      type: 'turn_changes',
+      turnId,
+      action,
+      path: filePath,
+    });
+  }
+
   async function settled(): Promise<void> {
     // Every turn here changes files: each gets a final list once its end has been looked at.
     await until(
@@ -78,22 +88,12 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     await settled();
     const turnId = turns()[0]?.id as string;
 
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: file('awkward.txt'),
-    });
+    await decide(turnId, 'undo', file('awkward.txt'));
     assert.deepEqual(readFileSync(file('awkward.txt')), AWKWARD);
     assert.equal(readFileSync(file('b.txt'), 'utf8'), 'B', 'the other files are not touched');
 
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'keep',
-      path: file('b.txt'),
-    });
-    await chat!.controller.handleMessage({ type: 'turn_changes', turnId, action: 'undo' });
+    await decide(turnId, 'keep', file('b.txt'));
+    await decide(turnId, 'undo');
     assert.equal(readFileSync(file('b.txt'), 'utf8'), 'B', 'a kept file stays as the agent left it');
     assert.equal(readFileSync(file('c.txt'), 'utf8'), 'c\n', 'a deleted file comes back');
     assert.equal(existsSync(file('d.txt')), false, 'a created file is deleted again');
@@ -115,24 +115,14 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     writeFileSync(file('a.txt'), 'my own edit\n');
     port.answer = false;
     const turnId = turns()[0]?.id as string;
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: file('a.txt'),
-    });
+    await decide(turnId, 'undo', file('a.txt'));
     assert.equal(port.confirmations.length, 1);
     assert.match(port.confirmations[0]?.detail ?? '', /a\.txt/);
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'my own edit\n');
     assert.deepEqual(changesOf(turns()[0]), ['modified a.txt +1 -1 pending']);
 
     port.answer = true;
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: file('a.txt'),
-    });
+    await decide(turnId, 'undo', file('a.txt'));
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'original\n');
   });
 
@@ -196,12 +186,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     await chat!.send('own write a.txt A ; write b.txt B');
     await settled();
     const turnId = turns()[0]?.id as string;
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'keep',
-      path: file('b.txt'),
-    });
+    await decide(turnId, 'keep', file('b.txt'));
     const storage = chat!.storageDir;
     const dir = chat!.dir;
     await chat!.controller.shutdown();
@@ -218,12 +203,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       'created b.txt +1 -0 kept',
       'modified a.txt +1 -1 pending',
     ]);
-    await chat.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: path.join(dir, 'a.txt'),
-    });
+    await decide(turnId, 'undo', path.join(dir, 'a.txt'));
     assert.equal(readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'a\n', 'the checkpoint outlives the window');
   });
 
@@ -250,11 +230,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       JSON.stringify(b),
     );
     assert.equal(b?.relativePath, 'b.txt');
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId: first?.id as string,
-      action: 'undo',
-    });
+    await decide(first?.id as string, 'undo');
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\n');
   });
 
@@ -271,11 +247,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       'listed, never omitted, never "created"',
     );
     assert.match(row?.problem ?? '', /could not record it/);
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId: turns()[0]?.id as string,
-      action: 'undo',
-    });
+    await decide(turns()[0]?.id as string, 'undo');
     assert.equal(
       readFileSync(file('race.txt'), 'utf8'),
       'before\nmore\n',
@@ -291,11 +263,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     await settled();
     const [turn] = turns();
     assert.deepEqual(changesOf(turn), ['modified a.txt +1 -1 pending']);
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId: turn?.id as string,
-      action: 'undo',
-    });
+    await decide(turn?.id as string, 'undo');
     assert.deepEqual(port.confirmations, [], 'nothing changed after the turn: nothing to ask');
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\r\n', 'the bytes before our write, CRLF kept');
   });
