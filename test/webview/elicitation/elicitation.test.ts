@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Elicitation, HostMessage } from '../../../src/protocol';
 import { CHAT_ID, snapshot } from '../support/builders';
 import { saveForDocs } from '../support/docs';
+import type { ChatPage } from '../support/chatPage';
 import { useChatPages } from '../support/suite';
 
 const OUT = resolve(__dirname, '../../../test-results');
@@ -90,10 +91,16 @@ function guarded<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
 describe('webview: the agent asks (elicitation)', () => {
   const chat = useChatPages();
 
-  it('renders an accessible form and focuses its first field', async () => {
+  /** A fresh chat page on which the agent asked `question`. */
+  async function openAsked(question: Elicitation): Promise<ChatPage> {
     const page = await chat.open();
     await page.host(snapshot());
-    await page.host(added(FORM));
+    await page.host(added(question));
+    return page;
+  }
+
+  it('renders an accessible form and focuses its first field', async () => {
+    const page = await openAsked(FORM);
     const form = page.page.locator('form.elicitation-form');
     assert.equal(
       await form.locator('fieldset.elicitation-fields > legend').innerText(),
@@ -135,9 +142,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it('shows what is wrong, marks the fields invalid and focuses the first, before anything is sent', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    await page.host(added(FORM));
+    const page = await openAsked(FORM);
     await page.page.keyboard.type('Bad Name');
     await page.page.getByRole('button', { name: 'Submit' }).click();
     assert.deepEqual(await page.postedOf('answer_elicitation'), []);
@@ -154,9 +159,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it("shows the host's verdict on the agent's pattern under its field, and focuses it", async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    await page.host(added(FORM));
+    const page = await openAsked(FORM);
     await page.host({
       type: 'elicitation_problems',
       chatId: CHAT_ID,
@@ -220,9 +223,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it('adds and settles questions one by one, the oldest shown first', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    await page.host(added(FORM));
+    const page = await openAsked(FORM);
     await page.host(added(URL_QUESTION));
     await page.host(added(FORM)); // a repeated message adds nothing
     assert.equal(await page.page.locator('.elicitation-form').count(), 1);
@@ -234,9 +235,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it('is filled and sent with the keyboard alone', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    await page.host(added(FORM));
+    const page = await openAsked(FORM);
     const keys = page.page.keyboard;
     await keys.type('web-app');
     await keys.press('Tab');
@@ -273,9 +272,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it('declines, and cancels with Escape', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    await page.host(added(FORM));
+    const page = await openAsked(FORM);
     await page.page.getByRole('button', { name: 'Decline' }).click();
     await page.page.getByLabel('Project name').focus();
     await page.page.keyboard.press('Escape');
@@ -289,9 +286,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it('shows a URL with its host and opens it only on "Open"', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    await page.host(added(URL_QUESTION));
+    const page = await openAsked(URL_QUESTION);
     const card = page.page.locator('.elicitation-url-card');
     assert.match(await card.innerText(), /open a page on login\.example\.com/);
     assert.equal(
