@@ -26,7 +26,11 @@ const PAGE: Elicitation = {
 };
 
 const asked = (item: Elicitation): HostMessage => ({ type: 'elicitation_added', chatId: CHAT_ID, item });
-const settled = (item: Elicitation): HostMessage => ({ type: 'elicitation_settled', chatId: CHAT_ID, key: item.key });
+const settled = (item: Elicitation): HostMessage => ({
+  type: 'elicitation_settled',
+  chatId: CHAT_ID,
+  key: item.key,
+});
 
 type ToolCall = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
 
@@ -74,10 +78,16 @@ async function sendFromComposer(page: ChatPage): Promise<void> {
 describe('webview: focus follows what the agent asks', () => {
   const chat = useChatPages();
 
-  it('a form takes focus from the message just sent: typing goes into its first field', async () => {
+  /** A narrow chat page where the user sent a message from the composer and the agent then asked `question`. */
+  async function askedAfterSending(question: Elicitation): Promise<ChatPage> {
     const page = await chat.open({ width: 300 });
     await sendFromComposer(page);
-    await page.host(asked(FORM));
+    await page.host(asked(question));
+    return page;
+  }
+
+  it('a form takes focus from the message just sent: typing goes into its first field', async () => {
+    const page = await askedAfterSending(FORM);
     await page.page.keyboard.type('web-app');
     assert.equal(await page.page.getByLabel('Project').inputValue(), 'web-app');
     assert.equal(await page.page.locator('.composer-input').inputValue(), '');
@@ -98,9 +108,7 @@ describe('webview: focus follows what the agent asks', () => {
   });
 
   it('after Esc on a form, focus is back in the message box', async () => {
-    const page = await chat.open({ width: 300 });
-    await sendFromComposer(page);
-    await page.host(asked(FORM));
+    const page = await askedAfterSending(FORM);
     await page.page.keyboard.press('Escape');
     assert.deepEqual((await page.posted()).at(-1), {
       type: 'answer_elicitation',
@@ -112,9 +120,7 @@ describe('webview: focus follows what the agent asks', () => {
   });
 
   it('after Decline by keyboard, focus is back in the message box', async () => {
-    const page = await chat.open({ width: 300 });
-    await sendFromComposer(page);
-    await page.host(asked(FORM));
+    const page = await askedAfterSending(FORM);
     await page.page.locator('.elicitation vscode-button', { hasText: 'Decline' }).focus();
     await page.page.keyboard.press('Enter');
     assert.deepEqual((await page.posted()).at(-1)?.type, 'answer_elicitation');
@@ -123,9 +129,7 @@ describe('webview: focus follows what the agent asks', () => {
   });
 
   it('Esc on a page to open cancels it, as on a form', async () => {
-    const page = await chat.open({ width: 300 });
-    await sendFromComposer(page);
-    await page.host(asked(PAGE));
+    const page = await askedAfterSending(PAGE);
     assert.equal(await focused(page), 'Open login.example.com');
     await page.page.keyboard.press('Escape');
     assert.deepEqual((await page.posted()).at(-1), {
