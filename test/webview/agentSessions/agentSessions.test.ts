@@ -94,6 +94,13 @@ describe('webview: agent sessions in the chat list', () => {
         sessionId: 's-3',
       });
       assert.equal(await page.page.locator('#chat-list').isHidden(), true);
+
+      // Opened, it is a chat: reopened before the agent's next list comes, the list no longer shows it.
+      await openChatList(page);
+      assert.deepEqual(await claude.locator('.chat-title').allTextContents(), [
+        'Session 1 from the CLI',
+        'Session 2 from the CLI',
+      ]);
     });
   }
 

@@ -27,6 +27,11 @@ export class AgentSessionsView {
   readonly element = el('section', 'agent-sessions');
   private readonly groups = new Map<string, Group>();
   private chats: readonly ChatSummary[] = [];
+  /**
+   * Sessions opened from here since their agent's list last came: each is a chat now (listed above), so
+   * it leaves this list at once instead of showing twice until the next list marks it.
+   */
+  private readonly opening = new Set<string>();
 
   constructor(
     private readonly post: (message: ViewMessage) => boolean,
@@ -54,6 +59,9 @@ export class AgentSessionsView {
     const before = waiting === undefined ? 0 : this.rowsOf(waiting).length;
     for (const group of groups) {
       const shown = this.groups.get(group.agentId);
+      if (!group.append) {
+        this.forgetOpening(group.agentId);
+      }
       const sessions =
         group.append && shown
           ? [
@@ -78,7 +86,7 @@ export class AgentSessionsView {
 
   private render(): void {
     const groups = [...this.groups.entries()].filter(
-      ([, group]) => this.listed(group).length > 0 || group.error || group.nextCursor,
+      ([agentId, group]) => this.listed(agentId, group).length > 0 || group.error || group.nextCursor,
     );
     this.element.hidden = groups.length === 0;
     if (groups.length === 0) {
@@ -92,16 +100,26 @@ export class AgentSessionsView {
   }
 
   /** The sessions to list: those no chat of ours is on (that chat is listed above). */
-  private listed(group: Group): AgentSession[] {
+  private listed(agentId: string, group: Group): AgentSession[] {
     return group.sessions.filter(
-      (session) => session.chatId === undefined || !this.chats.some((chat) => chat.chatId === session.chatId),
+      (session) =>
+        !this.opening.has(openingKey(agentId, session.sessionId)) &&
+        (session.chatId === undefined || !this.chats.some((chat) => chat.chatId === session.chatId)),
     );
+  }
+
+  private forgetOpening(agentId: string): void {
+    for (const key of [...this.opening]) {
+      if (key.startsWith(openingKey(agentId, ''))) {
+        this.opening.delete(key);
+      }
+    }
   }
 
   private group(agentId: string, group: Group): HTMLElement {
     const list = el('ul', 'chat-list-items');
     list.setAttribute('aria-label', `${group.agentLabel} sessions`);
-    for (const session of this.listed(group)) {
+    for (const session of this.listed(agentId, group)) {
       list.append(this.row(agentId, session));
     }
     if (group.error) {
@@ -175,8 +193,14 @@ export class AgentSessionsView {
     open.title = `${title}\n${session.cwd}`;
     open.addEventListener('click', () => {
       this.opened();
+      this.opening.add(openingKey(agentId, session.sessionId));
       this.post({ type: 'open_agent_session', agentId, sessionId: session.sessionId });
+      this.render();
     });
     return el('li', 'chat-row agent-session', open);
   }
+}
+
+function openingKey(agentId: string, sessionId: string): string {
+  return `${agentId}\n${sessionId}`;
 }
