@@ -3,22 +3,9 @@
 // paragraph each). Elements and JS heap per turn, both over the empty page they started from.
 /* global window, document */
 import { freshPage, heapMb } from './webviewPage.mjs';
-import { CHAT_ID } from './workloads.mjs';
+import { CHAT_ID, viewWith } from './workloads.mjs';
 
 export const SHORT_TURNS = 200;
-
-/** An empty chat with the demo agent ready (what the page shows before the first prompt). */
-function emptyChat() {
-  return {
-    type: 'snapshot',
-    view: {
-      agents: [{ id: 'demo', label: 'Demo agent (offline)' }],
-      selectedAgentId: 'demo',
-      status: { state: 'ready' },
-      chat: { chatId: CHAT_ID, thread: { entries: [], turns: [], state: { configOptions: [], commands: [], plan: [] } } },
-    },
-  };
-}
 
 /**
  * One "ping" turn as the host sends it: the turn starts (its checkpoint taken) with the user's message,
@@ -31,14 +18,20 @@ function pingTurn(n) {
   return [
     events([
       { type: 'turn_started', turn: started },
-      { type: 'entry_added', entry: { kind: 'user', id: `u${n}`, turnId, text: `ping ${n}`, attachments: [] } },
+      {
+        type: 'entry_added',
+        entry: { kind: 'user', id: `u${n}`, turnId, text: `ping ${n}`, attachments: [] },
+      },
     ]),
     events([
       { type: 'entry_added', entry: { kind: 'agent', id: `a${n}`, turnId, text: '', attachments: [] } },
       { type: 'text_appended', entryId: `a${n}`, text: `You said: ping ${n}` },
     ]),
     events([
-      { type: 'turn_ended', turn: { ...started, status: 'completed', stopReason: 'end_turn', endedAt: n * 10 + 5 } },
+      {
+        type: 'turn_ended',
+        turn: { ...started, status: 'completed', stopReason: 'end_turn', endedAt: n * 10 + 5 },
+      },
     ]),
   ];
 }
@@ -63,13 +56,15 @@ async function stepTurns(page, from, count) {
 async function ourTurns(browser, origin) {
   const { page, problems } = await freshPage(browser, origin);
   try {
-    await page.evaluate((empty) => window.__step(empty), emptyChat());
+    await page.evaluate((empty) => window.__step(empty), viewWith([], []));
     await stepTurns(page, 0, 20);
-    await page.evaluate((empty) => window.__step(empty), emptyChat());
+    await page.evaluate((empty) => window.__step(empty), viewWith([], []));
     const before = { elements: await elements(page), heapMb: await heapMb(page) };
     await stepTurns(page, 0, SHORT_TURNS);
     const after = { elements: await elements(page), heapMb: await heapMb(page) };
-    const built = await page.evaluate(() => document.querySelectorAll('section.turn:not(.turn-deferred)').length);
+    const built = await page.evaluate(
+      () => document.querySelectorAll('section.turn:not(.turn-deferred)').length,
+    );
     const perBuiltTurn = await page.evaluate(() => {
       const turn = [...document.querySelectorAll('section.turn:not(.turn-deferred)')].at(-2);
       return turn ? turn.getElementsByTagName('*').length + 1 : 0;
