@@ -4,6 +4,7 @@ import { Alerts } from './render/alerts';
 import { Announcer } from './render/announcer';
 import { Composer, type ComposerState } from './render/composer';
 import { acceptDrops } from './render/droppedItems';
+import { signalComposing } from './composingSignal';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReview/editReviews';
 import { ElicitationView } from './render/elicitation/elicitationView';
@@ -117,6 +118,7 @@ export class ChatApp {
     this.focus = new FocusKeeper(root, this.transcript.element, this.composer);
     handleContentClicks(root, post);
     acceptDrops(root, (transfer) => this.takeDrop(transfer));
+    signalComposing(this.composer.input, this.store, post);
     this.scheduler.request();
   }
 

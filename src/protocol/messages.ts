@@ -285,6 +285,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   }),
   /** Put the workspace back to how it was before the turn's message (after a confirmation). */
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
+  /** The user started writing a message: the next turn's checkpoint may be taken ahead of Send. */
+  z.object({ type: z.literal('composing') }),
   /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
   z.object({ type: z.literal('check_agents') }),
   /** A failure card's "Show Agent Log": the agents' output channel (ACP: Show Agent Log). */

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import {
-  chmodSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -17,7 +16,7 @@ import * as path from 'node:path';
 import { FolderStamps } from '../../../src/features/checkpoints/core/folderStamps';
 import { StampTaker } from '../../../src/features/checkpoints/core/stampTaker';
 import { silentLogger } from '../../../src/core/ports';
-import { summary, useShadowStore, write } from './support/shadowStore';
+import { loggingGit, summary, useShadowStore, write } from './support/shadowStore';
 
 /** Runs ahead of the wall clock: every stamp just taken counts as settled, so the quick look is used. */
 const AHEAD_MS = 60_000;
@@ -60,13 +59,10 @@ describe('checkpoints: the quick look over folders whose entries did not change'
   function openStore(now: () => number = ahead) {
     log = path.join(fixture.root, 'git.log');
     stuck = path.join(fixture.root, 'diff-files-stuck');
-    const git = path.join(fixture.root, 'git-logging');
     // Stopped (SIGTERM, not the timeout's SIGKILL), it says so in the log.
     const hang = `trap 'kill $!; echo stopped >> '"'${log}'"'; exit 143' TERM; sleep 30 & wait $!`;
     const wait = `if [ -e '${stuck}' ]; then case "$*" in *' diff-files '*) ${hang};; esac; fi`;
-    writeFileSync(git, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n${wait}\nexec git "$@"\n`);
-    chmodSync(git, 0o755);
-    return fixture.openStore({ git, now, gitTimeoutMs: 5000 });
+    return fixture.openStore({ git: loggingGit(fixture.root, wait).git, now, gitTimeoutMs: 5000 });
   }
 
   /** The git commands run since the last call: whether they listed untracked files (a full look). */

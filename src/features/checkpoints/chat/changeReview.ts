@@ -37,6 +37,8 @@ export class ChangeReview implements Disposable {
   private readonly following = new Set<Disposable>();
   private coverage: TurnChanges['coverage'] = 'full';
   private warming: Promise<void> | undefined;
+  /** A checkpoint being taken ahead of a Send (see `speculate`). */
+  private speculating: Promise<void> | undefined;
   private readonly changed: Disposable;
   /** The folders the store records, once it is open: where a running turn's agent may write. */
   private folders: readonly string[] = [];
@@ -83,6 +85,23 @@ export class ChangeReview implements Disposable {
    */
   warmUp(): void {
     this.warming ??= this.checkpoint().then(() => undefined);
+  }
+
+  /**
+   * The user is writing a message: the checkpoint its Send needs is taken now, off the send path (the
+   * store answers Send with it only while it proves nothing changed since). One at a time; on any
+   * failure Send takes its checkpoint as it always does.
+   */
+  speculate(): void {
+    if (this.speculating !== undefined || this.disposed) {
+      return;
+    }
+    this.speculating = (async () => {
+      await this.stores.mayCheckpoint();
+      await (await this.store()).speculate?.();
+    })()
+      .catch((error: unknown) => this.logger.trace(`No checkpoint ahead: ${String(error)}`))
+      .finally(() => (this.speculating = undefined));
   }
 
   /**

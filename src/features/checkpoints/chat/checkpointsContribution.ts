@@ -54,6 +54,8 @@ export function checkpointsContribution(changes: ChangeReview): ChatContribution
         turn_changes: ({ turnId, action, path }, view) =>
           changes.act(chatOf(chats, view).thread, turnId, action, path),
         restore_checkpoint: ({ turnId }, view) => changes.restore(chatOf(chats, view).thread, turnId),
+        // Off the send path: Send then uses this checkpoint while it is proven to still hold.
+        composing: () => changes.speculate(),
       },
       dispose: () => [...following.keys()].forEach(stopFollowing),
     };

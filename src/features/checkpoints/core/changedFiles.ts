@@ -3,7 +3,8 @@ import { FolderStamps } from './folderStamps';
 import { killedBySignal, splitNul } from './gitRunner';
 import type { IgnoredFiles } from './ignoredFiles';
 import { leaveOutUnreadableRules } from './ruleFiles';
-import type { SkipList } from './skipList';
+import type { SkipList, SkippedFile } from './skipList';
+import { toExcludePattern } from './excludeFile';
 import { StampTaker } from './stampTaker';
 
 /** Runs git in the shadow repository; resolves with its stdout. `stop` ends it (it then rejects). */
@@ -21,6 +22,12 @@ export interface ChangeListingInput {
   readonly now?: () => number;
 }
 
+/** A full look's stamps of the folders and rule files, with the exclude file then. */
+export interface TrustedLook {
+  readonly stamps: FolderStamps;
+  readonly exclude: string;
+}
+
 /**
  * Lists what a snapshot must look at. A full look walks the folder three times (the rule-file walk, git's
  * untracked files, then git's ignored ones: ~1.4 s at 200,000 files); while no folder's entries and no rule
@@ -30,9 +37,9 @@ export interface ChangeListingInput {
  */
 export class ChangeListing {
   /** The stamps of the last full look, once its snapshot took everything; with the exclude file then. */
-  private trusted: { readonly stamps: FolderStamps; readonly exclude: string } | undefined;
+  private trusted: TrustedLook | undefined;
   /** The stamps of the full look whose snapshot is being taken. */
-  private candidate: { readonly stamps: FolderStamps; readonly exclude: string } | undefined;
+  private candidate: TrustedLook | undefined;
   /** Takes the stamps on a thread of its own (see ./stampTaker), for as long as the store is open. */
   private readonly taker: StampTaker;
 
@@ -74,10 +81,7 @@ export class ChangeListing {
    * the folder as it is now. When the stamps differ, git is stopped: a rule file may now be a FIFO that
    * git, reading a racily clean file's attributes, would open and wait on.
    */
-  private async quickLook(trusted: {
-    readonly stamps: FolderStamps;
-    readonly exclude: string;
-  }): Promise<string[] | undefined> {
+  private async quickLook(trusted: TrustedLook): Promise<string[] | undefined> {
     const stop = new AbortController();
     const modified = listModifiedFiles(this.input.git, stop.signal);
     modified.catch(() => undefined); // awaited below: not an unhandled rejection meanwhile
@@ -122,6 +126,29 @@ export class ChangeListing {
     const ignored = this.input.ignored.folders();
     const ruleFolders = new Set(this.input.skipList.ruleFolders());
     this.trusted?.stamps.prune((dir) => ignored.has(dir) && !ruleFolders.has(dir));
+  }
+
+  /** The trusted look (see `settle`), to be asked later whether it still holds (`stillHolds`). */
+  trustedLook(): TrustedLook | undefined {
+    return this.trusted;
+  }
+
+  /**
+   * Whether `look` is still the trusted look and, since it was taken, no folder's entries, no rule file
+   * and no file left out for its size changed: the files git has not indexed are still none.
+   */
+  async stillHolds(look: TrustedLook): Promise<boolean> {
+    if (this.trusted !== look) {
+      return false;
+    }
+    const { skipList } = this.input;
+    await skipList.refresh();
+    return look.exclude === (await skipList.excludeText()) && (await look.stamps.unchanged());
+  }
+
+  /** Empty stamps of entries of this folder, taken on the listing's worker thread. */
+  newStamps(): FolderStamps {
+    return new FolderStamps(this.input.folder, this.taker, this.input.now);
   }
 
   /** The next look is a full one (the shadow index was rebuilt). */
@@ -170,4 +197,41 @@ async function listModifiedFiles(git: Git, stop: AbortSignal): Promise<string[]>
     }
     return splitNul(await git(['ls-files', '-z', '-t', '-c'], stop));
   }
+}
+
+/** What a snapshot does with each listed file, by the skip list's reason for it (`undefined`: none). */
+export interface SortedListing {
+  /** Files to read into the snapshot. */
+  readonly reading: string[];
+  /** Untracked files newly left out (too large, a nested repository…): written to the exclude file. */
+  readonly newlySkipped: Map<string, SkippedFile>;
+  /**
+   * Tracked files the agent replaced by a link: gone as files. The card lists each as replaced by the
+   * link, and Undo puts the file back in place of the link (never writing through it).
+   */
+  readonly linkedNow: string[];
+  /** Tracked files that grew past the bound: they keep their last snapshotted version. */
+  readonly excludedNow: string[];
+}
+
+/** Sorts `ls-files -t` entries (`<tag> <path>`) by the skip list's `reasons` (one per entry). */
+export function sortListed(
+  listed: readonly string[],
+  reasons: readonly (SkippedFile | undefined)[],
+): SortedListing {
+  const sorted: SortedListing = { reading: [], newlySkipped: new Map(), linkedNow: [], excludedNow: [] };
+  listed.forEach((entry, index) => {
+    const rel = entry.slice(2);
+    const skip = reasons[index];
+    if (skip === undefined) {
+      sorted.reading.push(rel);
+    } else if (entry.startsWith('?') && toExcludePattern(rel) !== undefined) {
+      sorted.newlySkipped.set(rel, skip);
+    } else if (skip.reason === 'symlink') {
+      sorted.linkedNow.push(rel);
+    } else {
+      sorted.excludedNow.push(rel);
+    }
+  });
+  return sorted;
 }

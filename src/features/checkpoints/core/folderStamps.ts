@@ -38,6 +38,11 @@ export class FolderStamps {
     return this.add(dirs);
   }
 
+  /** Stamps the files `rels` (and, for a link, what it names). Call before reading them. */
+  addFiles(rels: readonly string[]): Promise<void> {
+    return this.add(rels);
+  }
+
   /** Stamps the rule file `rel` (and, for a link, what it names). */
   addRuleFile(rel: string): Promise<void> {
     return this.add([rel]);

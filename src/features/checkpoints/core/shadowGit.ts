@@ -120,6 +120,21 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
     return `${ID_PREFIX}${made.join(',')}`;
   }
 
+  /**
+   * Takes a checkpoint of every folder ahead of the next `create` (the user is writing a message), which
+   * `create` then answers with while each folder is proven unchanged. A folder that fails is logged.
+   */
+  async speculate(): Promise<void> {
+    this.assertOpen();
+    await Promise.all(
+      [...this.repos.values()].map((repo) =>
+        repo.speculate().catch((error: unknown) => {
+          this.logger.warn(`No checkpoint ahead of ${repo.folder}: ${String(error)}`);
+        }),
+      ),
+    );
+  }
+
   async changes(from: string, to?: string): Promise<FileChangeStat[]> {
     this.assertOpen();
     const fromCommits = decodeId(from);

@@ -1,11 +1,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
-import { ChangeListing } from './changedFiles';
+import { ChangeListing, sortListed } from './changedFiles';
+import { CheckpointProof } from './checkpointProof';
 import { stageSteadily } from './steadyStaging';
 import { forgetStatData } from './forgetStatData';
 import { CheckpointLists } from './checkpointLists';
-import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
+import { SHADOW_ATTRIBUTES } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type GitRunOptions, type ShadowLocation } from './gitRunner';
 import { keepNewestCheckpoints, removeStaleLock } from './maintenance';
 import { BackgroundPacking } from './backgroundPacking';
@@ -14,7 +15,7 @@ import { CheckpointCommits } from './checkpointCommits';
 import { readBlob } from './blobReader';
 import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/util/serialQueue';
-import { SkipList, exists, type SkippedFile } from './skipList';
+import { SkipList, exists } from './skipList';
 import { diffTreeArgs, parseRawAndNumstat, whatIsKnown, type TreeChange } from './treeDiff';
 import { readLinks, withLinkChanges } from './linkTargets';
 import type { ShadowRepoOptions } from './shadowRepoOptions';
@@ -46,6 +47,8 @@ export class ShadowRepo {
    * is the last to go, as a fresh one would be.
    */
   private newestCheckpoint: { tree: string; trailers: string; commit: string } | undefined;
+  /** The proof that the folder is still what the newest checkpoint, taken ahead, recorded. */
+  private proof: CheckpointProof | undefined;
   private readonly commits = new CheckpointCommits((args, run) => this.runGit(args, run), CHECKPOINT_REFS);
   private readonly lists = new CheckpointLists((args, input) => this.git(args, { input }));
   /** Files that moved while the newest snapshot read them: read again by the next one. */
@@ -108,34 +111,63 @@ export class ShadowRepo {
   /**
    * Snapshots the folder and keeps it as a commit with a ref; returns the commit's hash. When nothing
    * changed since the newest checkpoint, that checkpoint is the answer: same state, same id, and no git
-   * process beyond the one that looks for changes.
+   * process beyond the one that looks for changes — none at all when one taken ahead (`speculate`) is
+   * proven to still hold.
    */
   checkpoint(): Promise<string> {
     return this.queue.run(async () => {
-      const tree = await this.snapshotTree();
-      const trailers = await this.lists.trailers({
-        skipped: this.skipList.paths(),
-        unsure: [...this.unsure],
-        unrecorded: this.unrecorded,
-        links: this.links,
-      });
-      this.listing.pruneIgnored();
-      const newest = this.newestCheckpoint;
-      if (newest?.tree === tree && newest.trailers === trailers) {
-        return newest.commit;
+      const proof = this.proof;
+      if (
+        proof !== undefined &&
+        proof.commit === this.newestCheckpoint?.commit &&
+        (await proof.holds(this.listing))
+      ) {
+        return proof.commit;
       }
-      const message = trailers === '' ? 'checkpoint' : `checkpoint\n\n${trailers}`;
-      const commit = await this.commits.create(message, tree);
-      this.newestCheckpoint = { tree, trailers, commit };
-      // A large first checkpoint leaves many loose objects: packed now, beside the queue.
-      void this.packing.start(true);
-      if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
-        this.checkpointsSinceMaintenance = 0;
-        // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
-        void this.queue.run(() => this.maintain());
-      }
-      return commit;
+      this.proof = undefined;
+      return this.checkpointNow();
     });
+  }
+
+  /**
+   * A checkpoint taken ahead (the user is writing a message), with the proof that lets the checkpoint at
+   * Send be this one while nothing changed (./checkpointProof) — no git process on the send path then.
+   */
+  speculate(): Promise<void> {
+    return this.queue.run(async () => {
+      // Bare: listing the index reads no file of the folder.
+      const indexed = async () =>
+        splitNul((await this.runGit(['ls-files', '-z', '--cached'], { bare: true })).stdout.toString('utf8'));
+      const { proof } = await CheckpointProof.around(this.listing, indexed, () => this.checkpointNow());
+      this.proof = proof;
+    });
+  }
+
+  /** Snapshots the folder now (see `checkpoint`); run in the queue. */
+  private async checkpointNow(): Promise<string> {
+    const tree = await this.snapshotTree();
+    const trailers = await this.lists.trailers({
+      skipped: this.skipList.paths(),
+      unsure: [...this.unsure],
+      unrecorded: this.unrecorded,
+      links: this.links,
+    });
+    this.listing.pruneIgnored();
+    const newest = this.newestCheckpoint;
+    if (newest?.tree === tree && newest.trailers === trailers) {
+      return newest.commit;
+    }
+    const message = trailers === '' ? 'checkpoint' : `checkpoint\n\n${trailers}`;
+    const commit = await this.commits.create(message, tree);
+    this.newestCheckpoint = { tree, trailers, commit };
+    // A large first checkpoint leaves many loose objects: packed now, beside the queue.
+    void this.packing.start(true);
+    if (++this.checkpointsSinceMaintenance >= MAINTENANCE_EVERY) {
+      this.checkpointsSinceMaintenance = 0;
+      // Queued behind this checkpoint, not awaited by it: the prompt is not delayed by housekeeping.
+      void this.queue.run(() => this.maintain());
+    }
+    return commit;
   }
 
   /** Files that differ between commit `from` and commit `to`, or the folder as it is now. */
@@ -235,28 +267,8 @@ export class ShadowRepo {
   private async snapshotTreeOnce(): Promise<string> {
     this.unreadable = false;
     const listed = await this.listing.list();
-    const excludedNow: string[] = [];
-    const linkedNow: string[] = [];
-    const reading: string[] = [];
-    const newlySkipped = new Map<string, SkippedFile>();
     const reasons = await this.skipList.reasonsFor(listed.map((entry) => entry.slice(2)));
-    listed.forEach((entry, index) => {
-      const tag = entry.slice(0, 1);
-      const rel = entry.slice(2);
-      const skip = reasons[index];
-      if (skip === undefined) {
-        reading.push(rel);
-      } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
-        newlySkipped.set(rel, skip);
-      } else if (skip.reason === 'symlink') {
-        // A tracked file the agent replaced by a link is gone as a file: the card lists it as replaced by
-        // the link, and Undo puts the file back in place of the link (never writing through it).
-        linkedNow.push(rel);
-      } else {
-        // A tracked file that grew past the bound keeps its last snapshotted version.
-        excludedNow.push(rel);
-      }
-    });
+    const { reading, newlySkipped, linkedNow, excludedNow } = sortListed(listed, reasons);
     if (linkedNow.length > 0) {
       this.lastTree = undefined;
       const untrack = ['rm', '--cached', '--force', '--quiet', '--ignore-unmatch'];

@@ -58,6 +58,11 @@ export interface CheckpointStore extends Disposable {
   /** Records the workspace as it is now. */
   create(): Promise<string>;
   /**
+   * Records the workspace ahead of the next `create` (the user is writing a message): `create` then
+   * answers with it, without looking again, only while it can prove nothing changed since.
+   */
+  speculate?(): Promise<void>;
+  /**
    * Files that differ between checkpoint `from` and checkpoint `to` (default: the workspace now). Rejects
    * with `CheckpointNotFoundError` (./errors) for an id this store does not know (another store, pruned).
    */

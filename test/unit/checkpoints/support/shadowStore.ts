@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
@@ -14,8 +14,8 @@ import { silentLogger } from '../../../../src/core/ports';
 export function write(root: string, files: Record<string, string | Buffer>): void {
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(root, rel);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, content);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
   }
 }
 
@@ -49,15 +49,15 @@ export function userGit(cwd: string, ...args: string[]): string {
 export function fingerprint(dir: string): Record<string, string> {
   const result: Record<string, string> = {};
   const walk = (current: string): void => {
-    for (const name of readdirSync(current).sort()) {
+    for (const name of fs.readdirSync(current).sort()) {
       const file = path.join(current, name);
-      const info = lstatSync(file);
+      const info = fs.lstatSync(file);
       const rel = path.relative(dir, file);
       if (info.isDirectory()) {
         result[`${rel}/`] = `dir ${info.mode}`;
         walk(file);
       } else {
-        const hash = createHash('sha256').update(readFileSync(file)).digest('hex');
+        const hash = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
         result[rel] = `${hash} ${info.mode} ${info.mtimeMs} ${info.size}`;
       }
     }
@@ -80,18 +80,18 @@ export function useShadowStore(): ShadowStoreFixture {
   const stores: ShadowGitCheckpointStore[] = [];
   const current = { root: '', workspace: '', storageDir: '' };
   beforeEach(() => {
-    current.root = mkdtempSync(path.join(os.tmpdir(), 'acp-checkpoints-'));
+    current.root = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-checkpoints-'));
     current.workspace = path.join(current.root, 'workspace');
     current.storageDir = path.join(current.root, 'storage');
-    mkdirSync(current.workspace);
-    mkdirSync(path.join(current.root, 'home'));
+    fs.mkdirSync(current.workspace);
+    fs.mkdirSync(path.join(current.root, 'home'));
   });
   afterEach(async () => {
     for (const store of stores.splice(0)) {
       await store.idle();
       store.dispose();
     }
-    rmSync(current.root, { recursive: true, force: true });
+    fs.rmSync(current.root, { recursive: true, force: true });
   });
   return {
     get root() {
@@ -119,4 +119,16 @@ export function useShadowStore(): ShadowStoreFixture {
 /** The git on PATH, as an absolute path (for wrappers that run it after their own step). */
 export function realGit(): string {
   return execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+}
+
+/**
+ * A git for the store that logs each command line to `log` (under `root`), running `before` (shell, with
+ * the arguments as `$*`) first: to see which commands a checkpoint ran, or to act at one of them.
+ */
+export function loggingGit(root: string, before = ''): { readonly git: string; readonly log: string } {
+  const log = path.join(root, 'git.log');
+  const git = path.join(root, 'git-logging');
+  fs.writeFileSync(git, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n${before}\n'${realGit()}' "$@"\n`);
+  fs.chmodSync(git, 0o755);
+  return { git, log };
 }
