@@ -5,15 +5,7 @@
  * files back. Also makes the README's screenshot of the change review (docs/changes.png).
  */
 import { strict as assert } from 'node:assert';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Locator } from 'playwright-core';
@@ -81,14 +73,14 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
   }
 
   it('Undo all puts back every file the agent changed by itself, byte for byte', async () => {
-    writeFileSync(folder.file('notes.md'), '# Notes\r\n\r\nkeep me\r\n');
-    writeFileSync(folder.file('obsolete.txt'), 'old\n');
+    fs.writeFileSync(folder.file('notes.md'), '# Notes\r\n\r\nkeep me\r\n');
+    fs.writeFileSync(folder.file('obsolete.txt'), 'old\n');
     const { card } = await changeTurn(
       // Paths relative to the workspace folder (the agent's cwd), as a user would type them.
       `own write ${rel('notes.md')} # Notes\\n\\nrewritten by the agent\\n ; write ${rel('added.ts')} export const added = 1;\\n ; delete ${rel('obsolete.txt')}`,
       3,
     );
-    assert.equal(existsSync(folder.file('obsolete.txt')), false);
+    assert.equal(fs.existsSync(folder.file('obsolete.txt')), false);
     // Review all: every file's diff in VS Code's multi-file diff editor, beside the card.
     await card.getByRole('button', { name: 'Review all' }).click();
     await chat.page
@@ -107,20 +99,20 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
       undefined,
       { timeout: UI_TIMEOUT },
     );
-    assert.equal(readFileSync(folder.file('notes.md'), 'utf8'), '# Notes\r\n\r\nkeep me\r\n');
-    assert.equal(readFileSync(folder.file('obsolete.txt'), 'utf8'), 'old\n');
-    assert.equal(existsSync(folder.file('added.ts')), false);
+    assert.equal(fs.readFileSync(folder.file('notes.md'), 'utf8'), '# Notes\r\n\r\nkeep me\r\n');
+    assert.equal(fs.readFileSync(folder.file('obsolete.txt'), 'utf8'), 'old\n');
+    assert.equal(fs.existsSync(folder.file('added.ts')), false);
   });
 
   it('Undo all after the agent swapped a folder for a link to outside: the outside folder is unchanged, the card says why', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'acp-e2e-outside-'));
+    const outside = fs.mkdtempSync(join(tmpdir(), 'acp-e2e-outside-'));
     try {
-      writeFileSync(join(outside, 'a.txt'), 'outside\n');
-      mkdirSync(join(outside, 'sub'));
-      writeFileSync(join(outside, 'sub', 'key'), 'secret\n');
+      fs.writeFileSync(join(outside, 'a.txt'), 'outside\n');
+      fs.mkdirSync(join(outside, 'sub'));
+      fs.writeFileSync(join(outside, 'sub', 'key'), 'secret\n');
       const before = hashTree(outside);
-      mkdirSync(folder.file('dir'));
-      writeFileSync(folder.file('dir/a.txt'), 'mine\n');
+      fs.mkdirSync(folder.file('dir'));
+      fs.writeFileSync(folder.file('dir/a.txt'), 'mine\n');
       const { turnId, card } = await changeTurn(
         `own write ${rel('dir/a.txt')} agent ; write ${rel('dir/new.txt')} x ; link ${rel('dir')} ${outside}`,
         2,
@@ -140,11 +132,11 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
         before,
         'nothing outside the workspace was written, created or deleted',
       );
-      assert.equal(readlinkSync(folder.file('dir')), outside, 'the link is left as it is');
-      mkdirSync('test-results/e2e', { recursive: true });
+      assert.equal(fs.readlinkSync(folder.file('dir')), outside, 'the link is left as it is');
+      fs.mkdirSync('test-results/e2e', { recursive: true });
       await card.screenshot({ path: 'test-results/e2e/changes-link-swap-card.png' });
     } finally {
-      rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 
@@ -154,11 +146,11 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await turn(chat.frame, turnId)
       .locator('.change-card', { hasText: 'Kept' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(readFileSync(folder.file('kept.txt'), 'utf8'), 'agent version');
+    assert.equal(fs.readFileSync(folder.file('kept.txt'), 'utf8'), 'agent version');
   });
 
   it('Restore checkpoint asks in a dialog, then puts the workspace back to before that message', async () => {
-    writeFileSync(folder.file('story.txt'), 'once\n');
+    fs.writeFileSync(folder.file('story.txt'), 'once\n');
     const first = await changeTurn(`own write ${rel('story.txt')} twice`, 1);
     await changeTurn(`own write ${rel('story.txt')} thrice ; shell printf x > ${rel('extra.txt')}`, 2);
 
@@ -177,8 +169,8 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await chat.frame
       .getByText('Workspace restored to before this message')
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(readFileSync(folder.file('story.txt'), 'utf8'), 'once\n');
-    assert.equal(existsSync(folder.file('extra.txt')), false);
+    assert.equal(fs.readFileSync(folder.file('story.txt'), 'utf8'), 'once\n');
+    assert.equal(fs.existsSync(folder.file('extra.txt')), false);
   });
 
   it('keeps the change cards, their decisions and the restore mark after a window reload', async () => {
@@ -202,7 +194,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await chat.frame
       .getByText('Workspace restored to before this message')
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(existsSync(folder.file('reload-restored.txt')), false);
+    assert.equal(fs.existsSync(folder.file('reload-restored.txt')), false);
     const before = await chat.frame.locator('.change-card').count();
     assert.equal(before, 3, 'one card per turn that changed files');
 

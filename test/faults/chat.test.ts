@@ -2,20 +2,18 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentDefinition } from '../../src/chat/agentSettings';
-import { ChatHarness, until } from '../unit/support/chatHarness';
+import { ChatHarness, until, useReadyChats } from '../unit/support/chatHarness';
 import { HOSTILE_AGENT } from './hostile';
-import { ownedPerTest } from '../support/ownedPerTest';
 
 function hostileAgent(id: string): AgentDefinition {
   return { id, label: `Hostile ${id}`, command: process.execPath, args: [HOSTILE_AGENT], env: {} };
 }
 
 describe('faults: what the user sees in the chat', () => {
-  const owned = ownedPerTest();
+  const readyChat = useReadyChats();
 
   it('shows why the agent was stopped after an oversized message, and the next message restarts it', async () => {
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')] });
     await chat.send('huge');
     const ended = chat.view.events().find((e) => e.type === 'turn_ended');
     assert.ok(ended?.type === 'turn_ended');
@@ -31,8 +29,7 @@ describe('faults: what the user sees in the chat', () => {
   });
 
   it('ends a turn with a malformed prompt answer in the chat and takes the next message', async () => {
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')] });
     await chat.send('null');
     const ended = chat.view.events().find((e) => e.type === 'turn_ended');
     assert.ok(ended?.type === 'turn_ended');
@@ -43,8 +40,7 @@ describe('faults: what the user sees in the chat', () => {
   });
 
   it('shows the turn Cancelled at once on Stop, and the late answer does not revive it', async () => {
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')] });
     const sending = chat.send('ignore-cancel');
     await until(() => chat.view.events().some((e) => e.type === 'entry_added' && e.entry.kind === 'agent'));
     const stoppedAt = Date.now();
@@ -74,8 +70,7 @@ describe('faults: what the user sees in the chat', () => {
     lines[firstEvents] = (lines[firstEvents] as string).slice(0, 30);
     writeFileSync(file, lines.join('\n') + '\n');
 
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')], storageDir: first.storageDir }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')], storageDir: first.storageDir });
     const notices = chat.view.events().filter((e) => e.type === 'notice');
     assert.equal(notices.length, 1);
     assert.ok(notices[0]?.type === 'notice');

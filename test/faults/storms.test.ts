@@ -5,9 +5,9 @@ import type { AgentDefinition } from '../../src/chat/agentSettings';
 import { MAX_WAITING_PERMISSIONS } from '../../src/core/session/permissionQueue';
 import { STATE_BOUNDS } from '../../src/core/session/stateBounds';
 import { DEFAULT_TERMINAL_BOUNDS } from '../../src/features/terminals/core/nodeTerminals';
-import { ChatHarness } from '../unit/support/chatHarness';
+import type { ChatHarness} from '../unit/support/chatHarness';
+import { useReadyChats } from '../unit/support/chatHarness';
 import { HOSTILE_AGENT, memory, MiB, until } from './hostile';
-import { ownedPerTest } from '../support/ownedPerTest';
 
 function hostileAgent(id: string): AgentDefinition {
   return { id, label: `Hostile ${id}`, command: process.execPath, args: [HOSTILE_AGENT], env: {} };
@@ -41,11 +41,10 @@ function stormProcesses(): number[] {
 }
 
 describe('faults: storms stay bounded in memory, in the chat and in the journal', () => {
-  const owned = ownedPerTest();
+  const readyChat = useReadyChats();
 
   it('bounds plans, commands, setting values and the title, says so, and journals each update as a change', async () => {
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')] });
     const before = memory();
     await chat.send('state-storm');
     assert.match(chat.transcript(), /state storm done$/);
@@ -92,8 +91,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
   });
 
   it('keeps 2,000 of 100,000 distinct tool calls in one turn, says so once, and stays bounded', async () => {
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')] });
     const before = memory();
     await chat.send('tool-storm 100000');
     assert.match(chat.transcript(), /tool storm done$/);
@@ -110,8 +108,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
   });
 
   it('asks 10,000 permission requests one at a time with the count waiting, refuses past the bound once, and Stop cancels all', async () => {
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')] });
     const harness = chat;
     const before = memory();
     const sending = harness.send('permission-storm 10000');
@@ -158,8 +155,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
   });
 
   it('refuses terminals past the per-session cap, caps their output, and kills them all when the agent stops', async () => {
-    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [hostileAgent('h')] });
     const before = memory();
     await chat.send('terminal-storm 1000');
     const report = /terminals: (\d+) created, (\d+) refused, (\d+) bytes held/.exec(chat.transcript());

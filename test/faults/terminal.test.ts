@@ -1,22 +1,18 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import { TerminalRelay } from '../../src/features/terminals/chat/terminalRelay';
 import type { TerminalOutputMessage } from '../../src/protocol';
 import { memory, MiB, until } from './hostile';
+import { useTempFolder } from '../support/tempFolder';
 
 describe('faults: a command that floods its terminal', () => {
-  let dir: string;
   let terminals: NodeTerminals;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-flood-'));
-    terminals = new NodeTerminals(dir);
-  });
   afterEach(async () => {
     await terminals.dispose();
-    rmSync(dir, { recursive: true, force: true });
+  });
+  const dir = useTempFolder('acp-flood-');
+  beforeEach(() => {
+    terminals = new NodeTerminals(dir.path);
   });
 
   it('keeps 1 MiB of 64 MiB printed in 100-byte writes, with memory bounded', async () => {

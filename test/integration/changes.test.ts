@@ -5,15 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -100,8 +92,8 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
 
   it('lists the files, undoes one byte for byte with its open editor following, then undoes all', async () => {
     const repositoryBefore = isRepository() ? repositoryState() : undefined;
-    writeFileSync(folder.file('awkward.txt'), AWKWARD);
-    writeFileSync(folder.file('b.txt'), 'b\n');
+    fs.writeFileSync(folder.file('awkward.txt'), AWKWARD);
+    fs.writeFileSync(folder.file('b.txt'), 'b\n');
     const { turn } = await ask(
       api,
       `own write ${folder.file('awkward.txt')} agent text ; write ${folder.file('new.txt')} created ; delete ${folder.file('b.txt')}`,
@@ -124,19 +116,19 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       action: 'undo',
       path: folder.file('awkward.txt'),
     });
-    assert.deepEqual(readFileSync(folder.file('awkward.txt')), AWKWARD);
+    assert.deepEqual(fs.readFileSync(folder.file('awkward.txt')), AWKWARD);
     await eventually('the open editor to show the restored file', () =>
       editor.document.getText().startsWith('one'),
     );
     assert.equal(
-      readFileSync(folder.file('new.txt'), 'utf8'),
+      fs.readFileSync(folder.file('new.txt'), 'utf8'),
       'created',
       'other files wait for their own decision',
     );
 
     await api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'undo' });
-    assert.equal(existsSync(folder.file('new.txt')), false);
-    assert.equal(readFileSync(folder.file('b.txt'), 'utf8'), 'b\n');
+    assert.equal(fs.existsSync(folder.file('new.txt')), false);
+    assert.equal(fs.readFileSync(folder.file('b.txt'), 'utf8'), 'b\n');
     assert.deepEqual(mine(await finalChanges(turn.id)), [
       'created new.txt undone',
       'deleted b.txt undone',
@@ -155,17 +147,18 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
   });
 
   it('Undo all after the agent swaps a folder for a link to outside: nothing outside changes, the card says why', async () => {
-    const outside = mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
     try {
-      writeFileSync(path.join(outside, 'a.txt'), 'outside\n');
+      fs.writeFileSync(path.join(outside, 'a.txt'), 'outside\n');
       const snapshotOutside = (): string =>
-        readdirSync(outside)
+        fs
+          .readdirSync(outside)
           .sort()
-          .map((name) => `${name}=${readFileSync(path.join(outside, name), 'utf8')}`)
+          .map((name) => `${name}=${fs.readFileSync(path.join(outside, name), 'utf8')}`)
           .join('|');
       const before = snapshotOutside();
-      mkdirSync(folder.file('dir'));
-      writeFileSync(folder.file('dir/a.txt'), 'mine\n');
+      fs.mkdirSync(folder.file('dir'));
+      fs.writeFileSync(folder.file('dir/a.txt'), 'mine\n');
       const { turn } = await ask(
         api,
         `own write ${folder.file('dir/a.txt')} agent ; write ${folder.file('dir/new.txt')} x ; link ${folder.file('dir')} ${outside}`,
@@ -197,12 +190,12 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
         /Left alone: (.+\/)?dir\/ is now a link to a folder outside the workspace/,
       );
     } finally {
-      rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 
   it('Restore asks before dropping unsaved editor text: declining leaves it, restoring shows the file as it was', async () => {
-    writeFileSync(folder.file('r.txt'), 'v0\n');
+    fs.writeFileSync(folder.file('r.txt'), 'v0\n');
     const first = await ask(api, `own write ${folder.file('r.txt')} v1`);
     await finalChanges(first.turn.id);
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(folder.file('r.txt')));
@@ -215,12 +208,12 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
     assert.match(prompts.asked.at(-1)?.detail ?? '', /r\.txt \(restored, unsaved changes lost\)/);
     assert.equal(editor.document.getText(), 'unsaved v1', 'declining leaves the unsaved text');
     assert.equal(editor.document.isDirty, true);
-    assert.equal(readFileSync(folder.file('r.txt'), 'utf8'), 'v1');
+    assert.equal(fs.readFileSync(folder.file('r.txt'), 'utf8'), 'v1');
 
     prompts.answerModal('Restore');
     await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
     assert.equal(
-      readFileSync(folder.file('r.txt'), 'utf8'),
+      fs.readFileSync(folder.file('r.txt'), 'utf8'),
       'v0\n',
       'the exact bytes, nothing formatted or saved over them',
     );
@@ -230,7 +223,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
   });
 
   it('opens one diff and all of them in the multi-file diff editor', async () => {
-    writeFileSync(folder.file('a.txt'), 'a\n');
+    fs.writeFileSync(folder.file('a.txt'), 'a\n');
     const { turn } = await ask(api, `own write ${folder.file('a.txt')} A ; write ${folder.file('c.txt')} C`);
     await finalChanges(turn.id);
     await api.chat.handleMessage({
@@ -258,7 +251,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
   });
 
   it('asks before undoing a file the user edited since, and restores to before an earlier message', async () => {
-    writeFileSync(folder.file('a.txt'), 'v0\n');
+    fs.writeFileSync(folder.file('a.txt'), 'v0\n');
     const first = await ask(api, `own write ${folder.file('a.txt')} v1`);
     await finalChanges(first.turn.id);
     const second = await ask(
@@ -270,7 +263,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       'modified a.txt pending',
     ]);
 
-    writeFileSync(folder.file('a.txt'), 'my edit\n');
+    fs.writeFileSync(folder.file('a.txt'), 'my edit\n');
     prompts.answerModal(undefined); // dismissed: keep my edit
     await api.chat.handleMessage({
       type: 'turn_changes',
@@ -278,15 +271,15 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       action: 'undo',
       path: folder.file('a.txt'),
     });
-    assert.equal(readFileSync(folder.file('a.txt'), 'utf8'), 'my edit\n');
+    assert.equal(fs.readFileSync(folder.file('a.txt'), 'utf8'), 'my edit\n');
     assert.match(prompts.asked.at(-1)?.message ?? '', /changed after the agent's turn/);
 
     prompts.answerModal('Restore');
     await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
     assert.match(prompts.asked.at(-1)?.message ?? '', /Restore the workspace to before this message/);
     assert.match(prompts.asked.at(-1)?.detail ?? '', /made-by-shell\.txt/);
-    assert.equal(readFileSync(folder.file('a.txt'), 'utf8'), 'v0\n');
-    assert.equal(existsSync(folder.file('made-by-shell.txt')), false);
+    assert.equal(fs.readFileSync(folder.file('a.txt'), 'utf8'), 'v0\n');
+    assert.equal(fs.existsSync(folder.file('made-by-shell.txt')), false);
     const restored = activeThread(api).turns.find((turn) => turn.id === first.turn.id);
     assert.ok(restored?.restoredAt, 'the transcript is marked from the restored message');
     assert.deepEqual(mine(await finalChanges(second.turn.id)), [

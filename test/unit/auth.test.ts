@@ -1,15 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { AgentError } from '../../src/core/connection/errors';
-import { startTestAgent, text, type TestAgent } from './support/testAgent';
+import { text, useTestAgents } from './support/testAgent';
 
 describe('authentication', () => {
-  let agent: TestAgent;
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agents = useTestAgents();
 
   it('surfaces auth-required as a typed error, then works after authenticate', async () => {
-    agent = await startTestAgent({ env: { TEST_AGENT_REQUIRE_AUTH: '1' } });
+    const agent = await agents.start({ env: { TEST_AGENT_REQUIRE_AUTH: '1' } });
     assert.deepEqual(agent.client.info.authMethods, [
       { id: 'test-login', name: 'Test login', description: 'Signs in to the test agent' },
     ]);
@@ -29,7 +26,7 @@ describe('authentication', () => {
   });
 
   it('classifies a prompt failing with auth required or a rate limit', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     const auth = await session.prompt([text('error -32000 Authentication required')]);
     assert.equal(auth.status, 'failed');

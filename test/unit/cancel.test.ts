@@ -2,17 +2,14 @@ import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolCallEntry } from '../../src/core/thread/threadTypes';
-import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+import { entriesOf, text, useTestAgents, waitFor } from './support/testAgent';
 import { until } from './support/chatHarness';
 
 describe('cancelling a turn', () => {
-  let agent: TestAgent;
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agents = useTestAgents();
 
   it('ends a hanging turn as cancelled and keeps the partial text', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     const running = session.prompt([text('hang')]);
     await waitFor(session, () => entriesOf(session).length === 2);
@@ -30,7 +27,7 @@ describe('cancelling a turn', () => {
 
   it('resolves a pending permission request as cancelled', async () => {
     // A policy that never answers: the request stays pending until something settles it.
-    agent = await startTestAgent({ policy: () => undefined });
+    const agent = await agents.start({ policy: () => undefined });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const running = session.prompt([text('tool')]);
     await waitFor(session, () => session.pendingPermissionKeys().length === 1);
@@ -47,7 +44,7 @@ describe('cancelling a turn', () => {
   });
 
   it('ends the turn at Stop and warns when the agent does not answer session/cancel in time', async () => {
-    agent = await startTestAgent({ client: { sessionOptions: { cancelGraceMs: 300 } } });
+    const agent = await agents.start({ client: { sessionOptions: { cancelGraceMs: 300 } } });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const running = session.prompt([text('stubborn 5000')]);
     await waitFor(session, () => entriesOf(session).length === 2);
@@ -63,7 +60,7 @@ describe('cancelling a turn', () => {
   });
 
   it('stops a slow stream in the middle and keeps what arrived', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     const running = session.prompt([text('stream 100 delay 50')]);
     await waitFor(
@@ -78,7 +75,7 @@ describe('cancelling a turn', () => {
   });
 
   it('does nothing when no turn is running', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     await session.cancel();
     const turn = await session.prompt([text('stream 1')]);
@@ -87,13 +84,10 @@ describe('cancelling a turn', () => {
 });
 
 describe('what an agent sends for a stopped turn after the next one began', () => {
-  let agent: TestAgent;
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agents = useTestAgents();
 
   it('is never glued onto the next turn’s answer (the realAdapter flake, made deterministic)', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const release = join(agent.dir, 'release-late-chunks');
     const session = await agent.client.newSession({ cwd: agent.dir });
     const first = session.prompt([text(`linger ${release}`)]);

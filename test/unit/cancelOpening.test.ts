@@ -24,10 +24,10 @@ describe('$/cancel_request for an abandoned session opening (test agent over std
   });
 
   it('tells the agent when session/load is abandoned, and routes nothing to the half-loaded session', async () => {
-    const first = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    const first = await agents.startKeepingSessions();
     const { id } = await first.client.newSession({ cwd: first.dir });
-    agent = await agents.start({
-      env: { ...SLOW_OPENING, TEST_AGENT_STATE_DIR: agents.stateDir, TEST_AGENT_NO_RESUME: '1' },
+    agent = await agents.startKeepingSessions({
+      env: { ...SLOW_OPENING, TEST_AGENT_NO_RESUME: '1' },
     });
     const abandon = new AbortController();
     const opening = agent.client.loadSession(id, { cwd: agent.dir, signal: abandon.signal });
@@ -38,9 +38,9 @@ describe('$/cancel_request for an abandoned session opening (test agent over std
   });
 
   it('tells the agent when session/resume is abandoned', async () => {
-    const first = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    const first = await agents.startKeepingSessions();
     const { id } = await first.client.newSession({ cwd: first.dir });
-    agent = await agents.start({ env: { ...SLOW_OPENING, TEST_AGENT_STATE_DIR: agents.stateDir } });
+    agent = await agents.startKeepingSessions({ env: SLOW_OPENING });
     const abandon = new AbortController();
     const opening = agent.client.resumeSession(id, { cwd: agent.dir, signal: abandon.signal });
     abandon.abort();

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { ChatHarness, RecordingView, testAgent, until } from './support/chatHarness';
+import { ChatHarness, RecordingView, testAgent, until, useReadyChats } from './support/chatHarness';
 import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('chat controller (host side of the chat view)', () => {
   const owned = ownedPerTest();
+  const readyChat = useReadyChats();
 
   it('posts nothing before ready, then a full snapshot, then the agent status', async () => {
     const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
@@ -30,8 +31,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('streams a prompt into the view as coalesced thread events', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     await chat.send('stream 2000');
     const expected = Array.from({ length: 2000 }, (_, i) => `chunk ${i + 1} `).join('');
     assert.equal(chat.transcript(), `user:stream 2000|agent:${expected}`);
@@ -48,8 +48,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it("shows an agent's refusal of a view action with its code in the alert's details, and logs it", async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     await chat.send('stream 1');
     await chat.controller.handleMessage({ type: 'set_mode', modeId: 'warp' });
     const alert = chat.view.of('error').at(-1);
@@ -68,8 +67,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('answers an invalid view message with an error and keeps working', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     await chat.controller.handleMessage({ type: 'send' });
     await chat.controller.handleMessage({ type: 'launch_missiles' });
     assert.equal(chat.view.of('error').length, 2);
@@ -81,8 +79,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('resolves a permission answered in the view', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     const sending = chat.send('tool');
     await until(() => chat.view.askedPermission());
     await chat.controller.handleMessage({
@@ -98,8 +95,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('cancels a running turn from the view', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     const sending = chat.send('hang');
     await until(() => chat.view.events().some((e) => e.type === 'entry_added' && e.entry.kind === 'agent'));
     await chat.controller.handleMessage({ type: 'cancel' });
@@ -110,8 +106,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('shows auth required with the sign-in methods, and sends the waiting prompt after sign-in', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_REQUIRE_AUTH: '1' })] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a', { TEST_AGENT_REQUIRE_AUTH: '1' })] });
     assert.deepEqual(chat.controller.currentStatus, {
       state: 'error',
       agentName: 'Test a',
@@ -126,8 +121,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('starts no agent in an untrusted workspace and says why', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')], trusted: false }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')], trusted: false });
     await chat.send('stream 1');
     assert.deepEqual(chat.controller.currentStatus, {
       state: 'error',
@@ -144,8 +138,7 @@ describe('chat controller (host side of the chat view)', () => {
 
   it('stops an agent that is no longer configured', async () => {
     const agents = [testAgent('a'), testAgent('b')];
-    const chat = owned(new ChatHarness({ agents }));
-    await chat.ready();
+    const chat = await readyChat({ agents });
     assert.equal(chat.controller.currentStatus.state, 'ready');
     agents.splice(0, 1);
     chat.controller.agentsChanged();
@@ -163,10 +156,9 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('reports an agent that cannot start', async () => {
-    const chat = owned(new ChatHarness({
+    const chat = await readyChat({
       agents: [{ id: 'broken', label: 'Broken', command: 'no-such-acp-agent', args: [], env: {} }],
-    }));
-    await chat.ready();
+    });
     assert.equal(chat.controller.currentStatus.state, 'error');
     // Worded as the agent doctor words it: it never started, so it did not "exit".
     assert.equal(chat.controller.currentStatus.error?.kind, 'not_installed');
@@ -193,8 +185,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('sends a fresh snapshot with the transcript so far when a view reconnects', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     await chat.send('stream 3');
     const second = new RecordingView();
     chat.controller.attachView(second);
@@ -208,8 +199,7 @@ describe('chat controller (host side of the chat view)', () => {
   });
 
   it('gives the view the turn so far and the rest of the stream after it reconnects mid-stream', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_CHUNK_DELAY_MS: '20' })] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a', { TEST_AGENT_CHUNK_DELAY_MS: '20' })] });
     const sending = chat.send('stream 30');
     await until(() => chat.transcript().includes('chunk 3 '));
     const second = new RecordingView();

@@ -1,45 +1,35 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { ChatHarness, testAgent } from './support/chatHarness';
+import { readdirSync } from 'node:fs';
+import { testAgent, useReadyChats } from './support/chatHarness';
+import { useTempFolder } from '../support/tempFolder';
 
 describe('chat: deleting a chat on the agent side too', () => {
-  let chat: ChatHarness;
-  let stateDir: string;
-  beforeEach(() => {
-    stateDir = mkdtempSync(path.join(os.tmpdir(), 'acp-state-'));
-  });
-  afterEach(async () => {
-    await chat.dispose();
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+  const readyChat = useReadyChats();
+  const state = useTempFolder('acp-state-');
 
   it('offers it for a chat with a session on an agent that has session/delete, and deletes that session', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: stateDir })] });
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: state.path })] });
     await chat.send('hello');
     const chatId = chat.controller.windowChatId;
     assert.equal(chat.controller.chatList()[0]?.deletableOnAgent, true);
-    assert.equal(readdirSync(stateDir).length, 1, 'the agent keeps the session');
+    assert.equal(readdirSync(state.path).length, 1, 'the agent keeps the session');
     await chat.controller.handleMessage({ type: 'delete_chat', chatId, onAgent: true });
-    assert.deepEqual(readdirSync(stateDir), [], "the agent's session is gone");
+    assert.deepEqual(readdirSync(state.path), [], "the agent's session is gone");
     assert.ok(!chat.controller.chatList().some((summary) => summary.chatId === chatId));
     assert.deepEqual(chat.view.of('error'), []);
   });
 
   it('a plain delete leaves the agent its session; an agent without session/delete is not offered it', async () => {
-    chat = new ChatHarness({
+    const chat = await readyChat({
       agents: [
-        testAgent('a', { TEST_AGENT_STATE_DIR: stateDir }),
+        testAgent('a', { TEST_AGENT_STATE_DIR: state.path }),
         testAgent('m', { TEST_AGENT_MINIMAL: '1' }),
       ],
       traceProtocol: true,
     });
-    await chat.ready();
     await chat.send('hello');
     await chat.controller.handleMessage({ type: 'delete_chat', chatId: chat.controller.windowChatId });
-    assert.equal(readdirSync(stateDir).length, 1, "the agent's session stays");
+    assert.equal(readdirSync(state.path).length, 1, "the agent's session stays");
     const sent = chat.logger.messages('trace').filter((line) => line.startsWith('client → agent'));
     assert.ok(
       sent.some((line) => line.includes('"session/prompt"')),

@@ -7,7 +7,7 @@ describe('session/delete and logout against the test agent', () => {
   const agents = useTestAgents();
 
   it('deletes a session on the agent side for good: not listed, not loadable, no longer routed', async () => {
-    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    agent = await agents.startKeepingSessions();
     const kept = await agent.client.newSession({ cwd: agent.dir });
     const gone = await agent.client.newSession({ cwd: agent.dir });
     await agent.client.deleteSession(gone.id);

@@ -1,15 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { AgentExitedError } from '../../src/core/connection/errors';
-import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+import { entriesOf, text, useTestAgents, waitFor } from './support/testAgent';
 
 describe('agent failures', () => {
-  let agent: TestAgent;
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agents = useTestAgents();
 
   it('keeps the partial text and marks the turn interrupted when the agent crashes mid-stream', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     const exits: unknown[] = [];
     agent.client.onExit((exit) => exits.push(exit));
@@ -33,7 +30,7 @@ describe('agent failures', () => {
   });
 
   it('fails new requests to a dead agent with a process_exited error', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     await session.prompt([text('crash')]);
     const next = await session.prompt([text('stream 1')]);
@@ -45,7 +42,7 @@ describe('agent failures', () => {
   });
 
   it('logs a malformed stdout line and goes on with the session', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([text('malformed')]);
     assert.equal(turn.status, 'completed');
@@ -62,7 +59,7 @@ describe('agent failures', () => {
   });
 
   it('settles a pending permission when the agent dies', async () => {
-    agent = await startTestAgent({ policy: () => undefined });
+    const agent = await agents.start({ policy: () => undefined });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const running = session.prompt([text('tool')]);
     await waitFor(session, () => session.pendingPermissionKeys().length === 1);
@@ -74,7 +71,7 @@ describe('agent failures', () => {
   });
 
   it("ends a failed prompt with the agent's code and data in the thread, and logs them", async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([
       text('error -32603 Upstream failed data {"status":502,"body":"<img src=x onerror=alert(1)>"}'),

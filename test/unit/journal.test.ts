@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { ChatJournal, type ChatMeta } from '../../src/core/journal/journal';
 import { Thread } from '../../src/core/thread/thread';
 import type { ThreadEvent } from '../../src/core/thread/threadTypes';
+import { useTempFolder } from '../support/tempFolder';
 
 function chunk(text: string): acp.SessionUpdate {
   return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
@@ -16,13 +16,11 @@ function meta(chatId: string, updatedAt: number, extra: Partial<ChatMeta> = {}):
 }
 
 describe('chat journal', () => {
-  let dir: string;
+  const storage = useTempFolder('acp-journal-');
   let journal: ChatJournal;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-journal-'));
-    journal = new ChatJournal(dir);
+    journal = new ChatJournal(storage.path);
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Drives a thread and journals its events the way the chat does. */
   async function recordThread(chatId: string): Promise<Thread> {
@@ -56,7 +54,7 @@ describe('chat journal', () => {
 
   it('skips a torn last line and keeps everything before it, then appends cleanly', async () => {
     const thread = await recordThread('chat-a');
-    const file = path.join(dir, 'chats', 'chat-a.jsonl');
+    const file = path.join(storage.path, 'chats', 'chat-a.jsonl');
     appendFileSync(file, '{"t":"events","events":[{"type":"text_app');
     assert.deepEqual((await journal.read('chat-a'))?.thread, thread.snapshot());
     // The next append starts on a fresh line, so the torn one cannot swallow it.
@@ -68,10 +66,10 @@ describe('chat journal', () => {
 
   it('ignores a garbled line in the middle and unreadable files', async () => {
     const thread = await recordThread('chat-a');
-    const file = path.join(dir, 'chats', 'chat-a.jsonl');
+    const file = path.join(storage.path, 'chats', 'chat-a.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [lines[0], 'not json at all', ...lines.slice(1)].join('\n'));
-    writeFileSync(path.join(dir, 'chats', 'broken.jsonl'), 'garbage\n');
+    writeFileSync(path.join(storage.path, 'chats', 'broken.jsonl'), 'garbage\n');
     const chats = await journal.readAll();
     assert.deepEqual(
       chats.map((c) => c.meta.chatId),
@@ -82,7 +80,7 @@ describe('chat journal', () => {
 
   it('rebuilds an entry whose creating line was lost from the lines after it, and reports the damage', async () => {
     const thread = await recordThread('chat-a');
-    const file = path.join(dir, 'chats', 'chat-a.jsonl');
+    const file = path.join(storage.path, 'chats', 'chat-a.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     // Line 1 is the first events batch: turn started, the user entry, the agent entry and its text.
     writeFileSync(
@@ -118,7 +116,7 @@ describe('chat journal', () => {
     await journal.appendEvents('chat-b', events.splice(0));
     thread.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' });
     await journal.appendEvents('chat-b', events.splice(0));
-    const file = path.join(dir, 'chats', 'chat-b.jsonl');
+    const file = path.join(storage.path, 'chats', 'chat-b.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     const [, agentEntry, toolEntry] = thread.snapshot().entries;
 
@@ -149,7 +147,7 @@ describe('chat journal', () => {
   it('falls back to the previous journal when a compacted snapshot line is unreadable', async () => {
     const thread = await recordThread('chat-a');
     await journal.compact(meta('chat-a', 30), thread.snapshot());
-    const file = path.join(dir, 'chats', 'chat-a.jsonl');
+    const file = path.join(storage.path, 'chats', 'chat-a.jsonl');
     const [metaLine, snapshotLine] = readFileSync(file, 'utf8').trim().split('\n');
     // Damage the new snapshot (as a bad sector would), then keep journaling after it — in a window that read
     // it as it is now (this one would refuse a file that changed under it).
@@ -159,7 +157,7 @@ describe('chat journal', () => {
     later.onEvent((event) => events.push(event));
     later.startTurn('after compaction', []);
     journal.dispose();
-    const next = new ChatJournal(dir);
+    const next = new ChatJournal(storage.path);
     await next.read('chat-a');
     await next.appendEvents('chat-a', events);
     assert.equal(next.savingProblem('chat-a'), undefined);
@@ -176,13 +174,13 @@ describe('chat journal', () => {
     await journal.compact(meta('chat-a', 30), thread.snapshot());
     assert.equal((await journal.read('chat-a'))?.damage, undefined);
     await journal.delete('chat-a');
-    assert.deepEqual(readdirSync(path.join(dir, 'chats')), []);
+    assert.deepEqual(readdirSync(path.join(storage.path, 'chats')), []);
   });
 
   it('compacts a journal into one snapshot by write-then-rename', async () => {
     const thread = await recordThread('chat-a');
     await journal.compact(meta('chat-a', 30), thread.snapshot());
-    const file = path.join(dir, 'chats', 'chat-a.jsonl');
+    const file = path.join(storage.path, 'chats', 'chat-a.jsonl');
     assert.equal(readFileSync(file, 'utf8').trim().split('\n').length, 2);
     assert.deepEqual((await journal.read('chat-a'))?.thread, thread.snapshot());
   });

@@ -7,14 +7,14 @@ describe('session lifecycle: load, resume, list, close', () => {
   const agents = useTestAgents();
 
   it('replays the history with session/load in a new agent process', async () => {
-    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    agent = await agents.startKeepingSessions();
     const first = await agent.client.newSession({ cwd: agent.dir });
     await first.prompt([text('stream 2')]);
     await first.prompt([text('hello there')]);
     const sessionId = first.id;
     await agent.stop();
 
-    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    agent = await agents.startKeepingSessions();
     const loaded = await agent.client.loadSession(sessionId, { cwd: agent.dir });
     assert.equal(loaded.id, sessionId);
     assert.deepEqual(entriesOf(loaded), [
@@ -39,11 +39,11 @@ describe('session lifecycle: load, resume, list, close', () => {
   });
 
   it('resumes a session without a replay', async () => {
-    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    agent = await agents.startKeepingSessions();
     const first = await agent.client.newSession({ cwd: agent.dir });
     await first.prompt([text('stream 1')]);
     await agent.stop();
-    agent = await agents.start({ env: { TEST_AGENT_STATE_DIR: agents.stateDir } });
+    agent = await agents.startKeepingSessions();
     const resumed = await agent.client.resumeSession(first.id, { cwd: agent.dir });
     assert.deepEqual(entriesOf(resumed), []);
     assert.equal((await resumed.prompt([text('stream 1')])).status, 'completed');

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { chooseKind } from '../../src/features/permissions/core/policyPermissions';
 import type { ToolCallEntry } from '../../src/core/thread/threadTypes';
-import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+import { entriesOf, text, useTestAgents, waitFor } from './support/testAgent';
 
 const EDIT_OPTIONS = [
   { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
@@ -17,13 +17,10 @@ function toolCalls(entries: unknown[]): ToolCallEntry[] {
 }
 
 describe('tool calls and permission requests', () => {
-  let agent: TestAgent;
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agents = useTestAgents();
 
   it('runs the tool call lifecycle with a diff and an allowed permission', async () => {
-    agent = await startTestAgent({ policy: chooseKind('allow_once') });
+    const agent = await agents.start({ policy: chooseKind('allow_once') });
     const readme = path.join(agent.dir, 'README.md');
     // The change it proposes is to a line the README has: its first non-blank one.
     await writeFile(readme, '\n# My project\r\n\nSome text.\n');
@@ -82,7 +79,7 @@ describe('tool calls and permission requests', () => {
   });
 
   it('proposes a new README.md where there is none, and never reads a FIFO named README.md', async () => {
-    agent = await startTestAgent({ policy: chooseKind('reject_once') });
+    const agent = await agents.start({ policy: chooseKind('reject_once') });
     const session = await agent.client.newSession({ cwd: agent.dir });
     await session.prompt([text('tool')]);
     const readme = path.join(agent.dir, 'README.md');
@@ -101,7 +98,7 @@ describe('tool calls and permission requests', () => {
   });
 
   it('honours a rejection: the tool call fails and the agent says so', async () => {
-    agent = await startTestAgent({ policy: chooseKind('reject_once') });
+    const agent = await agents.start({ policy: chooseKind('reject_once') });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([text('tool')]);
     const [tool] = toolCalls(entriesOf(session));
@@ -122,7 +119,7 @@ describe('tool calls and permission requests', () => {
   });
 
   it('takes an inline answer while the permission is pending', async () => {
-    agent = await startTestAgent({ policy: () => undefined });
+    const agent = await agents.start({ policy: () => undefined });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const running = session.prompt([text('tool')]);
     await waitFor(session, () => session.pendingPermissionKeys().length === 1);
@@ -138,7 +135,7 @@ describe('tool calls and permission requests', () => {
   });
 
   it('treats an option the agent did not offer as no answer', async () => {
-    agent = await startTestAgent({ policy: () => ({ outcome: 'selected', optionId: 'made-up' }) });
+    const agent = await agents.start({ policy: () => ({ outcome: 'selected', optionId: 'made-up' }) });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([text('tool')]);
     const [tool] = toolCalls(entriesOf(session));
@@ -148,7 +145,7 @@ describe('tool calls and permission requests', () => {
   });
 
   it('handles real-agent quirks: permission before tool_call, unseen update ids, duplicate tool_call, string request ids', async () => {
-    agent = await startTestAgent({ policy: chooseKind('allow_once') });
+    const agent = await agents.start({ policy: chooseKind('allow_once') });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([text('quirks')]);
     assert.equal(turn.status, 'completed');

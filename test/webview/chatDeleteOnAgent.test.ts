@@ -23,8 +23,10 @@ describe('webview: deleting a chat on the agent side too', () => {
 
   for (const theme of ['dark', 'light'] as const) {
     it(`offers "Also on agent" only where the agent can delete its session (${theme})`, async () => {
-      const page = await chat.open({ theme, width: 420, height: 500 });
-      await page.host(snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }));
+      const page = await chat.openShowing(
+        snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }),
+        { theme, width: 420, height: 500 },
+      );
       await openChatList(page);
       const rows = page.page.locator('.chat-row');
 

@@ -11,8 +11,11 @@ describe('webview: the folder of a chat in a multi-root workspace', () => {
 
   for (const theme of ['dark', 'light'] as const) {
     it(`picks it for an empty chat and shows it once the chat has messages (${theme})`, async () => {
-      const page = await chat.open({ theme, width: 420, height: 300 });
-      await page.host(snapshot({ entries: [] }, { workspaceFolders: FOLDERS }));
+      const page = await chat.openShowing(snapshot({ entries: [] }, { workspaceFolders: FOLDERS }), {
+        theme,
+        width: 420,
+        height: 300,
+      });
       const select = page.page.getByRole('combobox', { name: 'Folder' });
       assert.deepEqual(await select.locator('option').allTextContents(), ['app', 'lib']);
       assert.equal(await select.inputValue(), '/w/app', 'the first folder by default');
@@ -34,8 +37,10 @@ describe('webview: the folder of a chat in a multi-root workspace', () => {
   }
 
   it('shows nothing with one folder', async () => {
-    const page = await chat.open({ width: 420, height: 300 });
-    await page.host(snapshot({ entries: [] }, { workspaceFolders: ['/w/app'] }));
+    const page = await chat.openShowing(snapshot({ entries: [] }, { workspaceFolders: ['/w/app'] }), {
+      width: 420,
+      height: 300,
+    });
     assert.equal(await page.page.locator('[data-picker="Folder"], .folder-label').count(), 0);
   });
 });

@@ -22,8 +22,9 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
   const chat = useChatPages();
 
   it('lists chats and switches, renames and deletes them', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }),
+    );
     assert.equal(await page.page.locator('.session-title').textContent(), 'Fix the parser');
     // Focus was in the transcript when the view title's Show Chats opened the list: it goes back there.
     await page.page.locator('.transcript').focus();
@@ -80,8 +81,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
   });
 
   it('offers recent chats in an empty chat', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({}, { chats: CHATS }));
+    const page = await chat.openShowing(snapshot({}, { chats: CHATS }));
     const recent = page.page.locator('.recent-chat');
     assert.deepEqual(await recent.locator('.chat-title').allTextContents(), ['Write docs', 'Old question']);
     await recent.first().click();
@@ -89,8 +89,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
   });
 
   it('offers Retry on the latest failed turn only', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(
       events(ended(turn('t1', { status: 'failed', error: { kind: 'internal', message: 'Boom' } }))),
     );
@@ -103,8 +102,9 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
   });
 
   it('shows attached files on the composer and sends them with the message', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({}, { attachments: [{ uri: 'file:///w/a.ts', name: 'a.ts' }] }));
+    const page = await chat.openShowing(
+      snapshot({}, { attachments: [{ uri: 'file:///w/a.ts', name: 'a.ts' }] }),
+    );
     await page.host({ type: 'add_attachment', attachment: { uri: 'file:///w/b.ts', name: 'b.ts' } });
     await page.host({ type: 'add_attachment', attachment: { uri: 'file:///w/c.ts', name: 'c.ts' } });
     const chips = page.page.locator('.composer-chip');
@@ -138,8 +138,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
   });
 
   it('lists edits to review with Keep and Undo', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot(
         {},
         {

@@ -30,8 +30,7 @@ describe('webview: composer', () => {
 
   /** A fresh chat page (no turns yet) and its composer's text field. */
   async function openComposer(): Promise<{ page: ChatPage; input: Locator }> {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     return { page, input: page.page.locator('.composer-input') };
   }
 
@@ -78,8 +77,7 @@ describe('webview: composer', () => {
   });
 
   it('disables sending during a running turn and shows Stop, which posts cancel', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     const send = page.page.locator('.send-button');
     const stop = page.page.locator('.stop-button');
     assert.equal(await stop.isVisible(), true);
@@ -104,8 +102,7 @@ describe('webview: composer', () => {
   });
 
   it('offers Stop while a send waits for its turn (the session opening), which posts cancel', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     const send = page.page.locator('.send-button');
     const stop = page.page.locator('.stop-button');
     await page.page.locator('.composer-input').fill('sent while the session opens');
@@ -154,8 +151,7 @@ describe('webview: composer', () => {
   });
 
   it('completes slash commands: filter, arrows, Enter/Tab, Escape', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ state: COMMANDS }));
+    const page = await chat.openShowing(snapshot({ state: COMMANDS }));
     const input = page.page.locator('.composer-input');
     const menu = page.page.locator('.slash-menu');
     const items = page.page.locator('.slash-item');

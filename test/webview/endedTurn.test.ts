@@ -13,8 +13,7 @@ describe('webview: a turn that ended leaves no spinner turning', () => {
   const chat = useChatPages();
 
   it('a tool call and a plan step left in progress show as not finished once the turn ends', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [toolCall('e1', { status: 'in_progress' })],
         turns: [turn('t1')],
@@ -35,8 +34,7 @@ describe('webview: a turn that ended leaves no spinner turning', () => {
   });
 
   it('after a reload, history with an unfinished step shows it ended', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [toolCall('e1', { status: 'pending' })],
         turns: [turn('t1', { status: 'completed' })],

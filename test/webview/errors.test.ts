@@ -34,8 +34,9 @@ describe('webview: turn errors and agent status', () => {
 
   /** A chat page showing one turn, t1, that the user started with "hi". */
   async function openWithOneTurn(): Promise<Awaited<ReturnType<typeof chat.open>>> {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }),
+    );
     return page;
   }
 
@@ -48,8 +49,7 @@ describe('webview: turn errors and agent status', () => {
   }
 
   it('auth_required: Sign in buttons from the agent status post authenticate', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot(
         { entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] },
         {
@@ -102,8 +102,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('rate_limited: says so, with the message', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await endFirstTurn(page, {
       status: 'failed',
       error: { kind: 'rate_limited', message: 'Try again in 30s', code: 429 },
@@ -115,8 +114,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('other errors show their message and code; cancelled turns a small note', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(
       events(
         ended(
@@ -140,8 +138,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('shows a working indicator while a turn runs', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(events(started(turn('t1'))));
     assert.equal(await page.page.locator('[data-turn-id="t1"] .turn-working').innerText(), 'Working…');
     await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
@@ -149,8 +146,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('agent_status error: a banner with the same actions', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(
       status({
         state: 'error',
@@ -221,8 +217,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('shows notices inline', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(
       events({
         type: 'notice',
@@ -342,8 +337,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it("an alert for a failed action has the agent's Details; a plain one has none", async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(UNKNOWN_MODE_ALERT);
     await page.host({ type: 'error', message: 'A turn is already running; wait for it or press Stop.' });
     const alerts = page.page.locator('.alerts .alert');

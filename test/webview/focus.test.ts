@@ -94,8 +94,7 @@ describe('webview: focus follows what the agent asks', () => {
   });
 
   it('is announced to screen readers, also while the user types and keeps the focus', async () => {
-    const page = await chat.open({ width: 300 });
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }), { width: 300 });
     const input = page.page.locator('.composer-input');
     await input.click();
     await page.page.keyboard.type('a follow-up');

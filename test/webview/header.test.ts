@@ -30,8 +30,7 @@ describe('webview: header', () => {
   const chat = useChatPages();
 
   it('shows the title, usage and cost, and updates them from state events', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ state: STATE }));
+    const page = await chat.openShowing(snapshot({ state: STATE }));
     assert.equal(await page.page.locator('.session-title').textContent(), 'Refactor parser');
     assert.equal(await page.page.locator('.usage-text').textContent(), '1.2k / 200k tokens · $0.01');
     const meter = page.page.locator('.usage');
@@ -82,8 +81,7 @@ describe('webview: header', () => {
   });
 
   it('shows the values the host reports, without posting them back', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ state: MODES_ONLY }));
+    const page = await chat.openShowing(snapshot({ state: MODES_ONLY }));
     await page.host(
       events({
         type: 'state_updated',
@@ -104,8 +102,7 @@ describe('webview: header', () => {
       category: 'mode',
     });
     const thinking = { type: 'boolean' as const, id: 'thinking', name: 'Thinking', currentValue: false };
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         state: {
           ...STATE,
@@ -132,8 +129,7 @@ describe('webview: header', () => {
   });
 
   it('hides mode and config pickers when the agent offers none', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     assert.equal(await page.page.locator('select[aria-label="Mode"]').count(), 0);
     assert.equal(await page.page.locator('.picker').count(), 1, 'only the agent picker');
     assert.equal(await page.page.locator('.usage').isVisible(), false);

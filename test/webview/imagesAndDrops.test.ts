@@ -54,8 +54,7 @@ describe('webview: images, drops and the paperclip', () => {
   const chat = useChatPages();
 
   it('pastes a clipboard image as a chip with a thumbnail and sends it as base64', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await paste(page.page, [{ name: 'screenshot.png', type: 'image/png', base64: PNG_1PX }]);
     const chip = page.page.locator('.composer-image');
     await chip.waitFor();
@@ -75,8 +74,7 @@ describe('webview: images, drops and the paperclip', () => {
   });
 
   it('says so inline when the agent does not take images, and attaches nothing', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(
       status({
         state: 'ready',
@@ -91,8 +89,7 @@ describe('webview: images, drops and the paperclip', () => {
   });
 
   it('refuses an image over 5 MB and a type agents cannot take, saying why', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await paste(page.page, [
       { name: 'huge.png', type: 'image/png', size: 6 * 1024 * 1024 },
       { name: 'vector.svg', type: 'image/svg+xml', size: 10 },
@@ -105,8 +102,7 @@ describe('webview: images, drops and the paperclip', () => {
   });
 
   it('attaches files dropped from the Explorer (a uri-list) and images dropped from the OS', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await drop(page.page, { uriList: 'file:///ws/src/hello.ts\r\nfile:///ws/README.md' });
     await drop(page.page, { files: [{ name: 'photo.png', type: 'image/png', base64: PNG_1PX }] });
     await page.page.locator('.composer-image').waitFor();
@@ -127,8 +123,7 @@ describe('webview: images, drops and the paperclip', () => {
   });
 
   it('carries the text of an OS file dropped without a path, and refuses a binary one', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await drop(page.page, {
       files: [
         { name: 'notes.txt', type: 'text/plain', text: 'remember the milk' },
@@ -148,8 +143,7 @@ describe('webview: images, drops and the paperclip', () => {
   });
 
   it('opens the file dialog from the paperclip', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.page.getByRole('button', { name: 'Attach files' }).click();
     assert.deepEqual(await page.postedOf('pick_files'), [{ type: 'pick_files' }]);
   });

@@ -30,15 +30,17 @@ describe('webview: a message over the limit', () => {
     thread.applyUpdate(agentChunk('## Conclusion\n\nThe end of the report, which matters most.\n'));
     thread.endTurn(turn.id, { status: 'completed', stopReason: 'end_turn' });
 
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(events(...(emitted as ThreadEventMessage[])));
 
     const agent = page.page.locator('.entry-agent, [data-entry-id="e2"]').last();
     const text = (await agent.textContent()) ?? '';
     assert.ok(text.includes('The report starts here'), 'the head is shown');
     assert.ok(text.includes('The end of the report, which matters most.'), 'the end is shown');
-    assert.match(text, /[\d,]+ characters not shown here: the message is over 2,000 characters; its end follows/);
+    assert.match(
+      text,
+      /[\d,]+ characters not shown here: the message is over 2,000 characters; its end follows/,
+    );
     assert.ok(text.indexOf('The report starts here') < text.indexOf('characters not shown here'));
     assert.ok(text.indexOf('characters not shown here') < text.indexOf('The end of the report'));
     assert.ok(!text.includes('Section 30:'), 'the middle is not shown');

@@ -37,8 +37,7 @@ describe('webview: markdown', () => {
   const chat = useChatPages();
 
   it('renders headings, lists, quotes, tables and code with a language label', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('agent', 'e1', DOC)] }));
+    const page = await chat.openShowing(snapshot({ entries: [message('agent', 'e1', DOC)] }));
     const root = page.page.locator('[data-entry-id="e1"] .markdown');
     assert.equal(await root.locator('h1').textContent(), 'Title');
     assert.equal(await root.locator('h2').textContent(), 'Subtitle');
@@ -109,8 +108,9 @@ describe('webview: markdown', () => {
   });
 
   it('copies a code block with its Copy button', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('agent', 'e1', '```sh\nnpm test -- --grep "a b"\n```')] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('agent', 'e1', '```sh\nnpm test -- --grep "a b"\n```')] }),
+    );
     await page.page.bringToFront();
     const copy = page.page.locator('.code-copy');
     assert.equal(await copy.getAttribute('aria-label'), 'Copy code');
@@ -125,8 +125,7 @@ describe('webview: markdown', () => {
   });
 
   it('falls back when the clipboard API refuses', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('agent', 'e1', '```\nsecret\n```')] }));
+    const page = await chat.openShowing(snapshot({ entries: [message('agent', 'e1', '```\nsecret\n```')] }));
     // A string: functions nested in an evaluate callback get helpers the page does not have.
     await page.page.evaluate(
       "Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } })",
@@ -141,8 +140,7 @@ describe('webview: markdown', () => {
   });
 
   it('routes links: web → open_url, files → open_file, everything else inert', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('agent', 'e1', DOC)] }));
+    const page = await chat.openShowing(snapshot({ entries: [message('agent', 'e1', DOC)] }));
     const link = (name: string) => page.page.locator('[data-entry-id="e1"] .markdown a', { hasText: name });
     await link('site').click();
     await link('abs').click();
@@ -167,8 +165,7 @@ describe('webview: markdown', () => {
   });
 
   it('renders user messages as markdown too, with attachment chips', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [
           message('user', 'u1', 'Please look at **this**', {
@@ -189,8 +186,7 @@ describe('webview: markdown', () => {
   });
 
   it('shows the truncation marker and a note', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [
           message('agent', 'e1', 'Start… [truncated]', { truncated: { limit: 100, omittedChars: 5000 } }),

@@ -12,8 +12,9 @@ describe('webview: long replies keep finished blocks in chunks', () => {
   const chat = useChatPages();
 
   it('puts finished blocks in chunks of 32, in order, and only full chunks skip rendering off screen', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('agent', 'a1', '')], turns: [turn('t1')] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('agent', 'a1', '')], turns: [turn('t1')] }),
+    );
     for (const paragraph of PARAGRAPHS) {
       await page.host(events(appended('a1', `${paragraph}\n\n`)));
     }
@@ -40,8 +41,9 @@ describe('webview: long replies keep finished blocks in chunks', () => {
   });
 
   it('spaces paragraphs across a chunk boundary like any two paragraphs', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('agent', 'a1', PARAGRAPHS.slice(0, 40).join('\n\n'))] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('agent', 'a1', PARAGRAPHS.slice(0, 40).join('\n\n'))] }),
+    );
     const gaps = await page.page.locator('[data-entry-id="a1"] .markdown').evaluate((root) => {
       const boxes = Array.from(root.querySelectorAll('p')).map((p) => p.getBoundingClientRect());
       return boxes.slice(1).map((box, i) => Math.round(box.top - (boxes[i] as DOMRect).bottom));

@@ -6,8 +6,7 @@ describe('webview: agent messages as separate blocks', () => {
   const chat = useChatPages();
 
   it('renders text after a tool call, and a second message, as blocks of their own, never run together', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [message('user', 'e1', 'Create hello.txt'), message('agent', 'e2', "I'll create hello.txt")],
         turns: [turn('t1')],

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { chatHtml } from '../../src/vscode/chatHtml';
 import { useChatPages } from './support/suite';
+import { themeStyle } from './support/webviewPage';
 
 /**
  * The page every webview suite loads is the extension's own (`chatHtml`, as connectChatWebview gives it to
@@ -31,7 +32,7 @@ describe('webview: the test page is the page the extension serves', () => {
       .replace(
         `<head>\n<script src="${fixture}/vscodeStub.js"></script>\n` +
           `<link rel="stylesheet" href="${fixture}/webview-defaults.css">\n` +
-          `<link rel="stylesheet" href="${fixture}/theme-dark.css">\n`,
+          `${themeStyle('dark')}\n`,
         '<head>\n',
       )
       .replace('<body class="vscode-dark" data-vscode-theme-kind="vscode-dark">', '<body>');

@@ -12,8 +12,10 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
   const chat = useChatPages();
 
   it('shows the message at once, marked pending, with the agent’s words as they arrive', async () => {
-    const page = await chat.open({ width: 420, height: 640 });
-    await page.host(snapshot({}, { status: { state: 'starting', agentName: 'Claude Code' } }));
+    const page = await chat.openShowing(
+      snapshot({}, { status: { state: 'starting', agentName: 'Claude Code' } }),
+      { width: 420, height: 640 },
+    );
     const input = page.page.locator('.composer-input');
     await input.fill('Fix the failing test');
     await input.press('Enter');
@@ -39,8 +41,7 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
   });
 
   it('keeps the send pending through a snapshot of its own chat (the message is never dropped)', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     const input = page.page.locator('.composer-input');
     await input.fill('hello');
     await input.press('Enter');
@@ -77,8 +78,10 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
   });
 
   it('at a deadline: one card with the agent’s words, Sign in, Retry, Check Agents, Show Agent Log', async () => {
-    const page = await chat.open({ width: 420, height: 700 });
-    await page.host(snapshot({}, { status: { state: 'ready', agentName: 'Claude Code' } }));
+    const page = await chat.openShowing(
+      snapshot({}, { status: { state: 'ready', agentName: 'Claude Code' } }),
+      { width: 420, height: 700 },
+    );
     const input = page.page.locator('.composer-input');
     await input.fill('Fix the failing test');
     await input.press('Enter');

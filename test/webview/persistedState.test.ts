@@ -18,24 +18,21 @@ describe('webview: state kept across the view being hidden', () => {
   const chat = useChatPages();
 
   it('keeps the draft when the saved queue is not valid, and drops only the queue', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await reloadWithState(page, { draft: 'kept draft', queue: [{ text: 5 }] });
     assert.equal(await page.page.locator('.composer-input').inputValue(), 'kept draft');
     assert.equal(await page.page.locator('.queued-message').count(), 0);
   });
 
   it('keeps the queue when the saved draft is not valid, and drops only the draft', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await reloadWithState(page, { draft: 42, queue: [{ text: 'kept queue', attachments: [] }] });
     assert.equal(await page.page.locator('.composer-input').inputValue(), '');
     assert.equal(await page.page.locator('.queued-text').inputValue(), 'kept queue');
   });
 
   it('starts empty from a state that is not an object', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await reloadWithState(page, 'garbage');
     assert.equal(await page.page.locator('.composer-input').inputValue(), '');
     assert.equal(await page.page.locator('.queued-message').count(), 0);

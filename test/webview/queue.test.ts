@@ -6,8 +6,7 @@ describe('webview: queued messages', () => {
   const chat = useChatPages();
 
   async function runningChat() {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     return page;
   }
 

@@ -10,8 +10,7 @@ describe('webview: Restricted Mode notice', () => {
   const chat = useChatPages();
 
   it('is a neutral notice with Manage Workspace Trust, not an error with Check agents', async () => {
-    const page = await chat.open({ width: 420, height: 520 });
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot(), { width: 420, height: 520 });
     await page.host(
       agentFailed('Demo agent (offline)', {
         kind: 'untrusted',
@@ -34,8 +33,10 @@ describe('webview: Restricted Mode notice', () => {
   });
 
   it('the empty chat shows what trust unlocks, not the tips for asking an agent (screenshot)', async () => {
-    const page = await chat.open({ width: 420, height: 620 });
-    await page.host(snapshot({}, { selectedAgentId: 'demo' }));
+    const page = await chat.openShowing(snapshot({}, { selectedAgentId: 'demo' }), {
+      width: 420,
+      height: 620,
+    });
     const empty = page.page.locator('.empty-state');
     assert.match(await empty.innerText(), /Ask Copilot CLI|Ask Demo agent/, 'the normal tips before');
     await page.host(
@@ -63,8 +64,7 @@ describe('webview: Restricted Mode locks the composer', () => {
   const chat = useChatPages();
 
   it('disables the message box with the reason, and clears what was said about trust once it is granted', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host({ type: 'error', message: 'This workspace is not trusted, so no agent is started.' });
     await page.host(
       status({

@@ -65,8 +65,7 @@ describe('webview: the "not being saved" notice', () => {
   });
 
   it('a chat read-only from the start (snapshot) shows the lock', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot(
         {},
         {

@@ -24,8 +24,7 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('renders a snapshot: title, entries in order, agent picker', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [
           message('user', 'e1', 'Hello agent'),
@@ -51,8 +50,7 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('applies events like the core thread: append, replace, turns by id', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(
       events(
         { type: 'turn_started', turn: turn('t1') },
@@ -71,8 +69,7 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('shows text appended to a message it never received, warns, and ignores text appended to a tool call', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [toolCall('e1', { title: 'Run tests' })] }));
+    const page = await chat.openShowing(snapshot({ entries: [toolCall('e1', { title: 'Run tests' })] }));
     const warnings: string[] = [];
     page.page.on('console', (m) => {
       if (m.type() === 'warning') {
@@ -94,8 +91,7 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('ignores batches for another chat', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host({
       type: 'thread_events',
       chatId: 'chat-old',
@@ -111,8 +107,7 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('shows an invalid host message as an inline error and keeps working', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     const warnings: string[] = [];
     page.page.on('console', (m) => {
       if (m.type() === 'warning') {
@@ -133,8 +128,10 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('shows a short empty state with Add Agent… first, naming the agent and the offline demo (300 px)', async () => {
-    const page = await chat.open({ width: 300, height: 600 });
-    await page.host(snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }));
+    const page = await chat.openShowing(
+      snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }),
+      { width: 300, height: 600 },
+    );
     const empty = page.page.locator('.empty-state');
     const text = await empty.innerText();
     assert.match(text, /Chat with Demo agent \(offline\)/);
@@ -163,8 +160,10 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('with a real agent, the tips come first and Add another agent… after them', async () => {
-    const page = await chat.open({ width: 300, height: 600 });
-    await page.host(snapshot({}, { selectedAgentId: 'copilot' }));
+    const page = await chat.openShowing(snapshot({}, { selectedAgentId: 'copilot' }), {
+      width: 300,
+      height: 600,
+    });
     const empty = page.page.locator('.empty-state');
     assert.match(await empty.innerText(), /Ask Copilot CLI to explain, fix or build something\./);
     assert.equal(await empty.locator('.empty-demo').count(), 0);
@@ -175,8 +174,7 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('shows "Starting <agent>…" while the agent starts', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({}, { status: { state: 'idle' } }));
+    const page = await chat.openShowing(snapshot({}, { status: { state: 'idle' } }));
     await page.host(status({ state: 'starting', agentName: 'Claude Code' }));
     assert.equal(await page.page.locator('.status-starting').innerText(), 'Starting Claude Code…');
     assert.equal(
@@ -190,8 +188,7 @@ describe('webview: handshake, snapshot and store', () => {
   });
 
   it('keeps the composer draft across a reload (vscode.setState)', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.page.locator('.composer-input').fill('half-written thought');
     await page.page.reload();
     await page.waitForReady();

@@ -21,8 +21,7 @@ describe('webview: spinners', () => {
   // A smoothly eased spinner asks the renderer's main thread for every frame while an agent thinks in
   // silence; stepped at 20 a second it costs a fraction of that (the bench's idle-with-a-running-turn row).
   it('turns in 30 steps of 1.5 s, not on every frame', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(events(started(turn('t1'))));
     assert.deepEqual(await workingSpinner(page), {
       name: 'codicon-spin',

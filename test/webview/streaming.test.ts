@@ -26,8 +26,7 @@ describe('webview: streaming', () => {
   const chat = useChatPages();
 
   it('200 text_appended chunks give exactly the joined text, and early blocks are kept', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(
       events(started(turn('t1')), added(message('user', 'e1', 'Explain')), added(message('agent', 'e2', ''))),
     );
@@ -87,8 +86,7 @@ describe('webview: streaming', () => {
   });
 
   it('appends to an open code fence in place while it streams', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({ entries: [message('agent', 'e1', 'Here:\n\n```py\nprint(1)\n')], turns: [turn('t1')] }),
     );
     const fence = page.page.locator('[data-entry-id="e1"] .md-block-open .code-block');
@@ -115,8 +113,7 @@ describe('webview: streaming', () => {
   });
 
   it('opens thinking while it streams and folds it when the answer starts', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(events(added(message('thought', 'th', 'Considering options'))));
     const header = page.page.locator('[data-entry-id="th"] .disclosure-header');
     assert.equal(await header.getAttribute('aria-expanded'), 'true');
@@ -131,8 +128,7 @@ describe('webview: streaming', () => {
   });
 
   it('folds thinking when the turn ends, and marks only the streaming message busy', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(events(added(message('thought', 'th', 'Hmm'))));
     assert.equal(await page.page.locator('[data-entry-id="th"]').getAttribute('aria-busy'), 'true');
     assert.equal(await page.page.locator('.transcript').getAttribute('aria-live'), 'polite');
@@ -146,8 +142,10 @@ describe('webview: streaming', () => {
   });
 
   it('follows the stream, stops when the user scrolls up, and offers Jump to latest', async () => {
-    const page = await chat.open({ height: 500 });
-    await page.host(snapshot({ entries: [message('agent', 'e1', '')], turns: [turn('t1')] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('agent', 'e1', '')], turns: [turn('t1')] }),
+      { height: 500 },
+    );
     for (let i = 0; i < 40; i++) {
       await page.host(events(appended('e1', `Line ${i} of a long answer.\n\n`)));
     }

@@ -82,8 +82,7 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
   }
 
   it('keeps the live code block as the finished block when its fence closes', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({ entries: [message('agent', 's', 'Intro\n\n```ts\na();\n')], turns: [turn('t1')] }),
     );
     await page.page.evaluate(() => {
@@ -134,8 +133,9 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
   });
 
   it('grows the paragraph in place while plain words arrive, and re-renders it when markdown does', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('agent', 's', 'Done.\n\nPlain')], turns: [turn('t1')] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('agent', 's', 'Done.\n\nPlain')], turns: [turn('t1')] }),
+    );
     const keep = () =>
       page.page.evaluate(() => {
         const w = window as unknown as { __p: Element | null };

@@ -6,8 +6,7 @@ describe('webview: opening files from a tool call card', () => {
   const chat = useChatPages();
 
   it('opens a tool call diff at its first changed line', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [
           toolCall('e1', {

@@ -93,8 +93,7 @@ describe('webview: tool call cards', () => {
   });
 
   it('renders a diff with + and − lines, a gutter and counts', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [
           toolCall('e1', {
@@ -160,8 +159,7 @@ describe('webview: tool call cards', () => {
   });
 
   it('shows terminal output as it arrives, with the exit status', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [RUNNING_COMMAND], turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ entries: [RUNNING_COMMAND], turns: [turn('t1')] }));
     const terminal = page.page.locator('[data-entry-id="e1"] .terminal');
     assert.match(await terminal.locator('.terminal-status').innerText(), /Waiting for output/);
     await page.host(terminalOutput({ output: '\u001b[32mok\u001b[0m 1\nprogress 10%\rprogress 100%\n' }));
@@ -189,8 +187,7 @@ describe('webview: tool call cards', () => {
   });
 
   it('appends terminal output deltas, also when a line, a \\r rewrite or a colour code spans two', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [RUNNING_COMMAND], turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ entries: [RUNNING_COMMAND], turns: [turn('t1')] }));
     const output = page.page.locator('[data-entry-id="e1"] .terminal-output');
     await page.host(terminalOutput({ output: 'line 1\nprogress 1' }));
     assert.equal(await output.textContent(), 'line 1\nprogress 1');
@@ -211,8 +208,7 @@ describe('webview: tool call cards', () => {
   });
 
   it('shows terminal output that arrived before its card', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(terminalOutput({ output: 'early\n', exitStatus: { exitCode: 0, signal: null } }));
     await page.host(
       events({
@@ -226,8 +222,7 @@ describe('webview: tool call cards', () => {
   });
 
   it('opens locations as path:line and shows text content in a scrollable pre', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [
           toolCall('e1', {

@@ -50,8 +50,7 @@ describe('webview: untrusted agent output stays inert', () => {
   const chat = useChatPages();
 
   it('an XSS corpus in every place agent data reaches renders as text', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot(
         {
           entries: [
@@ -222,8 +221,7 @@ describe('webview: untrusted agent output stays inert', () => {
   });
 
   it('streamed payloads split across chunks stay inert too', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(events(added(message('agent', 'a1', ''))));
     for (let at = 0; at < CORPUS.length; at += 7) {
       await page.host(events({ type: 'text_appended', entryId: 'a1', text: CORPUS.slice(at, at + 7) }));

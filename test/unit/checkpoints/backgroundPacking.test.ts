@@ -1,14 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  createReadStream,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -31,13 +23,13 @@ function manyFiles(count: number, tag: string): Record<string, string> {
  */
 function gatedGit(root: string): { git: string; started: string; release: string } {
   const gate = path.join(root, 'gate');
-  mkdirSync(gate);
+  fs.mkdirSync(gate);
   const started = path.join(gate, 'started');
   const release = path.join(gate, 'release');
   execFileSync('mkfifo', [started, release]);
   const git = path.join(root, 'gated-git');
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(
+  fs.writeFileSync(
     git,
     [
       '#!/bin/sh',
@@ -48,7 +40,7 @@ function gatedGit(root: string): { git: string; started: string; release: string
       '',
     ].join('\n'),
   );
-  chmodSync(git, 0o755);
+  fs.chmodSync(git, 0o755);
   return { git, started, release };
 }
 
@@ -56,7 +48,7 @@ function gatedGit(root: string): { git: string; started: string; release: string
 function gcStarted(fifo: string): Promise<number> {
   return new Promise((resolve, reject) => {
     let text = '';
-    createReadStream(fifo, 'utf8')
+    fs.createReadStream(fifo, 'utf8')
       .on('data', (chunk) => (text += String(chunk)))
       .on('end', () => resolve(Number(text.trim())))
       .on('error', reject);
@@ -92,7 +84,7 @@ function hasObject(gitDir: string, id: string): boolean {
 }
 
 const packs = (gitDir: string): string[] =>
-  readdirSync(path.join(gitDir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
+  fs.readdirSync(path.join(gitDir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
 
 describe('checkpoints: packing the shadow repository in the background', function () {
   // Only on POSIX: the gate is a shell script with FIFOs.
@@ -167,7 +159,7 @@ describe('checkpoints: packing the shadow repository in the background', functio
     const store = await fixture.openStore({ packLooseObjects: 1 });
     await store.idle();
     // Another window's gc, as git records it: a live process on this host.
-    writeFileSync(path.join(gitDir(), 'gc.pid'), `${process.pid} ${os.hostname()}`);
+    fs.writeFileSync(path.join(gitDir(), 'gc.pid'), `${process.pid} ${os.hostname()}`);
     await store.create();
     await store.idle();
     assert.deepEqual(packs(gitDir()), [], 'not packed while the lock is held');
@@ -178,7 +170,7 @@ describe('checkpoints: packing the shadow repository in the background', functio
     again.dispose();
     store.dispose();
 
-    rmSync(path.join(gitDir(), 'gc.pid'));
+    fs.rmSync(path.join(gitDir(), 'gc.pid'));
     const unlocked = await fixture.openStore({ packLooseObjects: 1 });
     await unlocked.idle();
     assert.ok(packs(gitDir()).length > 0, 'packed once the lock is gone');
@@ -193,7 +185,7 @@ describe('checkpoints: packing the shadow repository in the background', functio
     const stale = shadowGit(gitDir(), 'hash-object', '-w', '--stdin', '--path=x', 'stale\n').trim();
     const loose = path.join(gitDir(), 'objects', stale.slice(0, 2), stale.slice(2));
     const threeWeeksAgo = new Date(Date.now() - 21 * 24 * 3600 * 1000);
-    utimesSync(loose, threeWeeksAgo, threeWeeksAgo);
+    fs.utimesSync(loose, threeWeeksAgo, threeWeeksAgo);
     const first = await store.create();
     await store.idle();
     write(fixture.workspace, { 'pkg0/file0.txt': 'changed\n' });

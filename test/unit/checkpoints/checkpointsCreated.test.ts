@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ShadowGitCheckpointStore } from '../../../src/features/checkpoints/core/shadowGit';
 import type { FileChangeStat } from '../../../src/features/checkpoints/core/types';
 import { silentLogger } from '../../../src/core/ports';
 import { realGit } from './support/shadowStore';
+import { useTempFolder } from '../../support/tempFolder';
 
 /** Above git's small-file bound: git maps it, so a save under it is seen half way. */
 const BODY = 40_000;
@@ -57,16 +57,9 @@ function verdict(changes: readonly FileChangeStat[], file: string): string {
  */
 describe('checkpoints: a file that existed is never "created"', function () {
   this.timeout(300_000);
-  let root: string;
   let workspace: string;
   let saver: ChildProcess | undefined;
   const stores: ShadowGitCheckpointStore[] = [];
-
-  beforeEach(() => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'acp-created-'));
-    workspace = path.join(root, 'workspace');
-    mkdirSync(workspace);
-  });
 
   afterEach(async () => {
     saver?.kill('SIGKILL');
@@ -75,13 +68,17 @@ describe('checkpoints: a file that existed is never "created"', function () {
       await store.idle();
       store.dispose();
     }
-    rmSync(root, { recursive: true, force: true });
+  });
+  const temp = useTempFolder('acp-created-');
+  beforeEach(() => {
+    workspace = path.join(temp.path, 'workspace');
+    mkdirSync(workspace);
   });
 
   async function open(storage: string, git?: string): Promise<ShadowGitCheckpointStore> {
     const store = await ShadowGitCheckpointStore.open({
       folders: [workspace],
-      storageDir: path.join(root, storage),
+      storageDir: path.join(temp.path, storage),
       logger: silentLogger,
       ...(git === undefined ? {} : { git }),
     });
@@ -124,8 +121,8 @@ describe('checkpoints: a file that existed is never "created"', function () {
     writeFileSync(file, 'existed\n');
     writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
     // A git whose `add` cannot read flaky.txt (as a short read under a save makes it say), the first time.
-    const failed = path.join(root, 'failed-once');
-    const git = path.join(root, 'git');
+    const failed = path.join(temp.path, 'failed-once');
+    const git = path.join(temp.path, 'git');
     writeFileSync(
       git,
       `#!/bin/sh

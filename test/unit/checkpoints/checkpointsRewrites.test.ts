@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { originals } from '../../../src/features/checkpoints/chat/putBack';
 import { turnChangesOf, UNSURE_BEFORE } from '../../../src/features/checkpoints/chat/cardUpdates';
 import { ShadowGitCheckpointStore } from '../../../src/features/checkpoints/core/shadowGit';
 import { silentLogger } from '../../../src/core/ports';
 import { realGit } from './support/shadowStore';
+import { useTempFolder } from '../../support/tempFolder';
 
 /** Above git's 32 KiB small-file bound: git maps such a file, and a truncation under it is a SIGBUS. */
 const BODY = 40_000;
@@ -31,16 +31,9 @@ function startWriter(file: string): ChildProcess {
 
 describe('checkpoints: a file rewritten while checkpoints read it', function () {
   this.timeout(120_000);
-  let root: string;
   let workspace: string;
   let writer: ChildProcess | undefined;
   let store: ShadowGitCheckpointStore | undefined;
-
-  beforeEach(() => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'acp-rewrites-'));
-    workspace = path.join(root, 'workspace');
-    mkdirSync(workspace);
-  });
 
   afterEach(async () => {
     writer?.kill('SIGKILL');
@@ -48,7 +41,11 @@ describe('checkpoints: a file rewritten while checkpoints read it', function () 
     await store?.idle();
     store?.dispose();
     store = undefined;
-    rmSync(root, { recursive: true, force: true });
+  });
+  const temp = useTempFolder('acp-rewrites-');
+  beforeEach(() => {
+    workspace = path.join(temp.path, 'workspace');
+    mkdirSync(workspace);
   });
 
   it('stores only whole versions the writer wrote, or says it is unsure of the file — never empty or torn', async () => {
@@ -57,7 +54,7 @@ describe('checkpoints: a file rewritten while checkpoints read it', function () 
     writeFileSync(path.join(workspace, 'calm.txt'), 'calm\n');
     store = await ShadowGitCheckpointStore.open({
       folders: [workspace],
-      storageDir: path.join(root, 'storage'),
+      storageDir: path.join(temp.path, 'storage'),
       logger: silentLogger,
     });
     await store.create();
@@ -138,27 +135,24 @@ describe('checkpoints: a file rewritten while checkpoints read it', function () 
 
 describe('checkpoints: a git killed by a signal', function () {
   this.timeout(60_000);
-  let root: string;
   let store: ShadowGitCheckpointStore | undefined;
-
-  beforeEach(() => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'acp-git-signal-'));
-    mkdirSync(path.join(root, 'workspace'));
-    writeFileSync(path.join(root, 'workspace', 'a.txt'), 'a\n');
-  });
 
   afterEach(async () => {
     await store?.idle();
     store?.dispose();
     store = undefined;
-    rmSync(root, { recursive: true, force: true });
+  });
+  const temp = useTempFolder('acp-git-signal-');
+  beforeEach(() => {
+    mkdirSync(path.join(temp.path, 'workspace'));
+    writeFileSync(path.join(temp.path, 'workspace', 'a.txt'), 'a\n');
   });
 
   /** A git that kills itself with SIGBUS on `add` — the first `times` times — and is git otherwise. */
   /** A git that kills itself with SIGBUS, the first `times` runs whose arguments contain `trigger`. */
   function dyingGit(times: number, trigger = 'add'): { git: string; deaths: () => number } {
-    const count = path.join(root, 'deaths');
-    const git = path.join(root, 'git');
+    const count = path.join(temp.path, 'deaths');
+    const git = path.join(temp.path, 'git');
     writeFileSync(
       git,
       `#!/bin/sh
@@ -178,8 +172,8 @@ exec '${realGit()}' "$@"
 
   async function open(git: string): Promise<ShadowGitCheckpointStore> {
     store = await ShadowGitCheckpointStore.open({
-      folders: [path.join(root, 'workspace')],
-      storageDir: path.join(root, 'storage'),
+      folders: [path.join(temp.path, 'workspace')],
+      storageDir: path.join(temp.path, 'storage'),
       logger: silentLogger,
       git,
     });
@@ -192,7 +186,7 @@ exec '${realGit()}' "$@"
     const checkpoint = await s.create();
     assert.equal(deaths(), 1, 'the first add was killed');
     assert.deepEqual(
-      await s.read(checkpoint, path.join(root, 'workspace', 'a.txt')),
+      await s.read(checkpoint, path.join(temp.path, 'workspace', 'a.txt')),
       new TextEncoder().encode('a\n'),
     );
   });
@@ -201,8 +195,8 @@ exec '${realGit()}' "$@"
     const { git, deaths } = dyingGit(1_000, '-o -m');
     const s = await open(git);
     const first = await s.create();
-    writeFileSync(path.join(root, 'workspace', 'a.txt'), 'changed\n');
-    writeFileSync(path.join(root, 'workspace', 'new.txt'), 'new\n');
+    writeFileSync(path.join(temp.path, 'workspace', 'a.txt'), 'changed\n');
+    writeFileSync(path.join(temp.path, 'workspace', 'new.txt'), 'new\n');
     const second = await s.create();
     assert.ok(deaths() >= 2, 'the listing that reads files was killed each time');
     assert.deepEqual(
@@ -213,7 +207,7 @@ exec '${realGit()}' "$@"
       ],
     );
     assert.deepEqual(
-      await s.read(second, path.join(root, 'workspace', 'a.txt')),
+      await s.read(second, path.join(temp.path, 'workspace', 'a.txt')),
       new TextEncoder().encode('changed\n'),
     );
   });

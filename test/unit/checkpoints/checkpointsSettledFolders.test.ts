@@ -1,15 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import {
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  lstatSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import * as path from 'node:path';
@@ -29,15 +20,15 @@ const ahead = (): number => Date.now() + AHEAD_MS;
 function saveTimes(target: string): string {
   const saved = `${target.replace(/[/\\]/g, '_')}.times`;
   const keeper = path.join(os.tmpdir(), `acp-times-${process.pid}-${saved}`);
-  writeFileSync(keeper, '');
+  fs.writeFileSync(keeper, '');
   execFileSync('touch', ['-h', '-r', target, keeper]);
   return keeper;
 }
 
 function restoreTimes(target: string, keeper: string): void {
   execFileSync('touch', ['-h', '-r', keeper, target]);
-  rmSync(keeper);
-  const now = lstatSync(target, { bigint: true });
+  fs.rmSync(keeper);
+  const now = fs.lstatSync(target, { bigint: true });
   assert.ok(now.ctimeNs > now.mtimeNs, 'the mtime is set back; the ctime is not');
 }
 
@@ -67,8 +58,8 @@ describe('checkpoints: the quick look over folders whose entries did not change'
 
   /** The git commands run since the last call: whether they listed untracked files (a full look). */
   function commandsSince(): { full: boolean; quick: boolean; stopped?: true } {
-    const lines = readFileSync(log, 'utf8').split('\n');
-    writeFileSync(log, '');
+    const lines = fs.readFileSync(log, 'utf8').split('\n');
+    fs.writeFileSync(log, '');
     return {
       full: lines.some((line) => / ls-files .*-o/.test(line)),
       quick: lines.some((line) => / diff-files /.test(line)),
@@ -96,7 +87,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
   });
 
   it('stamps taken within the settling time of a change are not trusted: the next look is a full one', async () => {
-    writeFileSync(file('src/fresh.txt'), 'fresh\n');
+    fs.writeFileSync(file('src/fresh.txt'), 'fresh\n');
     const writtenAt = Date.now();
     const s = await openStore(() => writtenAt); // every look happens, by this clock, as src/ changed
     await s.create();
@@ -111,7 +102,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     await s.create();
     commandsSince();
     const times = saveTimes(file('src/deep'));
-    writeFileSync(file('src/deep/planted.txt'), 'planted\n');
+    fs.writeFileSync(file('src/deep/planted.txt'), 'planted\n');
     restoreTimes(file('src/deep'), times);
     const after = await s.create();
     assert.equal(commandsSince().full, true);
@@ -124,7 +115,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     const s = await openStore();
     const before = await s.create();
     const times = saveTimes(file('docs'));
-    renameSync(file('docs/readme.md'), file('docs/renamed.md'));
+    fs.renameSync(file('docs/readme.md'), file('docs/renamed.md'));
     restoreTimes(file('docs'), times);
     const after = await s.create();
     assert.deepEqual(summary(await s.changes(before, after), fixture.workspace), [
@@ -137,7 +128,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     const s = await openStore();
     const before = await s.create();
     const times = saveTimes(file('src/a.txt'));
-    writeFileSync(file('src/a.txt'), 'A\n');
+    fs.writeFileSync(file('src/a.txt'), 'A\n');
     restoreTimes(file('src/a.txt'), times);
     const after = await s.create();
     assert.deepEqual(summary(await s.changes(before, after), fixture.workspace), [
@@ -148,11 +139,11 @@ describe('checkpoints: the quick look over folders whose entries did not change'
   it('a tracked file whose mtime was old, rewritten within the second it was staged with its size and mtime kept, is in the next checkpoint', async () => {
     // git keeps whole seconds of ctime: the rewrite may fall in the second the checkpoint read the file.
     const old = new Date(Date.now() - 3_600_000);
-    utimesSync(file('src/a.txt'), old, old);
+    fs.utimesSync(file('src/a.txt'), old, old);
     const s = await openStore();
     const before = await s.create();
-    writeFileSync(file('src/a.txt'), 'A\n');
-    utimesSync(file('src/a.txt'), old, old);
+    fs.writeFileSync(file('src/a.txt'), 'A\n');
+    fs.utimesSync(file('src/a.txt'), old, old);
     const after = await s.create();
     assert.deepEqual(summary(await s.changes(before, after), fixture.workspace), [
       'modified src/a.txt +1 -1',
@@ -179,7 +170,7 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     execFileSync('mkfifo', [file('src/deep/.gitattributes')]);
     restoreTimes(file('src/deep'), times);
     // git's check of the indexed files runs beside ours of the folders; here it hangs, as on that FIFO.
-    writeFileSync(stuck, '');
+    fs.writeFileSync(stuck, '');
     await s.create();
     // Stopped while it waited (its trap logs it), or before its shell had even logged its command line: the
     // stamps, on their worker, can differ within a millisecond. Never left to the timeout (which kills it
@@ -195,15 +186,15 @@ describe('checkpoints: the quick look over folders whose entries did not change'
 
   it('a linked .gitignore whose target outside is swapped for a FIFO: the folder is left out, nothing hangs', async () => {
     const outside = path.join(fixture.root, 'outside-rules');
-    writeFileSync(outside, '*.tmp\n');
-    symlinkSync(outside, file('docs/.gitignore'));
+    fs.writeFileSync(outside, '*.tmp\n');
+    fs.symlinkSync(outside, file('docs/.gitignore'));
     const s = await openStore();
     await s.create();
     await s.create(); // the link is left out (as any link) by the first: this one takes the rest
     commandsSince();
     await s.create();
     assert.equal(commandsSince().quick, true);
-    rmSync(outside);
+    fs.rmSync(outside);
     execFileSync('mkfifo', [outside]);
     await s.create();
     assert.deepEqual(s.untrackedFolders(), [file('docs')]);
@@ -214,11 +205,11 @@ describe('checkpoints: the quick look over folders whose entries did not change'
     await s.create();
     await s.create();
     const rootTimes = saveTimes(fixture.workspace);
-    writeFileSync(file('keep.log'), 'existing\n');
+    fs.writeFileSync(file('keep.log'), 'existing\n');
     restoreTimes(fixture.workspace, rootTimes);
     const ignoring = await s.create();
     const ruleTimes = saveTimes(file('.gitignore'));
-    writeFileSync(file('.gitignore'), '*.lo_\n'); // same size
+    fs.writeFileSync(file('.gitignore'), '*.lo_\n'); // same size
     restoreTimes(file('.gitignore'), ruleTimes);
     const changes = await s.changes(ignoring, await s.create());
     const kept = changes.find((change) => change.path === file('keep.log'));
@@ -236,20 +227,20 @@ describe('checkpoints: folder stamps', () => {
   afterEach(() => taker.dispose());
 
   it('a folder changed with its mtime set back no longer matches its stamp', async () => {
-    mkdirSync(path.join(fixture.workspace, 'dir'));
+    fs.mkdirSync(path.join(fixture.workspace, 'dir'));
     const stamps = new FolderStamps(fixture.workspace, taker, ahead);
     await stamps.addFolders(['dir/']);
     assert.equal(stamps.trustworthy, true);
     assert.equal(await stamps.unchanged(), true);
     const dir = path.join(fixture.workspace, 'dir');
     const times = saveTimes(dir);
-    writeFileSync(path.join(dir, 'new.txt'), 'x');
+    fs.writeFileSync(path.join(dir, 'new.txt'), 'x');
     restoreTimes(dir, times);
     assert.equal(await stamps.unchanged(), false);
   });
 
   it('a stamp taken within two seconds of the folder’s last change is not trustworthy', async () => {
-    mkdirSync(path.join(fixture.workspace, 'dir'));
+    fs.mkdirSync(path.join(fixture.workspace, 'dir'));
     const madeAt = Date.now();
     const stamps = new FolderStamps(fixture.workspace, taker, () => madeAt);
     await stamps.addFolders(['dir/']);
@@ -259,13 +250,13 @@ describe('checkpoints: folder stamps', () => {
 
   it('a linked rule file whose target outside is rewritten with its size and times kept no longer matches', async () => {
     const outside = path.join(fixture.root, 'outside-rules');
-    writeFileSync(outside, '*.tmp\n');
-    symlinkSync(outside, path.join(fixture.workspace, '.gitignore'));
+    fs.writeFileSync(outside, '*.tmp\n');
+    fs.symlinkSync(outside, path.join(fixture.workspace, '.gitignore'));
     const stamps = new FolderStamps(fixture.workspace, taker, ahead);
     await stamps.addRuleFile('.gitignore');
     assert.equal(await stamps.unchanged(), true);
     const times = saveTimes(outside);
-    writeFileSync(outside, '*.lo_\n');
+    fs.writeFileSync(outside, '*.lo_\n');
     restoreTimes(outside, times);
     assert.equal(await stamps.unchanged(), false, 'the target’s ctime moved');
   });
@@ -274,11 +265,11 @@ describe('checkpoints: folder stamps', () => {
     const stamps = new FolderStamps(fixture.workspace, taker, ahead);
     await stamps.addFolders(['later/', '']);
     assert.equal(await stamps.unchanged(), true);
-    mkdirSync(path.join(fixture.workspace, 'later'));
+    fs.mkdirSync(path.join(fixture.workspace, 'later'));
     assert.equal(await stamps.unchanged(), false);
     const again = new FolderStamps(fixture.workspace, taker, ahead);
     await again.addFolders(['later/']);
-    rmSync(path.join(fixture.workspace, 'later'), { recursive: true });
+    fs.rmSync(path.join(fixture.workspace, 'later'), { recursive: true });
     assert.equal(await again.unchanged(), false);
   });
 

@@ -1,14 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ownIndex } from '../../../src/features/checkpoints/core/ownIndex';
@@ -17,11 +9,11 @@ describe('checkpoints: each store object’s own index', () => {
   let gitDir: string;
 
   beforeEach(() => {
-    gitDir = mkdtempSync(path.join(os.tmpdir(), 'acp-own-index-'));
+    gitDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-own-index-'));
   });
 
   afterEach(() => {
-    rmSync(gitDir, { recursive: true, force: true });
+    fs.rmSync(gitDir, { recursive: true, force: true });
   });
 
   it('is seeded from the newest whole index, a closed window’s too, whose files are then removed', async () => {
@@ -29,18 +21,18 @@ describe('checkpoints: each store object’s own index', () => {
     const closed = spawnSync(process.execPath, ['-e', '']).pid;
     assert.notEqual(closed, process.pid);
     const dir = path.join(gitDir, 'acp-index');
-    mkdirSync(dir);
+    fs.mkdirSync(dir);
     const at = (name: string, text: string, secondsAgo: number): void => {
-      writeFileSync(path.join(dir, name), text);
+      fs.writeFileSync(path.join(dir, name), text);
       const when = new Date(Date.now() - secondsAgo * 1000);
-      utimesSync(path.join(dir, name), when, when);
+      fs.utimesSync(path.join(dir, name), when, when);
     };
     at(`${process.pid}-900`, 'this process, older', 60);
     at(`${closed}-1`, 'the closed window, newest whole', 10);
     at(`${closed}-2`, 'the closed window, oldest', 120);
     at(`${closed}-3.lock`, 'a lock it left: never whole', 0);
     const mine = await ownIndex(gitDir);
-    assert.equal(readFileSync(mine, 'utf8'), 'the closed window, newest whole');
-    assert.deepEqual(readdirSync(dir).sort(), [`${process.pid}-900`, path.basename(mine)].sort());
+    assert.equal(fs.readFileSync(mine, 'utf8'), 'the closed window, newest whole');
+    assert.deepEqual(fs.readdirSync(dir).sort(), [`${process.pid}-900`, path.basename(mine)].sort());
   });
 });

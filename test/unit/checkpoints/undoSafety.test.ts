@@ -1,14 +1,5 @@
 import { strict as assert } from 'node:assert';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
@@ -25,10 +16,10 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
   beforeEach(() => {
     // A folder the agent must not reach: its files have the names the workspace's files have.
-    outside = mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
-    writeFileSync(path.join(outside, 'a.txt'), 'outside a\n');
-    writeFileSync(path.join(outside, 'new.txt'), 'outside new\n');
-    writeFileSync(path.join(outside, 'secret'), 'ssh key\n');
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
+    fs.writeFileSync(path.join(outside, 'a.txt'), 'outside a\n');
+    fs.writeFileSync(path.join(outside, 'new.txt'), 'outside new\n');
+    fs.writeFileSync(path.join(outside, 'secret'), 'ssh key\n');
     before = hashTree(outside);
     chat = reviewedChat((made) => (port = made));
   });
@@ -36,7 +27,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   afterEach(async () => {
     await chat?.dispose();
     chat = undefined;
-    rmSync(outside, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   const file = (name: string): string => path.join((chat as ChatHarness).dir, name);
@@ -69,8 +60,8 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   }
 
   it('Undo all after the agent swaps a folder for a link to outside in the same turn: outside unchanged, the card says why', async () => {
-    mkdirSync(file('dir'));
-    writeFileSync(file('dir/a.txt'), 'workspace a\n');
+    fs.mkdirSync(file('dir'));
+    fs.writeFileSync(file('dir/a.txt'), 'workspace a\n');
     await chat!.ready();
     await run(`own write dir/a.txt agent ; write dir/new.txt x ; link dir ${outside}`);
     const turn = turns()[0];
@@ -80,7 +71,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     await undoAll(turn);
     assert.deepEqual(port.confirmations, [], 'nothing of the user is at stake: no question');
     assert.equal(hashTree(outside), before, 'nothing outside the workspace was written, created or deleted');
-    assert.equal(readlinkSync(file('dir')), outside, 'the link is left as it is');
+    assert.equal(fs.readlinkSync(file('dir')), outside, 'the link is left as it is');
     const row = rowOf(turns()[0], 'dir/a.txt');
     assert.equal(row?.decision, 'pending', 'a file left alone is not called undone');
     assert.match(row?.problem ?? '', /Left alone: dir\/ is now a link to a folder outside the workspace/);
@@ -97,7 +88,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   });
 
   it('Undo of a created file after a later turn swaps its folder for a link: the outside file of that name survives', async () => {
-    mkdirSync(file('dir'));
+    fs.mkdirSync(file('dir'));
     await chat!.ready();
     await run('own write dir/new.txt created');
     await run(`own link dir ${outside}`);
@@ -111,14 +102,14 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
       path: file('dir/new.txt'),
     });
     assert.equal(hashTree(outside), before);
-    assert.equal(readFileSync(path.join(outside, 'new.txt'), 'utf8'), 'outside new\n');
+    assert.equal(fs.readFileSync(path.join(outside, 'new.txt'), 'utf8'), 'outside new\n');
     assert.match(rowOf(turns()[0], 'dir/new.txt')?.problem ?? '', /dir\/ is now a link to a folder outside/);
   });
 
   it('Restore after a later turn swaps a folder for a link: the dialog says what is left alone, outside unchanged', async () => {
-    mkdirSync(file('dir'));
-    writeFileSync(file('dir/a.txt'), 'v0\n');
-    writeFileSync(file('b.txt'), 'b0\n');
+    fs.mkdirSync(file('dir'));
+    fs.writeFileSync(file('dir/a.txt'), 'v0\n');
+    fs.writeFileSync(file('b.txt'), 'b0\n');
     await chat!.ready();
     await run('own write dir/a.txt v1 ; write b.txt b1');
     await run(`own link dir ${outside}`);
@@ -127,7 +118,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     assert.equal(hashTree(outside), before);
     assert.match(port.confirmations[0]?.detail ?? '', /dir\/a\.txt \(left alone: dir\/ is now a link/);
     assert.match(port.confirmations[0]?.message ?? '', /1 file will change/);
-    assert.equal(readFileSync(file('b.txt'), 'utf8'), 'b0\n', 'what can be restored is');
+    assert.equal(fs.readFileSync(file('b.txt'), 'utf8'), 'b0\n', 'what can be restored is');
     assert.match(
       port.informed.at(-1) ?? '',
       /Restored 1 file\. Left alone: .*dir\/a\.txt \(dir\/ is now a link/,
@@ -135,7 +126,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   });
 
   it('a file the agent replaced by a link to outside is restored by replacing the link, not writing through it', async () => {
-    writeFileSync(file('a.txt'), 'mine\n');
+    fs.writeFileSync(file('a.txt'), 'mine\n');
     await chat!.ready();
     await run(`own write a.txt agent ; link a.txt ${path.join(outside, 'secret')}`);
     assert.deepEqual(
@@ -146,13 +137,13 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
     await undoAll(turns()[0]);
     assert.equal(hashTree(outside), before);
-    assert.equal(lstatSync(file('a.txt')).isSymbolicLink(), false, 'the link is gone');
-    assert.equal(readFileSync(file('a.txt'), 'utf8'), 'mine\n', 'the file is back as it was');
+    assert.equal(fs.lstatSync(file('a.txt')).isSymbolicLink(), false, 'the link is gone');
+    assert.equal(fs.readFileSync(file('a.txt'), 'utf8'), 'mine\n', 'the file is back as it was');
   });
 
   it('a file replaced by a link to outside and written through: the card says so and names every link; Undo all asks nothing', async () => {
-    writeFileSync(file('notes.txt'), 'my notes\n');
-    mkdirSync(file('docs'));
+    fs.writeFileSync(file('notes.txt'), 'my notes\n');
+    fs.mkdirSync(file('docs'));
     await chat!.ready();
     const target = path.join(outside, 'a.txt');
     await run(
@@ -166,7 +157,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
       ['shortcut', 'created', { target: outside, outside: true }],
     ]);
     assert.equal(
-      readFileSync(target, 'utf8'),
+      fs.readFileSync(target, 'utf8'),
       'outside a\nwritten through the link\n',
       'the agent wrote outside',
     );
@@ -176,14 +167,14 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     await undoAll(turn);
     assert.deepEqual(port.confirmations, [], 'nothing changed after the turn: nothing to ask');
     assert.equal(hashTree(outside), afterTurn, 'Undo wrote nothing outside');
-    assert.equal(lstatSync(file('notes.txt')).isSymbolicLink(), false);
-    assert.equal(readFileSync(file('notes.txt'), 'utf8'), 'my notes\n', 'back as the plain file it was');
+    assert.equal(fs.lstatSync(file('notes.txt')).isSymbolicLink(), false);
+    assert.equal(fs.readFileSync(file('notes.txt'), 'utf8'), 'my notes\n', 'back as the plain file it was');
     assert.equal(
-      lstatSync(file('shortcut'), { throwIfNoEntry: false }),
+      fs.lstatSync(file('shortcut'), { throwIfNoEntry: false }),
       undefined,
       'the links it made are gone',
     );
-    assert.equal(lstatSync(file('docs/readme'), { throwIfNoEntry: false }), undefined);
+    assert.equal(fs.lstatSync(file('docs/readme'), { throwIfNoEntry: false }), undefined);
     assert.deepEqual(
       (turns()[0]?.changes?.files ?? []).map((f) => f.decision),
       ['undone', 'undone', 'undone'],
@@ -191,7 +182,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   });
 
   it('Undo of a link pointed elsewhere after the turn asks first; declined, nothing moves', async () => {
-    writeFileSync(file('real.txt'), 'real\n');
+    fs.writeFileSync(file('real.txt'), 'real\n');
     await chat!.ready();
     await run('own link alias.txt real.txt');
     await run(`own delete alias.txt ; link alias.txt ${path.join(outside, 'secret')}`);
@@ -199,13 +190,17 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     port.answer = false;
     await undoAll(turns()[0]);
     assert.match(port.confirmations[0]?.detail ?? '', /alias\.txt/, 'the later edit of the link is named');
-    assert.equal(readlinkSync(file('alias.txt')), path.join(outside, 'secret'), 'declined: the link stays');
+    assert.equal(
+      fs.readlinkSync(file('alias.txt')),
+      path.join(outside, 'secret'),
+      'declined: the link stays',
+    );
     assert.equal(hashTree(outside), before);
     assert.equal(rowOf(turns()[0], 'alias.txt')?.decision, 'pending');
   });
 
   it('Restore to before a turn that made links removes them, puts the file back, and writes nothing outside', async () => {
-    writeFileSync(file('notes.txt'), 'my notes\n');
+    fs.writeFileSync(file('notes.txt'), 'my notes\n');
     await chat!.ready();
     await run(
       `own link notes.txt ${path.join(outside, 'a.txt')} ; append notes.txt through\n ; link shortcut ${outside}`,
@@ -215,14 +210,14 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
     assert.match(port.confirmations[0]?.message ?? '', /2 files will change/);
     assert.equal(hashTree(outside), afterTurn, 'Restore wrote and deleted nothing outside');
-    assert.equal(lstatSync(file('notes.txt')).isSymbolicLink(), false);
-    assert.equal(readFileSync(file('notes.txt'), 'utf8'), 'my notes\n');
-    assert.equal(lstatSync(file('shortcut'), { throwIfNoEntry: false }), undefined, 'the link is gone');
-    assert.equal(readFileSync(path.join(outside, 'secret'), 'utf8'), 'ssh key\n', 'its target is not');
+    assert.equal(fs.lstatSync(file('notes.txt')).isSymbolicLink(), false);
+    assert.equal(fs.readFileSync(file('notes.txt'), 'utf8'), 'my notes\n');
+    assert.equal(fs.lstatSync(file('shortcut'), { throwIfNoEntry: false }), undefined, 'the link is gone');
+    assert.equal(fs.readFileSync(path.join(outside, 'secret'), 'utf8'), 'ssh key\n', 'its target is not');
   });
 
   it('a link inside the workspace is listed with its target, not called outside', async () => {
-    writeFileSync(file('real.txt'), 'real\n');
+    fs.writeFileSync(file('real.txt'), 'real\n');
     await chat!.ready();
     await run('own link alias.txt real.txt');
     assert.deepEqual(rowOf(turns()[0], 'alias.txt')?.link, { target: 'real.txt', outside: false });
@@ -241,15 +236,19 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
       path: file('new.txt'),
     });
     assert.equal(hashTree(outside), before);
-    assert.equal(existsSync(file('new.txt')), false);
-    assert.equal(lstatSync(file('new.txt'), { throwIfNoEntry: false }), undefined, 'the link itself is gone');
+    assert.equal(fs.existsSync(file('new.txt')), false);
+    assert.equal(
+      fs.lstatSync(file('new.txt'), { throwIfNoEntry: false }),
+      undefined,
+      'the link itself is gone',
+    );
   });
 
   it('an agent that un-ignores existing files: Undo all and Restore leave them, and the card says why', async () => {
-    writeFileSync(file('.gitignore'), 'build/\n.env\n');
-    mkdirSync(file('build'));
-    writeFileSync(file('build/out.js'), 'built\n');
-    writeFileSync(file('.env'), 'SECRET=1\n');
+    fs.writeFileSync(file('.gitignore'), 'build/\n.env\n');
+    fs.mkdirSync(file('build'));
+    fs.writeFileSync(file('build/out.js'), 'built\n');
+    fs.writeFileSync(file('.env'), 'SECRET=1\n');
     await chat!.ready();
     await run('own write .gitignore # nothing ignored\\n ; write new.txt x');
     const turn = turns()[0];
@@ -263,10 +262,10 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     );
 
     await undoAll(turn);
-    assert.equal(readFileSync(file('.env'), 'utf8'), 'SECRET=1\n', 'an existing file is never deleted');
-    assert.equal(readFileSync(file('build/out.js'), 'utf8'), 'built\n');
-    assert.equal(existsSync(file('new.txt')), false, 'a file the turn created is deleted');
-    assert.equal(readFileSync(file('.gitignore'), 'utf8'), 'build/\n.env\n');
+    assert.equal(fs.readFileSync(file('.env'), 'utf8'), 'SECRET=1\n', 'an existing file is never deleted');
+    assert.equal(fs.readFileSync(file('build/out.js'), 'utf8'), 'built\n');
+    assert.equal(fs.existsSync(file('new.txt')), false, 'a file the turn created is deleted');
+    assert.equal(fs.readFileSync(file('.gitignore'), 'utf8'), 'build/\n.env\n');
     assert.match(
       rowOf(turns()[0], '.env')?.problem ?? '',
       /ignored .* before the turn, so it may have existed/,
@@ -275,27 +274,27 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   });
 
   it('Restore after an agent un-ignored existing files keeps them', async () => {
-    writeFileSync(file('.gitignore'), '*.local\n');
-    writeFileSync(file('settings.local'), 'mine\n');
+    fs.writeFileSync(file('.gitignore'), '*.local\n');
+    fs.writeFileSync(file('settings.local'), 'mine\n');
     await chat!.ready();
     await run('own write .gitignore #\\n');
     await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
-    assert.equal(readFileSync(file('settings.local'), 'utf8'), 'mine\n');
-    assert.equal(readFileSync(file('.gitignore'), 'utf8'), '*.local\n');
+    assert.equal(fs.readFileSync(file('settings.local'), 'utf8'), 'mine\n');
+    assert.equal(fs.readFileSync(file('.gitignore'), 'utf8'), '*.local\n');
   });
 
   it('Undo all restores every file it can when one cannot be put back, and the card matches the disk', async () => {
-    writeFileSync(file('a.txt'), 'a0\n');
-    writeFileSync(file('b.txt'), 'b0\n');
+    fs.writeFileSync(file('a.txt'), 'a0\n');
+    fs.writeFileSync(file('b.txt'), 'b0\n');
     await chat!.ready();
     await run('own write a.txt a1 ; write b.txt b1');
     // The user (or another program) puts a folder where b.txt was: it cannot be written back.
-    rmSync(file('b.txt'));
-    mkdirSync(file('b.txt'));
+    fs.rmSync(file('b.txt'));
+    fs.mkdirSync(file('b.txt'));
 
     await undoAll(turns()[0]);
-    assert.equal(readFileSync(file('a.txt'), 'utf8'), 'a0\n');
-    assert.equal(lstatSync(file('b.txt')).isDirectory(), true, 'the folder is left');
+    assert.equal(fs.readFileSync(file('a.txt'), 'utf8'), 'a0\n');
+    assert.equal(fs.lstatSync(file('b.txt')).isDirectory(), true, 'the folder is left');
     const rows = turns()[0]?.changes?.files ?? [];
     assert.deepEqual(
       rows.map((r) => `${r.relativePath} ${r.decision}${r.problem ? ` ${r.problem}` : ''}`).sort(),
@@ -304,7 +303,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   });
 
   it('refuses to undo an earlier turn while a later turn of the same chat runs, and says why', async () => {
-    writeFileSync(file('a.txt'), 'a0\n');
+    fs.writeFileSync(file('a.txt'), 'a0\n');
     await chat!.ready();
     await run('own write a.txt a1');
     const sending = chat!.send('own write a.txt a2 ; shell sleep 1');
@@ -321,7 +320,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     await sending;
     assert.equal(rowOf(turns()[0], 'a.txt')?.decision, 'pending', 'not called undone');
     assert.equal(
-      readFileSync(file('a.txt'), 'utf8'),
+      fs.readFileSync(file('a.txt'), 'utf8'),
       'a2',
       "the later turn's content is not undone under it",
     );

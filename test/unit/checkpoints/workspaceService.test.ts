@@ -1,15 +1,5 @@
 import { strict as assert } from 'node:assert';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -86,19 +76,19 @@ describe('workspace service: checkpoints only where and when they may be taken',
 
   function folder(name: string): string {
     const dir = path.join(root, name);
-    mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
     return dir;
   }
 
   beforeEach(async () => {
-    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'acp-workspace-')));
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-workspace-')));
     const realGit = await findOnAbsolutePath('git', process.env);
     assert.ok(realGit, 'git on PATH');
     gitLog = path.join(root, 'git-runs.log');
     const wrapper = path.join(root, 'bin', 'git');
-    mkdirSync(path.dirname(wrapper));
-    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
-    chmodSync(wrapper, 0o755);
+    fs.mkdirSync(path.dirname(wrapper));
+    fs.writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
+    fs.chmodSync(wrapper, 0o755);
     savedPath = process.env.PATH;
     process.env.PATH = [path.dirname(wrapper), savedPath].join(path.delimiter);
     host = new TestHost(folder('home'));
@@ -126,7 +116,7 @@ describe('workspace service: checkpoints only where and when they may be taken',
     const store = plans.length > 0 ? await service.store().catch(() => undefined) : undefined;
     await (store as { idle?: () => Promise<void> } | undefined)?.idle?.();
     service.dispose();
-    rmSync(root, { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true });
   });
 
   async function checkpointId(): Promise<string> {
@@ -148,28 +138,28 @@ describe('workspace service: checkpoints only where and when they may be taken',
       problem: 'No checkpoint for this turn: the workspace is not trusted (Restricted Mode)',
     });
     await assert.rejects(service.store(), /not trusted/);
-    assert.equal(existsSync(gitLog), false, 'git ran in Restricted Mode');
+    assert.equal(fs.existsSync(gitLog), false, 'git ran in Restricted Mode');
     assert.equal(plans.length, 0, 'a store was opened');
-    assert.equal(existsSync(path.join(root, 'storage')), false, 'checkpoint storage was created');
+    assert.equal(fs.existsSync(path.join(root, 'storage')), false, 'checkpoint storage was created');
 
     host.grantTrust();
     // The chat's warm-up found nothing to do; it runs again now, without waiting for a turn.
-    await until(() => existsSync(path.join(root, 'storage', 'workspace', 'checkpoints')), 'the warm-up');
+    await until(() => fs.existsSync(path.join(root, 'storage', 'workspace', 'checkpoints')), 'the warm-up');
     await checkpointId();
-    assert.match(readFileSync(gitLog, 'utf8'), /--version/);
+    assert.match(fs.readFileSync(gitLog, 'utf8'), /--version/);
   });
 
   it('a folder added after the first checkpoint is checkpointed from the next turn on; a removed one is dropped', async () => {
     const project = host.open[0]!;
-    writeFileSync(path.join(project, 'a.txt'), 'a\n');
+    fs.writeFileSync(path.join(project, 'a.txt'), 'a\n');
     const first = await checkpointId();
     const added = folder('other');
-    writeFileSync(path.join(added, 'old.txt'), 'was there\n');
+    fs.writeFileSync(path.join(added, 'old.txt'), 'was there\n');
     host.setFolders([project, added]);
     const second = await checkpointId();
-    writeFileSync(path.join(project, 'a.txt'), 'a2\n');
-    writeFileSync(path.join(added, 'old.txt'), 'changed\n');
-    writeFileSync(path.join(added, 'new.txt'), 'new\n');
+    fs.writeFileSync(path.join(project, 'a.txt'), 'a2\n');
+    fs.writeFileSync(path.join(added, 'old.txt'), 'changed\n');
+    fs.writeFileSync(path.join(added, 'new.txt'), 'new\n');
     assert.deepEqual(await changedFiles(second), [
       path.join('home', 'project', 'a.txt'),
       path.join('other', 'new.txt'),
@@ -185,8 +175,8 @@ describe('workspace service: checkpoints only where and when they may be taken',
 
     host.setFolders([added]);
     const third = await checkpointId();
-    writeFileSync(path.join(project, 'a.txt'), 'a3\n');
-    writeFileSync(path.join(added, 'new.txt'), 'newer\n');
+    fs.writeFileSync(path.join(project, 'a.txt'), 'a3\n');
+    fs.writeFileSync(path.join(added, 'new.txt'), 'newer\n');
     assert.deepEqual(await changedFiles(third), [path.join('other', 'new.txt')]);
     // Nothing is known any more of the removed folder: reading it is refused, not answered "did not exist".
     await assert.rejects(review.read(second, path.join(project, 'a.txt')), /not in a checkpointed/);
@@ -204,12 +194,12 @@ describe('workspace service: checkpoints only where and when they may be taken',
       path.join(remoteHome, '.vscode-server', 'data', 'User', 'workspaceStorage', 'abc'),
       path.join(root, 'storage', 'global'),
     ];
-    writeFileSync(path.join(remoteHome, 'notes.txt'), 'x\n');
+    fs.writeFileSync(path.join(remoteHome, 'notes.txt'), 'x\n');
     const id = await checkpointId();
-    assert.equal(existsSync(path.join(remoteHome, '.vscode-server')), false, 'storage inside the folder');
+    assert.equal(fs.existsSync(path.join(remoteHome, '.vscode-server')), false, 'storage inside the folder');
     const [plan] = plans;
     assert.ok(plan?.storageDir.startsWith(path.join(root, 'storage', 'global') + path.sep), plan?.storageDir);
-    writeFileSync(path.join(remoteHome, 'notes.txt'), 'y\n');
+    fs.writeFileSync(path.join(remoteHome, 'notes.txt'), 'y\n');
     // Only the user's change is listed, never the shadow repository's own files.
     assert.deepEqual(await changedFiles(id), [path.join('remote', 'notes.txt')]);
   });
@@ -225,14 +215,14 @@ describe('workspace service: checkpoints only where and when they may be taken',
       );
     }
     assert.equal(plans.length, 0, 'a store was opened');
-    assert.equal(existsSync(gitLog), false, 'git ran for a refused folder');
+    assert.equal(fs.existsSync(gitLog), false, 'git ran for a refused folder');
     assert.equal(host.informed.length, 2, host.informed.join('\n'));
     assert.match(host.informed[0]!, /No checkpoints of .*home: it is your home folder/);
 
     const project = path.join(host.home, 'project');
     host.setFolders([host.home, project]);
     const id = await checkpointId();
-    writeFileSync(path.join(project, 'b.txt'), 'b\n');
+    fs.writeFileSync(path.join(project, 'b.txt'), 'b\n');
     assert.deepEqual(await changedFiles(id), [path.join('home', 'project', 'b.txt')]);
     assert.deepEqual(
       plans.map((plan) => plan.folders),
@@ -243,7 +233,7 @@ describe('workspace service: checkpoints only where and when they may be taken',
 
   it('stops taking checkpoints over the size cap, says why on the turn and once to the user, and resumes under it', async () => {
     // 3 MB that does not compress to below 1 MB.
-    writeFileSync(path.join(host.open[0]!, 'big.txt'), randomBytes(2_250_000).toString('base64'));
+    fs.writeFileSync(path.join(host.open[0]!, 'big.txt'), randomBytes(2_250_000).toString('base64'));
     const before = await checkpointId();
     host.capBytes = 1024 * 1024;
     now += 1000;
@@ -263,7 +253,7 @@ describe('workspace service: checkpoints only where and when they may be taken',
     host.capBytes = 2048 * 1024 * 1024;
     now += 1000;
     await checkpointId();
-    assert.ok(readdirSync(path.join(root, 'storage', 'workspace', 'checkpoints')).length > 0);
+    assert.ok(fs.readdirSync(path.join(root, 'storage', 'workspace', 'checkpoints')).length > 0);
   });
 
   it('Stop while the storage is measured against its cap gives the checkpoint up at once, opening no store', async () => {
@@ -291,8 +281,8 @@ describe('workspace service: checkpoints only where and when they may be taken',
           host.open = [dir];
           host.candidates = [storage];
           // Storage already over the cap: 2 MB stored, 1 MB allowed.
-          mkdirSync(path.join(storage, 'checkpoints'), { recursive: true });
-          writeFileSync(path.join(storage, 'checkpoints', 'filler'), Buffer.alloc(2 * 1024 * 1024));
+          fs.mkdirSync(path.join(storage, 'checkpoints'), { recursive: true });
+          fs.writeFileSync(path.join(storage, 'checkpoints', 'filler'), Buffer.alloc(2 * 1024 * 1024));
           host.capBytes = 1024 * 1024;
           return new ChangeReview(service, new NodeWorkspaceChanges(dir), console);
         },
@@ -310,7 +300,7 @@ describe('workspace service: checkpoints only where and when they may be taken',
         );
       }
       assert.equal(
-        existsSync(path.join(chat.dir, 'a.txt')) && existsSync(path.join(chat.dir, 'b.txt')),
+        fs.existsSync(path.join(chat.dir, 'a.txt')) && fs.existsSync(path.join(chat.dir, 'b.txt')),
         true,
       );
       assert.equal(host.informed.filter((m) => /Checkpoints have stopped/.test(m)).length, 1);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { ChatHarness, testAgent, until } from '../support/chatHarness';
-import { ownedPerTest } from '../../support/ownedPerTest';
+import type { ChatHarness} from '../support/chatHarness';
+import { testAgent, until, useReadyChats } from '../support/chatHarness';
 
 /** The agent's last reply in the active chat. */
 function lastReply(chat: ChatHarness): string {
@@ -11,11 +11,10 @@ function lastReply(chat: ChatHarness): string {
 }
 
 describe('elicitation in the chat', () => {
-  const owned = ownedPerTest();
+  const readyChat = useReadyChats();
 
   it('shows the form in the chat view, refuses an invalid answer and sends a valid one', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     const sent = chat.send('elicit form');
     await until(() => chat.view.of('elicitation_added').length === 1, 'the form in the view');
     const form = chat.view.of('elicitation_added').at(-1)?.item;
@@ -67,8 +66,7 @@ describe('elicitation in the chat', () => {
   });
 
   it('opens the URL only when the user accepts it, and never otherwise', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     const declined = chat.send('elicit url https://example.com/declined');
     await until(() => chat.elicitations.pending().length === 1, 'the URL question');
     const first = chat.elicitations.pending()[0]?.elicitation.key ?? '';
@@ -93,8 +91,7 @@ describe('elicitation in the chat', () => {
   });
 
   it('cancels the form at Stop', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     void chat.send('elicit form');
     await until(() => chat.elicitations.pending().length === 1, 'the form');
     await chat.controller.handleMessage({ type: 'cancel' });
@@ -104,8 +101,7 @@ describe('elicitation in the chat', () => {
 
   it('posts each change of a storm alone, and lets only a few questions wait', async function () {
     this.timeout(120_000);
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     let done = false;
     const sent = chat.send('elicit storm 5000').finally(() => (done = true));
     // The user declines whatever waits until the agent has its answers.

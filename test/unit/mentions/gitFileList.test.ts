@@ -1,15 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { IgnoreFileRules, type IgnoreFile } from '../../../src/features/mentions/chat/ignoreFileRules';
@@ -25,14 +16,14 @@ function git(cwd: string, args: string[]): string {
 /** Writes `files` (path → text) under `root`. */
 function writeTree(root: string, files: Record<string, string>): void {
   for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), content);
+    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    fs.writeFileSync(path.join(root, relative), content);
   }
 }
 
 /** Every file under `root` outside `.git`, relative with `/`. */
 function walk(root: string, dir = ''): string[] {
-  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
     if (entry.name === '.git') {
       return [];
@@ -53,11 +44,11 @@ function fallbackRulesOf(root: string): IgnoreFileRules {
     .filter((file) => path.posix.basename(file) === '.gitignore')
     .map((file) => ({
       dir: path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file),
-      content: readFileSync(path.join(root, file), 'utf8'),
+      content: fs.readFileSync(path.join(root, file), 'utf8'),
     }));
   let infoExclude: string | undefined;
   try {
-    infoExclude = readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8');
+    infoExclude = fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8');
   } catch {
     infoExclude = undefined;
   }
@@ -138,12 +129,12 @@ describe('what git ignores, for the @-mention file index', () => {
   let root: string;
 
   beforeEach(() => {
-    root = realpathSync(mkdtempSync(path.join(tmpdir(), 'acp-gitignore-')));
+    root = fs.realpathSync(fs.mkdtempSync(path.join(tmpdir(), 'acp-gitignore-')));
     git(root, ['init', '-q', '.']);
   });
 
   afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('lists with git exactly the files git does not ignore (nested files, negations, info/exclude)', async () => {
@@ -199,7 +190,7 @@ describe('what git ignores, for the @-mention file index', () => {
       ]);
       assert.deepEqual((await list(path.join(worktree, 'pkg')))?.sort(), ['b.txt', 'c.secret', 'e.txt']);
     } finally {
-      rmSync(worktree, { recursive: true, force: true });
+      fs.rmSync(worktree, { recursive: true, force: true });
     }
   });
 
@@ -215,7 +206,7 @@ describe('what git ignores, for the @-mention file index', () => {
   });
 
   it('answers undefined outside a repository and when aborted, so the fallback runs', async () => {
-    const plain = mkdtempSync(path.join(tmpdir(), 'acp-nogit-'));
+    const plain = fs.mkdtempSync(path.join(tmpdir(), 'acp-nogit-'));
     try {
       writeTree(plain, { 'a.txt': '' });
       // A ceiling above the temp folder: git must not find a repository enclosing it.
@@ -223,7 +214,7 @@ describe('what git ignores, for the @-mention file index', () => {
       assert.equal(await list(plain), undefined);
     } finally {
       delete process.env.GIT_CEILING_DIRECTORIES;
-      rmSync(plain, { recursive: true, force: true });
+      fs.rmSync(plain, { recursive: true, force: true });
     }
     writeTree(root, { 'a.txt': '' });
     assert.equal(await list(root, { signal: AbortSignal.abort() }), undefined);
@@ -232,8 +223,8 @@ describe('what git ignores, for the @-mention file index', () => {
   it('finds git only on absolute PATH entries outside the workspace folder', async () => {
     const fake = path.join(root, 'bin', 'git');
     writeTree(root, { 'bin/git': '#!/bin/sh\necho pwned\n', git: '#!/bin/sh\necho pwned\n' });
-    chmodSync(fake, 0o755);
-    chmodSync(path.join(root, 'git'), 0o755);
+    fs.chmodSync(fake, 0o755);
+    fs.chmodSync(path.join(root, 'git'), 0o755);
     const realGitDir = path.dirname(gitPath());
     const previous = process.cwd();
     process.chdir(root);

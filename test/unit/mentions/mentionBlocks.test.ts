@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
 import type { Mention } from '../../../src/protocol';
-import { ChatHarness, testAgent, until } from '../support/chatHarness';
-import { ownedPerTest } from '../../support/ownedPerTest';
+import type { ChatHarness} from '../support/chatHarness';
+import { testAgent, until, useReadyChats } from '../support/chatHarness';
 
 const PROBLEM = "hello.ts:2:7 error Type 'number' is not assignable to type 'string'. (ts)";
 const PNG_1PX =
@@ -31,7 +31,7 @@ function lastAgentText(chat: ChatHarness): string {
 }
 
 describe('@-mentions and images become prompt blocks the agent can take', () => {
-  const owned = ownedPerTest();
+  const readyChat = useReadyChats();
 
   function workspace(chat: ChatHarness): { hello: string; helloUri: string; folderUri: string } {
     mkdirSync(path.join(chat.dir, 'src'), { recursive: true });
@@ -45,8 +45,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   }
 
   it('sends a file, a selection, a folder, problems and an image as embedded resources, a link and an image', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')], mentions: new RecordedMentions([]) }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')], mentions: new RecordedMentions([]) });
     const { helloUri, folderUri } = workspace(chat);
     await chat.controller.handleMessage({
       type: 'send',
@@ -74,8 +73,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   });
 
   it('sends mentions as fenced text to an agent without embeddedContext, and refuses images clearly', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('t', { TEST_AGENT_TEXT_ONLY: '1' })] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('t', { TEST_AGENT_TEXT_ONLY: '1' })] });
     const { helloUri } = workspace(chat);
     await chat.controller.handleMessage({
       type: 'send',
@@ -99,8 +97,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   });
 
   it('sends an image file attached by URI as an image block, and refuses one over 5 MB', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     const png = path.join(chat.dir, 'shot.png');
     writeFileSync(png, Buffer.from(PNG_1PX, 'base64'));
     await chat.controller.handleMessage({
@@ -142,8 +139,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   });
 
   it('sends the text of a file dropped without a path as an embedded resource', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     await chat.controller.handleMessage({
       type: 'send',
       text: 'from the desktop',
@@ -161,8 +157,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
       { uri: 'file:///w/a.ts', name: 'a.ts' },
       { uri: 'file:///w/b.ts', name: 'b.ts' },
     ];
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')], pickFiles: async () => picked }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')], pickFiles: async () => picked });
     await chat.controller.handleMessage({ type: 'pick_files' });
     await chat.controller.handleMessage({ type: 'pick_files' });
     assert.deepEqual(
@@ -180,8 +175,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
       detail: 'src/hello.ts',
     };
     const mentions = new RecordedMentions([hello]);
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')], mentions }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')], mentions });
     await chat.send('first chat about greetings');
     await chat.controller.handleMessage({ type: 'new_chat' });
     await chat.controller.handleMessage({ type: 'mention_query', query: 'gree', requestId: 7 });

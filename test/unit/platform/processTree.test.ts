@@ -115,27 +115,31 @@ describe('platform: ending a process and everything it started', () => {
     return Number(text.trim());
   }
 
-  it('on Windows, stops an agent and its child with taskkill /T /F once it did not end on its own', async () => {
+  /** An agent (the wrapper and its child) as Windows would stop it, with the commands it ran recorded. */
+  async function onWindows(
+    endsWhenStdinCloses: boolean,
+    stopGraceMs: number,
+  ): Promise<{ agent: AgentProcess; grandchild: number; ran: Array<readonly string[]> }> {
     const ran: Array<readonly string[]> = [];
     const agent = new AgentProcess(
-      { command: process.execPath, args: [wrapper(false)], cwd: dir },
-      { stopGraceMs: 200, platform: windows(ran) },
+      { command: process.execPath, args: [wrapper(endsWhenStdinCloses)], cwd: dir },
+      { stopGraceMs, platform: windows(ran) },
     );
     const grandchild = await firstLine(agent);
-    strays.push(grandchild, agent.pid as number);
+    strays.push(grandchild);
+    return { agent, grandchild, ran };
+  }
+
+  it('on Windows, stops an agent and its child with taskkill /T /F once it did not end on its own', async () => {
+    const { agent, grandchild, ran } = await onWindows(false, 200);
+    strays.push(agent.pid as number);
     await agent.stop();
     await until(() => !isAlive(grandchild), `the agent's child ${grandchild} ended`, 5000);
     assert.deepEqual(ran, [['C:\\Windows\\System32\\taskkill.exe', '/pid', String(agent.pid), '/T', '/F']]);
   });
 
   it('on Windows, lets an agent that ends when its stdin closes end by itself: no taskkill', async () => {
-    const ran: Array<readonly string[]> = [];
-    const agent = new AgentProcess(
-      { command: process.execPath, args: [wrapper(true)], cwd: dir },
-      { stopGraceMs: 5000, platform: windows(ran) },
-    );
-    const grandchild = await firstLine(agent);
-    strays.push(grandchild);
+    const { agent, ran } = await onWindows(true, 5000);
     assert.deepEqual(await agent.stop(), { code: 0, signal: null });
     assert.deepEqual(ran, []);
   });

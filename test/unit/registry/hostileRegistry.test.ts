@@ -1,14 +1,5 @@
 import { strict as assert } from 'node:assert';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -30,12 +21,12 @@ const PLATFORM = 'linux-x86_64' as const;
 
 /** Bytes of the files under `dir` as they lie on disk (links not followed); 0 when it is missing. */
 function bytesUnder(dir: string): number {
-  if (!existsSync(dir)) {
+  if (!fs.existsSync(dir)) {
     return 0;
   }
-  return readdirSync(dir).reduce((sum, name) => {
+  return fs.readdirSync(dir).reduce((sum, name) => {
     const entry = path.join(dir, name);
-    const stat = lstatSync(entry);
+    const stat = fs.lstatSync(entry);
     return sum + (stat.isDirectory() ? bytesUnder(entry) : stat.size);
   }, 0);
 }
@@ -90,25 +81,25 @@ describe('registry: a hostile registry cannot fill the disk, write outside or sl
 
   /** Nothing installed, nothing left in the agents folder, the file outside untouched. */
   function assertNothingLeft(): void {
-    assert.deepEqual(readdirSync(path.join(agentsDir, 'tiny')), []);
+    assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'tiny')), []);
     assert.equal(bytesUnder(agentsDir), 0);
-    assert.equal(readFileSync(path.join(outside, 'victim'), 'utf8'), 'untouched');
-    assert.deepEqual(readdirSync(outside), ['victim']);
+    assert.equal(fs.readFileSync(path.join(outside, 'victim'), 'utf8'), 'untouched');
+    assert.deepEqual(fs.readdirSync(outside), ['victim']);
   }
 
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-hostile-registry-'));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-hostile-registry-'));
     agentsDir = path.join(dir, 'storage', 'agents');
     outside = path.join(dir, 'outside');
-    mkdirSync(outside);
-    writeFileSync(path.join(outside, 'victim'), 'untouched');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'victim'), 'untouched');
     server = await RegistryServer.start();
     progress.length = 0;
     peak = 0;
   });
   afterEach(async () => {
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   describe('cleartext', () => {
@@ -310,7 +301,7 @@ describe('registry: a hostile registry cannot fill the disk, write outside or sl
     }
 
     it('unpacks links that stay inside, and folders, as they are', async () => {
-      const script = readFileSync(path.join(agentFolder(dir), 'bin', 'agent'));
+      const script = fs.readFileSync(path.join(agentFolder(dir), 'bin', 'agent'));
       server.files.set(
         '/links.zip',
         zipOf([
@@ -320,8 +311,8 @@ describe('registry: a hostile registry cannot fill the disk, write outside or sl
         ]),
       );
       const installed = await install('/links.zip');
-      assert.equal(readFileSync(installed.command, 'utf8'), script.toString('utf8'));
-      assert.ok(lstatSync(path.join(path.dirname(installed.command), 'agent')).isSymbolicLink());
+      assert.equal(fs.readFileSync(installed.command, 'utf8'), script.toString('utf8'));
+      assert.ok(fs.lstatSync(path.join(path.dirname(installed.command), 'agent')).isSymbolicLink());
     });
   });
 });

@@ -1,16 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ArchiveHashMismatchError } from '../../../src/features/registry/core/binaryInstall';
@@ -53,14 +43,14 @@ describe('registry: installing agents for real', function () {
   });
 
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-registry-'));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-registry-'));
     agentsDir = path.join(dir, 'storage', 'agents');
     server = await RegistryServer.start();
     progress.length = 0;
   });
   afterEach(async () => {
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   for (const name of ['tiny.tar.gz', 'tiny.zip', 'tiny.tar.bz2']) {
@@ -73,10 +63,10 @@ describe('registry: installing agents for real', function () {
       const installed = await installAgent(agent, { kind: 'binary', spec, platform: PLATFORM }, context());
       assert.equal(installed.command, path.join(agentsDir, 'tiny', '1.2.0', 'bin', 'agent'));
       assert.deepEqual(installed.registry, { id: 'tiny', version: '1.2.0' });
-      assert.equal(statSync(installed.command).mode & 0o111, 0o111);
+      assert.equal(fs.statSync(installed.command).mode & 0o111, 0o111);
       assert.ok(progress.some((line) => line.startsWith('Downloading…')));
       // Only the installed version is left: no download, no staging folder.
-      assert.deepEqual(readdirSync(path.join(agentsDir, 'tiny')), ['1.2.0']);
+      assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'tiny')), ['1.2.0']);
       assert.equal(await answerOf(installed.command, installed.args, dir), 'chunk 1 chunk 2 ');
     });
   }
@@ -91,16 +81,16 @@ describe('registry: installing agents for real', function () {
       installAgent(agent, { kind: 'binary', spec, platform: PLATFORM }, context()),
       (error: unknown) => error instanceof ArchiveHashMismatchError && error.actual === sha256(bytes),
     );
-    assert.deepEqual(readdirSync(path.join(agentsDir, 'tiny')), []);
+    assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'tiny')), []);
   });
 
   it('refuses a program that is a link out of the install folder, and writes nothing outside it', async () => {
     const outside = path.join(dir, 'outside');
-    mkdirSync(outside);
-    writeFileSync(path.join(outside, 'victim'), 'untouched');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'victim'), 'untouched');
     const folder = path.join(dir, 'evil');
-    mkdirSync(path.join(folder, 'bin'), { recursive: true });
-    symlinkSync(path.join(outside, 'victim'), path.join(folder, 'bin', 'agent'));
+    fs.mkdirSync(path.join(folder, 'bin'), { recursive: true });
+    fs.symlinkSync(path.join(outside, 'victim'), path.join(folder, 'bin', 'agent'));
     server.files.set('/evil.tar.gz', archive(folder, dir, 'evil.tar.gz'));
     const agent = binaryAgent(server, '/evil.tar.gz');
     const spec = agent.distribution.binary?.[PLATFORM];
@@ -109,27 +99,27 @@ describe('registry: installing agents for real', function () {
       installAgent(agent, { kind: 'binary', spec, platform: PLATFORM }, context()),
       /the link "bin\/agent" points outside the folder/,
     );
-    assert.equal(readFileSync(path.join(outside, 'victim'), 'utf8'), 'untouched');
-    assert.equal(statSync(path.join(outside, 'victim')).mode & 0o111, 0);
-    assert.deepEqual(readdirSync(path.join(agentsDir, 'tiny')), []);
+    assert.equal(fs.readFileSync(path.join(outside, 'victim'), 'utf8'), 'untouched');
+    assert.equal(fs.statSync(path.join(outside, 'victim')).mode & 0o111, 0);
+    assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'tiny')), []);
   });
 
   it('does not unpack entries that climb out of the folder', async () => {
     // Unpacked in <agentsDir>/tiny/.staging-*/files, ../../../escaped would land in <agentsDir>/escaped.
     const folder = path.join(dir, 'x', 'y', 'z');
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(dir, 'escaped'), 'from the archive');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'escaped'), 'from the archive');
     const file = path.join(dir, 'climb.tar.gz');
     // -P keeps the ../ in the entry's name, as a hostile archive would carry it.
     execFileSync('tar', ['-czPf', file, '-C', folder, '../../../escaped']);
     assert.match(execFileSync('tar', ['-tzPf', file], { encoding: 'utf8' }), /^\.\.\/\.\.\/\.\.\/escaped$/m);
-    server.files.set('/climb.tar.gz', readFileSync(file));
+    server.files.set('/climb.tar.gz', fs.readFileSync(file));
     const agent = binaryAgent(server, '/climb.tar.gz');
     const spec = agent.distribution.binary?.[PLATFORM];
     assert.ok(spec);
     await assert.rejects(installAgent(agent, { kind: 'binary', spec, platform: PLATFORM }, context()));
-    assert.equal(existsSync(path.join(agentsDir, 'escaped')), false);
-    assert.deepEqual(readdirSync(path.join(agentsDir, 'tiny')), []);
+    assert.equal(fs.existsSync(path.join(agentsDir, 'escaped')), false);
+    assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'tiny')), []);
   });
 
   it('stops a cancelled download and leaves nothing behind', async () => {
@@ -147,12 +137,12 @@ describe('registry: installing agents for real', function () {
       ),
       (error: unknown) => error instanceof Error && error.name === 'AbortError',
     );
-    assert.deepEqual(readdirSync(path.join(agentsDir, 'tiny')), []);
+    assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'tiny')), []);
   });
 
   it('runs an npx agent pinned, from an npm package (a local tarball here), and it answers', async () => {
     const pkg = agentFolder(dir);
-    writeFileSync(
+    fs.writeFileSync(
       path.join(pkg, 'package.json'),
       JSON.stringify({ name: 'acp-tiny-agent', version: '1.2.0', bin: { 'acp-tiny-agent': 'bin/agent' } }),
     );

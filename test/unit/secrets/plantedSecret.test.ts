@@ -1,13 +1,5 @@
 import { strict as assert } from 'node:assert';
-import {
-  appendFileSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
@@ -21,19 +13,19 @@ const SECRET = 'sk-planted-5ecret-0123456789';
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
+  return fs.readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+    return fs.statSync(full).isDirectory() ? filesUnder(full) : [full];
   });
 }
 
 describe('a planted secret is in no file on disk', () => {
   let chat: ChatHarness;
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'acp-secret-'));
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-secret-'));
   before(() => secretValues.add('API_TOKEN', SECRET));
   after(() => {
     secretValues.clear();
-    rmSync(scratch, { recursive: true, force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
   });
   afterEach(async () => chat?.dispose());
 
@@ -60,8 +52,8 @@ describe('a planted secret is in no file on disk', () => {
 
     // The log, as the extension writes it: every line the chat logged, through the log channel.
     const logFile = path.join(scratch, 'acp.log');
-    writeFileSync(logFile, '');
-    const write = (message: string) => appendFileSync(logFile, `${message}\n`);
+    fs.writeFileSync(logFile, '');
+    const write = (message: string) => fs.appendFileSync(logFile, `${message}\n`);
     const channel = {
       trace: write,
       info: write,
@@ -79,7 +71,7 @@ describe('a planted secret is in no file on disk', () => {
       ...notCheckedDiagnosis(testAgent('a'), 'configured'),
       stderrTail: [`token=${SECRET}`],
     };
-    writeFileSync(
+    fs.writeFileSync(
       reportFile,
       renderDoctorReport([diagnosis], {
         generatedAt: new Date(),
@@ -95,9 +87,9 @@ describe('a planted secret is in no file on disk', () => {
       `a journal among ${files.join(', ')}`,
     );
     for (const file of files) {
-      assert.equal(readFileSync(file, 'utf8').includes(SECRET), false, `the secret is in ${file}`);
+      assert.equal(fs.readFileSync(file, 'utf8').includes(SECRET), false, `the secret is in ${file}`);
     }
-    assert.match(readFileSync(logFile, 'utf8'), /the agent said: ‹secret API_TOKEN›/);
-    assert.match(readFileSync(reportFile, 'utf8'), /token=‹secret API_TOKEN›/);
+    assert.match(fs.readFileSync(logFile, 'utf8'), /the agent said: ‹secret API_TOKEN›/);
+    assert.match(fs.readFileSync(reportFile, 'utf8'), /token=‹secret API_TOKEN›/);
   });
 });

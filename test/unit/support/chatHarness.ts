@@ -3,6 +3,7 @@ import { compileAgentPattern } from '../../../src/features/elicitation/core/agen
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ownedPerTest } from '../../support/ownedPerTest';
 import type { Retention } from '../../../src/core/journal/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
@@ -237,4 +238,17 @@ export class ChatHarness {
       rmSync(this.storageDir, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * Per test: `readyChat(options)` starts a chat harness, waits until its agent is ready, and disposes it
+ * after the test (the last started first), so a test that fails half-way leaves nothing running.
+ */
+export function useReadyChats(): (options: HarnessOptions) => Promise<ChatHarness> {
+  const owned = ownedPerTest();
+  return async (options) => {
+    const chat = owned(new ChatHarness(options));
+    await chat.ready();
+    return chat;
+  };
 }

@@ -182,6 +182,8 @@ export function useTestAgent(options?: TestAgentOptions): TestAgentPerTest {
 export function useTestAgents(): {
   readonly stateDir: string;
   start(options?: TestAgentOptions): Promise<TestAgent>;
+  /** Starts one that saves its sessions in `stateDir`, so a later agent (another process) can load them. */
+  startKeepingSessions(options?: TestAgentOptions): Promise<TestAgent>;
 } {
   let stateDir: string | undefined;
   const started: TestAgent[] = [];
@@ -196,7 +198,7 @@ export function useTestAgents(): {
       rmSync(stateDir, { recursive: true, force: true });
     }
   });
-  return {
+  const agents = {
     get stateDir() {
       if (stateDir === undefined) {
         throw new Error('the state folder is made in beforeEach');
@@ -208,5 +210,9 @@ export function useTestAgents(): {
       started.push(agent);
       return agent;
     },
+    startKeepingSessions(options: TestAgentOptions = {}) {
+      return agents.start({ ...options, env: { ...options.env, TEST_AGENT_STATE_DIR: agents.stateDir } });
+    },
   };
+  return agents;
 }

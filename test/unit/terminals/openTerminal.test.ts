@@ -3,15 +3,13 @@
  * the view shows (VS Code then opens that session's terminal only; see terminalWindows.test.ts).
  */
 import { strict as assert } from 'node:assert';
-import { ChatHarness, testAgent } from '../support/chatHarness';
-import { ownedPerTest } from '../../support/ownedPerTest';
+import { testAgent, useReadyChats } from '../support/chatHarness';
 
 describe('"Open in terminal" from a tool card', () => {
-  const owned = ownedPerTest();
+  const readyChat = useReadyChats();
 
   it("asks the editor for the view's chat's session's terminal", async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    await chat.ready();
+    const chat = await readyChat({ agents: [testAgent('a')] });
     await chat.send('terminal echo hi');
     const entries = chat.controller.viewState().chat?.thread.entries ?? [];
     const terminalId = entries

@@ -57,31 +57,38 @@ describe('OutputBuffer', () => {
     assert.equal(cutInside.text(), 'b');
   });
 
-  it('does not split a three-byte character at the cut', () => {
-    for (const [limit, expected] of [
-      [4, '€x'],
-      [3, 'x'],
-      [2, 'x'],
-    ] as const) {
-      const buffer = new OutputBuffer(limit);
-      buffer.append(Buffer.from('€'));
-      buffer.append(Buffer.from('x'));
-      assert.equal(buffer.text(), expected, `limit ${limit}`);
-    }
-  });
-
-  it('does not split a four-byte emoji at the cut', () => {
-    for (const [limit, expected] of [
-      [5, '😀!'],
-      [4, '!'],
-      [3, '!'],
-      [2, '!'],
-    ] as const) {
-      const buffer = new OutputBuffer(limit);
-      buffer.append(Buffer.from('a😀!'));
-      assert.equal(buffer.text(), expected, `limit ${limit}`);
-    }
-  });
+  // Each character, appended in these chunks, kept whole or dropped whole at each limit (in bytes).
+  for (const { name, chunks, cuts } of [
+    {
+      name: 'does not split a three-byte character at the cut',
+      chunks: ['€', 'x'],
+      cuts: [
+        [4, '€x'],
+        [3, 'x'],
+        [2, 'x'],
+      ],
+    },
+    {
+      name: 'does not split a four-byte emoji at the cut',
+      chunks: ['a😀!'],
+      cuts: [
+        [5, '😀!'],
+        [4, '!'],
+        [3, '!'],
+        [2, '!'],
+      ],
+    },
+  ] as const) {
+    it(name, () => {
+      for (const [limit, expected] of cuts) {
+        const buffer = new OutputBuffer(limit);
+        for (const chunk of chunks) {
+          buffer.append(Buffer.from(chunk));
+        }
+        assert.equal(buffer.text(), expected, `limit ${limit}`);
+      }
+    });
+  }
 
   it('joins a character split across two chunks', () => {
     const buffer = new OutputBuffer(100);

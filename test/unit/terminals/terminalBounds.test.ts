@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
+import { useTempFolder } from '../../support/tempFolder';
 
 /** A pid is gone when /proc has no entry for it, or only a zombie waiting to be reaped. */
 function gone(pid: number): boolean {
@@ -39,18 +38,14 @@ function outputMatching(
 }
 
 describe('terminals: owned by their session and bounded', () => {
-  let dir: string;
   let terminals: NodeTerminals;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'terminal-bounds-'));
-  });
   afterEach(async () => {
     await terminals.dispose();
-    rmSync(dir, { recursive: true, force: true });
   });
+  const dir = useTempFolder('terminal-bounds-');
 
   it('kills the whole process tree on release, also a command that ignores SIGTERM', async () => {
-    terminals = new NodeTerminals(dir, { killGraceMs: 300 });
+    terminals = new NodeTerminals(dir.path, { killGraceMs: 300 });
     const id = await terminals.create({
       sessionId: 's1',
       command: 'trap "" TERM; echo "leader $$"; sleep 300 & echo "child $!"; wait',
@@ -70,7 +65,7 @@ describe('terminals: owned by their session and bounded', () => {
   });
 
   it('treats another session’s terminal as not found', async () => {
-    terminals = new NodeTerminals(dir);
+    terminals = new NodeTerminals(dir.path);
     const id = await terminals.create({ sessionId: 'mine', command: 'echo secret' });
     await terminals.waitForExit(id, 'mine');
     await assert.rejects(terminals.output(id, 'other'), /Unknown or released terminal/);
@@ -81,7 +76,7 @@ describe('terminals: owned by their session and bounded', () => {
   });
 
   it('caps the agent’s outputByteLimit and the number of running terminals per session', async () => {
-    terminals = new NodeTerminals(dir, { maxOutputBytes: 1000, maxLivePerSession: 2 });
+    terminals = new NodeTerminals(dir.path, { maxOutputBytes: 1000, maxLivePerSession: 2 });
     const id = await terminals.create({
       sessionId: 's1',
       command: process.execPath,
@@ -111,7 +106,7 @@ describe('terminals: owned by their session and bounded', () => {
   });
 
   it('keeps the window’s terminal output within one budget, dropping the oldest terminal’s first', async () => {
-    terminals = new NodeTerminals(dir, { totalOutputBytes: 3000 });
+    terminals = new NodeTerminals(dir.path, { totalOutputBytes: 3000 });
     const print = (sessionId: string) =>
       terminals.create({
         sessionId,

@@ -1,7 +1,69 @@
 import { strict as assert } from 'node:assert';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { Thread } from '../../../src/core/thread/thread';
 import { recorded, agent, thought, user, toolCall, toolUpdate } from '../../support/threadUpdates';
 
+/** Each entry as [kind, its text], a tool call's status standing for its text. */
+function kindsAndTexts(thread: Thread): Array<[string, string]> {
+  return thread
+    .snapshot()
+    .entries.map((entry) => [entry.kind, entry.kind === 'tool_call' ? entry.status : entry.text]);
+}
+
+/** Updates in order, and the entries [kind, text] they leave: where one message ends and the next begins. */
+const MESSAGE_BOUNDARIES: ReadonlyArray<{
+  name: string;
+  updates: acp.SessionUpdate[];
+  entries: Array<[string, string]>;
+}> = [
+  {
+    name: 'starts a new message after an update of an earlier tool call, even though the message was last',
+    updates: [
+      toolCall('c1', { kind: 'edit', status: 'pending' }),
+      agent('I will create hello.txt'),
+      toolUpdate('c1', { status: 'completed' }),
+      agent('Done.'),
+    ],
+    entries: [
+      ['tool_call', 'completed'],
+      ['agent', 'I will create hello.txt'],
+      ['agent', 'Done.'],
+    ],
+  },
+  {
+    name: 'keeps one message across a tool update when both chunks carry the same messageId',
+    updates: [
+      toolCall('c1', { status: 'in_progress' }),
+      agent('Working ', 'm1'),
+      toolUpdate('c1', { status: 'completed' }),
+      agent('on it', 'm1'),
+    ],
+    entries: [
+      ['tool_call', 'completed'],
+      ['agent', 'Working on it'],
+    ],
+  },
+  {
+    name: 'starts a new user entry when the messageId changes',
+    updates: [user('First question', 'u1'), user('Second question', 'u2')],
+    entries: [
+      ['user', 'First question'],
+      ['user', 'Second question'],
+    ],
+  },
+];
+
 describe('Thread: messages', () => {
+  for (const { name, updates, entries } of MESSAGE_BOUNDARIES) {
+    it(name, () => {
+      const { thread } = recorded();
+      for (const update of updates) {
+        thread.applyUpdate(update);
+      }
+      assert.deepEqual(kindsAndTexts(thread), entries);
+    });
+  }
+
   it('joins agent chunks into one entry and announces each later chunk as a text delta', () => {
     const { thread, events } = recorded();
 
@@ -78,26 +140,6 @@ describe('Thread: messages', () => {
     ]);
   });
 
-  it('starts a new message after an update of an earlier tool call, even though the message was last', () => {
-    const { thread } = recorded();
-
-    thread.applyUpdate(toolCall('c1', { kind: 'edit', status: 'pending' }));
-    thread.applyUpdate(agent('I will create hello.txt'));
-    thread.applyUpdate(toolUpdate('c1', { status: 'completed' }));
-    thread.applyUpdate(agent('Done.'));
-
-    assert.deepEqual(
-      thread
-        .snapshot()
-        .entries.map((entry) => [entry.kind, entry.kind === 'tool_call' ? entry.status : entry.text]),
-      [
-        ['tool_call', 'completed'],
-        ['agent', 'I will create hello.txt'],
-        ['agent', 'Done.'],
-      ],
-    );
-  });
-
   it('starts a new message after a plan update (the agent moved on to its next step)', () => {
     const { thread } = recorded();
 
@@ -111,25 +153,6 @@ describe('Thread: messages', () => {
     assert.deepEqual(
       thread.snapshot().entries.map((entry) => (entry.kind === 'tool_call' ? entry.title : entry.text)),
       ['I found no issues.', "I'll create the file."],
-    );
-  });
-
-  it('keeps one message across a tool update when both chunks carry the same messageId', () => {
-    const { thread } = recorded();
-
-    thread.applyUpdate(toolCall('c1', { status: 'in_progress' }));
-    thread.applyUpdate(agent('Working ', 'm1'));
-    thread.applyUpdate(toolUpdate('c1', { status: 'completed' }));
-    thread.applyUpdate(agent('on it', 'm1'));
-
-    assert.deepEqual(
-      thread
-        .snapshot()
-        .entries.map((entry) => [entry.kind, entry.kind === 'tool_call' ? entry.status : entry.text]),
-      [
-        ['tool_call', 'completed'],
-        ['agent', 'Working on it'],
-      ],
     );
   });
 
@@ -167,23 +190,6 @@ describe('Thread: messages', () => {
       { kind: 'agent', id: 'e2', text: 'Done', attachments: [] },
     ]);
     assert.deepEqual(events[1], { type: 'text_appended', entryId: 'e1', text: 'the bug' });
-  });
-
-  it('starts a new user entry when the messageId changes', () => {
-    const { thread } = recorded();
-
-    thread.applyUpdate(user('First question', 'u1'));
-    thread.applyUpdate(user('Second question', 'u2'));
-
-    assert.deepEqual(
-      thread
-        .snapshot()
-        .entries.map((entry) => [entry.kind, entry.kind === 'tool_call' ? entry.title : entry.text]),
-      [
-        ['user', 'First question'],
-        ['user', 'Second question'],
-      ],
-    );
   });
 
   it('adds a non-text chunk to the message as an attachment', () => {

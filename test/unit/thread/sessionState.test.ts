@@ -79,17 +79,21 @@ describe('Thread: session state', () => {
 
   it('flattens grouped select options into choices named by group and keeps boolean options', () => {
     const { thread } = recorded();
+    // The option's own fields pass through unchanged; only its options become choices.
+    const MODEL_FIELDS = {
+      id: 'model',
+      name: 'Model',
+      description: 'The model to use',
+      category: 'model',
+      type: 'select',
+      currentValue: 'sonnet',
+    } as const;
 
     thread.applyUpdate({
       sessionUpdate: 'config_option_update',
       configOptions: [
         {
-          id: 'model',
-          name: 'Model',
-          description: 'The model to use',
-          category: 'model',
-          type: 'select',
-          currentValue: 'sonnet',
+          ...MODEL_FIELDS,
           options: [
             {
               group: 'anthropic',
@@ -118,12 +122,7 @@ describe('Thread: session state', () => {
 
     assert.deepEqual(thread.snapshot().state.configOptions, [
       {
-        id: 'model',
-        name: 'Model',
-        description: 'The model to use',
-        category: 'model',
-        type: 'select',
-        currentValue: 'sonnet',
+        ...MODEL_FIELDS,
         choices: [
           { value: 'sonnet', name: 'Sonnet', description: 'Fast', group: 'Anthropic' },
           { value: 'opus', name: 'Opus', group: 'Anthropic' },

@@ -22,8 +22,10 @@ describe('webview: agent sessions in the chat list', () => {
 
   for (const theme of ['dark', 'light'] as const) {
     it(`lists them per agent, pages with More, and opens one (${theme})`, async () => {
-      const page = await chat.open({ theme, width: 420, height: 640 });
-      await page.host(snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }));
+      const page = await chat.openShowing(
+        snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }),
+        { theme, width: 420, height: 640 },
+      );
       await page.clearPosted();
       await openChatList(page);
       assert.deepEqual(await page.postedOf('list_agent_sessions'), [{ type: 'list_agent_sessions' }]);
@@ -105,8 +107,10 @@ describe('webview: agent sessions in the chat list', () => {
   }
 
   it('stays hidden while no agent lists sessions, and bounds a hostile page', async () => {
-    const page = await chat.open({ width: 420, height: 500 });
-    await page.host(snapshot({ entries: [] }, { chats: CHATS }));
+    const page = await chat.openShowing(snapshot({ entries: [] }, { chats: CHATS }), {
+      width: 420,
+      height: 500,
+    });
     await openChatList(page);
     assert.equal(await page.page.locator('.agent-sessions').isHidden(), true);
     // More than the view keeps is refused by the protocol: the view reports it and shows nothing.

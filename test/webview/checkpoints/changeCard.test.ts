@@ -17,8 +17,9 @@ describe('webview: the change card lists what a turn changed', () => {
   const chat = useChatPages();
 
   it('lists the files a turn changed with kinds, counts, badges and paths', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'u1', 'Refactor')], turns: [finishedTurn()] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('user', 'u1', 'Refactor')], turns: [finishedTurn()] }),
+    );
     const changes = card(page);
     assert.equal(await changes.isVisible(), true);
     assert.equal(await changes.locator('.change-title').textContent(), '4 files changed');

@@ -8,8 +8,9 @@ describe('webview: Keep and Undo on the change card', () => {
   const chat = useChatPages();
 
   it('posts exactly the right turn_changes messages, per file and for all', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'u1', 'Refactor')], turns: [finishedTurn()] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('user', 'u1', 'Refactor')], turns: [finishedTurn()] }),
+    );
     await page.clearPosted();
     await row(page, '/w/src/new.ts').locator('.change-path').click();
     await row(page, '/w/old.txt').getByRole('button', { name: 'Open the diff of old.txt' }).click();

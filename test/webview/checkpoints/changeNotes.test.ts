@@ -11,8 +11,7 @@ describe('webview: what a change card or a turn without a checkpoint says is not
   const chat = useChatPages();
 
   it('says when only some files can be tracked', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         turns: [
           finishedTurn({ id: 't1', changes: turnChanges([fileChange('a.ts')], { coverage: 'limited' }) }),
@@ -28,8 +27,7 @@ describe('webview: what a change card or a turn without a checkpoint says is not
   });
 
   it('says which nested repositories and folders with unreadable rule files are not tracked (screenshot)', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         turns: [
           finishedTurn({ id: 't1', changes: turnChanges([fileChange('a.ts')], { untracked: ['sub/'] }) }),

@@ -64,8 +64,7 @@ describe('webview: Restore checkpoint and the restored mark', () => {
   });
 
   it('makes a message’s actions when the keyboard reaches it: Tab goes on to them', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [message('user', 'u1', 'one'), message('agent', 'a1', 'done one')],
         turns: [finishedTurn({ id: 't1', checkpointId: 'cp-1' })],
@@ -85,7 +84,9 @@ describe('webview: Restore checkpoint and the restored mark', () => {
       'Edit and resend',
     );
     assert.equal(
-      await page.page.locator('[data-entry-id="u1"] .message-actions').evaluate((bar) => getComputedStyle(bar).opacity),
+      await page.page
+        .locator('[data-entry-id="u1"] .message-actions')
+        .evaluate((bar) => getComputedStyle(bar).opacity),
       '1',
       'shown while the focus is in the message',
     );

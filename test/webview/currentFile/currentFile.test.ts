@@ -37,8 +37,7 @@ describe('webview: the current file offered on the composer', () => {
   }
 
   it('goes with the message as a mentioned file, follows the active editor, and is not sent twice', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({}, { currentFile: APP }));
+    const page = await chat.openShowing(snapshot({}, { currentFile: APP }));
     const input = page.page.locator('.composer-input');
     await input.fill('Explain');
     await input.press('Enter');
@@ -54,8 +53,7 @@ describe('webview: the current file offered on the composer', () => {
   });
 
   it('is not sent twice when it is also @-mentioned: it goes once, as the mention', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({}, { currentFile: UTIL, attachments: [{ ...UTIL }] }));
+    const page = await chat.openShowing(snapshot({}, { currentFile: UTIL, attachments: [{ ...UTIL }] }));
     assert.equal(await page.page.locator('.current-file-chip').count(), 0);
     const input = page.page.locator('.composer-input');
     await input.fill('And this?');
@@ -65,8 +63,7 @@ describe('webview: the current file offered on the composer', () => {
   });
 
   it('can be removed for this message by keyboard, and is offered again for the next', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({}, { currentFile: APP }));
+    const page = await chat.openShowing(snapshot({}, { currentFile: APP }));
     const remove = page.page.getByRole('button', {
       name: "Don't send app.ts (the current file) with this message",
     });

@@ -93,8 +93,7 @@ describe('webview: the agent asks (elicitation)', () => {
 
   /** A fresh chat page on which the agent asked `question`. */
   async function openAsked(question: Elicitation): Promise<ChatPage> {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host(added(question));
     return page;
   }
@@ -186,8 +185,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it("never runs an agent's pattern: a backtracking one with its default is sent at once", async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     const hostile: Elicitation = {
       key: 'elicit-3',
       mode: 'form',
@@ -306,8 +304,7 @@ describe('webview: the agent asks (elicitation)', () => {
   });
 
   it("ignores another chat's questions", async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     await page.host({ type: 'elicitation_added', chatId: 'another-chat', item: FORM });
     assert.equal(await page.page.locator('.elicitations').isVisible(), false);
     page.assertClean();
@@ -315,8 +312,7 @@ describe('webview: the agent asks (elicitation)', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     it(`looks right (${theme} screenshot)`, async () => {
-      const page = await chat.open({ width: 420, height: 700, theme });
-      await page.host(snapshot());
+      const page = await chat.openShowing(snapshot(), { width: 420, height: 700, theme });
       await page.host(added(FORM));
       await page.page.getByRole('button', { name: 'Submit' }).click();
       await page.page.evaluate(() => document.fonts.ready);

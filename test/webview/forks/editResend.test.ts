@@ -33,8 +33,7 @@ describe('webview: edit and resend an earlier message', () => {
 
   for (const theme of ['dark', 'light'] as const) {
     it(`Edit puts the message in the composer and the send forks there (${theme})`, async () => {
-      const page = await chat.open({ theme, width: 480, height: 560 });
-      await page.host(snapshot(THREAD));
+      const page = await chat.openShowing(snapshot(THREAD), { theme, width: 480, height: 560 });
       await page.clearPosted();
       const first = page.page.locator('[data-entry-id="e1"]');
       await first.hover();
@@ -66,8 +65,7 @@ describe('webview: edit and resend an earlier message', () => {
   }
 
   it('a send the host did not make (the restore was cancelled, or it failed) keeps the edit: same message, box ticked, text back', async () => {
-    const page = await chat.open({ width: 480, height: 560 });
-    await page.host(snapshot(THREAD));
+    const page = await chat.openShowing(snapshot(THREAD), { width: 480, height: 560 });
     const edited = page.page.locator('[data-entry-id="e1"]');
     await edited.hover();
     await edited.getByRole('button', { name: 'Edit and resend' }).click();
@@ -114,8 +112,7 @@ describe('webview: edit and resend an earlier message', () => {
   // 300 px is VS Code's default sidebar width; 240 px a narrowed one.
   for (const width of [300, 240]) {
     it(`lays the strip out in lines at ${width} px: its words, the checkbox and Cancel never overlap`, async () => {
-      const page = await chat.open({ width, height: 560 });
-      await page.host(snapshot(THREAD));
+      const page = await chat.openShowing(snapshot(THREAD), { width, height: 560 });
       // A message's actions are made when the pointer comes over it.
       const message = page.page.locator('[data-entry-id="e1"]');
       await message.hover();
@@ -165,8 +162,7 @@ describe('webview: edit and resend an earlier message', () => {
   });
 
   it('offers no restore without a checkpoint, Cancel leaves editing, and a plain send stays a send', async () => {
-    const page = await chat.open({ width: 480, height: 560 });
-    await page.host(snapshot(THREAD));
+    const page = await chat.openShowing(snapshot(THREAD), { width: 480, height: 560 });
     const second = page.page.locator('[data-entry-id="e3"]');
     // Keyboard: the message takes the focus, and its action is the next Tab stop.
     await second.focus();

@@ -25,8 +25,7 @@ describe('webview: @-mentions', () => {
 
   /** A fresh chat page whose composer the user clicked and typed `text` in, key by key. */
   async function typeInComposer(text: string): Promise<{ page: ChatPage; input: Locator }> {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     const input = page.page.locator('.composer-input');
     await input.click();
     await input.pressSequentially(text);

@@ -38,8 +38,7 @@ describe('webview: permission requests', () => {
   const chat = useChatPages();
 
   it('shows the agent options in order, with the diff, and answers with the chosen option', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(events(added(editWithPermission('pending'))));
     const card = page.page.locator('[data-entry-id="e1"]');
     const buttons = card.locator('.permission-buttons vscode-button');
@@ -76,8 +75,7 @@ describe('webview: permission requests', () => {
   });
 
   it('moves focus to the first option when a request appears', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(events(added(editWithPermission('pending'))));
     const focused = await page.page.evaluate(() => document.activeElement?.textContent);
     assert.equal(focused, 'Allow once');
@@ -92,8 +90,7 @@ describe('webview: permission requests', () => {
   });
 
   it('does not steal focus from the composer', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ turns: [turn('t1')] }));
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.page.locator('.composer-input').click();
     await page.page.keyboard.type('typing a follow-up');
     await page.host(events(added(editWithPermission('pending'))));
@@ -114,16 +111,18 @@ describe('webview: permission requests', () => {
   });
 
   it('shows "Cancelled" when the request was cancelled', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [editWithPermission('pending')], turns: [turn('t1')] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [editWithPermission('pending')], turns: [turn('t1')] }),
+    );
     await page.host(events(updated(editWithPermission('cancelled'))));
     assert.equal(await page.page.locator('[data-entry-id="e1"] .permission-buttons').count(), 0);
     assert.equal(await page.page.locator('[data-entry-id="e1"] .permission-result').innerText(), 'Cancelled');
   });
 
   it('lets the user answer again when the host reports an error', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [editWithPermission('pending')], turns: [turn('t1')] }));
+    const page = await chat.openShowing(
+      snapshot({ entries: [editWithPermission('pending')], turns: [turn('t1')] }),
+    );
     const reject = page.page.locator('[data-entry-id="e1"] vscode-button', { hasText: 'Reject' });
     await reject.click();
     assert.equal(await reject.getAttribute('disabled'), '');

@@ -29,8 +29,7 @@ describe('webview: Fix N new problems', () => {
   const chat = useChatPages();
 
   it('shows the offer with its problems, sends fix_problems once, and opens a problem at its line', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot());
     const region = page.page.getByRole('region', { name: 'New problems' });
     assert.equal(await region.isVisible(), false, 'hidden without an offer');
     await page.host(offer(7));
@@ -57,8 +56,7 @@ describe('webview: Fix N new problems', () => {
   });
 
   it('goes away when the host withdraws it, hides while a turn runs, and can be dismissed', async () => {
-    const page = await chat.open();
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({}, { problemsOffer: (offer(1) as Extract<HostMessage, { type: 'problems_offer' }>).offer }),
     );
     const region = page.page.getByRole('region', { name: 'New problems' });
@@ -81,8 +79,7 @@ describe('webview: Fix N new problems', () => {
   });
 
   it('looks right (screenshot)', async () => {
-    const page = await chat.open({ width: 420, height: 500 });
-    await page.host(snapshot());
+    const page = await chat.openShowing(snapshot(), { width: 420, height: 500 });
     await page.host(offer(3));
     await page.page.evaluate(() => document.fonts.ready);
     await mkdir(OUT, { recursive: true });

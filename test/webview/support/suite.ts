@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import type { HostMessage } from '../../../src/protocol';
 import { ChatPage, type OpenOptions } from './chatPage';
 import { launchChromium } from './chromium';
 import { StaticServer } from './server';
@@ -8,7 +9,11 @@ import { StaticServer } from './server';
  * context per page. After each test its pages are closed, and the test fails if any of them saw
  * a page error, a console error or a CSP violation.
  */
-export function useChatPages(): { open: (options?: OpenOptions) => Promise<ChatPage> } {
+export function useChatPages(): {
+  open: (options?: OpenOptions) => Promise<ChatPage>;
+  /** Opens a page and posts `message` to it first, as the host does when a view becomes ready. */
+  openShowing: (message: HostMessage, options?: OpenOptions) => Promise<ChatPage>;
+} {
   let browser: Browser | undefined;
   let server: StaticServer | undefined;
   let pages: ChatPage[] = [];
@@ -33,13 +38,19 @@ export function useChatPages(): { open: (options?: OpenOptions) => Promise<ChatP
     await server?.stop();
   });
 
+  const open = async (options?: OpenOptions): Promise<ChatPage> => {
+    if (!browser || !server) {
+      throw new Error('The browser suite did not start');
+    }
+    const page = await ChatPage.open(browser, server, options);
+    pages.push(page);
+    return page;
+  };
   return {
-    open: async (options) => {
-      if (!browser || !server) {
-        throw new Error('The browser suite did not start');
-      }
-      const page = await ChatPage.open(browser, server, options);
-      pages.push(page);
+    open,
+    openShowing: async (message, options) => {
+      const page = await open(options);
+      await page.host(message);
       return page;
     },
   };

@@ -1,4 +1,6 @@
 import { chatHtml, randomNonce } from '../../../src/vscode/chatHtml';
+import darkTheme from '../fixture/theme-dark.json';
+import lightTheme from '../fixture/theme-light.json';
 
 export type Theme = 'dark' | 'light';
 
@@ -8,7 +10,7 @@ export type Theme = 'dark' | 'light';
  * adds around every webview's HTML (workbench/contrib/webview/browser/pre/index.html):
  * - at the top of <head>, before the page's CSP applies: the `acquireVsCodeApi` script (our stand-in,
  *   fixture/vscodeStub.js), VS Code's default webview styles (fixture/webview-defaults.css) and the
- *   theme's `--vscode-*` variables (fixture/theme-<theme>.css);
+ *   theme's `--vscode-*` variables on <html> (data in fixture/theme-<theme>.json, put in a <style>);
  * - on <body>: the theme's class and `data-vscode-theme-kind`.
  * Nothing of the page itself is changed; a page that no longer has <head> or <body> fails loudly.
  */
@@ -30,7 +32,7 @@ export function webviewPage(
   const injectedHead = [
     `<script src="${fixture}/vscodeStub.js"></script>`,
     `<link rel="stylesheet" href="${fixture}/webview-defaults.css">`,
-    `<link rel="stylesheet" href="${fixture}/theme-${theme}.css">`,
+    themeStyle(theme),
   ].join('\n');
   const withHead = replaceOnce(html, '<head>', `<head>\n${injectedHead}`);
   return replaceOnce(
@@ -38,6 +40,25 @@ export function webviewPage(
     '<body>',
     `<body class="vscode-${theme}" data-vscode-theme-kind="vscode-${theme}">`,
   );
+}
+
+/** A theme dump: where it came from, and each `--vscode-*` variable VS Code sets with its value. */
+interface ThemeVariables {
+  source: string;
+  variables: Record<string, string>;
+}
+
+const THEMES: Record<Theme, ThemeVariables> = { dark: darkTheme, light: lightTheme };
+
+/** The theme's variables as VS Code puts them on a webview's <html>; a dump that is not plain CSS fails loudly. */
+export function themeStyle(theme: Theme): string {
+  const declarations = Object.entries(THEMES[theme].variables).map(([name, value]) => {
+    if (!/^--[\w.-]+$/.test(name) || /[;{}<>]/.test(value)) {
+      throw new Error(`fixture/theme-${theme}.json: ${name} is not a plain CSS variable`);
+    }
+    return `  ${name}: ${value};`;
+  });
+  return `<style id="vscode-theme">\nhtml {\n${declarations.join('\n')}\n}\n</style>`;
 }
 
 function replaceOnce(html: string, tag: string, replacement: string): string {
