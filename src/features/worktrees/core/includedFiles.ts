@@ -53,7 +53,10 @@ export async function copyIncludedFiles(
       skipped.push({ path: rel, reason: `more than ${bounds.maxFiles} files matched` });
       continue;
     }
-    const outcome = await copyOne(repository.root, worktree, rel, { left: bounds.maxBytes - bytes, max: bounds.maxBytes });
+    const outcome = await copyOne(repository.root, worktree, rel, {
+      left: bounds.maxBytes - bytes,
+      max: bounds.maxBytes,
+    });
     if (typeof outcome === 'number') {
       copied.push(rel);
       bytes += outcome;
@@ -83,7 +86,9 @@ async function copyOne(
   }
   const to = await checkWriteTarget(target, worktree);
   if (to.kind !== 'in-place') {
-    return { reason: to.kind === 'refused' ? `in the worktree, ${to.reason}` : `in the worktree, it is ${to.what}` };
+    return {
+      reason: to.kind === 'refused' ? `in the worktree, ${to.reason}` : `in the worktree, it is ${to.what}`,
+    };
   }
   const noFollow = hostPlatform().os === 'win32' ? 0 : constants.O_NOFOLLOW;
   const input = await open(source, constants.O_RDONLY | noFollow).catch(() => undefined);
@@ -100,7 +105,11 @@ async function copyOne(
     }
     const content = await input.readFile();
     await mkdir(path.dirname(target), { recursive: true });
-    const output = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow, info.mode & 0o777);
+    const output = await open(
+      target,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow,
+      info.mode & 0o777,
+    );
     try {
       await output.writeFile(content);
     } finally {
@@ -108,7 +117,10 @@ async function copyOne(
     }
     return content.length;
   } catch (error) {
-    return { reason: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'the worktree has it already' : String(error) };
+    return {
+      reason:
+        (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'the worktree has it already' : String(error),
+    };
   } finally {
     await input.close();
   }

@@ -91,14 +91,7 @@ export class RepoGit {
   private async definedDrivers(place: GitPlace): Promise<string[]> {
     const listed = await runGitProcess(
       this.git,
-      [
-        ...this.settings(),
-        'config',
-        '--name-only',
-        '-z',
-        '--get-regexp',
-        '^(filter|diff|merge)\\.',
-      ],
+      [...this.settings(), 'config', '--name-only', '-z', '--get-regexp', '^(filter|diff|merge)\\.'],
       ['config', '--get-regexp'],
       { cwd: place.workTree, env: this.environment(place, {}), timeoutMs: 30_000, okExitCodes: [1] },
     );

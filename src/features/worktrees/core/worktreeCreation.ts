@@ -58,10 +58,20 @@ export async function createWorktree(git: RepoGit, request: WorktreeRequest): Pr
   }
   const branch = `${BRANCH_PREFIX}${made.name}`;
   try {
-    await git.run(placeOf(repository), ['worktree', 'add', '--quiet', '-b', branch, made.folder, head.commit]);
+    await git.run(placeOf(repository), [
+      'worktree',
+      'add',
+      '--quiet',
+      '-b',
+      branch,
+      made.folder,
+      head.commit,
+    ]);
   } catch (error) {
     await rmdir(made.folder).catch(() => undefined);
-    throw new WorktreeError(`No worktree: git could not make it (${error instanceof Error ? error.message : String(error)}).`);
+    throw new WorktreeError(
+      `No worktree: git could not make it (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   const gitDir = await worktreeGitDir(git, repository, made.folder);
   const included = await copyIncludedFiles(git, repository, made.folder, request.include);
@@ -83,9 +93,13 @@ export async function createWorktree(git: RepoGit, request: WorktreeRequest): Pr
 }
 
 async function branchExists(git: RepoGit, repository: Repository, branch: string): Promise<boolean> {
-  const found = await git.run(placeOf(repository), ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], {
-    okExitCodes: [1],
-  });
+  const found = await git.run(
+    placeOf(repository),
+    ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`],
+    {
+      okExitCodes: [1],
+    },
+  );
   return found.exitCode === 0;
 }
 

@@ -1,6 +1,6 @@
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isLexicallyWithin } from '../../../core/files/pathConfinement';
+import { isLexicallyWithin, resolveReal } from '../../../core/files/pathConfinement';
 import { isSamePath } from '../../../core/platform/pathNames';
 
 /** Branches of chat worktrees live under this prefix: `acp/<name>`. */
@@ -55,19 +55,24 @@ export async function makeWorktreeFolder(
   outsideOf: readonly string[],
   taken: (name: string) => Promise<boolean>,
 ): Promise<{ readonly folder: string; readonly name: string } | { readonly problem: string }> {
+  // Where it really is (links resolved, also of the part not made yet), checked before anything is made.
+  const wouldBe = await resolveReal(parent);
+  for (const root of outsideOf) {
+    const realRoot = await resolveReal(root);
+    if (isLexicallyWithin(wouldBe, realRoot) || isLexicallyWithin(realRoot, wouldBe)) {
+      return {
+        problem: `the folder for worktrees, ${wouldBe}, must lie outside ${realRoot} (setting acpAgents.worktrees.folder)`,
+      };
+    }
+  }
   try {
     await mkdir(parent, { recursive: true });
   } catch (error) {
     return { problem: `the folder for worktrees, ${parent}, cannot be made (${errorText(error)})` };
   }
   const realParent = await realpath(parent);
-  for (const root of outsideOf) {
-    const realRoot = await realpath(root).catch(() => root);
-    if (isLexicallyWithin(realParent, realRoot) || isLexicallyWithin(realRoot, realParent)) {
-      return {
-        problem: `the folder for worktrees, ${realParent}, must lie outside ${realRoot} (setting acpAgents.worktrees.folder)`,
-      };
-    }
+  if (!isSamePath(realParent, wouldBe)) {
+    return { problem: `the folder for worktrees, ${parent}, changed while it was made` };
   }
   for (const candidate of nameCandidates(name)) {
     if (await taken(candidate)) {

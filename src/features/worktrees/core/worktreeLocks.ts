@@ -21,7 +21,9 @@ export class WorktreeLocks implements Disposable {
     private readonly folder: string,
     options: { readonly staleAfterMs?: number } = {},
   ) {
-    this.locks = new WriterLocks(options.staleAfterMs === undefined ? {} : { staleAfterMs: options.staleAfterMs });
+    this.locks = new WriterLocks(
+      options.staleAfterMs === undefined ? {} : { staleAfterMs: options.staleAfterMs },
+    );
   }
 
   /** Takes the lock of `worktree` for this window, or says which process holds it. */
