@@ -74,7 +74,10 @@ export interface FeatureHooks {
 /** Builds every feature, in the order their contributions are called. */
 export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeatures {
   const writeReviews = base.own(new VscodeEditReviews(base.prompts));
-  const terminals = base.own(new VsCodeTerminals(base.cwd));
+  // A command the agent gives no folder runs in its chat's own place (a worktree), else the first folder.
+  const terminals = base.own(
+    new VsCodeTerminals((sessionId) => viewRef.chat?.placeOfSession(sessionId)?.cwd ?? base.cwd()),
+  );
   const { rules, permissions } = permissionsFeature(base, viewRef, writeReviews);
   const elicitations = elicitationFeature(base, viewRef);
   const checkpoints = checkpointsFeature(base);

@@ -16,7 +16,7 @@ import { MCP_COMMANDS } from './features/mcp/vscode/mcpCommands';
 import type * as Registry from './features/registry/vscode';
 import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommandIds';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
-import type { ChatViewRefs } from './vscode/chatOnScreen';
+import { chatIdOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -124,7 +124,7 @@ function buildChat(base: ChatBase): BuiltChat {
   );
   const editor = base.own(new VsCodeEditorActions(features.terminals));
   const chat = (viewRef.chat = base.own(
-    new ChatController(controllerDeps(base, catalog, features, mcp, editor)),
+    new ChatController(controllerDeps(base, catalog, features, mcp, editor, viewRef)),
   ));
   const view = (viewRef.current = base.own(new ChatViewProvider(context.extensionUri, chat, log)));
   const statusBar = base.own(new AgentStatusBar(chat));
@@ -144,6 +144,7 @@ function controllerDeps(
   features: ChatFeatures,
   mcp: OnFirstUse<Mcp.McpServerSource>,
   editor: VsCodeEditorActions,
+  viewRef: ChatViewRefs,
 ): ChatControllerDeps {
   const { context, log, logger, prompts } = base;
   const folders = (): string[] =>
@@ -159,13 +160,24 @@ function controllerDeps(
       return document && vscode.workspace.getWorkspaceFolder(document)?.uri.fsPath;
     },
     ports: {
-      fileSystem: new WorkspaceFileSystem(fileSettings, prompts, logger, features.writeReview),
+      fileSystem: new WorkspaceFileSystem(
+        fileSettings,
+        prompts,
+        logger,
+        features.writeReview,
+        (sessionId) => {
+          // A chat with a place of its own (a worktree) reads and writes there, not in the workspace folders.
+          const place = viewRef.chat?.placeOfSession(sessionId);
+          return place && [place.cwd, ...(place.additionalDirectories ?? [])];
+        },
+      ),
       permissions: features.permissions,
       terminals: features.terminals,
       elicitation: features.elicitations,
       logger,
     },
     contributions: features.contributions,
+    chatOnScreen: (chatId) => chatIdOnScreen(viewRef, chatId),
     editor,
     workspaceFolders: folders,
     signIn: new VsCodeSignIn(context.secrets, prompts),

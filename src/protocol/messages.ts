@@ -53,6 +53,12 @@ export const ChatSchema = z.object({
   readOnly: z.optional(z.literal(true)),
 });
 
+/**
+ * What a chat is doing, shown in the chat list, its tab and the badge: a turn runs; it waits for the user
+ * (a permission, a question, a sign-in); a turn ended unseen; a turn failed unseen. Absent: idle, seen.
+ */
+export const ChatActivityStateSchema = z.enum(['running', 'waiting', 'unread', 'failed']);
+
 /** One line of the chat list. */
 export const ChatSummarySchema = z.object({
   chatId: z.string(),
@@ -65,6 +71,9 @@ export const ChatSummarySchema = z.object({
   deletableOnAgent: z.optional(z.boolean()),
   /** The chat this one forks (Edit and resend): the list shows it under that one. */
   forkOf: z.optional(z.string()),
+  activity: z.optional(ChatActivityStateSchema),
+  /** With `activity: waiting`: what for ("permission: Edit README.md"). */
+  waitingFor: z.optional(z.string().check(z.maxLength(300))),
 });
 
 /** What an @-mention points at; absent on an attachment means a file. */
@@ -314,6 +323,7 @@ export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
 export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
 export type EditReview = DeepReadonly<z.infer<typeof EditReviewSchema>>;
 export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
+export type ChatActivityState = z.infer<typeof ChatActivityStateSchema>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
 export type ProblemsOfferMessage = DeepReadonly<z.infer<typeof ProblemsOfferSchema>>;
 export type CurrentFile = DeepReadonly<z.infer<typeof CurrentFileSchema>>;

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Retention } from '../../../src/core/journal/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
+import type { FileSystemPort } from '../../../src/core/ports';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';
 import {
@@ -83,6 +84,12 @@ export interface HarnessOptions {
   readonly folders?: (dir: string) => string[];
   /** The active editor's workspace folder (multi-root): where a new chat starts. */
   readonly activeFolder?: () => string | undefined;
+  /** Whether a chat is on the user's screen (default: a view shows it). */
+  readonly chatOnScreen?: (chatId: string) => boolean;
+  /** More contributions, after the product's (a feature under test). */
+  readonly moreContributions?: (harness: ChatHarness) => ChatContributionFactory[];
+  /** The port the agents' file requests go to (default: the disk, unconfined). */
+  readonly fileSystem?: (harness: ChatHarness) => FileSystemPort;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -117,7 +124,7 @@ export class ChatHarness {
       cwd: () => this.dir,
       startClient: (clientOptions) => AgentClient.start(clientOptions),
       ports: {
-        fileSystem: new NodeFileSystem(),
+        fileSystem: options.fileSystem?.(this) ?? new NodeFileSystem(),
         permissions: this.permissions,
         terminals: this.terminals,
         elicitation: this.elicitations,
@@ -152,6 +159,7 @@ export class ChatHarness {
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
       ...(folders ? { additionalDirectories: () => folders, workspaceFolders: () => folders } : {}),
       ...(options.activeFolder ? { activeFolder: options.activeFolder } : {}),
+      ...(options.chatOnScreen ? { chatOnScreen: options.chatOnScreen } : {}),
     });
     this.controller.attachView(this.view);
   }
@@ -168,6 +176,7 @@ export class ChatHarness {
       ...(options.currentFile ? [currentFileContribution(options.currentFile)] : []),
       agentSessionsContribution(),
       forksContribution(changes && ((thread, entryId) => restoreBeforeMessage(changes, thread, entryId))),
+      ...(options.moreContributions?.(this) ?? []),
     ];
   }
 
