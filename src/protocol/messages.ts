@@ -3,6 +3,12 @@ import { AgentSessionsMessageSchema, ListAgentSessionsSchema, OpenAgentSessionSc
 import type { DeepReadonly } from './deepReadonly';
 import { ElicitationAnswerSchema, ElicitationSchema } from './elicitation';
 import { ErrorDetailsSchema, ThreadEventSchema, ThreadSnapshotSchema } from './thread';
+import {
+  WorktreeActionSchema,
+  WorktreeInfoSchema,
+  WorktreeMessageSchema,
+  WorktreeOfferSchema,
+} from './worktrees';
 
 /*
  * The host ⇄ webview protocol: one discriminated union per direction. Each side parses what it
@@ -175,6 +181,10 @@ export const ViewStateSchema = z.object({
   elicitations: z.optional(z.array(ElicitationSchema)),
   /** The active editor's file, offered on the composer as a removable chip (`acpAgents.chat.offerCurrentFile`). */
   currentFile: z.optional(CurrentFileSchema),
+  /** The chat's own git worktree, when it works in one. */
+  worktree: z.optional(WorktreeInfoSchema),
+  /** For an empty chat: whether it can start in a new worktree. */
+  worktreeOffer: z.optional(WorktreeOfferSchema),
 });
 
 export const TerminalOutputSchema = z.object({
@@ -227,6 +237,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     items: z.array(MentionSchema).check(z.maxLength(200)),
   }),
   AgentSessionsMessageSchema,
+  WorktreeMessageSchema,
 ]);
 
 /** What a message from the composer carries (a send, or an edit and resend). */
@@ -317,6 +328,7 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     restoreCheckpoint: z.optional(z.boolean()),
     ...SEND_FIELDS,
   }),
+  WorktreeActionSchema,
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;

@@ -27,6 +27,8 @@ const RecordSchema = z.object({
   appliedTree: z.optional(z.string().check(z.regex(COMMIT))),
   /** The chats asked one prompt together ("Ask several agents…") share this. */
   group: z.optional(z.string().check(z.regex(CHAT_ID))),
+  /** The worktree was removed: the chat stays, and can no longer send. */
+  discarded: z.optional(z.literal(true)),
 });
 
 export type WorktreeRecord = z.infer<typeof RecordSchema>;
