@@ -6,6 +6,8 @@
 //             the features the chat rarely needs, each `require`d by dist/chat.js on its first use
 //             (src/vscode/lazyBundles.ts): see `lazyFeatures` below
 //  - webview: webview/main.ts   -> dist/webview.js    (ESM, browser)
+//             webview/markdown/markdownWorker.ts -> dist/markdownWorker.js (a classic worker script):
+//             streamed markdown planned off the page's main thread
 //  - demo agent: test/fixtures/agent/main.ts -> dist/demo-agent.js (CommonJS, Node): the scriptable
 //    test agent, shipped as the offline "Demo agent" and spawned by the tests over real stdio.
 // Flags: --production (minify, no source maps), --watch (rebuild on change).
@@ -69,16 +71,20 @@ const markdownLibraries = {
   'uc.micro': 'webview/markdown/ucmicro.ts',
   'linkify-it': 'webview/markdown/linkify.ts',
 };
-const browserMarkdown = {
-  name: 'browser-markdown',
-  setup(build) {
-    build.onResolve({ filter: /^(entities|punycode\.js|uc\.micro|linkify-it)$/ }, (args) =>
-      /[\\/]markdown-it[\\/]/.test(args.importer)
-        ? { path: resolve(markdownLibraries[args.path]) }
-        : undefined,
-    );
-  },
-};
+/** The plugin that points markdown-it's imports of `libraries` (names of markdownLibraries) at ours. */
+function browserMarkdown(libraries) {
+  const filter = new RegExp(`^(${libraries.map((name) => name.replace('.', '\\.')).join('|')})$`);
+  return {
+    name: 'browser-markdown',
+    setup(build) {
+      build.onResolve({ filter }, (args) =>
+        /[\\/]markdown-it[\\/]/.test(args.importer)
+          ? { path: resolve(markdownLibraries[args.path]) }
+          : undefined,
+      );
+    },
+  };
+}
 
 const common = {
   bundle: true,
@@ -112,8 +118,19 @@ const builds = [
     ...common,
     entryPoints: ['webview/main.ts'],
     outfile: 'dist/webview.js',
-    plugins: [browserMarkdown, ...common.plugins],
+    plugins: [browserMarkdown(Object.keys(markdownLibraries)), ...common.plugins],
     format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+  },
+  {
+    ...common,
+    entryPoints: ['webview/markdown/markdownWorker.ts'],
+    outfile: 'dist/markdownWorker.js',
+    // A worker has no document to decode entities with: markdown-it's own `entities` there (its
+    // 20 KiB table loads once, with the worker, and decodes exactly as the page's decoder).
+    plugins: [browserMarkdown(['punycode.js', 'uc.micro', 'linkify-it']), ...common.plugins],
+    format: 'iife',
     platform: 'browser',
     target: 'es2022',
   },

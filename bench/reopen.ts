@@ -18,11 +18,12 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
-import { openChat, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
+import { openChat, runCommand, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
-import { bareRoundTrips, hostRoundTrips, roundTrips, type RoundTrip } from './roundTrip';
+import { bareRoundTrips, hostRoundTrips, roundTrips, type FloorTrip, type RoundTrip } from './roundTrip';
 import { formatRow, reopenRows } from './rows.mjs';
 // The workbench page's renderer holds the chat's page too: code-server serves webviews from its own site.
 import { heapMb, rendererRssMb } from './webviewPage.mjs';
@@ -249,13 +250,27 @@ interface DesignFigures {
   readonly hiddenHeapMb: number;
   readonly shownHeapMb: number;
   readonly roundTrips?: RoundTrip[];
+  /** The empty extension's round trips, alternating with ours in the same window. */
+  readonly floorTrips?: FloorTrip[];
   readonly loadAverage: number[];
+}
+
+/** The empty extension whose round trip is the floor of ours (bench/fixtures/echo-extension). */
+const ECHO_EXTENSION = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'echo-extension');
+
+/** Shows the empty extension's view in the panel (the chat stays in the side bar) and returns its frame. */
+async function openEcho(page: Page): Promise<Frame> {
+  await runCommand(page, 'View: Show Bench Echo');
+  return webviewFrame(page, async (frame) => (await frame.locator('#echo-input').count()) > 0, {
+    timeout: UI_TIMEOUT,
+  });
 }
 
 async function measureDesign(design: string, withRoundTrips: boolean): Promise<DesignFigures> {
   const keep = design === 'keep';
   const workbench = await startWorkbench({
     settings: { 'acpAgents.chat.keepViewWhenHidden': keep },
+    otherExtensions: withRoundTrips ? [ECHO_EXTENSION] : [],
   });
   try {
     const { page } = workbench;
@@ -266,7 +281,7 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
     // The agent starts with the first prompt; the round trips run in a short chat, before the long one.
     const hello = await sendPrompt(chat, 'hello');
     await waitForTurnStatus(chat, hello, 'completed', { timeout: 60_000 });
-    const roundTripList = withRoundTrips ? await roundTrips(chat) : undefined;
+    const trips = withRoundTrips ? await roundTrips(chat, await openEcho(page)) : undefined;
     chat = await openLongChat(page, workbench.server.userDataDir).catch(async (error: unknown) => {
       await page.screenshot({ path: 'test-results/bench-reopen-failed.png' });
       throw error;
@@ -312,7 +327,8 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
       shownRssMb,
       hiddenHeapMb,
       shownHeapMb,
-      roundTrips: roundTripList,
+      roundTrips: trips?.ours,
+      floorTrips: trips?.floor,
       loadAverage: [loadBefore, loadavg()[0] ?? 0],
     };
   } finally {

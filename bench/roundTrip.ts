@@ -48,10 +48,70 @@ const ROUND_TRIP_PROBE = (answer: string): string => `(() => {
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
 
-/** Round trips of `ping N` in the open chat: Enter → the answer painted (a probe in the chat page). */
-export async function roundTrips(chat: Frame): Promise<RoundTrip[]> {
+/**
+ * The floor (bench/fixtures/echo-extension, loaded beside ours): Enter in its view's input → the echo
+ * painted, stamped as the chat's are; VS Code's webview → extension host → webview trip and a paint.
+ */
+const ECHO_PROBE = (answer: string): string => `(() => {
+  const state = { enterAt: 0, answerMessageAt: 0, domAt: 0, paintedAt: 0 };
+  window.__echoTrip = state;
+  const onKey = (event) => {
+    if (event.key === 'Enter') { state.enterAt = Date.now(); window.removeEventListener('keydown', onKey, true); }
+  };
+  window.addEventListener('keydown', onKey, true);
+  const onMessage = () => { state.answerMessageAt = Date.now(); window.removeEventListener('message', onMessage); };
+  window.addEventListener('message', onMessage);
+  const observer = new MutationObserver(() => {
+    if (document.querySelector('#echo-log p:last-child')?.textContent !== ${JSON.stringify(answer)}) return;
+    observer.disconnect();
+    state.domAt = Date.now();
+    requestAnimationFrame(() => { state.paintedAt = Date.now(); });
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+
+/** The floor's round trip, ms after Enter: the echo's message, in the DOM, painted. */
+export interface FloorTrip {
+  readonly ms: number;
+  readonly answerMessageMs: number;
+  readonly domMs: number;
+}
+
+/** One round trip in the empty extension's view (its frame: the one with `#echo-input`). */
+async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
+  await echo.evaluate(ECHO_PROBE(`You said: ${text}`));
+  const input = echo.locator('#echo-input');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+  await echo.waitForFunction(
+    () => (window as unknown as { __echoTrip: { paintedAt: number } }).__echoTrip.paintedAt > 0,
+    undefined,
+    { timeout: UI_TIMEOUT },
+  );
+  const stamps = (await echo.evaluate('window.__echoTrip')) as Record<
+    'enterAt' | 'answerMessageAt' | 'domAt' | 'paintedAt',
+    number
+  >;
+  return {
+    ms: stamps.paintedAt - stamps.enterAt,
+    answerMessageMs: stamps.answerMessageAt - stamps.enterAt,
+    domMs: stamps.domAt - stamps.enterAt,
+  };
+}
+
+/**
+ * Round trips of `ping N` in the open chat: Enter → the answer painted (a probe in the chat page); each
+ * followed by one in the empty extension's view (`echo`), so both see the same load.
+ */
+export async function roundTrips(chat: Frame, echo: Frame): Promise<{ ours: RoundTrip[]; floor: FloorTrip[] }> {
   const times: RoundTrip[] = [];
+  const floor: FloorTrip[] = [];
   for (let run = 0; run <= RUNS; run++) {
+    const echoed = await echoTrip(echo, `ping ${run}-${Date.now()}`);
+    if (run > 0) {
+      floor.push(echoed);
+    }
     const text = `ping ${run}-${Date.now()}`;
     await chat.evaluate(ROUND_TRIP_PROBE(`You said: ${text}`));
     const turnId = await sendPrompt(chat, text);
@@ -76,7 +136,7 @@ export async function roundTrips(chat: Frame): Promise<RoundTrip[]> {
       });
     }
   }
-  return times;
+  return { ours: times, floor };
 }
 
 /** The same prompts to the bare agent: request → prompt response, over stdio through the SDK. */

@@ -11,13 +11,8 @@ import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
-import {
-  fastestStreamVsOnce,
-  ONCE_RENDERS,
-  slowestFrames,
-  streamVsOnce,
-  warmingFrames,
-} from './webviewStream.mjs';
+import { shortTurnRows } from './shortTurns.mjs';
+import { streamingRows } from './streamRows.mjs';
 import {
   activationRows,
   bigWorkspaceRows,
@@ -130,17 +125,6 @@ function readJson(name) {
   }
 }
 
-/**
- * The streaming row's reason in numbers: what each frame costs beyond the render once, the frames at
- * their fastest (load only adds), and the first frames against the last (the page's code warming up).
- */
-function streamNote(runs, figure) {
-  const fastest = fastestStreamVsOnce(runs);
-  const warming = warmingFrames(runs);
-  const beyond = (figure.streamMs - figure.onceMs) / runs[0].messages;
-  return `${ms(beyond)} a frame beyond the render once, over ${runs[0].messages} frames: handling the message, the splitter, the tail parsed again, finished blocks parsed a few at a time (profiled: docs/performance.md, third pass); each frame at its fastest of the runs: ${ratio(fastest.ratio)}; script a frame, the first ${warming.span} messages ${ms(warming.firstMs)}, the last ${warming.span} ${ms(warming.lastMs)}`;
-}
-
 const firstLine = (error) => String(error instanceof Error ? error.message : error).split('\n')[0];
 async function main() {
   mkdirSync(OUT, { recursive: true });
@@ -155,9 +139,6 @@ async function main() {
   const hostWallRatio = median(host.pipeline.map((r) => r.ms)) / median(host.bare.map((r) => r.ms));
   const messagesPerSecond = median(host.pipeline.map((r) => r.viewMessages / (r.ms / 1000)));
   const main = web.curve.get(MAIN_SIZE);
-  const streamFigure = streamVsOnce(main);
-  const streamRatio = streamFigure.ratio;
-  const slowest = main.map((r) => Math.max(...r.frameMs));
   const naiveRatio = median(web.naive.map((r) => r.scriptMs)) / median(main.map((r) => r.streamScriptMs));
   const curve = SIZES.map((size) => {
     const runs = web.curve.get(size);
@@ -231,28 +212,13 @@ async function main() {
       '≤ 60',
       messagesPerSecond <= 60,
     ],
-    [
-      `webview streaming, ${MAIN_SIZE / MB} MB mixed markdown in ${(MAIN_SIZE / CHUNK_CHARS).toLocaleString('en-US')} chunks`,
-      `${ratio(streamRatio)} (${ms(streamFigure.streamMs)} vs ${ms(streamFigure.onceMs)})`,
-      `render the final text once (median of ${streamFigure.onceRenders} renders, ${ONCE_RENDERS} after each stream)`,
-      '≤ 2×',
-      streamRatio <= 2,
-      streamNote(main, streamFigure),
-    ],
+    ...streamingRows(main, { chars: MAIN_SIZE, chunks: MAIN_SIZE / CHUNK_CHARS }),
     [
       'cost growth 0.5 → 4 MB (ms per MB)',
       `${ratio(growth)} (${curve.map((c) => `${c.mb} MB ${ms(c.streamScriptMs)}`).join(', ')})`,
       'linear = 1×',
       'linear',
       growth <= 1.5,
-    ],
-    [
-      'slowest frame while streaming (handle+render+layout)',
-      ms(median(slowest)),
-      'one frame, 16.7 ms',
-      '≤ 1 frame',
-      median(slowest) <= FRAME_MS,
-      `each run's slowest: ${slowestFrames(main)}`,
     ],
     [
       'same stream rendered naively (whole message per message)',
@@ -272,6 +238,7 @@ async function main() {
       longOpen <= 150 && scrollP95 <= FRAME_MS * 1.2,
     ],
     ...longChatMemoryRows(web.long, LONG_TURNS),
+    ...shortTurnRows(web.shortTurns),
     ...streamMemoryRows(web.streamHeap),
     checkpoints
       ? [

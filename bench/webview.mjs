@@ -7,17 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { freshPage, heapMb, largestRendererMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
-import { longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
-import {
-  fastestStreamVsOnce,
-  median,
-  naiveOnce,
-  ONCE_RENDERS,
-  slowestFrames,
-  streamHeapOnce,
-  streamOnce,
-  streamVsOnce,
-} from './webviewStream.mjs';
+import { shortTurnRows, shortTurnsOnce } from './shortTurns.mjs';
+import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
+import { median, naiveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
+import { streamingRows } from './streamRows.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -182,9 +175,12 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const naive = [];
     const long = [];
     const streamHeap = [];
+    const shortTurns = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
-    // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat).
-    const longOnly = process.env.BENCH_ONLY === 'long';
+    // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat, no short turns).
+    // BENCH_ONLY=turns: the short turns' alone.
+    const turnsOnly = process.env.BENCH_ONLY === 'turns';
+    const longOnly = process.env.BENCH_ONLY === 'long' || turnsOnly;
     const streamOnly = process.env.BENCH_ONLY === 'stream';
     for (let run = 0; run < runs; run++) {
       process.stderr.write(`webview: run ${run + 1} of ${runs}…\n`);
@@ -197,11 +193,14 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
       }
-      if (!streamOnly) {
+      if (!streamOnly && !turnsOnly) {
         long.push(await longChatOnce(browser, origin, longTurns));
       }
+      if (!streamOnly) {
+        shortTurns.push(await shortTurnsOnce(browser, origin));
+      }
     }
-    return { curve, naive, long, streamHeap };
+    return { curve, naive, long, streamHeap, shortTurns };
   } finally {
     await browser.close();
     server.close();
@@ -222,37 +221,29 @@ async function main() {
   const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
   const stream = web.curve.get(size);
   const long = web.long;
-  const longRows = [...longChatMemoryRows(long, turns), ...streamMemoryRows(web.streamHeap)].map(
+  if (process.env.BENCH_ONLY === 'turns') {
+    for (const [figure, value, baseline, goal] of shortTurnRows(web.shortTurns)) {
+      console.log(`${figure}  ${value}  [${baseline}; goal ${goal}]`);
+    }
+    return;
+  }
+  const longRows = [
+    ...longChatMemoryRows(long, turns),
+    ...streamMemoryRows(web.streamHeap),
+    ...(web.shortTurns.length > 0 ? shortTurnRows(web.shortTurns) : []),
+  ].map(
     ([figure, value, baseline, goal, , note]) => [
       figure,
       value,
       `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
     ],
   );
-  const fastest = fastestStreamVsOnce(stream);
-  const typical = streamVsOnce(stream);
+  const streamRows = streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS }).map(
+    ([figure, value, baseline, goal, , note]) => [figure, value, `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`],
+  );
   const allRows = [
     ...longRows,
-    [
-      'streaming 2 MB, script, each frame at its fastest of the runs',
-      `${fastest.ratio.toFixed(2)}× (${ms(fastest.streamMs)} vs ${ms(fastest.onceMs)})`,
-      `the fastest of ${fastest.onceRenders} renders of the final text once; goal ≤ 2×`,
-    ],
-    [
-      'streaming 2 MB, script (handle + render)',
-      `${typical.ratio.toFixed(2)}× (median stream ${ms(typical.streamMs)} vs ${ms(typical.onceMs)}; streams ${stream.map((r) => r.streamScriptMs.toFixed(0)).join(', ')} ms)`,
-      `render the final text once: median of ${typical.onceRenders} renders, ${ONCE_RENDERS} after each stream, ${Math.min(...stream.flatMap((r) => r.onceScriptsMs)).toFixed(0)}–${Math.max(...stream.flatMap((r) => r.onceScriptsMs)).toFixed(0)} ms (the first after each stream alone: median ${ms(median(stream.map((r) => r.onceScriptsMs[0])))}); goal ≤ 2×`,
-    ],
-    [
-      'streaming 2 MB, renderer main-thread CPU',
-      `${ms(median(stream.map((r) => r.streamCpuMs)))} vs ${ms(median(stream.map((r) => r.onceCpuMs)))} (${(median(stream.map((r) => r.streamCpuMs)) / median(stream.map((r) => r.onceCpuMs))).toFixed(2)}×)`,
-      'render the final text once',
-    ],
-    [
-      'slowest frame while streaming (handle + render + layout)',
-      `${ms(median(stream.map((r) => Math.max(...r.frameMs))))}; p95 ${ms(median(stream.map((r) => p95(r.frameMs))))}; each run's: ${slowestFrames(stream)}`,
-      'one frame, 16.7 ms',
-    ],
+    ...streamRows,
     [
       `open ${turns.toLocaleString('en-US')} turns, first paint`,
       `${ms(median(long.map((r) => r.openMs)))}; main-thread CPU ${ms(median(long.map((r) => r.openCpuMs)))}`,
@@ -265,7 +256,7 @@ async function main() {
     ],
   ];
   const streams = (name) =>
-    name.startsWith('streaming') || name.startsWith('slowest') || name.includes('streamed answer');
+    name.startsWith('webview streaming') || name.startsWith('slowest') || name.includes('streamed answer');
   const only = process.env.BENCH_ONLY;
   const rows =
     only === 'long'

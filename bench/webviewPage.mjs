@@ -11,6 +11,12 @@ import { tsImport } from 'tsx/esm/api';
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
 
+/**
+ * BENCH_MARKDOWN_WORKER=0: the page without the markdown worker, planning every stream on its main thread
+ * (as when the worker cannot start; the design before it), to set beside the default.
+ */
+export const MARKDOWN_WORKER = process.env.BENCH_MARKDOWN_WORKER !== '0';
+
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICK_MS = 10;
 
@@ -44,9 +50,10 @@ function descendants() {
 }
 
 /**
- * CPU time used so far by the main thread of each Chromium renderer (pid → ms). Wall-clock frame
- * times swing with the machine's load; the CPU the page's main thread actually used does not, so
- * it is what compares two builds fairly on a shared machine.
+ * CPU time used so far by the main thread of each Chromium renderer (pid → ms), and by its dedicated
+ * workers (the markdown worker; `${pid}:workers` → ms). Wall-clock frame times swing with the machine's
+ * load; the CPU the page's main thread actually used does not, so it is what compares two builds fairly on
+ * a shared machine.
  */
 function rendererMainThreadCpu() {
   const cpu = new Map();
@@ -56,6 +63,13 @@ function rendererMainThreadCpu() {
         continue;
       }
       cpu.set(pid, threadCpuMs(`/proc/${pid}/task/${pid}`));
+      let workers = 0;
+      for (const task of readdirSync(`/proc/${pid}/task`)) {
+        if (readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').startsWith('DedicatedWorker')) {
+          workers += threadCpuMs(`/proc/${pid}/task/${task}`);
+        }
+      }
+      cpu.set(`${pid}:workers`, workers);
     } catch {
       // Not a renderer any more.
     }
@@ -135,16 +149,25 @@ export async function heapMb(page) {
   }
 }
 
-/** Runs `work` and returns its result with the renderers' main-thread CPU it took (ms), if known. */
+/**
+ * Runs `work` and returns its result with the renderers' main-thread CPU it took (ms), if known, and
+ * their workers' (a worker that ended meanwhile is not counted).
+ */
 export async function withCpu(work) {
   const before = rendererMainThreadCpu();
   const result = await work();
   const after = rendererMainThreadCpu();
   let cpuMs = 0;
-  for (const [pid, ms] of after) {
-    cpuMs += ms - (before.get(pid) ?? ms);
+  let workerCpuMs = 0;
+  for (const [key, ms] of after) {
+    const used = ms - (before.get(key) ?? ms);
+    if (String(key).endsWith(':workers')) {
+      workerCpuMs += used;
+    } else {
+      cpuMs += used;
+    }
   }
-  return { result, cpuMs: after.size > 0 ? cpuMs : undefined };
+  return { result, cpuMs: after.size > 0 ? cpuMs : undefined, workerCpuMs: after.size > 0 ? workerCpuMs : undefined };
 }
 
 /** Serves the repository and the chat page (the extension's HTML and CSP) on 127.0.0.1. */
@@ -159,7 +182,7 @@ export async function startServer() {
         return;
       }
       if (url.pathname === '/chat.html') {
-        const html = webviewPage(origin, 'dark');
+        const html = webviewPage(origin, 'dark', { markdownWorker: MARKDOWN_WORKER });
         response.writeHead(200, { 'content-type': TYPES['.html'] }).end(html);
         return;
       }
@@ -182,10 +205,12 @@ export async function startServer() {
 }
 
 /**
- * Runs in the page: dispatches one host message and times the frame that renders it. A rAF queued
- * before the message runs first in the next frame, the view's render next, and a rAF queued after
- * it closes the measurement; then layout is forced and timed (the browser would do it in the same
- * frame anyway).
+ * Runs in the page: dispatches one host message and times what the page's main thread does for it. A rAF
+ * queued before the message runs first in the next frame, the view's render next, and a rAF queued after
+ * it closes the measurement; then layout is forced and timed (the browser would do it in the same frame
+ * anyway). Markdown planned in the worker meanwhile comes back after that frame: its apply (timed by the
+ * page, MARKDOWN_EVENTS.settled) and the layout it causes are added — as if in the same frame, which the
+ * pipelined frames of a real stream never exceed.
  */
 const STEP = `(data) => new Promise((done) => {
   let before = 0;
@@ -196,7 +221,18 @@ const STEP = `(data) => new Promise((done) => {
   requestAnimationFrame(() => {
     const rendered = performance.now();
     document.documentElement.getBoundingClientRect();
-    done({ handle, render: rendered - before, layout: performance.now() - rendered });
+    const frame = { handle, render: rendered - before, layout: performance.now() - rendered, apply: 0 };
+    if (!window.__markdown.busy) {
+      done(frame);
+      return;
+    }
+    window.addEventListener('acp-markdown-settled', (event) => {
+      const applied = performance.now();
+      document.documentElement.getBoundingClientRect();
+      frame.apply = event.detail.applyMs;
+      frame.layout += performance.now() - applied;
+      done(frame);
+    }, { once: true });
   });
 })`;
 
@@ -207,6 +243,13 @@ export async function freshPage(browser, origin) {
   page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
   await page.goto(`${origin}/chat.html`);
   await page.waitForFunction(() => window.__posted.some((message) => message.type === 'ready'));
+  if (MARKDOWN_WORKER) {
+    // Streams move to the markdown worker once it runs (the test page's stand-in records its state).
+    await page.waitForFunction(() => window.__markdown.worker !== 'starting');
+    if ((await page.evaluate(() => window.__markdown.worker)) !== 'ready') {
+      throw new Error('the markdown worker did not start');
+    }
+  }
   await page.evaluate(`window.__step = ${STEP}`);
   return { page, problems };
 }

@@ -3,7 +3,7 @@
 // machine's load, so the baseline is the median of many); the naive re-render; the heap a streamed answer holds.
 /* global window, document */
 import { freshPage, heapMb, withCpu } from './webviewPage.mjs';
-import { streamingSnapshot, streamMessages } from './workloads.mjs';
+import { CHAT_ID, streamingSnapshot, streamMessages } from './workloads.mjs';
 
 /** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
 const NAIVE_SAMPLES = 12;
@@ -11,7 +11,8 @@ const NAIVE_SAMPLES = 12;
 /** Renders of the final text once after each stream: the baseline is their median over all runs. */
 export const ONCE_RENDERS = 5;
 
-const script = (frame) => frame.handle + frame.render;
+/** The page's main thread for one message: handling it, the view's render, applying the worker's markdown. */
+const script = (frame) => frame.handle + frame.render + frame.apply;
 
 /**
  * Streams `text` as the host would and times every frame; then, on the same page, renders the final
@@ -43,6 +44,19 @@ export async function streamOnce(browser, origin, text) {
       onces.push({ ...once.result.once, cpuMs: once.cpuMs });
       nodes = once.result.nodes;
     }
+    // The frames' floor: as many stepped frames with nothing to render (what Chromium and the bench's own
+    // stepping cost the renderer's main thread, whatever the page does).
+    const empty = { type: 'thread_events', chatId: CHAT_ID, events: [] };
+    const idle = await withCpu(() =>
+      page.evaluate(
+        async ({ count, message }) => {
+          for (let i = 0; i < count; i++) {
+            await window.__step(message);
+          }
+        },
+        { count: stream.result.frames.length, message: empty },
+      ),
+    );
     if (problems.length > 0) {
       throw new Error(`page problems: ${problems.join(' | ')}`);
     }
@@ -62,6 +76,8 @@ export async function streamOnce(browser, origin, text) {
       shownChars: shown,
       nodes,
       streamCpuMs: stream.cpuMs,
+      streamWorkerCpuMs: stream.workerCpuMs,
+      idleFramesCpuMs: idle.cpuMs,
       onceCpuMs: median(onces.map((once) => once.cpuMs)),
     };
   } finally {
@@ -112,7 +128,7 @@ export async function naiveOnce(browser, origin, text) {
         const out = [];
         for (const snapshot of snapshots) {
           const frame = await window.__step(snapshot);
-          out.push(frame.handle + frame.render);
+          out.push(frame.handle + frame.render + frame.apply);
         }
         return out;
       },

@@ -70,7 +70,8 @@ export function streamMessages(text) {
   return messages;
 }
 
-function viewWith(entries, turns) {
+/** A snapshot of the demo agent's chat holding `entries` and `turns`. */
+export function viewWith(entries, turns) {
   return {
     type: 'snapshot',
     view: {

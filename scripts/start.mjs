@@ -12,36 +12,50 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { isPortFree, freePort, startCodeServer } from './codeServer.mjs';
+import { formatDuration } from './installProgress.mjs';
 import { ensureCodeServer, repoRoot, toolsDir } from './tools.mjs';
 
 const workspace = resolve(process.env.ACP_START_WORKSPACE ?? join(repoRoot, 'test', 'fixtures', 'workspace'));
 const startDir = join(toolsDir, 'start');
 
+/** What `npm start` says it does: numbered steps, each with how long it took. */
+const say = (/** @type {string} */ line) => console.log(`[start] ${line}`);
+
 async function main() {
-  await run('npm', ['run', '--silent', 'build']);
-  if (onPath('code')) {
-    console.log('[start] desktop VS Code found: opening it with the extension under development');
+  const started = performance.now();
+  const desktop = onPath('code');
+  const steps = desktop ? 2 : 3;
+  await step(`1/${steps} building the extension (esbuild → dist/)`, () =>
+    run('npm', ['run', '--silent', 'build']),
+  );
+  if (desktop) {
+    say(`2/${steps} desktop VS Code found: opening it with the extension under development`);
     await run('code', [`--extensionDevelopmentPath=${repoRoot}`, workspace]);
     return;
   }
-  await ensureCodeServer();
+  // The first run downloads and builds code-server (a few minutes; it prints its own progress lines).
+  await step(`2/${steps} VS Code in the browser (code-server in .tools/)`, () => ensureCodeServer());
   const extensionsDir = join(startDir, 'extensions');
   linkExtension(extensionsDir);
   const port = await choosePort();
   const logFile = join(startDir, 'code-server.log');
   const log = createWriteStream(logFile);
-  const server = await startCodeServer({
-    workspace,
-    port,
-    extensionsDir,
-    userDataDir: join(startDir, 'user-data'),
-    // The agents the extension starts should see the user's real config folders (e.g. ~/.config/opencode).
-    isolateXdg: false,
-    onOutput: (line) => log.write(`${line}\n`),
-  });
+  const server = await step(`3/${steps} starting code-server on 127.0.0.1:${port}`, () =>
+    startCodeServer({
+      workspace,
+      port,
+      extensionsDir,
+      userDataDir: join(startDir, 'user-data'),
+      // The agents the extension starts should see the user's real config folders (e.g. ~/.config/opencode).
+      isolateXdg: false,
+      onOutput: (line) => log.write(`${line}\n`),
+    }),
+  );
   // Slashes left readable: code-server takes the folder as a plain path.
   const url = `${server.url}/?folder=${workspace.split('/').map(encodeURIComponent).join('/')}`;
+  say(`ready in ${formatDuration(performance.now() - started)}`);
   console.log(`
   ACP Agents is running in code-server (VS Code in the browser):
 
@@ -55,6 +69,21 @@ async function main() {
   const how = await server.exited;
   await server.stop();
   throw new Error(`code-server exited unexpectedly (${how}); see ${relative(repoRoot, logFile)}`);
+}
+
+/**
+ * Runs one step of `npm start`, saying what it is before and how long it took after.
+ * @template T
+ * @param {string} what
+ * @param {() => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+async function step(what, work) {
+  say(`${what} …`);
+  const began = performance.now();
+  const result = await work();
+  say(`${what.replace(/^\d+\/\d+ /, '')}: done in ${formatDuration(performance.now() - began)}`);
+  return result;
 }
 
 /**

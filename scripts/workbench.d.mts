@@ -46,10 +46,15 @@ export function workbenchUrl(
   folder: string,
   payload?: [string, string][],
 ): string;
-/** Payload pairs: development extension, optional tests module and extension host environment. */
+/** Payload pairs: development extensions, optional tests module and extension host environment. */
 export function developmentPayload(
   server: { readonly port: number },
-  options: { extensionPath: string; testsPath?: string; env?: Record<string, string> },
+  options: {
+    extensionPath: string;
+    otherExtensionPaths?: string[];
+    testsPath?: string;
+    env?: Record<string, string>;
+  },
 ): [string, string][];
 /** Clicks the ACP Agents activity-bar item and waits for the chat webview's iframe. */
 export function openAcpView(page: Page, options?: { timeout?: number }): Promise<void>;

@@ -162,17 +162,21 @@ export function workbenchUrl(
 }
 
 /**
- * Payload pairs that load `extensionPath` as a development extension, optionally run a tests module in the
- * extension host, and set extension host environment variables. Paths are on the server's file system.
+ * Payload pairs that load `extensionPath` (and any `otherExtensionPaths`) as development extensions,
+ * optionally run a tests module in the extension host, and set extension host environment variables.
+ * Paths are on the server's file system.
  * @param {{ port: number }} server
- * @param {{ extensionPath: string, testsPath?: string, env?: Record<string, string> }} options
+ * @param {{ extensionPath: string, otherExtensionPaths?: string[], testsPath?: string, env?: Record<string, string> }} options
  * @returns {[string, string][]}
  */
-export function developmentPayload(server, { extensionPath, testsPath, env }) {
+export function developmentPayload(server, { extensionPath, otherExtensionPaths = [], testsPath, env }) {
   const remote = (/** @type {string} */ path) => `vscode-remote://127.0.0.1:${server.port}${resolve(path)}`;
   /** @type {[string, string][]} */
   const pairs = [
-    ['extensionDevelopmentPath', remote(extensionPath)],
+    // The workbench collects every extensionDevelopmentPath pair.
+    ...[extensionPath, ...otherExtensionPaths].map(
+      (path) => /** @type {[string, string]} */ (['extensionDevelopmentPath', remote(path)]),
+    ),
     ['skipWelcome', 'true'],
   ];
   if (testsPath) {

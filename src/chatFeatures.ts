@@ -22,6 +22,7 @@ import { editReviewContribution } from './features/editReview/chat/editReviewCon
 import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReviews';
 import { writeReview } from './features/editReview/vscode/writeReview';
 import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
+import type * as Patterns from './features/elicitation/core/agentPattern';
 import { elicitationContribution } from './features/elicitation/chat/elicitationContribution';
 import { ElicitationNotice } from './features/elicitation/vscode/elicitationNotice';
 import { forksContribution } from './features/forks/chat/forksContribution';
@@ -125,7 +126,10 @@ function permissionsFeature(
 
 /** The agents' questions (elicitation): answered in the chat; a hidden chat is announced and revealed. */
 function elicitationFeature(base: ChatBase, viewRef: ChatViewRefs): ElicitationBroker {
-  const elicitations = new ElicitationBroker(base.logger);
+  // RE2 for the agents' form patterns: its bundle loads with the first form that has one.
+  const elicitations = new ElicitationBroker(base.logger, (pattern) =>
+    base.bundle<typeof Patterns>('patterns').compileAgentPattern(pattern),
+  );
   const notice = new ElicitationNotice(
     elicitations,
     base.prompts,

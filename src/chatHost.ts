@@ -16,12 +16,16 @@ import { MCP_COMMANDS } from './features/mcp/vscode/mcpCommands';
 import type * as Registry from './features/registry/vscode';
 import { ADD_AGENT_COMMANDS } from './features/registry/vscode/addAgentCommandIds';
 import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
+import { askAgentConsent } from './vscode/agentConsentPrompt';
+import type { AgentDefinition } from './chat/agentDefinition';
+import { WorkspaceConsent, type WorkspaceDefinition } from './chat/workspaceConsent';
 import { chatIdOnScreen, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { VsCodeEditorActions } from './vscode/editorActions';
 import { registerEditorTabCommands } from './vscode/editorTabCommands';
+import { registerChatTitleActions } from './vscode/chatTitleActions';
 import { OnFirstUse, registerLazyCommands } from './vscode/lazyBundles';
 import {
   agentIdleStopMs,
@@ -29,6 +33,7 @@ import {
   fileSettings,
   historyRetention,
   maxMessageChars,
+  requestDeadlines,
 } from './vscode/settings';
 import { VsCodeSignIn } from './vscode/signInHost';
 import { AgentStatusBar } from './vscode/statusBar';
@@ -79,6 +84,8 @@ interface BuiltChat {
   readonly features: ChatFeatures;
   readonly mcp: OnFirstUse<Mcp.McpServerSource>;
   readonly registry: OnFirstUse<Registry.Registry>;
+  /** Whether an agent the workspace's own settings define may run (asked once per definition). */
+  readonly allowProgram: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
 }
 
 /**
@@ -117,14 +124,16 @@ function buildChat(base: ChatBase): BuiltChat {
   // The permission port asks whether the chat view is visible; the view is built after the controller.
   const viewRef: ChatViewRefs = {};
   const features = chatFeatures(base, viewRef);
+  // The user's consent to the programs the workspace's own files define: its agents and MCP servers.
+  const consent = new WorkspaceConsent(context.workspaceState);
+  const allowProgram = (agent: AgentDefinition, origin: WorkspaceDefinition): Promise<boolean> =>
+    consent.allowed(origin, () => askAgentConsent(prompts, agent, origin));
   const mcp = new OnFirstUse(() =>
-    base
-      .bundle<typeof Mcp>('mcp')
-      .createMcpServerSource(context.secrets, context.workspaceState, prompts, logger),
+    base.bundle<typeof Mcp>('mcp').createMcpServerSource(context.secrets, consent, prompts, logger),
   );
   const editor = base.own(new VsCodeEditorActions(features.terminals));
   const chat = (viewRef.chat = base.own(
-    new ChatController(controllerDeps(base, catalog, features, mcp, editor, viewRef)),
+    new ChatController({ ...controllerDeps(base, catalog, features, mcp, editor, viewRef), allowProgram }),
   ));
   const view = (viewRef.current = base.own(new ChatViewProvider(context.extensionUri, chat, log)));
   const statusBar = base.own(new AgentStatusBar(chat));
@@ -134,7 +143,7 @@ function buildChat(base: ChatBase): BuiltChat {
       .bundle<typeof Registry>('registry')
       .createRegistry(context.extensionUri, context.globalStorageUri, log),
   );
-  return { chat, catalog, view, panels, statusBar, features, mcp, registry };
+  return { chat, catalog, view, panels, statusBar, features, mcp, registry, allowProgram };
 }
 
 /** What the controller is given: the agents, the folders, the ports the agents' requests use, the features. */
@@ -200,6 +209,7 @@ function controllerDeps(
         traceProtocol: log.logLevel === vscode.LogLevel.Trace,
         mcpServers: () => mcp.get().servers(),
         threadLimits: { maxMessageChars: maxMessageChars() },
+        deadlines: requestDeadlines(),
       };
     },
   };
@@ -208,7 +218,7 @@ function controllerDeps(
 /** The chat's listeners and commands: the palette's, the editor tab's, and the lazily loaded features'. */
 function registerChatCommands(base: ChatBase, built: BuiltChat): void {
   const { context, log, prompts } = base;
-  const { chat, view, panels, catalog, mcp, registry } = built;
+  const { chat, view, panels, catalog, mcp, registry, allowProgram } = built;
   const own = (disposables: readonly vscode.Disposable[]): void => disposables.forEach((d) => base.own(d));
   own([
     catalog.onDidChange(() => chat.agentsChanged()),
@@ -216,6 +226,7 @@ function registerChatCommands(base: ChatBase, built: BuiltChat): void {
     vscode.workspace.onDidChangeWorkspaceFolders(() => chat.workspaceFoldersChanged()),
   ]);
   own(registerEditorTabCommands(chat, view, panels));
+  own(registerChatTitleActions(view, panels));
   own(registerCommands({ chat, view, prompts, log }));
   own(registerLazyCommands(MCP_COMMANDS, () => base.bundle<typeof Mcp>('mcp').mcpCommands(mcp.get(), log)));
   own(
@@ -241,6 +252,7 @@ function registerChatCommands(base: ChatBase, built: BuiltChat): void {
           extensionVersion: String(context.extension.packageJSON.version),
           parseJsonc: (text) => base.bundle<typeof Mcp>('mcp').parseJsonc(text),
           knownAgents: () => registry.get().knownAgents(),
+          allowProgram,
         }),
     })),
   );

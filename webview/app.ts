@@ -1,16 +1,18 @@
 import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/protocol';
 import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
+import { Announcer } from './render/announcer';
 import { Composer, type ComposerState } from './render/composer';
 import { carriesDroppable } from './render/droppedItems';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReview/editReviews';
 import { ElicitationView } from './render/elicitation/elicitationView';
 import { EditStrip } from './render/forks/editStrip';
+import { FocusKeeper } from './render/focusKeeper';
 import { Header } from './render/header';
+import { PendingMessage } from './render/pendingMessage';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
-import { ResumeBanner } from './render/resumeBanner';
 import { SaveBanner } from './render/saveBanner';
 import { StatusBanner } from './render/statusBanner';
 import { Transcript } from './render/transcript';
@@ -30,17 +32,18 @@ export class ChatApp {
   private readonly scheduler = new FrameScheduler(() => this.render());
   private readonly header: Header;
   private readonly banner: StatusBanner;
-  private readonly resume: ResumeBanner;
   private readonly saving = new SaveBanner();
   private readonly transcript: Transcript;
   private readonly alerts = new Alerts();
   private readonly plan = new PlanView();
+  private readonly pending = new PendingMessage();
   private readonly reviews: EditReviewsView;
   private readonly problems: ProblemsOfferView;
   private readonly elicitations: ElicitationView;
   private readonly composer: Composer;
   private readonly edit = new EditStrip(() => this.composer.focus());
-  private readonly focusRequests: HTMLElement[] = [];
+  private readonly announcer = new Announcer();
+  private readonly focus: FocusKeeper;
   private headerDirty = true;
   /** What the composer was last given (see render). */
   private composerShown: ComposerState | undefined;
@@ -52,18 +55,19 @@ export class ChatApp {
     const post = (message: ViewMessage): boolean => this.bridge.post(message);
     const context: RenderContext = {
       post,
-      requestFocus: (element) => this.focusRequests.push(element),
+      requestFocus: (element) => this.focus.request(element),
       terminal: (terminalId) => this.store.terminal(terminalId),
       authMethods: () => this.store.status.authMethods ?? [],
       paths: () => this.store.workspacePaths,
       editMessage: (entry) => this.editMessage(entry.id, entry.text, entry.turnId),
     };
-    this.header = new Header(post);
+    this.header = new Header(post, () => this.composer.focus());
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.problems = new ProblemsOfferView(post);
-    this.elicitations = new ElicitationView(post, context.requestFocus);
-    this.banner = new StatusBanner(context);
-    this.resume = new ResumeBanner(context);
+    this.elicitations = new ElicitationView(post, context.requestFocus, (text) =>
+      this.announcer.announce(text),
+    );
+    this.banner = new StatusBanner(context, () => this.retryFromCard());
     this.transcript = new Transcript(context);
     this.composer = new Composer({
       // While an earlier message is edited, the composer's send forks the chat there (edit_resend).
@@ -80,7 +84,10 @@ export class ChatApp {
       set queue(messages) {
         bridge.queue = messages;
       },
-      onSent: () => this.transcript.scrollToEnd(),
+      onSent: () => {
+        this.transcript.scrollToEnd();
+        this.scheduler.request(); // the message shows pending at once
+      },
       report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {
         this.store.setAttachments(attachments);
@@ -99,14 +106,20 @@ export class ChatApp {
       this.composer.element,
     );
     root.classList.add('chat');
-    const banners = el('div', 'banners', this.banner.element, this.saving.element, this.resume.element);
-    root.replaceChildren(this.header.element, banners, this.transcript.element, footer);
+    const banners = el('div', 'banners', this.banner.element, this.saving.element);
+    root.replaceChildren(
+      this.header.element,
+      banners,
+      this.transcript.element,
+      footer,
+      this.announcer.element,
+    );
+    this.focus = new FocusKeeper(root, this.transcript.element, this.composer);
     handleContentClicks(root, post);
     this.acceptDrops(root);
     this.scheduler.request();
   }
 
-  /** Handles one message event's data; anything that is not a valid HostMessage is reported. */
   /** Focuses the message box unless a control in the chat already has the focus. */
   focusComposerWhenIdle(): void {
     const active = document.activeElement;
@@ -115,6 +128,7 @@ export class ChatApp {
     }
   }
 
+  /** Handles one message event's data; anything that is not a valid HostMessage is reported. */
   receive(data: unknown): void {
     const parsed = HostMessageSchema.safeParse(data);
     if (!parsed.success) {
@@ -131,55 +145,14 @@ export class ChatApp {
 
   private apply(message: HostMessage): void {
     switch (message.type) {
-      case 'snapshot': {
-        // Before a reload the view may have shown another chat: its draft is what the box holds.
-        const shownBefore = this.store.chatId ?? this.bridge.shownChatId;
-        const otherChat = message.view.chat?.chatId !== this.store.chatId;
-        if (otherChat) {
-          this.composer.holdQueue();
-          this.edit.stop();
-        }
-        this.store.applySnapshot(message.view);
-        if (message.view.chat) {
-          this.bridge.shownChatId = message.view.chat.chatId;
-          // Which chat the page shows, for tests that must know a switch has landed before typing.
-          document.body.dataset.chatId = message.view.chat.chatId;
-        }
-        if (otherChat && message.view.chat) {
-          this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);
-        }
-        this.headerDirty = true;
-        this.composer.sendAccepted();
+      case 'snapshot':
+        this.applySnapshot(message);
         return;
-      }
-      case 'thread_events': {
-        const applied = this.store.applyEvents(message.chatId, message.events);
-        if (applied && message.events.some((event) => event.type === 'state_updated')) {
-          this.headerDirty = true;
-        }
-        if (applied && message.events.some((event) => event.type === 'turn_started')) {
-          this.composer.sendAccepted();
-        }
-        if (applied) {
-          for (const event of message.events) {
-            if (event.type === 'turn_ended') {
-              this.composer.turnEnded(event.turn.status);
-            }
-          }
-        }
+      case 'thread_events':
+        this.applyThreadEvents(message);
         return;
-      }
       case 'agent_status':
-        this.store.setStatus(message.status);
-        this.headerDirty = true;
-        if (message.status.state === 'error' && this.composer.isPending) {
-          // A sign-in keeps the prompt on the host and sends it afterwards; other errors give it back.
-          if (message.status.error?.kind === 'auth_required') {
-            this.composer.sendAccepted();
-          } else {
-            this.composer.sendFailed();
-          }
-        }
+        this.applyAgentStatus(message);
         return;
       case 'terminal_output':
         this.store.setTerminal(message.terminal);
@@ -190,9 +163,6 @@ export class ChatApp {
       case 'chats':
         this.store.setChats(message.chats);
         return;
-      case 'resume_problem':
-        this.store.setResumeProblem(message.chatId, message.message, message.details);
-        return;
       case 'save_problem':
         this.store.setSaveProblem(message.chatId, message.message, message.readOnly === true);
         return;
@@ -202,8 +172,16 @@ export class ChatApp {
       case 'problems_offer':
         this.store.setProblemsOffer(message.chatId, message.offer);
         return;
-      case 'elicitations':
-        this.store.setElicitations(message.chatId, message.items);
+      case 'elicitation_added':
+        this.store.addElicitation(message.chatId, message.item);
+        return;
+      case 'elicitation_settled':
+        this.store.settleElicitation(message.chatId, message.key);
+        return;
+      case 'elicitation_problems':
+        if (message.chatId === this.store.chatId) {
+          this.elicitations.showProblems(message.key, message.problems);
+        }
         return;
       case 'current_file':
         this.store.setCurrentFile(message.file);
@@ -214,15 +192,84 @@ export class ChatApp {
       case 'agent_sessions':
         this.header.agentSessions(message.groups);
         return;
+      case 'send_cancelled':
+        // The user cancelled a step before the send (an edit's restore): the edit stays as it was.
+        this.composer.sendFailed();
+        this.edit.resume();
+        return;
+      case 'show_chat_list':
+        this.header.toggleChatList();
+        return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);
         this.composer.sendFailed();
+        this.edit.resume();
         this.transcript.unlockPermissions();
         this.transcript.unlockChanges();
         return;
       default: {
         const never: never = message;
         console.warn('ACP chat: unhandled message', never);
+      }
+    }
+  }
+
+  /** A whole chat: when it is another chat than shown, the edit stops and its draft comes back. */
+  private applySnapshot(message: Extract<HostMessage, { type: 'snapshot' }>): void {
+    // Before a reload the view may have shown another chat: its draft is what the box holds.
+    const shownBefore = this.store.chatId ?? this.bridge.shownChatId;
+    const otherChat = message.view.chat?.chatId !== this.store.chatId;
+    // A send waiting for its turn stays pending through a snapshot of its own chat (the first one, a
+    // settings change): only the host's answer — the turn, or a failure — settles it.
+    const switched = otherChat && this.store.chatId !== undefined;
+    if (otherChat) {
+      this.composer.holdQueue();
+      this.edit.stop();
+    }
+    this.store.applySnapshot(message.view);
+    if (message.view.chat) {
+      this.bridge.shownChatId = message.view.chat.chatId;
+      // Which chat the page shows, for tests that must know a switch has landed before typing.
+      document.body.dataset.chatId = message.view.chat.chatId;
+    }
+    if (otherChat && message.view.chat) {
+      this.composer.loadDraft(shownBefore === undefined || shownBefore === message.view.chat.chatId);
+    }
+    this.headerDirty = true;
+    if (switched) {
+      this.composer.sendAccepted();
+    }
+  }
+
+  private applyThreadEvents(message: Extract<HostMessage, { type: 'thread_events' }>): void {
+    if (!this.store.applyEvents(message.chatId, message.events)) {
+      return;
+    }
+    if (message.events.some((event) => event.type === 'state_updated')) {
+      this.headerDirty = true;
+    }
+    if (message.events.some((event) => event.type === 'turn_started')) {
+      this.composer.sendAccepted();
+    }
+    for (const event of message.events) {
+      if (event.type === 'turn_ended') {
+        this.composer.turnEnded(event.turn.status);
+      }
+    }
+  }
+
+  private applyAgentStatus(message: Extract<HostMessage, { type: 'agent_status' }>): void {
+    if (isRestricted(this.store.status) && !isRestricted(message.status)) {
+      this.alerts.clear(); // trust was granted: what was said about it no longer holds
+    }
+    this.store.setStatus(message.status);
+    this.headerDirty = true;
+    if (message.status.state === 'error' && this.composer.pending !== undefined) {
+      // A sign-in keeps the prompt on the host and sends it afterwards; other errors give it back.
+      if (message.status.error?.kind === 'auth_required') {
+        this.composer.sendAccepted();
+      } else {
+        this.composer.sendFailed();
       }
     }
   }
@@ -235,7 +282,6 @@ export class ChatApp {
       this.headerDirty = false;
     }
     this.banner.update(store.status, store.agentName);
-    this.resume.update(store.resumeProblem, store.resumeDetails);
     this.saving.update(store.saveProblem);
     const agentId = store.selectedAgent?.id;
     this.transcript.apply(changes, store, {
@@ -243,9 +289,14 @@ export class ChatApp {
       isDemo: agentId === DEMO_AGENT_ID,
       hasCommands: store.state.commands.length > 0,
       recentChats: store.chats.filter((chat) => chat.chatId !== store.chatId && chat.title.trim() !== ''),
-      restricted: store.status.state === 'error' && store.status.error?.kind === 'untrusted',
+      restricted: isRestricted(store.status),
     });
-    this.plan.update(store.state.plan);
+    const outgoing = this.composer.pending;
+    const pending = outgoing && { text: outgoing.text, status: store.status, agentName: store.agentName };
+    if (this.pending.update(pending)) {
+      this.transcript.showPending(this.pending.element, pending !== undefined);
+    }
+    this.plan.update(store.state.plan, store.runningTurn !== undefined);
     this.reviews.update(store.editReviews);
     this.elicitations.update(store.elicitations);
     this.problems.update(store.runningTurn === undefined ? store.problemsOffer : undefined);
@@ -266,7 +317,7 @@ export class ChatApp {
     }
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
     // layout: reading scrollHeight here would force an extra layout of the whole transcript.
-    this.applyFocusRequests();
+    this.focus.settle();
   }
 
   /**
@@ -299,6 +350,18 @@ export class ChatApp {
     });
   }
 
+  /**
+   * A failure card's Retry: the message that came back to the composer goes again (the host starts an
+   * agent that did not answer afresh); with nothing there, the agent is started again.
+   */
+  private retryFromCard(): void {
+    if (this.composer.input.value.trim() !== '') {
+      this.composer.trySend();
+    } else {
+      this.bridge.post({ type: 'restart_agent' });
+    }
+  }
+
   /** Edit and resend: the message's text back in the composer, to be sent as a fork (not while a turn runs). */
   private editMessage(entryId: string, text: string, turnId: string | undefined): void {
     if (this.store.runningTurn !== undefined) {
@@ -316,25 +379,22 @@ export class ChatApp {
     input.setSelectionRange(text.length, text.length);
     this.composer.focus();
   }
-
-  /** Moves focus to a new permission prompt unless the user is busy in another control. */
-  private applyFocusRequests(): void {
-    const target = this.focusRequests.pop();
-    this.focusRequests.length = 0;
-    if (!target || !target.isConnected) {
-      return;
-    }
-    const active = document.activeElement;
-    const idle = !active || active === document.body || active === this.root;
-    if (idle || this.transcript.element.contains(active)) {
-      target.focus();
-    }
-  }
 }
 
-/** Why the composer takes no message: another window writes this chat, so turns typed here would not be saved. */
+/**
+ * Why the composer takes no message: the workspace is not trusted (no agent may start), or another window
+ * writes this chat, so turns typed here would not be saved.
+ */
 function lockReason(store: ChatStore): string | undefined {
+  if (isRestricted(store.status)) {
+    return 'Restricted Mode. Trust this workspace to chat with an agent.';
+  }
   return store.readOnly ? `Read-only in this window. ${store.saveProblem ?? ''}`.trim() : undefined;
+}
+
+/** The agent is not started because the workspace is not trusted. */
+function isRestricted(status: ChatStore['status']): boolean {
+  return status.state === 'error' && status.error?.kind === 'untrusted';
 }
 
 /** Whether two objects hold the same values (compared with `===`) under the same keys. */

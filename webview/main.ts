@@ -3,7 +3,14 @@
 import './zodSetup';
 import './elements';
 import { ChatApp } from './app';
+import { startMarkdownWorker } from './markdown/markdownWorkerClient';
 import { HostBridge } from './vscodeApi';
+
+// Streamed markdown is planned in a worker once it runs (see markdown/streamingMarkdown.ts).
+const markdownWorkerUrl = document.querySelector<HTMLMetaElement>('meta[name="acp-markdown-worker"]')?.content;
+if (markdownWorkerUrl) {
+  void startMarkdownWorker(markdownWorkerUrl);
+}
 
 const root = document.getElementById('app');
 if (root) {

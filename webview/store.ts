@@ -4,7 +4,6 @@ import type {
   AttachmentRef,
   ChatSummary,
   EditReview,
-  ErrorDetailsMessage,
   ProblemsOfferMessage,
   SessionStateMessage,
   TerminalOutputMessage,
@@ -69,10 +68,6 @@ export class ChatStore {
   chatId: string | undefined;
   /** Every chat, most recently used first. */
   chats: readonly ChatSummary[] = [];
-  /** Why the active chat's earlier session could not be taken up, if it could not. */
-  resumeProblem: string | undefined;
-  /** The agent's error behind `resumeProblem`, for the banner's Details. */
-  resumeDetails: ErrorDetailsMessage | undefined;
   /** Why the active chat is not being saved, while that is so. */
   saveProblem: string | undefined;
   /** Another window writes the active chat: turns typed here would not be saved. */
@@ -150,8 +145,6 @@ export class ChatStore {
     this.selectedAgentId = view.selectedAgentId;
     this.status = view.status;
     this.chatId = view.chat?.chatId;
-    this.resumeProblem = view.chat?.resumeProblem;
-    this.resumeDetails = view.chat?.resumeDetails;
     this.saveProblem = view.chat?.saveProblem;
     this.readOnly = view.chat?.readOnly === true;
     this.chats = view.chats ?? [];
@@ -189,15 +182,6 @@ export class ChatStore {
     }
   }
 
-  /** The resume banner of a chat; ignored for a chat that is not shown. */
-  setResumeProblem(chatId: string, message: string | undefined, details?: ErrorDetailsMessage): void {
-    if (chatId === this.chatId) {
-      this.resumeProblem = message;
-      this.resumeDetails = details;
-      this.changes.chats = true;
-    }
-  }
-
   addAttachment(attachment: AttachmentRef): void {
     if (!this.attachments.some((existing) => existing.uri === attachment.uri)) {
       this.attachments = [...this.attachments, attachment];
@@ -212,10 +196,18 @@ export class ChatStore {
     }
   }
 
-  /** The questions of a chat; ignored for a chat that is not shown. */
-  setElicitations(chatId: string, items: readonly Elicitation[]): void {
-    if (chatId === this.chatId) {
-      this.elicitations = items;
+  /** A question of a chat appeared; ignored for a chat that is not shown (its snapshot brings it). */
+  addElicitation(chatId: string, item: Elicitation): void {
+    if (chatId === this.chatId && !this.elicitations.some((known) => known.key === item.key)) {
+      this.elicitations = [...this.elicitations, item];
+      this.changes.chats = true;
+    }
+  }
+
+  /** A question of a chat was settled. */
+  settleElicitation(chatId: string, key: string): void {
+    if (chatId === this.chatId && this.elicitations.some((known) => known.key === key)) {
+      this.elicitations = this.elicitations.filter((known) => known.key !== key);
       this.changes.chats = true;
     }
   }

@@ -1,3 +1,5 @@
+import type { WorkspaceDefinition } from './workspaceConsent';
+
 /** An agent the chat can start: a setting, or the built-in demo agent. */
 export interface AgentDefinition {
   readonly id: string;
@@ -6,4 +8,9 @@ export interface AgentDefinition {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * Set when the workspace's own settings define it (not the user's): it runs only once the user allowed
+   * this definition (`WorkspaceConsent`), however trusted the folder.
+   */
+  readonly origin?: WorkspaceDefinition;
 }

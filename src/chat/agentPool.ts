@@ -1,11 +1,14 @@
 import type { AgentClient, AgentClientOptions } from '../core/connection/agentClient';
 import { withWriteNotes, type WriteNotes } from './writeNotes';
 import { Emitter, type Disposable } from '../core/util/disposable';
-import { AgentError, AgentExitedError, classifyError, errorDetails } from '../core/connection/errors';
+import { AgentError, AgentTimeoutError, classifyError } from '../core/connection/errors';
+import { looksFatal, StderrLines } from '../core/connection/stderrLines';
 import type { ClientPorts, Logger } from '../core/ports';
 import type { AgentStatus } from '../protocol';
 import type { AgentDefinition, ParsedAgents } from './agentSettings';
+import type { WorkspaceDefinition } from './workspaceConsent';
 import type { SignInPort } from './signIn';
+import { failedStatus, isSessionSetup, readyStatus } from './agentStatuses';
 
 export interface AgentPoolDeps {
   readonly agents: () => ParsedAgents;
@@ -26,6 +29,11 @@ export interface AgentPoolDeps {
   readonly idleStopMs?: () => number;
   /** Told before our own fs/write_text_file writes a file (see ./writeNotes). */
   readonly writeNotes?: WriteNotes;
+  /**
+   * Whether an agent the workspace's own settings define (`origin`) may run: asks the user once per
+   * definition (`WorkspaceConsent`). Absent: such agents run as the user's do.
+   */
+  readonly allowProgram?: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
 }
 
 /** Crashes within this window count toward the backoff. */
@@ -45,6 +53,10 @@ interface Runtime {
    * up, and the start hands out no client.
    */
   startAbort?: AbortController;
+  /** How many waits for the agent (a start, a session's setup) are going on: its fatal stderr lines show meanwhile. */
+  waiting: number;
+  /** It did not answer a session's setup in time: the next use starts it afresh rather than wait on it again. */
+  wedged?: AgentClient;
 }
 
 /** A stop came while the agent was starting: the start hands out nothing and its process is stopped. */
@@ -76,19 +88,50 @@ export class AgentPool implements Disposable {
   client(agentId: string): Promise<AgentClient> {
     const runtime = this.runtime(agentId);
     // A client whose connection is gone is never handed out, even while its process lingers.
-    if (runtime.client && runtime.client.connected) {
+    if (runtime.client && runtime.client.connected && runtime.wedged !== runtime.client) {
       return Promise.resolve(runtime.client);
     }
     if (!runtime.starting) {
-      const starting: Promise<AgentClient> = this.start(agentId, runtime).finally(() => {
-        // Only its own: a stop during the start lets the next use begin a new one at once.
-        if (runtime.starting === starting) {
-          runtime.starting = undefined;
-        }
-      });
+      const starting: Promise<AgentClient> = this.replaceWedged(runtime)
+        .then(() => this.start(agentId, runtime))
+        .finally(() => {
+          // Only its own: a stop during the start lets the next use begin a new one at once.
+          if (runtime.starting === starting) {
+            runtime.starting = undefined;
+          }
+        });
       runtime.starting = starting;
     }
     return runtime.starting;
+  }
+
+  /**
+   * While `work` (a start, a session's setup) waits on the agent, the agent's fatal-looking stderr lines
+   * are put on its status as they arrive (`said`), so the chat shows the agent's reason before any deadline.
+   */
+  async watchSetup<T>(agentId: string, work: Promise<T>): Promise<T> {
+    const runtime = this.runtime(agentId);
+    runtime.waiting++;
+    try {
+      return await work;
+    } finally {
+      runtime.waiting--;
+      if (runtime.waiting === 0 && runtime.status.said !== undefined) {
+        const { said: _said, ...rest } = runtime.status;
+        this.setStatus(agentId, runtime, rest);
+      }
+    }
+  }
+
+  /** An agent that did not answer a session's setup is stopped before it is started again. */
+  private async replaceWedged(runtime: Runtime): Promise<void> {
+    const wedged = runtime.wedged;
+    runtime.wedged = undefined;
+    if (wedged && runtime.client === wedged) {
+      runtime.client = undefined;
+      this.host.ports.logger.info(`Restarting ${wedged.info.name}: it did not answer a session's setup.`);
+      await wedged.stop();
+    }
   }
 
   /** The client if it is running now, without starting it. */
@@ -160,6 +203,9 @@ export class AgentPool implements Disposable {
   /** Reports a failure that belongs to the agent (e.g. sign-in required at session creation). */
   report(agentId: string, error: unknown): void {
     const runtime = this.runtime(agentId);
+    if (error instanceof AgentTimeoutError && isSessionSetup(error.method)) {
+      runtime.wedged = runtime.client;
+    }
     this.setStatus(agentId, runtime, this.errorStatus(agentId, error, runtime.client));
   }
 
@@ -167,80 +213,36 @@ export class AgentPool implements Disposable {
   clearReport(agentId: string): void {
     const runtime = this.runtime(agentId);
     if (runtime.status.state === 'error' && runtime.client && runtime.client.connected) {
-      this.setStatus(agentId, runtime, readyStatus(runtime.client));
+      this.setStatus(agentId, runtime, readyStatus(runtime.client, this.label(agentId, runtime.client)));
     }
   }
 
   private async start(agentId: string, runtime: Runtime): Promise<AgentClient> {
     const agent = this.definition(agentId);
-    if (this.host.trusted && !this.host.trusted()) {
-      const error = new AgentError(
-        'untrusted',
-        'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
-      );
+    const refused = this.refusal(agent, runtime);
+    if (refused) {
       this.setStatus(agentId, runtime, {
         state: 'error',
         agentName: agent.label,
-        error: { kind: error.kind, message: error.message },
+        error: { kind: refused.kind, message: refused.message },
       });
-      throw error;
-    }
-    const now = Date.now();
-    runtime.crashes = runtime.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
-    if (runtime.crashes.length >= MAX_CRASHES) {
-      const error = new AgentError(
-        'process_exited',
-        `${agent.label} crashed ${runtime.crashes.length} times in a minute; it is not restarted automatically. Check the agent log, then press Restart.`,
-      );
-      this.setStatus(agentId, runtime, {
-        state: 'error',
-        agentName: agent.label,
-        error: { kind: error.kind, message: error.message },
-      });
-      throw error;
+      throw refused;
     }
     // Made before the first await: a stop right after `client()` finds it.
     const abort = (runtime.startAbort = new AbortController());
     const { signal } = abort;
     this.setStatus(agentId, runtime, { state: 'starting', agentName: agent.label });
-    if (runtime.crashes.length > 0) {
-      const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
-      this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
-    }
+    await this.backOff(agent, runtime, signal);
     try {
       signal.throwIfAborted();
-      const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
+      await this.ensureAllowed(agent);
       signal.throwIfAborted();
-      const starting = this.host.startClient({
-        agentId: agent.id,
-        command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
-        ports: withWriteNotes(this.host.ports, this.host.writeNotes),
-        ...this.host.clientOptions,
-        terminalAuth: this.host.signIn !== undefined,
-        signal,
-      });
-      const client = await (this.host.progress
-        ? this.host.progress(`Starting ${agent.label}…`, starting)
-        : starting);
+      const client = await this.launch(agent, runtime, signal);
       if (signal.aborted) {
         await client.stop();
         throw new StoppedWhileStartingError(agent.label);
       }
-      runtime.client = client;
-      // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
-      client.onEnded((reason) => {
-        if (runtime.client !== client) {
-          return; // stopped on purpose
-        }
-        runtime.client = undefined;
-        runtime.crashes.push(Date.now());
-        this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
-      });
-      this.setStatus(agentId, runtime, readyStatus(client));
+      this.adopt(agentId, runtime, client);
       return client;
     } catch (error) {
       // A stop during the start is what was asked for: the agent is idle, not failed.
@@ -257,34 +259,106 @@ export class AgentPool implements Disposable {
     }
   }
 
-  private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
-    const failure = classifyError(error);
-    if (failure instanceof AgentExitedError && /^ENOENT\b/.test(failure.exit?.error ?? '')) {
-      // It never started: say so as the agent doctor does, not as an exit.
-      const agent = this.definition(agentId);
-      const where = /[\\/]/.test(agent.command) ? '' : ' on PATH';
-      return {
-        state: 'error',
-        agentName: agent.label,
-        error: { kind: 'not_installed', message: `${agent.command} was not found${where}.` },
-      };
+  /** Why the agent may not start now: an untrusted workspace, or crashes in a row. */
+  private refusal(agent: AgentDefinition, runtime: Runtime): AgentError | undefined {
+    if (this.host.trusted && !this.host.trusted()) {
+      return new AgentError(
+        'untrusted',
+        'This workspace is not trusted, so no agent is started: an agent can read, write and run anything here. Trust the workspace to chat.',
+      );
     }
-    const authMethods = client?.info.authMethods.map((method) => ({
-      id: method.id,
-      name: method.name,
-      ...(method.description ? { description: method.description } : {}),
-    }));
-    return {
-      state: 'error',
-      agentName: client?.info.name ?? this.definition(agentId).label,
-      error: {
-        ...errorDetails(failure),
-        ...(failure instanceof AgentExitedError && failure.stderrTail.length > 0
-          ? { stderrTail: [...failure.stderrTail] }
-          : {}),
-      },
-      ...(failure.kind === 'auth_required' && authMethods ? { authMethods } : {}),
-    };
+    const now = Date.now();
+    runtime.crashes = runtime.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
+    if (runtime.crashes.length >= MAX_CRASHES) {
+      return new AgentError(
+        'process_exited',
+        `${agent.label} crashed ${runtime.crashes.length} times in a minute; it is not restarted automatically. Check the agent log, then press Restart.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** After a crash, waits longer the more crashes there were (a stop ends the wait). */
+  private async backOff(agent: AgentDefinition, runtime: Runtime, signal: AbortSignal): Promise<void> {
+    if (runtime.crashes.length === 0) {
+      return;
+    }
+    const delay = Math.min(30_000, 1000 * 2 ** (runtime.crashes.length - 1));
+    this.host.ports.logger.warn(`${agent.label} crashed recently; restarting in ${delay / 1000} s.`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+
+  /** Starts the agent's process and its connection (with its sign-in secrets in its environment). */
+  private async launch(agent: AgentDefinition, runtime: Runtime, signal: AbortSignal): Promise<AgentClient> {
+    const env = { ...agent.env, ...(await this.host.signIn?.secretsFor(agent.id)) };
+    signal.throwIfAborted();
+    const lines = new StderrLines((line) => this.noteSaid(agent.id, runtime, line));
+    const starting = this.host.startClient({
+      agentId: agent.id,
+      label: agent.label,
+      command: { command: agent.command, args: agent.args, env, cwd: this.host.cwd() },
+      ports: withWriteNotes(this.host.ports, this.host.writeNotes),
+      ...this.host.clientOptions,
+      terminalAuth: this.host.signIn !== undefined,
+      signal,
+      onStderr: (text) => lines.push(text),
+    });
+    return this.host.progress ? this.host.progress(`Starting ${agent.label}…`, starting) : starting;
+  }
+
+  /**
+   * An agent the workspace's own settings define runs only once the user allowed its command line
+   * (asked once per definition): trusting a folder is not consenting to each program it names.
+   */
+  private async ensureAllowed(agent: AgentDefinition): Promise<void> {
+    const origin = agent.origin;
+    if (!origin || !this.host.allowProgram || (await this.host.allowProgram(agent, origin))) {
+      return;
+    }
+    throw new AgentError(
+      'not_allowed',
+      `${agent.label} is not started: ${origin.source} define it, and you did not allow it to run. ` +
+        'ACP: Reset Consent to Workspace Programs asks again.',
+    );
+  }
+
+  /** Keeps the started client; its end (an exit, a lost connection) counts as a crash unless asked for. */
+  private adopt(agentId: string, runtime: Runtime, client: AgentClient): void {
+    runtime.client = client;
+    // Ended: the process exited, or the connection was lost (then at once, not after the stop's grace).
+    client.onEnded((reason) => {
+      if (runtime.client !== client) {
+        return; // stopped on purpose
+      }
+      runtime.client = undefined;
+      runtime.crashes.push(Date.now());
+      this.setStatus(agentId, runtime, this.errorStatus(agentId, reason, client));
+    });
+    this.setStatus(agentId, runtime, readyStatus(client, this.label(agentId, client)));
+  }
+
+  /** A fatal-looking stderr line while something waits on the agent: on its status at once. */
+  private noteSaid(agentId: string, runtime: Runtime, line: string): void {
+    const waiting = runtime.waiting > 0 || runtime.status.state === 'starting';
+    if (waiting && looksFatal(line) && runtime.status.state !== 'error') {
+      this.setStatus(agentId, runtime, { ...runtime.status, said: line });
+    }
+  }
+
+  private errorStatus(agentId: string, error: unknown, client: AgentClient | undefined): AgentStatus {
+    return failedStatus(this.definition(agentId), error, client, this.label(agentId, client));
+  }
+
+  /**
+   * The agent's name as the user knows it — the picker's label, the name given on Add Agent — for the
+   * status bar, the composer's placeholder and the banners; not what the program calls itself in
+   * `initialize` (a custom agent built on another one would otherwise go by that one's name).
+   */
+  private label(agentId: string, client: AgentClient | undefined): string {
+    return this.host.agents().agents.find((a) => a.id === agentId)?.label ?? client?.info.name ?? agentId;
   }
 
   definition(agentId: string): AgentDefinition {
@@ -298,7 +372,7 @@ export class AgentPool implements Disposable {
   private runtime(agentId: string): Runtime {
     let runtime = this.runtimes.get(agentId);
     if (!runtime) {
-      runtime = { status: { state: 'idle' }, crashes: [], busy: false };
+      runtime = { status: { state: 'idle' }, crashes: [], busy: false, waiting: 0 };
       this.runtimes.set(agentId, runtime);
     }
     return runtime;
@@ -323,14 +397,4 @@ export class AgentPool implements Disposable {
     void this.stopAll();
     this.statusEmitter.dispose();
   }
-}
-
-/** A ready agent's status, with what its prompts may carry (the composer says early what it cannot take). */
-function readyStatus(client: AgentClient): AgentStatus {
-  const prompt = client.info.capabilities.promptCapabilities;
-  return {
-    state: 'ready',
-    agentName: client.info.name,
-    promptCapabilities: { image: prompt?.image === true, embeddedContext: prompt?.embeddedContext === true },
-  };
 }

@@ -38,6 +38,8 @@ export function parseAgentSettings(
   raw: unknown,
   demo: AgentDefinition,
   presets: readonly AgentDefinition[] = [],
+  /** Where `raw` comes from when the workspace's settings define it (each agent then has an `origin`). */
+  workspaceSource?: string,
 ): ParsedAgents {
   const errors: string[] = [];
   const agents: AgentDefinition[] = [];
@@ -62,6 +64,9 @@ export function parseAgentSettings(
         command: parsed.data.command,
         args: parsed.data.args,
         env: parsed.data.env,
+        ...(workspaceSource !== undefined
+          ? { origin: { name: parsed.data.name, source: workspaceSource, definition: item } }
+          : {}),
       });
     });
   }

@@ -32,8 +32,7 @@ export function chatOf(chats: ChatCollection, view: ViewSlot): Conversation {
 }
 
 /**
- * The chats' lifecycle as the user drives it: new, switch, rename, delete, change agent, restart, start
- * fresh. Each acts on the view (slot) that asked.
+ * The chats' lifecycle as the user drives it: new, switch, rename, delete, change agent, restart. Each acts on the view (slot) that asked.
  */
 export class ChatCommands {
   constructor(private readonly deps: ChatCommandsDeps) {}
@@ -175,10 +174,5 @@ export class ChatCommands {
         other.detach();
       }
     }
-  }
-
-  /** The resume banner's action. */
-  async startFresh(view: ViewSlot): Promise<void> {
-    await this.deps.sessions.startFresh(chatOf(this.deps.chats, view));
   }
 }

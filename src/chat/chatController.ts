@@ -389,12 +389,6 @@ export class ChatController implements Disposable {
     this.activity.update(chat);
     this.presenter.chats();
     this.presenter.postToChat(chat.id, {
-      type: 'resume_problem',
-      chatId: chat.id,
-      ...(chat.resumeProblem ? { message: chat.resumeProblem } : {}),
-      ...(chat.resumeDetails ? { details: chat.resumeDetails } : {}),
-    });
-    this.presenter.postToChat(chat.id, {
       type: 'save_problem',
       chatId: chat.id,
       ...(chat.saveProblem ? { message: chat.saveProblem } : {}),

@@ -73,6 +73,11 @@ export class ChatTurns {
     );
   }
 
+  /** The view's message was not sent (the user cancelled a step before it): it goes back to its composer. */
+  keepUnsent(view: ViewSlot): void {
+    this.deps.presenter.postTo(view, { type: 'send_cancelled' });
+  }
+
   /** Sends prompt blocks (text, selections, files) to the view's chat, connecting first when needed. */
   async sendPrompt(blocks: readonly PromptBlock[], view: ViewSlot): Promise<void> {
     await this.deps.restored;

@@ -1,12 +1,13 @@
 import type { AgentClient } from '../core/connection/agentClient';
 import type { AgentSession } from '../core/session/agentSession';
 import { Emitter, type Disposable } from '../core/util/disposable';
-import { type AgentError, classifyError, describeErrorForLog, errorDetails } from '../core/connection/errors';
+import { classifyError, describeErrorForLog } from '../core/connection/errors';
+import type { SessionParams } from '../core/connection/sessionOpening';
 import type { ChatJournal, ChatMeta } from '../core/journal/journal';
 import type { Logger } from '../core/ports';
 import { keepUnsentPrompt, type PromptBlock } from '../core/session/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread/thread';
-import type { ErrorDetails, ThreadEvent, Turn } from '../core/thread/threadTypes';
+import type { ThreadEvent, Turn } from '../core/thread/threadTypes';
 import { CoalescedEvents } from './coalescedEvents';
 import { continueSession, resumeFailureOf } from './sessionTakeUp';
 import { withTranscript } from './transcriptMarkdown';
@@ -44,8 +45,9 @@ export interface ChatStart {
 /**
  * One chat: its transcript (journaled as it happens, independent of the agent), the agent it
  * talks to and the ACP session behind it. After a restart the session is taken up again with
- * `session/resume` or `session/load`; when neither works the chat says so and waits for the
- * user to start a new session with the transcript as context — it never silently starts over.
+ * `session/resume` or `session/load`; when neither works the chat says so once, in one line, and goes
+ * on in a new session that is given its transcript with the next prompt — it stays one chat, and it
+ * never starts over silently.
  */
 export class Conversation implements Disposable {
   readonly thread: Thread;
@@ -53,14 +55,6 @@ export class Conversation implements Disposable {
   private meta: ChatMeta;
   private readonly pending = new CoalescedEvents();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /**
-   * Set when taking up the old session failed: shown as a banner with a way forward. It keeps the
-   * agent's own error (kind, code, data) as its cause; its kind is `not_supported` only when the
-   * agent lacks the capability.
-   */
-  private resumeFailure: AgentError | undefined;
-  /** The next prompt carries the transcript, for a new session that did not see it. */
-  private carryTranscript = false;
   private connecting: Promise<AgentSession> | undefined;
   private appendsSinceCompaction = 0;
   private readonly changeEmitter = new Emitter<void>();
@@ -71,6 +65,7 @@ export class Conversation implements Disposable {
   private preparing: AbortController | undefined;
   /** Set while the session is opened (new, resume, load): Stop or deleting the chat abandons it ($/cancel_request). */
   private opening: AbortController | undefined;
+  private disposed = false;
 
   private constructor(
     meta: ChatMeta,
@@ -127,6 +122,11 @@ export class Conversation implements Disposable {
     return this.preparing !== undefined || this.thread.runningTurn !== undefined;
   }
 
+  /** The user pressed Stop before the message went out, or the chat was deleted: nothing is to be sent. */
+  get abandoned(): boolean {
+    return this.preparing?.signal.aborted === true || this.disposed;
+  }
+
   get title(): string {
     if (this.meta.customTitle) {
       return this.meta.customTitle;
@@ -163,8 +163,8 @@ export class Conversation implements Disposable {
 
   /**
    * The live session on `client`: the current one, the old one taken up again (resume, else
-   * load), or a new one for a chat that never had one. Rejects when the old session cannot be
-   * taken up (`resumeProblem` says why) or the agent refuses (e.g. sign-in required).
+   * load), or a new one for a chat that never had one or whose old one cannot be taken up (said once
+   * in the chat). Rejects when the agent refuses (e.g. sign-in required), fails or does not answer.
    */
   ensureSession(client: AgentClient, place: SessionPlace): Promise<AgentSession> {
     if (this.session && client.session(this.session.id) === this.session) {
@@ -173,11 +173,6 @@ export class Conversation implements Disposable {
     // One attempt at a time: a prompt sent while the view's first connect runs must not open a second session.
     this.connecting ??= this.takeUpSession(client, place).finally(() => (this.connecting = undefined));
     return this.connecting;
-  }
-
-  /** Why the old session could not be taken up (the banner's text), while that is so. */
-  get resumeProblem(): string | undefined {
-    return this.resumeFailure?.message;
   }
 
   /** Why the chat is not being saved (what it holds is retried), while that is so. */
@@ -191,15 +186,7 @@ export class Conversation implements Disposable {
     return this.deps.journal.writtenElsewhere(this.id);
   }
 
-  /** The agent's error behind `resumeProblem` (kind, code, data), for the banner's Details. */
-  get resumeDetails(): ErrorDetails | undefined {
-    return this.resumeFailure && errorDetails(this.resumeFailure);
-  }
-
   private async takeUpSession(client: AgentClient, place: SessionPlace): Promise<AgentSession> {
-    if (this.resumeFailure) {
-      throw this.resumeFailure;
-    }
     const opening = (this.opening = new AbortController());
     if (this.preparing?.signal.aborted) {
       opening.abort(this.preparing.signal.reason); // Stop came while the agent was starting
@@ -208,17 +195,10 @@ export class Conversation implements Disposable {
     const oldId = this.meta.acpSessionId;
     try {
       return this.adopt(
-        await (oldId === undefined ? client.newSession(params) : continueSession(client, oldId, params)),
+        oldId === undefined
+          ? await client.newSession(params)
+          : await this.continueOrGoOn(client, oldId, params),
       );
-    } catch (error) {
-      this.resumeFailure =
-        oldId === undefined ? undefined : resumeFailureOf(error, client.info.name, opening.signal.aborted);
-      if (!this.resumeFailure) {
-        throw classifyError(error);
-      }
-      this.deps.logger.warn(describeErrorForLog(this.resumeFailure));
-      this.changeEmitter.fire();
-      throw this.resumeFailure;
     } finally {
       if (this.opening === opening) {
         this.opening = undefined;
@@ -226,12 +206,41 @@ export class Conversation implements Disposable {
     }
   }
 
-  /** The banner's way forward: a new session, with the transcript sent along with the next prompt. */
-  async startFresh(client: AgentClient, place: SessionPlace): Promise<AgentSession> {
-    this.resumeFailure = undefined;
-    this.carryTranscript = this.thread.snapshot().entries.length > 0;
-    const session = this.adopt(await client.newSession({ ...place, thread: this.thread }));
-    this.changeEmitter.fire();
+  /**
+   * The earlier session taken up again; when the agent cannot (it forgot it, it cannot load or resume),
+   * the chat says so once in one line and goes on in a new session that gets the transcript.
+   */
+  private async continueOrGoOn(
+    client: AgentClient,
+    oldId: string,
+    params: SessionParams & { readonly thread: Thread; readonly signal: AbortSignal },
+  ): Promise<AgentSession> {
+    try {
+      return await continueSession(client, oldId, params);
+    } catch (error) {
+      const failure = resumeFailureOf(error, client.info.name, params.signal.aborted);
+      if (!failure) {
+        throw classifyError(error);
+      }
+      this.deps.logger.warn(describeErrorForLog(failure));
+      this.thread.notice({
+        severity: 'info',
+        title: `${failure.message} The chat goes on in a new session that is given the conversation so far.`,
+      });
+      return this.withTranscriptOwed(await client.newSession(params));
+    }
+  }
+
+  /** A new session given the transcript with the next prompt (Edit and resend's fork starts this way). */
+  async startWithTranscript(client: AgentClient, place: SessionPlace): Promise<AgentSession> {
+    return this.adopt(this.withTranscriptOwed(await client.newSession({ ...place, thread: this.thread })));
+  }
+
+  /** `session` has not seen the transcript: the next prompt carries it (noted in the journal). */
+  private withTranscriptOwed(session: AgentSession): AgentSession {
+    if (this.thread.snapshot().entries.length > 0) {
+      this.meta = { ...this.meta, transcriptOwed: true };
+    }
     return session;
   }
 
@@ -262,8 +271,13 @@ export class Conversation implements Disposable {
   }
 
   async prompt(session: AgentSession, blocks: readonly PromptBlock[]): Promise<Turn> {
-    const toSend = this.carryTranscript ? withTranscript(blocks, this.id, this.thread.snapshot()) : blocks;
-    this.carryTranscript = false;
+    const owed = this.meta.transcriptOwed === true;
+    const toSend = owed ? withTranscript(blocks, this.id, this.thread.snapshot()) : blocks;
+    if (owed) {
+      const { transcriptOwed: _sent, ...rest } = this.meta;
+      this.meta = rest;
+      void this.saveMeta();
+    }
     // Stop may already have been pressed while the session was opened (`send`).
     const preparing = (this.preparing ??= new AbortController());
     let preparation: TurnPreparation = {};
@@ -382,6 +396,7 @@ export class Conversation implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.opening?.abort(new Error('The chat was deleted.'));
     void this.flush();
     this.subscription.dispose();

@@ -51,19 +51,39 @@ export class SessionCoordinator {
     return this.waitingForSignIn.has(chatId);
   }
 
-  /** The chat's session, starting its agent and taking up or creating the session; failures go to the status. */
+  /**
+   * The chat's session, starting its agent and taking up or creating the session; failures go to the
+   * status (the view's card). While it waits, the agent's fatal stderr lines show on the status at once.
+   */
   async connect(chat: Conversation): Promise<AgentSession | undefined> {
     try {
-      const client = await this.pool.client(chat.agentId);
-      const session = await chat.ensureSession(client, this.place(chat));
+      const session = await this.pool.watchSetup(chat.agentId, this.open(chat));
       this.pool.clearReport(chat.agentId);
       return session;
     } catch (error) {
       // Abandoned on purpose (Stop, the chat deleted) is no failure of the agent.
-      if (!chat.resumeProblem && classifyError(error).kind !== 'cancelled') {
+      if (classifyError(error).kind !== 'cancelled') {
         this.pool.report(chat.agentId, error);
       }
       return undefined;
+    }
+  }
+
+  /**
+   * Starts the agent and opens the chat's session. An opening cut short by the agent being stopped under
+   * it (restarted for a trust grant, a settings change) is tried once more: only the user's Stop, or the
+   * chat going, abandons a message.
+   */
+  private async open(chat: Conversation): Promise<AgentSession> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const client = await this.pool.client(chat.agentId);
+        return await chat.ensureSession(client, this.place(chat));
+      } catch (error) {
+        if (attempt >= 2 || chat.abandoned || classifyError(error).kind !== 'cancelled') {
+          throw error;
+        }
+      }
     }
   }
 
@@ -100,24 +120,22 @@ export class SessionCoordinator {
         this.signInEmitter.fire(chat.id);
         return;
       }
-      // Tried again and failed again: say so every time, not only in a banner that does not change.
+      if (status.state === 'error') {
+        // The status was just set again (one card, said afresh each time): the view gives the message back.
+        return;
+      }
       const name = status.agentName ?? this.pool.definition(chat.agentId).label;
-      throw new Error(
-        `${name} could not start, so the message was not sent${status.error ? `: ${status.error.message}` : '.'}`,
-      );
+      throw new Error(`${name} could not start, so the message was not sent.`);
     }
   }
 
   /**
-   * Why a prompt to the chat would be refused now, before anything is asked or sent: a turn runs, its
-   * session cannot be taken up, or another window writes it (read-only here, as its composer says).
+   * Why a prompt to the chat would be refused now, before anything is asked or sent: a turn runs, or
+   * another window writes it (read-only here, as its composer says).
    */
   refusal(chat: Conversation): string | undefined {
     if (chat.running) {
       return 'A turn is already running; wait for it or press Stop.';
-    }
-    if (chat.resumeProblem) {
-      return `${chat.resumeProblem} Start a new session with this transcript to go on.`;
     }
     if (chat.writtenElsewhere) {
       // Worded as the composer words it ("Read-only in this window. <why>").
@@ -162,10 +180,10 @@ export class SessionCoordinator {
     await this.connect(chat);
   }
 
-  /** The resume banner's action: a new session given the transcript. */
-  async startFresh(chat: Conversation): Promise<void> {
+  /** A new session for the chat, given its transcript with the next prompt (a fork's start). */
+  async startWithTranscript(chat: Conversation): Promise<void> {
     const client = await this.pool.client(chat.agentId);
-    await chat.startFresh(client, this.place(chat));
+    await chat.startWithTranscript(client, this.place(chat));
   }
 
   /** The folder a new chat starts in when the workspace has several: the active editor's (else none: the first). */

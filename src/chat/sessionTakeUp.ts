@@ -3,6 +3,7 @@ import type { AgentSession } from '../core/session/agentSession';
 import type { SessionParams } from '../core/connection/sessionOpening';
 import { AgentError, classifyError, NotSupportedError } from '../core/connection/errors';
 import type { Thread } from '../core/thread/thread';
+import { sentence } from '../core/thread/agentText';
 
 /** Takes up a chat's earlier session `oldId` on `client` again: `session/resume` where the agent has it, else `load`. */
 export function continueSession(
@@ -23,7 +24,7 @@ export function continueSession(
 }
 
 /**
- * Why the earlier session cannot be taken up, as the chat's banner says it (the agent's error as its
+ * Why the earlier session cannot be taken up, as the chat says it (the agent's error as its
  * cause) — or undefined when `error` means no such thing: a sign-in is needed first, or the opening
  * was `abandoned` (Stop, the chat deleted) or cancelled (the agent stopped).
  */
@@ -39,7 +40,7 @@ export function resumeFailureOf(
   }
   return new AgentError(
     failure.kind,
-    `${agentName} could not continue this chat's earlier session: ${failure.message}`,
+    `${agentName} could not continue this chat's earlier session: ${sentence(failure.message)}`,
     failure.code,
     failure.data,
     { cause: failure },

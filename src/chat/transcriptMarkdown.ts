@@ -1,5 +1,6 @@
 import type { PromptBlock } from '../core/session/promptBlocks';
 import type { ThreadSnapshot } from '../core/thread/threadTypes';
+import { TRANSCRIPT_URI_PREFIX } from '../protocol';
 
 /** Characters of transcript given to a new session: the latest part, so a long chat stays one prompt. */
 export const MAX_TRANSCRIPT_CHARS = 200_000;
@@ -10,7 +11,7 @@ export function withTranscript(
   chatId: string,
   thread: ThreadSnapshot,
 ): PromptBlock[] {
-  const uri = `acp-agents:/transcripts/${chatId}.md`;
+  const uri = `${TRANSCRIPT_URI_PREFIX}${chatId}.md`;
   return [
     ...blocks,
     { type: 'resource', uri, mimeType: 'text/markdown', text: transcriptAsMarkdown(thread) },

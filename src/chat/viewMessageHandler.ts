@@ -28,9 +28,9 @@ export const BASE_VIEW_MESSAGES = [
   'switch_chat',
   'rename_chat',
   'delete_chat',
-  'start_fresh',
   'retry',
   'check_agents',
+  'show_log',
   'manage_trust',
   'add_agent',
   'remove_attachment',
@@ -144,8 +144,6 @@ export class ViewMessageHandler {
         return commands.renameChat(message.chatId, message.title);
       case 'delete_chat':
         return commands.deleteChat(message.chatId, message.onAgent ? { onAgent: true } : {});
-      case 'start_fresh':
-        return commands.startFresh(view);
       case 'remove_attachment':
         return composer.removeAttachment(message.uri, view);
       case 'pick_files':
@@ -155,7 +153,7 @@ export class ViewMessageHandler {
     }
   }
 
-  /** The messages the editor answers: opening files, pages, messages, the doctor, trust, Add Agent. */
+  /** The messages the editor answers: opening files, pages, messages, the doctor, the log, trust, Add Agent. */
   private async dispatchEditor(
     message: Extract<BaseViewMessage, { type: EditorMessageType }>,
     view: ViewSlot,
@@ -168,6 +166,8 @@ export class ViewMessageHandler {
         return editor.openUrl(message.url);
       case 'check_agents':
         return editor.checkAgents();
+      case 'show_log':
+        return editor.showLog?.();
       case 'manage_trust':
         return editor.manageTrust();
       case 'add_agent':
@@ -192,7 +192,7 @@ export class ViewMessageHandler {
 }
 
 type EditorMessageType =
-  'open_file' | 'open_url' | 'check_agents' | 'manage_trust' | 'add_agent' | 'open_message';
+  'open_file' | 'open_url' | 'check_agents' | 'show_log' | 'manage_trust' | 'add_agent' | 'open_message';
 
 function isBaseMessage(message: ViewMessage): message is BaseViewMessage {
   return baseTypes.has(message.type);

@@ -94,9 +94,7 @@ export class ViewPresenter implements Disposable {
             chat: {
               chatId: chat.id,
               thread: chat.thread.snapshot(),
-              ...(chat.resumeProblem ? { resumeProblem: chat.resumeProblem } : {}),
               ...(chat.cwd === undefined ? {} : { cwd: chat.cwd }),
-              ...(chat.resumeDetails ? { resumeDetails: chat.resumeDetails } : {}),
               ...(chat.saveProblem ? { saveProblem: chat.saveProblem } : {}),
               ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
             },

@@ -11,6 +11,8 @@ export interface EditorActions {
   openUrl(url: string): Promise<void>;
   /** Runs the agent doctor and shows its report (ACP: Check Agents). */
   checkAgents(): Promise<void>;
+  /** Shows the agents' output channel (ACP: Show Agent Log). */
+  showLog?(): Promise<void>;
   /** Opens VS Code's workspace trust editor (the Restricted Mode notice's button). */
   manageTrust(): Promise<void>;
   /** Installs and adds an agent from the ACP Registry (ACP: Add Agent…). */

@@ -98,7 +98,19 @@ export type FormElicitation = Extract<Elicitation, { mode: 'form' }>;
 export type ElicitationValue = DeepReadonly<z.infer<typeof ElicitationValueSchema>>;
 export type ElicitationAnswer = DeepReadonly<z.infer<typeof ElicitationAnswerSchema>>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The longest answer checked against a field's `pattern`: RE2 takes time in proportion to the text
+ * times the pattern, and a pattern is for names and ids, not pages.
+ */
+export const MAX_PATTERN_INPUT_CHARS = 10_000;
+
+/**
+ * Runs a field's agent-chosen `pattern` against an answer, in linear time (the host's RE2, see
+ * src/features/elicitation/core/agentPattern.ts). Absent in the webview, which never runs an agent's
+ * pattern: the host checks it when the answer arrives and sends back what is wrong.
+ */
+export type PatternCheck = (pattern: string, value: string) => boolean;
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
 
@@ -106,6 +118,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 export function checkElicitationValue(
   field: ElicitationField,
   value: ElicitationValue | undefined,
+  pattern?: PatternCheck,
 ): string | undefined {
   const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
   if (empty) {
@@ -113,86 +126,121 @@ export function checkElicitationValue(
   }
   switch (field.kind) {
     case 'text':
-      return typeof value === 'string' ? checkText(field, value) : `${field.label} must be text.`;
+      return typeof value === 'string' ? checkText(field, value, pattern) : `${field.label} must be text.`;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) {
-        return `${field.label} must be a number.`;
-      }
-      if (field.integer && !Number.isInteger(value)) {
-        return `${field.label} must be a whole number.`;
-      }
-      if (field.minimum !== undefined && value < field.minimum) {
-        return `${field.label} must be at least ${field.minimum}.`;
-      }
-      if (field.maximum !== undefined && value > field.maximum) {
-        return `${field.label} must be at most ${field.maximum}.`;
-      }
-      return undefined;
+      return checkNumber(field, value);
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `${field.label} must be yes or no.`;
     case 'choice':
       return typeof value === 'string' && field.choices.some((c) => c.value === value)
         ? undefined
         : `Choose one of the offered values for ${field.label}.`;
-    case 'multi': {
-      if (!Array.isArray(value) || !value.every((v) => field.choices.some((c) => c.value === v))) {
-        return `Choose among the offered values for ${field.label}.`;
-      }
-      if (field.minItems !== undefined && value.length < field.minItems) {
-        return `Choose at least ${field.minItems} for ${field.label}.`;
-      }
-      if (field.maxItems !== undefined && value.length > field.maxItems) {
-        return `Choose at most ${field.maxItems} for ${field.label}.`;
-      }
-      return undefined;
-    }
+    case 'multi':
+      return checkMulti(field, value);
   }
 }
 
-function checkText(field: Extract<ElicitationField, { kind: 'text' }>, value: string): string | undefined {
+function checkNumber(
+  field: Extract<ElicitationField, { kind: 'number' }>,
+  value: ElicitationValue,
+): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return `${field.label} must be a number.`;
+  }
+  if (field.integer && !Number.isInteger(value)) {
+    return `${field.label} must be a whole number.`;
+  }
+  if (field.minimum !== undefined && value < field.minimum) {
+    return `${field.label} must be at least ${field.minimum}.`;
+  }
+  if (field.maximum !== undefined && value > field.maximum) {
+    return `${field.label} must be at most ${field.maximum}.`;
+  }
+  return undefined;
+}
+
+function checkMulti(
+  field: Extract<ElicitationField, { kind: 'multi' }>,
+  value: ElicitationValue,
+): string | undefined {
+  if (!Array.isArray(value) || !value.every((v) => field.choices.some((c) => c.value === v))) {
+    return `Choose among the offered values for ${field.label}.`;
+  }
+  if (field.minItems !== undefined && value.length < field.minItems) {
+    return `Choose at least ${field.minItems} for ${field.label}.`;
+  }
+  if (field.maxItems !== undefined && value.length > field.maxItems) {
+    return `Choose at most ${field.maxItems} for ${field.label}.`;
+  }
+  return undefined;
+}
+
+function checkText(
+  field: Extract<ElicitationField, { kind: 'text' }>,
+  value: string,
+  pattern: PatternCheck | undefined,
+): string | undefined {
   if (field.minLength !== undefined && value.length < field.minLength) {
     return `${field.label} needs at least ${field.minLength} characters.`;
   }
   if (field.maxLength !== undefined && value.length > field.maxLength) {
     return `${field.label} takes at most ${field.maxLength} characters.`;
   }
-  if (field.format === 'email' && !EMAIL.test(value)) {
-    return `${field.label} must be an email address.`;
+  const format = checkFormat(field, value);
+  if (format !== undefined) {
+    return format;
   }
-  if (field.format === 'uri' && !URL.canParse(value)) {
-    return `${field.label} must be a URL.`;
-  }
-  if (field.format === 'date' && !DATE.test(value)) {
-    return `${field.label} must be a date (YYYY-MM-DD).`;
-  }
-  if (field.format === 'date-time' && !DATE_TIME.test(value)) {
-    return `${field.label} must be a date and time.`;
-  }
-  if (field.pattern !== undefined && !matches(field.pattern, value)) {
-    return `${field.label} does not have the expected form.`;
+  if (field.pattern !== undefined) {
+    if (value.length > MAX_PATTERN_INPUT_CHARS) {
+      return `${field.label} takes at most ${MAX_PATTERN_INPUT_CHARS} characters.`;
+    }
+    if (pattern && !pattern(field.pattern, value)) {
+      return `${field.label} does not have the expected form.`;
+    }
   }
   return undefined;
 }
 
-/** A pattern the core accepted compiles; `u` as JSON Schema patterns are Unicode. */
-function matches(pattern: string, value: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(value);
-  } catch {
+function checkFormat(field: Extract<ElicitationField, { kind: 'text' }>, value: string): string | undefined {
+  switch (field.format) {
+    case 'email':
+      return isEmail(value) ? undefined : `${field.label} must be an email address.`;
+    case 'uri':
+      return URL.canParse(value) ? undefined : `${field.label} must be a URL.`;
+    case 'date':
+      return DATE.test(value) ? undefined : `${field.label} must be a date (YYYY-MM-DD).`;
+    case 'date-time':
+      return DATE_TIME.test(value) ? undefined : `${field.label} must be a date and time.`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `name@host.tld`: one `@`, no white space, a dot inside the host. Without a regex: `[^@]+@[^@]+\.[^@]+$`
+ * backtracks over every dot of a long pasted value.
+ */
+function isEmail(value: string): boolean {
+  const at = value.indexOf('@');
+  if (at <= 0 || at !== value.lastIndexOf('@') || /\s/.test(value)) {
     return false;
   }
+  const dot = value.indexOf('.', at + 2);
+  return dot !== -1 && dot < value.length - 1;
 }
 
 /** Every field's problem, by name; empty when the answer may be sent. Unknown names are problems too. */
 export function checkElicitationValues(
   form: FormElicitation,
   values: Readonly<Record<string, ElicitationValue>>,
+  pattern?: PatternCheck,
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const field of form.fields) {
     const problem = checkElicitationValue(
       field,
       Object.hasOwn(values, field.name) ? values[field.name] : undefined,
+      pattern,
     );
     if (problem) {
       problems[field.name] = problem;

@@ -42,15 +42,16 @@ export const AgentStatusSchema = z.object({
   authMethods: z.optional(z.array(AuthMethodSchema)),
   /** Known once the agent is ready. */
   promptCapabilities: z.optional(PromptCapabilitiesSchema),
+  /**
+   * The agent's latest fatal-looking stderr line while a message waits on it (its start, its session's
+   * setup): shown as it arrives, not only once the wait is over. Scrubbed and bounded by the host.
+   */
+  said: z.optional(z.string().check(z.maxLength(1000))),
 });
 
 export const ChatSchema = z.object({
   chatId: z.string(),
   thread: ThreadSnapshotSchema,
-  /** Set when the chat's earlier session could not be taken up: shown with "Start a new session". */
-  resumeProblem: z.optional(z.string()),
-  /** The agent's error behind `resumeProblem` (its code and data), for the banner's Details. */
-  resumeDetails: z.optional(ErrorDetailsSchema),
   /** Set while the chat's journal cannot be written ("This chat is not being saved: …"). */
   saveProblem: z.optional(z.string()),
   /** The workspace folder chosen for the chat's agent (multi-root); absent: the first folder. */
@@ -208,13 +209,6 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('add_attachment'), attachment: AttachmentRefSchema }),
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
-  /** The active chat's resume banner appeared or went away. */
-  z.object({
-    type: z.literal('resume_problem'),
-    chatId: z.string(),
-    message: z.optional(z.string()),
-    details: z.optional(ErrorDetailsSchema),
-  }),
   /** The active chat's "not being saved" notice appeared or went away (no `message`). */
   z.object({
     type: z.literal('save_problem'),
@@ -226,10 +220,26 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('edit_reviews'), reviews: z.array(EditReviewSchema) }),
   /** The active chat's "Fix N new problems" offer appeared, or went away (no `offer`). */
   z.object({ type: z.literal('problems_offer'), chatId: z.string(), offer: z.optional(ProblemsOfferSchema) }),
-  /** The agent's questions waiting in chat `chatId` changed (one appeared or was settled). */
-  z.object({ type: z.literal('elicitations'), chatId: z.string(), items: z.array(ElicitationSchema) }),
+  /** The agent asks a question in chat `chatId` (each change is posted alone, never the whole list). */
+  z.object({ type: z.literal('elicitation_added'), chatId: z.string(), item: ElicitationSchema }),
+  /** A question of chat `chatId` was answered, cancelled or withdrawn. */
+  z.object({ type: z.literal('elicitation_settled'), chatId: z.string(), key: z.string() }),
+  /** The answer to `key` was not sent: what is wrong, by field (the agent's patterns run only on the host). */
+  z.object({
+    type: z.literal('elicitation_problems'),
+    chatId: z.string(),
+    key: z.string(),
+    problems: z.record(z.string(), z.string()),
+  }),
+  /**
+   * The view's message was not sent because the user cancelled a step before it (the restore asked for
+   * by an edit's resend): it goes back to the composer, editing as it was.
+   */
+  z.object({ type: z.literal('send_cancelled') }),
   /** Something the host could not do for the view (a bad message, a failed command). */
   z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
+  /** Open the chat list, or close it when open (the view title's, or the chat tab's, Show Chats). */
+  z.object({ type: z.literal('show_chat_list') }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
   z.object({
     type: z.literal('mention_results'),
@@ -277,8 +287,6 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     /** Also delete the chat's session on the agent's side (`session/delete`). */
     onAgent: z.optional(z.boolean()),
   }),
-  /** The resume banner's action: a new session that is given the transcript. */
-  z.object({ type: z.literal('start_fresh') }),
   /** The user took a file off the composer. */
   z.object({ type: z.literal('remove_attachment'), uri: z.string() }),
   /** Keep or Undo a file write the agent proposed. */
@@ -299,6 +307,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restore_checkpoint'), turnId: z.string() }),
   /** The failed-start banner's "Check agents": run the agent doctor (ACP: Check Agents). */
   z.object({ type: z.literal('check_agents') }),
+  /** A failure card's "Show Agent Log": the agents' output channel (ACP: Show Agent Log). */
+  z.object({ type: z.literal('show_log') }),
   /** The Restricted Mode notice's "Manage Workspace Trust" (`workbench.trust.manage`). */
   z.object({ type: z.literal('manage_trust') }),
   /** ACP: Add Agent… (the empty state's and the failed-start banner's button). */

@@ -10,6 +10,13 @@ import type { DeepReadonly } from './deepReadonly';
  * core, and `applyThreadEvent` (./threadModel.ts) is the one place events change a thread.
  */
 
+/**
+ * Where the transcript given to a new session lives (a fork's earlier conversation, or a chat whose
+ * session could not be taken up): `<prefix><chatId>.md`, an embedded resource only we write. The chat
+ * names its chip for what it is rather than by that file name.
+ */
+export const TRANSCRIPT_URI_PREFIX = 'acp-agents:/transcripts/';
+
 /** Something attached to a message besides its text. */
 export const AttachmentSchema = z.discriminatedUnion('type', [
   z.object({
@@ -253,6 +260,11 @@ export const TurnFileChangeSchema = z.object({
   beforeUnknown: z.optional(z.boolean()),
   /** Why the last Undo left this file as it is (e.g. a folder on its path is now a link to outside). */
   problem: z.optional(z.string()),
+  /**
+   * It is a symbolic link the turn made (deleted: one it removed), naming `target` as written; `outside`:
+   * the target is not in the workspace, so the agent may have changed files outside it through the link.
+   */
+  link: z.optional(z.object({ target: z.string().check(z.maxLength(1024)), outside: z.boolean() })),
 });
 
 /** The files a turn changed, for the "N files changed" card. */
@@ -281,7 +293,10 @@ export const TurnSchema = z.object({
   stderrTail: z.optional(z.array(z.string())),
   /** The workspace as it was before the turn: "Restore checkpoint" goes back to it. */
   checkpointId: z.optional(z.string()),
-  /** Why there is no checkpoint from before the turn (its changes cannot be listed or undone). */
+  /**
+   * What is wrong with the checkpoint from before the turn: why there is none (its changes cannot be listed
+   * or undone), or that it was taken late, while the turn ran (what changed before then is not listed).
+   */
   checkpointProblem: z.optional(z.string()),
   /** The files the turn changed. */
   changes: z.optional(TurnChangesSchema),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { acpSetting } from './settings';
+import { acpSetting, workspaceSourceOf } from './settings';
 import { detectPresets } from '../chat/agentPresets';
 import {
   DEMO_AGENT_ID,
@@ -46,7 +46,7 @@ export class AgentCatalog implements vscode.Disposable {
 
   private read(): ParsedAgents {
     const raw = acpSetting('agents');
-    const parsed = parseAgentSettings(raw, this.demoAgent, detectPresets(process.env));
+    const parsed = parseAgentSettings(raw, this.demoAgent, detectPresets(process.env), workspaceSourceOf('agents'));
     if (parsed.errors.length > 0) {
       for (const error of parsed.errors) {
         this.log.warn(error);

@@ -10,6 +10,8 @@ export interface ChatHtmlInputs {
   readonly codiconCssUri: string;
   readonly chatCssUri: string;
   readonly scriptUri: string;
+  /** The markdown worker's script (dist/markdownWorker.js), fetched by the page and started from a blob: URL. */
+  readonly markdownWorkerUri: string;
   /** A fresh value per page (see `randomNonce`): only the script carrying it may run. */
   readonly nonce: string;
 }
@@ -18,6 +20,12 @@ export interface ChatHtmlInputs {
  * The chat webview's HTML under a strict CSP: no inline code, scripts only with the page's nonce, styles,
  * images and fonts only from the extension (images also as data: URIs). Theme-independent: VS Code adds
  * the theme's CSS variables and its default styles around it.
+ *
+ * One worker, for markdown: a webview's resources are served from another origin than its page, and a
+ * worker's script must be the page's own (`new Worker(resourceUri)` throws a SecurityError in VS Code and
+ * code-server alike), so the page fetches the script from the extension (`connect-src`) and starts it
+ * from a blob: URL it made itself (`worker-src blob:`). Neither lets anything run that the page's own
+ * code does not start.
  */
 export function chatHtml(inputs: ChatHtmlInputs): string {
   const { cspSource, nonce } = inputs;
@@ -27,6 +35,8 @@ export function chatHtml(inputs: ChatHtmlInputs): string {
     `style-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,
+    `connect-src ${cspSource}`,
+    'worker-src blob:',
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -34,6 +44,7 @@ export function chatHtml(inputs: ChatHtmlInputs): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attribute(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="acp-markdown-worker" content="${attribute(inputs.markdownWorkerUri)}">
 <link rel="stylesheet" href="${attribute(inputs.codiconCssUri)}" id="vscode-codicon-stylesheet">
 <link rel="stylesheet" href="${attribute(inputs.chatCssUri)}">
 <title>ACP Agents</title>

@@ -53,9 +53,14 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
     return new Set(this.tabs.filter((tab) => tab.panel.visible).map((tab) => tab.chatId));
   }
 
+  /** The tab that is the active editor, if a chat tab is. */
+  get activeTab(): ChatTab | undefined {
+    return this.tabs.find((tab) => tab.panel.active);
+  }
+
   /** The chat of the tab that is the active editor, if a chat tab is. */
   get activeChatId(): string | undefined {
-    return this.tabs.find((tab) => tab.panel.active)?.chatId;
+    return this.activeTab?.chatId;
   }
 
   /**

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import type { HostMessage } from '../protocol';
 import { connectChatWebview, type ChatWebviewConnection } from './chatWebview';
+import { shownChatTitle } from './shownChatTitle';
 
 /** The title of a tab whose chat has none yet. */
 const UNTITLED = 'ACP Chat';
@@ -60,16 +61,23 @@ export class ChatTab implements vscode.Disposable {
     return this.controller.handleMessage(message, this.connection.sink);
   }
 
+  /** The tab title's New Chat: a new chat in this tab. */
+  newChat(): Promise<void> {
+    return this.handle({ type: 'new_chat' });
+  }
+
+  /** The tab title's Show Chats: the tab comes forward and its chat list opens (or closes). */
+  async showChatList(): Promise<void> {
+    this.panel.reveal(undefined, false);
+    const message: HostMessage = { type: 'show_chat_list' };
+    await this.panel.webview.postMessage(message);
+  }
+
   /** The tab's title follows the title of the chat it shows. */
   private retitle(message: HostMessage): void {
-    const shown =
-      message.type === 'snapshot'
-        ? message.view.chats?.find((chat) => chat.chatId === message.view.chat?.chatId)
-        : message.type === 'chats'
-          ? message.chats.find((chat) => chat.chatId === message.activeChatId)
-          : undefined;
-    if (shown) {
-      this.panel.title = shown.title.trim() || UNTITLED;
+    const title = shownChatTitle(message);
+    if (title !== undefined) {
+      this.panel.title = title || UNTITLED;
     }
   }
 

@@ -1,10 +1,16 @@
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
+import type { HostMessage } from '../protocol';
 import { connectChatWebview } from './chatWebview';
+import { shownChatTitle } from './shownChatTitle';
+
+/** The view's title while its chat has none yet. */
+const UNTITLED = 'New chat';
 
 /**
- * The sidebar chat view: the chat webview (see `connectChatWebview`) in the ACP Agents container.
- * The controller re-sends the full state whenever a webview says it is ready.
+ * The sidebar chat view: the chat webview (see `connectChatWebview`) in the ACP Agents container, its
+ * title naming the chat it shows ("ACP Agents: Fix the parser"). The controller re-sends the full state
+ * whenever a webview says it is ready.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'acpAgents.chat';
@@ -26,7 +32,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // A view resolved again (hidden and shown) replaces the last one's subscriptions, not adds to them.
     this.disposeCurrent();
     this.view = view;
-    const connection = connectChatWebview(view.webview, this.extensionUri, this.controller, this.log);
+    const connection = connectChatWebview(view.webview, this.extensionUri, this.controller, this.log, {
+      onPost: (message) => {
+        const title = shownChatTitle(message);
+        if (title !== undefined) {
+          view.title = title || UNTITLED;
+        }
+      },
+    });
     const disposed = view.onDidDispose(() => {
       connection.dispose();
       disposed.dispose();
@@ -36,6 +49,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }
     });
     this.current = [connection, disposed];
+  }
+
+  /** The view title's Show Chats: the view comes forward with focus and its chat list opens (or closes). */
+  async showChatList(): Promise<void> {
+    await this.reveal();
+    const message: HostMessage = { type: 'show_chat_list' };
+    await this.view?.webview.postMessage(message);
   }
 
   /** Shows the chat view (and its container). */

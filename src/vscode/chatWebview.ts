@@ -40,6 +40,7 @@ export function connectChatWebview(
     codiconCssUri: asset(dist, 'codicon.css'),
     chatCssUri: asset(media, 'chat.css'),
     scriptUri: asset(dist, 'webview.js'),
+    markdownWorkerUri: asset(dist, 'markdownWorker.js'),
     nonce: randomNonce(),
   });
   const sink: ViewSink = {

@@ -63,6 +63,10 @@ export class VsCodeEditorActions implements EditorActions, vscode.Disposable {
     await vscode.commands.executeCommand('acpAgents.checkAgents');
   }
 
+  async showLog(): Promise<void> {
+    await vscode.commands.executeCommand('acpAgents.showLog');
+  }
+
   async manageTrust(): Promise<void> {
     await vscode.commands.executeCommand('workbench.trust.manage');
   }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import * as vscode from 'vscode';
 import type { Retention } from '../core/journal/journal';
+import { DEFAULT_DEADLINES, type RequestDeadlines } from '../core/connection/deadlines';
 import type { FileSettings } from './workspaceFileSystem';
 
 /**
@@ -39,6 +40,22 @@ export function setting(section: string, key: string): unknown {
 /** `setting('acpAgents', key)`. */
 export function acpSetting(key: string): unknown {
   return setting('acpAgents', key);
+}
+
+/**
+ * Where the value of `acpAgents.<key>` that the code uses comes from, when the workspace's own settings
+ * set it (its folder's or the workspace's): what the consent question names. Undefined when the value is
+ * the user's or the default — and always in Restricted Mode, where the workspace's values are not used.
+ */
+export function workspaceSourceOf(key: string): string | undefined {
+  if (!vscode.workspace.isTrusted) {
+    return undefined;
+  }
+  const inspected = vscode.workspace.getConfiguration('acpAgents').inspect<unknown>(key);
+  if (inspected?.workspaceFolderValue !== undefined) {
+    return `a folder's settings ("acpAgents.${key}")`;
+  }
+  return inspected?.workspaceValue !== undefined ? `the workspace settings ("acpAgents.${key}")` : undefined;
 }
 
 /** The workspace's own value of a setting (what it would set, trusted or not), for reports only: never run it. */
@@ -93,4 +110,19 @@ export function copilotAgentName(): string | undefined {
 export function maxMessageChars(): number {
   const value = vscode.workspace.getConfiguration('acpAgents').get('chat.maxMessageCharacters');
   return z.catch(z.number().check(z.int(), z.gte(10_000)), 1_000_000).parse(value);
+}
+
+/** `acpAgents.timeouts.*` (seconds, 1–3600): each kind of request's deadline; a bad value falls back to the default. */
+export function requestDeadlines(): RequestDeadlines {
+  const config = vscode.workspace.getConfiguration('acpAgents');
+  const ms = (key: string, fallback: number): number => {
+    const seconds = config.get<unknown>(`timeouts.${key}`);
+    return typeof seconds === 'number' && seconds >= 1 && seconds <= 3600 ? seconds * 1000 : fallback;
+  };
+  return {
+    startMs: ms('startSeconds', DEFAULT_DEADLINES.startMs),
+    sessionMs: ms('sessionSeconds', DEFAULT_DEADLINES.sessionMs),
+    signInMs: ms('signInSeconds', DEFAULT_DEADLINES.signInMs),
+    requestMs: ms('requestSeconds', DEFAULT_DEADLINES.requestMs),
+  };
 }

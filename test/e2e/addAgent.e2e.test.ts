@@ -74,7 +74,13 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
         ],
       }),
     );
-    workbench = await startWorkbench({ settings: { 'acpAgents.registry.url': `${origin}/registry.json` } });
+    workbench = await startWorkbench({
+      settings: {
+        'acpAgents.registry.url': `${origin}/registry.json`,
+        // The test server speaks plain http: named as a mirror on the user's network would be.
+        'acpAgents.registry.allowHttpFrom': [new URL(origin).host],
+      },
+    });
     page = workbench.page;
     frame = await openChat(page);
   });
@@ -99,6 +105,10 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
     await button.click();
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // Loaded (its title names where the list came from): the items no longer change under the typing.
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Add Agent —' }).waitFor({
+      timeout: UI_TIMEOUT,
+    });
     await page
       .locator('.quick-input-widget .monaco-list-row', { hasText: name })
       .first()
@@ -126,17 +136,51 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
   });
 
   it('an agent that needs a sign-in says so before the first prompt, with its way to sign in', async () => {
-    await newChat(frame);
+    await newChat(page, frame);
     await addFromEmptyState('Tiny agent with login');
     const banner = frame.locator('.status-banner .agent-error[data-kind="auth_required"]');
     await banner.waitFor({ state: 'visible', timeout: 60_000 });
-    assert.equal(await banner.locator('.error-title').innerText(), 'Sign in to Demo agent (offline)');
+    assert.equal(await banner.locator('.error-title').innerText(), 'Sign in to Tiny agent with login');
     assert.equal(await frame.locator('section.turn[data-turn-id]').count(), 0, 'no turn was sent or failed');
     await screenshot(page, 'add-agent-sign-in');
     await banner.locator('vscode-button', { hasText: 'Sign in' }).click();
     await banner.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
     const turnId = await sendPrompt(frame, 'stream 1');
     await waitForAgentText(frame, turnId, 'chunk 1');
+  });
+
+  it('a custom agent is offered its script’s name, and the name given is the one shown everywhere', async () => {
+    await newChat(page, frame);
+    const input = page.locator('.quick-input-widget input');
+    await addFromEmptyState('Custom agent');
+    // The command line: an interpreter running a script. The name offered is the script's.
+    const script = path.join(repoRoot, 'dist', 'demo-agent.js');
+    await page.locator('.quick-input-widget', { hasText: 'The command that starts the agent' }).waitFor({
+      timeout: UI_TIMEOUT,
+    });
+    await input.fill(`node ${script}`);
+    await input.press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'Its name in the agent picker' }).waitFor({
+      timeout: UI_TIMEOUT,
+    });
+    assert.equal(await input.inputValue(), 'demo-agent', 'named after the script, not "node"');
+    await input.fill('My local agent');
+    await screenshot(page, 'add-agent-custom-name');
+    await input.press('Enter');
+    // Selected and started: the empty chat, the message box and the status bar all use that name.
+    await frame.waitForFunction(
+      () =>
+        document.querySelector('.empty-state .empty-title')?.textContent === 'Chat with My local agent' &&
+        document
+          .querySelector('.composer-input')
+          ?.getAttribute('placeholder')
+          ?.startsWith('Ask My local agent'),
+      undefined,
+      { timeout: 60_000 },
+    );
+    await page.locator('.statusbar-item', { hasText: 'My local agent: ready' }).waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.statusbar-item', { hasText: 'Demo agent (offline)' }).count(), 0);
+    await screenshot(page, 'add-agent-custom-ready');
   });
 
   it('the key opens the chat with the cursor in the message box', async () => {

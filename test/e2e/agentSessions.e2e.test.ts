@@ -5,7 +5,15 @@
  * under its origin.
  */
 import { strict as assert } from 'node:assert';
-import { agentText, collapse, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from './support/chat';
+import {
+  agentText,
+  collapse,
+  sendPrompt,
+  showChats,
+  UI_TIMEOUT,
+  viewTitle,
+  waitForTurnStatus,
+} from './support/chat';
 import { useWorkbench } from './support/lifecycle';
 import { screenshot } from './support/workbench';
 
@@ -21,20 +29,19 @@ describe('agent sessions and edit and resend', () => {
     const hello = await sendPrompt(frame, 'hello');
     await waitForTurnStatus(frame, hello, 'completed');
 
-    await frame.getByRole('button', { name: 'Show chats' }).click();
+    await showChats(page, frame);
     const sessions = frame.locator('.agent-sessions');
-    // Two per page, our own chats' sessions (newest) first: the seeded ones come with "More sessions".
-    await sessions.locator('.agent-session').first().waitFor({ timeout: UI_TIMEOUT });
+    // Two per page, our own chats' sessions (newest) first — those are not listed again, their chats are —
+    // then the seeded ones, a page at a time with "More sessions".
+    await sessions.locator('.agent-sessions-group').first().waitFor({ timeout: UI_TIMEOUT });
     let pages = 1;
     while ((await sessions.getByText('Seeded session 3').count()) === 0) {
       assert.ok(pages < 5, 'the seeded sessions come within a few pages');
-      const shown = await sessions.locator('.agent-session').count();
       await sessions.getByRole('button', { name: 'More sessions' }).click();
-      await frame.waitForFunction(
-        (count) => document.querySelectorAll('.agent-sessions .agent-session').length > count,
-        shown,
-        { timeout: UI_TIMEOUT },
-      );
+      await sessions.locator('.agent-sessions-more[aria-disabled="true"]').waitFor({
+        state: 'detached',
+        timeout: UI_TIMEOUT,
+      });
       pages++;
     }
     assert.ok(pages >= 2, 'paged');
@@ -46,8 +53,9 @@ describe('agent sessions and edit and resend', () => {
     await screenshot(page, 'agent-sessions-e2e');
     await sessions.getByRole('button', { name: /Seeded session 2/ }).click();
 
-    const title = frame.locator('.chat-header .session-title');
-    await title.filter({ hasText: /^Seeded session 2$/ }).waitFor({ timeout: UI_TIMEOUT });
+    // The view's title names the chat it shows.
+    const title = viewTitle(page);
+    await title.filter({ hasText: /: Seeded session 2$/ }).waitFor({ timeout: UI_TIMEOUT });
     const users = frame.locator('article.entry-user');
     await users.nth(1).waitFor({ timeout: UI_TIMEOUT });
     assert.deepEqual((await users.locator('.markdown').allTextContents()).map(collapse), [
@@ -70,7 +78,7 @@ describe('agent sessions and edit and resend', () => {
     await frame.waitForFunction((before) => document.body.dataset.chatId !== before, origin, {
       timeout: UI_TIMEOUT,
     });
-    await title.filter({ hasText: /^Fork of Seeded session 2$/ }).waitFor({ timeout: UI_TIMEOUT });
+    await title.filter({ hasText: /: Fork of Seeded session 2$/ }).waitFor({ timeout: UI_TIMEOUT });
     const turnId = await frame.locator('section.turn[data-turn-id]').last().getAttribute('data-turn-id');
     assert.ok(turnId);
     await waitForTurnStatus(frame, turnId, 'completed');
@@ -84,8 +92,16 @@ describe('agent sessions and edit and resend', () => {
       'A better second question',
     ]);
 
-    await frame.getByRole('button', { name: 'Show chats' }).click();
+    await showChats(page, frame);
     const rows = frame.locator('.chat-list > .chat-list-items .chat-title');
+    // The chat list shows each conversation once: none of its chats again under "Agent sessions".
+    const chatTitles = await rows.allTextContents();
+    const sessionTitles = await sessions.locator('.chat-title').allTextContents();
+    assert.deepEqual(
+      sessionTitles.filter((title) => chatTitles.includes(title)),
+      [],
+      `listed twice: ${sessionTitles.join(', ')}`,
+    );
     const names = await rows.allTextContents();
     const at = names.indexOf('Seeded session 2');
     assert.ok(at >= 0, `the origin is listed: ${names.join(', ')}`);

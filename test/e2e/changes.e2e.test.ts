@@ -67,6 +67,13 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     return card;
   }
 
+  /** Clicks Restore checkpoint under the message that started the turn (made when the pointer comes over it). */
+  async function restoreCheckpointOf(turnId: string): Promise<void> {
+    const message = turn(chat.frame, turnId).locator('article.entry-user');
+    await message.hover();
+    await message.getByRole('button', { name: /Restore checkpoint/ }).click();
+  }
+
   async function changeTurn(prompt: string, files: number): Promise<{ turnId: string; card: Locator }> {
     const turnId = await sendPrompt(chat.frame, prompt);
     await waitForTurnStatus(chat.frame, turnId, 'completed');
@@ -116,12 +123,17 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
       writeFileSync(folder.file('dir/a.txt'), 'mine\n');
       const { turnId, card } = await changeTurn(
         `own write ${rel('dir/a.txt')} agent ; write ${rel('dir/new.txt')} x ; link ${rel('dir')} ${outside}`,
-        1,
+        2,
       );
+      // The card lists the link the agent made, with its target, and says plainly where it leads.
+      await card
+        .getByText(/outside the workspace: the agent may have changed files outside the workspace through it/)
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await card.getByRole('button', { name: 'Undo all' }).click();
-      const note = turn(chat.frame, turnId).locator('.change-card .change-note', { hasText: 'Left alone' });
+      const note = turn(chat.frame, turnId)
+        .locator('.change-card .change-note', { hasText: 'Left alone' })
+        .filter({ hasText: /dir\/ is now a link to a folder outside the workspace/ });
       await note.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      assert.match(await note.innerText(), /dir\/ is now a link to a folder outside the workspace/);
       assert.equal(await chat.page.locator('.monaco-dialog-box').count(), 0, 'nothing was asked');
       assert.equal(
         hashTree(outside),
@@ -150,9 +162,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     const first = await changeTurn(`own write ${rel('story.txt')} twice`, 1);
     await changeTurn(`own write ${rel('story.txt')} thrice ; shell printf x > ${rel('extra.txt')}`, 2);
 
-    await turn(chat.frame, first.turnId)
-      .getByRole('button', { name: /Restore checkpoint/ })
-      .click();
+    await restoreCheckpointOf(first.turnId);
     const dialog = chat.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match(
@@ -184,9 +194,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
       .locator('.change-card', { hasText: 'Undone' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const restored = await changeTurn(`own write ${rel('reload-restored.txt')} restored`, 1);
-    await turn(chat.frame, restored.turnId)
-      .getByRole('button', { name: /Restore checkpoint/ })
-      .click();
+    await restoreCheckpointOf(restored.turnId);
     const dialog = chat.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Restore' }).click();

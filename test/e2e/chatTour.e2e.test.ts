@@ -88,8 +88,7 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     );
     // The diff the agent proposes is in the card.
     const diffText = await card.locator('.disclosure-body').innerText();
-    assert.match(diffText, /old line/);
-    assert.match(diffText, /new line/);
+    assert.match(diffText, /# Sample project \(edited by the demo agent\)/);
     // Inline, not in a dialog (the default `auto` with the chat on screen).
     assert.equal(await chat.page.locator('.monaco-dialog-box').count(), 0);
     // The plan is still above the composer.

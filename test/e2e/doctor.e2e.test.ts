@@ -53,15 +53,16 @@ describe('agent doctor from the chat (README screenshot)', () => {
     }
   });
 
-  it('the failed start offers "Check agents", which opens the report (docs/doctor.png)', async () => {
+  it('the failed start offers "Check Agents", which opens the report (docs/doctor.png)', async () => {
     const banner = chat.frame.locator('.status-banner .agent-error');
     await banner.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match(await banner.innerText(), /gemini-not-installed was not found on PATH/);
     assert.deepEqual(await banner.locator('.error-actions vscode-button').allTextContents(), [
       'Add Agent…',
-      'Check agents',
+      'Check Agents',
+      'Show Agent Log',
     ]);
-    await banner.locator('vscode-button', { hasText: 'Check agents' }).click();
+    await banner.locator('vscode-button', { hasText: 'Check Agents' }).click();
 
     const preview = await webviewFrame(
       chat.page,

@@ -28,7 +28,7 @@ describe('the agent asks for input (elicitation)', () => {
   });
 
   beforeEach(async () => {
-    await newChat(frame);
+    await newChat(page, frame);
   });
 
   afterEach(async function () {
@@ -43,8 +43,12 @@ describe('the agent asks for input (elicitation)', () => {
     const turnId = await sendPrompt(frame, 'elicit form');
     const form = frame.locator('form.elicitation-form');
     await form.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    // The first field has the focus: type straight away.
-    await frame.getByLabel('Project name').fill('web-app');
+    // The form took the focus from the message just sent: typing goes straight into its first field
+    // (fill() would focus the field itself and prove nothing).
+    await frame.getByLabel('Project name').waitFor({ timeout: UI_TIMEOUT });
+    await page.keyboard.type('web-app');
+    assert.equal(await frame.getByLabel('Project name').inputValue(), 'web-app');
+    assert.equal(await frame.locator('.composer-input').inputValue(), '', 'nothing went to the message box');
     await frame.getByLabel('Contact email').fill('dev@example.com');
     await frame.getByLabel('Region').selectOption('eu');
     await screenshot(page, 'elicitation-form-e2e');
@@ -66,5 +70,37 @@ describe('the agent asks for input (elicitation)', () => {
     await card.getByRole('button', { name: 'Decline' }).click();
     await waitForTurnStatus(frame, turnId, 'completed');
     await waitForAgentText(frame, turnId, 'elicitation decline');
+    // The card went away with the focus in it: the focus is back in the message box, not on the page.
+    await frame.waitForFunction(
+      () => document.activeElement?.classList.contains('composer-input') === true,
+      undefined,
+      {
+        timeout: UI_TIMEOUT,
+      },
+    );
+  });
+
+  it('cancels a page to open with Esc, and the focus goes back to the message box', async () => {
+    const turnId = await sendPrompt(frame, 'elicit url https://example.com/signin');
+    const card = frame.locator('.elicitation-url-card');
+    await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // It took the focus (its Open button): Esc goes to it.
+    await frame.waitForFunction(
+      () => document.activeElement?.closest('.elicitation-url-card') !== null,
+      undefined,
+      {
+        timeout: UI_TIMEOUT,
+      },
+    );
+    await page.keyboard.press('Escape');
+    await waitForTurnStatus(frame, turnId, 'completed');
+    await waitForAgentText(frame, turnId, 'elicitation cancel');
+    await frame.waitForFunction(
+      () => document.activeElement?.classList.contains('composer-input') === true,
+      undefined,
+      {
+        timeout: UI_TIMEOUT,
+      },
+    );
   });
 });

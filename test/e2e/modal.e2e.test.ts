@@ -97,8 +97,13 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
     await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const diff = chat.page.locator('.editor-instance .monaco-diff-editor');
     await diff.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await diff.locator('.modified .view-lines', { hasText: 'new line' }).waitFor({ timeout: UI_TIMEOUT });
-    await diff.locator('.original .view-lines', { hasText: 'old line' }).waitFor({ timeout: UI_TIMEOUT });
+    // A change to a line the README has: its first one gets a note.
+    await diff
+      .locator('.modified .view-lines', { hasText: '# Sample project (edited by the demo agent)' })
+      .waitFor({ timeout: UI_TIMEOUT });
+    await diff
+      .locator('.original .view-lines', { hasText: '# Sample project' })
+      .waitFor({ timeout: UI_TIMEOUT });
     // The same question comes back over the diff.
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(

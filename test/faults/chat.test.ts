@@ -4,19 +4,17 @@ import * as path from 'node:path';
 import type { AgentDefinition } from '../../src/chat/agentSettings';
 import { ChatHarness, until } from '../unit/support/chatHarness';
 import { HOSTILE_AGENT } from './hostile';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 function hostileAgent(id: string): AgentDefinition {
   return { id, label: `Hostile ${id}`, command: process.execPath, args: [HOSTILE_AGENT], env: {} };
 }
 
 describe('faults: what the user sees in the chat', () => {
-  let chat: ChatHarness;
-  afterEach(async () => {
-    await chat.dispose();
-  });
+  const owned = ownedPerTest();
 
   it('shows why the agent was stopped after an oversized message, and the next message restarts it', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     await chat.send('huge');
     const ended = chat.view.events().find((e) => e.type === 'turn_ended');
@@ -33,7 +31,7 @@ describe('faults: what the user sees in the chat', () => {
   });
 
   it('ends a turn with a malformed prompt answer in the chat and takes the next message', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     await chat.send('null');
     const ended = chat.view.events().find((e) => e.type === 'turn_ended');
@@ -45,7 +43,7 @@ describe('faults: what the user sees in the chat', () => {
   });
 
   it('shows the turn Cancelled at once on Stop, and the late answer does not revive it', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const sending = chat.send('ignore-cancel');
     await until(() => chat.view.events().some((e) => e.type === 'entry_added' && e.entry.kind === 'agent'));
@@ -76,7 +74,7 @@ describe('faults: what the user sees in the chat', () => {
     lines[firstEvents] = (lines[firstEvents] as string).slice(0, 30);
     writeFileSync(file, lines.join('\n') + '\n');
 
-    chat = new ChatHarness({ agents: [hostileAgent('h')], storageDir: first.storageDir });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')], storageDir: first.storageDir }));
     await chat.ready();
     const notices = chat.view.events().filter((e) => e.type === 'notice');
     assert.equal(notices.length, 1);

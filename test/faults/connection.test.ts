@@ -1,17 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { AgentClient } from '../../src/core/connection/agentClient';
 import { AgentError } from '../../src/core/connection/errors';
-import { hostileOptions, memory, MiB, startHostile, text, until, type Hostile } from './hostile';
+import { hostileOptions, memory, MiB, startHostile, text, until } from './hostile';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('faults: the connection and what the agent sends', () => {
-  let agent: Hostile | undefined;
-  afterEach(async () => {
-    await agent?.stop();
-    agent = undefined;
-  });
+  const owned = ownedPerTest();
 
   it('stops the agent and says why when it sends a line over 32 MiB; never "connected" with a dead connection', async () => {
-    agent = await startHostile();
+    const agent = owned(await startHostile());
     const session = await agent.session();
     const before = memory();
     const turn = await session.prompt([text('huge')]);
@@ -28,7 +25,7 @@ describe('faults: the connection and what the agent sends', () => {
   });
 
   it('holds at most 32 MiB of a line that never ends, then stops the agent', async () => {
-    agent = await startHostile();
+    const agent = owned(await startHostile());
     const session = await agent.session();
     const before = memory();
     const turn = await session.prompt([text('partial')]);
@@ -39,7 +36,7 @@ describe('faults: the connection and what the agent sends', () => {
   });
 
   it('stops an agent that closes its output but keeps running, and says so', async () => {
-    agent = await startHostile();
+    const agent = owned(await startHostile());
     const session = await agent.session();
     const turn = await session.prompt([text('close-stdout')]);
     assert.equal(turn.status, 'interrupted');
@@ -53,7 +50,7 @@ describe('faults: the connection and what the agent sends', () => {
 
   for (const traceProtocol of [false, true]) {
     it(`survives a message nested 10,000 levels deep (trace ${traceProtocol ? 'on' : 'off'})`, async () => {
-      agent = await startHostile({ client: { traceProtocol } });
+      const agent = owned(await startHostile({ client: { traceProtocol } }));
       const session = await agent.session();
       const turn = await session.prompt([text('deep')]);
       // JSON.stringify of this message overflows the stack; tracing and error paths must not.
@@ -74,7 +71,7 @@ describe('faults: the connection and what the agent sends', () => {
   }
 
   it('ignores malformed JSON, batches and answers to unknown ids, and goes on', async () => {
-    agent = await startHostile();
+    const agent = owned(await startHostile());
     const session = await agent.session();
     const turn = await session.prompt([text('garbage')]);
     assert.equal(turn.status, 'completed');
@@ -84,7 +81,7 @@ describe('faults: the connection and what the agent sends', () => {
   });
 
   it('bounds updates for unknown sessions in number and bytes, reported once', async () => {
-    agent = await startHostile();
+    const agent = owned(await startHostile());
     const session = await agent.session();
     const before = memory();
     const turn = await session.prompt([text('orphans')]);
@@ -113,7 +110,7 @@ describe('faults: the connection and what the agent sends', () => {
       ...options
     } = hostileOptions({
       start: 'silent',
-      client: { initializeTimeoutMs: 500, traceProtocol: true },
+      client: { deadlines: { startMs: 500 }, traceProtocol: true },
     });
     // Timed from the moment initialize is written (the trace), not from the spawn.
     let sentAt = 0;
@@ -141,7 +138,7 @@ describe('faults: the connection and what the agent sends', () => {
 
   it('keeps a bounded stderr tail of a 64 MiB stderr flood and still works', async () => {
     const before = memory();
-    agent = await startHostile({ start: 'stderr-flood' });
+    const agent = owned(await startHostile({ start: 'stderr-flood' }));
     const session = await agent.session();
     assert.equal((await session.prompt([text('hello')])).status, 'completed');
     assert.ok(agent.client.process.stderr.lastLines(20).length <= 20);

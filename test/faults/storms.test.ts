@@ -7,17 +7,21 @@ import { STATE_BOUNDS } from '../../src/core/session/stateBounds';
 import { DEFAULT_TERMINAL_BOUNDS } from '../../src/features/terminals/core/nodeTerminals';
 import { ChatHarness } from '../unit/support/chatHarness';
 import { HOSTILE_AGENT, memory, MiB, until } from './hostile';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 function hostileAgent(id: string): AgentDefinition {
   return { id, label: `Hostile ${id}`, command: process.execPath, args: [HOSTILE_AGENT], env: {} };
 }
 
-/** The one chat journal of a harness's storage: its bytes and lines. */
-function journalOf(storageDir: string): { bytes: number; lines: string[] } {
-  const folder = path.join(storageDir, 'chats');
+/** Ends the chat and reads the one chat journal it left (its bytes and lines), then removes its storage. */
+async function journalAfterEnd(chat: ChatHarness): Promise<{ bytes: number; lines: string[] }> {
+  await chat.dispose({ keepStorage: true });
+  const folder = path.join(chat.storageDir, 'chats');
   const [name] = readdirSync(folder).filter((n) => n.endsWith('.jsonl'));
   const file = path.join(folder, name as string);
-  return { bytes: statSync(file).size, lines: readFileSync(file, 'utf8').trim().split('\n') };
+  const journal = { bytes: statSync(file).size, lines: readFileSync(file, 'utf8').trim().split('\n') };
+  rmSync(chat.storageDir, { recursive: true, force: true });
+  return journal;
 }
 
 /** Running processes started by the terminal storm (by their command line in /proc). */
@@ -37,14 +41,10 @@ function stormProcesses(): number[] {
 }
 
 describe('faults: storms stay bounded in memory, in the chat and in the journal', () => {
-  let chat: ChatHarness | undefined;
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-  });
+  const owned = ownedPerTest();
 
   it('bounds plans, commands, setting values and the title, says so, and journals each update as a change', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const before = memory();
     await chat.send('state-storm');
@@ -60,7 +60,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     assert.ok(option?.type === 'select');
     assert.equal(option.choices.length, STATE_BOUNDS.choices);
     assert.deepEqual(state.usage, { used: 10_000, size: 200_000 });
-    const notices = chat.view.events().flatMap((e) => (e.type === 'notice' ? [e.notice.title] : []));
+    const notices = chat.view.notices().map((n) => n.title);
     assert.deepEqual(notices, [
       'The agent sent 100,000 commands; only the first 500 are kept.',
       'The agent sent 100,000 setting choices; only the first 1,000 are kept.',
@@ -68,11 +68,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
     const grown = memory().heap - before.heap;
     assert.ok(grown < 64 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
 
-    const storageDir = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    chat = undefined;
-    const journal = journalOf(storageDir);
-    rmSync(storageDir, { recursive: true, force: true });
+    const journal = await journalAfterEnd(chat);
     assert.ok(journal.bytes < 512 * 1024, `journal is ${journal.bytes} bytes`);
     // Each usage update is journaled as itself: the commands are written once, never again with a usage
     // update. (A line may batch several events, so each event is checked, not each line.)
@@ -96,29 +92,25 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
   });
 
   it('keeps 2,000 of 100,000 distinct tool calls in one turn, says so once, and stays bounded', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const before = memory();
     await chat.send('tool-storm 100000');
     assert.match(chat.transcript(), /tool storm done$/);
     const entries = chat.controller.viewState().chat?.thread.entries ?? [];
     assert.equal(entries.filter((e) => e.kind === 'tool_call').length, STATE_BOUNDS.toolCallsPerTurn);
-    const notices = chat.view.events().flatMap((e) => (e.type === 'notice' ? [e.notice.title] : []));
+    const notices = chat.view.notices().map((n) => n.title);
     assert.deepEqual(notices, [
       'The agent started more than 2,000 tool calls in this turn; later ones are not shown.',
     ]);
     const grown = memory().heap - before.heap;
     assert.ok(grown < 64 * MiB, `heap grew ${Math.round(grown / MiB)} MiB`);
-    const storageDir = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    chat = undefined;
-    const journal = journalOf(storageDir);
-    rmSync(storageDir, { recursive: true, force: true });
+    const journal = await journalAfterEnd(chat);
     assert.ok(journal.bytes < 2 * MiB, `journal is ${journal.bytes} bytes`);
   });
 
   it('asks 10,000 permission requests one at a time with the count waiting, refuses past the bound once, and Stop cancels all', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const harness = chat;
     const before = memory();
@@ -128,7 +120,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
         e.kind === 'tool_call' && e.permission?.status === 'pending' ? [e.permission] : [],
       );
     const refusal = 'The agent asked for more permissions than can wait; further requests were refused.';
-    const notices = () => harness.view.events().flatMap((e) => (e.type === 'notice' ? [e.notice.title] : []));
+    const notices = () => harness.view.notices().map((n) => n.title);
     await until(
       () => notices().length > 0 && pendingCards()[0]?.waiting === MAX_WAITING_PERMISSIONS - 1,
       30_000,
@@ -166,7 +158,7 @@ describe('faults: storms stay bounded in memory, in the chat and in the journal'
   });
 
   it('refuses terminals past the per-session cap, caps their output, and kills them all when the agent stops', async () => {
-    chat = new ChatHarness({ agents: [hostileAgent('h')] });
+    const chat = owned(new ChatHarness({ agents: [hostileAgent('h')] }));
     await chat.ready();
     const before = memory();
     await chat.send('terminal-storm 1000');

@@ -71,6 +71,8 @@ describe('ACP: Add Agent from the ACP Registry', () => {
       }),
     );
     await settings.set('registry.url', `${origin}/registry.json`);
+    // The test server speaks plain http: named as the user would name a mirror on their network.
+    await settings.set('registry.allowHttpFrom', [new URL(origin).host]);
   });
 
   after(async () => {
@@ -122,6 +124,31 @@ describe('ACP: Add Agent from the ACP Registry', () => {
     } finally {
       failing = false;
       api.registry.prompts.current = original;
+    }
+  });
+
+  it('refuses the list and downloads over plain http from a host the user did not name', async () => {
+    const api = await getApi();
+    await settings.set('registry.allowHttpFrom', []);
+    const seen: LoadedRegistry[] = [];
+    const original = api.registry.prompts.current;
+    api.registry.prompts.current = {
+      async pickAgent(loading): Promise<AgentChoice | undefined> {
+        seen.push((await loading).registry);
+        return undefined;
+      },
+      commandLine: async () => undefined,
+      agentName: async () => undefined,
+      agentToRemove: async () => undefined,
+    };
+    try {
+      await vscode.commands.executeCommand('acpAgents.addAgent');
+      assert.notEqual(seen[0]?.source.kind, 'network');
+      const source = seen[0]?.source;
+      assert.match(source && 'error' in source ? source.error : '', /is not https/);
+    } finally {
+      api.registry.prompts.current = original;
+      await settings.set('registry.allowHttpFrom', [new URL(origin).host]);
     }
   });
 });

@@ -4,6 +4,7 @@
  * shown in the visible chat view (screenshot test-results/vscode-chat-streamed.png).
  */
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AcpAgentsApi } from '../../src/extension';
 import {
@@ -102,12 +103,15 @@ describe('chat view: streaming and cancel (issue 3)', () => {
       pending.permission?.options.map((option) => option.name),
       ['Allow once', 'Always allow', 'Reject'],
     );
+    // A change to a line the workspace's README has: its first one gets a note.
+    const readme = path.join(workspaceRoot(), 'README.md');
+    const before = readFileSync(readme, 'utf8');
     assert.deepEqual(pending.content, [
       {
         type: 'diff',
-        path: path.join(workspaceRoot(), 'README.md'),
-        oldText: 'old line\n',
-        newText: 'new line\n',
+        path: readme,
+        oldText: before,
+        newText: before.replace('# Sample project', '# Sample project (edited by the demo agent)'),
       },
     ]);
     await api.chat.handleMessage({

@@ -24,6 +24,9 @@ const PALETTE_COMMANDS = [
   'acpAgents.openChatInEditor',
   'acpAgents.view.openChatInEditor',
   'acpAgents.newChatInEditor',
+  'acpAgents.view.showChats',
+  'acpAgents.tab.newChat',
+  'acpAgents.tab.showChats',
   'acpAgents.setMcpSecret',
   'acpAgents.resetMcpConsent',
   'acpAgents.signOut',
@@ -72,5 +75,27 @@ describe('commands: what the palette and menus offer (issue 4)', () => {
     assert.deepEqual([binding?.key, binding?.mac], ['ctrl+alt+a', 'cmd+alt+a']);
     // Ctrl+Alt+I is VS Code's own "Open Chat": ours must not shadow it.
     assert.ok(!contributes.keybindings.some((item) => item.key === 'ctrl+alt+i'));
+  });
+
+  it('puts the chat’s actions in the view’s and the chat tab’s title, as Copilot Chat does', () => {
+    const menus = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON.contributes.menus as Record<
+      string,
+      Array<{ command: string; when?: string; group?: string }>
+    >;
+    const inTitle = (menu: string, when: string): string[] =>
+      menus[menu]!.filter((item) => item.when === when && item.group?.startsWith('navigation'))
+        .sort((a, b) => (a.group ?? '').localeCompare(b.group ?? ''))
+        .map((item) => item.command);
+    assert.deepEqual(inTitle('view/title', 'view == acpAgents.chat'), [
+      'acpAgents.newChat',
+      'acpAgents.view.showChats',
+      'acpAgents.view.openChatInEditor',
+      'acpAgents.showLog',
+    ]);
+    assert.deepEqual(inTitle('editor/title', "activeWebviewPanelId == 'acpAgents.chatPanel'"), [
+      'acpAgents.tab.newChat',
+      'acpAgents.tab.showChats',
+      'acpAgents.showLog',
+    ]);
   });
 });

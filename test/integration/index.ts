@@ -4,7 +4,7 @@
  * the exit code the launcher reports. Launcher-independent: scripts/testIntegration.mjs drives it through
  * code-server, and `@vscode/test-electron` can run the same file in desktop VS Code.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 
@@ -27,6 +27,7 @@ export function run(): Promise<void> {
   for (const file of testFiles(__dirname)) {
     mocha.addFile(file);
   }
+  removeLeftoverScratch();
   return new Promise((resolve, reject) => {
     try {
       const runner = mocha.run((failures) => {
@@ -50,4 +51,17 @@ function testFiles(dir: string): string[] {
     .filter((file) => file.endsWith('.test.js'))
     .sort()
     .map((file) => join(dir, file));
+}
+
+/**
+ * A run that was killed leaves its `.it-*` scratch folders in the sample workspace; they would show up in
+ * the next run's pickers and lists. (They cannot be git-ignored: the mention tests need the folders unignored.)
+ */
+function removeLeftoverScratch(): void {
+  const workspace = join(__dirname, '..', '..', 'test', 'fixtures', 'workspace');
+  for (const entry of readdirSync(workspace)) {
+    if (entry.startsWith('.it-')) {
+      rmSync(join(workspace, entry), { recursive: true, force: true });
+    }
+  }
 }

@@ -194,8 +194,13 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
     assert.deepEqual(prompts.asked, [expectedToolModal(), expectedToolModal()]);
     const tab = await eventually('the diff of the proposed edit', () => proposalDiffTabs()[0]);
     assert.equal(tab.label, 'README.md: proposed edit');
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'old line\n');
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'new line\n');
+    // The README as it is, and with the change the demo proposes to its first line.
+    const original = (await vscode.workspace.openTextDocument(tab.input.original)).getText();
+    assert.match(original, /^# Sample project\n/);
+    assert.equal(
+      (await vscode.workspace.openTextDocument(tab.input.modified)).getText(),
+      original.replace('# Sample project', '# Sample project (edited by the demo agent)'),
+    );
   });
 
   it('with the chat view visible asks inline, not with a modal', async () => {

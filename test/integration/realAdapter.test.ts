@@ -171,7 +171,8 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
       'ready',
       `the adapter did not connect: ${JSON.stringify(api.chat.currentStatus)}`,
     );
-    assert.equal(api.chat.currentStatus.agentName, 'Claude Code');
+    // The name it was added under, as the picker shows it (the adapter calls itself "Claude Code").
+    assert.equal(api.chat.currentStatus.agentName, AGENT_NAME);
     assert.equal(adapterPids(script).length, 1, 'exactly one adapter process runs');
     return view.chat.chatId;
   }

@@ -50,6 +50,7 @@ describe('the packaged extension (.vsix)', () => {
       'dist/mcp.js',
       'dist/mentions.js',
       'dist/registry.js',
+      'dist/patterns.js',
       'media/icon.png',
       'dist/webview.js',
       'dist/demo-agent.js',

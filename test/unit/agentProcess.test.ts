@@ -1,33 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentNotRunningError, AgentProcess, type AgentProcessOptions } from '../../src/core/connection/agentProcess';
 import { until } from '../support/until';
-
-/**
- * Whether `pid` is still a live process. An exited process that nobody reaped (a zombie) counts
- * as gone: an orphaned grandchild is reparented to PID 1, and a container's PID 1 may never reap it.
- */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') {
-      return false;
-    }
-    throw error;
-  }
-  if (process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
+import { isAlive } from '../support/processes';
 
 /**
  * Waits for `pid` to be gone, up to `limitMs`, and returns whether it still lives. The pid is a

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { detectPresets } from '../../src/chat/agentPresets';
+import { AGENT_PRESETS, detectPresets } from '../../src/chat/agentPresets';
 import { parseAgentSettings, type AgentDefinition } from '../../src/chat/agentSettings';
 
 const demo: AgentDefinition = {
@@ -108,20 +108,9 @@ describe('acpAgents.agents settings', () => {
 });
 
 describe('agent presets', () => {
-  const copilot: AgentDefinition = {
-    id: 'copilot',
-    label: 'GitHub Copilot CLI',
-    command: 'copilot',
-    args: ['--acp', '--stdio'],
-    env: {},
-  };
-  const gemini: AgentDefinition = {
-    id: 'gemini',
-    label: 'Gemini CLI',
-    command: 'gemini',
-    args: ['--acp'],
-    env: {},
-  };
+  const presetOf = (id: string): AgentDefinition => AGENT_PRESETS.find((preset) => preset.id === id)!;
+  const copilot = presetOf('copilot');
+  const gemini = presetOf('gemini');
 
   it('adds installed presets after the configured agents, unless configured with the same command', () => {
     const parsed = parseAgentSettings(

@@ -2,42 +2,50 @@ import { strict as assert } from 'node:assert';
 import { BoundedLog } from '../../src/core/util/boundedLog';
 
 describe('BoundedLog', () => {
-  it('keeps everything while under the budget', () => {
-    const log = new BoundedLog(20);
-    log.append('one\n');
-    log.append('two\n');
+  /** What a log of `maxChars` holds, and how much it dropped, after `appends` in order. */
+  const CASES: { title: string; maxChars: number; appends: string[]; text: string; droppedChars: number }[] =
+    [
+      {
+        title: 'keeps everything while under the budget',
+        maxChars: 20,
+        appends: ['one\n', 'two\n'],
+        text: 'one\ntwo\n',
+        droppedChars: 0,
+      },
+      {
+        title: 'keeps only the last maxChars characters across appends',
+        maxChars: 10,
+        appends: ['line1\n', 'line2\n', 'line3\n'],
+        text: 'ne2\nline3\n',
+        droppedChars: 8,
+      },
+      {
+        title: 'keeps the tail of a single append larger than the budget',
+        maxChars: 4,
+        appends: ['abcdefghij'],
+        text: 'ghij',
+        droppedChars: 6,
+      },
+      {
+        title: 'drops whole earlier chunks when a large append arrives',
+        maxChars: 5,
+        appends: ['ab', 'cd', '0123456'],
+        text: '23456',
+        droppedChars: 6,
+      },
+      { title: 'ignores empty appends', maxChars: 3, appends: ['abc', ''], text: 'abc', droppedChars: 0 },
+    ];
+  for (const { title, maxChars, appends, text, droppedChars } of CASES) {
+    it(title, () => {
+      const log = new BoundedLog(maxChars);
+      for (const chunk of appends) {
+        log.append(chunk);
+      }
 
-    assert.equal(log.text(), 'one\ntwo\n');
-    assert.equal(log.droppedChars, 0);
-  });
-
-  it('keeps only the last maxChars characters across appends', () => {
-    const log = new BoundedLog(10);
-    log.append('line1\n');
-    log.append('line2\n');
-    log.append('line3\n');
-
-    assert.equal(log.text(), 'ne2\nline3\n');
-    assert.equal(log.droppedChars, 8);
-  });
-
-  it('keeps the tail of a single append larger than the budget', () => {
-    const log = new BoundedLog(4);
-    log.append('abcdefghij');
-
-    assert.equal(log.text(), 'ghij');
-    assert.equal(log.droppedChars, 6);
-  });
-
-  it('drops whole earlier chunks when a large append arrives', () => {
-    const log = new BoundedLog(5);
-    log.append('ab');
-    log.append('cd');
-    log.append('0123456');
-
-    assert.equal(log.text(), '23456');
-    assert.equal(log.droppedChars, 6);
-  });
+      assert.equal(log.text(), text);
+      assert.equal(log.droppedChars, droppedChars);
+    });
+  }
 
   it('keeps appending correctly after text() joined the chunks', () => {
     const log = new BoundedLog(6);
@@ -48,15 +56,6 @@ describe('BoundedLog', () => {
 
     assert.equal(log.text(), 'cdefgh');
     assert.equal(log.droppedChars, 2);
-  });
-
-  it('ignores empty appends', () => {
-    const log = new BoundedLog(3);
-    log.append('abc');
-    log.append('');
-
-    assert.equal(log.text(), 'abc');
-    assert.equal(log.droppedChars, 0);
   });
 
   it('returns an empty text when nothing was appended', () => {

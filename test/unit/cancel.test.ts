@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ToolCallEntry } from '../../src/core/thread/threadTypes';
 import { entriesOf, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
 import { until } from './support/chatHarness';
@@ -81,5 +83,41 @@ describe('cancelling a turn', () => {
     await session.cancel();
     const turn = await session.prompt([text('stream 1')]);
     assert.equal(turn.status, 'completed');
+  });
+});
+
+describe('what an agent sends for a stopped turn after the next one began', () => {
+  let agent: TestAgent;
+  afterEach(async () => {
+    await agent.stop();
+  });
+
+  it('is never glued onto the next turn’s answer (the realAdapter flake, made deterministic)', async () => {
+    agent = await startTestAgent();
+    const release = join(agent.dir, 'release-late-chunks');
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const first = session.prompt([text(`linger ${release}`)]);
+    await waitFor(session, () => entriesOf(session).length === 2);
+    await session.cancel();
+    assert.equal((await first).status, 'cancelled');
+
+    // The next message: its turn shows at once and waits for the agent's answer to the cancel.
+    const second = session.prompt([text('Back again.')]);
+    assert.equal(session.thread.runningTurn?.status, 'running');
+    writeFileSync(release, ''); // now the agent sends its last two chunks of the stopped turn
+    const turn = await second;
+    assert.equal(turn.status, 'completed');
+    assert.ok(
+      agent.logger.messages('info').some((line) => line.includes('sent 2 chunks after the cancel')),
+      'the agent did send them',
+    );
+    const answer = entriesOf(session).filter(
+      (entry) =>
+        (entry as { turnId?: string }).turnId === turn.id && (entry as { kind: string }).kind === 'agent',
+    );
+    assert.deepEqual(answer, [
+      { kind: 'agent', turnId: turn.id, text: 'You said: Back again.', attachments: [] },
+    ]);
+    assert.equal(JSON.stringify(entriesOf(session)).includes('after-stop'), false);
   });
 });

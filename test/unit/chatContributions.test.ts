@@ -6,6 +6,7 @@ import { ViewMessageSchema } from '../../src/protocol';
 import { ChatHarness, testAgent } from './support/chatHarness';
 import { gitChangeReview } from './support/oneStore';
 import { RecordingLogger } from './support/testAgent';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 /** Every view message type the protocol has. */
 const viewMessageTypes: string[] = ViewMessageSchema.def.options.flatMap((option) => [
@@ -68,14 +69,10 @@ describe('the chat contribution point', () => {
   });
 
   describe('composed as the product composes it (every feature that runs without VS Code)', () => {
-    let chat: ChatHarness | undefined;
-    afterEach(async () => {
-      await chat?.dispose();
-      chat = undefined;
-    });
+    const owned = ownedPerTest();
 
     it('answers every view message of the protocol: the base or exactly one feature', async () => {
-      chat = new ChatHarness({
+      const chat = owned(new ChatHarness({
         agents: [testAgent('a')],
         changes: (dir, storageDir) => gitChangeReview(dir, storageDir, () => undefined),
         diagnostics: () => ({
@@ -85,7 +82,7 @@ describe('the chat contribution point', () => {
           relativePath: (path) => path,
         }),
         currentFile: { current: () => undefined, onDidChange: () => ({ dispose: () => undefined }) },
-      });
+      }));
       const answered = new Set([...BASE_VIEW_MESSAGES, ...chat.controller.answeredByFeatures()]);
       const editReviewOnly = new Set(['answer_review']); // its port is VS Code's diff editor
       const unanswered = viewMessageTypes.filter((type) => !answered.has(type) && !editReviewOnly.has(type));

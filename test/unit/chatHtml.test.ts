@@ -7,16 +7,22 @@ describe('chatHtml: the chat webview page', () => {
     codiconCssUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/codicon.css',
     chatCssUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/chat.css',
     scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
+    markdownWorkerUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/markdownWorker.js',
     nonce: 'abc123',
   };
 
-  it('allows only the nonce-carrying bundle to run, and styles, images and fonts only from the extension', () => {
+  it('allows only the nonce-carrying bundle to run, styles, images and fonts only from the extension, workers only from blob: URLs', () => {
     const html = chatHtml(inputs);
     const policy = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1];
     assert.equal(
       policy,
       "default-src 'none'; script-src 'nonce-abc123'; style-src https://file+.vscode-resource.vscode-cdn.net; " +
-        'img-src https://file+.vscode-resource.vscode-cdn.net data:; font-src https://file+.vscode-resource.vscode-cdn.net',
+        'img-src https://file+.vscode-resource.vscode-cdn.net data:; font-src https://file+.vscode-resource.vscode-cdn.net; ' +
+        "connect-src https://file+.vscode-resource.vscode-cdn.net; worker-src blob:",
+    );
+    assert.match(
+      html,
+      /<meta name="acp-markdown-worker" content="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/markdownWorker\.js">/,
     );
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
     assert.deepEqual(scripts, [`<script type="module" nonce="abc123" src="${inputs.scriptUri}">`]);

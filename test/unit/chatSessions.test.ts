@@ -22,13 +22,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     await chat.send('stream 2');
     await chat.controller.newChat();
     await chat.send('hello there');
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.controller.restored;
     // No agent has been started: the transcript comes from the journal alone.
     assert.equal(chat.controller.currentStatus.state, 'idle');
@@ -52,13 +46,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
       data: '{\n  "status": 502,\n  "requestId": "req-1"\n}',
     };
     assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.controller.restored;
     assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
   });
@@ -69,58 +57,62 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     });
     await chat.ready();
     await chat.send('stream 2');
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })],
-      storageDir: storage,
-    });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
     await chat.ready();
     await chat.send('stream 1');
     assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 |user:stream 1|agent:chunk 1 ');
-    assert.equal(chat.controller.viewState().chat?.resumeProblem, undefined);
+    assert.equal(chat.view.notices().length, 0, 'taken up quietly: nothing to say');
   });
 
-  it('says so when the old session cannot be continued, and starts a new one with the transcript on request', async () => {
+  it('says so once in one line when the old session cannot be continued, and goes on in a new one with the transcript', async () => {
     // Without a state dir the agent forgets its sessions when it exits.
     chat = new ChatHarness({ agents: [testAgent('a')] });
     await chat.ready();
     await chat.send('stream 1');
-    const storage = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-
-    chat = new ChatHarness({ agents: [testAgent('a')], storageDir: storage });
+    const oldSession = sessionOf(chat);
+    chat = await chat.restarted({ agents: [testAgent('a')] });
     await chat.ready();
-    const problem = chat.controller.viewState().chat?.resumeProblem ?? '';
-    assert.match(problem, /^Demo agent \(offline\) could not continue this chat's earlier session: /);
-    // The agent's own answer is kept (the session is gone: -32002), not re-wrapped as "not supported".
-    const logged = chat.logger.messages('warn').find((line) => line.startsWith(problem)) ?? '';
+    const notices = chat.view.notices();
+    assert.equal(notices.length, 1, 'said once');
+    assert.equal(notices[0]?.severity, 'info');
+    assert.match(
+      notices[0]?.title ?? '',
+      /^Demo agent \(offline\) could not continue this chat's earlier session: Resource not found\. The chat goes on in a new session that is given the conversation so far\.$/,
+    );
+    assert.equal(notices[0]?.title.includes('\n'), false, 'one line');
+    // The agent's own answer is kept in the log (the session is gone: -32002), not re-wrapped as "not supported".
+    const logged = chat.logger.messages('warn').find((line) => line.includes('earlier session')) ?? '';
     assert.match(
       logged,
       /\[not_found, code -32002\]\n {2}data: \{\n {4}"sessionId": "sess-[0-9a-f]+"\n {2}\}$/,
     );
-    // …and the view gets it for the banner's Details.
-    const details = chat.controller.viewState().chat?.resumeDetails;
-    assert.equal(details?.kind, 'not_found');
-    assert.equal(details?.code, -32002);
-    assert.equal(details?.message, problem);
-    assert.match(details?.data ?? '', /^\{\n {2}"sessionId": "sess-[0-9a-f]+"\n\}$/);
-    // Sending does not silently start over.
-    await chat.send('stream 1');
-    assert.match(
-      chat.view.of('error').at(-1)?.message ?? '',
-      /Start a new session with this transcript to go on\.$/,
-    );
-    assert.equal(chat.transcript(), 'user:stream 1|agent:chunk 1 ');
+    assert.notEqual(sessionOf(chat), oldSession, 'a new session');
+    assert.deepEqual(chat.view.of('error'), [], 'no banner, no error: the chat goes on');
+    assert.equal(chat.controller.currentStatus.state, 'ready');
 
-    await chat.controller.handleMessage({ type: 'start_fresh' });
-    assert.equal(chat.controller.viewState().chat?.resumeProblem, undefined);
     await chat.send('what did we do?');
-    // The agent (echo) reports the transcript it was given along with the prompt.
+    // One chat: the old turns and the new one; the agent (echo) reports the transcript it was given.
     assert.match(
       chat.transcript(),
-      /\|user:what did we do\?\|agent:You said: what did we do\?\n- resource acp-agents:\/transcripts\/.+\.md \(\d+ chars\)$/,
+      /^user:stream 1\|agent:chunk 1 \|user:what did we do\?\|agent:You said: what did we do\?\n- resource acp-agents:\/transcripts\/.+\.md \(\d+ chars\)$/,
+    );
+    // Only once: the prompt after carries no transcript again.
+    await chat.send('and now?');
+    assert.match(chat.transcript(), /\|user:and now\?\|agent:You said: and now\?$/);
+  });
+
+  it('gives the transcript to the new session even after another reload before the next message', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    await chat.send('stream 1');
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    await chat.ready(); // the old session is gone: a new one, owed the transcript
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    await chat.ready(); // the new session is taken up; the transcript is still owed
+    await chat.send('what did we do?');
+    assert.match(
+      chat.transcript(),
+      /\|agent:You said: what did we do\?\n- resource acp-agents:\/transcripts\/.+\.md \(\d+ chars\)$/,
     );
   });
 
@@ -246,4 +238,9 @@ function pidOf(harness: ChatHarness): number {
   const line = harness.logger.messages('info').findLast((m) => m.startsWith('Starting '));
   const match = /\(pid (\d+)\)/.exec(line ?? '');
   return Number(match?.[1]);
+}
+
+/** The agent session of the view's chat. */
+function sessionOf(chat: ChatHarness): string | undefined {
+  return chat.controller.turns.sessionIdOf(chat.controller.windowSlot);
 }

@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { ChatHarness, testAgent } from './support/chatHarness';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('chat: Sign out of the agent', () => {
-  let chat: ChatHarness;
-  afterEach(async () => {
-    await chat.dispose();
-  });
+  const owned = ownedPerTest();
 
   it("signs the window chat's agent out, and the chat goes on in its session afterwards", async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     await chat.send('hello');
     await chat.controller.signOut();
@@ -18,7 +16,7 @@ describe('chat: Sign out of the agent', () => {
   });
 
   it('says clearly that an agent without logout cannot sign out', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_MINIMAL: '1' })] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_MINIMAL: '1' })] }));
     await chat.ready();
     await assert.rejects(chat.controller.signOut(), {
       kind: 'not_supported',

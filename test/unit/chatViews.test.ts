@@ -1,15 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { ChatHarness, RecordingView, testAgent, until } from './support/chatHarness';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('several chat views (sidebar and editor tab)', () => {
-  let chat: ChatHarness | undefined;
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-  });
+  const owned = ownedPerTest();
 
   it('mirrors the active chat to every view that said ready, and stops posting to a closed one', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     const sidebar = new RecordingView();
     const tab = new RecordingView();
     chat.controller.attachView(sidebar);
@@ -45,7 +42,7 @@ describe('several chat views (sidebar and editor tab)', () => {
   });
 
   it('counts the views that said ready, and forgets a closed one', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     const sidebar = new RecordingView();
     const tab = new RecordingView();
     chat.controller.attachView(sidebar);
@@ -63,11 +60,7 @@ describe('several chat views (sidebar and editor tab)', () => {
 });
 
 describe('different chats side by side (sidebar and editor tabs, issue 11 item 6)', () => {
-  let chat: ChatHarness | undefined;
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-  });
+  const owned = ownedPerTest();
 
   const said = (view: RecordingView, text: string): boolean =>
     view.events().some((event) => event.type === 'text_appended' && event.text.includes(text));
@@ -75,8 +68,10 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
     view.of('snapshot').at(-1)?.view.chat?.chatId;
 
   /** The harness's sidebar plus a tab with a chat of its own (`chatId`, or a new one), both ready. */
-  async function sidebarAndTab(chatId?: string): Promise<{ sidebar: RecordingView; tab: RecordingView }> {
-    const harness = chat as ChatHarness;
+  async function sidebarAndTab(
+    harness: ChatHarness,
+    chatId?: string,
+  ): Promise<{ sidebar: RecordingView; tab: RecordingView }> {
     const sidebar = harness.view;
     await harness.controller.handleMessage({ type: 'ready' }, sidebar);
     await harness.controller.connectActive();
@@ -87,8 +82,8 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
   }
 
   it('gives each view only its own chat: its snapshot, events, status and chat list', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
-    const { sidebar, tab } = await sidebarAndTab();
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
+    const { sidebar, tab } = await sidebarAndTab(chat);
     const sidebarChat = shownChat(sidebar);
     const tabChat = shownChat(tab);
     assert.ok(sidebarChat && tabChat);
@@ -111,8 +106,8 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
   });
 
   it('switches, starts and deletes chats in one view without moving the other', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
-    const { sidebar, tab } = await sidebarAndTab();
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
+    const { sidebar, tab } = await sidebarAndTab(chat);
     const sidebarChat = shownChat(sidebar) as string;
     const tabChat = shownChat(tab) as string;
     const sidebarSnapshots = sidebar.of('snapshot').length;
@@ -137,9 +132,9 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
   });
 
   it('keeps a chat shown in two views in sync in both, and answers a view’s error only there', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.controller.restored;
-    const { sidebar, tab } = await sidebarAndTab(chat.controller.windowChatId);
+    const { sidebar, tab } = await sidebarAndTab(chat, chat.controller.windowChatId);
     assert.equal(shownChat(tab), shownChat(sidebar), 'the tab opened the sidebar’s chat');
 
     await chat.controller.handleMessage({ type: 'send', text: 'typed in the tab' }, tab);
@@ -165,8 +160,8 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
   });
 
   it('reopens a tab on the chat it names after a restart, and on a new chat when that one is gone', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
-    const { tab } = await sidebarAndTab();
+    let chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
+    const { tab } = await sidebarAndTab(chat);
     const tabChat = shownChat(tab) as string;
     await chat.controller.handleMessage({ type: 'send', text: 'kept for the tab' }, tab);
     await until(() => said(tab, 'kept for the tab'), 'the answer');
@@ -174,7 +169,7 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
     await chat.dispose({ keepStorage: true });
 
     // VS Code after a reload: a new controller on the same storage; the tab is attached before the journal is read.
-    chat = new ChatHarness({ agents: [testAgent('a')], storageDir });
+    chat = owned(new ChatHarness({ agents: [testAgent('a')], storageDir }));
     const restoredTab = new RecordingView();
     chat.controller.attachView(restoredTab, { chatId: tabChat });
     const goneTab = new RecordingView();
@@ -198,8 +193,8 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
   });
 
   it('routes a permission request to the chat that asked, answered inline in the tab showing it', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
-    const { sidebar, tab } = await sidebarAndTab();
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
+    const { sidebar, tab } = await sidebarAndTab(chat);
     const tabChat = shownChat(tab) as string;
     const sending = chat.controller.handleMessage({ type: 'send', text: 'tool' }, tab);
     const harness = chat;
@@ -208,17 +203,8 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
     assert.ok(prompt);
     assert.equal(chat.controller.chatOfSession(prompt.sessionId), tabChat, 'the request is the tab chat’s');
     assert.equal(chat.controller.chatOfSession('unknown-session'), undefined);
-    const pending = (view: RecordingView): boolean =>
-      view
-        .events()
-        .some(
-          (e) =>
-            e.type === 'entry_updated' &&
-            e.entry.kind === 'tool_call' &&
-            e.entry.permission?.status === 'pending',
-        );
-    await until(() => pending(tab), 'the inline prompt in the tab');
-    assert.ok(!pending(sidebar), 'the sidebar shows another chat: no prompt there');
+    await until(() => tab.askedPermission(), 'the inline prompt in the tab');
+    assert.ok(!sidebar.askedPermission(), 'the sidebar shows another chat: no prompt there');
     await chat.controller.handleMessage(
       { type: 'answer_permission', key: prompt.key, optionId: prompt.options[0]?.optionId ?? null },
       tab,

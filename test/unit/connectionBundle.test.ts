@@ -15,6 +15,7 @@ import {
 import { ClientRefusalError, type FileSystemPort } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
 import { ElicitationBroker } from '../../src/features/elicitation/core/elicitationBroker';
+import { compileAgentPattern } from '../../src/features/elicitation/core/agentPattern';
 import { entriesOf, RecordingLogger, startTestAgent, text, type TestAgent } from './support/testAgent';
 import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';
@@ -84,7 +85,7 @@ describe('the agent connection as a bundle of its own', function () {
 
   describe("the chat's ports answering the agent through the bundle", () => {
     let agent: TestAgent | undefined;
-    const broker = new ElicitationBroker(new RecordingLogger());
+    const broker = new ElicitationBroker(new RecordingLogger(), compileAgentPattern);
 
     const start = async (fileSystem?: FileSystemPort): Promise<TestAgent> =>
       (agent = await startTestAgent({

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ClientRefusalError } from '../../src/core/ports';
-import { entriesOf, startTestAgent, text, type TestAgent } from './support/testAgent';
+import { entriesOf, text, useTestAgent } from './support/testAgent';
 
 /** The text of the last agent message of the session. */
 function lastReply(entries: unknown[]): string {
@@ -12,13 +12,7 @@ function lastReply(entries: unknown[]): string {
 }
 
 describe('fs/read_text_file and fs/write_text_file', () => {
-  let agent: TestAgent;
-  beforeEach(async () => {
-    agent = await startTestAgent();
-  });
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agent = useTestAgent();
 
   it('reads a whole file', async () => {
     const file = path.join(agent.dir, 'notes.txt');
@@ -66,8 +60,7 @@ describe('fs/read_text_file and fs/write_text_file', () => {
   });
 
   it('answers a refusal with its own code (-32001), the reason in data and what the agent can do', async () => {
-    await agent.stop();
-    agent = await startTestAgent({
+    await agent.restart({
       fileSystem: {
         readTextFile: async () => 'x',
         writeTextFile: async () => {
@@ -91,12 +84,11 @@ describe('fs/read_text_file and fs/write_text_file', () => {
   });
 
   it('answers each refusal reason with the same code and its own next step', async () => {
-    await agent.stop();
     let refusal = new ClientRefusalError(
       'Access to /etc/passwd was refused: it is outside the workspace.',
       'outside_workspace',
     );
-    agent = await startTestAgent({
+    await agent.restart({
       fileSystem: {
         readTextFile: async () => {
           throw refusal;
@@ -125,8 +117,7 @@ describe('fs/read_text_file and fs/write_text_file', () => {
   });
 
   it('answers an I/O failure as an internal error (-32603), not a refusal, and logs it', async () => {
-    await agent.stop();
-    agent = await startTestAgent({
+    await agent.restart({
       fileSystem: {
         readTextFile: async () => 'x',
         writeTextFile: async () => {

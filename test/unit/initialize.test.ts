@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
 import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { AgentClient } from '../../src/core/connection/agentClient';
 import { AgentError, AgentExitedError } from '../../src/core/connection/errors';
@@ -75,14 +76,14 @@ describe('initialize', () => {
         env: { TEST_AGENT_INIT_DELAY_MS: '60000' },
       },
       ports: ports(),
-      initializeTimeoutMs: 300,
+      deadlines: { startMs: 300 },
     }).then(
       () => undefined,
       (error: unknown) => error,
     );
     assert.ok(failure instanceof AgentError);
     assert.equal(failure.kind, 'timeout');
-    assert.equal(failure.message, `${process.execPath} did not answer initialize within 0.3 s.`);
+    assert.equal(failure.message, `${path.basename(process.execPath)} did not answer initialize (starting up) within 0.3 s.`);
   });
 
   it('reports a command that cannot be started, with the reason', async () => {

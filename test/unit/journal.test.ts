@@ -151,13 +151,19 @@ describe('chat journal', () => {
     await journal.compact(meta('chat-a', 30), thread.snapshot());
     const file = path.join(dir, 'chats', 'chat-a.jsonl');
     const [metaLine, snapshotLine] = readFileSync(file, 'utf8').trim().split('\n');
-    // Damage the new snapshot (as a bad sector would), then keep journaling after it.
+    // Damage the new snapshot (as a bad sector would), then keep journaling after it — in a window that read
+    // it as it is now (this one would refuse a file that changed under it).
     writeFileSync(file, `${metaLine}\n${(snapshotLine as string).slice(0, 40)}\n`);
     const later = Thread.restore(thread.snapshot());
     const events: ThreadEvent[] = [];
     later.onEvent((event) => events.push(event));
     later.startTurn('after compaction', []);
-    await journal.appendEvents('chat-a', events);
+    journal.dispose();
+    const next = new ChatJournal(dir);
+    await next.read('chat-a');
+    await next.appendEvents('chat-a', events);
+    assert.equal(next.savingProblem('chat-a'), undefined);
+    next.dispose();
 
     const chat = await journal.read('chat-a');
     assert.deepEqual(chat?.damage, { unreadableLines: 1, rebuiltEntries: 0, snapshotFromPrevious: true });

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChatJournal, type ChatMeta } from '../../src/core/journal/journal';
-import { runWriter, startTogether } from './support/otherWindow';
+import { openWindow, runWriter, startTogether } from './support/otherWindow';
 import { parseJournal } from '../../src/core/journal/journalFormat';
 import { Thread } from '../../src/core/thread/thread';
 import type { ThreadEvent } from '../../src/core/thread/threadTypes';
@@ -35,7 +35,6 @@ function setWritable(folder: string, writable: boolean): void {
     }
   }
 }
-
 
 describe('chat journal: never loses a turn', () => {
   let dir: string;
@@ -170,7 +169,7 @@ describe('chat journal: never loses a turn', () => {
     await crashed.exited;
     await here.retryNow();
     // The lock was stale and is ours now, but the file holds the other window's turns: not written over.
-    assert.match(here.savingProblem(chatId) ?? '', /changed it since this window read it/);
+    assert.match(here.savingProblem(chatId) ?? '', /changed or deleted it since this window read it/);
     assert.equal(here.writtenElsewhere(chatId), true);
     assert.deepEqual(journalOf(dir, chatId).texts, ['crashed-0', 'crashed-1', 'crashed-2']);
     // A window that reads the chat anew writes it again.
@@ -182,5 +181,120 @@ describe('chat journal: never loses a turn', () => {
     assert.equal(fresh.writtenElsewhere(chatId), false);
     here.dispose();
     fresh.dispose();
+  });
+});
+
+/**
+ * Two windows (real processes) on one chat, each step in an order the test chooses: whatever the order, a
+ * window writes only over the file as it last read or wrote it — one that never read it, or whose file
+ * another window changed or deleted since, refuses and says so. Nothing another window wrote is dropped.
+ */
+describe('chat journal: two windows, order by order', () => {
+  let dir: string;
+  const windows: ReturnType<typeof openWindow>[] = [];
+  const chatId = 'chat-orders';
+  const window = (): ReturnType<typeof openWindow> => {
+    const opened = openWindow(dir, chatId);
+    windows.push(opened);
+    return opened;
+  };
+  const texts = (): string[] => journalOf(dir, chatId).texts;
+  const turns = (name: string, count: number): string[] =>
+    Array.from({ length: count }, (_, i) => `${name}-${i}`);
+  const CHANGED = /another window changed or deleted it since this window read it/;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-journal-orders-'));
+  });
+  afterEach(async () => {
+    for (const opened of windows.splice(0)) {
+      opened.child.kill('SIGKILL');
+      await opened.exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The chat as a window that started it left it: its meta and `count` turns `start-…`. */
+  async function existingChat(count = 1): Promise<void> {
+    const setup = window();
+    await setup.step('create');
+    await setup.step(`turns start ${count}`);
+    await setup.step('close');
+    await setup.exited;
+  }
+
+  for (const ending of ['close', 'crash'] as const) {
+    it(`both read; the other writes 60 turns, compacts and ${ending === 'close' ? 'closes' : 'crashes (its lock left behind)'}; then this one compacts: refused`, async () => {
+      await existingChat();
+      const here = window();
+      const other = window();
+      assert.equal((await here.step('read')).known, true);
+      assert.equal((await other.step('read')).known, true);
+      assert.equal((await other.step('turns b 60')).problem, null);
+      assert.equal((await other.step('compact')).problem, null);
+      await other.step(ending);
+      await other.exited;
+      assert.match((await here.step('compact')).problem ?? '', CHANGED);
+      assert.match((await here.step('append mine')).problem ?? '', CHANGED);
+      assert.deepEqual(texts(), ['start-0', ...turns('b', 60)], "the other window's turns are all there");
+    });
+  }
+
+  it('both read; this one writes first, the other is refused while it runs, then compacts after it closed: refused', async () => {
+    await existingChat();
+    const here = window();
+    const other = window();
+    await here.step('read');
+    await other.step('read');
+    assert.equal((await here.step('turns a 60')).problem, null);
+    assert.match((await other.step('append b')).problem ?? '', /open for writing in another window/);
+    await here.step('close');
+    await here.exited;
+    assert.match((await other.step('compact')).problem ?? '', CHANGED);
+    assert.match((await other.step('retry')).problem ?? '', CHANGED);
+    assert.deepEqual(texts(), ['start-0', ...turns('a', 60)]);
+  });
+
+  for (const ending of ['close', 'crash'] as const) {
+    it(`this one looked before the chat existed; the other starts it, writes 60 turns and ${ending === 'close' ? 'closes' : 'crashes'}; then this one compacts: refused (never read)`, async () => {
+      const here = window();
+      const other = window();
+      assert.equal((await here.step('read')).known, false);
+      await other.step('create');
+      assert.equal((await other.step('turns b 60')).problem, null);
+      await other.step(ending);
+      await other.exited;
+      assert.match((await here.step('compact')).problem ?? '', CHANGED);
+      assert.match((await here.step('append mine')).problem ?? '', CHANGED);
+      assert.deepEqual(texts(), turns('b', 60));
+    });
+  }
+
+  it('this one holds the chat; the other deletes it; this one writes on: refused, nothing headless written', async () => {
+    await existingChat();
+    const here = window();
+    const other = window();
+    await here.step('read');
+    assert.equal((await here.step('append a-0')).problem, null, 'this window holds the lock now');
+    await other.step('read');
+    await other.step('delete');
+    assert.match((await here.step('append a-1')).problem ?? '', CHANGED);
+    assert.match((await here.step('compact')).problem ?? '', CHANGED);
+    assert.equal(
+      existsSync(path.join(dir, 'chats', `${chatId}.jsonl`)),
+      false,
+      'the deleted chat stays deleted',
+    );
+  });
+
+  it('this one reads, writes and compacts alone: every write saved (the check does not refuse its own file)', async () => {
+    await existingChat(3);
+    const here = window();
+    await here.step('read');
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await here.step(`append a-${i}`)).problem, null);
+      assert.equal((await here.step('compact')).problem, null);
+    }
+    assert.deepEqual(texts(), [...turns('start', 3), ...turns('a', 5)]);
   });
 });

@@ -1,15 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { ChatJournal } from '../../src/core/journal/journal';
 import { ChatHarness, testAgent } from './support/chatHarness';
+import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('a message over the limit keeps its end, and "Open the whole message" shows it as journaled', () => {
-  let chat: ChatHarness;
-  afterEach(async () => {
-    await chat.dispose();
-  });
+  const owned = ownedPerTest();
 
   it('keeps the head and the end with a marker between, and opens the journaled text read-only', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')], maxMessageChars: 10_000 });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')], maxMessageChars: 10_000 }));
     await chat.ready();
     const prompt = `START ${'x'.repeat(30_000)} FINISH`;
     await chat.send(prompt);

@@ -1,14 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { startTestAgent, type TestAgent } from './support/testAgent';
+import { useTestAgents } from './support/testAgent';
 
 describe('multi-root: the other workspace folders as additionalDirectories', () => {
-  let agent: TestAgent | undefined;
-  afterEach(async () => {
-    await agent?.stop();
-    agent = undefined;
-  });
+  const agents = useTestAgents();
 
   function folders(dir: string): string[] {
     const second = path.join(dir, 'second');
@@ -19,7 +15,7 @@ describe('multi-root: the other workspace folders as additionalDirectories', () 
   }
 
   it('gives an agent that takes them every other folder on new and resume (echoed by session/list)', async () => {
-    agent = await startTestAgent();
+    const agent = await agents.start();
     const others = folders(agent.dir);
     const session = await agent.client.newSession({ cwd: agent.dir, additionalDirectories: others });
     let listed = await agent.client.listSessions();
@@ -37,7 +33,7 @@ describe('multi-root: the other workspace folders as additionalDirectories', () 
   });
 
   it('gives an agent without the capability the cwd alone, and says so in the log once', async () => {
-    agent = await startTestAgent({
+    const agent = await agents.start({
       env: { TEST_AGENT_MINIMAL: '1' },
       client: { traceProtocol: true },
     });

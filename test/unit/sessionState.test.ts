@@ -1,26 +1,11 @@
 import { strict as assert } from 'node:assert';
 import type { ThreadEvent } from '../../src/core/thread/threadTypes';
-import { entriesOf, recordEvents, startTestAgent, text, type TestAgent } from './support/testAgent';
-
-const MODEL_OPTION = (currentValue: string) => ({
-  id: 'model',
-  name: 'Model',
-  type: 'select',
-  currentValue,
-  choices: [
-    { value: 'fast', name: 'Fast' },
-    { value: 'smart', name: 'Smart' },
-  ],
-});
+import { entriesOf, recordEvents, text, useTestAgent } from './support/testAgent';
+// The test agent's model setting is the one the webview tests draw.
+import { modelOption } from '../webview/support/builders';
 
 describe('session-wide state: plan, modes, config options, commands, title, usage', () => {
-  let agent: TestAgent;
-  beforeEach(async () => {
-    agent = await startTestAgent();
-  });
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agent = useTestAgent();
 
   it('takes modes and config options from the session/new response', async () => {
     const session = await agent.client.newSession({ cwd: agent.dir });
@@ -32,7 +17,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
         { id: 'code', name: 'Code' },
       ],
     });
-    assert.deepEqual(state.configOptions, [MODEL_OPTION('fast')]);
+    assert.deepEqual(state.configOptions, [modelOption('fast')]);
   });
 
   it('replaces the plan on each update', async () => {
@@ -56,7 +41,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
     await session.prompt([text('modes')]);
     const state = session.thread.snapshot().state;
     assert.equal(state.modes?.currentModeId, 'code');
-    assert.deepEqual(state.configOptions, [MODEL_OPTION('smart')]);
+    assert.deepEqual(state.configOptions, [modelOption('smart')]);
     assert.deepEqual(state.commands, [
       { name: 'explain', description: 'Explain the selection' },
       { name: 'test', description: 'Run the tests', inputHint: 'test name' },
@@ -77,7 +62,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
     await session.setMode('code');
     assert.equal(session.thread.snapshot().state.modes?.currentModeId, 'code');
     await session.setConfigOption('model', 'smart');
-    assert.deepEqual(session.thread.snapshot().state.configOptions, [MODEL_OPTION('smart')]);
+    assert.deepEqual(session.thread.snapshot().state.configOptions, [modelOption('smart')]);
     await assert.rejects(session.setMode('nope'), { name: 'AgentError', kind: 'invalid_params' });
     await assert.rejects(session.setConfigOption('model', 'huge'), {
       name: 'AgentError',

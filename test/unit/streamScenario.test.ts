@@ -1,15 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { entriesOf, startTestAgent, text, type TestAgent } from './support/testAgent';
+import { entriesOf, text, useTestAgent } from './support/testAgent';
 
 /** The demo agent's `stream … size <chars>`, which the host memory bench streams 10 MB with (bench/hostMemory.ts). */
 describe('the stream scenario with size (chunks padded to a length)', () => {
-  let agent: TestAgent;
-  beforeEach(async () => {
-    agent = await startTestAgent();
-  });
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agent = useTestAgent();
 
   it('pads every chunk with words to exactly the size asked', async () => {
     const session = await agent.client.newSession({ cwd: agent.dir });

@@ -1,15 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { entriesOf, recordEvents, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+import { entriesOf, recordEvents, text, useTestAgent, waitFor } from './support/testAgent';
 import { middleMarker } from '../../src/core/thread/textBudget';
 
 describe('streaming a turn over stdio', () => {
-  let agent: TestAgent;
-  beforeEach(async () => {
-    agent = await startTestAgent();
-  });
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agent = useTestAgent();
 
   it('joins N text chunks into one agent message and ends the turn with end_turn', async () => {
     const session = await agent.client.newSession({ cwd: agent.dir });
@@ -86,8 +80,7 @@ describe('streaming a turn over stdio', () => {
   });
 
   it('cuts an oversized message in the middle with a visible marker, keeping its end, in bounded memory', async () => {
-    await agent.stop();
-    agent = await startTestAgent({ client: { threadLimits: { maxMessageChars: 100_000 } } });
+    await agent.restart({ client: { threadLimits: { maxMessageChars: 100_000 } } });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([text('big 3000000')]);
     assert.equal(turn.status, 'completed');
@@ -106,8 +99,7 @@ describe('streaming a turn over stdio', () => {
   });
 
   it('streams the same text with an agent that prints stderr noise', async () => {
-    await agent.stop();
-    agent = await startTestAgent({ env: { TEST_AGENT_STDERR_NOISE: '300000' } });
+    await agent.restart({ env: { TEST_AGENT_STDERR_NOISE: '300000' } });
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([text('stderr 200000')]);
     assert.equal(turn.status, 'completed');

@@ -4,7 +4,7 @@ import { replay } from '../../src/core/journal/journal';
 import { Thread } from '../../src/core/thread/thread';
 import type { ThreadEvent, ThreadSnapshot } from '../../src/core/thread/threadTypes';
 import { ChatStore } from '../../webview/store';
-import { recordEvents, startTestAgent, text, waitFor, type TestAgent } from './support/testAgent';
+import { recordEvents, text, useTestAgent, waitFor } from './support/testAgent';
 
 /*
  * One thread model: the host's Thread, the journal's replay and the webview's store apply the
@@ -38,13 +38,7 @@ const thoughtChunk = (text: string): acp.SessionUpdate => ({
 
 describe('one thread model: snapshot, journal replay and webview store agree', () => {
   describe('with the test agent over stdio', () => {
-    let agent: TestAgent;
-    beforeEach(async () => {
-      agent = await startTestAgent();
-    });
-    afterEach(async () => {
-      await agent.stop();
-    });
+    const agent = useTestAgent();
 
     it('rebuilds the snapshot of a session of many kinds of turns from its events', async () => {
       const session = await agent.client.newSession({ cwd: agent.dir });

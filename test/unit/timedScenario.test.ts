@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { entriesOf, startTestAgent, text, type TestAgent } from './support/testAgent';
+import { entriesOf, text, useTestAgent } from './support/testAgent';
 
 /** The agent's reply of the only turn in `session` entries: [user, agent]. */
 function reply(entries: unknown[]): string {
@@ -16,13 +16,7 @@ function chunksOf(reply: string): [number, number][] {
 
 /** The demo agent's `timed` scenario, which the chunk → DOM latency benchmark reads (bench/latency.ts). */
 describe('the timed scenario (chunks carrying their write time)', () => {
-  let agent: TestAgent;
-  beforeEach(async () => {
-    agent = await startTestAgent();
-  });
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agent = useTestAgent();
 
   it('paces n chunks at the rate asked, each stamped with the wall-clock time it was written', async () => {
     const session = await agent.client.newSession({ cwd: agent.dir });

@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { chooseKind } from '../../src/features/permissions/core/policyPermissions';
 import type { ToolCallEntry } from '../../src/core/thread/threadTypes';
@@ -22,9 +24,11 @@ describe('tool calls and permission requests', () => {
 
   it('runs the tool call lifecycle with a diff and an allowed permission', async () => {
     agent = await startTestAgent({ policy: chooseKind('allow_once') });
+    const readme = path.join(agent.dir, 'README.md');
+    // The change it proposes is to a line the README has: its first non-blank one.
+    await writeFile(readme, '\n# My project\r\n\nSome text.\n');
     const session = await agent.client.newSession({ cwd: agent.dir });
     const turn = await session.prompt([text('tool')]);
-    const readme = path.join(agent.dir, 'README.md');
 
     assert.equal(turn.status, 'completed');
     const entries = entriesOf(session);
@@ -41,7 +45,7 @@ describe('tool calls and permission requests', () => {
         toolKind: 'edit',
         status: 'completed',
         content: [{ type: 'text', text: 'Allowed: README.md (the demo writes nothing)' }],
-        locations: [{ path: readme, line: 1 }],
+        locations: [{ path: readme, line: 2 }],
         permission: {
           key: 'perm-1',
           options: EDIT_OPTIONS,
@@ -62,7 +66,12 @@ describe('tool calls and permission requests', () => {
     const prompt = agent.permissions.prompts[0];
     assert.deepEqual(prompt?.options, EDIT_OPTIONS);
     assert.deepEqual(prompt?.toolCall.content, [
-      { type: 'diff', path: readme, oldText: 'old line\n', newText: 'new line\n' },
+      {
+        type: 'diff',
+        path: readme,
+        oldText: '\n# My project\r\n\nSome text.\n',
+        newText: '\n# My project (edited by the demo agent)\r\n\nSome text.\n',
+      },
     ]);
     assert.deepEqual(prompt?.toolCall.permission?.status, 'pending');
     assert.ok(
@@ -70,6 +79,25 @@ describe('tool calls and permission requests', () => {
         .messages('info')
         .some((m) => m.includes('Permission for "Edit README.md"') && m.includes('allow_once (allow-once)')),
     );
+  });
+
+  it('proposes a new README.md where there is none, and never reads a FIFO named README.md', async () => {
+    agent = await startTestAgent({ policy: chooseKind('reject_once') });
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    await session.prompt([text('tool')]);
+    const readme = path.join(agent.dir, 'README.md');
+    assert.deepEqual(agent.permissions.prompts[0]?.toolCall.content, [
+      {
+        type: 'diff',
+        path: readme,
+        oldText: null,
+        newText: `# ${path.basename(agent.dir)}\n\nA README proposed by the demo agent.\n`,
+      },
+    ]);
+    execFileSync('mkfifo', [readme]);
+    const turn = await session.prompt([text('tool')]);
+    assert.equal(turn.status, 'completed', 'the FIFO was not opened (it would block)');
+    assert.equal(agent.permissions.prompts[1]?.toolCall.content[0]?.type, 'diff');
   });
 
   it('honours a rejection: the tool call fails and the agent says so', async () => {

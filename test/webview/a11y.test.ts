@@ -71,7 +71,12 @@ describe('webview: accessibility', () => {
       ),
       '/work/app/src/config.ts',
     );
+    // A message's actions are made when it is focused (or hovered).
+    for (const message of await page.page.locator('article.entry-user').all()) {
+      await message.focus();
+    }
     assert.equal(await page.page.getByRole('button', { name: 'Restore checkpoint' }).count(), 2);
+    assert.deepEqual(await unnamedControls(page), []);
 
     // Keep all by keyboard: once nothing is pending its button goes, and focus moves to Review all.
     await card.locator('vscode-button', { hasText: 'Keep all' }).focus();

@@ -1,29 +1,21 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { ChatSummary } from '../../src/protocol';
-import { CHAT_ID, message, snapshot } from './support/builders';
+import { CHAT_ID, chatSummary, message, snapshot } from './support/builders';
+import { openChatList } from './support/chatList';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
 const NOW = Date.now();
 const CHATS: ChatSummary[] = [
-  {
-    chatId: CHAT_ID,
-    title: 'Fix the parser',
-    agentId: 'claude',
-    agentLabel: 'Claude Code',
-    updatedAt: NOW,
-    running: false,
-    deletableOnAgent: true,
-  },
-  {
+  chatSummary({ updatedAt: NOW, deletableOnAgent: true }),
+  chatSummary({
     chatId: 'chat-2',
     title: 'Write docs',
     agentId: 'demo',
     agentLabel: 'Demo agent (offline)',
     updatedAt: NOW - 3_600_000,
-    running: false,
-  },
+  }),
 ];
 
 describe('webview: deleting a chat on the agent side too', () => {
@@ -33,7 +25,7 @@ describe('webview: deleting a chat on the agent side too', () => {
     it(`offers "Also on agent" only where the agent can delete its session (${theme})`, async () => {
       const page = await chat.open({ theme, width: 420, height: 500 });
       await page.host(snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }));
-      await page.page.getByRole('button', { name: 'Show chats' }).click();
+      await openChatList(page);
       const rows = page.page.locator('.chat-row');
 
       await rows.nth(1).hover();

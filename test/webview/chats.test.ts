@@ -1,34 +1,21 @@
 import assert from 'node:assert/strict';
-import type { ChatSummary, HostMessage } from '../../src/protocol';
-import { CHAT_ID, ended, events, message, snapshot, started, turn } from './support/builders';
+import type { ChatSummary } from '../../src/protocol';
+import { CHAT_ID, chatSummary, ended, events, message, snapshot, started, turn } from './support/builders';
+import { openChatList } from './support/chatList';
 import { useChatPages } from './support/suite';
 
 const NOW = Date.now();
+const COPILOT = { agentId: 'copilot', agentLabel: 'Copilot CLI' };
 const CHATS: ChatSummary[] = [
-  {
-    chatId: CHAT_ID,
-    title: 'Fix the parser',
-    agentId: 'copilot',
-    agentLabel: 'Copilot CLI',
-    updatedAt: NOW,
-    running: true,
-  },
-  {
+  chatSummary({ ...COPILOT, updatedAt: NOW, running: true }),
+  chatSummary({
     chatId: 'chat-2',
     title: 'Write docs',
     agentId: 'demo',
     agentLabel: 'Demo agent (offline)',
     updatedAt: NOW - 3 * 3_600_000,
-    running: false,
-  },
-  {
-    chatId: 'chat-3',
-    title: 'Old question',
-    agentId: 'copilot',
-    agentLabel: 'Copilot CLI',
-    updatedAt: NOW - 10 * 86_400_000,
-    running: false,
-  },
+  }),
+  chatSummary({ ...COPILOT, chatId: 'chat-3', title: 'Old question', updatedAt: NOW - 10 * 86_400_000 }),
 ];
 
 describe('webview: chats, resume, retry, attachments, edit reviews', () => {
@@ -38,9 +25,9 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [message('user', 'e1', 'hi')] }, { chats: CHATS }));
     assert.equal(await page.page.locator('.session-title').textContent(), 'Fix the parser');
-    const opener = page.page.getByRole('button', { name: 'Show chats' });
-    await opener.click();
-    assert.equal(await opener.getAttribute('aria-expanded'), 'true');
+    // Focus was in the transcript when the view title's Show Chats opened the list: it goes back there.
+    await page.page.locator('.transcript').focus();
+    await openChatList(page);
     const rows = page.page.locator('.chat-row');
     assert.deepEqual(await rows.locator('.chat-title').allTextContents(), [
       'Fix the parser',
@@ -58,7 +45,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.deepEqual((await page.posted()).at(-1), { type: 'switch_chat', chatId: 'chat-2' });
     assert.equal(await page.page.locator('.chat-list').isVisible(), false);
 
-    await opener.click();
+    await openChatList(page);
     await rows.nth(2).hover();
     await page.page.getByRole('button', { name: 'Rename Old question' }).click();
     const field = page.page.locator('.chat-rename');
@@ -82,8 +69,14 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.equal(await page.page.locator('.chat-list').isVisible(), false);
     assert.equal(
       await page.page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
-      'Show chats',
+      'Conversation',
     );
+    // Show Chats again closes an open list; with nothing focused before, focus goes to the message box.
+    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await openChatList(page);
+    await page.host({ type: 'show_chat_list' });
+    assert.equal(await page.page.locator('.chat-list').isVisible(), false);
+    assert.equal(await page.page.evaluate(() => document.activeElement?.className), 'composer-input');
   });
 
   it('offers recent chats in an empty chat', async () => {
@@ -93,31 +86,6 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.deepEqual(await recent.locator('.chat-title').allTextContents(), ['Write docs', 'Old question']);
     await recent.first().click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'switch_chat', chatId: 'chat-2' });
-  });
-
-  it('shows the resume problem with "Start a new session"', async () => {
-    const page = await chat.open();
-    const view = snapshot({ entries: [message('user', 'e1', 'earlier')] });
-    const withProblem: HostMessage =
-      view.type === 'snapshot' && view.view.chat
-        ? {
-            type: 'snapshot',
-            view: {
-              ...view.view,
-              chat: { ...view.view.chat, resumeProblem: 'Claude could not load session s1.' },
-            },
-          }
-        : view;
-    await page.host(withProblem);
-    const banner = page.page.locator('.resume-banner');
-    assert.match(await banner.innerText(), /could not be resumed/);
-    assert.match(await banner.innerText(), /Claude could not load session s1\./);
-    await banner.locator('vscode-button', { hasText: 'Start a new session' }).click();
-    assert.deepEqual((await page.posted()).at(-1), { type: 'start_fresh' });
-    await page.host({ type: 'resume_problem', chatId: 'another-chat', message: 'not ours' });
-    assert.doesNotMatch(await banner.innerText(), /not ours/);
-    await page.host({ type: 'resume_problem', chatId: CHAT_ID });
-    assert.equal(await banner.isVisible(), false);
   });
 
   it('offers Retry on the latest failed turn only', async () => {

@@ -11,6 +11,8 @@ import {
   status,
   turn,
 } from './support/builders';
+import type { Locator } from 'playwright-core';
+import type { ChatPage } from './support/chatPage';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -26,10 +28,15 @@ const COMMANDS = sessionState({
 describe('webview: composer', () => {
   const chat = useChatPages();
 
-  it('sends the trimmed text once on Enter, even on a double Enter', async () => {
+  /** A fresh chat page (no turns yet) and its composer's text field. */
+  async function openComposer(): Promise<{ page: ChatPage; input: Locator }> {
     const page = await chat.open();
     await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
+    return { page, input: page.page.locator('.composer-input') };
+  }
+
+  it('sends the trimmed text once on Enter, even on a double Enter', async () => {
+    const { page, input } = await openComposer();
     await input.fill('  Explain this repo  ');
     await input.press('Enter');
     await input.press('Enter');
@@ -45,9 +52,7 @@ describe('webview: composer', () => {
   });
 
   it('inserts a newline on Shift+Enter and ignores empty input', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
+    const { page, input } = await openComposer();
     await input.press('Enter');
     await input.fill('   ');
     await input.press('Enter');
@@ -59,9 +64,7 @@ describe('webview: composer', () => {
   });
 
   it('ignores Enter that confirms an IME composition', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
+    const { page, input } = await openComposer();
     await input.fill('にほんご');
     await input.evaluate((element) => {
       element.dispatchEvent(new CompositionEvent('compositionstart'));
@@ -122,9 +125,7 @@ describe('webview: composer', () => {
   });
 
   it('gives the text back when the host cannot send it', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
+    const { page, input } = await openComposer();
     await input.fill('will fail');
     await input.press('Enter');
     assert.equal(await input.inputValue(), '');
@@ -136,9 +137,7 @@ describe('webview: composer', () => {
   });
 
   it('keeps a prompt that waits for sign-in on the host', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
+    const { page, input } = await openComposer();
     await input.fill('needs auth');
     await input.press('Enter');
     await page.host(
@@ -206,9 +205,7 @@ describe('webview: composer', () => {
   });
 
   it('recalls the previous prompt with ArrowUp in an empty box', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
+    const { page, input } = await openComposer();
     await input.fill('first prompt');
     await input.press('Enter');
     await page.host(events(started(turn('t1')), ended(turn('t1', { status: 'completed' }))));

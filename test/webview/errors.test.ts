@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CHAT_ID, ended, events, message, snapshot, started, status, turn } from './support/builders';
+import { agentFailed, ended, events, message, snapshot, started, status, turn } from './support/builders';
 import { useChatPages } from './support/suite';
+import type { HostMessage } from '../../src/protocol';
 
 const OUT = resolve(__dirname, '../../test-results');
 
@@ -16,8 +17,27 @@ const HOSTILE_DATA = JSON.stringify(
   2,
 );
 
+/** An alert for an action the agent refused, with what it sent. */
+const UNKNOWN_MODE_ALERT: HostMessage = {
+  type: 'error',
+  message: 'Invalid params: unknown mode warp',
+  details: {
+    kind: 'invalid_params',
+    message: 'Invalid params: unknown mode warp',
+    code: -32602,
+    data: '"modeId"',
+  },
+};
+
 describe('webview: turn errors and agent status', () => {
   const chat = useChatPages();
+
+  /** A chat page showing one turn, t1, that the user started with "hi". */
+  async function openWithOneTurn(): Promise<Awaited<ReturnType<typeof chat.open>>> {
+    const page = await chat.open();
+    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    return page;
+  }
 
   /** The host ends turn t1 with `outcome`. */
   async function endFirstTurn(
@@ -61,8 +81,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('process_exited: "Agent exited", stderr tail and Restart', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await endFirstTurn(page, {
       status: 'interrupted',
       error: { kind: 'process_exited', message: 'The agent exited with code 1.' },
@@ -161,40 +180,33 @@ describe('webview: turn errors and agent status', () => {
     assert.equal(await banner.isVisible(), false);
   });
 
-  it('an agent that is not installed: said as the doctor says it, with Add Agent… and Check agents, no Restart', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+  it('an agent that is not installed: said as the doctor says it, with Add Agent…, Check Agents and the log, no Restart or Retry', async () => {
+    const page = await openWithOneTurn();
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Copilot CLI',
-        error: { kind: 'not_installed', message: 'copilot was not found on PATH.' },
-      }),
+      agentFailed('Copilot CLI', { kind: 'not_installed', message: 'copilot was not found on PATH.' }),
     );
     const banner = page.page.locator('.status-banner');
     assert.equal(await banner.locator('.error-title').innerText(), 'Agent not installed');
     assert.equal(await banner.locator('.error-message').innerText(), 'copilot was not found on PATH.');
     const buttons = banner.locator('.error-actions vscode-button');
-    assert.deepEqual(await buttons.allTextContents(), ['Add Agent…', 'Check agents']);
+    assert.deepEqual(await buttons.allTextContents(), ['Add Agent…', 'Check Agents', 'Show Agent Log']);
     await banner.locator('vscode-button', { hasText: 'Add Agent…' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'add_agent' });
   });
 
-  it('agent_status error: "Check agents" runs the agent doctor; a failed turn does not offer it', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+  it('agent_status error: "Check Agents" runs the agent doctor; a failed turn does not offer it', async () => {
+    const page = await openWithOneTurn();
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Copilot CLI',
-        error: { kind: 'process_exited', message: 'The agent failed to start: spawn copilot ENOENT' },
+      agentFailed('Copilot CLI', {
+        kind: 'process_exited',
+        message: 'The agent failed to start: spawn copilot ENOENT',
       }),
     );
     const banner = page.page.locator('.status-banner');
     const buttons = banner.locator('.error-actions vscode-button');
-    assert.deepEqual(await buttons.allTextContents(), ['Restart', 'Check agents']);
+    assert.deepEqual(await buttons.allTextContents(), ['Restart', 'Check Agents', 'Show Agent Log']);
     assert.equal(await buttons.nth(1).getAttribute('secondary'), '', 'secondary beside Restart');
-    await banner.locator('vscode-button', { hasText: 'Check agents' }).click();
+    await banner.locator('vscode-button', { hasText: 'Check Agents' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'check_agents' });
 
     await endFirstTurn(page, {
@@ -203,7 +215,7 @@ describe('webview: turn errors and agent status', () => {
     });
     assert.equal(await page.page.locator('.turn-footer .agent-error').count(), 1);
     assert.equal(
-      await page.page.locator('.turn-footer vscode-button', { hasText: 'Check agents' }).count(),
+      await page.page.locator('.turn-footer vscode-button', { hasText: 'Check Agents' }).count(),
       0,
     );
   });
@@ -223,8 +235,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it("a failed turn's Details show the code and what the agent sent, collapsed until opened", async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await endFirstTurn(page, {
       status: 'failed',
       error: { kind: 'internal', message: 'Upstream failed', code: -32603, data: HOSTILE_DATA },
@@ -259,8 +270,7 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('the agent status banner has the same Details; an error without code or data has none', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
+    const page = await openWithOneTurn();
     await page.host(
       status({
         state: 'error',
@@ -321,16 +331,7 @@ describe('webview: turn errors and agent status', () => {
         ),
       },
     });
-    await page.host({
-      type: 'error',
-      message: 'Invalid params: unknown mode warp',
-      details: {
-        kind: 'invalid_params',
-        message: 'Invalid params: unknown mode warp',
-        code: -32602,
-        data: '"modeId"',
-      },
-    });
+    await page.host(UNKNOWN_MODE_ALERT);
     for (const header of await page.page.locator('.error-details .disclosure-header').all()) {
       await header.click();
     }
@@ -340,46 +341,10 @@ describe('webview: turn errors and agent status', () => {
     page.assertClean();
   });
 
-  it("the resume banner shows the agent's error in Details, and drops it with the banner", async () => {
-    const page = await chat.open();
-    await page.host(snapshot({ entries: [message('user', 'e1', 'hi')], turns: [turn('t1')] }));
-    await page.host({
-      type: 'resume_problem',
-      chatId: CHAT_ID,
-      message: "Claude could not continue this chat's earlier session: Resource not found",
-      details: {
-        kind: 'not_found',
-        message: "Claude could not continue this chat's earlier session: Resource not found",
-        code: -32002,
-        data: '{\n  "sessionId": "<b>s1</b>"\n}',
-      },
-    });
-    const banner = page.page.locator('.resume-banner');
-    assert.match(await banner.locator('.error-message').innerText(), /Resource not found/);
-    await banner.locator('.error-details .disclosure-header').click();
-    assert.equal(await banner.locator('.error-code').textContent(), '-32002 (Resource not found)');
-    assert.equal(await banner.locator('.error-data').textContent(), '{\n  "sessionId": "<b>s1</b>"\n}');
-    assert.equal(await banner.locator('.error-data b').count(), 0);
-
-    await page.host({ type: 'resume_problem', chatId: CHAT_ID });
-    assert.equal(await banner.isVisible(), false);
-    assert.equal(await banner.locator('.error-details').count(), 0);
-    page.assertClean();
-  });
-
   it("an alert for a failed action has the agent's Details; a plain one has none", async () => {
     const page = await chat.open();
     await page.host(snapshot());
-    await page.host({
-      type: 'error',
-      message: 'Invalid params: unknown mode warp',
-      details: {
-        kind: 'invalid_params',
-        message: 'Invalid params: unknown mode warp',
-        code: -32602,
-        data: '"modeId"',
-      },
-    });
+    await page.host(UNKNOWN_MODE_ALERT);
     await page.host({ type: 'error', message: 'A turn is already running; wait for it or press Stop.' });
     const alerts = page.page.locator('.alerts .alert');
     assert.equal(await alerts.count(), 2);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { Locator } from 'playwright-core';
-import { events, sessionState, snapshot } from './support/builders';
+import { CHAT_ID, events, modelOption, selectOption, sessionState, snapshot } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const STATE = sessionState({
@@ -14,19 +14,7 @@ const STATE = sessionState({
       { id: 'code', name: 'Code' },
     ],
   },
-  configOptions: [
-    {
-      type: 'select',
-      id: 'model',
-      name: 'Model',
-      currentValue: 'fast',
-      choices: [
-        { value: 'fast', name: 'Fast' },
-        { value: 'smart', name: 'Smart' },
-      ],
-    },
-    { type: 'boolean', id: 'web', name: 'Web search', currentValue: false },
-  ],
+  configOptions: [modelOption(), { type: 'boolean', id: 'web', name: 'Web search', currentValue: false }],
 });
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -84,17 +72,9 @@ describe('webview: header', () => {
 
   it('shows no Mode picker beside config options, whatever their category (one picker per choice)', async () => {
     const page = await chat.open();
-    const thoughtLevel = {
-      type: 'select' as const,
-      id: 'thought_level',
-      name: 'Thinking',
+    const thoughtLevel = selectOption('thought_level', 'Thinking', { ask: 'Ask', code: 'Code' }, 'ask', {
       category: 'thought_level',
-      currentValue: 'ask',
-      choices: [
-        { value: 'ask', name: 'Ask' },
-        { value: 'code', name: 'Code' },
-      ],
-    };
+    });
     await page.host(snapshot({ state: { ...MODES_ONLY, configOptions: [thoughtLevel] } }));
     assert.equal(await page.page.locator('select[aria-label="Mode"]').count(), 0);
     assert.equal(await page.page.locator('select[aria-label="Thinking"]').count(), 1);
@@ -120,17 +100,9 @@ describe('webview: header', () => {
   });
 
   it('shows one Mode picker when the agent sends both modes and a mode config option, and no setting twice', async () => {
-    const modeOption = {
-      type: 'select' as const,
-      id: 'mode',
-      name: 'Mode',
+    const modeOption = selectOption('mode', 'Mode', { ask: 'Ask', code: 'Code' }, 'code', {
       category: 'mode',
-      currentValue: 'code',
-      choices: [
-        { value: 'ask', name: 'Ask' },
-        { value: 'code', name: 'Code' },
-      ],
-    };
+    });
     const thinking = { type: 'boolean' as const, id: 'thinking', name: 'Thinking', currentValue: false };
     const page = await chat.open();
     await page.host(
@@ -168,11 +140,32 @@ describe('webview: header', () => {
     assert.equal(await page.page.locator('.session-title').textContent(), 'New chat');
   });
 
-  it('starts a new chat', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const button = page.page.getByRole('button', { name: 'New chat' });
-    await button.click();
-    assert.deepEqual((await page.posted()).at(-1), { type: 'new_chat' });
+  // One header: the chat's actions are in VS Code's view title (and a chat tab's), not a second row here.
+  it('has no title row of its own: the chat is named for screen readers, its actions are the title’s', async () => {
+    const page = await chat.open({ width: 300 });
+    const chats = [
+      { chatId: CHAT_ID, title: '', agentId: 'demo', agentLabel: 'Demo', updatedAt: 0, running: false },
+    ];
+    await page.host(snapshot({}, { selectedAgentId: 'demo', chats }));
+    const title = page.page.locator('h1.session-title');
+    assert.equal(await title.textContent(), 'New chat');
+    assert.deepEqual(await title.boundingBox().then((box) => [box?.width, box?.height]), [1, 1]);
+    assert.equal(
+      await page.page.locator('.chat-header button:not(#chat-list *)').count(),
+      0,
+      'no New chat or history button',
+    );
+    const header = await page.page.locator('.chat-header').boundingBox();
+    const picker = await page.page.locator('select[aria-label="Agent"]').boundingBox();
+    assert.ok(
+      header && picker && picker.y - header.y < 12,
+      'the agent picker is the first thing under the title',
+    );
+    // Show Chats from the title opens the list with focus on the current chat, and closes it again.
+    await page.host({ type: 'show_chat_list' });
+    assert.equal(await page.page.locator('#chat-list').isVisible(), true);
+    assert.equal(await page.page.evaluate(() => document.activeElement?.className), 'chat-open');
+    await page.host({ type: 'show_chat_list' });
+    assert.equal(await page.page.locator('#chat-list').isVisible(), false);
   });
 });

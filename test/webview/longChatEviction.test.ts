@@ -145,7 +145,7 @@ describe('webview: a long chat evicts turns far from view', function () {
     // t1's edit is running (its card open, the diff built); t2's is done (folded).
     assert.match(original[0] ?? '', /class="diff"/, 'the turn has its diff');
     assert.match(original[0] ?? '', /<pre/, 'and its code block');
-    assert.match(original[0] ?? '', /restore-checkpoint/, 'and its Restore checkpoint');
+    assert.match(original[0] ?? '', /entry-user/, 'and its message (its actions are made on hover or focus)');
     assert.match(original[0] ?? '', /turn-changes/, 'and its change card');
 
     // Down to the bottom without the browser's scroll anchoring, which would hide a wrong height.
@@ -220,7 +220,7 @@ describe('webview: a long chat evicts turns far from view', function () {
       return entry;
     };
     await (await reach('c275', -600)).locator('.disclosure-header').click();
-    await (await reach('a285', 600)).locator('.message-body').evaluate((body) => {
+    await (await reach('a285', 600)).locator('.markdown').evaluate((body) => {
       const range = document.createRange();
       range.selectNodeContents(body);
       document.getSelection()?.removeAllRanges();

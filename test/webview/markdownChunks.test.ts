@@ -26,14 +26,15 @@ describe('webview: long replies keep finished blocks in chunks', () => {
       })),
       paragraphs: Array.from(root.querySelectorAll('p')).map((p) => p.textContent),
     }));
-    // 99 finished blocks (the last paragraph is still the tail): 32 + 32 + 32 + 3, then the tail.
+    // 99 finished blocks (the last paragraph is still the tail): 32 + 32 + 32 + 3, then the tail's paragraph.
     assert.deepEqual(shape.children, [
       { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
       { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
       { className: 'md-chunk md-chunk-full', blocks: 32, visibility: 'auto', contain: CONTAINED },
       // Contained before it is full: filling it then changes no layout containment of 32 blocks at once.
       { className: 'md-chunk', blocks: 3, visibility: 'visible', contain: CONTAINED },
-      { className: 'md-tail', blocks: 0, visibility: 'visible', contain: 'none' },
+      // The tail: the last paragraph, after the chunks with no element around it.
+      { className: '', blocks: 0, visibility: 'visible', contain: 'none' },
     ]);
     assert.deepEqual(shape.paragraphs, PARAGRAPHS);
   });

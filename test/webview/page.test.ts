@@ -21,6 +21,7 @@ describe('webview: the test page is the page the extension serves', () => {
       codiconCssUri: `${origin}/dist/codicon.css`,
       chatCssUri: `${origin}/media/chat.css`,
       scriptUri: `${origin}/dist/webview.js`,
+      markdownWorkerUri: `${origin}/dist/markdownWorker.js`,
       nonce,
     });
     // VS Code's additions: its API script, default styles and theme variables at the top of <head>, the
@@ -43,8 +44,42 @@ describe('webview: the test page is the page the extension serves', () => {
     assert.ok(loaded.nonce && loaded.nonce !== nonce, 'a fresh nonce per page');
     assert.equal(
       loaded.policy,
-      `default-src 'none'; script-src 'nonce-${loaded.nonce}'; style-src ${origin}; img-src ${origin} data:; font-src ${origin}`,
+      `default-src 'none'; script-src 'nonce-${loaded.nonce}'; style-src ${origin}; img-src ${origin} data:; ` +
+        `font-src ${origin}; connect-src ${origin}; worker-src blob:`,
     );
+  });
+
+  it('starts a worker only from a blob: URL, and fetches only from the extension', async () => {
+    const page = await chat.open();
+    const outcome = await page.page.evaluate(async () => {
+      // A worker from a URL, even the page's own origin: blocked (only the page's blob: URLs may run).
+      const urlWorker = await new Promise<string>((resolve) => {
+        try {
+          const worker = new Worker('/dist/markdownWorker.js');
+          worker.onmessage = () => resolve('ran');
+          worker.onerror = () => resolve('blocked');
+        } catch (error) {
+          resolve(String(error));
+        }
+      });
+      let foreignFetch = 'fetched';
+      try {
+        await fetch('http://localhost:9/elsewhere');
+      } catch (error) {
+        foreignFetch = String(error);
+      }
+      for (let i = 0; i < 200 && window.__cspViolations.length < 2; i++) {
+        await new Promise(requestAnimationFrame);
+      }
+      return { urlWorker, foreignFetch, violations: [...window.__cspViolations] };
+    });
+    assert.equal(outcome.urlWorker, 'blocked');
+    assert.match(outcome.foreignFetch, /Failed to fetch/);
+    assert.equal(outcome.violations.length, 2, outcome.violations.join('\n'));
+    assert.match(outcome.violations.join('\n'), /worker-src blocked http:\/\/127\.0\.0\.1:\d+\/dist\/markdownWorker\.js/);
+    assert.match(outcome.violations.join('\n'), /connect-src blocked http:\/\/localhost:9\/elsewhere/);
+    // These violations were the point of the test, not problems of the view.
+    page.problems.length = 0;
   });
 
   it('blocks inline code and scripts without the nonce, as VS Code would', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { snapshot, status } from './support/builders';
+import { agentFailed, snapshot, status } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -13,10 +13,9 @@ describe('webview: Restricted Mode notice', () => {
     const page = await chat.open({ width: 420, height: 520 });
     await page.host(snapshot());
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Demo agent (offline)',
-        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      agentFailed('Demo agent (offline)', {
+        kind: 'untrusted',
+        message: 'This workspace is not trusted, so no agent is started.',
       }),
     );
     const banner = page.page.locator('.status-banner');
@@ -40,10 +39,9 @@ describe('webview: Restricted Mode notice', () => {
     const empty = page.page.locator('.empty-state');
     assert.match(await empty.innerText(), /Ask Copilot CLI|Ask Demo agent/, 'the normal tips before');
     await page.host(
-      status({
-        state: 'error',
-        agentName: 'Demo agent (offline)',
-        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      agentFailed('Demo agent (offline)', {
+        kind: 'untrusted',
+        message: 'This workspace is not trusted, so no agent is started.',
       }),
     );
     await page.page.locator('.empty-restricted').waitFor();
@@ -58,5 +56,35 @@ describe('webview: Restricted Mode notice', () => {
     await page.page.locator('.empty-restricted').waitFor({ state: 'detached' });
     assert.match(await page.page.locator('.empty-state').innerText(), /Ask Demo agent/);
     page.assertClean();
+  });
+});
+
+describe('webview: Restricted Mode locks the composer', () => {
+  const chat = useChatPages();
+
+  it('disables the message box with the reason, and clears what was said about trust once it is granted', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.host({ type: 'error', message: 'This workspace is not trusted, so no agent is started.' });
+    await page.host(
+      status({
+        state: 'error',
+        agentName: 'Demo agent (offline)',
+        error: { kind: 'untrusted', message: 'This workspace is not trusted, so no agent is started.' },
+      }),
+    );
+    await page.frame();
+    const input = page.page.locator('.composer-input');
+    assert.equal(await input.isDisabled(), true);
+    assert.equal(await input.getAttribute('placeholder'), 'Restricted Mode');
+    assert.match(await page.page.locator('.composer-hint').innerText(), /Trust this workspace to chat/);
+    assert.equal(await page.page.locator('.alerts .alert').count(), 1);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/restricted-composer.png` });
+
+    await page.host(status({ state: 'starting', agentName: 'Demo agent (offline)' }));
+    await page.frame();
+    assert.equal(await input.isDisabled(), false);
+    assert.equal(await page.page.locator('.alerts .alert').count(), 0, 'the stale trust error is gone');
   });
 });

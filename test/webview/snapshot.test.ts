@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import {
   added,
   appended,
@@ -11,6 +12,8 @@ import {
   turn,
 } from './support/builders';
 import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
 
 describe('webview: handshake, snapshot and store', () => {
   const chat = useChatPages();
@@ -129,14 +132,27 @@ describe('webview: handshake, snapshot and store', () => {
     assert.equal(await page.page.locator('[data-entry-id="e9"] .markdown').innerText(), 'still alive');
   });
 
-  it('shows the empty state, naming the agent and the offline demo', async () => {
-    const page = await chat.open();
+  it('shows a short empty state with Add Agent… first, naming the agent and the offline demo (300 px)', async () => {
+    const page = await chat.open({ width: 300, height: 600 });
     await page.host(snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }));
-    const text = await page.page.locator('.empty-state').innerText();
+    const empty = page.page.locator('.empty-state');
+    const text = await empty.innerText();
     assert.match(text, /Chat with Demo agent \(offline\)/);
-    assert.match(text, /Use \/ for commands/);
-    assert.match(text, /Send to Agent…/);
-    assert.match(text, /offline Demo agent/);
+    assert.match(text, /type help/);
+    assert.match(text, /Type @ to add files/);
+    // Short: read at the default sidebar width without scrolling, with the first step first.
+    const words = text.split(/\s+/).filter(Boolean).length;
+    assert.ok(words <= 50, `${words} words`);
+    assert.equal(
+      await empty.evaluate((state) => state.querySelector('button, vscode-button')?.textContent),
+      'Add Agent…',
+      'Add Agent… is the first control',
+    );
+    const title = await page.page.locator('.empty-title').boundingBox();
+    const add = await page.page.locator('.empty-add-agent').boundingBox();
+    assert.ok(title && add && add.y - (title.y + title.height) < 24, 'Add Agent… sits right under the title');
+    assert.ok(add.y + add.height < 300, `Add Agent… is ${Math.round(add.y)} px down the view`);
+    await page.page.screenshot({ path: `${OUT}/empty-state-300.png` });
     await page.page.locator('.empty-add-agent').click();
     assert.deepEqual(
       (await page.posted()).filter((message) => message.type === 'add_agent'),
@@ -144,6 +160,18 @@ describe('webview: handshake, snapshot and store', () => {
     );
     await page.host(events(added(message('user', 'e1', 'hi'))));
     assert.equal(await page.page.locator('.empty-state').count(), 0);
+  });
+
+  it('with a real agent, the tips come first and Add another agent… after them', async () => {
+    const page = await chat.open({ width: 300, height: 600 });
+    await page.host(snapshot({}, { selectedAgentId: 'copilot' }));
+    const empty = page.page.locator('.empty-state');
+    assert.match(await empty.innerText(), /Ask Copilot CLI to explain, fix or build something\./);
+    assert.equal(await empty.locator('.empty-demo').count(), 0);
+    assert.equal(
+      await empty.evaluate((state) => state.querySelector('button, vscode-button')?.textContent),
+      'Add another agent…',
+    );
   });
 
   it('shows "Starting <agent>…" while the agent starts', async () => {

@@ -111,7 +111,7 @@ describe('webview: streaming', () => {
       await page.page.locator('[data-entry-id="e1"] .md-block code').last().textContent(),
       'print(1)\nprint(2)\nprint(3)\n',
     );
-    assert.equal(await page.page.locator('[data-entry-id="e1"] .md-tail').innerText(), 'Done.');
+    assert.equal(await page.page.locator('[data-entry-id="e1"] .markdown > p').innerText(), 'Done.');
   });
 
   it('opens thinking while it streams and folds it when the answer starts', async () => {

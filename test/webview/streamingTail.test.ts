@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ChatPage } from './support/chatPage';
 import { appended, events, message, snapshot, turn } from './support/builders';
+import { streamedAndOnce } from './support/streams';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -54,46 +54,32 @@ const FENCES: Record<string, string[]> = {
   ],
 };
 
-/** The streamed message's markdown after each chunk, then the same texts each rendered once. */
-async function streamedAndOnce(
-  page: ChatPage,
-  chunks: string[],
-): Promise<{ streamed: string[]; once: string[] }> {
-  const html = () => page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
-  await page.host(snapshot({ entries: [message('agent', 's', '')], turns: [turn('t1')] }));
-  const streamed: string[] = [];
-  for (const chunk of chunks) {
-    await page.host(events(appended('s', chunk)));
-    streamed.push(await html());
-  }
-  const once: string[] = [];
-  for (let end = 1; end <= chunks.length; end++) {
-    await page.host(snapshot({ entries: [message('agent', 's', chunks.slice(0, end).join(''))] }));
-    once.push(await html());
-  }
-  return { streamed, once };
-}
-
 describe('webview: a streamed paragraph tail matches its render once', () => {
   const chat = useChatPages();
 
-  it('after every chunk, whatever markdown the next chunk starts or completes', async () => {
-    const page = await chat.open();
-    for (const [name, chunks] of Object.entries(STREAMS)) {
-      const { streamed, once } = await streamedAndOnce(page, chunks);
-      assert.deepEqual(streamed, once, name);
-    }
-    page.assertClean();
-  });
+  // Streams move to the markdown worker as soon as it runs; a page where it cannot plans them itself.
+  for (const [where, markdownWorker] of [
+    ['in the markdown worker', true],
+    ['on the page', false],
+  ] as const) {
+    it(`after every chunk, whatever markdown the next chunk starts or completes (planned ${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      for (const [name, chunks] of Object.entries(STREAMS)) {
+        const { streamed, once } = await streamedAndOnce(page, chunks);
+        assert.deepEqual(streamed, once, name);
+      }
+      page.assertClean();
+    });
 
-  it('closes a streamed fence like a render once, after every chunk', async () => {
-    const page = await chat.open();
-    for (const [name, chunks] of Object.entries(FENCES)) {
-      const { streamed, once } = await streamedAndOnce(page, chunks);
-      assert.deepEqual(streamed, once, name);
-    }
-    page.assertClean();
-  });
+    it(`closes a streamed fence like a render once, after every chunk (planned ${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      for (const [name, chunks] of Object.entries(FENCES)) {
+        const { streamed, once } = await streamedAndOnce(page, chunks);
+        assert.deepEqual(streamed, once, name);
+      }
+      page.assertClean();
+    });
+  }
 
   it('keeps the live code block as the finished block when its fence closes', async () => {
     const page = await chat.open();
@@ -106,9 +92,11 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
       w.__block = w.__live?.parentElement ?? null;
     });
     assert.equal(
-      await page.page.locator('[data-entry-id="s"] .md-tail').innerHTML(),
-      '',
-      'the tail is its block',
+      await page.page
+        .locator('[data-entry-id="s"] .markdown')
+        .evaluate((root) => root.lastElementChild?.className),
+      'md-chunk',
+      'the tail is empty: it is its block',
     );
     // Last in the message, as the tail's last element is: no margin below it.
     const live = page.page.locator('[data-entry-id="s"] .md-block-open .code-block');
@@ -151,20 +139,27 @@ describe('webview: a streamed paragraph tail matches its render once', () => {
     const keep = () =>
       page.page.evaluate(() => {
         const w = window as unknown as { __p: Element | null };
-        w.__p = document.querySelector('[data-entry-id="s"] .md-tail p');
+        w.__p = document.querySelector('[data-entry-id="s"] .markdown > p');
       });
     const kept = () =>
       page.page.evaluate(() => {
         const w = window as unknown as { __p: Element | null };
-        return w.__p !== null && w.__p === document.querySelector('[data-entry-id="s"] .md-tail p');
+        return w.__p !== null && w.__p === document.querySelector('[data-entry-id="s"] .markdown > p');
       });
     await keep();
     await page.host(events(appended('s', ' words'), appended('s', ' and more')));
     assert.equal(await kept(), true, 'plain words are appended to the paragraph shown');
     await page.host(events(appended('s', ' *stressed*')));
     assert.equal(await kept(), false, 'emphasis is parsed');
-    const tail = page.page.locator('[data-entry-id="s"] .md-tail');
-    assert.equal(await tail.innerHTML(), '<p>Plain words and more <em>stressed</em></p>\n');
+    // The tail: the markdown's nodes after its finished blocks' chunk.
+    const tail = await page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => {
+      const html: string[] = [];
+      for (let node = root.querySelector(':scope > .md-chunk')?.nextSibling; node; node = node.nextSibling) {
+        html.push(node instanceof Element ? node.outerHTML : (node.textContent ?? ''));
+      }
+      return html.join('');
+    });
+    assert.equal(tail, '<p>Plain words and more <em>stressed</em></p>\n');
     page.assertClean();
   });
 });

@@ -10,6 +10,13 @@ const terminalOutput = (
   terminal: { terminalId: 'term-1', output: '', truncated: false, ...partial },
 });
 
+/** A running command whose card shows the agent's terminal term-1. */
+const RUNNING_COMMAND = toolCall('e1', {
+  toolKind: 'execute',
+  status: 'in_progress',
+  content: [{ type: 'terminal', terminalId: 'term-1' }],
+});
+
 describe('webview: tool call cards', () => {
   const chat = useChatPages();
 
@@ -33,7 +40,7 @@ describe('webview: tool call cards', () => {
     assert.equal(await header.getAttribute('aria-expanded'), 'false');
     assert.equal(await card.locator('.disclosure-body').isVisible(), false);
 
-    await page.host(events(updated({ ...call, status: 'failed' })));
+    await page.host(events(updated({ ...RUNNING_COMMAND, status: 'failed' })));
     assert.equal(await card.locator('.tool-status .codicon-error').count(), 1);
   });
 
@@ -154,12 +161,7 @@ describe('webview: tool call cards', () => {
 
   it('shows terminal output as it arrives, with the exit status', async () => {
     const page = await chat.open();
-    const call = toolCall('e1', {
-      toolKind: 'execute',
-      status: 'in_progress',
-      content: [{ type: 'terminal', terminalId: 'term-1' }],
-    });
-    await page.host(snapshot({ entries: [call], turns: [turn('t1')] }));
+    await page.host(snapshot({ entries: [RUNNING_COMMAND], turns: [turn('t1')] }));
     const terminal = page.page.locator('[data-entry-id="e1"] .terminal');
     assert.match(await terminal.locator('.terminal-status').innerText(), /Waiting for output/);
     await page.host(terminalOutput({ output: '\u001b[32mok\u001b[0m 1\nprogress 10%\rprogress 100%\n' }));
@@ -181,19 +183,14 @@ describe('webview: tool call cards', () => {
     assert.equal(await terminal.getAttribute('data-state'), 'failure');
     assert.equal(await terminal.locator('.note-truncated').isVisible(), true);
     // A status change of the card keeps the terminal element and its output.
-    await page.host(events(updated({ ...call, status: 'failed' })));
+    await page.host(events(updated({ ...RUNNING_COMMAND, status: 'failed' })));
     await page.page.locator('[data-entry-id="e1"] .disclosure-header').click();
     assert.equal(await terminal.locator('.terminal-output').textContent(), 'ok 1\nfailed\n');
   });
 
   it('appends terminal output deltas, also when a line, a \\r rewrite or a colour code spans two', async () => {
     const page = await chat.open();
-    const call = toolCall('e1', {
-      toolKind: 'execute',
-      status: 'in_progress',
-      content: [{ type: 'terminal', terminalId: 'term-1' }],
-    });
-    await page.host(snapshot({ entries: [call], turns: [turn('t1')] }));
+    await page.host(snapshot({ entries: [RUNNING_COMMAND], turns: [turn('t1')] }));
     const output = page.page.locator('[data-entry-id="e1"] .terminal-output');
     await page.host(terminalOutput({ output: 'line 1\nprogress 1' }));
     assert.equal(await output.textContent(), 'line 1\nprogress 1');

@@ -29,6 +29,16 @@ export interface ClosedFence {
   readonly code: string;
 }
 
+/** A splitter's whole state as plain data: a stream moves to the markdown worker with it (structured clone). */
+export interface SplitterState {
+  readonly text: string;
+  readonly buffer: string;
+  readonly stableEnd: number;
+  readonly scanPos: number;
+  readonly fence: Fence | undefined;
+  readonly blankEnd: number | undefined;
+}
+
 interface Fence {
   readonly char: string;
   readonly length: number;
@@ -55,6 +65,23 @@ export class BlockSplitter {
   private fence: Fence | undefined;
   /** Just after the last blank line outside a fence, while waiting to see the next line. */
   private blankEnd: number | undefined;
+
+  /** A splitter that goes on where the one whose `state()` this is left off. */
+  static from(state: SplitterState): BlockSplitter {
+    const splitter = new BlockSplitter();
+    splitter.text = state.text;
+    splitter.buffer = state.buffer;
+    splitter.stableEnd = state.stableEnd;
+    splitter.scanPos = state.scanPos;
+    splitter.fence = state.fence;
+    splitter.blankEnd = state.blankEnd;
+    return splitter;
+  }
+
+  state(): SplitterState {
+    const { text, buffer, stableEnd, scanPos, fence, blankEnd } = this;
+    return { text, buffer, stableEnd, scanPos, fence, blankEnd };
+  }
 
   /** The stable prefix's length. */
   get stableLength(): number {

@@ -1,46 +1,38 @@
-import { BlockSplitter, type ClosedFence, type SplitResult } from './blockSplitter';
-import { LiveCodeBlock, languageOf } from './codeBlock';
-import { plainContinuation } from './proseTail';
-import { renderMarkdown } from './renderer';
+import { MarkdownDom } from './markdownDom';
+import { MarkdownPlanner } from './markdownPlanner';
+import { markdownWorker, type RemoteReceiver, type RemoteStream } from './markdownWorkerClient';
 
 /**
- * Finished blocks are kept in chunks of this many. A long reply has thousands of blocks: as
- * direct children each with content-visibility, every frame of the stream laid out all of them
- * and the browser checked each one's visibility (profiled: a third of a 2 MB stream's main-thread
- * time). In chunks, only the chunk being filled and the chunks in view are looked at.
- */
-const BLOCKS_PER_CHUNK = 32;
-
-/**
- * A message body that grows while the agent streams. Stable segments (see BlockSplitter) are
- * rendered once into their own element and never touched again; only the tail is re-rendered,
- * and a code fence still open in the tail, or a paragraph growing by plain words, is appended to
- * as text instead of re-parsed.
+ * A message body that grows while the agent streams. What to change in its DOM is planned by a
+ * MarkdownPlanner (stable blocks rendered once, only the tail again); the DOM only applies it.
+ *
+ * Shown whole (`setText`: a snapshot, a replaced text), it is planned on the page, at once. Once it
+ * streams (`append`) and the markdown worker runs, a message that allows it (`offThread`) moves its
+ * planner to the worker: the page's main thread then only sends the new text and applies the
+ * operations that come back (after the frame that sent it). If the worker fails, the page plans
+ * the whole text again itself.
  */
 export class StreamingMarkdown {
   readonly element: HTMLElement;
-  private readonly tail: HTMLElement;
-  private readonly splitter = new BlockSplitter();
+  private readonly dom: MarkdownDom;
+  /** The text shown, or being shown (a rope: V8 joins the pieces only if the whole text is ever read). */
   private text = '';
-  private tailText: string | undefined;
-  /**
-   * While the tail is one open fence: its code block, shown live in a block placed where the
-   * fence's finished block goes (the tail itself is empty meanwhile). Closing the fence then moves
-   * nothing: moved, a long code block cost a removal and, in the browser, its text laid out anew.
-   */
-  private open: { readonly block: HTMLElement; readonly live: LiveCodeBlock } | undefined;
-  /** The tail's one element when tailText rendered as a single paragraph: see proseTail.ts. */
-  private tailParagraph: HTMLElement | undefined;
-  /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
-  private chunk: HTMLElement | undefined;
-  private chunkBlocks = 0;
+  /** Planning on the page: until the stream moves to the worker, and again if the worker fails. */
+  private planner: MarkdownPlanner | undefined = new MarkdownPlanner();
+  private remote: RemoteStream | undefined;
+  /** Held only here: the worker's client holds it weakly, so the stream goes when this view does. */
+  private readonly receiver: RemoteReceiver = {
+    apply: (ops) => this.dom.apply(ops),
+    lost: () => this.planAgain(),
+  };
 
-  constructor(className = 'markdown') {
-    this.element = document.createElement('div');
-    this.element.className = className;
-    this.tail = document.createElement('div');
-    this.tail.className = 'md-tail';
-    this.element.append(this.tail);
+  /** Whether this stream may move to the worker: not if asked not to, nor once the worker lost it. */
+  private offThread: boolean;
+
+  constructor(className = 'markdown', offThread = false) {
+    this.offThread = offThread;
+    this.dom = new MarkdownDom(className);
+    this.element = this.dom.element;
   }
 
   /**
@@ -51,19 +43,12 @@ export class StreamingMarkdown {
     if (text === this.text) {
       return;
     }
-    let result = this.splitter.update(text);
-    if (!result) {
-      // The text was replaced rather than extended: start over.
-      this.splitter.reset();
-      this.element.replaceChildren(this.tail);
-      this.chunk = undefined;
-      this.open = undefined;
-      result = this.splitter.update(text) as SplitResult;
-    }
     this.text = text;
-    // The splitter may have scanned changed lines again: the code shown live may not be a prefix of the fence's.
-    this.commit(result, false);
-    this.renderTail(result);
+    if (this.remote) {
+      this.remote.setText(text);
+    } else {
+      this.dom.apply(this.local().setText(text));
+    }
   }
 
   /** Shows `delta` after the text shown so far: costs the delta and the unstable tail only. */
@@ -71,152 +56,36 @@ export class StreamingMarkdown {
     if (delta === '') {
       return;
     }
-    // A rope: V8 joins the pieces only if the whole text is ever read (setText's comparison).
     this.text += delta;
-    const result = this.splitter.append(delta);
-    // The code shown live is a prefix of the fence's code: the splitter holds back a partial line.
-    this.commit(result, true);
-    this.renderTail(result);
-  }
-
-  /**
-   * Renders the newly stable segments. A fence shown live can only be closed by the first segment
-   * committed after it (the splitter commits nothing inside a fence): that one finishes its block.
-   */
-  private commit(result: SplitResult, extended: boolean): void {
-    const open = this.open;
-    if (result.committed.length > 0) {
-      // Closed (kept or rendered): a fence opening in the same update needs a block of its own.
-      this.open = undefined;
-    }
-    for (const [index, segment] of result.committed.entries()) {
-      if (index === 0 && open) {
-        this.finishOpen(open, segment, extended ? result.closedFence : undefined);
-      } else {
-        this.appendBlock(segment);
-      }
-    }
-  }
-
-  /** The open fence's block becomes the segment's: its live code block kept when it may be. */
-  private finishOpen(
-    open: NonNullable<StreamingMarkdown['open']>,
-    segment: string,
-    fence?: ClosedFence,
-  ): void {
-    const { block, live } = open;
-    block.className = 'md-block';
-    if (fence && keepsLiveBlock(live, fence)) {
-      live.setCode(fence.code);
-      // What markdown-it makes of the segment: the code block and a newline.
-      block.append('\n');
-    } else if (segment.trim() === '') {
-      this.removeOpen(block);
+    const remote = this.remote ?? this.moveToWorker();
+    if (remote) {
+      remote.append(delta);
     } else {
-      // renderMarkdown escapes raw HTML and vets links: see markdown/renderer.ts.
-      block.innerHTML = renderMarkdown(segment);
+      this.dom.apply(this.local().append(delta));
     }
   }
 
-  private appendBlock(segment: string): void {
-    if (segment.trim() === '') {
-      return;
-    }
-    const block = document.createElement('div');
-    block.className = 'md-block';
-    // renderMarkdown escapes raw HTML and vets links: see markdown/renderer.ts.
-    block.innerHTML = renderMarkdown(segment);
-    this.placeBlock(block);
+  private local(): MarkdownPlanner {
+    this.planner ??= new MarkdownPlanner();
+    return this.planner;
   }
 
-  private placeBlock(block: HTMLElement): void {
-    if (!this.chunk || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
-      this.chunk = document.createElement('div');
-      this.chunk.className = 'md-chunk';
-      this.chunkBlocks = 0;
-      this.element.insertBefore(this.chunk, this.tail);
+  private moveToWorker(): RemoteStream | undefined {
+    const worker = this.offThread ? markdownWorker() : undefined;
+    if (!worker) {
+      return undefined;
     }
-    this.chunk.append(block);
-    this.chunkBlocks++;
-    if (this.chunkBlocks === BLOCKS_PER_CHUNK) {
-      // Only a full chunk skips rendering off screen: its size estimate then fits (a short
-      // message's one chunk would otherwise take the estimate of 32 blocks until first shown).
-      this.chunk.classList.add('md-chunk-full');
-    }
+    this.remote = worker.adopt(this.receiver, this.local().state());
+    this.planner = undefined;
+    return this.remote;
   }
 
-  /** Takes back the last block placed (an open fence's that is not a block after all). */
-  private removeOpen(block: HTMLElement): void {
-    const chunk = this.chunk as HTMLElement;
-    block.remove();
-    this.chunkBlocks--;
-    chunk.classList.remove('md-chunk-full');
-    if (this.chunkBlocks === 0) {
-      // The chunk before, if any, is full: new blocks go after it, in a chunk of their own.
-      chunk.remove();
-      this.chunk = undefined;
-    }
+  /** The worker lost the stream: everything is planned again on the page, from the whole text. */
+  private planAgain(): void {
+    // On the page from now on: a text the worker failed on would fail it again, each time planned whole.
+    this.offThread = false;
+    this.remote = undefined;
+    this.planner = new MarkdownPlanner();
+    this.dom.apply([{ op: 'reset' }, ...this.planner.setText(this.text)]);
   }
-
-  private renderTail(result: SplitResult): void {
-    const fence = result.openFence;
-    if (fence) {
-      const language = languageOf(fence.language);
-      if (this.open?.live.language !== language) {
-        if (this.open) {
-          this.removeOpen(this.open.block);
-        }
-        const live = new LiveCodeBlock(language);
-        const block = document.createElement('div');
-        block.className = 'md-block md-block-open';
-        block.append(live.element);
-        this.tail.replaceChildren();
-        this.placeBlock(block);
-        this.open = { block, live };
-      }
-      this.open.live.setCode(fence.code);
-      this.tailText = undefined;
-      this.tailParagraph = undefined;
-      return;
-    }
-    if (this.open) {
-      // Not an open fence any more, and not closed by a segment (it ends the text, or was rewritten).
-      this.removeOpen(this.open.block);
-      this.open = undefined;
-    }
-    const shown = this.tailText;
-    const tail = result.tail;
-    if (tail === shown) {
-      return;
-    }
-    this.tailText = tail;
-    if (this.tailParagraph && shown !== undefined && tail.length > shown.length && tail.startsWith(shown)) {
-      const text = plainContinuation(shown, tail.slice(shown.length));
-      if (text !== undefined) {
-        if (text !== '') {
-          this.tailParagraph.append(text);
-        }
-        return;
-      }
-    }
-    const html = tail.trim() === '' ? '' : renderMarkdown(tail);
-    this.tail.innerHTML = html;
-    this.tailParagraph = isOneParagraph(html) ? (this.tail.firstElementChild as HTMLElement) : undefined;
-  }
-}
-
-/**
- * Whether the finished block of a fence shown live may be its live code block (and a newline)
- * rather than the segment rendered again (a long fence's last frame re-rendered all of it): as
- * long as markdown-it would not change the code or the language (carriage returns, NULs, escapes
- * or entities in the info string). `fence` is the segment as the splitter read it.
- */
-function keepsLiveBlock(live: LiveCodeBlock, fence: ClosedFence): boolean {
-  const { info, code } = fence;
-  return !/[&\\\r\0]/.test(info) && languageOf(info) === live.language && !/[\r\0]/.test(code);
-}
-
-/** markdown-it's HTML for a text that is one paragraph and nothing else. */
-function isOneParagraph(html: string): boolean {
-  return html.startsWith('<p>') && html.endsWith('</p>\n') && html.indexOf('<p>', 3) < 0;
 }

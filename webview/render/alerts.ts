@@ -14,6 +14,11 @@ export class Alerts {
     this.element.setAttribute('aria-live', 'polite');
   }
 
+  /** Takes every alert away (what they said no longer holds). */
+  clear(): void {
+    this.element.replaceChildren();
+  }
+
   /** `details`: the agent's error behind the message (its code and data), in a collapsed "Details" part. */
   show(message: string, severity: 'error' | 'warning' = 'error', details?: ErrorDetailsMessage): void {
     const body = el('div', 'alert-body', el('span', 'alert-message', message));

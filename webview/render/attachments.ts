@@ -1,4 +1,4 @@
-import type { AttachmentMessage } from '../../src/protocol';
+import { TRANSCRIPT_URI_PREFIX, type AttachmentMessage } from '../../src/protocol';
 import { classifyLink } from '../links';
 import { el, icon } from './dom';
 import type { RenderContext } from './types';
@@ -61,6 +61,13 @@ function describe(attachment: AttachmentMessage): {
         uri: attachment.uri,
       };
     case 'resource':
+      if (attachment.uri.startsWith(TRANSCRIPT_URI_PREFIX)) {
+        return {
+          iconName: 'history',
+          label: 'the conversation up to here',
+          detail: `${attachment.chars.toLocaleString('en-US')} chars`,
+        };
+      }
       return {
         iconName: 'file-code',
         label: withLines(baseName(attachment.uri), attachment.uri),

@@ -4,9 +4,9 @@ import { button, el, icon, iconButton } from './dom';
 import { relativeTime } from './relativeTime';
 
 /**
- * The list of chats, opened from the header: switch to a chat, rename it in place, delete it
- * (after an inline confirmation — webviews have no confirm dialog). Escape or a click outside
- * closes it and focus goes back to the button that opened it.
+ * The list of chats, opened from the view's title (Show Chats): switch to a chat, rename it in place,
+ * delete it (after an inline confirmation — webviews have no confirm dialog). Escape or a click outside
+ * closes it, and focus goes back to where it was before it opened (else to the message box).
  */
 export class ChatList {
   readonly element: HTMLElement;
@@ -15,10 +15,14 @@ export class ChatList {
   private activeChatId: string | undefined;
   private editing: string | undefined;
   private confirming: string | undefined;
-  private opener: HTMLElement | undefined;
+  /** What had focus when the list opened, to give it back on close. */
+  private before: HTMLElement | undefined;
   private readonly agentSessions: AgentSessionsView;
 
-  constructor(private readonly post: (message: ViewMessage) => boolean) {
+  constructor(
+    private readonly post: (message: ViewMessage) => boolean,
+    private readonly focusHome: () => void,
+  ) {
     this.agentSessions = new AgentSessionsView(post, () => this.close());
     this.element = el(
       'div',
@@ -29,6 +33,7 @@ export class ChatList {
     );
     this.element.id = 'chat-list';
     this.element.setAttribute('role', 'dialog');
+    this.element.tabIndex = -1;
     this.element.setAttribute('aria-label', 'Chats');
     this.element.hidden = true;
     // On the document: after a delete the focused row is gone and focus is on the body.
@@ -45,7 +50,7 @@ export class ChatList {
     });
     document.addEventListener('mousedown', (event) => {
       const target = event.target instanceof Node ? event.target : null;
-      if (this.isOpen && target && !this.element.contains(target) && !this.opener?.contains(target)) {
+      if (this.isOpen && target && !this.element.contains(target)) {
         this.close(false);
       }
     });
@@ -55,26 +60,34 @@ export class ChatList {
     return !this.element.hidden;
   }
 
-  toggle(opener: HTMLElement): void {
+  toggle(): void {
     if (this.isOpen) {
       this.close();
       return;
     }
-    this.opener = opener;
+    const active = document.activeElement;
+    this.before = active instanceof HTMLElement && active !== document.body ? active : undefined;
     this.element.hidden = false;
-    opener.setAttribute('aria-expanded', 'true');
     this.render();
     this.agentSessions.refresh();
-    this.list.querySelector<HTMLElement>('[aria-current="true"] .chat-open, .chat-open')?.focus();
+    // The current chat's row, else the list itself (no chats yet): the keyboard is in the list at once.
+    (
+      this.list.querySelector<HTMLElement>('[aria-current="true"] .chat-open, .chat-open') ?? this.element
+    ).focus();
   }
 
   close(restoreFocus = true): void {
     this.element.hidden = true;
     this.editing = undefined;
     this.confirming = undefined;
-    this.opener?.setAttribute('aria-expanded', 'false');
+    const before = this.before;
+    this.before = undefined;
     if (restoreFocus) {
-      this.opener?.focus();
+      if (before?.isConnected) {
+        before.focus();
+      } else {
+        this.focusHome();
+      }
     }
   }
 

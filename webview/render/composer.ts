@@ -12,7 +12,7 @@ import { button, el, iconButton } from './dom';
 import { droppedItems } from './droppedItems';
 import { MentionHighlights } from './mentions/mentionHighlights';
 import { MentionMenu, type MentionToken } from './mentions/mentionMenu';
-import { ComposerOutbox, type TurnOutcome } from './composerOutbox';
+import { ComposerOutbox, type OutgoingMessage, type TurnOutcome } from './composerOutbox';
 import type { PersistedQueuedMessage } from '../vscodeApi';
 import { PromptHistory } from './promptHistory';
 import { SlashMenu } from './slashMenu';
@@ -172,7 +172,7 @@ export class Composer {
     this.attachments.update(state.attachments, this.carried.list);
     this.currentFile.update(state.currentFile, state.attachments);
     this.input.placeholder = state.locked
-      ? 'Read-only in this window'
+      ? state.locked.replace(/\.(\s.*)?$/s, '') // its first sentence; the hint says the rest
       : `Ask ${state.agentName}…${state.commands.length > 0 ? ' (/ for commands)' : ''}`;
     if (this.menu.isOpen) {
       this.menu.refresh(state.commands);
@@ -234,9 +234,9 @@ export class Composer {
     await this.carried.addTextFiles(dropped.others);
   }
 
-  /** Whether a send is waiting for the host. */
-  get isPending(): boolean {
-    return this.outbox.isPending;
+  /** The message sent and not yet taken up by a turn (the transcript shows it pending). */
+  get pending(): OutgoingMessage | undefined {
+    return this.outbox.pendingMessage;
   }
 
   /**
@@ -281,7 +281,7 @@ export class Composer {
     }
   }
 
-  private trySend(): void {
+  trySend(): void {
     const text = this.input.value.trim();
     if (text === '' || this.state.locked !== undefined) {
       return;

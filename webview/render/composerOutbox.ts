@@ -56,6 +56,11 @@ export class ComposerOutbox {
     return this.pending !== undefined;
   }
 
+  /** The message posted and not yet taken up by a turn (shown pending in the transcript). */
+  get pendingMessage(): OutgoingMessage | undefined {
+    return this.pending;
+  }
+
   /** Sends `message`, or queues it while a turn runs or a send waits; false when the post failed. */
   submit(message: OutgoingMessage): boolean {
     if (this.host.running() || this.pending !== undefined) {

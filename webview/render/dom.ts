@@ -23,6 +23,37 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * A child element made only while it has something to show (most turns have no footer, most messages
+ * no extras): `show` fills it, making it at its place first, or takes it away when given nothing.
+ */
+export class OptionalChild {
+  private made: HTMLElement | undefined;
+
+  constructor(
+    private readonly className: string,
+    private readonly place: (element: HTMLElement) => void,
+  ) {}
+
+  /** The element while it is shown. */
+  get element(): HTMLElement | undefined {
+    return this.made;
+  }
+
+  show(nodes: Node[]): void {
+    if (nodes.length === 0) {
+      this.made?.remove();
+      this.made = undefined;
+      return;
+    }
+    if (!this.made) {
+      this.made = el('div', this.className);
+      this.place(this.made);
+    }
+    this.made.replaceChildren(...nodes);
+  }
+}
+
 /** A codicon, hidden from assistive technology (the surrounding control carries the name). */
 export function icon(name: string, spin = false): HTMLSpanElement {
   const span = document.createElement('span');

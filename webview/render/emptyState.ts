@@ -14,45 +14,21 @@ export interface EmptyStateInfo {
 
 const MAX_RECENT = 5;
 
-/** What an empty chat says: what to ask, how to use commands, how to bring code in, recent chats. */
+/**
+ * What an empty chat says, short enough to read at the sidebar's default width without scrolling: with
+ * the offline demo, **Add Agent…** right under the title (a new user's first step); then what to ask, the
+ * keys for context and commands, that edits wait for an OK, and the recent chats.
+ */
 export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) => boolean): HTMLElement {
   if (info.restricted) {
     return restrictedEmptyState();
   }
-  const tips = el(
-    'ul',
-    'empty-tips',
-    el(
-      'li',
-      '',
-      icon('comment-discussion'),
-      `Ask ${info.agentName} to explain, fix or build something in this workspace.`,
-    ),
-    el(
-      'li',
-      '',
-      icon('symbol-keyword'),
-      info.hasCommands
-        ? 'Type / to see the agent’s commands.'
-        : 'Use / for commands when the agent offers them.',
-    ),
-    el(
-      'li',
-      '',
-      icon('selection'),
-      'Select code and run “Send to Agent…” from the editor’s context menu, or “Add File to Chat” from the Explorer.',
-    ),
-    el(
-      'li',
-      '',
-      icon('shield'),
-      'You approve file edits and commands before they run, unless you allow them always.',
-    ),
-  );
   const addAgent = button(info.isDemo ? 'Add Agent…' : 'Add another agent…', {
     icon: 'cloud-download',
     secondary: !info.isDemo,
-    ariaLabel: 'Add an agent from the ACP Registry',
+    ariaLabel: info.isDemo
+      ? 'Add Agent…: pick one from the ACP Registry'
+      : 'Add another agent from the ACP Registry',
     title:
       'Pick an agent (GitHub Copilot, Claude Code, Gemini CLI, Codex, OpenCode, …): it is installed and added for you',
     onClick: () => post({ type: 'add_agent' }),
@@ -60,17 +36,25 @@ export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) =>
   addAgent.classList.add('empty-add-agent');
   const demo = info.isDemo
     ? el(
-        'div',
+        'p',
         'empty-demo',
-        icon('beaker'),
-        el(
-          'span',
-          '',
-          'This is the offline Demo agent: it answers with scripted replies, no account or network needed. ' +
-            'Add a real agent in one step: pick it from the ACP Registry and it is installed and started for you.',
-        ),
+        'Scripted replies, offline, no account: type ',
+        el('code', '', 'help'),
+        '. Add Agent… installs a real one.',
       )
     : null;
+  const tips = el(
+    'ul',
+    'empty-tips',
+    el('li', '', icon('comment-discussion'), `Ask ${info.agentName} to explain, fix or build something.`),
+    el(
+      'li',
+      '',
+      icon('mention'),
+      info.hasCommands ? 'Type @ to add files, / for commands.' : 'Type @ to add files.',
+    ),
+    el('li', '', icon('shield'), 'Edits and commands wait for your OK.'),
+  );
   const recent = info.recentChats.slice(0, MAX_RECENT).map((chat) => {
     const item = el(
       'button',
@@ -87,11 +71,8 @@ export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) =>
   return el(
     'div',
     'empty-state',
-    el('div', 'empty-icon', icon('hubot')),
     el('h2', 'empty-title', `Chat with ${info.agentName}`),
-    tips,
-    demo,
-    addAgent,
+    ...(info.isDemo ? [addAgent, demo, tips] : [tips, addAgent]),
     recent.length > 0 ? el('h3', 'recent-title', 'Recent chats') : null,
     recent.length > 0 ? el('ul', 'recent-chats', ...recent) : null,
   );

@@ -1,7 +1,7 @@
 import type { AgentSessionGroup, ConfigOptionMessage, ViewMessage } from '../../src/protocol';
 import type { ChatStore } from '../store';
 import { ChatList } from './chatList';
-import { checkbox, el, icon, iconButton } from './dom';
+import { checkbox, el, icon } from './dom';
 import { sessionSettings } from './sessionSettings';
 import { UsageMeter } from './usage';
 
@@ -12,33 +12,39 @@ interface Choice {
 }
 
 /**
- * Chat title, the chat list, "New chat", the pickers (agent, mode, the agent's config options) and the usage
- * meter. Pickers are rebuilt only when their choices change; otherwise only the value is set,
- * so an open dropdown is not torn down by an unrelated update.
+ * Under the view's title: the pickers (agent, mode, the agent's config options) and the usage meter, and
+ * the chat list the title's Show Chats opens. The chat's actions — New Chat, Show Chats, Open in Editor,
+ * the agent log — are VS Code's own, in the view's (or the chat tab's) title, which also names the chat, as
+ * Copilot Chat does: one header, not two. The chat's title stays here for screen readers only.
+ * Pickers are rebuilt only when their choices change; otherwise only the value is set, so an open
+ * dropdown is not torn down by an unrelated update.
  */
 export class Header {
   readonly element: HTMLElement;
-  private readonly title = el('h1', 'session-title');
+  private readonly title = el('h1', 'session-title visually-hidden');
   private readonly controls = el('div', 'pickers');
   private readonly usage = new UsageMeter();
   private readonly chatList: ChatList;
   private controlsKey = '';
 
-  constructor(private readonly post: (message: ViewMessage) => boolean) {
-    this.chatList = new ChatList(post);
-    const history = toolbarButton('history', 'Show chats', 'show-chats');
-    history.setAttribute('aria-controls', this.chatList.element.id);
-    history.setAttribute('aria-expanded', 'false');
-    history.addEventListener('click', () => this.chatList.toggle(history));
-    const newChat = toolbarButton('add', 'New chat', 'new-chat');
-    newChat.addEventListener('click', () => this.post({ type: 'new_chat' }));
+  constructor(
+    private readonly post: (message: ViewMessage) => boolean,
+    /** Where focus goes when the chat list closes and nothing in the page had it before. */
+    focusHome: () => void,
+  ) {
+    this.chatList = new ChatList(post, focusHome);
     this.element = el(
       'header',
       'chat-header',
-      el('div', 'header-row', this.title, history, newChat),
+      this.title,
       el('div', 'header-controls', this.controls, this.usage.element),
       this.chatList.element,
     );
+  }
+
+  /** The title's Show Chats: opens the chat list, or closes it when it is open. */
+  toggleChatList(): void {
+    this.chatList.toggle();
   }
 
   /** A page of the agents' own sessions, for the chat list. */
@@ -98,6 +104,8 @@ export class Header {
       this.controls.replaceChildren(...pickers.map((item) => item.build()));
     }
     this.controls.hidden = pickers.length === 0;
+    // Nothing to show: no empty bar under the view's title.
+    this.element.classList.toggle('chat-header-empty', this.controls.hidden && this.usage.element.hidden);
   }
 
   private configPicker(option: ConfigOptionMessage): HTMLElement {
@@ -147,16 +155,6 @@ function folderPicker(
   }
   const choices = folders.map((folder) => ({ value: folder, label: name(folder), description: folder }));
   return { key, build: () => picker('Folder', choices, current, choose) };
-}
-
-/**
- * A header action. A native button (not vscode-toolbar-button, whose real button sits in its
- * shadow root) so aria-expanded and focus() apply to the element that has focus.
- */
-function toolbarButton(iconName: string, label: string, className: string): HTMLButtonElement {
-  const element = iconButton(iconName, label, () => undefined);
-  element.classList.add('toolbar-button', className);
-  return element;
 }
 
 /**

@@ -3,14 +3,15 @@ import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { attachmentChips } from './attachments';
 import { Disclosure } from './disclosure';
 import { linkMentions } from './mentions/mentionLinks';
-import { el, icon, iconButton } from './dom';
+import { el, icon, iconButton, OptionalChild } from './dom';
 import type { EntryView, MessageEntry, RenderContext } from './types';
 
 /** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
-  private readonly markdown = new StreamingMarkdown();
-  private readonly extras: HTMLElement;
+  private readonly markdown: StreamingMarkdown;
+  /** What follows the text when there is any (attachments, a truncation note). */
+  private readonly extras: OptionalChild;
   private attachments: MessageEntry['attachments'] | undefined;
   private truncated: MessageEntry['truncated'];
   private linkedText: string | undefined;
@@ -22,19 +23,30 @@ export class MessageView implements EntryView {
     private readonly context: RenderContext,
   ) {
     this.entry = entry;
-    this.extras = el('div', 'message-extras');
-    const body = el('div', 'message-body', this.markdown.element, this.extras);
-    this.element = el('article', `entry entry-${entry.kind}`);
+    // The agent's answers stream; the user's message arrives whole and gets its mentions linked at once.
+    this.markdown = new StreamingMarkdown('markdown', entry.kind === 'agent');
+    const body = entry.kind === 'user' ? el('div', 'user-bubble', this.markdown.element) : undefined;
+    this.element = el('article', `entry entry-${entry.kind}`, body ?? this.markdown.element);
+    const extrasParent = body ?? this.element;
+    this.extras = new OptionalChild('message-extras', (extras) => extrasParent.append(extras));
     this.element.dataset.entryId = entry.id;
     this.element.setAttribute('aria-label', entry.kind === 'user' ? 'You' : 'Agent');
-    this.element.append(entry.kind === 'user' ? el('div', 'user-bubble', body) : body);
-    const edit = context.editMessage;
-    if (entry.kind === 'user' && edit) {
-      const action = iconButton('edit', 'Edit and resend', () => edit(this.entry));
-      action.classList.add('edit-message');
-      this.element.append(action);
+    if (entry.kind === 'user') {
+      // Its actions are made when the keyboard reaches it, or the pointer (render/turnActions.ts).
+      this.element.tabIndex = 0;
     }
     this.update(entry);
+  }
+
+  /** Edit and resend, for the user's message when the chat offers it (see render/turnActions.ts). */
+  editAction(): HTMLButtonElement | undefined {
+    const edit = this.context.editMessage;
+    if (this.entry.kind !== 'user' || !edit) {
+      return undefined;
+    }
+    const action = iconButton('edit', 'Edit and resend', () => edit(this.entry));
+    action.classList.add('edit-message');
+    return action;
   }
 
   update(entry: ThreadEntryMessage): void {
@@ -51,7 +63,7 @@ export class MessageView implements EntryView {
     if (entry.attachments !== this.attachments || entry.truncated !== this.truncated) {
       this.attachments = entry.attachments;
       this.truncated = entry.truncated;
-      this.extras.replaceChildren(...messageExtras(entry, this.context));
+      this.extras.show(messageExtras(entry, this.context));
     }
   }
 
@@ -68,8 +80,8 @@ export class MessageView implements EntryView {
 export class ThoughtView implements EntryView {
   readonly element: HTMLElement;
   private readonly disclosure = new Disclosure('thought', false);
-  private readonly markdown = new StreamingMarkdown('markdown thought-text');
-  private readonly extras = el('div', 'message-extras');
+  private readonly markdown = new StreamingMarkdown('markdown thought-text', true);
+  private readonly extras = new OptionalChild('message-extras', (extras) => this.disclosure.body.append(extras));
   private readonly spinner = icon('loading', true);
   private truncated: MessageEntry['truncated'];
   private text = '';
@@ -85,7 +97,7 @@ export class ThoughtView implements EntryView {
     };
     this.spinner.classList.add('thought-spinner');
     this.disclosure.header.append(icon('lightbulb'), el('span', 'thought-label', 'Thinking'), this.spinner);
-    this.disclosure.body.append(this.markdown.element, this.extras);
+    this.disclosure.body.append(this.markdown.element);
     this.element = el('div', 'entry entry-thought', this.disclosure.element);
     this.element.dataset.entryId = entry.id;
     this.update(entry);
@@ -101,7 +113,7 @@ export class ThoughtView implements EntryView {
     }
     if (entry.truncated !== this.truncated) {
       this.truncated = entry.truncated;
-      this.extras.replaceChildren(...messageExtras(entry, this.context));
+      this.extras.show(messageExtras(entry, this.context));
     }
   }
 

@@ -3,12 +3,27 @@ import { button, el, icon, svg } from './dom';
 import { agentErrorView } from './errorView';
 import type { RenderContext } from './types';
 
+/**
+ * Failures whose card has no Retry: a program that is not there, a sign-in the agent asked for, and an
+ * exit (its Restart is the retry; the message given back waits in the composer).
+ */
+const NO_RETRY: ReadonlySet<string> = new Set([
+  'not_installed',
+  'auth_required',
+  'process_exited',
+  'interrupted',
+]);
+
 /** The agent's state above the transcript: starting (with progress) or failed (with actions). */
 export class StatusBanner {
   readonly element = el('div', 'status-banner');
   private shown: AgentStatus | undefined;
 
-  constructor(private readonly context: RenderContext) {
+  /** `retry`: the failure card's Retry (the message given back goes again). */
+  constructor(
+    private readonly context: RenderContext,
+    private readonly retry?: () => void,
+  ) {
     this.element.hidden = true;
   }
 
@@ -21,8 +36,10 @@ export class StatusBanner {
     switch (status.state) {
       case 'starting': {
         const ring = progressRing('Starting');
+        const name = status.agentName ?? agentName;
         this.element.replaceChildren(
-          el('div', 'status-starting', ring, el('span', '', `Starting ${status.agentName ?? agentName}…`)),
+          el('div', 'status-starting', ring, el('span', '', `Starting ${name}…`)),
+          ...(status.said ? [el('div', 'status-said', `${name} said: ${status.said}`)] : []),
         );
         this.element.setAttribute('role', 'status');
         this.element.hidden = false;
@@ -44,6 +61,8 @@ export class StatusBanner {
               agentName: status.agentName ?? agentName,
               // The agent did not start (or was lost): the doctor says why, for this and every agent.
               checkAgents: true,
+              // Retry where trying again can help: not for a missing program, nor instead of a sign-in.
+              ...(this.retry && !NO_RETRY.has(error.kind) ? { onRetry: this.retry } : {}),
             },
             this.context,
           ),

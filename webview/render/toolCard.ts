@@ -7,6 +7,9 @@ import { PermissionView } from './permissions/permission';
 import { ToolContentList } from './toolContent';
 import type { EntryView, RenderContext, ToolCallEntry } from './types';
 
+/** A step its turn left pending or running when it ended: no spinner that turns for ever. */
+const UNFINISHED = { icon: 'circle-slash', spin: false, label: 'Did not finish (its turn ended)' };
+
 /**
  * A tool call as a card: kind icon, title and status in a header that toggles the body
  * (locations, content, permission). Open while pending, running or awaiting permission; closed
@@ -24,6 +27,8 @@ export class ToolCardView implements EntryView {
   private readonly content: ToolContentList;
   private readonly permission: PermissionView;
   private entry: ToolCallEntry;
+  /** Whether the card's turn still runs: a step it left pending or running when it ended shows as ended. */
+  private turnRunning = true;
 
   constructor(
     entry: ToolCallEntry,
@@ -53,6 +58,14 @@ export class ToolCardView implements EntryView {
     this.render(entry, previous);
   }
 
+  /** The card's turn started or ended (history has no running turn). */
+  setTurnRunning(running: boolean): void {
+    if (running !== this.turnRunning) {
+      this.turnRunning = running;
+      this.render(this.entry, undefined);
+    }
+  }
+
   /** New output arrived for a terminal; updates it if this card shows it. */
   updateTerminal(terminalId: string): void {
     this.content.updateTerminal(terminalId);
@@ -77,8 +90,10 @@ export class ToolCardView implements EntryView {
     // Workspace paths in the title read relative (as VS Code shows them); the tooltip keeps the full text.
     this.title.textContent = this.context.paths().inText(entry.title);
     this.title.title = entry.title;
+    const unfinished = entry.status === 'pending' || entry.status === 'in_progress';
+    card.dataset.ended = String(unfinished && !this.turnRunning);
     if (entry.status !== previous?.status) {
-      const status = TOOL_STATUS[entry.status];
+      const status = unfinished && !this.turnRunning ? UNFINISHED : TOOL_STATUS[entry.status];
       this.status.replaceChildren(icon(status.icon, status.spin));
       this.status.setAttribute('aria-label', status.label);
       this.status.title = status.label;
@@ -95,7 +110,7 @@ export class ToolCardView implements EntryView {
     if (awaiting && !wasAwaiting) {
       this.disclosure.forceOpen();
     } else {
-      this.disclosure.setAutoOpen(awaiting || entry.status === 'pending' || entry.status === 'in_progress');
+      this.disclosure.setAutoOpen(awaiting || (unfinished && this.turnRunning));
     }
     card.classList.toggle('awaiting-permission', awaiting);
     if (this.disclosure.isOpen) {

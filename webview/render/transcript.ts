@@ -7,9 +7,17 @@ import { emptyState, type EmptyStateInfo } from './emptyState';
 import { FollowScroll } from './followScroll';
 import { eagerStart, LazyTurns } from './lazyTurns';
 import { MessageView, ThoughtView } from './message';
+import { TerminalCards } from './terminals/terminalCards';
 import { ToolCardView } from './toolCard';
+import { TurnActions } from './turnActions';
 import { turnFooter } from './turnFooter';
-import { createGroup, createView, refreshThoughts, type Group } from './turnGroup';
+import {
+  appendToTurn,
+  createGroup,
+  createView,
+  refreshThoughts,
+  type Group,
+} from './turnGroup';
 import type { EntryView, RenderContext } from './types';
 
 /** Turns per chunk of the transcript (see appendTurn). */
@@ -27,9 +35,10 @@ export class Transcript {
   private readonly content: HTMLElement;
   private readonly follow: FollowScroll;
   private readonly lazy: LazyTurns;
+  private readonly actions: TurnActions;
   private readonly views = new Map<string, EntryView>();
   private readonly groups = new Map<string, Group>();
-  private readonly terminalCards = new Map<string, Set<ToolCardView>>();
+  private readonly terminals = new TerminalCards();
   private lastGroup: Group | undefined;
   private latestTurn: Group | undefined;
   private empty: { element: HTMLElement; key: string } | undefined;
@@ -57,6 +66,15 @@ export class Transcript {
       // The latest turn carries the turn's live state (streaming, its footer's actions).
       keep: (group) => group === this.latestTurn || group.turn?.status === 'running',
     });
+    this.actions = new TurnActions(
+      this.log,
+      {
+        view: (entryId) => this.views.get(entryId),
+        group: (turnId) => this.groups.get(turnId),
+        anyRunning: () => this.store?.runningTurn !== undefined,
+      },
+      context,
+    );
     this.element = el('div', 'transcript-wrap', this.log, this.follow.jump);
     this.log.addEventListener('scroll', () => {
       this.lazy.buildNearView();
@@ -92,7 +110,7 @@ export class Transcript {
         const view = this.views.get(id);
         if (entry && view) {
           view.update(entry);
-          this.trackTerminals(view);
+          this.terminals.track(view);
         }
       }
       for (const [id, deltas] of changes.appended) {
@@ -125,19 +143,29 @@ export class Transcript {
           el('span', 'notice-title', notice.title),
           notice.description ? el('span', 'notice-description', notice.description) : null,
         );
-        (this.lastGroup?.entries ?? this.content).append(item);
+        if (this.lastGroup) {
+          appendToTurn(this.lastGroup, item);
+        } else {
+          this.content.append(item);
+        }
       }
     }
-    for (const terminalId of changes.terminals) {
-      for (const card of this.terminalCards.get(terminalId) ?? []) {
-        card.updateTerminal(terminalId);
-      }
-    }
+    this.terminals.update(changes.terminals);
     for (const group of touched) {
       refreshThoughts(group);
     }
     this.refreshEmpty(store.entries.length === 0 && store.turns.length === 0, emptyInfo);
     this.refreshBusy(store);
+  }
+
+  /** Shows the message waiting to be sent at the end (or takes it away), following the bottom. */
+  showPending(element: HTMLElement, shown: boolean): void {
+    if (!shown) {
+      element.remove();
+    } else if (this.content.lastElementChild !== element) {
+      this.content.append(element);
+    }
+    this.follow.followBottom();
   }
 
   /** Keeps the bottom in view while following (the ResizeObserver calls it after layout). */
@@ -164,8 +192,9 @@ export class Transcript {
   private rebuild(store: ChatStore, touched: Set<Group>): void {
     this.views.clear();
     this.groups.clear();
-    this.terminalCards.clear();
+    this.terminals.clear();
     this.lazy.clear();
+    this.actions.clear();
     this.store = store;
     this.lastGroup = undefined;
     this.latestTurn = undefined;
@@ -206,7 +235,7 @@ export class Transcript {
       }
     }
     if (group.turn) {
-      group.footer.replaceChildren(...turnFooter(group.turn, this.context, group === this.latestTurn));
+      group.footer.show(turnFooter(group.turn, this.context, group === this.latestTurn));
       this.refreshChanges(group);
     }
     refreshThoughts(group);
@@ -226,16 +255,12 @@ export class Transcript {
         ids.push(id);
         this.views.delete(id);
       }
-      if (view instanceof ToolCardView) {
-        for (const terminalId of view.terminalIds) {
-          this.terminalCards.get(terminalId)?.delete(view);
-        }
-      }
+      this.terminals.untrack(view);
     }
+    this.actions.forget(group.views.map((view) => view.element));
     group.views.length = 0;
-    group.entries.replaceChildren();
-    group.footer.replaceChildren();
-    group.changes?.element.remove();
+    group.footer.show([]);
+    group.element.replaceChildren();
     group.changes = undefined;
     group.userMessage = undefined;
     group.checkpoint = undefined;
@@ -259,8 +284,8 @@ export class Transcript {
       group.userMessage = view.element;
     }
     group.views.push(view);
-    group.entries.append(view.element);
-    this.trackTerminals(view);
+    appendToTurn(group, view.element);
+    this.terminals.track(view);
   }
 
   private updateTurn(turn: TurnMessage, latest: boolean): Group {
@@ -272,11 +297,11 @@ export class Transcript {
       this.latestTurn = group;
       if (previous && previous !== group && previous.turn && !previous.deferred) {
         // No longer the latest: its footer loses the actions that only apply to the latest turn.
-        previous.footer.replaceChildren(...turnFooter(previous.turn, this.context, false));
+        previous.footer.show(turnFooter(previous.turn, this.context, false));
       }
     }
     if (!group.deferred) {
-      group.footer.replaceChildren(...turnFooter(turn, this.context, latest));
+      group.footer.show(turnFooter(turn, this.context, latest));
       this.refreshChanges(group);
     }
     return group;
@@ -290,9 +315,10 @@ export class Transcript {
     }
     if (!group.changes && turn.changes && turn.changes.files.length > 0) {
       group.changes = new ChangeCardView(turn.id, this.context.post);
-      group.footer.before(group.changes.element);
+      group.element.insertBefore(group.changes.element, group.footer.element ?? null);
     }
-    group.changes?.update(turn.changes);
+    // A checkpoint taken late says so on the card too: what changed before it is not listed.
+    group.changes?.update(turn.changes, turn.checkpointId !== undefined ? turn.checkpointProblem : undefined);
   }
 
   private groupFor(turnId: string | undefined): Group {
@@ -327,10 +353,8 @@ export class Transcript {
   }
 
   private refreshCheckpoints(store: ChatStore): void {
-    refreshCheckpoints(store.turns, (turnId) => this.groups.get(turnId), {
-      anyRunning: store.runningTurn !== undefined,
-      post: this.context.post,
-    });
+    refreshCheckpoints(store.turns, (turnId) => this.groups.get(turnId));
+    this.actions.refresh();
   }
 
   /**
@@ -345,20 +369,6 @@ export class Transcript {
       this.streaming?.removeAttribute('aria-busy');
       streaming?.setAttribute('aria-busy', 'true');
       this.streaming = streaming;
-    }
-  }
-
-  private trackTerminals(view: EntryView): void {
-    if (!(view instanceof ToolCardView)) {
-      return;
-    }
-    for (const terminalId of view.terminalIds) {
-      let cards = this.terminalCards.get(terminalId);
-      if (!cards) {
-        cards = new Set();
-        this.terminalCards.set(terminalId, cards);
-      }
-      cards.add(view);
     }
   }
 

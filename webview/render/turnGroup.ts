@@ -1,16 +1,20 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChangeCardView } from './checkpoints/changeCard';
 import type { CheckpointSlots } from './checkpoints/checkpoint';
-import { el } from './dom';
+import { el, OptionalChild } from './dom';
 import { MessageView, ThoughtView } from './message';
 import { ToolCardView } from './toolCard';
 import type { EntryView, RenderContext } from './types';
 
-/** Entries of one turn (or of replayed history), the files it changed and the turn's footer. */
+/**
+ * Entries of one turn (or of replayed history), the files it changed and the turn's footer, as the
+ * section's own children in that order: the card and the footer are made only when there is something
+ * to show, so a short finished turn is its section and its messages.
+ */
 export interface Group extends CheckpointSlots {
   readonly element: HTMLElement;
-  readonly entries: HTMLElement;
-  readonly footer: HTMLElement;
+  /** The working indicator, a note or an error at the turn's end: made when there is one. */
+  readonly footer: OptionalChild;
   /** Made when the turn first changes a file: most turns never do. */
   changes?: ChangeCardView;
   readonly views: EntryView[];
@@ -31,22 +35,24 @@ let nextOrder = 0;
 
 /** An empty turn section (or the section of replayed history, when `turnId` is undefined). */
 export function createGroup(turnId: string | undefined): Group {
-  const entries = el('div', 'turn-entries');
-  const footer = el('div', 'turn-footer');
-  const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn', entries, footer);
+  const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn');
   if (turnId !== undefined) {
     element.dataset.turnId = turnId;
   }
   return {
     element,
-    entries,
-    footer,
+    footer: new OptionalChild('turn-footer', (footer) => element.append(footer)),
     views: [],
     turn: undefined,
     history: turnId === undefined,
     deferred: undefined,
     order: nextOrder++,
   };
+}
+
+/** Adds an entry's element (or a notice) after the turn's entries, before its change card and footer. */
+export function appendToTurn(group: Group, node: Node): void {
+  group.element.insertBefore(node, group.changes?.element ?? group.footer.element ?? null);
 }
 
 /** The view of one entry, by its kind. */
@@ -66,13 +72,18 @@ export function createView(entry: ThreadEntryMessage, context: RenderContext): E
   }
 }
 
-/** Thinking stays open only while it is the newest entry of a running turn. */
+/**
+ * Thinking stays open only while it is the newest entry of a running turn; a step the turn left pending
+ * or running when it ended shows as ended (no spinner that turns for ever).
+ */
 export function refreshThoughts(group: Group): void {
   const running = group.turn?.status === 'running';
   const last = group.views.at(-1);
   for (const view of group.views) {
     if (view instanceof ThoughtView) {
       view.setActive(running && view === last);
+    } else if (view instanceof ToolCardView && group.turn) {
+      view.setTurnRunning(running); // entries of no known turn are left as they say
     }
   }
 }

@@ -9,6 +9,8 @@ import {
   type ExitInfo,
 } from './agentProcess';
 import { abortable, isTimeout } from '../util/abortable';
+import { systemClock, type Clock } from '../util/clock';
+import { DEFAULT_DEADLINES, withinDeadline, type DeadlineHost, type RequestDeadlines } from './deadlines';
 import type { AgentSession, SessionOptions } from '../session/agentSession';
 import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
 import { Emitter, type Disposable } from '../util/disposable';
@@ -27,8 +29,12 @@ export interface AgentClientOptions {
   readonly command: AgentCommand;
   readonly ports: ClientPorts;
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
-  /** How long `initialize` may take before the start fails with a timeout (default 30 s). */
-  readonly initializeTimeoutMs?: number;
+  /** The agent's name for messages until `initialize` says its own (the configured label). */
+  readonly label?: string;
+  /** How long each kind of request may go unanswered (`DEFAULT_DEADLINES` for what is not given). */
+  readonly deadlines?: Partial<RequestDeadlines>;
+  /** The clock deadlines run on (tests move it by hand). */
+  readonly clock?: Clock;
   /** Log every protocol message at trace level. */
   readonly traceProtocol?: boolean;
   /** The host runs terminal sign-in methods in a terminal the user types in: advertised as `auth.terminal`. */
@@ -43,6 +49,8 @@ export interface AgentClientOptions {
   readonly mcpServers?: () => Promise<readonly acp.McpServer[]>;
   /** Aborting it during the start stops the process at once (the start then rejects). */
   readonly signal?: AbortSignal;
+  /** Each piece of the agent's stderr as it arrives, from the start on (the chat shows a fatal line at once). */
+  readonly onStderr?: (text: string) => void;
 }
 
 import { handshake, type AgentDescription } from './handshake';
@@ -87,6 +95,8 @@ export class AgentClient implements Disposable {
   private disposed = false;
   /** Aborted by `stop()`: session openings still waiting are cancelled on the agent (`$/cancel_request`). */
   private readonly stopping = new AbortController();
+  /** Every request's deadline, and what a timeout says (the agent's name, its last stderr lines). */
+  private readonly deadline: DeadlineHost;
 
   private constructor(
     readonly process: AgentProcess,
@@ -95,7 +105,14 @@ export class AgentClient implements Disposable {
     private readonly options: AgentClientOptions,
   ) {
     this.logger = options.ports.logger ?? silentLogger;
+    this.deadline = {
+      deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
+      clock: options.clock ?? systemClock,
+      agentName: () => this.description?.name ?? options.label ?? path.basename(options.command.command),
+      stderrTail: () => this.process.stderr.lastLines(20),
+    };
     this.opener = new SessionOpener({
+      deadline: this.deadline,
       agentId: options.agentId ?? options.command.command,
       agent: connection.agent,
       logger: this.logger,
@@ -140,7 +157,10 @@ export class AgentClient implements Disposable {
     const router = new SessionRouter(logger);
     router.registerHandlers(app, options.ports, logger, options.agentId ?? options.command.command);
     const self = new AgentClient(agentProcess, app.connect(stream), router, options);
-    agentProcess.onStderr((text) => logger.info(`[stderr] ${text.trimEnd()}`));
+    agentProcess.onStderr((text) => {
+      logger.info(`[stderr] ${text.trimEnd()}`);
+      options.onStderr?.(text);
+    });
     void agentProcess.exited.then((exit) => self.handleExit(exit));
     self.watchConnection(output);
     // Stopped while starting (the user pressed Stop or Restart, VS Code is shutting down): no waiting for
@@ -202,7 +222,7 @@ export class AgentClient implements Disposable {
   }
 
   private async initialize(): Promise<void> {
-    this.description = await handshake(this.agent, this.process, {
+    this.description = await handshake(this.agent, this.process, this.deadline, {
       ...this.options,
       elicitation: this.options.ports.elicitation !== undefined,
     });
@@ -226,7 +246,9 @@ export class AgentClient implements Disposable {
 
   async authenticate(methodId: string): Promise<void> {
     try {
-      await this.agent.request(methods.agent.authenticate, { methodId });
+      await withinDeadline(this.deadline, 'authenticate', (cancellationSignal) =>
+        this.agent.request(methods.agent.authenticate, { methodId }, { cancellationSignal }),
+      );
       this.logger.info(`Authenticated with ${this.info.name} using "${methodId}"`);
     } catch (error) {
       throw this.failure(error);
@@ -263,13 +285,20 @@ export class AgentClient implements Disposable {
     return this.opener.deleteSession(sessionId);
   }
 
+  /** Ends a session nobody will use: deleted where the agent can, else closed where it can. Never throws. */
+  discardSession(sessionId: string): Promise<void> {
+    return this.opener.discard(sessionId);
+  }
+
   /** `logout`: signs out of the agent (Sign out), for an agent that advertises `auth.logout`. */
   async logout(): Promise<void> {
     if (!this.info.capabilities.auth?.logout) {
       throw new NotSupportedError(this.info.name, 'Signing out (logout)');
     }
     try {
-      await this.agent.request(methods.agent.logout, {});
+      await withinDeadline(this.deadline, 'logout', (cancellationSignal) =>
+        this.agent.request(methods.agent.logout, {}, { cancellationSignal }),
+      );
       this.logger.info(`Signed out of ${this.info.name}`);
     } catch (error) {
       throw this.failure(error);

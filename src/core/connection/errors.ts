@@ -16,7 +16,9 @@ export type AgentErrorKind =
   | 'cancelled'
   | 'internal'
   | 'process_exited'
-  | 'untrusted';
+  | 'untrusted'
+  /** The workspace's own settings define the agent and the user did not allow it to run. */
+  | 'not_allowed';
 
 /**
  * A failed agent request, classified. The original JSON-RPC code and data are kept, and the error
@@ -62,6 +64,29 @@ export class AgentExitedError extends AgentError {
     super('process_exited', `The agent ${exit ? describeExit(exit) : 'stopped'}.`);
     this.name = 'AgentExitedError';
   }
+}
+
+/**
+ * The agent did not answer a request in time. Its last stderr lines go along: an agent that hangs
+ * often said why there (a refusal to run as root, a missing sandbox tool).
+ */
+export class AgentTimeoutError extends AgentError {
+  static override readonly brand: string = 'acp-agents:AgentTimeoutError';
+
+  constructor(
+    message: string,
+    /** The request that was not answered (`session/new`, …). */
+    readonly method: string,
+    readonly stderrTail: readonly string[],
+  ) {
+    super('timeout', message);
+    this.name = 'AgentTimeoutError';
+  }
+}
+
+/** The agent's last stderr lines a failure carries (an exit's or a timeout's), else none. */
+export function stderrTailOf(error: unknown): readonly string[] {
+  return error instanceof AgentExitedError || error instanceof AgentTimeoutError ? error.stderrTail : [];
 }
 
 /**

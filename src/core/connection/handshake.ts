@@ -1,8 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import * as path from 'node:path';
-import { abortable } from '../util/abortable';
 import type { AgentCommand, AgentProcess } from './agentProcess';
+import { withinDeadline, type DeadlineHost } from './deadlines';
 import { AgentError, AgentExitedError } from './errors';
 
 /** What the agent said about itself in `initialize`. */
@@ -19,8 +19,6 @@ export interface AgentDescription {
 export interface HandshakeOptions {
   readonly command: AgentCommand;
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
-  /** How long `initialize` may take before the start fails with a timeout (default 30 s). */
-  readonly initializeTimeoutMs?: number;
   /** Advertise elicitation (the client has an elicitation port). */
   readonly elicitation?: boolean;
   /** Advertise `auth.terminal` (the host can run sign-in commands in a terminal). */
@@ -51,17 +49,17 @@ export function clientCapabilities(options: {
 }
 
 /**
- * `initialize`: our version and capabilities, the agent's description back. Rejects with a timeout,
- * the agent's exit (with its stderr), or `not_supported` for another protocol version.
+ * `initialize`: our version and capabilities, the agent's description back. Rejects with a timeout
+ * (its deadline is `deadlines.startMs`), the agent's exit (with its stderr), or `not_supported` for
+ * another protocol version.
  */
 export async function handshake(
   agent: acp.ClientContext,
   agentProcess: AgentProcess,
+  deadline: DeadlineHost,
   options: HandshakeOptions,
 ): Promise<AgentDescription> {
-  const timeoutMs = options.initializeTimeoutMs ?? 30_000;
   const command = options.command.command;
-  const timeout = AbortSignal.timeout(timeoutMs);
   const exited = agentProcess.exited.then((exit): never => {
     throw new AgentExitedError(exit, agentProcess.stderr.lastLines(20));
   });
@@ -78,17 +76,14 @@ export async function handshake(
       terminalAuth: options.terminalAuth === true,
     }),
   };
-  const request = agent.request(methods.agent.initialize, params);
   try {
-    const response = await abortable(Promise.race([request, exited]), timeout).catch((error: unknown) => {
-      throw timeout.aborted && error === timeout.reason
-        ? new AgentError('timeout', `${command} did not answer initialize within ${timeoutMs / 1000} s.`)
-        : error;
-    });
+    const response = await withinDeadline(deadline, 'initialize', (cancellationSignal) =>
+      Promise.race([agent.request(methods.agent.initialize, params, { cancellationSignal }), exited]),
+    );
     if (response.protocolVersion !== PROTOCOL_VERSION) {
       throw new AgentError(
         'not_supported',
-        `${command} speaks ACP protocol version ${response.protocolVersion}; this extension speaks version ${PROTOCOL_VERSION}.`,
+        `${deadline.agentName()} speaks ACP protocol version ${response.protocolVersion}; this extension speaks version ${PROTOCOL_VERSION}.`,
       );
     }
     const agentInfo = response.agentInfo ?? undefined;

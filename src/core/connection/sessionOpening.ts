@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { methods } from '@agentclientprotocol/sdk';
 import { AgentSession, type SessionHost, type SessionOptions } from '../session/agentSession';
+import { withinDeadline, type DeadlineHost, type TimedMethod } from './deadlines';
 import type { AgentError } from './errors';
 import { NotSupportedError } from './errors';
 import { selectMcpServers } from './mcpSelection';
@@ -20,7 +21,8 @@ export interface SessionParams {
   readonly additionalDirectories?: readonly string[];
   /**
    * Aborted when the opening is abandoned (Stop, the chat deleted): the agent is told with
-   * `$/cancel_request` and the call rejects at once with kind `cancelled`.
+   * `$/cancel_request` and the call rejects at once with kind `cancelled`. Past its deadline
+   * (`deadlines.sessionMs`) it is told the same, and the call rejects with kind `timeout`.
    */
   readonly signal?: AbortSignal;
 }
@@ -28,6 +30,8 @@ export interface SessionParams {
 /** What opening sessions needs from the connection. */
 export interface OpenerHost {
   readonly agentId: string;
+  /** The requests' deadlines. */
+  readonly deadline: DeadlineHost;
   readonly agent: acp.ClientContext;
   readonly logger: Logger;
   readonly permissions: PermissionPort;
@@ -62,14 +66,13 @@ export class SessionOpener {
    */
   async newSession(params: SessionParams & { readonly thread?: Thread }): Promise<AgentSession> {
     try {
-      const response = await this.host.agent.request(
-        methods.agent.session.new,
-        {
-          cwd: params.cwd,
-          mcpServers: await this.mcpServersFor(params),
-          ...this.directoriesFor(params),
-        },
-        this.cancellable(params),
+      const request = await this.setupRequest(params);
+      const response = await this.timed<acp.NewSessionResponse>(
+        'session/new',
+        params,
+        (options) => this.host.agent.request(methods.agent.session.new, request, options),
+        // Answered after we gave up: a session nobody uses is not left open on the agent.
+        (late) => void this.discard(late.sessionId),
       );
       const session = this.register(response.sessionId, params.cwd, params.thread);
       applySessionSetup(session, response);
@@ -97,15 +100,9 @@ export class SessionOpener {
     session.thread.setReplaying(true);
     session.ignoreReplayedTranscript(hasTranscript);
     try {
-      const response = await this.host.agent.request(
-        methods.agent.session.load,
-        {
-          sessionId,
-          cwd: params.cwd,
-          mcpServers: await this.mcpServersFor(params),
-          ...this.directoriesFor(params),
-        },
-        this.cancellable(params),
+      const request = { sessionId, ...(await this.setupRequest(params)) };
+      const response = await this.timed<acp.LoadSessionResponse>('session/load', params, (options) =>
+        this.host.agent.request(methods.agent.session.load, request, options),
       );
       // The last replayed update can reach its handler after the response: let it drain first.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -131,15 +128,9 @@ export class SessionOpener {
     }
     const session = this.register(sessionId, params.cwd, params.thread);
     try {
-      const response = await this.host.agent.request(
-        methods.agent.session.resume,
-        {
-          sessionId,
-          cwd: params.cwd,
-          mcpServers: await this.mcpServersFor(params),
-          ...this.directoriesFor(params),
-        },
-        this.cancellable(params),
+      const request = { sessionId, ...(await this.setupRequest(params)) };
+      const response = await this.timed<acp.ResumeSessionResponse>('session/resume', params, (options) =>
+        this.host.agent.request(methods.agent.session.resume, request, options),
       );
       applySessionSetup(session, response);
       return session;
@@ -156,7 +147,9 @@ export class SessionOpener {
       throw new NotSupportedError(info.name, 'Listing sessions (session/list)');
     }
     try {
-      return await this.host.agent.request(methods.agent.session.list, params);
+      return await this.timed<acp.ListSessionsResponse>('session/list', {}, (options) =>
+        this.host.agent.request(methods.agent.session.list, params, options),
+      );
     } catch (error) {
       throw this.host.failure(error);
     }
@@ -170,10 +163,19 @@ export class SessionOpener {
     }
     this.host.router.get(sessionId)?.dispose();
     try {
-      await this.host.agent.request(methods.agent.session.close, { sessionId });
+      await this.timed('session/close', {}, (options) =>
+        this.host.agent.request(methods.agent.session.close, { sessionId }, options),
+      );
     } catch (error) {
       throw this.host.failure(error);
     }
+  }
+
+  /** What `session/new`, `load` and `resume` carry besides the id: the folder, the MCP servers, the other roots. */
+  private async setupRequest(
+    params: SessionParams,
+  ): Promise<{ cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] }> {
+    return { cwd: params.cwd, mcpServers: await this.mcpServersFor(params), ...this.directoriesFor(params) };
   }
 
   /** `additionalDirectories` for the request: the other roots, when the agent takes them (else said once in the log). */
@@ -203,19 +205,49 @@ export class SessionOpener {
     }
     this.host.router.get(sessionId)?.dispose();
     try {
-      await this.host.agent.request(methods.agent.session.delete, { sessionId });
+      await this.timed('session/delete', {}, (options) =>
+        this.host.agent.request(methods.agent.session.delete, { sessionId }, options),
+      );
     } catch (error) {
       throw this.host.failure(error);
     }
   }
 
   /**
-   * The request options that send `$/cancel_request` when the opening is abandoned (or the agent
-   * stopped), and stop waiting for it.
+   * Sends a request with its deadline; abandoning the opening (`params.signal`) or stopping the agent
+   * cancels it on the agent (`$/cancel_request`) and stops waiting for it.
    */
-  private cancellable(params: SessionParams): acp.SendRequestOptions {
+  private timed<T>(
+    method: TimedMethod,
+    params: Pick<SessionParams, 'signal'>,
+    send: (options: acp.SendRequestOptions) => Promise<T>,
+    late?: (value: T) => void,
+  ): Promise<T> {
     const signals = [params.signal, this.host.stopping].filter((signal) => signal !== undefined);
-    return { cancellationSignal: AbortSignal.any(signals), stopWaitingOnCancel: true };
+    return withinDeadline(this.host.deadline, method, (cancellationSignal) => send({ cancellationSignal }), {
+      ...(signals.length > 0 ? { abandon: AbortSignal.any(signals) } : {}),
+      ...(late ? { late } : {}),
+    });
+  }
+
+  /**
+   * Ends a session nobody will use (answered after we gave up on it, or a check's): deleted where the
+   * agent can, else closed where it can, else left to the agent. Never throws.
+   */
+  async discard(sessionId: string): Promise<void> {
+    const sessions = this.host.info().capabilities.sessionCapabilities;
+    const end = sessions?.delete ? 'delete' : sessions?.close ? 'close' : undefined;
+    if (!end) {
+      return;
+    }
+    try {
+      await (end === 'delete' ? this.deleteSession(sessionId) : this.closeSession(sessionId));
+      this.host.logger.info(`Ended the unused session ${sessionId} (session/${end}).`);
+    } catch (error) {
+      this.host.logger.warn(
+        `Could not end the unused session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 
   /** The session's MCP servers, less those the agent cannot take (each skipped one is logged). */
@@ -257,6 +289,7 @@ export class SessionOpener {
       capabilities: info.capabilities,
       permissions: this.host.permissions,
       logger: this.host.logger,
+      deadline: this.host.deadline,
       exitReport: () => this.host.exitReport(),
       releaseTerminals: () => this.host.releaseTerminals(sessionId),
       forget: () => router.remove(session),

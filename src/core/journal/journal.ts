@@ -6,6 +6,7 @@ import {
   appendLines,
   fingerprint,
   fingerprintOf,
+  ABSENT,
   PREVIOUS,
   replaceFile,
   writeFailureReason,
@@ -55,7 +56,10 @@ interface ChatWrites {
   overflowed: boolean;
   /** Why the last write failed, while it is so; `elsewhere`: another window holds the chat. */
   problem?: { readonly reason: string; readonly elsewhere: boolean };
-  /** The file as this journal last read or wrote it (inode, size, time); absent file = 'absent'. */
+  /**
+   * The file as this journal last read or wrote it (inode, size, time; `ABSENT`: it did not exist). Unset
+   * until this window reads or creates the chat: it then writes only where no file is.
+   */
   known?: string;
   retry?: ReturnType<typeof setTimeout>;
 }
@@ -112,7 +116,7 @@ export class ChatJournal implements Disposable {
 
   /** A chat this journal creates: its file must not exist yet. */
   created(chatId: string): void {
-    this.writes(chatId).known ??= 'absent';
+    this.writes(chatId).known ??= ABSENT;
   }
 
   /** Writes (or updates) a chat's meta line. */
@@ -339,19 +343,23 @@ export class ChatJournal implements Disposable {
     }
   }
 
-  /** The chat's lock, and proof that its file is still what this window read or wrote. */
+  /**
+   * The chat's lock, and proof that its file is still what this window read or wrote — checked before
+   * every write, not only when the lock is taken: a file this window never read must not exist (read or
+   * refuse), and one another window changed or deleted since (its lock stale, or this one's removed) is
+   * not written over, so a compaction never drops lines this window did not read.
+   */
   private async takeLock(file: string, writes: ChatWrites): Promise<void> {
     const lockPath = `${file}${LOCK}`;
-    const wasHeld = this.locks.holds(lockPath);
     const lock = await this.locks.acquire(lockPath);
     if (!lock.held) {
       throw new SaveRefused(`it is open for writing in another window (${ownerText(lock.owner)})`);
     }
-    if (!wasHeld && writes.known !== undefined && (await fingerprintOf(file)) !== writes.known) {
-      // Another window wrote it since this one read it: writing on would drop or tangle its lines.
+    if ((await fingerprintOf(file)) !== (writes.known ?? ABSENT)) {
+      // Writing on would drop or tangle the other window's lines (or bring back a chat it deleted).
       this.locks.release(lockPath);
       throw new SaveRefused(
-        'another window changed it since this window read it; reload this window to save it again',
+        'another window changed or deleted it since this window read it; reload this window to save it again',
       );
     }
   }

@@ -46,8 +46,11 @@ export async function appendLines(file: string, text: string): Promise<string> {
   }
 }
 
+/** The fingerprint of a file that does not exist. */
+export const ABSENT = 'absent';
+
 export async function fingerprintOf(file: string): Promise<string> {
-  return stat(file).then(fingerprint, () => 'absent');
+  return stat(file).then(fingerprint, () => ABSENT);
 }
 
 export function fingerprint(s: { ino: number; size: number; mtimeMs: number }): string {

@@ -16,6 +16,11 @@ export interface ChatMeta {
   readonly forkOf?: string;
   /** The workspace folder the chat's sessions run in, when chosen (multi-root). */
   readonly cwd?: string;
+  /**
+   * The chat's session is a new one that has not seen the transcript yet (the earlier one could not be
+   * taken up, or a fork): the next prompt carries it, also after a reload.
+   */
+  readonly transcriptOwed?: true;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -27,6 +32,7 @@ const MetaSchema = z.object({
   customTitle: z.optional(z.string()),
   forkOf: z.optional(z.string()),
   cwd: z.optional(z.string()),
+  transcriptOwed: z.optional(z.literal(true)),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

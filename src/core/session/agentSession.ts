@@ -4,11 +4,18 @@ import { methods } from '@agentclientprotocol/sdk';
 import type { Disposable } from '../util/disposable';
 import * as z from 'zod';
 import { boundedJson, shorten } from '../util/boundedJson';
-import { AgentError, AgentExitedError, classifyError, describeErrorForLog, errorDetails } from '../connection/errors';
+import {
+  AgentError,
+  AgentExitedError,
+  classifyError,
+  describeErrorForLog,
+  errorDetails,
+} from '../connection/errors';
 import { PermissionQueue } from './permissionQueue';
 import type { Logger, PermissionDecision, PermissionPort } from '../ports';
 import { describePrompt, keepUnsentPrompt, toAcpContent, type PromptBlock } from './promptBlocks';
 import type { Thread } from '../thread/thread';
+import { withinDeadline, type DeadlineHost } from '../connection/deadlines';
 import type { Turn } from '../thread/threadTypes';
 import { StreamScrubber } from '../secrets/streamScrubber';
 
@@ -20,6 +27,8 @@ export interface SessionHost {
   readonly capabilities: acp.AgentCapabilities;
   readonly permissions: PermissionPort;
   readonly logger: Logger;
+  /** The deadlines of the session's requests (`session/set_mode`, `session/set_config_option`). */
+  readonly deadline: DeadlineHost;
   /** The error that ended the agent (its exit or a lost connection) if it is gone, else undefined. */
   exitReport(): Promise<AgentError | undefined>;
   /** Called when the session is closed, so the host stops routing to it. */
@@ -65,6 +74,13 @@ export class AgentSession implements Disposable {
   private cancelRequested = false;
   /** Settles when the agent has answered (or the grace passed for) the last turn ended by Stop. */
   private previousStopped: Promise<void> | undefined;
+  /**
+   * Set while a new turn waits for the agent's answer to the one Stop ended: what the agent sends
+   * meanwhile belongs to the stopped turn, and is dropped rather than glued onto the new one.
+   */
+  private waitingForStopped = false;
+  /** Transcript updates dropped while `waitingForStopped` (said once in the log). */
+  private droppedForStopped = 0;
   /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
   private stopTurn: (() => void) | undefined;
   private closed = false;
@@ -98,6 +114,10 @@ export class AgentSession implements Disposable {
   handleUpdate(update: acp.SessionUpdate): void {
     this.updateCount++;
     if (this.ignoringReplay && TRANSCRIPT_UPDATES.has(update.sessionUpdate)) {
+      return;
+    }
+    if (this.waitingForStopped && TRANSCRIPT_UPDATES.has(update.sessionUpdate)) {
+      this.droppedForStopped++;
       return;
     }
     for (const scrubbed of this.scrubber.accept(update)) {
@@ -161,10 +181,8 @@ export class AgentSession implements Disposable {
     const stopped = new Promise<'stopped'>((resolve) => (this.stopTurn = () => resolve('stopped')));
     // A turn stopped here may still be running on the agent: agents expect one prompt at a time,
     // so the next prompt waits for its answer (at most the cancel grace). The UI already moved on.
-    if (this.previousStopped) {
-      if ((await Promise.race([this.previousStopped, stopped])) === 'stopped') {
-        return this.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
-      }
+    if (this.previousStopped && (await this.afterStoppedTurn(this.previousStopped, stopped)) === 'stopped') {
+      return this.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
     }
     const response = this.host.agent
       .request(methods.agent.session.prompt, { sessionId: this.id, prompt: content })
@@ -207,6 +225,28 @@ export class AgentSession implements Disposable {
     return this.endTurn(turnId, { status: cancelled ? 'cancelled' : 'completed', stopReason });
   }
 
+  /**
+   * Waits (for a new turn) until the agent answered the turn Stop ended. Until then its updates are the
+   * stopped turn's: this turn's prompt is not sent yet, so none can be its own.
+   */
+  private async afterStoppedTurn(
+    previous: Promise<void>,
+    stopped: Promise<'stopped'>,
+  ): Promise<void | 'stopped'> {
+    this.waitingForStopped = true;
+    this.droppedForStopped = 0;
+    try {
+      return await Promise.race([previous, stopped]);
+    } finally {
+      this.waitingForStopped = false;
+      if (this.droppedForStopped > 0) {
+        this.host.logger.info(
+          `${this.host.agentName} sent ${this.droppedForStopped} update(s) for the stopped turn after the next message; they are not shown.`,
+        );
+      }
+    }
+  }
+
   /** After a local Stop: logs when (or whether) the agent ended the cancelled turn itself. */
   private async awaitCancelledAnswer(
     response: Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }>,
@@ -218,7 +258,10 @@ export class AgentSession implements Disposable {
       this.host.logger.warn(
         `${this.host.agentName} did not end the cancelled turn in ${this.cancelGraceMs} ms; it was ended here at Stop.`,
       );
+      return;
     }
+    // Its last updates can reach us just after its answer: they still count as the stopped turn's.
+    await this.drainUpdates();
   }
 
   private endIfRunning(turnId: string, outcome: Omit<Turn, 'id' | 'startedAt' | 'endedAt'>): Turn {
@@ -338,9 +381,13 @@ export class AgentSession implements Disposable {
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.host.agent
-      .request(methods.agent.session.setMode, { sessionId: this.id, modeId })
-      .catch(rethrowClassified);
+    await withinDeadline(this.host.deadline, 'session/set_mode', (cancellationSignal) =>
+      this.host.agent.request(
+        methods.agent.session.setMode,
+        { sessionId: this.id, modeId },
+        { cancellationSignal },
+      ),
+    ).catch(rethrowClassified);
     const modes = this.thread.snapshot().state.modes;
     if (modes) {
       this.thread.setState('modes', { ...modes, currentModeId: modeId });
@@ -352,9 +399,12 @@ export class AgentSession implements Disposable {
       typeof value === 'boolean'
         ? { sessionId: this.id, configId, type: 'boolean', value }
         : { sessionId: this.id, configId, value };
-    const response = await this.host.agent
-      .request(methods.agent.session.setConfigOption, params)
-      .catch(rethrowClassified);
+    const response = await withinDeadline(
+      this.host.deadline,
+      'session/set_config_option',
+      (cancellationSignal) =>
+        this.host.agent.request(methods.agent.session.setConfigOption, params, { cancellationSignal }),
+    ).catch(rethrowClassified);
     this.handleUpdate({ sessionUpdate: 'config_option_update', configOptions: response.configOptions });
   }
 

@@ -36,3 +36,9 @@ export function safeAgentText(text: string, limit = MAX_AGENT_MESSAGE_CHARS): st
   // Plain before scrubbing (an escape inside a value would hide it); scrubbed before cut (no half secret).
   return boundedText(scrubSecrets(plainText(text)), limit);
 }
+
+/** `text` as a sentence that can be followed by another: trimmed, ending in a full stop (or its own ! ? …). */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === '' || /[.!?…]["'”’)\]]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -182,8 +182,11 @@ export class Thread {
     return turn;
   }
 
-  /** Sets a turn's checkpoint, changes or restore mark (also after it ended). */
-  updateTurn(turnId: string, patch: Partial<Pick<Turn, 'checkpointId' | 'changes' | 'restoredAt'>>): Turn {
+  /** Sets a turn's checkpoint (and what is wrong with it), changes or restore mark (also after it ended). */
+  updateTurn(
+    turnId: string,
+    patch: Partial<Pick<Turn, 'checkpointId' | 'checkpointProblem' | 'changes' | 'restoredAt'>>,
+  ): Turn {
     const previous = this.turn(turnId);
     if (!previous) {
       throw new Error(`Unknown turn ${turnId}`);

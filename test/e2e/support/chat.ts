@@ -81,22 +81,38 @@ export async function editorChatFrame(page: Page, timeout = 60_000): Promise<Fra
   throw new Error('no chat webview in the editor area');
 }
 
-/** Starts a new, empty chat with the header's "New chat" button, so a test does not see earlier turns. */
-export async function newChat(frame: Frame): Promise<void> {
+/** The chat view's title in the sidebar: "ACP Agents: <the chat's title>". */
+export function viewTitle(page: Page): Locator {
+  return page.locator('[id="workbench.parts.sidebar"] .composite.title h2');
+}
+
+/** Clicks one of the chat view's title actions (New Chat, Show Chats, Open Chat in Editor, Show Agent Log). */
+export async function viewTitleAction(page: Page, name: string): Promise<void> {
+  await page
+    .locator(`[id="workbench.parts.sidebar"] .title-actions a.action-label[aria-label="${name}"]`)
+    .click();
+}
+
+/** Opens the sidebar chat's list with the view title's Show Chats, and waits until it shows. */
+export async function showChats(page: Page, frame: Frame): Promise<void> {
+  await viewTitleAction(page, 'Show Chats');
+  await frame.locator('#chat-list').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
+/** Starts a new, empty chat with the view title's New Chat, so a test does not see earlier turns. */
+export async function newChat(page: Page, frame: Frame): Promise<void> {
   const turns = frame.locator('section.turn');
   const shown = await frame.evaluate(() => document.body.dataset.chatId);
-  await frame.locator('.chat-header .new-chat').click();
+  await viewTitleAction(page, 'New Chat');
   // The new chat's snapshot brings its own (empty) draft: typing before it lands would be replaced.
   await frame.waitForFunction((before) => document.body.dataset.chatId !== before, shown, {
     timeout: UI_TIMEOUT,
   });
   await turns.first().waitFor({ state: 'detached', timeout: UI_TIMEOUT });
-  await frame
-    .locator('.chat-header .session-title')
-    .filter({ hasText: /^New chat$/ })
-    .waitFor({
-      timeout: UI_TIMEOUT,
-    });
+  // The view's title names the chat it shows.
+  await viewTitle(page)
+    .filter({ hasText: /: New chat$/ })
+    .waitFor({ timeout: UI_TIMEOUT });
 }
 
 /**

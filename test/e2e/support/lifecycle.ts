@@ -84,7 +84,7 @@ export function useWorkbench(
 
   beforeEach(async () => {
     if (options.newChatEachTest === true) {
-      await newChat(lifecycle.frame);
+      await newChat(lifecycle.page, lifecycle.frame);
     }
   });
 

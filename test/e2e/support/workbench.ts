@@ -30,6 +30,8 @@ export interface StartWorkbenchOptions {
   readonly settings?: Record<string, unknown>;
   /** Environment variables for the extension host. */
   readonly env?: Record<string, string>;
+  /** More development extensions to load beside this one (folders on this machine). */
+  readonly otherExtensions?: readonly string[];
   /** Print workbench log lines as they arrive (default: only keep them in `logs`). */
   readonly printLogs?: boolean;
   /** The browser's user agent: the web workbench takes its OS (Mac or Windows keybindings) from it. */
@@ -54,7 +56,11 @@ export async function startWorkbench(options: StartWorkbenchOptions = {}): Promi
     const workbench = await openWorkbench({
       server,
       folder: workspace,
-      payload: developmentPayload(server, { extensionPath: repoRoot, env: options.env }),
+      payload: developmentPayload(server, {
+        extensionPath: repoRoot,
+        otherExtensionPaths: [...(options.otherExtensions ?? [])],
+        env: options.env,
+      }),
       onLog: options.printLogs ? (log) => console.log(`[workbench ${log.type}] ${log.text}`) : () => {},
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     });

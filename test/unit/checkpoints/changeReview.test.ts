@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { gitChangeReview } from '../support/oneStore';
+import { gitChangeReview, reviewedChat } from '../support/oneStore';
 
 /** Bytes a text editor would not keep as they are: CRLF, no final newline, a byte that is not UTF-8. */
 const AWKWARD = Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from([0xff, 0xfe]), Buffer.from('end')]);
@@ -14,11 +14,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
   let port: NodeWorkspaceChanges;
 
   function start(options: { git?: string } = {}): ChatHarness {
-    chat = new ChatHarness({
-      agents: [testAgent('a')],
-      changes: (dir, storage) =>
-        gitChangeReview(dir, storage, (made) => (port = made), { ...options, review: { liveRefreshMs: 20 } }),
-    });
+    chat = reviewedChat((made) => (port = made), options);
     return chat;
   }
 
@@ -34,6 +30,16 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     return (turn?.changes?.files ?? []).map(
       (f) => `${f.kind} ${f.relativePath} +${f.added} -${f.removed} ${f.decision}`,
     );
+  }
+
+  /** The user's Keep or Undo on turn `turnId`: for the file at `filePath`, or without one for the whole turn. */
+  async function decide(turnId: string, action: 'keep' | 'undo', filePath?: string): Promise<void> {
+    await (chat as ChatHarness).controller.handleMessage({
+      type: 'turn_changes',
+      turnId,
+      action,
+      path: filePath,
+    });
   }
 
   async function settled(): Promise<void> {
@@ -82,22 +88,12 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     await settled();
     const turnId = turns()[0]?.id as string;
 
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: file('awkward.txt'),
-    });
+    await decide(turnId, 'undo', file('awkward.txt'));
     assert.deepEqual(readFileSync(file('awkward.txt')), AWKWARD);
     assert.equal(readFileSync(file('b.txt'), 'utf8'), 'B', 'the other files are not touched');
 
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'keep',
-      path: file('b.txt'),
-    });
-    await chat!.controller.handleMessage({ type: 'turn_changes', turnId, action: 'undo' });
+    await decide(turnId, 'keep', file('b.txt'));
+    await decide(turnId, 'undo');
     assert.equal(readFileSync(file('b.txt'), 'utf8'), 'B', 'a kept file stays as the agent left it');
     assert.equal(readFileSync(file('c.txt'), 'utf8'), 'c\n', 'a deleted file comes back');
     assert.equal(existsSync(file('d.txt')), false, 'a created file is deleted again');
@@ -119,24 +115,14 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     writeFileSync(file('a.txt'), 'my own edit\n');
     port.answer = false;
     const turnId = turns()[0]?.id as string;
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: file('a.txt'),
-    });
+    await decide(turnId, 'undo', file('a.txt'));
     assert.equal(port.confirmations.length, 1);
     assert.match(port.confirmations[0]?.detail ?? '', /a\.txt/);
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'my own edit\n');
     assert.deepEqual(changesOf(turns()[0]), ['modified a.txt +1 -1 pending']);
 
     port.answer = true;
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: file('a.txt'),
-    });
+    await decide(turnId, 'undo', file('a.txt'));
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'original\n');
   });
 
@@ -200,12 +186,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     await chat!.send('own write a.txt A ; write b.txt B');
     await settled();
     const turnId = turns()[0]?.id as string;
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'keep',
-      path: file('b.txt'),
-    });
+    await decide(turnId, 'keep', file('b.txt'));
     const storage = chat!.storageDir;
     const dir = chat!.dir;
     await chat!.controller.shutdown();
@@ -222,12 +203,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
       'created b.txt +1 -0 kept',
       'modified a.txt +1 -1 pending',
     ]);
-    await chat.controller.handleMessage({
-      type: 'turn_changes',
-      turnId,
-      action: 'undo',
-      path: path.join(dir, 'a.txt'),
-    });
+    await decide(turnId, 'undo', path.join(dir, 'a.txt'));
     assert.equal(readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'a\n', 'the checkpoint outlives the window');
   });
 
@@ -244,13 +220,39 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     const [first, second] = turns();
     assert.equal(first?.changes?.coverage, 'limited');
     assert.deepEqual(changesOf(first), ['modified a.txt +1 -1 pending']);
-    assert.deepEqual(changesOf(second), ['created b.txt +1 -0 pending']);
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId: first?.id as string,
-      action: 'undo',
-    });
+    // The agent writes b.txt right after naming it: read before that, it is seen absent (created); read
+    // after, its folder has changed since the checkpoint and nothing shows it was absent then — listed as
+    // changed with its earlier bytes unknown, which Undo leaves. Never omitted either way.
+    const [b] = second?.changes?.files ?? [];
+    assert.ok(
+      (b?.kind === 'created' && b.beforeUnknown === undefined) ||
+        (b?.kind === 'modified' && b.beforeUnknown === true),
+      JSON.stringify(b),
+    );
+    assert.equal(b?.relativePath, 'b.txt');
+    await decide(first?.id as string, 'undo');
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\n');
+  });
+
+  it('without git, a file the agent changed before naming it is listed, its earlier bytes unknown, and Undo leaves it', async () => {
+    start({ git: path.join(path.sep, 'nonexistent', 'git') });
+    writeFileSync(file('race.txt'), 'before\n');
+    await chat!.ready();
+    await chat!.send('own late-append race.txt more\\n');
+    await settled();
+    const [row] = turns()[0]?.changes?.files ?? [];
+    assert.deepEqual(
+      { path: row?.relativePath, kind: row?.kind, beforeUnknown: row?.beforeUnknown },
+      { path: 'race.txt', kind: 'modified', beforeUnknown: true },
+      'listed, never omitted, never "created"',
+    );
+    assert.match(row?.problem ?? '', /could not record it/);
+    await decide(turns()[0]?.id as string, 'undo');
+    assert.equal(
+      readFileSync(file('race.txt'), 'utf8'),
+      'before\nmore\n',
+      'nothing guessed, nothing deleted',
+    );
   });
 
   it('without git, lists and undoes what the agent wrote through fs/write_text_file, asking nothing', async () => {
@@ -261,11 +263,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     await settled();
     const [turn] = turns();
     assert.deepEqual(changesOf(turn), ['modified a.txt +1 -1 pending']);
-    await chat!.controller.handleMessage({
-      type: 'turn_changes',
-      turnId: turn?.id as string,
-      action: 'undo',
-    });
+    await decide(turn?.id as string, 'undo');
     assert.deepEqual(port.confirmations, [], 'nothing changed after the turn: nothing to ask');
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'before\r\n', 'the bytes before our write, CRLF kept');
   });

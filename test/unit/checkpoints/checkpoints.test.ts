@@ -192,9 +192,11 @@ describe('checkpoints: shadow git store', function () {
     );
 
     write(fixture.workspace, { 'huge.txt': 'small again\n' });
-    assert.ok(
-      !summary(await store.changes(checkpoint), fixture.workspace).some((line) => line.includes('huge.txt')),
-      'not "created": it was there, only too large to keep',
+    const huge = (await store.changes(checkpoint)).find((change) => change.path.endsWith('huge.txt'));
+    assert.deepEqual(
+      { kind: huge?.kind, unrecorded: huge?.unrecorded },
+      { kind: 'modified', unrecorded: true },
+      'not "created": it was there, only too large to keep — listed, its earlier bytes unknown',
     );
     const later = await store.create();
     assert.deepEqual(
@@ -259,7 +261,7 @@ describe('checkpoints: shadow git store', function () {
     assert.deepEqual(summary(await store.changes(checkpoint), fixture.workspace), ['modified a.txt +1 -1']);
   });
 
-  it('leaves symbolic links out (restoring a link as a file would be wrong)', async () => {
+  it('leaves symbolic links out of the snapshot (restoring a link as a file would be wrong), but lists them with their targets', async () => {
     write(fixture.workspace, { 'target.txt': 'target\n' });
     symlinkSync('target.txt', path.join(fixture.workspace, 'link.txt'));
     const store = await openStore();
@@ -268,17 +270,26 @@ describe('checkpoints: shadow git store', function () {
     symlinkSync('elsewhere.txt', path.join(fixture.workspace, 'link.txt'));
     write(fixture.workspace, { 'target.txt': 'changed\n' });
 
-    assert.deepEqual(summary(await store.changes(checkpoint), fixture.workspace), [
+    const retargeted = await store.changes(checkpoint);
+    assert.deepEqual(summary(retargeted, fixture.workspace), [
+      'modified link.txt +0 -0',
       'modified target.txt +1 -1',
     ]);
+    assert.deepEqual(
+      { link: retargeted[0]?.link, unrecorded: retargeted[0]?.unrecorded },
+      { link: { target: 'elsewhere.txt', outside: false }, unrecorded: true },
+      'pointed elsewhere: listed as the link it is now; what it named before is not put back by Undo',
+    );
     assert.equal(await store.read(checkpoint, path.join(fixture.workspace, 'link.txt')), undefined);
     rmSync(path.join(fixture.workspace, 'link.txt'));
     write(fixture.workspace, { 'link.txt': 'now a file\n' });
+    const changes = await store.changes(checkpoint);
     assert.deepEqual(
-      summary(await store.changes(checkpoint), fixture.workspace),
-      ['modified target.txt +1 -1'],
+      summary(changes, fixture.workspace),
+      ['modified link.txt +1 -0', 'modified target.txt +1 -1'],
       'a link replaced by a file is not "created": Undo would delete it and the link would be lost',
     );
+    assert.equal(changes[0]?.unrecorded, true, 'its earlier state is not known: Undo leaves it');
   });
 
   it('a file deleted and recreated: unchanged when the bytes are the same, modified when not', async () => {

@@ -18,7 +18,9 @@ function write(root: string, files: Record<string, string>): void {
 }
 
 function summary(changes: readonly FileChangeStat[], root: string): string[] {
-  return changes.map((change) => `${change.kind} ${path.relative(root, change.path).split(path.sep).join('/')}`);
+  return changes.map(
+    (change) => `${change.kind} ${path.relative(root, change.path).split(path.sep).join('/')}`,
+  );
 }
 
 function mkfifo(file: string): void {

@@ -46,17 +46,72 @@ describe('checkpoints: limited store (no git)', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it("never takes the agent's word that a file on disk is new: listed as created, may have existed", async () => {
+  it("never takes the agent's word that a file on disk is new: unchanged since, its bytes are what it held", async () => {
     const file = path.join(workspace, '.env');
     writeFileSync(file, 'SECRET=1\n');
     const checkpoint = await store.create();
 
     await store.note(file, null); // a diff that claims the file did not exist
 
-    const [row] = await store.changes(checkpoint);
-    assert.equal(row?.kind, 'created');
-    assert.equal(row?.beforeUnknown, true, 'Undo leaves a file that may have existed');
+    assert.deepEqual(await store.changes(checkpoint), [], 'not created: it was there, and still is');
+    assert.deepEqual(await store.read(checkpoint, file), bytes('SECRET=1\n'));
+  });
+
+  it("never takes the agent's word that a file it changed already was new: listed, its earlier bytes unknown", async () => {
+    const file = path.join(workspace, '.env');
+    writeFileSync(file, 'SECRET=1\n');
+    const checkpoint = await store.create();
+    writeFileSync(file, 'SECRET=2\n');
+
+    await store.note(file, null);
+
+    assert.deepEqual(
+      (await store.changes(checkpoint)).map((row) => [row.kind, row.unrecorded]),
+      [['modified', true]],
+      'never "created": Undo would delete what was there',
+    );
     assert.equal(await store.read(checkpoint, file), undefined);
+  });
+
+  it('a file named only once the agent changed it: listed as changed with its earlier bytes unknown, never omitted', async () => {
+    const appended = path.join(workspace, 'race.txt');
+    const deleted = path.join(workspace, 'gone.txt');
+    const created = path.join(workspace, 'new.txt');
+    writeFileSync(appended, 'before\n');
+    writeFileSync(deleted, 'bye\n');
+    const checkpoint = await store.create();
+    // The agent writes first and names the files after (a shell command reported once it ran).
+    appendFileSync(appended, 'more\n');
+    rmSync(deleted);
+    await store.note(appended);
+    await store.note(deleted);
+    // Named before it is written, in a folder that changed meanwhile: the agent's word that it is new.
+    await store.note(created, null);
+    writeFileSync(created, 'new\n');
+
+    assert.deepEqual(
+      (await store.changes(checkpoint)).map(
+        (row) => `${row.kind} ${path.basename(row.path)} ${row.unrecorded ?? false}`,
+      ),
+      ['deleted gone.txt true', 'created new.txt false', 'modified race.txt true'],
+    );
+    assert.equal(await store.read(checkpoint, appended), undefined, 'never the new bytes as the old ones');
+  });
+
+  it('a file named before it changes is read then: its bytes, and a new file is new', async () => {
+    const file = path.join(workspace, 'calm.txt');
+    const created = path.join(workspace, 'fresh.txt');
+    writeFileSync(file, 'before\n');
+    const checkpoint = await store.create();
+    await store.note(file);
+    await store.note(created); // not there, in a folder unchanged since the checkpoint: it was not there
+    writeFileSync(file, 'after\n');
+    writeFileSync(created, 'fresh\n');
+
+    assert.deepEqual(summary(await store.changes(checkpoint), workspace), [
+      'modified calm.txt +1 -1',
+      'created fresh.txt +1 -0',
+    ]);
   });
 
   it("keeps the file's own line ends, whatever the agent's old text says", async () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,6 +7,7 @@ import { originals } from '../../../src/features/checkpoints/chat/putBack';
 import { turnChangesOf, UNSURE_BEFORE } from '../../../src/features/checkpoints/chat/cardUpdates';
 import { ShadowGitCheckpointStore } from '../../../src/features/checkpoints/core/shadowGit';
 import { silentLogger } from '../../../src/core/ports';
+import { realGit } from './support/shadowStore';
 
 /** Above git's 32 KiB small-file bound: git maps such a file, and a truncation under it is a SIGBUS. */
 const BODY = 40_000;
@@ -224,7 +225,3 @@ exec '${realGit()}' "$@"
     assert.equal(deaths(), 2);
   });
 });
-
-function realGit(): string {
-  return execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-}

@@ -5,9 +5,9 @@ import { writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
-import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { type ChatHarness, until } from '../support/chatHarness';
 import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { gitChangeReview } from '../support/oneStore';
+import { reviewedChat } from '../support/oneStore';
 
 /**
  * Two chats on one folder: Undo, Undo all and Restore of chat A while chat B's turn runs ask first, with
@@ -24,11 +24,7 @@ describe('running turns: undoing while another chat on the same folder runs asks
     gateDir = mkdtempSync(path.join(os.tmpdir(), 'acp-gate-'));
     gate = path.join(gateDir, 'go');
     execFileSync('mkfifo', [gate]);
-    chat = new ChatHarness({
-      agents: [testAgent('a')],
-      changes: (dir, storage) =>
-        gitChangeReview(dir, storage, (made) => (port = made), { review: { liveRefreshMs: 20 } }),
-    });
+    chat = reviewedChat((made) => (port = made));
   });
 
   afterEach(async () => {

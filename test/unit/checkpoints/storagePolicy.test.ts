@@ -28,7 +28,20 @@ describe('workspace storage policy: what may be checkpointed and where its stora
     assert.equal(refusedFolder(path.parse(root).root, home), 'the root of a drive');
     assert.equal(refusedFolder(path.join(home, 'Documents', 'project'), home), undefined);
     assert.equal(refusedFolder(path.join(home, 'code'), home), undefined);
-    assert.equal(refusedFolder(path.join(root, 'home'), home), undefined);
+    assert.equal(refusedFolder(path.join(root, 'home', 'ada-projects'), home), undefined);
+  });
+
+  it('refuses every folder that holds the home folder, or the homes of a machine, as it refuses home itself', () => {
+    const home = path.join(root, 'home', 'ada');
+    assert.equal(refusedFolder(path.join(root, 'home'), home), 'a folder that holds your home folder');
+    assert.equal(refusedFolder(root, home), 'a folder that holds your home folder');
+    // root's home is /root: /home still holds every other user's, and /Users on a Mac likewise.
+    const rootsHome = path.join(root, 'root');
+    for (const homes of ['/home', '/Users', '/var/home', '/var']) {
+      assert.equal(refusedFolder(homes, rootsHome), "a folder that holds users' home folders", homes);
+    }
+    assert.equal(refusedFolder('/home/ada/project', rootsHome), undefined);
+    assert.equal(refusedFolder('/var/lib/project', rootsHome), undefined);
   });
 
   it('keeps the workspace storage when it lies outside every folder', () => {

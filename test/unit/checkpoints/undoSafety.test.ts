@@ -12,9 +12,9 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
-import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { type ChatHarness, until } from '../support/chatHarness';
 import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { gitChangeReview } from '../support/oneStore';
+import { reviewedChat } from '../support/oneStore';
 import { hashTree } from '../../support/hashTree';
 
 describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
@@ -30,11 +30,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     writeFileSync(path.join(outside, 'new.txt'), 'outside new\n');
     writeFileSync(path.join(outside, 'secret'), 'ssh key\n');
     before = hashTree(outside);
-    chat = new ChatHarness({
-      agents: [testAgent('a')],
-      changes: (dir, storage) =>
-        gitChangeReview(dir, storage, (made) => (port = made), { review: { liveRefreshMs: 20 } }),
-    });
+    chat = reviewedChat((made) => (port = made));
   });
 
   afterEach(async () => {
@@ -90,8 +86,14 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     assert.match(row?.problem ?? '', /Left alone: dir\/ is now a link to a folder outside the workspace/);
     assert.match(
       port.informed.at(-1) ?? '',
-      /Left alone: dir\/a\.txt \(dir\/ is now a link to a folder outside/,
+      /Left alone: .*dir\/a\.txt \(dir\/ is now a link to a folder outside/,
     );
+    // The link itself is on the card, and left: what the folder held is not recorded as a link's "before".
+    assert.match(
+      port.informed.at(-1) ?? '',
+      /dir \(it is a link to .* now, and what was there is not recorded\)/,
+    );
+    assert.deepEqual(rowOf(turns()[0], 'dir')?.link, { target: outside, outside: true });
   });
 
   it('Undo of a created file after a later turn swaps its folder for a link: the outside file of that name survives', async () => {
@@ -126,19 +128,105 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     assert.match(port.confirmations[0]?.detail ?? '', /dir\/a\.txt \(left alone: dir\/ is now a link/);
     assert.match(port.confirmations[0]?.message ?? '', /1 file will change/);
     assert.equal(readFileSync(file('b.txt'), 'utf8'), 'b0\n', 'what can be restored is');
-    assert.match(port.informed.at(-1) ?? '', /Restored 1 file\. Left alone: dir\/a\.txt/);
+    assert.match(
+      port.informed.at(-1) ?? '',
+      /Restored 1 file\. Left alone: .*dir\/a\.txt \(dir\/ is now a link/,
+    );
   });
 
   it('a file the agent replaced by a link to outside is restored by replacing the link, not writing through it', async () => {
     writeFileSync(file('a.txt'), 'mine\n');
     await chat!.ready();
     await run(`own write a.txt agent ; link a.txt ${path.join(outside, 'secret')}`);
-    assert.equal(rowOf(turns()[0], 'a.txt')?.kind, 'deleted', 'a file replaced by a link is gone as a file');
+    assert.deepEqual(
+      { kind: rowOf(turns()[0], 'a.txt')?.kind, link: rowOf(turns()[0], 'a.txt')?.link },
+      { kind: 'modified', link: { target: path.join(outside, 'secret'), outside: true } },
+      'a file replaced by a link is shown as such, not as deleted',
+    );
 
     await undoAll(turns()[0]);
     assert.equal(hashTree(outside), before);
     assert.equal(lstatSync(file('a.txt')).isSymbolicLink(), false, 'the link is gone');
     assert.equal(readFileSync(file('a.txt'), 'utf8'), 'mine\n', 'the file is back as it was');
+  });
+
+  it('a file replaced by a link to outside and written through: the card says so and names every link; Undo all asks nothing', async () => {
+    writeFileSync(file('notes.txt'), 'my notes\n');
+    mkdirSync(file('docs'));
+    await chat!.ready();
+    const target = path.join(outside, 'a.txt');
+    await run(
+      `own link notes.txt ${target} ; append notes.txt written through the link\\n ; link shortcut ${outside} ; link docs/readme ../notes.txt`,
+    );
+    const turn = turns()[0];
+    const rows = (turn?.changes?.files ?? []).map((f) => [f.relativePath, f.kind, f.link]);
+    assert.deepEqual(rows, [
+      ['docs/readme', 'created', { target: '../notes.txt', outside: true }],
+      ['notes.txt', 'modified', { target, outside: true }],
+      ['shortcut', 'created', { target: outside, outside: true }],
+    ]);
+    assert.equal(
+      readFileSync(target, 'utf8'),
+      'outside a\nwritten through the link\n',
+      'the agent wrote outside',
+    );
+    const afterTurn = hashTree(outside);
+
+    port.answer = false; // a question would be declined
+    await undoAll(turn);
+    assert.deepEqual(port.confirmations, [], 'nothing changed after the turn: nothing to ask');
+    assert.equal(hashTree(outside), afterTurn, 'Undo wrote nothing outside');
+    assert.equal(lstatSync(file('notes.txt')).isSymbolicLink(), false);
+    assert.equal(readFileSync(file('notes.txt'), 'utf8'), 'my notes\n', 'back as the plain file it was');
+    assert.equal(
+      lstatSync(file('shortcut'), { throwIfNoEntry: false }),
+      undefined,
+      'the links it made are gone',
+    );
+    assert.equal(lstatSync(file('docs/readme'), { throwIfNoEntry: false }), undefined);
+    assert.deepEqual(
+      (turns()[0]?.changes?.files ?? []).map((f) => f.decision),
+      ['undone', 'undone', 'undone'],
+    );
+  });
+
+  it('Undo of a link pointed elsewhere after the turn asks first; declined, nothing moves', async () => {
+    writeFileSync(file('real.txt'), 'real\n');
+    await chat!.ready();
+    await run('own link alias.txt real.txt');
+    await run(`own delete alias.txt ; link alias.txt ${path.join(outside, 'secret')}`);
+
+    port.answer = false;
+    await undoAll(turns()[0]);
+    assert.match(port.confirmations[0]?.detail ?? '', /alias\.txt/, 'the later edit of the link is named');
+    assert.equal(readlinkSync(file('alias.txt')), path.join(outside, 'secret'), 'declined: the link stays');
+    assert.equal(hashTree(outside), before);
+    assert.equal(rowOf(turns()[0], 'alias.txt')?.decision, 'pending');
+  });
+
+  it('Restore to before a turn that made links removes them, puts the file back, and writes nothing outside', async () => {
+    writeFileSync(file('notes.txt'), 'my notes\n');
+    await chat!.ready();
+    await run(
+      `own link notes.txt ${path.join(outside, 'a.txt')} ; append notes.txt through\n ; link shortcut ${outside}`,
+    );
+    const afterTurn = hashTree(outside);
+
+    await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
+    assert.match(port.confirmations[0]?.message ?? '', /2 files will change/);
+    assert.equal(hashTree(outside), afterTurn, 'Restore wrote and deleted nothing outside');
+    assert.equal(lstatSync(file('notes.txt')).isSymbolicLink(), false);
+    assert.equal(readFileSync(file('notes.txt'), 'utf8'), 'my notes\n');
+    assert.equal(lstatSync(file('shortcut'), { throwIfNoEntry: false }), undefined, 'the link is gone');
+    assert.equal(readFileSync(path.join(outside, 'secret'), 'utf8'), 'ssh key\n', 'its target is not');
+  });
+
+  it('a link inside the workspace is listed with its target, not called outside', async () => {
+    writeFileSync(file('real.txt'), 'real\n');
+    await chat!.ready();
+    await run('own link alias.txt real.txt');
+    assert.deepEqual(rowOf(turns()[0], 'alias.txt')?.link, { target: 'real.txt', outside: false });
+    assert.equal(rowOf(turns()[0], 'alias.txt')?.kind, 'created');
   });
 
   it('Undo of a created file that is now a link to outside deletes the link, not its target', async () => {

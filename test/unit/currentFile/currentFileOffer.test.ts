@@ -13,6 +13,7 @@ import {
 } from '../../../src/features/currentFile/chat/currentFileSource';
 import type { CurrentFile } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { ownedPerTest } from '../../support/ownedPerTest';
 
 const ROOT = path.resolve('/work/project');
 
@@ -43,17 +44,13 @@ describe('the current file offered on the composer', () => {
   });
 
   describe('in the views', () => {
-    let chat: ChatHarness | undefined;
-    afterEach(async () => {
-      await chat?.dispose();
-      chat = undefined;
-    });
+    const owned = ownedPerTest();
 
     it("is in each view's state and follows the active editor; sent, it goes as an @-mentioned file does", async () => {
       const changed = new Emitter<void>();
       let current: CurrentFile | undefined;
       const source: CurrentFileSource = { current: () => current, onDidChange: changed.event };
-      chat = new ChatHarness({ agents: [testAgent('a')], currentFile: source });
+      const chat = owned(new ChatHarness({ agents: [testAgent('a')], currentFile: source }));
       const hello = path.join(chat.dir, 'src', 'hello.ts');
       mkdirSync(path.dirname(hello), { recursive: true });
       writeFileSync(hello, 'export const hello = 1;\n');

@@ -7,10 +7,16 @@ import type { AgentDiagnosis } from '../../../src/features/doctor/chat/diagnosis
 import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import { renderDoctorReport, verdictOf } from '../../../src/features/doctor/chat/doctorReport';
 import { TEST_AGENT_JS } from '../support/testAgent';
+import { AGENT_PRESETS } from '../../../src/chat/agentPresets';
 
 /** The test agent (the shipped demo agent) started the way the extension starts it. */
 function testAgent(id: string, env: Record<string, string> = {}, label = id): AgentDefinition {
   return { id, label, command: process.execPath, args: [TEST_AGENT_JS], env };
+}
+
+/** An agent that is the Node.js `script` given inline (`node -e`). */
+function inlineAgent(id: string, label: string, script: string): AgentDefinition {
+  return { id, label, command: process.execPath, args: ['-e', script], env: {} };
 }
 
 const REPORT_CONTEXT = {
@@ -51,13 +57,7 @@ describe('agent doctor', () => {
 
   it('explains a missing command and how to install a known agent', async () => {
     const emptyBin = mkdtempSync(path.join(scratch, 'bin-'));
-    const copilot: AgentDefinition = {
-      id: 'copilot',
-      label: 'GitHub Copilot CLI',
-      command: 'copilot',
-      args: ['--acp', '--stdio'],
-      env: {},
-    };
+    const copilot = AGENT_PRESETS.find((preset) => preset.id === 'copilot')!;
     const diagnosis = await diagnoseAgent(copilot, 'preset', {
       cwd,
       env: { PATH: emptyBin },
@@ -106,13 +106,11 @@ describe('agent doctor', () => {
   });
 
   it('shows the output of an agent that exits before initialize', async () => {
-    const crashing: AgentDefinition = {
-      id: 'crash',
-      label: 'Crashing agent',
-      command: process.execPath,
-      args: ['-e', 'process.stderr.write("fatal: no config file\\n"); process.exit(3)'],
-      env: {},
-    };
+    const crashing = inlineAgent(
+      'crash',
+      'Crashing agent',
+      'process.stderr.write("fatal: no config file\\n"); process.exit(3)',
+    );
     const diagnosis = await diagnoseAgent(crashing, 'configured', { cwd });
     assert.equal(verdictOf(diagnosis), 'problem');
     assert.equal(diagnosis.initialize, undefined);
@@ -122,13 +120,7 @@ describe('agent doctor', () => {
   });
 
   it('does not point at output an exiting agent never wrote', async () => {
-    const silent: AgentDefinition = {
-      id: 'quiet-crash',
-      label: 'Quiet crash',
-      command: process.execPath,
-      args: ['-e', 'process.exit(3)'],
-      env: {},
-    };
+    const silent = inlineAgent('quiet-crash', 'Quiet crash', 'process.exit(3)');
     const diagnosis = await diagnoseAgent(silent, 'configured', { cwd });
     assert.match(diagnosis.problems[0]!.problem, /exited with code 3 before it answered `initialize`/);
     assert.doesNotMatch(diagnosis.problems[0]!.fix, /output below/);
@@ -136,13 +128,7 @@ describe('agent doctor', () => {
   });
 
   it('gives up on an agent that never answers initialize, within the step timeout', async () => {
-    const silent: AgentDefinition = {
-      id: 'silent',
-      label: 'Silent',
-      command: process.execPath,
-      args: ['-e', 'setInterval(() => {}, 1000)'],
-      env: {},
-    };
+    const silent = inlineAgent('silent', 'Silent', 'setInterval(() => {}, 1000)');
     const diagnosis = await diagnoseAgent(silent, 'configured', { cwd, stepTimeoutMs: 500 });
     assert.equal(verdictOf(diagnosis), 'problem');
     assert.match(diagnosis.problems[0]!.problem, /did not answer `initialize`.*0\.5 s/);

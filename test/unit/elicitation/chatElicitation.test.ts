@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { ownedPerTest } from '../../support/ownedPerTest';
 
 /** The agent's last reply in the active chat. */
 function lastReply(chat: ChatHarness): string {
@@ -10,18 +11,16 @@ function lastReply(chat: ChatHarness): string {
 }
 
 describe('elicitation in the chat', () => {
-  let chat: ChatHarness;
-  afterEach(async () => {
-    await chat.dispose();
-  });
+  const owned = ownedPerTest();
 
   it('shows the form in the chat view, refuses an invalid answer and sends a valid one', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const sent = chat.send('elicit form');
-    await until(() => chat.view.of('elicitations').some((m) => m.items.length === 1), 'the form in the view');
-    const [form] = chat.view.of('elicitations').at(-1)?.items ?? [];
-    assert.equal(form?.mode, 'form');
+    await until(() => chat.view.of('elicitation_added').length === 1, 'the form in the view');
+    const form = chat.view.of('elicitation_added').at(-1)?.item;
+    assert.ok(form);
+    assert.equal(form.mode, 'form');
     assert.equal(
       chat.controller.viewState().elicitations?.[0]?.key,
       form.key,
@@ -31,10 +30,20 @@ describe('elicitation in the chat', () => {
     await chat.controller.handleMessage({
       type: 'answer_elicitation',
       key: form.key,
-      answer: { action: 'accept', values: { name: 'x', injected: 'yes' } },
+      answer: { action: 'accept', values: { name: 'Bad Name', injected: 'yes' } },
     });
-    const error = chat.view.of('error').at(-1)?.message ?? '';
-    assert.match(error, /The answer was not sent: .*injected was not asked for/);
+    // The view gets the host's verdict by field: the agent's pattern runs only on the host.
+    assert.deepEqual(chat.view.of('elicitation_problems').at(-1), {
+      type: 'elicitation_problems',
+      chatId: chat.controller.viewState().chat?.chatId,
+      key: form.key,
+      problems: {
+        name: 'Project name does not have the expected form.',
+        email: 'Contact email is required.',
+        region: 'Region is required.',
+        injected: 'injected was not asked for.',
+      },
+    });
     assert.equal(chat.elicitations.pending().length, 1, 'an invalid answer leaves the form open');
 
     await chat.controller.handleMessage({
@@ -45,11 +54,20 @@ describe('elicitation in the chat', () => {
     await sent;
     await until(() => lastReply(chat).startsWith('elicitation'), 'the agent’s reply');
     assert.equal(lastReply(chat), 'elicitation accept {"name":"web","email":"a@b.io","region":"us"}');
-    assert.deepEqual(chat.view.of('elicitations').at(-1)?.items, [], 'the form went away');
+    assert.deepEqual(
+      chat.view.of('elicitation_settled').map((m) => m.key),
+      [form.key],
+      'the form went away',
+    );
+    assert.deepEqual(
+      chat.view.messages.filter((m) => m.type.startsWith('elicitation_')).map((m) => m.type),
+      ['elicitation_added', 'elicitation_problems', 'elicitation_settled'],
+      'each change is posted alone',
+    );
   });
 
   it('opens the URL only when the user accepts it, and never otherwise', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const declined = chat.send('elicit url https://example.com/declined');
     await until(() => chat.elicitations.pending().length === 1, 'the URL question');
@@ -75,12 +93,44 @@ describe('elicitation in the chat', () => {
   });
 
   it('cancels the form at Stop', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     void chat.send('elicit form');
     await until(() => chat.elicitations.pending().length === 1, 'the form');
     await chat.controller.handleMessage({ type: 'cancel' });
     await until(() => chat.elicitations.pending().length === 0, 'the form settled');
-    assert.deepEqual(chat.view.of('elicitations').at(-1)?.items, []);
+    assert.equal(chat.view.of('elicitation_settled').length, 1);
+  });
+
+  it('posts each change of a storm alone, and lets only a few questions wait', async function () {
+    this.timeout(120_000);
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
+    await chat.ready();
+    let done = false;
+    const sent = chat.send('elicit storm 5000').finally(() => (done = true));
+    // The user declines whatever waits until the agent has its answers.
+    while (!done) {
+      await until(() => done || chat.elicitations.pending().length > 0, 'a question or the end', 60_000);
+      for (const question of chat.elicitations.pending()) {
+        await chat.controller.handleMessage({
+          type: 'answer_elicitation',
+          key: question.elicitation.key,
+          answer: { action: 'decline' },
+        });
+      }
+    }
+    await sent;
+    assert.match(
+      lastReply(chat),
+      /refused: elicitation error -32000: .*8 questions of this session already wait/,
+    );
+    const posted = chat.view.messages.filter((m) => m.type.startsWith('elicitation_'));
+    const added = posted.filter((m) => m.type === 'elicitation_added');
+    assert.ok(added.length >= 8 && added.length < 5000, `${added.length} questions shown`);
+    // Linear in what was shown: no message repeats the questions already there.
+    const size = (m: unknown): number => JSON.stringify(m).length;
+    const biggest = Math.max(...added.map(size));
+    const bytes = posted.reduce((sum, m) => sum + size(m), 0);
+    assert.ok(bytes <= 2 * added.length * biggest, `${bytes} bytes posted for ${added.length} questions`);
   });
 });

@@ -1,5 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
+import {
+  ElicitationBroker,
+  MAX_WAITING_ELICITATIONS,
+} from '../../../src/features/elicitation/core/elicitationBroker';
+import { secretValues } from '../../../src/core/secrets/secrets';
+import type { ElicitationPort } from '../../../src/core/ports';
+import { until } from '../../support/until';
+import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import type { AgentSession } from '../../../src/core/session/agentSession';
 import { RecordingLogger, entriesOf, startTestAgent, text, type TestAgent } from '../support/testAgent';
 
@@ -27,12 +34,15 @@ function opened(broker: ElicitationBroker): Promise<void> {
   });
 }
 
+/** The storm of the hostile agent: 5,000 forms in one turn. */
+const STORM = 5000;
+
 describe('elicitation over real stdio', () => {
   let agent: TestAgent;
   let broker: ElicitationBroker;
 
   beforeEach(async () => {
-    broker = new ElicitationBroker(new RecordingLogger());
+    broker = new ElicitationBroker(new RecordingLogger(), compileAgentPattern);
     agent = await startTestAgent({ elicitation: broker });
   });
   afterEach(async () => {
@@ -163,7 +173,8 @@ describe('elicitation over real stdio', () => {
     ['fields', /form's schema .*more than 40 fields/],
     ['deep', /nested deeper than 12 levels/],
     ['huge', /larger than 64000 characters/],
-    ['regex', /pattern repeats a repeated group/],
+    ['backreference', /the a field's pattern uses a backreference, which this client does not run/],
+    ['lookaround', /the a field's pattern uses lookahead or lookbehind, which this client does not run/],
     ['type', /form's schema is not one this client can show at properties\.nested/],
   ] as const) {
     it(`refuses a hostile schema (${kind}) with a JSON-RPC error saying why`, async () => {
@@ -179,4 +190,96 @@ describe('elicitation over real stdio', () => {
       assert.equal(reply(session), 'You said: hello');
     });
   }
+
+  it('shows a form whose pattern backtracks on other engines, and refuses its default at once', async () => {
+    const session = await agent.client.newSession({ cwd: agent.dir });
+    const running = session.prompt([text('elicit hostile regex')]);
+    await opened(broker);
+    const form = broker.pending()[0]?.elicitation;
+    assert.ok(form?.mode === 'form');
+    const field = form.fields[0];
+    assert.ok(field?.kind === 'text');
+    assert.equal(field.pattern, '^((a)+)+$');
+    const refused = broker.answer(form.key, { action: 'accept', values: { a: field.default ?? '' } });
+    assert.deepEqual(refused, {
+      ok: false,
+      reason: 'invalid',
+      problems: { a: 'A does not have the expected form.' },
+    });
+    assert.deepEqual(broker.answer(form.key, { action: 'accept', values: { a: 'aaaa' } }), { ok: true });
+    await running;
+    assert.equal(reply(session), 'elicitation accept {"a":"aaaa"}');
+  });
+
+  it(`lets ${MAX_WAITING_ELICITATIONS} questions of a storm wait and refuses the rest with an error the agent gets`, async function () {
+    this.timeout(90_000);
+    // The broker behind a port that counts its refusals, so the test answers once every request arrived.
+    let refused = 0;
+    const counting: ElicitationPort = {
+      request: (request, signal) => {
+        try {
+          return broker.request(request, signal);
+        } catch (error) {
+          refused++;
+          throw error;
+        }
+      },
+    };
+    const stormy = await startTestAgent({ elicitation: counting });
+    try {
+      const session = await stormy.client.newSession({ cwd: stormy.dir });
+      const changes: boolean[] = [];
+      const subscription = broker.onDidChange(({ settled }) => changes.push(settled));
+      const running = session.prompt([text(`elicit storm ${STORM}`)]);
+      await until(
+        () => refused === STORM - MAX_WAITING_ELICITATIONS,
+        'every request refused or waiting',
+        60_000,
+      );
+      assert.equal(broker.pending(session.id).length, MAX_WAITING_ELICITATIONS);
+      for (const question of broker.pending()) {
+        broker.answer(question.elicitation.key, { action: 'decline' });
+      }
+      await running;
+      subscription.dispose();
+      assert.equal(
+        reply(session),
+        `elicitation storm: ${MAX_WAITING_ELICITATIONS} answered (decline), ${STORM - MAX_WAITING_ELICITATIONS} refused: ` +
+          `elicitation error -32000: Elicitation refused: ${MAX_WAITING_ELICITATIONS} questions of this session already wait for the user. data {"reason":"too_many"}`,
+      );
+      // Only the questions that waited were ever announced: a refused one costs the views nothing.
+      assert.deepEqual(
+        [changes.filter((settled) => !settled).length, changes.filter((settled) => settled).length],
+        [MAX_WAITING_ELICITATIONS, MAX_WAITING_ELICITATIONS],
+      );
+      // Another session may still ask.
+      const other = await stormy.client.newSession({ cwd: stormy.dir });
+      const asking = other.prompt([text('elicit form')]);
+      await until(() => broker.pending(other.id).length === 1, "the other session's question");
+      broker.cancelAll(other.id);
+      await asking;
+    } finally {
+      await stormy.stop();
+    }
+  });
+
+  it("scrubs secret values from the form's texts and refuses a URL that carries one", async () => {
+    const token = 'ghp_SECRETTOKEN1234567890';
+    secretValues.add('GITHUB_TOKEN', token);
+    try {
+      const session = await agent.client.newSession({ cwd: agent.dir });
+      const running = session.prompt([text(`elicit quoting ${token}`)]);
+      await opened(broker);
+      const shown = JSON.stringify(broker.pending());
+      assert.ok(!shown.includes(token), shown);
+      assert.equal(shown.split('‹secret GITHUB_TOKEN›').length - 1, 6, shown);
+      broker.cancelAll();
+      await running;
+      await session.prompt([text(`elicit url https://evil.example/collect?t=${token}`)]);
+      assert.match(reply(session), /Elicitation refused: the URL carries a secret value/);
+      assert.deepEqual(broker.pending(), []);
+    } finally {
+      secretValues.clear();
+    }
+  });
 });

@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { silentLogger } from '../../../src/core/ports';
-import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
+import {
+  ElicitationBroker,
+  MAX_WAITING_ELICITATIONS,
+} from '../../../src/features/elicitation/core/elicitationBroker';
+import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import { ElicitationNotice } from '../../../src/features/elicitation/vscode/elicitationNotice';
 import type { UserPrompts } from '../../../src/vscode/userPrompts';
 
@@ -31,9 +35,22 @@ const FORM = {
   requestedSchema: { type: 'object' as const, properties: { region: { type: 'string' as const } } },
 };
 
+/** A broker and its notice for a chat that is never on screen. */
+function hiddenChat(): { broker: ElicitationBroker; prompts: RecordingPrompts; notice: ElicitationNotice } {
+  const broker = new ElicitationBroker(silentLogger, compileAgentPattern);
+  const prompts = new RecordingPrompts();
+  const notice = new ElicitationNotice(
+    broker,
+    prompts,
+    { chatVisible: () => false, reveal: async () => {} },
+    silentLogger,
+  );
+  return { broker, prompts, notice };
+}
+
 describe('a question for a hidden chat (the permission rule)', () => {
   it('is announced only when its chat is not on screen, and "Show Chat" reveals it', async () => {
-    const broker = new ElicitationBroker(silentLogger);
+    const broker = new ElicitationBroker(silentLogger, compileAgentPattern);
     const prompts = new RecordingPrompts();
     let visible = true;
     const revealed: (string | undefined)[] = [];
@@ -67,19 +84,37 @@ describe('a question for a hidden chat (the permission rule)', () => {
   });
 
   it('takes the notification away when the question is settled elsewhere', () => {
-    const broker = new ElicitationBroker(silentLogger);
-    const prompts = new RecordingPrompts();
-    const notice = new ElicitationNotice(
-      broker,
-      prompts,
-      { chatVisible: () => false, reveal: async () => {} },
-      silentLogger,
-    );
+    const { broker, prompts, notice } = hiddenChat();
     const stop = new AbortController();
     void broker.request({ agentId: 'a', sessionId: 's1', params: FORM }, stop.signal);
     assert.equal(prompts.notices[0]?.signal?.aborted, false);
     stop.abort(); // Stop: the question is void
     assert.equal(prompts.notices[0]?.signal?.aborted, true);
+    notice.dispose();
+    broker.dispose();
+  });
+
+  it('is one notification for many questions of a session, gone once none is open', () => {
+    const { broker, prompts, notice } = hiddenChat();
+    // 20 questions of s1: the first few wait, the broker refuses the rest.
+    const refusals: string[] = [];
+    for (let n = 0; n < 20; n++) {
+      try {
+        void broker.request({ agentId: 'a', sessionId: 's1', params: FORM }, new AbortController().signal);
+      } catch (error) {
+        refusals.push((error as Error).message);
+      }
+    }
+    void broker.request({ agentId: 'a', sessionId: 's2', params: FORM }, new AbortController().signal);
+    assert.equal(prompts.notices.length, 2, 'one for s1 (however many it asks), one for s2');
+    const [first, second] = broker.pending('s1');
+    broker.answer(first?.elicitation.key ?? '', { action: 'decline' });
+    assert.equal(prompts.notices[0]?.signal?.aborted, false, 'still asking');
+    broker.cancelAll('s1');
+    assert.equal(second && broker.find(second.elicitation.key), undefined);
+    assert.equal(prompts.notices[0]?.signal?.aborted, true, 'no question of s1 is open');
+    assert.equal(prompts.notices[1]?.signal?.aborted, false, "s2's stays");
+    assert.equal(refusals.length, 20 - MAX_WAITING_ELICITATIONS);
     notice.dispose();
     broker.dispose();
   });

@@ -1,7 +1,11 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { transcriptAsMarkdown } from '../../../src/chat/transcriptMarkdown';
 import { transcriptBefore } from '../../../src/features/forks/chat/forkStart';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { gitChangeReview } from '../support/oneStore';
 
 describe('chat: edit and resend an earlier message (a fork)', () => {
   let chat: ChatHarness;
@@ -68,9 +72,7 @@ describe('chat: edit and resend an earlier message (a fork)', () => {
       text: 'two again',
     });
     const fork = chat.controller.windowChatId;
-    const storageDir = chat.storageDir;
-    await chat.dispose({ keepStorage: true });
-    chat = new ChatHarness({ agents: [testAgent('a')], storageDir });
+    chat = await chat.restarted({ agents: [testAgent('a')] });
     await chat.controller.restored;
     const summary = chat.controller.chatList().find((c) => c.chatId === fork);
     assert.equal(summary?.forkOf !== undefined, true);
@@ -79,6 +81,50 @@ describe('chat: edit and resend an earlier message (a fork)', () => {
       chat.transcript(),
       /^user:one\|agent:You said: one\|user:two again\|agent:You said: two again/,
     );
+  });
+
+  it('with "restore the files first", Cancel in the restore dialog forks nothing and sends nothing; OK restores, forks and sends', async () => {
+    let port: NodeWorkspaceChanges | undefined;
+    chat = new ChatHarness({
+      agents: [testAgent('a')],
+      changes: (dir, storage) => gitChangeReview(dir, storage, (made) => (port = made)),
+    });
+    const file = path.join(chat.dir, 'a.txt');
+    writeFileSync(file, 'v0\n');
+    await chat.ready();
+    await chat.send('own write a.txt v1');
+    await until(() => chat.controller.viewState().chat?.thread.turns[0]?.changes?.live === false, 'the card');
+    const origin = chat.controller.windowChatId;
+    const transcript = chat.transcript();
+    const edit = {
+      type: 'edit_resend' as const,
+      entryId: userEntry('own write a.txt v1'),
+      restoreCheckpoint: true,
+      text: 'own write a.txt edited',
+    };
+
+    port!.answer = false;
+    await chat.controller.handleMessage(edit);
+    assert.equal(port!.confirmations.length, 1, 'the restore was asked');
+    assert.equal(chat.controller.windowChatId, origin, 'no fork');
+    assert.equal(chat.controller.chatList().length, 1);
+    assert.equal(chat.transcript(), transcript, 'nothing sent');
+    assert.equal(readFileSync(file, 'utf8'), 'v1', 'nothing restored');
+    assert.deepEqual(chat.view.of('error'), [], 'a cancel is not an error');
+    assert.equal(
+      chat.view.of('send_cancelled').length,
+      1,
+      'the view is told: the edit goes back to the composer',
+    );
+
+    port!.answer = true;
+    await chat.controller.handleMessage(edit);
+    assert.notEqual(chat.controller.windowChatId, origin, 'forked');
+    await until(
+      () => /agent:wrote a\.txt/.test(chat.transcript()),
+      'the edited message answered in the fork',
+    );
+    assert.equal(readFileSync(file, 'utf8'), 'edited', 'restored, then written by the resent message');
   });
 
   it('refuses an unknown message and a running chat, and makes no chat then', async () => {

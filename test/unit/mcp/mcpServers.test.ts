@@ -3,7 +3,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { parseMcpServerSettings, resolveMcpServers } from '../../../src/features/mcp/chat/mcpSettings';
 import { parseJsonc, vscodeMcpServers } from '../../../src/features/mcp/chat/vscodeMcpConfig';
 import type { AgentSession } from '../../../src/core/session/agentSession';
-import { startTestAgent, text, type TestAgent } from '../support/testAgent';
+import { text, useTestAgents } from '../support/testAgent';
 
 /** What the test agent's `mcp` scenario says it received with the session. */
 async function serversReceived(session: AgentSession): Promise<unknown> {
@@ -149,15 +149,11 @@ describe('MCP servers for agent sessions', () => {
   });
 
   describe('reaching the agent (real test agent over stdio)', () => {
-    let agent: TestAgent | undefined;
-    afterEach(async () => {
-      await agent?.stop();
-      agent = undefined;
-    });
+    const agents = useTestAgents();
 
     it('sends stdio and advertised http servers to session/new, skips sse and says so in the log', async () => {
       let reads = 0;
-      agent = await startTestAgent({
+      const agent = await agents.start({
         client: {
           mcpServers: async () => {
             reads++;
@@ -177,7 +173,7 @@ describe('MCP servers for agent sessions', () => {
 
     it('passes them to session/resume and session/load too, read again at that time', async () => {
       let generation = 0;
-      agent = await startTestAgent({
+      const agent = await agents.start({
         client: { mcpServers: async () => [{ ...stdio, args: [`gen-${++generation}`] }] },
       });
       const created = await agent.client.newSession({ cwd: agent.dir });
@@ -189,7 +185,7 @@ describe('MCP servers for agent sessions', () => {
     });
 
     it('gives an agent without mcpCapabilities only the stdio servers', async () => {
-      agent = await startTestAgent({
+      const agent = await agents.start({
         env: { TEST_AGENT_MINIMAL: '1' },
         client: { mcpServers: async () => [http, stdio, sse] },
       });
@@ -199,7 +195,7 @@ describe('MCP servers for agent sessions', () => {
     });
 
     it('starts the session without servers when reading them fails, and logs why', async () => {
-      agent = await startTestAgent({
+      const agent = await agents.start({
         client: {
           mcpServers: async () => {
             throw new Error('settings unreadable');

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
 import type { Mention } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
+import { ownedPerTest } from '../../support/ownedPerTest';
 
 const PROBLEM = "hello.ts:2:7 error Type 'number' is not assignable to type 'string'. (ts)";
 const PNG_1PX =
@@ -30,12 +31,9 @@ function lastAgentText(chat: ChatHarness): string {
 }
 
 describe('@-mentions and images become prompt blocks the agent can take', () => {
-  let chat: ChatHarness;
-  afterEach(async () => {
-    await chat.dispose();
-  });
+  const owned = ownedPerTest();
 
-  function workspace(): { hello: string; helloUri: string; folderUri: string } {
+  function workspace(chat: ChatHarness): { hello: string; helloUri: string; folderUri: string } {
     mkdirSync(path.join(chat.dir, 'src'), { recursive: true });
     const hello = path.join(chat.dir, 'src', 'hello.ts');
     writeFileSync(hello, 'export function hello(): string {\n  return "hi";\n}\n');
@@ -47,9 +45,9 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   }
 
   it('sends a file, a selection, a folder, problems and an image as embedded resources, a link and an image', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')], mentions: new RecordedMentions([]) });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')], mentions: new RecordedMentions([]) }));
     await chat.ready();
-    const { helloUri, folderUri } = workspace();
+    const { helloUri, folderUri } = workspace(chat);
     await chat.controller.handleMessage({
       type: 'send',
       text: 'Look at @hello.ts',
@@ -76,9 +74,9 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   });
 
   it('sends mentions as fenced text to an agent without embeddedContext, and refuses images clearly', async () => {
-    chat = new ChatHarness({ agents: [testAgent('t', { TEST_AGENT_TEXT_ONLY: '1' })] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('t', { TEST_AGENT_TEXT_ONLY: '1' })] }));
     await chat.ready();
-    const { helloUri } = workspace();
+    const { helloUri } = workspace(chat);
     await chat.controller.handleMessage({
       type: 'send',
       text: 'What does it return?',
@@ -101,7 +99,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   });
 
   it('sends an image file attached by URI as an image block, and refuses one over 5 MB', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     const png = path.join(chat.dir, 'shot.png');
     writeFileSync(png, Buffer.from(PNG_1PX, 'base64'));
@@ -144,7 +142,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
   });
 
   it('sends the text of a file dropped without a path as an embedded resource', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     await chat.controller.handleMessage({
       type: 'send',
@@ -163,7 +161,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
       { uri: 'file:///w/a.ts', name: 'a.ts' },
       { uri: 'file:///w/b.ts', name: 'b.ts' },
     ];
-    chat = new ChatHarness({ agents: [testAgent('a')], pickFiles: async () => picked });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')], pickFiles: async () => picked }));
     await chat.ready();
     await chat.controller.handleMessage({ type: 'pick_files' });
     await chat.controller.handleMessage({ type: 'pick_files' });
@@ -182,7 +180,7 @@ describe('@-mentions and images become prompt blocks the agent can take', () => 
       detail: 'src/hello.ts',
     };
     const mentions = new RecordedMentions([hello]);
-    chat = new ChatHarness({ agents: [testAgent('a')], mentions });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')], mentions }));
     await chat.ready();
     await chat.send('first chat about greetings');
     await chat.controller.handleMessage({ type: 'new_chat' });

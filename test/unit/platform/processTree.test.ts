@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentProcess } from '../../../src/core/connection/agentProcess';
@@ -13,24 +13,7 @@ import {
 } from '../../../src/core/platform/platform';
 import { endProcessTree } from '../../../src/core/platform/processTree';
 import { until } from '../../support/until';
-
-/** Whether `pid` still runs (a zombie nobody reaped counts as gone). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform === 'linux') {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
+import { isAlive } from '../../support/processes';
 
 /**
  * What `taskkill /pid N /T /F` does, on a host that has none: ends N and every process whose parent

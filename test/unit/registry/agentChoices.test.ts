@@ -62,7 +62,7 @@ describe('registry: the Add Agent list', () => {
       choices.map((choice) => [choice.label, choice.description]),
       [
         ['Gemini CLI', '0.27.3 · npx · added (0.20.0, update available)'],
-        ['Codex CLI', '0.9.2 · download · codex-acp on PATH'],
+        ['Codex CLI', '0.9.2 · download, no checksum · codex-acp on PATH'],
         ['Vibe', '1.0.0 · uvx (needs uv)'],
       ],
     );

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { AgentClient } from '../../../src/core/connection/agentClient';
@@ -10,9 +10,23 @@ import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminal
 import { chooseKind, PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';
 import { RecordingLogger, TEST_AGENT_JS, text } from '../support/testAgent';
 
-/** An HTTP server on 127.0.0.1 serving fixed bodies by path; a missing path is a 404, `failing` makes every answer a 500. */
+/** A body served chunk by chunk as the client reads it: `bytes` of JSON-ish filler, its length declared or not. */
+export interface StreamedBody {
+  readonly bytes: number;
+  readonly declareLength: boolean;
+}
+
+/**
+ * An HTTP server on 127.0.0.1 serving fixed bodies by path; a missing path is a 404, `failing` makes every
+ * answer a 500. `redirects` answers a path with a 302 to another URL; `streams` serves a large body
+ * lazily and counts in `sent` the bytes written before the client hung up.
+ */
 export class RegistryServer {
   readonly files = new Map<string, Buffer | string>();
+  readonly redirects = new Map<string, string>();
+  readonly streams = new Map<string, StreamedBody>();
+  /** Bytes of each streamed body handed to the socket. */
+  readonly sent = new Map<string, number>();
   failing = false;
   requests: string[] = [];
   private constructor(
@@ -20,22 +34,59 @@ export class RegistryServer {
     readonly origin: string,
   ) {}
 
+  /** `127.0.0.1:<port>`: what `allowHttpFrom` names to allow this server over plain http. */
+  get host(): string {
+    return new URL(this.origin).host;
+  }
+
   static async start(): Promise<RegistryServer> {
     const ref: { self?: RegistryServer } = {};
-    const server = createServer((request, response) => {
-      const url = request.url ?? '/';
-      ref.self?.requests.push(url);
-      const body = ref.self?.files.get(url);
-      if (ref.self?.failing || body === undefined) {
-        response.writeHead(ref.self?.failing ? 500 : 404).end();
-        return;
-      }
-      response.writeHead(200, { 'content-length': Buffer.byteLength(body) }).end(body);
-    });
+    const server = createServer((request, response) => ref.self?.answer(request.url ?? '/', response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     ref.self = new RegistryServer(server, `http://127.0.0.1:${port}`);
     return ref.self;
+  }
+
+  private answer(url: string, response: ServerResponse): void {
+    this.requests.push(url);
+    const redirect = this.redirects.get(url);
+    const streamed = this.streams.get(url);
+    const body = this.files.get(url);
+    if (this.failing) {
+      response.writeHead(500).end();
+    } else if (redirect !== undefined) {
+      response.writeHead(302, { location: redirect }).end();
+    } else if (streamed !== undefined) {
+      this.stream(url, streamed, response);
+    } else if (body === undefined) {
+      response.writeHead(404).end();
+    } else {
+      response.writeHead(200, { 'content-length': Buffer.byteLength(body) }).end(body);
+    }
+  }
+
+  /** Writes `body.bytes` in 64 KiB chunks, each only once the socket took the last (backpressure). */
+  private stream(url: string, body: StreamedBody, response: ServerResponse): void {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    response.writeHead(200, body.declareLength ? { 'content-length': body.bytes } : {});
+    this.sent.set(url, 0);
+    const more = (): void => {
+      while (!response.destroyed) {
+        const sent = this.sent.get(url) ?? 0;
+        if (sent >= body.bytes) {
+          response.end();
+          return;
+        }
+        const piece = chunk.subarray(0, Math.min(chunk.length, body.bytes - sent));
+        this.sent.set(url, sent + piece.length);
+        if (!response.write(piece)) {
+          response.once('drain', more);
+          return;
+        }
+      }
+    };
+    more();
   }
 
   url(file: string): string {
@@ -67,7 +118,7 @@ export function archive(folder: string, dir: string, name: string): Buffer {
   if (name.endsWith('.zip')) {
     execFileSync('zip', ['-q', '-r', file, '.'], { cwd: folder });
   } else {
-    execFileSync('tar', ['-czf', file, '-C', folder, '.']);
+    execFileSync('tar', [name.endsWith('.bz2') ? '-cjf' : '-czf', file, '-C', folder, '.']);
   }
   return readFileSync(file);
 }

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadRegistry } from '../../../src/features/registry/core/registryStore';
+import { loadRegistry, MAX_INDEX_BYTES } from '../../../src/features/registry/core/registryStore';
+import { until } from '../../support/until';
 import { RegistryServer } from './registryServer';
 
 const SNAPSHOT = path.resolve(__dirname, '../../../media/acp-registry-snapshot.json');
@@ -27,6 +28,7 @@ describe('registry: fetch, cache, offline', () => {
   let clock = 1_000;
   const options = () => ({
     url: server.url('/registry.json'),
+    allowHttpFrom: [server.host],
     cacheFile: path.join(dir, 'storage', 'acp-registry-cache.json'),
     snapshotFile: SNAPSHOT,
     now: () => clock,
@@ -94,9 +96,46 @@ describe('registry: fetch, cache, offline', () => {
     assert.equal(JSON.parse(readFileSync(options().cacheFile, 'utf8')).registry.agents[0].id, 'tiny');
   });
 
-  it('reads only http(s) URLs', async () => {
+  it('reads only https (and allowed http) URLs', async () => {
     const loaded = await loadRegistry({ ...options(), url: `file://${SNAPSHOT}` });
     assert.equal(loaded.source.kind, 'snapshot');
-    assert.match(loaded.source.kind === 'snapshot' ? loaded.source.error : '', /only http\(s\)/);
+    assert.match(loaded.source.kind === 'snapshot' ? loaded.source.error : '', /only https URLs are read/);
   });
+
+  it('refuses the list over plain http unless the user named its host, and asks nothing then', async () => {
+    const { allowHttpFrom: _allowed, ...https } = options();
+    const loaded = await loadRegistry(https);
+    assert.equal(loaded.source.kind, 'snapshot');
+    assert.match(
+      loaded.source.kind === 'snapshot' ? loaded.source.error : '',
+      /is not https: .*acpAgents\.registry\.allowHttpFrom/,
+    );
+    assert.deepEqual(server.requests, [], 'not even asked');
+    // Named by host name alone (any port) it is allowed too.
+    assert.equal((await loadRegistry({ ...https, allowHttpFrom: ['127.0.0.1'] })).source.kind, 'network');
+  });
+
+  it('refuses a redirect to a host that is not allowed, before reading its answer', async () => {
+    const moved = server.url('/registry.json').replace('127.0.0.1', 'localhost');
+    server.redirects.set('/moved.json', moved);
+    const loaded = await loadRegistry({ ...options(), url: server.url('/moved.json') });
+    assert.equal(loaded.source.kind, 'snapshot');
+    assert.match(loaded.source.kind === 'snapshot' ? loaded.source.error : '', /localhost.* is not https/);
+  });
+
+  for (const declareLength of [true, false]) {
+    it(`stops reading a 300 MiB answer at the 5 MiB limit (${declareLength ? 'its length declared' : 'streamed'})`, async () => {
+      server.streams.set('/huge.json', { bytes: 300 * 1024 * 1024, declareLength });
+      const loaded = await loadRegistry({ ...options(), url: server.url('/huge.json') });
+      assert.equal(loaded.source.kind, 'snapshot');
+      assert.match(
+        loaded.source.kind === 'snapshot' ? loaded.source.error : '',
+        new RegExp(`larger than ${MAX_INDEX_BYTES} bytes`),
+      );
+      // What the server could hand to the socket before the client hung up: the limit and the buffers in between.
+      await until(() => server.sent.has('/huge.json'), 'the answer started');
+      const sent = server.sent.get('/huge.json') ?? 0;
+      assert.ok(sent < MAX_INDEX_BYTES + 16 * 1024 * 1024, `${sent} bytes sent`);
+    });
+  }
 });

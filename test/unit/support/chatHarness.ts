@@ -1,4 +1,5 @@
 import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
+import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,6 +34,8 @@ import type { MentionSource } from '../../../src/features/mentions/chat/mentionS
 import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
 import { AgentClient } from '../../../src/core/connection/agentClient';
+import type { RequestDeadlines } from '../../../src/core/connection/deadlines';
+import type { Clock } from '../../../src/core/util/clock';
 
 export function testAgent(id: string, env: Record<string, string> = {}): AgentDefinition {
   return { id, label: `Test ${id}`, command: process.execPath, args: [TEST_AGENT_JS], env };
@@ -50,6 +53,19 @@ export class RecordingView {
   }
   events(): ThreadEventMessage[] {
     return this.of('thread_events').flatMap((m) => m.events);
+  }
+  /** Whether the view was shown a tool card that waits for the user's permission. */
+  askedPermission(): boolean {
+    return this.events().some(
+      (e) =>
+        e.type === 'entry_updated' &&
+        e.entry.kind === 'tool_call' &&
+        e.entry.permission?.status === 'pending',
+    );
+  }
+  /** The notices the chat's view was sent, in order. */
+  notices(): Extract<ThreadEventMessage, { type: 'notice' }>['notice'][] {
+    return this.events().flatMap((event) => (event.type === 'notice' ? [event.notice] : []));
   }
 }
 
@@ -90,11 +106,16 @@ export interface HarnessOptions {
   readonly moreContributions?: (harness: ChatHarness) => ChatContributionFactory[];
   /** The port the agents' file requests go to (default: the disk, unconfined). */
   readonly fileSystem?: (harness: ChatHarness) => FileSystemPort;
+  /** The clock the agents' request deadlines run on (a test moves it by hand). */
+  readonly clock?: Clock;
+  /** The agents' request deadlines (the defaults for what is not given). */
+  readonly deadlines?: Partial<RequestDeadlines>;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
 export class ChatHarness {
   readonly dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+  private disposed = false;
   /** Documents "Open the whole message" opened. */
   readonly readOnlyDocuments: { title: string; text: string }[] = [];
   readonly storageDir: string;
@@ -103,7 +124,7 @@ export class ChatHarness {
   /** The permission port: records every request the agents make (none is answered by policy). */
   readonly permissions = new PolicyPermissions(() => undefined);
   /** The agents' questions, as in the product (`ports.elicitation` and the chat's relay). */
-  readonly elicitations = new ElicitationBroker(this.logger);
+  readonly elicitations = new ElicitationBroker(this.logger, compileAgentPattern);
   /** The tool cards' "Open in terminal" as the editor got them: the terminal and the view's chat's session. */
   readonly shownTerminals: { terminalId: string; sessionId: string | undefined }[] = [];
   /** URLs the chat opened (the editor's `openUrl`). */
@@ -113,6 +134,8 @@ export class ChatHarness {
   view = new RecordingView();
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
+  /** How often the view asked for the agent log (a failure card's "Show Agent Log"). */
+  showLogRuns = 0;
   manageTrustRuns = 0;
 
   constructor(options: HarnessOptions) {
@@ -142,6 +165,9 @@ export class ChatHarness {
         checkAgents: async () => {
           this.checkAgentsRuns++;
         },
+        showLog: async () => {
+          this.showLogRuns++;
+        },
         ...(options.pickFiles ? { pickFiles: options.pickFiles } : {}),
         showTerminal: async (terminalId, sessionId) => {
           this.shownTerminals.push({ terminalId, sessionId });
@@ -153,6 +179,8 @@ export class ChatHarness {
       clientOptions: {
         ...(options.maxMessageChars ? { threadLimits: { maxMessageChars: options.maxMessageChars } } : {}),
         ...(options.traceProtocol ? { traceProtocol: true } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+        ...(options.deadlines ? { deadlines: options.deadlines } : {}),
       },
       storageDir: this.storageDir,
       ...(options.retention ? { retention: () => options.retention as Retention } : {}),
@@ -196,7 +224,18 @@ export class ChatHarness {
     return entries.map((e) => ('text' in e ? `${e.kind}:${e.text}` : `${e.kind}:${e.title}`)).join('|');
   }
 
+  /** VS Code after a restart: ends this chat keeping its storage, and returns a new harness on that storage. */
+  async restarted(options: Omit<HarnessOptions, 'storageDir'>): Promise<ChatHarness> {
+    await this.dispose({ keepStorage: true });
+    return new ChatHarness({ ...options, storageDir: this.storageDir });
+  }
+
+  /** Ends the chat; again (a test's own dispose, then its afterEach) it does nothing. */
   async dispose(options: { keepStorage?: boolean } = {}): Promise<void> {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
     await this.controller.shutdown();
     this.controller.dispose();
     this.elicitations.dispose();

@@ -5,6 +5,7 @@ import { NodeWorkspaceChanges } from './nodeWorkspaceChanges';
 import type { CheckpointWorkspace } from '../../../src/features/checkpoints/chat/checkpointWorkspace';
 import type { CheckpointStore } from '../../../src/features/checkpoints/core/types';
 import { RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
+import { ChatHarness, testAgent } from './chatHarness';
 
 /**
  * A workspace of fixed folders that is always trusted and never full: the store `open` makes, opened on
@@ -51,4 +52,19 @@ export function gitChangeReview(
     return options.wrap ? options.wrap(store) : store;
   };
   return new ChangeReview(oneStore(open), port, silentLogger, options.review);
+}
+
+/**
+ * A chat of the test agent whose change review runs over real git (`gitChangeReview`) and refreshes its
+ * live rows every 20 ms, so a test sees a running turn's files without waiting.
+ */
+export function reviewedChat(
+  onPort: (port: NodeWorkspaceChanges) => void,
+  options: Omit<GitChangeReviewOptions, 'review'> = {},
+): ChatHarness {
+  return new ChatHarness({
+    agents: [testAgent('a')],
+    changes: (dir, storage) =>
+      gitChangeReview(dir, storage, onPort, { ...options, review: { liveRefreshMs: 20 } }),
+  });
 }

@@ -70,3 +70,60 @@ export async function startTogether(...writers: ReturnType<typeof runWriter>[]):
     writer.go();
   }
 }
+
+/** What a stepwise window (journalWindow.ts) answers to a step. */
+export interface StepAnswer {
+  readonly problem: string | null;
+  readonly known?: boolean;
+}
+
+/**
+ * Another window as a real process that does one journal step at a time (journalWindow.ts): `step`
+ * resolves with its answer, so the test decides the order of every read, write, compaction and exit.
+ */
+export function openWindow(dir: string, chatId: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, 'journalWindow.ts'), dir, chatId],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const exited = once(child, 'exit');
+  const answers: string[] = [];
+  const waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  let buffered = '';
+  child.stdout.on('data', (data: Buffer) => {
+    buffered += data.toString();
+    for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      const next = waiting.shift();
+      if (next) {
+        next.resolve(line);
+      } else {
+        answers.push(line);
+      }
+    }
+  });
+  // 'close', not 'exit': its last answer may still be in the pipe when it exits.
+  child.on('close', (code) => {
+    for (const next of waiting.splice(0)) {
+      next.reject(new Error(`the window exited with ${code} before answering`));
+    }
+  });
+  child.stdin.on('error', () => {}); // a step after it exited fails by its answer, above
+  const step = async (command: string): Promise<StepAnswer> => {
+    const line = new Promise<string>((resolve, reject) => {
+      const ready = answers.shift();
+      if (ready !== undefined) {
+        resolve(ready);
+      } else {
+        waiting.push({ resolve, reject });
+      }
+    });
+    child.stdin.write(`${command}\n`);
+    return JSON.parse(await line) as StepAnswer;
+  };
+  return { child, step, exited };
+}

@@ -125,6 +125,56 @@ export function text(value: string): { type: 'text'; text: string } {
   return { type: 'text', text: value };
 }
 
+/** The test agent of `useTestAgent`: the one started for the running test. */
+export interface TestAgentPerTest extends TestAgent {
+  /** Stops this test's agent and starts another with `options` in its place. */
+  restart(options?: TestAgentOptions): Promise<void>;
+}
+
+/**
+ * Per test: a test agent started with `options` before it and stopped (its folder removed) after it;
+ * the object returned reads the running test's agent.
+ */
+export function useTestAgent(options?: TestAgentOptions): TestAgentPerTest {
+  let current: TestAgent | undefined;
+  beforeEach(async () => {
+    current = await startTestAgent(options);
+  });
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  const started = (): TestAgent => {
+    if (current === undefined) {
+      throw new Error('the test agent is started in beforeEach');
+    }
+    return current;
+  };
+  return {
+    get client() {
+      return started().client;
+    },
+    get logger() {
+      return started().logger;
+    },
+    get permissions() {
+      return started().permissions;
+    },
+    get terminals() {
+      return started().terminals;
+    },
+    get dir() {
+      return started().dir;
+    },
+    stop: () => started().stop(),
+    async restart(restartOptions?: TestAgentOptions) {
+      await started().stop();
+      current = undefined;
+      current = await startTestAgent(restartOptions);
+    },
+  };
+}
+
 /**
  * Per test: a state folder for the test agent (`TEST_AGENT_STATE_DIR`: its sessions outlive its
  * process, as a real agent's do) and every agent the test starts, all stopped and removed after it.

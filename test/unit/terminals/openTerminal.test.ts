@@ -4,16 +4,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { ChatHarness, testAgent } from '../support/chatHarness';
+import { ownedPerTest } from '../../support/ownedPerTest';
 
 describe('"Open in terminal" from a tool card', () => {
-  let chat: ChatHarness | undefined;
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-  });
+  const owned = ownedPerTest();
 
   it("asks the editor for the view's chat's session's terminal", async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')] });
+    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.ready();
     await chat.send('terminal echo hi');
     const entries = chat.controller.viewState().chat?.thread.entries ?? [];

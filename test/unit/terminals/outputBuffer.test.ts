@@ -2,41 +2,49 @@ import { strict as assert } from 'node:assert';
 import { OutputBuffer } from '../../../src/features/terminals/core/outputBuffer';
 
 describe('OutputBuffer', () => {
-  it('keeps all output within the byte limit and is not truncated', () => {
-    const buffer = new OutputBuffer(10);
-    buffer.append(Buffer.from('hello'));
-    buffer.append(Buffer.from('world'));
+  /** What a buffer of `limit` bytes holds, and whether it says it dropped some, after `appends` in order. */
+  const CASES: { title: string; limit: number; appends: string[]; text: string; truncated: boolean }[] = [
+    {
+      title: 'keeps all output within the byte limit and is not truncated',
+      limit: 10,
+      appends: ['hello', 'world'],
+      text: 'helloworld',
+      truncated: false,
+    },
+    {
+      title: 'drops the oldest bytes beyond the limit and reports truncation',
+      limit: 6,
+      appends: ['line1\n', 'line2\n'],
+      text: 'line2\n',
+      truncated: true,
+    },
+    {
+      title: 'keeps the tail of a single chunk larger than the limit',
+      limit: 3,
+      appends: ['abcdefg'],
+      text: 'efg',
+      truncated: true,
+    },
+    {
+      // Cutting '€ab' to 3 bytes keeps only 'ab' (the cut lands inside '€'), leaving room for one byte.
+      title: 'stays truncated after a later append that fits',
+      limit: 3,
+      appends: ['€ab', 'c'],
+      text: 'abc',
+      truncated: true,
+    },
+  ];
+  for (const { title, limit, appends, text, truncated } of CASES) {
+    it(title, () => {
+      const buffer = new OutputBuffer(limit);
+      for (const chunk of appends) {
+        buffer.append(Buffer.from(chunk));
+      }
 
-    assert.equal(buffer.text(), 'helloworld');
-    assert.equal(buffer.truncated, false);
-  });
-
-  it('drops the oldest bytes beyond the limit and reports truncation', () => {
-    const buffer = new OutputBuffer(6);
-    buffer.append(Buffer.from('line1\n'));
-    buffer.append(Buffer.from('line2\n'));
-
-    assert.equal(buffer.text(), 'line2\n');
-    assert.equal(buffer.truncated, true);
-  });
-
-  it('keeps the tail of a single chunk larger than the limit', () => {
-    const buffer = new OutputBuffer(3);
-    buffer.append(Buffer.from('abcdefg'));
-
-    assert.equal(buffer.text(), 'efg');
-    assert.equal(buffer.truncated, true);
-  });
-
-  it('stays truncated after a later append that fits', () => {
-    const buffer = new OutputBuffer(3);
-    // Cutting '€ab' to 3 bytes keeps only 'ab' (the cut lands inside '€'), leaving room for one byte.
-    buffer.append(Buffer.from('€ab'));
-    buffer.append(Buffer.from('c'));
-
-    assert.equal(buffer.text(), 'abc');
-    assert.equal(buffer.truncated, true);
-  });
+      assert.equal(buffer.text(), text);
+      assert.equal(buffer.truncated, truncated);
+    });
+  }
 
   it('does not split a two-byte character at the cut', () => {
     const buffer = new OutputBuffer(3);

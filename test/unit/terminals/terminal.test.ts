@@ -1,15 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { ToolCallEntry } from '../../../src/core/thread/threadTypes';
-import { entriesOf, startTestAgent, text, type TestAgent } from '../support/testAgent';
+import { entriesOf, text, useTestAgent } from '../support/testAgent';
 
 describe('terminal/* requests', () => {
-  let agent: TestAgent;
-  beforeEach(async () => {
-    agent = await startTestAgent();
-  });
-  afterEach(async () => {
-    await agent.stop();
-  });
+  const agent = useTestAgent();
 
   it('creates a terminal, waits for the exit, reads the output and releases it', async () => {
     const session = await agent.client.newSession({ cwd: agent.dir });

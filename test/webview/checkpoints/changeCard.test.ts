@@ -184,3 +184,42 @@ describe('webview: the change card lists what a turn changed', () => {
     assert.equal(await card(page).locator('.change-files').isVisible(), true);
   });
 });
+
+describe('webview: the change card in a narrow sidebar', () => {
+  const chat = useChatPages();
+
+  // VS Code's sidebar is 300 px wide by default, and people narrow it further: the file name is what
+  // tells the files apart, so its folder gives way first and the name is cut only once no folder shows.
+  for (const width of [300, 240]) {
+    it(`cuts the folder before the file name at ${width} px`, async () => {
+      const page = await chat.open({ width, height: 600 });
+      const files = [
+        fileChange('src/obsolete.ts', { added: 3, removed: 1 }),
+        fileChange('test/unit/some/deep/folder/obsolete.ts', { kind: 'created', added: 30 }),
+        fileChange('lib/a/b/c/obsoleteCheckpointCleanerForLargeWorkspaces.ts'),
+      ];
+      await page.host(snapshot({ turns: [finishedTurn({ changes: turnChanges(files) })] }));
+      const widths = await card(page)
+        .locator('.change-row')
+        .evaluateAll((rows) =>
+          rows.map((row) => {
+            const name = row.querySelector<HTMLElement>('.change-name');
+            const folder = row.querySelector<HTMLElement>('.change-folder');
+            return {
+              name: name?.textContent,
+              nameCut: (name?.scrollWidth ?? 0) > (name?.clientWidth ?? 0),
+              folderShown: folder?.getBoundingClientRect().width ?? 0,
+            };
+          }),
+        );
+      for (const row of widths) {
+        if (row.nameCut) {
+          assert.ok(row.folderShown < 1, `${row.name} is cut while ${row.folderShown} px of its folder show`);
+        }
+      }
+      if (width === 300) {
+        assert.equal(widths[0]?.nameCut, false, 'a short name fits whole at the default width');
+      }
+    });
+  }
+});

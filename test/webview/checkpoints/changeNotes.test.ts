@@ -103,6 +103,40 @@ describe('webview: what a change card or a turn without a checkpoint says is not
     page.assertClean();
   });
 
+  it('lists a link the agent made as a link with its target, and says plainly when it leads outside (screenshot)', async () => {
+    const page = await chat.open({ width: 480, height: 420 });
+    await page.host(
+      snapshot({
+        entries: [message('user', 'u1', 'Share the notes')],
+        turns: [
+          finishedTurn({
+            changes: turnChanges([
+              fileChange('notes.txt', { link: { target: '/home/me/.ssh/config', outside: true } }),
+              fileChange('alias.txt', { kind: 'created', link: { target: 'real.txt', outside: false } }),
+              fileChange('src/app.ts'),
+            ]),
+          }),
+        ],
+      }),
+    );
+    const outside = row(page, '/w/notes.txt');
+    assert.equal(await outside.locator('.change-link-target').innerText(), '→ /home/me/.ssh/config');
+    assert.equal(await outside.locator('.change-kind').getAttribute('aria-label'), 'Now a link');
+    assert.equal(
+      await outside.locator('.change-outside').innerText(),
+      'It links to /home/me/.ssh/config, outside the workspace: the agent may have changed files outside the workspace through it.',
+    );
+    const inside = row(page, '/w/alias.txt');
+    assert.equal(await inside.locator('.change-link-target').innerText(), '→ real.txt');
+    assert.equal(await inside.locator('.change-kind').getAttribute('aria-label'), 'Link created');
+    assert.equal(await inside.locator('.change-outside').count(), 0, 'a link inside is not called outside');
+    assert.equal(await row(page, '/w/src/app.ts').locator('.change-link-target').count(), 0);
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/change-card-links.png` });
+    page.assertClean();
+  });
+
   it('says on a turn without a checkpoint why there is none, in place of Restore checkpoint (screenshot)', async () => {
     const page = await chat.open({ width: 480, height: 300 });
     await page.host(
@@ -127,6 +161,55 @@ describe('webview: what a change card or a turn without a checkpoint says is not
     await page.page.evaluate(() => document.fonts.ready);
     await mkdir(OUT, { recursive: true });
     await page.page.screenshot({ path: `${OUT}/checkpoint-problem.png` });
+    page.assertClean();
+  });
+});
+
+describe('webview: a turn whose checkpoint was taken late, or is still being taken', () => {
+  const chat = useChatPages();
+  const LATE =
+    'Checkpoint taken 14 s into this turn (a large workspace or a busy machine): changes made before then are not listed, and Undo and Restore go back to how files were then.';
+
+  it('says so under Restore checkpoint and on the card; while it is taken, says that in its place (screenshot)', async () => {
+    const page = await chat.open({ width: 480, height: 640 });
+    await page.host(
+      snapshot({
+        entries: [
+          message('user', 'u1', 'Rename the config loader', { turnId: 't1' }),
+          message('user', 'u2', 'And its tests', { turnId: 't2' }),
+        ],
+        turns: [
+          finishedTurn({
+            checkpointProblem: LATE,
+            changes: turnChanges([fileChange('src/config.ts', { added: 4, removed: 4 })]),
+          }),
+          finishedTurn({
+            id: 't2',
+            status: 'running',
+            endedAt: undefined,
+            checkpointId: undefined,
+            checkpointProblem:
+              "The checkpoint before this turn was still being taken after 10 s: the turn's changes are listed once it is done.",
+            changes: undefined,
+          }),
+        ],
+      }),
+    );
+    await page.page.locator('[data-entry-id="u1"]').hover();
+    assert.equal(
+      await page.page.locator('section[data-turn-id="t1"] .restore-checkpoint').count(),
+      1,
+      'Restore is still offered',
+    );
+    const note = page.page.locator('.checkpoint-late[data-turn-id="t1"]');
+    assert.equal(await note.innerText(), LATE);
+    assert.equal(await note.getAttribute('role'), 'note');
+    assert.equal(await card(page, 't1').locator('.change-late').innerText(), LATE);
+    const pending = page.page.locator('.checkpoint-problem[data-turn-id="t2"]');
+    assert.match(await pending.innerText(), /still being taken after 10 s/);
+    await page.page.evaluate(() => document.fonts.ready);
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/checkpoint-late.png` });
     page.assertClean();
   });
 });

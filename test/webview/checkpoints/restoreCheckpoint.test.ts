@@ -6,7 +6,7 @@ import { useChatPages } from '../support/suite';
 describe('webview: Restore checkpoint and the restored mark', () => {
   const chat = useChatPages();
 
-  it('offers Restore checkpoint on finished turns with a checkpoint, disabled while a turn runs', async () => {
+  it('offers Restore checkpoint on finished turns with a checkpoint, made on hover or focus, disabled while a turn runs', async () => {
     const page = await chat.open();
     const first = finishedTurn({ id: 't1', checkpointId: 'cp-1' });
     const noCheckpoint = finishedTurn({ id: 't2', checkpointId: undefined, startedAt: T0 + 10_000 });
@@ -24,25 +24,30 @@ describe('webview: Restore checkpoint and the restored mark', () => {
     );
     const restore = (turnId: string) =>
       page.page.locator(`section[data-turn-id="${turnId}"] .restore-checkpoint`);
+    const hover = (entryId: string) => page.page.locator(`[data-entry-id="${entryId}"]`).hover();
+    assert.equal(await page.page.locator('.message-actions').count(), 0, 'no turn has its actions up front');
+    for (const entryId of ['u1', 'u2', 'u3']) {
+      await hover(entryId);
+    }
     assert.equal(await restore('t1').count(), 1);
     assert.equal(await restore('t2').count(), 0, 'no checkpoint: no restore');
     assert.equal(await restore('t3').count(), 0, 'the running turn has none');
     assert.equal(await restore('t1').isDisabled(), true, 'disabled while t3 runs');
-    // Right under the message that started the turn.
+    // Among the message's actions, before its text.
     assert.equal(
       await page.page
         .locator('[data-entry-id="u1"]')
-        .evaluate((entry) => entry.nextElementSibling?.classList.contains('checkpoint-row')),
+        .evaluate((entry) => entry.firstElementChild?.matches('.message-actions:has(> .restore-checkpoint)')),
       true,
     );
 
     await page.host(events(ended({ ...third, status: 'completed', stopReason: 'end_turn' })));
     assert.equal(await restore('t1').isDisabled(), false);
-    assert.equal(await restore('t3').count(), 1);
-    assert.equal(await restore('t1').innerText(), 'Restore checkpoint');
+    assert.equal(await restore('t3').count(), 1, 'the actions shown are kept up to date');
+    assert.equal(await restore('t1').getAttribute('aria-label'), 'Restore checkpoint');
     assert.equal(
       await restore('t1').getAttribute('title'),
-      'Put the workspace back to how it was before this message',
+      'Restore checkpoint: put the workspace back to how it was before this message',
     );
     assert.equal(await restore('t1').locator('.codicon-discard').count(), 1);
     await page.clearPosted();
@@ -56,6 +61,34 @@ describe('webview: Restore checkpoint and the restored mark', () => {
     await page.host(events(started(turn('t4', { startedAt: T0 + 30_000 }))));
     assert.equal(await restore('t1').isDisabled(), true, 'a new turn runs');
     assert.equal(await restore('t3').isDisabled(), true);
+  });
+
+  it('makes a message’s actions when the keyboard reaches it: Tab goes on to them', async () => {
+    const page = await chat.open();
+    await page.host(
+      snapshot({
+        entries: [message('user', 'u1', 'one'), message('agent', 'a1', 'done one')],
+        turns: [finishedTurn({ id: 't1', checkpointId: 'cp-1' })],
+      }),
+    );
+    await page.page.locator('.transcript').focus();
+    await page.page.keyboard.press('Tab');
+    assert.equal(await page.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'You');
+    await page.page.keyboard.press('Tab');
+    assert.equal(
+      await page.page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      'Restore checkpoint',
+    );
+    await page.page.keyboard.press('Tab');
+    assert.equal(
+      await page.page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      'Edit and resend',
+    );
+    assert.equal(
+      await page.page.locator('[data-entry-id="u1"] .message-actions').evaluate((bar) => getComputedStyle(bar).opacity),
+      '1',
+      'shown while the focus is in the message',
+    );
   });
 
   it('marks the restored message with a divider and everything from there that the restore undid', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import type { ChatSummary } from '../../../src/protocol';
+import { TRANSCRIPT_URI_PREFIX, type ChatSummary } from '../../../src/protocol';
 import { CHAT_ID, message, snapshot, turn } from '../support/builders';
+import { openChatList } from '../support/chatList';
 import { saveForDocs } from '../support/docs';
 import { useChatPages } from '../support/suite';
 
@@ -43,9 +44,11 @@ describe('webview: edit and resend an earlier message', () => {
       assert.equal(await input.inputValue(), 'Add a parser');
       assert.equal(await input.evaluate((element) => element === document.activeElement), true);
       const strip = page.page.locator('.edit-strip');
-      assert.match((await strip.textContent()) ?? '', /sending starts a fork/);
+      assert.match((await strip.textContent()) ?? '', /sending forks the chat there/);
       // Its turn has a checkpoint: restoring the files first is offered.
-      await page.page.getByLabel('Restore the files to before it first').check();
+      // The checkbox is a native one drawn like VS Code's: its label is what the user clicks.
+      await page.page.getByText('Restore the files to before it first').click();
+      assert.equal(await page.page.getByLabel('Restore the files to before it first').isChecked(), true);
       await input.fill('Add a strict parser');
       await page.page.screenshot({ path: `${OUT}/edit-resend-${theme}.png` });
       if (theme === 'dark') {
@@ -62,12 +65,116 @@ describe('webview: edit and resend an earlier message', () => {
     });
   }
 
+  it('a send the host did not make (the restore was cancelled, or it failed) keeps the edit: same message, box ticked, text back', async () => {
+    const page = await chat.open({ width: 480, height: 560 });
+    await page.host(snapshot(THREAD));
+    const edited = page.page.locator('[data-entry-id="e1"]');
+    await edited.hover();
+    await edited.getByRole('button', { name: 'Edit and resend' }).click();
+    const restore = page.page.getByLabel('Restore the files to before it first');
+    await page.page.getByText('Restore the files to before it first').click();
+    assert.equal(await restore.isChecked(), true);
+    const input = page.page.locator('.composer-input');
+    await input.fill('Add a strict parser');
+    await input.press('Enter');
+    const strip = page.page.locator('.edit-strip');
+    assert.equal(await strip.isHidden(), true, 'sent: editing ends while the host works');
+
+    for (const answer of [
+      { type: 'send_cancelled' as const },
+      { type: 'error' as const, message: 'Stop the running turn before restoring a checkpoint.' },
+    ]) {
+      await page.host(answer);
+      assert.equal(await strip.isHidden(), false, `${answer.type}: editing goes on`);
+      assert.equal(await restore.isChecked(), true, 'the restore box as it was');
+      assert.equal(await input.inputValue(), 'Add a strict parser', 'the edit is back in the composer');
+      if (answer.type === 'send_cancelled') {
+        await page.page.screenshot({ path: `${OUT}/edit-resend-cancelled.png` });
+        assert.doesNotMatch(
+          await page.page.locator('body').innerText(),
+          /error/i,
+          'a cancel is not an error',
+        );
+      }
+      await page.clearPosted();
+      await input.press('Enter');
+      assert.deepEqual(
+        (await page.posted()).at(-1),
+        {
+          type: 'edit_resend',
+          entryId: 'e1',
+          restoreCheckpoint: true,
+          text: 'Add a strict parser',
+        },
+        'sent again as the same edit, not as a plain send',
+      );
+    }
+  });
+
+  // 300 px is VS Code's default sidebar width; 240 px a narrowed one.
+  for (const width of [300, 240]) {
+    it(`lays the strip out in lines at ${width} px: its words, the checkbox and Cancel never overlap`, async () => {
+      const page = await chat.open({ width, height: 560 });
+      await page.host(snapshot(THREAD));
+      // A message's actions are made when the pointer comes over it.
+      const message = page.page.locator('[data-entry-id="e1"]');
+      await message.hover();
+      await message.getByRole('button', { name: 'Edit and resend' }).click();
+      const box = async (selector: string) => {
+        const found = await page.page.locator(`.edit-strip ${selector}`).boundingBox();
+        assert.ok(found, `${selector} is shown`);
+        return found;
+      };
+      const text = await box('.edit-strip-text');
+      const restore = await box('label:has(input[type="checkbox"])');
+      const close = await box('button[aria-label="Cancel editing"]');
+      const lineHeight = await page.page
+        .locator('.edit-strip-text')
+        .evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 16);
+      const lines = Math.round(text.height / lineHeight);
+      assert.ok(lines <= (width === 300 ? 2 : 3), `the text takes ${lines} lines`);
+      assert.ok(text.width >= 140, `the text is ${text.width} px wide, not a column of words`);
+      for (const [name, other] of [
+        ['the checkbox', restore],
+        ['Cancel', close],
+      ] as const) {
+        assert.ok(!overlaps(text, other), `the text and ${name} overlap`);
+      }
+      assert.ok(!overlaps(restore, close), 'the checkbox and Cancel overlap');
+      await page.page.screenshot({ path: `${OUT}/edit-strip-${width}.png` });
+    });
+  }
+
+  it('names the earlier conversation a fork carries for what it is, not by its file name', async () => {
+    const page = await chat.open({ width: 300, height: 560 });
+    const carried = {
+      type: 'resource' as const,
+      uri: `${TRANSCRIPT_URI_PREFIX}81f9a5a8-4bd0-4c1e-9f0e-2a7f3c1d9e11.md`,
+      mimeType: 'text/markdown',
+      chars: 293,
+    };
+    await page.host(
+      snapshot({
+        entries: [message('user', 'f1', 'Add a strict parser', { attachments: [carried] })],
+        turns: [turn('t1', done)],
+      }),
+    );
+    const chip = page.page.locator('[data-entry-id="f1"] .chip');
+    assert.equal(collapse(await chip.innerText()), 'the conversation up to here 293 chars');
+    assert.doesNotMatch((await chip.getAttribute('title')) ?? '', /\.md|81f9a5a8/);
+  });
+
   it('offers no restore without a checkpoint, Cancel leaves editing, and a plain send stays a send', async () => {
     const page = await chat.open({ width: 480, height: 560 });
     await page.host(snapshot(THREAD));
     const second = page.page.locator('[data-entry-id="e3"]');
-    // Keyboard: the action is reachable with Tab focus.
-    await second.getByRole('button', { name: 'Edit and resend' }).focus();
+    // Keyboard: the message takes the focus, and its action is the next Tab stop.
+    await second.focus();
+    await page.page.keyboard.press('Tab');
+    assert.equal(
+      await page.page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      'Edit and resend',
+    );
     await page.page.keyboard.press('Enter');
     assert.equal(await page.page.getByLabel('Restore the files to before it first').count(), 0);
     await page.page.getByRole('button', { name: 'Cancel editing' }).click();
@@ -86,11 +193,12 @@ describe('webview: edit and resend an earlier message', () => {
       chatSummary(CHAT_ID, 'Add a parser', { updatedAt: NOW - 120_000 }),
     ];
     await page.host(snapshot(running, { chats }));
+    await page.page.locator('[data-entry-id="e1"]').hover();
     await page.page.locator('[data-entry-id="e1"]').getByRole('button', { name: 'Edit and resend' }).click();
     assert.equal(await page.page.locator('.edit-strip').isHidden(), true);
     assert.match(await page.page.locator('body').innerText(), /Wait for the agent to finish/);
 
-    await page.page.getByRole('button', { name: 'Show chats' }).click();
+    await openChatList(page);
     const rows = page.page.locator('.chat-list-items').first().locator('.chat-row');
     assert.deepEqual(await rows.locator('.chat-title').allTextContents(), [
       'Something else',
@@ -100,3 +208,18 @@ describe('webview: edit and resend an earlier message', () => {
     assert.equal(await rows.nth(2).evaluate((row) => row.classList.contains('chat-fork')), true);
   });
 });
+
+interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Mention } from '../../../src/protocol';
 import { message, snapshot, turn } from '../support/builders';
+import type { Locator } from 'playwright-core';
+import type { ChatPage } from '../support/chatPage';
 import { useChatPages } from '../support/suite';
 
 const HELLO: Mention = {
@@ -21,12 +23,25 @@ const SELECTION: Mention = {
 describe('webview: @-mentions', () => {
   const chat = useChatPages();
 
-  it('asks the host as "@hel" is typed, picks with the keyboard, shows a chip and sends the mention', async () => {
+  /** A fresh chat page whose composer the user clicked and typed `text` in, key by key. */
+  async function typeInComposer(text: string): Promise<{ page: ChatPage; input: Locator }> {
     const page = await chat.open();
     await page.host(snapshot());
     const input = page.page.locator('.composer-input');
     await input.click();
-    await input.pressSequentially('Explain @hel');
+    await input.pressSequentially(text);
+    return { page, input };
+  }
+
+  /** The host answers the picker's latest query with `items`. */
+  async function answerLatestQuery(page: ChatPage, items: Mention[]): Promise<void> {
+    const last = (await page.postedOf('mention_query')).at(-1);
+    assert.ok(last, 'the picker asked');
+    await page.host({ type: 'mention_results', requestId: last.requestId, items });
+  }
+
+  it('asks the host as "@hel" is typed, picks with the keyboard, shows a chip and sends the mention', async () => {
+    const { page, input } = await typeInComposer('Explain @hel');
     const queries = await page.postedOf('mention_query');
     assert.deepEqual(
       queries.map((query) => query.query),
@@ -72,11 +87,7 @@ describe('webview: @-mentions', () => {
   });
 
   it('shows only the answer to the latest query', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
-    await input.click();
-    await input.pressSequentially('@he');
+    const { page } = await typeInComposer('@he');
     const [, first, second] = await page.postedOf('mention_query');
     assert.ok(first && second);
     await page.host({ type: 'mention_results', requestId: second.requestId, items: [HELLO] });
@@ -87,14 +98,8 @@ describe('webview: @-mentions', () => {
   });
 
   it('Escape closes the picker and Enter then sends the text as typed', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
-    await input.click();
-    await input.pressSequentially('mail me @home');
-    const last = (await page.postedOf('mention_query')).at(-1);
-    assert.ok(last);
-    await page.host({ type: 'mention_results', requestId: last.requestId, items: [HELLO] });
+    const { page, input } = await typeInComposer('mail me @home');
+    await answerLatestQuery(page, [HELLO]);
     await input.press('Escape');
     assert.equal(await page.page.locator('.mention-menu').isVisible(), false);
     await input.press('Enter');
@@ -102,15 +107,10 @@ describe('webview: @-mentions', () => {
   });
 
   it('keeps a selection and its file apart, and removing a chip removes its @name from the text', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
-    await input.click();
+    const { page, input } = await typeInComposer('');
     for (const item of [SELECTION, HELLO]) {
       await input.pressSequentially(' @');
-      const last = (await page.postedOf('mention_query')).at(-1);
-      assert.ok(last);
-      await page.host({ type: 'mention_results', requestId: last.requestId, items: [item] });
+      await answerLatestQuery(page, [item]);
       await input.press('Tab');
     }
     assert.equal(await input.inputValue(), ' @Selection (hello.ts:2-3)  @hello.ts ');
@@ -129,11 +129,7 @@ describe('webview: @-mentions', () => {
   });
 
   it('does not open for an "@" inside a word (an e-mail address)', async () => {
-    const page = await chat.open();
-    await page.host(snapshot());
-    const input = page.page.locator('.composer-input');
-    await input.click();
-    await input.pressSequentially('me@example.com');
+    const { page } = await typeInComposer('me@example.com');
     assert.equal((await page.postedOf('mention_query')).length, 0);
     assert.equal(await page.page.locator('.mention-menu').isVisible(), false);
   });

@@ -1,5 +1,7 @@
 import type {
   AgentStatus,
+  ChatSummary,
+  ErrorDetails,
   HostMessage,
   SessionStateMessage,
   ThreadEntryMessage,
@@ -15,8 +17,40 @@ export const CHAT_ID = 'chat-1';
 type ToolCall = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
 type Message = Exclude<ThreadEntryMessage, { kind: 'tool_call' }>;
 
+/** A chat of the chat list: an idle Claude Code chat "Fix the parser" updated now, unless `partial` says else. */
+export function chatSummary(partial: Partial<ChatSummary> = {}): ChatSummary {
+  return {
+    chatId: CHAT_ID,
+    title: 'Fix the parser',
+    agentId: 'claude',
+    agentLabel: 'Claude Code',
+    updatedAt: Date.now(),
+    running: false,
+    ...partial,
+  };
+}
+
 export function sessionState(partial: Partial<SessionStateMessage> = {}): SessionStateMessage {
   return { configOptions: [], commands: [], plan: [], ...partial };
+}
+
+type SelectOption = Extract<SessionStateMessage['configOptions'][number], { type: 'select' }>;
+
+/** A select setting `id` named `name`, offering `choices` (value → name), set to `currentValue`. */
+export function selectOption(
+  id: string,
+  name: string,
+  choices: Record<string, string>,
+  currentValue: string,
+  partial: Partial<SelectOption> = {},
+): SelectOption {
+  const offered = Object.entries(choices).map(([value, label]) => ({ value, name: label }));
+  return { type: 'select', id, name, currentValue, choices: offered, ...partial };
+}
+
+/** The agent's model setting: a select between Fast and Smart, set to `currentValue`. */
+export function modelOption(currentValue = 'fast'): SelectOption {
+  return selectOption('model', 'Model', { fast: 'Fast', smart: 'Smart' }, currentValue);
 }
 
 export function viewState(
@@ -51,6 +85,14 @@ export function snapshot(
 
 export function events(...list: ThreadEventMessage[]): HostMessage {
   return { type: 'thread_events', chatId: CHAT_ID, events: list };
+}
+
+/** The status of an agent that failed: the banner over the chat says `error`. */
+export function agentFailed(
+  agentName: string,
+  error: ErrorDetails & { readonly stderrTail?: readonly string[] },
+): HostMessage {
+  return status({ state: 'error', agentName, error });
 }
 
 export function status(value: AgentStatus): HostMessage {

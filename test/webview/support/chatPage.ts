@@ -7,6 +7,10 @@ export interface OpenOptions {
   readonly theme?: Theme;
   readonly width?: number;
   readonly height?: number;
+  /** Streamed markdown planned in the worker, as in VS Code (default); false: on the page's main thread. */
+  readonly markdownWorker?: boolean;
+  /** Runs before the page loads (routes, init scripts); `open` then does not wait for the markdown worker. */
+  readonly beforeLoad?: (page: Page) => Promise<void>;
 }
 
 /**
@@ -37,8 +41,15 @@ export class ChatPage {
     });
     const page = await context.newPage();
     const chat = new ChatPage(context, page);
-    await page.goto(server.chatUrl(options.theme ?? 'dark'));
+    const markdownWorker = options.markdownWorker ?? true;
+    await options.beforeLoad?.(page);
+    await page.goto(server.chatUrl(options.theme ?? 'dark', { markdownWorker }));
     await chat.waitForReady();
+    if (markdownWorker && !options.beforeLoad) {
+      // Streams move to the worker once it runs: before, the page plans them (tested on its own).
+      await page.waitForFunction(() => window.__markdown.worker !== 'starting');
+      assert.equal(await page.evaluate(() => window.__markdown.worker), 'ready', 'the markdown worker runs');
+    }
     return chat;
   }
 
@@ -54,14 +65,28 @@ export class ChatPage {
     await this.hostRaw(message);
   }
 
-  /** Posts anything (also invalid messages) and waits for the next rendered frame. */
+  /**
+   * Posts anything (also invalid messages) and waits for the next rendered frame, and for the markdown
+   * the worker planned meanwhile to be applied.
+   */
   async hostRaw(message: unknown): Promise<void> {
     await this.page.evaluate(
       (data) =>
         new Promise<void>((resolve) => {
           // Registered after the view's own listener, so the view has handled the message and
           // requested its frame before this requests the frame that resolves.
-          window.addEventListener('message', () => requestAnimationFrame(() => resolve()), { once: true });
+          window.addEventListener(
+            'message',
+            () =>
+              requestAnimationFrame(() => {
+                if (window.__markdown.busy) {
+                  window.addEventListener('acp-markdown-settled', () => resolve(), { once: true });
+                } else {
+                  resolve();
+                }
+              }),
+            { once: true },
+          );
           window.postMessage(data, '*');
         }),
       message,
@@ -84,9 +109,20 @@ export class ChatPage {
     });
   }
 
-  /** Waits one rendered frame (after UI interactions that schedule work). */
+  /** Waits one rendered frame (after UI interactions that schedule work), and the markdown worker's answers. */
   async frame(): Promise<void> {
-    await this.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+    await this.page.evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          requestAnimationFrame(() => {
+            if (window.__markdown.busy) {
+              window.addEventListener('acp-markdown-settled', () => resolve(), { once: true });
+            } else {
+              resolve();
+            }
+          }),
+        ),
+    );
   }
 
   assertClean(): void {

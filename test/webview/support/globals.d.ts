@@ -6,5 +6,12 @@ declare global {
     __posted: unknown[];
     __cspViolations: string[];
     __xss?: number;
+    /** What the markdown worker did: its state, whether answers are awaited, their apply time, how often all were applied. */
+    __markdown: {
+      worker: 'starting' | 'ready' | 'unavailable';
+      busy: boolean;
+      applyMs: number;
+      settled: number;
+    };
   }
 }

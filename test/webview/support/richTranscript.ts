@@ -1,5 +1,5 @@
 import type { HostMessage } from '../../../src/protocol';
-import { CHAT_ID, message, sessionState, snapshot, toolCall, turn } from './builders';
+import { CHAT_ID, message, modelOption, sessionState, snapshot, toolCall, turn } from './builders';
 
 /** A transcript with a bit of everything, for screenshots and layout checks. */
 export function richTranscript(): HostMessage[] {
@@ -82,18 +82,7 @@ export function richTranscript(): HostMessage[] {
             { id: 'code', name: 'Code' },
           ],
         },
-        configOptions: [
-          {
-            type: 'select',
-            id: 'model',
-            name: 'Model',
-            currentValue: 'fast',
-            choices: [
-              { value: 'fast', name: 'Fast' },
-              { value: 'smart', name: 'Smart' },
-            ],
-          },
-        ],
+        configOptions: [modelOption()],
         commands: [
           { name: 'explain', description: 'Explain the selected code', inputHint: 'what to explain' },
         ],

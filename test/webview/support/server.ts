@@ -49,8 +49,9 @@ export class StaticServer {
     return new StaticServer(server, origin);
   }
 
-  chatUrl(theme: Theme): string {
-    return `${this.origin}/chat.html?theme=${theme}`;
+  /** The chat page; without the markdown worker, all markdown is planned on the page's main thread. */
+  chatUrl(theme: Theme, { markdownWorker = true } = {}): string {
+    return `${this.origin}/chat.html?theme=${theme}${markdownWorker ? '' : '&worker=none'}`;
   }
 
   async stop(): Promise<void> {
@@ -70,7 +71,8 @@ async function handle(
   }
   if (url.pathname === '/chat.html') {
     const theme = url.searchParams.get('theme') === 'light' ? 'light' : 'dark';
-    return { status: 200, type: TYPES['.html'] as string, body: webviewPage(origin, theme) };
+    const markdownWorker = url.searchParams.get('worker') !== 'none';
+    return { status: 200, type: TYPES['.html'] as string, body: webviewPage(origin, theme, { markdownWorker }) };
   }
   const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
   if (!path.startsWith(ROOT + sep)) {

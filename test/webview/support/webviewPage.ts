@@ -12,12 +12,18 @@ export type Theme = 'dark' | 'light';
  * - on <body>: the theme's class and `data-vscode-theme-kind`.
  * Nothing of the page itself is changed; a page that no longer has <head> or <body> fails loudly.
  */
-export function webviewPage(origin: string, theme: Theme, nonce = randomNonce()): string {
+export function webviewPage(
+  origin: string,
+  theme: Theme,
+  { nonce = randomNonce(), markdownWorker = true }: { nonce?: string; markdownWorker?: boolean } = {},
+): string {
   const html = chatHtml({
     cspSource: origin,
     codiconCssUri: `${origin}/dist/codicon.css`,
     chatCssUri: `${origin}/media/chat.css`,
     scriptUri: `${origin}/dist/webview.js`,
+    // Without one the page plans all markdown on its main thread, as when a worker cannot start.
+    markdownWorkerUri: markdownWorker ? `${origin}/dist/markdownWorker.js` : '',
     nonce,
   });
   const fixture = `${origin}/test/webview/fixture`;

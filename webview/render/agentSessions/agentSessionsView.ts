@@ -19,13 +19,19 @@ interface Group {
 
 /**
  * "Agent sessions" in the chat list: per agent that lists its sessions (`session/list`), the sessions it
- * has — title, folder, last change — a page at a time ("More"). A row opens the session as a chat (ours,
- * when we already have one on it). Asked for each time the chat list opens, never while it stays open.
+ * has — title, folder, last change — a page at a time ("More"). A row opens the session as a chat. A
+ * session one of our chats is on is not listed: that chat is, above (one conversation, one row). Asked for
+ * each time the chat list opens, never while it stays open.
  */
 export class AgentSessionsView {
   readonly element = el('section', 'agent-sessions');
   private readonly groups = new Map<string, Group>();
   private chats: readonly ChatSummary[] = [];
+  /**
+   * Sessions opened from here since their agent's list last came: each is a chat now (listed above), so
+   * it leaves this list at once instead of showing twice until the next list marks it.
+   */
+  private readonly opening = new Set<string>();
 
   constructor(
     private readonly post: (message: ViewMessage) => boolean,
@@ -41,15 +47,21 @@ export class AgentSessionsView {
     this.post({ type: 'list_agent_sessions' });
   }
 
-  /** Our chats, for the titles of sessions we have a chat on (they follow the agent's title updates). */
+  /** Our chats: a session one of them is on shows as that chat, above, not a second time here. */
   setChats(chats: readonly ChatSummary[]): void {
     this.chats = chats;
     this.render();
   }
 
   apply(groups: readonly AgentSessionGroup[]): void {
+    // "More sessions" had focus: it goes to the first session of the page that came, not to the page.
+    const waiting = this.moreFocused();
+    const before = waiting === undefined ? 0 : this.rowsOf(waiting).length;
     for (const group of groups) {
       const shown = this.groups.get(group.agentId);
+      if (!group.append) {
+        this.forgetOpening(group.agentId);
+      }
       const sessions =
         group.append && shown
           ? [
@@ -66,10 +78,16 @@ export class AgentSessionsView {
       });
     }
     this.render();
+    if (waiting !== undefined) {
+      const rows = this.rowsOf(waiting);
+      (rows[before] ?? this.moreOf(waiting) ?? rows.at(-1))?.focus();
+    }
   }
 
   private render(): void {
-    const groups = [...this.groups.entries()].filter(([, group]) => group.sessions.length > 0 || group.error);
+    const groups = [...this.groups.entries()].filter(
+      ([agentId, group]) => this.listed(agentId, group).length > 0 || group.error || group.nextCursor,
+    );
     this.element.hidden = groups.length === 0;
     if (groups.length === 0) {
       this.element.replaceChildren();
@@ -81,10 +99,27 @@ export class AgentSessionsView {
     );
   }
 
+  /** The sessions to list: those no chat of ours is on (that chat is listed above). */
+  private listed(agentId: string, group: Group): AgentSession[] {
+    return group.sessions.filter(
+      (session) =>
+        !this.opening.has(openingKey(agentId, session.sessionId)) &&
+        (session.chatId === undefined || !this.chats.some((chat) => chat.chatId === session.chatId)),
+    );
+  }
+
+  private forgetOpening(agentId: string): void {
+    for (const key of [...this.opening]) {
+      if (key.startsWith(openingKey(agentId, ''))) {
+        this.opening.delete(key);
+      }
+    }
+  }
+
   private group(agentId: string, group: Group): HTMLElement {
     const list = el('ul', 'chat-list-items');
     list.setAttribute('aria-label', `${group.agentLabel} sessions`);
-    for (const session of group.sessions) {
+    for (const session of this.listed(agentId, group)) {
       list.append(this.row(agentId, session));
     }
     if (group.error) {
@@ -93,43 +128,79 @@ export class AgentSessionsView {
       );
     }
     if (group.nextCursor) {
-      const cursor = group.nextCursor;
-      const more = el(
-        'button',
-        'chat-open agent-sessions-more',
-        group.loading ? 'Loading…' : 'More sessions',
-      );
-      more.type = 'button';
-      more.disabled = group.loading;
-      more.addEventListener('click', () => {
-        group.loading = true;
-        this.render();
-        this.element.querySelector<HTMLElement>('.agent-sessions-more')?.focus();
-        this.post({ type: 'list_agent_sessions', agentId, cursor });
-      });
-      list.append(el('li', 'chat-row', more));
+      list.append(el('li', 'chat-row', this.moreButton(agentId, group, group.nextCursor)));
     }
-    return el('div', 'agent-sessions-group', el('div', 'agent-sessions-agent', group.agentLabel), list);
+    const element = el(
+      'div',
+      'agent-sessions-group',
+      el('div', 'agent-sessions-agent', group.agentLabel),
+      list,
+    );
+    element.dataset.agentId = agentId;
+    return element;
+  }
+
+  private moreButton(agentId: string, group: Group, cursor: string): HTMLElement {
+    const more = el('button', 'chat-open agent-sessions-more', group.loading ? 'Loading…' : 'More sessions');
+    more.type = 'button';
+    more.dataset.agentId = agentId;
+    // Not `disabled` while its page comes: a disabled button loses focus, which would fall to the page.
+    more.setAttribute('aria-disabled', String(group.loading));
+    more.addEventListener('click', () => {
+      if (group.loading) {
+        return;
+      }
+      group.loading = true;
+      this.render();
+      this.moreOf(agentId)?.focus();
+      this.post({ type: 'list_agent_sessions', agentId, cursor });
+    });
+    return more;
+  }
+
+  /** The agent whose "More sessions" has focus. */
+  private moreFocused(): string | undefined {
+    const focused = document.activeElement;
+    return focused instanceof HTMLElement && focused.classList.contains('agent-sessions-more')
+      ? focused.dataset.agentId
+      : undefined;
+  }
+
+  private groupElement(agentId: string): HTMLElement | undefined {
+    return [...this.element.querySelectorAll<HTMLElement>('.agent-sessions-group')].find(
+      (group) => group.dataset.agentId === agentId,
+    );
+  }
+
+  private rowsOf(agentId: string): HTMLElement[] {
+    return [
+      ...(this.groupElement(agentId)?.querySelectorAll<HTMLElement>('.agent-session .chat-open') ?? []),
+    ];
+  }
+
+  private moreOf(agentId: string): HTMLElement | undefined {
+    return this.groupElement(agentId)?.querySelector<HTMLElement>('.agent-sessions-more') ?? undefined;
   }
 
   private row(agentId: string, session: AgentSession): HTMLElement {
-    const chat = session.chatId ? this.chats.find((c) => c.chatId === session.chatId) : undefined;
-    const title = chat?.title || session.title || 'Untitled session';
+    const title = session.title || 'Untitled session';
     const folder = session.cwd.split(/[\\/]/).filter(Boolean).at(-1) ?? session.cwd;
     const meta = [folder, session.updatedAt === undefined ? '' : relativeTime(session.updatedAt)]
       .filter(Boolean)
       .join(' · ');
     const open = el('button', 'chat-open', el('span', 'chat-title', title), el('span', 'chat-meta', meta));
     open.type = 'button';
-    open.title = `${title}\n${session.cwd}${chat ? '\nOpen in this window' : ''}`;
+    open.title = `${title}\n${session.cwd}`;
     open.addEventListener('click', () => {
       this.opened();
+      this.opening.add(openingKey(agentId, session.sessionId));
       this.post({ type: 'open_agent_session', agentId, sessionId: session.sessionId });
+      this.render();
     });
-    const row = el('li', 'chat-row agent-session', open);
-    if (chat) {
-      row.dataset.chatId = chat.chatId;
-    }
-    return row;
+    return el('li', 'chat-row agent-session', open);
   }
+}
+
+function openingKey(agentId: string, sessionId: string): string {
+  return `${agentId}\n${sessionId}`;
 }

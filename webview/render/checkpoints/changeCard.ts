@@ -45,6 +45,9 @@ export class ChangeCardView {
       'Only files the agent named or wrote through the editor are tracked — git is not available.',
     ),
   );
+  /** "The checkpoint before this turn was taken N s into it …": what the list cannot hold. */
+  private readonly lateNote = el('div', 'note change-late');
+  private lateText: string | undefined;
   private readonly list = el('ul', 'change-files');
   private readonly rows = new Map<string, Row>();
   private shown: TurnChangesMessage | undefined;
@@ -57,7 +60,7 @@ export class ChangeCardView {
     private readonly post: (message: ViewMessage) => boolean,
   ) {
     this.disclosure.header.append(icon('diff-multiple'), this.title, this.stats, this.liveIndicator);
-    this.disclosure.body.append(this.hint, this.untrackedNote, this.list);
+    this.disclosure.body.append(this.hint, this.lateNote, this.untrackedNote, this.list);
     // After the body, outside it: Keep all and Undo all stay at hand when a long list is folded.
     this.disclosure.body.after(this.actions);
     this.element = el('div', 'turn-changes', this.disclosure.element);
@@ -67,8 +70,12 @@ export class ChangeCardView {
     this.element.hidden = true;
   }
 
-  /** Shows the turn's changes; hidden while there are none. */
-  update(changes: TurnChangesMessage | undefined): void {
+  /**
+   * Shows the turn's changes; hidden while there are none. `checkpointNote`: what is wrong with the
+   * turn's checkpoint (taken late, while the turn ran), said on the card too.
+   */
+  update(changes: TurnChangesMessage | undefined, checkpointNote?: string): void {
+    this.renderLateNote(checkpointNote);
     if (changes === this.shown) {
       return;
     }
@@ -99,6 +106,14 @@ export class ChangeCardView {
     this.renderActions(changes);
     this.renderRows(changes);
     this.restoreFocus(focus);
+  }
+
+  private renderLateNote(text: string | undefined): void {
+    this.lateNote.hidden = text === undefined;
+    if (text !== undefined && text !== this.lateText) {
+      this.lateNote.replaceChildren(icon('warning'), el('span', '', text));
+    }
+    this.lateText = text;
   }
 
   private renderUntracked(folders: readonly string[]): void {
@@ -234,6 +249,6 @@ export class ChangeCardView {
     this.shown = undefined;
     this.rows.clear();
     this.actionsKey = '';
-    this.update(changes);
+    this.update(changes, this.lateText);
   }
 }

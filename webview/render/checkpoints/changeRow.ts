@@ -15,17 +15,24 @@ const DECISION_BADGES: Partial<Record<TurnFileChangeMessage['decision'], string>
   undone: 'Undone',
 };
 
+/** A link's kind, in words: what the turn did with it. */
+const LINK_KIND: Record<TurnFileChangeMessage['kind'], string> = {
+  created: 'Link created',
+  modified: 'Now a link',
+  deleted: 'Link removed',
+};
+
 /**
  * One file of a change card: kind icon, the name (bold) and folder (dim) that open the diff, +/−
  * or "binary", the Kept / Undone badge, and Open diff, Keep and Undo (those two while the change
- * is pending and the turn no longer writes).
+ * is pending and the turn no longer writes); a link shows its target, and a note when it leads outside.
  */
 export function changeRow(
   file: TurnFileChangeMessage,
   live: boolean,
   send: (action: ChangeAction, path: string) => void,
 ): HTMLElement {
-  const kind = KIND[file.kind];
+  const kind = file.link ? { icon: 'file-symlink-file', label: LINK_KIND[file.kind] } : KIND[file.kind];
   const { name, folder } = splitPath(file.relativePath);
   const kindIcon = icon(kind.icon);
   kindIcon.classList.add('change-kind');
@@ -34,16 +41,22 @@ export function changeRow(
   kindIcon.setAttribute('aria-label', kind.label);
   kindIcon.title = kind.label;
 
+  // "→ target", as the link names it (the agent's text: shown, never followed here).
+  const target = file.link ? el('span', 'change-link-target', `→ ${file.link.target}`) : null;
   const open = el(
     'button',
     'change-path link-button',
     el('span', 'change-name', name),
     folder ? el('span', 'change-folder', folder) : null,
+    target,
   );
   open.type = 'button';
-  open.title = file.path;
+  open.title = file.link ? `${kind.label}: ${file.path} → ${file.link.target}` : file.path;
   // Named by the path alone: the row's Open diff button carries the action's name.
-  open.setAttribute('aria-label', file.relativePath);
+  open.setAttribute(
+    'aria-label',
+    file.link ? `${file.relativePath} → ${file.link.target}` : file.relativePath,
+  );
   open.addEventListener('click', () => send('diff', file.path));
 
   const stats = file.binary
@@ -75,6 +88,7 @@ export function changeRow(
       : []),
   );
   const why = noteOf(file);
+  const outside = outsideNote(file);
   const row = el(
     'li',
     'change-row',
@@ -83,12 +97,23 @@ export function changeRow(
     stats,
     badge ? el('span', 'change-badge', badge) : null,
     buttons,
+    outside
+      ? el('span', 'change-note change-outside', icon('warning'), el('span', undefined, outside))
+      : null,
     why ? el('span', 'change-note', icon('warning'), el('span', undefined, why)) : null,
   );
   row.dataset.path = file.path;
   row.dataset.kind = file.kind;
   row.dataset.decision = file.decision;
   return row;
+}
+
+/** For a link the turn made to a place outside the workspace: said plainly. */
+function outsideNote(file: TurnFileChangeMessage): string | undefined {
+  if (!file.link?.outside || file.kind === 'deleted') {
+    return undefined;
+  }
+  return `It links to ${file.link.target}, outside the workspace: the agent may have changed files outside the workspace through it.`;
 }
 
 /**

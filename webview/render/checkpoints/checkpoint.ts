@@ -1,31 +1,33 @@
 import type { TurnMessage, ViewMessage } from '../../../src/protocol';
-import { el, icon } from '../dom';
+import { el, icon, iconButton } from '../dom';
 
 /**
- * "Restore checkpoint" under a user message: asks the host to put the workspace back to how it was
- * before the message (the host confirms with the user first). Disabled while a turn runs: the
- * agent could be writing the very files a restore puts back.
+ * Restore checkpoint, among a user message's actions (render/turnActions.ts): asks the host to put the
+ * workspace back to how it was before the message (the host confirms with the user first). Disabled
+ * while a turn runs: the agent could be writing the very files a restore puts back.
  */
-export function restoreCheckpointRow(
+export function restoreCheckpointButton(
   turnId: string,
   disabled: boolean,
   post: (message: ViewMessage) => boolean,
-): HTMLElement {
-  const action = el(
-    'button',
-    'restore-checkpoint link-button',
-    icon('discard'),
-    el('span', '', 'Restore checkpoint'),
-  );
-  action.type = 'button';
-  action.title = disabled
-    ? 'Put the workspace back to how it was before this message (wait for the agent to finish)'
-    : 'Put the workspace back to how it was before this message';
+): HTMLButtonElement {
+  const action = iconButton('discard', 'Restore checkpoint', () => post({ type: 'restore_checkpoint', turnId }));
+  action.classList.add('restore-checkpoint');
+  setRestoreDisabled(action, disabled);
+  return action;
+}
+
+/** Disables Restore checkpoint while a turn runs, or enables it again; its tooltip says which. */
+export function setRestoreDisabled(action: HTMLButtonElement, disabled: boolean): void {
   action.disabled = disabled;
-  action.addEventListener('click', () => post({ type: 'restore_checkpoint', turnId }));
-  const row = el('div', 'checkpoint-row', action);
-  row.dataset.turnId = turnId;
-  return row;
+  action.title = disabled
+    ? 'Restore checkpoint: put the workspace back to how it was before this message (wait for the agent to finish)'
+    : 'Restore checkpoint: put the workspace back to how it was before this message';
+}
+
+/** Whether a turn offers Restore checkpoint: it has one and has ended. */
+export function restorable(turn: TurnMessage | undefined): boolean {
+  return turn?.checkpointId !== undefined && turn.status !== 'running';
 }
 
 /** The divider above a message the workspace was restored to: what happened and when. */
@@ -62,24 +64,23 @@ function formatRestoreTime(at: Date, now: Date): string {
 export interface CheckpointSlots {
   /** The turn's section. */
   readonly element: HTMLElement;
-  /** The message that started the turn: "Restore checkpoint" sits under it. */
+  /** The message that started the turn: its actions (Restore checkpoint) and a checkpoint problem go with it. */
   userMessage?: HTMLElement;
-  /** The Restore checkpoint row, with what it was built from. */
+  /** Why the turn has no checkpoint, under its message, with what it was built from. */
   checkpoint?: { readonly element: HTMLElement; readonly key: string };
   /** The "Workspace restored" divider above the turn, with the time it shows. */
   restored?: { readonly element: HTMLElement; readonly at: number };
 }
 
 /**
- * Restore checkpoint under each finished turn's message (disabled while any turn runs), the
- * "Workspace restored" divider above each turn restored to, and the mark on every turn a restore
- * undid: one that started before a restore to it or to an earlier turn. Only what changed is
- * touched.
+ * Why a turn has no checkpoint under its message, the "Workspace restored" divider above each turn
+ * restored to, and the mark on every turn a restore undid: one that started before a restore to it
+ * or to an earlier turn. Only what changed is touched. (Restore checkpoint itself is one of the
+ * message's actions, made when they are shown: render/turnActions.ts.)
  */
 export function refreshCheckpoints(
   turns: readonly TurnMessage[],
   slotsOf: (turnId: string) => CheckpointSlots | undefined,
-  options: { readonly anyRunning: boolean; readonly post: (message: ViewMessage) => boolean },
 ): void {
   let latestRestore = -Infinity;
   for (const turn of turns) {
@@ -90,7 +91,7 @@ export function refreshCheckpoints(
     latestRestore = Math.max(latestRestore, turn.restoredAt ?? -Infinity);
     slots.element.classList.toggle('restored-away', turn.startedAt <= latestRestore);
     refreshRestoredMark(slots, turn.restoredAt);
-    refreshRestoreAction(slots, turn, options.anyRunning, options.post);
+    refreshProblem(slots, turn);
   }
 }
 
@@ -107,40 +108,38 @@ function refreshRestoredMark(slots: CheckpointSlots, restoredAt: number | undefi
   }
 }
 
-function refreshRestoreAction(
-  slots: CheckpointSlots,
-  turn: TurnMessage,
-  anyRunning: boolean,
-  post: (message: ViewMessage) => boolean,
-): void {
-  const problem = turn.checkpointId === undefined ? turn.checkpointProblem : undefined;
-  const message =
-    (turn.checkpointId !== undefined && turn.status !== 'running') || problem !== undefined
-      ? slots.userMessage
-      : undefined;
-  const key = !message
-    ? ''
-    : problem !== undefined
-      ? `problem:${problem}`
-      : `${turn.checkpointId}:${anyRunning}`;
+/**
+ * Under the turn's message: why it has no checkpoint, or, for one taken late, what that means (the note
+ * stays while Restore checkpoint is among the message's actions: it goes back to how files were then).
+ */
+function refreshProblem(slots: CheckpointSlots, turn: TurnMessage): void {
+  const problem = turn.checkpointProblem;
+  const late = turn.checkpointId !== undefined;
+  const message = problem !== undefined ? slots.userMessage : undefined;
+  const key = message ? `${late ? 'late' : 'problem'}:${problem}` : '';
   if ((slots.checkpoint?.key ?? '') === key) {
     return;
   }
   slots.checkpoint?.element.remove();
   slots.checkpoint = undefined;
-  if (message) {
-    const element =
-      problem !== undefined
-        ? checkpointProblemRow(turn.id, problem)
-        : restoreCheckpointRow(turn.id, anyRunning, post);
+  if (message && problem !== undefined) {
+    const element = checkpointProblemRow(turn.id, problem, late);
     message.after(element);
     slots.checkpoint = { element, key };
   }
 }
 
-/** In place of Restore checkpoint: why this turn has none (its changes cannot be listed or undone). */
-function checkpointProblemRow(turnId: string, problem: string): HTMLElement {
-  const row = el('div', 'checkpoint-row checkpoint-problem', icon('warning'), el('span', '', problem));
+/**
+ * In place of Restore checkpoint: why this turn has none (its changes cannot be listed or undone); or
+ * (`late`) that its checkpoint was taken late.
+ */
+function checkpointProblemRow(turnId: string, problem: string, late: boolean): HTMLElement {
+  const row = el(
+    'div',
+    `checkpoint-row checkpoint-problem${late ? ' checkpoint-late' : ''}`,
+    icon('warning'),
+    el('span', '', problem),
+  );
   row.setAttribute('role', 'note');
   row.dataset.turnId = turnId;
   return row;

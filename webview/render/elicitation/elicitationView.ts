@@ -1,39 +1,33 @@
 import {
   checkElicitationValue,
   type Elicitation,
-  type ElicitationField,
   type ElicitationValue,
   type FormElicitation,
   type ViewMessage,
 } from '../../../src/protocol';
 import { button, el, icon } from '../dom';
+import { type Control, controlFor, showProblem } from './fieldControls';
 
 type Post = (message: ViewMessage) => boolean;
-
-/** One field's control and how to read it. */
-interface Control {
-  readonly field: ElicitationField;
-  readonly element: HTMLElement;
-  /** Focusable element that carries aria-invalid. */
-  readonly input: HTMLInputElement | HTMLSelectElement | HTMLFieldSetElement;
-  readonly error: HTMLElement;
-  read(): ElicitationValue | undefined;
-}
-
-let nextId = 1;
 
 /**
  * The agent's questions in the chat's footer: a form (native controls in a fieldset, labelled, with
  * descriptions, required markers and a message under each invalid field) or a URL to open (shown
- * with its host; opened only by "Open"). Submit checks the fields first; Decline and Cancel answer at once.
+ * with its host; opened only by "Open"). Submit checks the fields first — all but the agent's
+ * `pattern`s, which only the host runs (in linear time) and whose verdict comes back through
+ * `showProblems`; Decline and Cancel answer at once.
  */
 export class ElicitationView {
   readonly element: HTMLElement;
   private shown: readonly Elicitation[] = [];
+  /** The form on screen and its controls, for the host's verdict on its answer. */
+  private shownForm: { readonly key: string; readonly controls: readonly Control[] } | undefined;
 
   constructor(
     private readonly post: Post,
     private readonly requestFocus: (element: HTMLElement) => void,
+    /** Tells screen readers a question came (focus stays put while the user is typing a message). */
+    private readonly announce: (text: string) => void,
   ) {
     this.element = el('div', 'elicitations');
     this.element.hidden = true;
@@ -49,6 +43,7 @@ export class ElicitationView {
     // Only the oldest question is shown: answering it brings the next.
     const first = items[0];
     if (!first) {
+      this.shownForm = undefined;
       this.element.replaceChildren();
       return;
     }
@@ -56,12 +51,35 @@ export class ElicitationView {
       return; // keep what the user typed
     }
     const card = first.mode === 'form' ? this.formCard(first) : this.urlCard(first);
+    if (first.mode !== 'form') {
+      this.shownForm = undefined;
+    }
     card.setAttribute('data-key', first.key);
     this.element.replaceChildren(card);
+    this.announce(
+      first.mode === 'form'
+        ? `The agent asks: ${first.title ?? 'a question'}. ${first.message}`
+        : `The agent asks you to open a page on ${first.host}. ${first.message}`,
+    );
+  }
+
+  /** The host refused the answer to `key`: each field's problem under it, the first one focused. */
+  showProblems(key: string, problems: Readonly<Record<string, string>>): void {
+    if (this.shownForm?.key !== key) {
+      return;
+    }
+    let firstInvalid: Control | undefined;
+    for (const control of this.shownForm.controls) {
+      const problem = problems[control.field.name];
+      showProblem(control, problem);
+      firstInvalid ??= problem ? control : undefined;
+    }
+    firstInvalid?.input.focus();
   }
 
   private formCard(form: FormElicitation): HTMLElement {
     const controls = form.fields.map((field) => controlFor(field));
+    this.shownForm = { key: form.key, controls };
     const legend = el('legend', 'elicitation-title', icon('question'), form.title ?? 'The agent asks');
     const fieldset = el(
       'fieldset',
@@ -147,6 +165,13 @@ export class ElicitationView {
     );
     element.setAttribute('role', 'region');
     element.setAttribute('aria-label', 'The agent asks you to open a page');
+    // Esc cancels, as on a form.
+    element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        this.post({ type: 'answer_elicitation', key: item.key, answer: { action: 'cancel' } });
+      }
+    });
     this.requestFocus(open);
     return element;
   }
@@ -157,162 +182,4 @@ export class ElicitationView {
       onClick: () => this.post({ type: 'answer_elicitation', key, answer: { action } }),
     });
   }
-}
-
-function showProblem(control: Control, problem: string | undefined): void {
-  control.error.textContent = problem ?? '';
-  control.error.hidden = problem === undefined;
-  if (problem) {
-    control.input.setAttribute('aria-invalid', 'true');
-  } else {
-    control.input.removeAttribute('aria-invalid');
-  }
-}
-
-function controlFor(field: ElicitationField): Control {
-  const id = `elicit-${nextId++}`;
-  const error = el('div', 'elicitation-error');
-  error.id = `${id}-error`;
-  error.hidden = true;
-  error.setAttribute('role', 'alert');
-  const description = field.description ? el('div', 'elicitation-description', field.description) : null;
-  if (description) {
-    description.id = `${id}-description`;
-  }
-  const describedBy = [description?.id, error.id].filter(Boolean).join(' ');
-  const labelText = (): HTMLElement[] => [
-    el('span', '', field.label),
-    field.required ? required() : el('span', 'elicitation-optional', ' (optional)'),
-  ];
-  const wire = (input: HTMLInputElement | HTMLSelectElement | HTMLFieldSetElement): void => {
-    input.id = id;
-    input.setAttribute('aria-describedby', describedBy);
-    if (field.required && !(input instanceof HTMLFieldSetElement)) {
-      input.setAttribute('aria-required', 'true');
-    }
-  };
-  switch (field.kind) {
-    case 'boolean': {
-      const input = el('input', 'elicitation-checkbox');
-      input.type = 'checkbox';
-      input.checked = field.default ?? false;
-      wire(input);
-      const label = el('label', 'elicitation-label', input, ...labelText());
-      return { field, input, error, element: row(label, description, error), read: () => input.checked };
-    }
-    case 'choice': {
-      const select = el('select', 'elicitation-input');
-      select.append(el('option', '', field.required ? 'Choose…' : '(none)'));
-      (select.firstElementChild as HTMLOptionElement).value = '';
-      for (const choice of field.choices) {
-        const option = el('option', '', choice.label);
-        option.value = choice.value;
-        select.append(option);
-      }
-      select.value = field.default ?? '';
-      wire(select);
-      return {
-        field,
-        input: select,
-        error,
-        element: row(fieldLabel(id, labelText()), description, select, error),
-        read: () => (select.value === '' ? undefined : select.value),
-      };
-    }
-    case 'multi': {
-      const group = el('fieldset', 'elicitation-multi', el('legend', 'elicitation-label', ...labelText()));
-      const boxes = field.choices.map((choice) => {
-        const box = el('input', 'elicitation-checkbox');
-        box.type = 'checkbox';
-        box.value = choice.value;
-        box.checked = field.default?.includes(choice.value) ?? false;
-        group.append(el('label', 'elicitation-choice', box, choice.label));
-        return box;
-      });
-      wire(group);
-      group.tabIndex = -1;
-      return {
-        field,
-        input: group,
-        error,
-        element: row(group, description, error),
-        read: () => boxes.filter((box) => box.checked).map((box) => box.value),
-      };
-    }
-    case 'number':
-    case 'text': {
-      const input = el('input', 'elicitation-input');
-      if (field.kind === 'number') {
-        input.type = 'number';
-        input.step = field.integer ? '1' : 'any';
-        if (field.minimum !== undefined) {
-          input.min = String(field.minimum);
-        }
-        if (field.maximum !== undefined) {
-          input.max = String(field.maximum);
-        }
-        if (field.default !== undefined) {
-          input.value = String(field.default);
-        }
-      } else {
-        input.type = field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : 'text';
-        input.placeholder = placeholderOf(field.format);
-        if (field.default !== undefined) {
-          input.value = field.default;
-        }
-      }
-      wire(input);
-      const read = (): ElicitationValue | undefined => {
-        const raw = input.value.trim();
-        if (raw === '') {
-          return undefined;
-        }
-        return field.kind === 'number' ? Number(raw) : input.value;
-      };
-      input.addEventListener('change', () => {
-        // Once the user moved on, say what is wrong; typing again clears it.
-        const problem = checkElicitationValue(field, read());
-        showProblem({ field, input, error, element: input, read }, problem);
-      });
-      return {
-        field,
-        input,
-        error,
-        element: row(fieldLabel(id, labelText()), description, input, error),
-        read,
-      };
-    }
-  }
-}
-
-function placeholderOf(format: string | undefined): string {
-  switch (format) {
-    case 'email':
-      return 'name@example.com';
-    case 'date':
-      return 'YYYY-MM-DD';
-    case 'date-time':
-      return 'YYYY-MM-DDThh:mm';
-    case 'uri':
-      return 'https://…';
-    default:
-      return '';
-  }
-}
-
-function fieldLabel(id: string, children: HTMLElement[]): HTMLLabelElement {
-  const label = el('label', 'elicitation-label', ...children);
-  label.htmlFor = id;
-  return label;
-}
-
-function required(): HTMLElement {
-  const mark = el('span', 'elicitation-required', ' *');
-  mark.title = 'Required';
-  mark.setAttribute('aria-label', 'required');
-  return mark;
-}
-
-function row(...children: (HTMLElement | null)[]): HTMLElement {
-  return el('div', 'elicitation-row', ...children);
 }

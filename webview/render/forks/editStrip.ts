@@ -1,5 +1,5 @@
 import type { ViewMessage } from '../../../src/protocol';
-import { el, iconButton, icon } from '../dom';
+import { checkbox, el, iconButton, icon } from '../dom';
 
 /**
  * Edit and resend: while an earlier message is being edited, a strip above the composer says so (with
@@ -9,6 +9,9 @@ import { el, iconButton, icon } from '../dom';
 export class EditStrip {
   readonly element = el('div', 'edit-strip');
   private editing: { readonly entryId: string; readonly restore?: HTMLInputElement } | undefined;
+  /** The edit last sent, until the host forks (another chat shows) or does not send it (`resume`). */
+  private sent:
+    { readonly entryId: string; readonly canRestore: boolean; readonly restore: boolean } | undefined;
 
   constructor(private readonly onCancel: () => void) {
     this.element.hidden = true;
@@ -21,26 +24,27 @@ export class EditStrip {
 
   /** Starts editing the user message `entryId`; `canRestore`: its turn has a checkpoint to go back to. */
   start(entryId: string, canRestore: boolean): void {
-    const restore = canRestore ? el('input', 'edit-restore') : undefined;
-    const parts: (HTMLElement | string)[] = [
+    // One line of text beside its icon and Cancel; the checkbox on a line of its own under the text, so
+    // a narrow sidebar neither squeezes the text to a word a line nor lays the box over it.
+    const restore = canRestore
+      ? checkbox('Restore the files to before it first', false, () => undefined)
+      : null;
+    restore?.classList.add('edit-restore');
+    this.element.replaceChildren(
       icon('edit'),
-      el('span', 'edit-strip-text', 'Editing an earlier message: sending starts a fork from there.'),
-    ];
-    if (restore) {
-      restore.type = 'checkbox';
-      restore.id = 'edit-restore';
-      const label = el('label', 'edit-restore-label', restore, 'Restore the files to before it first');
-      parts.push(label);
-    }
-    parts.push(iconButton('close', 'Cancel editing', () => this.cancel()));
-    this.element.replaceChildren(...parts);
+      el('span', 'edit-strip-text', 'Editing an earlier message: sending forks the chat there.'),
+      iconButton('close', 'Cancel editing', () => this.cancel()),
+      ...(restore ? [restore] : []),
+    );
     this.element.hidden = false;
-    this.editing = { entryId, ...(restore ? { restore } : {}) };
+    const box = restore?.querySelector('input');
+    this.editing = { entryId, ...(box ? { restore: box } : {}) };
   }
 
   /** Leaves editing (another chat is shown, or the edit was sent). */
   stop(): void {
     this.editing = undefined;
+    this.sent = undefined;
     this.element.hidden = true;
     this.element.replaceChildren();
   }
@@ -51,6 +55,7 @@ export class EditStrip {
       return message;
     }
     const { type: _send, ...fields } = message;
+    const restoreOffered = this.editing.restore !== undefined;
     const restore = this.editing.restore?.checked === true;
     const edit: ViewMessage = {
       type: 'edit_resend',
@@ -58,8 +63,26 @@ export class EditStrip {
       ...(restore ? { restoreCheckpoint: true } : {}),
       ...fields,
     };
+    const entryId = this.editing.entryId;
     this.stop();
+    this.sent = { entryId, canRestore: restoreOffered, restore };
     return edit;
+  }
+
+  /**
+   * The host did not send the edit (the user cancelled its restore, or it failed): editing goes on as it
+   * was — same message, the restore box as it was ticked — while the composer gets the text back.
+   */
+  resume(): void {
+    const sent = this.sent;
+    this.sent = undefined;
+    if (sent === undefined) {
+      return;
+    }
+    this.start(sent.entryId, sent.canRestore);
+    if (this.editing?.restore) {
+      this.editing.restore.checked = sent.restore;
+    }
   }
 
   private cancel(): void {

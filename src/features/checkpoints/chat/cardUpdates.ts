@@ -7,6 +7,10 @@ import type { RestoreFailure } from './workspaceChanges';
 export const UNSURE_BEFORE =
   'It was being written while the checkpoint before the turn read it, so its content then is not known: Undo leaves it.';
 
+/** On the card, for a file the checkpoint before the turn could not record (it may have existed). */
+export const UNRECORDED_BEFORE =
+  'The checkpoint before the turn could not record it (unreadable, too large, a link, or changed before it was read), so its content then is not known: Undo leaves it.';
+
 /** How many file names a confirmation lists before "and N more". */
 const LISTED_FILES = 12;
 
@@ -123,8 +127,9 @@ export function turnChangesOf(
       removed: file.removed,
       ...(file.binary ? { binary: true } : {}),
       // Unsure before bytes: no Undo (as for a file that may have existed), and the card says why.
-      ...(file.beforeUnknown || file.unsure ? { beforeUnknown: true } : {}),
-      ...(file.unsure ? { problem: UNSURE_BEFORE } : {}),
+      ...(file.beforeUnknown || file.unsure || file.unrecorded ? { beforeUnknown: true } : {}),
+      ...(file.unsure ? { problem: UNSURE_BEFORE } : file.unrecorded ? { problem: UNRECORDED_BEFORE } : {}),
+      ...(file.link ? { link: { target: file.link.target, outside: file.link.outside } } : {}),
       decision: decided.get(file.path) ?? 'pending',
     })),
     live: options.live,

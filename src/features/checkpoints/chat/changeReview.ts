@@ -5,27 +5,10 @@ import type { Disposable } from '../../../core/util/disposable';
 import type { Logger } from '../../../core/ports';
 import type { Thread } from '../../../core/thread/thread';
 import type { TurnChanges, TurnFileChange } from '../../../core/thread/threadTypes';
-import {
-  changesOf,
-  decide,
-  encode,
-  markProblems,
-  pendingOf,
-  turnChangesOf,
-  undoDespiteEdits,
-} from './cardUpdates';
+import { changesOf, decide, encode, pendingOf, turnChangesOf } from './cardUpdates';
 import type { CheckpointWorkspace } from './checkpointWorkspace';
 import { LiveRefresh } from './liveRefresh';
-import {
-  editedSince,
-  originals,
-  putBack,
-  reportNotRestored,
-  wouldLeaveAlone,
-  type PutBackOutcome,
-} from './putBack';
-import { confirmRestore } from './confirmRestore';
-import { confirmDespiteRunning } from './confirmRunning';
+import { TakeBack } from './takeBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
 export interface ChangeReviewOptions {
@@ -36,6 +19,11 @@ export interface ChangeReviewOptions {
 }
 
 const DEFAULTS: ChangeReviewOptions = { checkpointTimeoutMs: 10_000, liveRefreshMs: 300 };
+
+/** On a turn whose checkpoint was taken while it ran: what its list and Undo cannot cover. */
+export function lateCheckpointNote(seconds: number): string {
+  return `Checkpoint taken ${seconds} s into this turn (a large workspace or a busy machine): changes made before then are not listed, and Undo and Restore go back to how files were then.`;
+}
 
 /**
  * Every turn's changes to the workspace, whoever made them: a checkpoint before the turn, a live list
@@ -53,6 +41,8 @@ export class ChangeReview implements Disposable {
   /** The folders the store records, once it is open: where a running turn's agent may write. */
   private folders: readonly string[] = [];
   private untracked: () => string[] = () => [];
+  private readonly takeBack: TakeBack;
+  private disposed = false;
 
   constructor(
     /** The store of the folders that may be checkpointed now, and whether a checkpoint may be taken. */
@@ -62,6 +52,12 @@ export class ChangeReview implements Disposable {
     options: Partial<ChangeReviewOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.takeBack = new TakeBack({
+      workspace,
+      running: stores.running,
+      store: () => this.store(),
+      read: (id, path) => this.read(id, path),
+    });
     // Trust granted or a folder added: the warm-up that found nothing to do (or a smaller store) runs again.
     this.changed = stores.onDidChange(() => {
       if (this.warming !== undefined) {
@@ -90,13 +86,16 @@ export class ChangeReview implements Disposable {
   }
 
   /**
-   * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn;
-   * the prompt goes on).
+   * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn; the
+   * prompt goes on). A checkpoint that takes longer than the limit (the first of a large folder on a busy
+   * machine) is not given up: it goes on in the background, and `late` resolves with it — the turn is
+   * followed from then on (see `follow`).
    */
   async checkpoint(
     /** Stop pressed while the checkpoint is taken: it is given up at once. */
     stopped?: AbortSignal,
-  ): Promise<{ readonly id: string } | { readonly problem: string }> {
+  ): Promise<{ readonly id: string } | { readonly problem: string; readonly late?: Promise<string> }> {
+    let creating: Promise<string> | undefined;
     try {
       const within = (): AbortSignal => {
         const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
@@ -111,8 +110,16 @@ export class ChangeReview implements Disposable {
           `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
         );
       }
-      return { id: await abortable(store.create(), within()) };
+      creating = store.create();
+      creating.catch(() => undefined); // awaited below, or by the turn that follows it
+      return { id: await abortable(creating, within()) };
     } catch (error) {
+      const seconds = Math.round(this.options.checkpointTimeoutMs / 1000);
+      if (creating !== undefined && isTimeout(error) && stopped?.aborted !== true) {
+        const problem = `The checkpoint before this turn was still being taken after ${seconds} s: the turn's changes are listed once it is done.`;
+        this.logger.warn(problem);
+        return { problem, late: creating };
+      }
       const reason = isTimeout(error)
         ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
         : error instanceof Error
@@ -127,13 +134,70 @@ export class ChangeReview implements Disposable {
   /**
    * Follows the running turn `turnId` of `thread`: its changes appear as files change, and the final
    * list is recorded when the turn ends. Disposing stops following (the final list is still recorded).
+   * A turn whose checkpoint was still being taken when it started (`late`) gets it once it is done, with a
+   * note that what changed before then is not listed, and is followed from then on; one that ended before
+   * gets no checkpoint (it would hold what the turn left) and says so.
    */
-  follow(thread: Thread, turnId: string, title: () => string = () => 'Another chat'): Disposable {
+  follow(
+    thread: Thread,
+    turnId: string,
+    title: () => string = () => 'Another chat',
+    late?: Promise<string>,
+  ): Disposable {
     const registered = this.stores.running.follow(thread, turnId, title, this.folders);
     const checkpointId = thread.turn(turnId)?.checkpointId;
-    if (checkpointId === undefined) {
-      return registered;
+    if (checkpointId !== undefined) {
+      return this.track(thread, turnId, checkpointId, registered);
     }
+    return late === undefined ? registered : this.trackWhenTaken(thread, turnId, late, registered);
+  }
+
+  /** Follows turn `turnId` once its late checkpoint is taken (see `follow`). */
+  private trackWhenTaken(
+    thread: Thread,
+    turnId: string,
+    late: Promise<string>,
+    registered: Disposable,
+  ): Disposable {
+    let current = registered;
+    let dropped = false;
+    const handle: Disposable = {
+      dispose: () => {
+        dropped = true;
+        current.dispose();
+        this.following.delete(handle);
+      },
+    };
+    this.following.add(handle);
+    const attach = (id: string): void => {
+      const turn = thread.turn(turnId);
+      if (this.disposed || turn === undefined) {
+        return;
+      }
+      const seconds = Math.max(1, Math.round((Date.now() - turn.startedAt) / 1000));
+      if (turn.status !== 'running' || dropped) {
+        // Done after the turn: it holds what the turn left, so there is nothing to list or go back to.
+        thread.updateTurn(turnId, {
+          checkpointProblem: `No checkpoint for this turn: the one before it took ${seconds} s and was done only after the turn had ended.`,
+        });
+        handle.dispose();
+        return;
+      }
+      thread.updateTurn(turnId, { checkpointId: id, checkpointProblem: lateCheckpointNote(seconds) });
+      current = this.track(thread, turnId, id, registered);
+    };
+    late.then(attach, (error: unknown) => {
+      if (!this.disposed && thread.turn(turnId) !== undefined) {
+        const why = error instanceof Error ? error.message : String(error);
+        thread.updateTurn(turnId, { checkpointProblem: `No checkpoint for this turn: ${why}` });
+      }
+      handle.dispose();
+    });
+    return handle;
+  }
+
+  /** Follows turn `turnId` from checkpoint `checkpointId` (see `follow`). */
+  private track(thread: Thread, turnId: string, checkpointId: string, registered: Disposable): Disposable {
     let ended = false;
     const live = new LiveRefresh(this.options.liveRefreshMs, async () => {
       const files = await this.listChanges(checkpointId);
@@ -212,7 +276,7 @@ export class ChangeReview implements Disposable {
             `${changes.live ? 'The turn is still changing files' : 'A later turn of this chat is running'}: wait for it to end (or stop it) to undo.`,
           );
         }
-        return this.undo(
+        return this.takeBack.undo(
           thread,
           turnId,
           checkpointId,
@@ -227,44 +291,11 @@ export class ChangeReview implements Disposable {
   }
 
   /**
-   * Puts the workspace back to how it was before turn `turnId`, after the user confirms what changes.
-   * Resolves false when the user declined (nothing was changed).
+   * Puts the workspace back to how it was before turn `turnId`, after the user confirms what changes;
+   * resolves false when the user declined (nothing was changed).
    */
-  async restore(thread: Thread, turnId: string): Promise<boolean> {
-    if (thread.runningTurn) {
-      throw new Error('Stop the running turn before restoring a checkpoint.');
-    }
-    const checkpointId = thread.turn(turnId)?.checkpointId;
-    if (checkpointId === undefined) {
-      throw new Error('There is no checkpoint from before this message.');
-    }
-    const files = await (await this.store()).changes(checkpointId);
-    if (files.length === 0) {
-      this.workspace.inform('The workspace is already as it was before this message.');
-      return true;
-    }
-    if (!(await confirmRestore(this.workspace, this.stores.running, thread, files))) {
-      return false;
-    }
-    const outcome = await this.putBack(checkpointId, files, 'Restored');
-    thread.updateTurn(turnId, { restoredAt: Date.now() });
-    // What later turns changed is gone from the disk now — except what was left alone: their cards say so.
-    const restored = new Set(outcome.restored);
-    let after = false;
-    for (const turn of thread.snapshot().turns) {
-      after ||= turn.id === turnId;
-      if (after && turn.changes) {
-        const pending = pendingOf(turn.changes.files);
-        decide(
-          thread,
-          turn.id,
-          pending.filter((file) => restored.has(file.path)),
-          'undone',
-        );
-        markProblems(thread, turn.id, outcome.notRestored);
-      }
-    }
-    return true;
+  restore(thread: Thread, turnId: string): Promise<boolean> {
+    return this.takeBack.restore(thread, turnId);
   }
 
   /** The workspace's store of this moment (opened again when its folders change). */
@@ -287,63 +318,11 @@ export class ChangeReview implements Disposable {
 
   /** The store is the workspace service's: it closes it. */
   dispose(): void {
+    this.disposed = true;
     this.changed.dispose();
     for (const handle of [...this.following]) {
       handle.dispose();
     }
-  }
-
-  private async undo(
-    thread: Thread,
-    turnId: string,
-    checkpointId: string,
-    changes: TurnChanges,
-    files: readonly TurnFileChange[],
-  ): Promise<void> {
-    if (files.length === 0) {
-      return;
-    }
-    const paths = files.map((file) => file.path);
-    if (!(await confirmDespiteRunning(this.workspace, this.stores.running, thread, paths, 'Undo'))) {
-      return;
-    }
-    const afterId = changes.afterCheckpointId;
-    // A file that will be left alone (its folder is now a link) loses nothing: it is not asked about —
-    // its "content now" would be read through the link, from outside the workspace.
-    const leftAlone = await wouldLeaveAlone(this.workspace, paths);
-    const written = files.filter((file) => !leftAlone.has(file.path));
-    const edited = afterId ? await editedSince(this.workspace, (p) => this.read(afterId, p), written) : [];
-    if (!(await undoDespiteEdits(this.workspace, edited))) {
-      return;
-    }
-    const outcome = await this.putBack(checkpointId, files, 'Undid');
-    const restored = new Set(outcome.restored);
-    decide(
-      thread,
-      turnId,
-      files.filter((file) => restored.has(file.path)),
-      'undone',
-    );
-    markProblems(thread, turnId, outcome.notRestored);
-  }
-
-  /** Puts the files back as they were at `checkpointId` (see `putBack`) and says what was left alone. */
-  private async putBack(
-    checkpointId: string,
-    files: readonly Pick<FileChangeStat, 'path' | 'kind'>[],
-    verb: string,
-  ): Promise<PutBackOutcome> {
-    // A file of a folder removed from the workspace since is left as it is: nothing is known of it now.
-    const folders = (await this.store()).folders;
-    const gone = files.filter((f) => !folders.some((folder) => isLexicallyWithin(f.path, folder)));
-    const { known, unknown } = await originals(
-      (path) => this.read(checkpointId, path),
-      files.filter((file) => !gone.includes(file)),
-    );
-    unknown.push(...gone.map((f) => ({ path: f.path, reason: 'its folder is no longer in the workspace' })));
-    const outcome = await putBack(this.workspace, known, unknown);
-    reportNotRestored(this.workspace, verb, outcome);
-    return outcome;
   }
 
   private async finish(thread: Thread, turnId: string, checkpointId: string): Promise<void> {

@@ -16,22 +16,32 @@ export function checkpointsContribution(changes: ChangeReview): ChatContribution
     const stopFollowing = (chatId: string): void => {
       following.get(chatId)?.dispose();
       following.delete(chatId);
+      late.delete(chatId);
     };
+    /** Per chat, the checkpoint before its next turn, still being taken when the prompt went out. */
+    const late = new Map<string, Promise<string>>();
     return {
       id: 'checkpoints',
-      beforePrompt: async (_chat, signal) => {
+      beforePrompt: async (chat, signal) => {
         const checkpoint = await changes.checkpoint(signal);
+        // One still being taken (a large workspace) is followed once it is done — unless Stop was pressed.
+        if ('late' in checkpoint && checkpoint.late !== undefined && !signal.aborted) {
+          late.set(chat.id, checkpoint.late);
+        } else {
+          late.delete(chat.id);
+        }
         // A failed checkpoint shows on the turn itself: its changes cannot be listed or undone.
         return 'id' in checkpoint
           ? { checkpointId: checkpoint.id }
           : { checkpointProblem: checkpoint.problem };
       },
       threadEvent: (chat, event) => {
-        if (event.type === 'turn_started' && event.turn.checkpointId !== undefined) {
+        const taking = late.get(chat.id);
+        if (event.type === 'turn_started' && (event.turn.checkpointId ?? taking) !== undefined) {
           stopFollowing(chat.id);
           following.set(
             chat.id,
-            changes.follow(chat.thread, event.turn.id, () => chat.title),
+            changes.follow(chat.thread, event.turn.id, () => chat.title, taking),
           );
         }
       },

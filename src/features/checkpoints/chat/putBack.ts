@@ -1,5 +1,5 @@
-import { checkWriteTarget, type WriteTarget } from '../../../core/files/pathConfinement';
-import { sameBytes } from './cardUpdates';
+import { checkWriteTarget, isLexicallyWithin, type WriteTarget } from '../../../core/files/pathConfinement';
+import { sameBytes, UNRECORDED_BEFORE } from './cardUpdates';
 import type { FileChangeKind } from '../core/types';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
 
@@ -7,6 +7,46 @@ import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './works
 export interface PutBackOutcome {
   readonly restored: readonly string[];
   readonly notRestored: readonly RestoreFailure[];
+}
+
+/**
+ * What putting files back will do, decided once before anything is asked: the confirmation shows it and
+ * the write follows it, so a dialog never promises what the write then does not do.
+ */
+export interface PutBackPlan {
+  /** Written back as they were, or deleted (`bytes` undefined: the turn created them). */
+  readonly known: readonly RestoredFile[];
+  /** Left as they are, with why: earlier bytes not known, folder gone, a link on the way. */
+  readonly leftAlone: readonly RestoreFailure[];
+}
+
+/**
+ * The plan for putting `files` back as they were at a checkpoint (`read`): a file of a folder no longer
+ * checkpointed (`folders`), one whose earlier bytes are not known, and one whose path now leads through a
+ * link are left alone; the others are written back or deleted.
+ */
+export async function planPutBack(
+  workspace: WorkspaceChangesPort,
+  read: (path: string) => Promise<Uint8Array | undefined>,
+  files: readonly FileBefore[],
+  folders: readonly string[],
+): Promise<PutBackPlan> {
+  const inside = (file: FileBefore) => folders.some((folder) => isLexicallyWithin(file.path, folder));
+  const { known, unknown } = await originals(read, files.filter(inside));
+  const refused = await wouldLeaveAlone(
+    workspace,
+    known.map((file) => file.path),
+  );
+  return {
+    known: known.filter((file) => !refused.has(file.path)),
+    leftAlone: [
+      ...unknown,
+      ...files
+        .filter((file) => !inside(file))
+        .map((file) => ({ path: file.path, reason: 'its folder is no longer in the workspace' })),
+      ...[...refused].map(([path, reason]) => ({ path, reason })),
+    ],
+  };
 }
 
 /**
@@ -61,9 +101,26 @@ async function check(workspace: WorkspaceChangesPort, path: string): Promise<Wri
     : checkWriteTarget(path, folder);
 }
 
+/** A changed file as the card lists it: what is known of it before the turn. */
+export interface FileBefore {
+  readonly path: string;
+  readonly kind: FileChangeKind;
+  readonly beforeUnknown?: boolean;
+  readonly unsure?: boolean;
+  readonly unrecorded?: boolean;
+  /** The card's note on it. */
+  readonly problem?: string;
+  /** It is a link (what it names, as written). */
+  readonly link?: { readonly target: string };
+}
+
 /** Why a file listed as created is not deleted: it was ignored at the checkpoint, so it may have existed. */
 const BEFORE_UNKNOWN =
   'it was ignored (by .gitignore) before the turn, so it may have existed then — it is not deleted';
+
+/** Why a file is not put back: it existed, but the checkpoint could not record it. */
+const UNRECORDED =
+  'the checkpoint before the turn could not record it, so its content then is not known — it is not restored';
 
 /** Why a file is not put back: it was being written while the checkpoint read it. */
 const UNSURE =
@@ -75,16 +132,24 @@ const UNSURE =
  */
 export async function originals(
   read: (path: string) => Promise<Uint8Array | undefined>,
-  files: readonly {
-    readonly path: string;
-    readonly kind: FileChangeKind;
-    readonly beforeUnknown?: boolean;
-    readonly unsure?: boolean;
-  }[],
+  files: readonly FileBefore[],
 ): Promise<{ known: RestoredFile[]; unknown: RestoreFailure[] }> {
   const known: RestoredFile[] = [];
   const unknown: RestoreFailure[] = [];
   for (const file of files) {
+    if (file.link !== undefined && (file.unrecorded || file.beforeUnknown)) {
+      // What was there before (a folder, another link) is not known to the checkpoint: never guessed.
+      unknown.push({
+        path: file.path,
+        reason: `it is a link to ${file.link.target} now, and what was there is not recorded`,
+      });
+      continue;
+    }
+    // From the card (which keeps the words, not the flags): its problem says which.
+    if (file.unrecorded || (file.beforeUnknown && file.problem === UNRECORDED_BEFORE)) {
+      unknown.push({ path: file.path, reason: UNRECORDED });
+      continue;
+    }
     // On the card both read `beforeUnknown`: for a created file it was ignored, for another unsure.
     if (file.unsure || (file.beforeUnknown && file.kind !== 'created')) {
       unknown.push({ path: file.path, reason: UNSURE });

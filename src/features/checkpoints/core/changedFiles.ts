@@ -108,6 +108,15 @@ export class ChangeListing {
     this.candidate = undefined;
   }
 
+  /**
+   * Since the last `list()` began, the folders whose entries may have changed (`''`: the root): a file
+   * not there when it was listed may be there now. None after a quick look — it lists no untracked file,
+   * and a change of entries would have made it a full one; `all` when the stamps cannot say.
+   */
+  changedFolders(): Promise<string[] | 'all'> {
+    return this.candidate?.stamps.changedFolders() ?? Promise.resolve([]);
+  }
+
   /** After git listed the ignored folders: their stamps are not needed (git does not enter them). */
   pruneIgnored(): void {
     const ignored = this.input.ignored.folders();

@@ -22,6 +22,8 @@ export class FolderStamps {
   private readonly stamps = new Map<string, BigInt64Array>();
   /** False when a stamp was taken too soon after its last change to be trusted, or could not be taken. */
   private settled = true;
+  /** A batch of stamps could not be taken: nothing is known of those entries. */
+  private missing = false;
   /** The absolute paths of `stamps`' keys, in order, while none was added or pruned. */
   private absolutePaths: string[] | undefined;
 
@@ -56,6 +58,27 @@ export class FolderStamps {
     }
   }
 
+  /**
+   * The folders (`/`-separated, ending in `/`; `''` for the root) whose entries changed since they were
+   * stamped; `all` when the stamps cannot say. (A change within the clock tick of the stamp does not show:
+   * a few ms on the usual file systems.)
+   */
+  async changedFolders(): Promise<string[] | 'all'> {
+    if (this.missing) {
+      return 'all';
+    }
+    const folders = [...this.stamps.keys()].filter((rel) => rel === '' || rel.endsWith('/'));
+    let now: BigInt64Array;
+    try {
+      now = await this.taker.take(folders.map((rel) => path.join(this.root, rel)));
+    } catch {
+      return 'all';
+    }
+    return folders.filter((rel, index) =>
+      this.stamps.get(rel)!.some((value, field) => now[index * STAMP_NUMBERS + field] !== value),
+    );
+  }
+
   /** Whether every folder and rule file is as stamped (and the stamps were trustworthy). */
   async unchanged(): Promise<boolean> {
     if (!this.settled) {
@@ -87,6 +110,7 @@ export class FolderStamps {
       taken = await this.taker.take(rels.map((rel) => path.join(this.root, rel)));
     } catch {
       this.settled = false; // never trusted: the next look is a full one
+      this.missing = true;
       return;
     }
     this.absolutePaths = undefined;

@@ -5,7 +5,8 @@ import type { Logger } from '../../../core/ports';
 import { CheckpointNotFoundError } from './errors';
 import { looksBinary } from '../../../core/files/binaryContent';
 import { countLineChanges, NotARegularFileError, readRegularFile } from './fileContent';
-import { LimitedLog, UNKNOWN, type BlobRef, type Recorded } from './limitedLog';
+import { LimitedLog, UNKNOWN, type BlobRef, type LimitedCheckpoint } from './limitedLog';
+import { lastChange, passFileClock } from './fileClock';
 import { SerialQueue } from '../../../core/util/serialQueue';
 import type { CheckpointStore, FileChangeKind, FileChangeStat } from './types';
 
@@ -45,7 +46,9 @@ export class LimitedCheckpointStore implements CheckpointStore {
     private readonly options: LimitedStoreOptions,
     private readonly log: LimitedLog,
     /** Oldest first. */
-    private readonly checkpoints: Map<string, Recorded>,
+    private readonly checkpoints: Map<string, LimitedCheckpoint>,
+    /** The store's own folder (the file-system clock is read there). */
+    private readonly dir: string,
   ) {
     this.limitation = options.limitation;
     this.folders = options.folders.map((folder) => path.resolve(folder));
@@ -54,10 +57,9 @@ export class LimitedCheckpointStore implements CheckpointStore {
   }
 
   static async open(options: LimitedStoreOptions): Promise<LimitedCheckpointStore> {
-    const { log, checkpoints } = await LimitedLog.open(
-      path.join(options.storageDir, 'checkpoints', 'limited'),
-    );
-    const store = new LimitedCheckpointStore(options, log, checkpoints);
+    const dir = path.join(options.storageDir, 'checkpoints', 'limited');
+    const { log, checkpoints } = await LimitedLog.open(dir);
+    const store = new LimitedCheckpointStore(options, log, checkpoints, dir);
     if (store.dropOld() > 0) {
       await log.compact(checkpoints);
     }
@@ -66,11 +68,12 @@ export class LimitedCheckpointStore implements CheckpointStore {
 
   create(): Promise<string> {
     return this.run(async () => {
-      const id = `${ID_PREFIX}${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-      const known = [...([...this.checkpoints.values()].at(-1)?.keys() ?? [])];
-      await this.log.appendCreate(id);
-      const recorded: Recorded = new Map();
-      this.checkpoints.set(id, recorded);
+      const at = Date.now();
+      const id = `${ID_PREFIX}${at.toString(36)}-${randomBytes(6).toString('hex')}`;
+      const known = [...([...this.checkpoints.values()].at(-1)?.recorded.keys() ?? [])];
+      await this.log.appendCreate(id, at);
+      const recorded = new Map<string, BlobRef>();
+      this.checkpoints.set(id, { at, recorded });
       // The files the newest checkpoint knows, as they are now: a turn's end knows what the turn left
       // (so "changed after the turn" is asked only when something did), the next turn what it started from.
       for (const file of known) {
@@ -85,52 +88,79 @@ export class LimitedCheckpointStore implements CheckpointStore {
         this.dropped = 0;
         await this.log.compact(this.checkpoints);
       }
+      // From here on, whatever the turn changes is dated after `at`: `note` can tell it from what was.
+      await passFileClock(this.dir, at);
       return id;
     });
   }
 
   /**
    * Records `file`'s bytes for every checkpoint that does not know it yet, read from the disk at once
-   * (not behind queued work: an agent writes right after announcing). `claimed` is what the agent says
-   * the file held (a diff's old text; `null`: it did not exist): used only when the disk already holds
-   * something else — with the disk's line ends — and never to call a file new that is on the disk.
+   * (not behind queued work: an agent writes right after announcing). Those bytes are what the file held
+   * at a checkpoint only if it has not changed since (its ctime — or, when it is not there, its folder's —
+   * is not later than the checkpoint): then they are recorded whatever the agent says. A file changed
+   * since is known only by `claimed`, what the agent says it held (a diff's old text, with the disk's line
+   * ends; `null`: it did not exist) — never called new while it is on the disk — and else not known: the
+   * card lists it as changed with its earlier bytes unknown, never omits it.
    */
   note(file: string, claimed?: Uint8Array | null): Promise<void> {
     const absolute = path.resolve(file);
-    if (this.folderOf(absolute) === undefined) {
+    const folder = this.folderOf(absolute);
+    if (folder === undefined) {
       return Promise.resolve();
     }
     const reading = this.readNow(absolute);
+    // Looked at after the read: a change while it was read is a change since every checkpoint.
+    const changed = reading.then(
+      () => lastChange(absolute, folder),
+      () => undefined,
+    );
     return this.run(async () => {
-      const waiting = [...this.checkpoints].filter(([, recorded]) => !recorded.has(absolute));
+      const waiting = [...this.checkpoints].filter(([, checkpoint]) => !checkpoint.recorded.has(absolute));
       if (waiting.length === 0) {
         return;
       }
       const disk = await reading;
-      const bytes = beforeBytes(disk, claimed);
-      if (disk === UNKNOWN || (bytes instanceof Uint8Array && bytes.byteLength > this.maxFileBytes)) {
+      if (disk === UNKNOWN) {
         this.options.logger.info(`Not recording ${absolute} for checkpoints: not a file, or too large.`);
         return;
       }
-      const blob = await this.log.appendNote(
-        waiting.map(([id]) => id),
-        absolute,
-        bytes,
-      );
-      for (const [, recorded] of waiting) {
-        recorded.set(absolute, blob);
+      const changedAt = await changed;
+      const steady = (at: number) => changedAt !== undefined && changedAt <= at;
+      for (const still of [true, false]) {
+        const ids = waiting.filter(([, checkpoint]) => steady(checkpoint.at) === still).map(([id]) => id);
+        if (ids.length > 0) {
+          await this.record(ids, absolute, beforeBytes(disk, claimed, still));
+        }
       }
     });
   }
 
+  /** Records `bytes` as `file`'s content at checkpoints `ids` (a file too large is not recorded). */
+  private async record(
+    ids: readonly string[],
+    file: string,
+    bytes: Uint8Array | null | typeof UNKNOWN,
+  ): Promise<void> {
+    if (bytes instanceof Uint8Array && bytes.byteLength > this.maxFileBytes) {
+      this.options.logger.info(`Not recording ${file} for checkpoints: too large.`);
+      return;
+    }
+    const blob = await this.log.appendNote(ids, file, bytes);
+    for (const id of ids) {
+      this.checkpoints.get(id)?.recorded.set(file, blob);
+    }
+  }
+
   /**
    * The noted files that differ between `from` and `to`. A file `to` has no record of is compared as it
-   * is on disk now: this store does not know what it was at `to`.
+   * is on disk now: this store does not know what it was at `to`. A file whose bytes at `from` are not
+   * known (it changed before it could be read) is listed as changed, its earlier bytes unknown.
    */
   changes(from: string, to?: string): Promise<FileChangeStat[]> {
     return this.run(async () => {
-      const before = this.checkpoint(from);
-      const after = to === undefined ? undefined : this.checkpoint(to);
+      const before = this.checkpoint(from).recorded;
+      const after = to === undefined ? undefined : this.checkpoint(to).recorded;
       const stats: FileChangeStat[] = [];
       for (const [file, blob] of before) {
         const recordedAfter = after?.get(file);
@@ -141,11 +171,9 @@ export class LimitedCheckpointStore implements CheckpointStore {
         }
         const folder = this.folderOf(file) ?? path.dirname(file);
         if (blob === UNKNOWN) {
-          // Not known before the turn: listed, never deleted by Undo.
-          const created = compare(file, folder, null, now);
-          if (created !== undefined) {
-            stats.push({ ...created, beforeUnknown: true });
-          }
+          // Not known before the turn: listed (never omitted), never put back or deleted by Undo.
+          const kind = now === null ? 'deleted' : 'modified';
+          stats.push({ path: file, folder, kind, added: 0, removed: 0, binary: false, unrecorded: true });
           continue;
         }
         const stat = compare(file, folder, await this.bytesOf(blob), now);
@@ -159,7 +187,7 @@ export class LimitedCheckpointStore implements CheckpointStore {
 
   read(id: string, file: string): Promise<Uint8Array | undefined> {
     return this.run(async () => {
-      const blob = this.checkpoint(id).get(path.resolve(file));
+      const blob = this.checkpoint(id).recorded.get(path.resolve(file));
       return blob === undefined || blob === null || blob === UNKNOWN ? undefined : this.log.readBlob(blob);
     });
   }
@@ -192,7 +220,7 @@ export class LimitedCheckpointStore implements CheckpointStore {
     return old.length;
   }
 
-  private checkpoint(id: string): Recorded {
+  private checkpoint(id: string): LimitedCheckpoint {
     const recorded = this.checkpoints.get(id);
     if (recorded === undefined) {
       throw new CheckpointNotFoundError(id);
@@ -238,13 +266,21 @@ async function isLink(file: string): Promise<boolean> {
   }
 }
 
-/** What to record as a file's bytes before the turn: see `LimitedCheckpointStore.note`. */
+/**
+ * What to record as a file's bytes at a checkpoint (see `LimitedCheckpointStore.note`): the disk's when the
+ * file is `steady` (unchanged since the checkpoint), else what the agent `claimed` it held, checked against
+ * the disk.
+ */
 function beforeBytes(
   disk: Uint8Array | null | typeof UNKNOWN,
   claimed: Uint8Array | null | undefined,
+  steady: boolean,
 ): Uint8Array | null | typeof UNKNOWN {
-  if (claimed === undefined || disk === UNKNOWN) {
+  if (disk === UNKNOWN || steady) {
     return disk;
+  }
+  if (claimed === undefined) {
+    return UNKNOWN; // changed since, and nothing says from what
   }
   if (claimed === null) {
     // "It did not exist": true if it is not there now; if it is, the agent may have created it already

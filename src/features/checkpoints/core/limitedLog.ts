@@ -16,9 +16,17 @@ export const UNKNOWN = 'unknown';
 /** What one checkpoint recorded: absolute path → content at the checkpoint. */
 export type Recorded = Map<string, BlobRef>;
 
+/** A checkpoint of the limited store: when it was taken (ms), and what it recorded. */
+export interface LimitedCheckpoint {
+  /** Its start: a file changed later (its ctime after this) was not read at it. */
+  readonly at: number;
+  readonly recorded: Recorded;
+}
+
 /** One line of the log. Read back from disk, so parsed, never trusted. */
 const LineSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('create'), id: z.string() }),
+  /** `at`: when it was taken (absent in logs written before: read from the id). */
+  z.object({ t: z.literal('create'), id: z.string(), at: z.optional(z.number()) }),
   z.object({
     t: z.literal('note'),
     ids: z.array(z.string()),
@@ -40,7 +48,7 @@ export class LimitedLog {
   private constructor(private readonly dir: string) {}
 
   /** Opens the log in `dir`, creating it; returns the checkpoints it records, oldest first. */
-  static async open(dir: string): Promise<{ log: LimitedLog; checkpoints: Map<string, Recorded> }> {
+  static async open(dir: string): Promise<{ log: LimitedLog; checkpoints: Map<string, LimitedCheckpoint> }> {
     await mkdir(path.join(dir, BLOBS), { recursive: true });
     const log = new LimitedLog(dir);
     let text = '';
@@ -52,22 +60,22 @@ export class LimitedLog {
     if (text !== '' && !text.endsWith('\n')) {
       await appendFile(log.logFile, '\n'); // so the next line does not join a torn one
     }
-    const checkpoints = new Map<string, Recorded>();
+    const checkpoints = new Map<string, LimitedCheckpoint>();
     for (const raw of text.split('\n')) {
       const line = parseLine(raw);
       if (line?.t === 'create') {
-        checkpoints.set(line.id, new Map());
+        checkpoints.set(line.id, { at: line.at ?? timeOfId(line.id), recorded: new Map() });
       } else if (line?.t === 'note') {
         for (const id of line.ids) {
-          checkpoints.get(id)?.set(line.path, line.blob);
+          checkpoints.get(id)?.recorded.set(line.path, line.blob);
         }
       }
     }
     return { log, checkpoints };
   }
 
-  async appendCreate(id: string): Promise<void> {
-    await this.append({ t: 'create', id });
+  async appendCreate(id: string, at: number): Promise<void> {
+    await this.append({ t: 'create', id, at });
   }
 
   /** Stores `bytes` (unless stored already) and records it as `file`'s content at checkpoints `ids`. */
@@ -86,11 +94,11 @@ export class LimitedLog {
   }
 
   /** Rewrites the log with only `checkpoints` and deletes the blobs nothing refers to any more. */
-  async compact(checkpoints: ReadonlyMap<string, Recorded>): Promise<void> {
+  async compact(checkpoints: ReadonlyMap<string, LimitedCheckpoint>): Promise<void> {
     const lines: Line[] = [];
     const used = new Set<string>();
-    for (const [id, recorded] of checkpoints) {
-      lines.push({ t: 'create', id });
+    for (const [id, { at, recorded }] of checkpoints) {
+      lines.push({ t: 'create', id, at });
       for (const [file, blob] of recorded) {
         lines.push({ t: 'note', ids: [id], path: file, blob });
         if (blob !== null && blob !== UNKNOWN) {
@@ -129,6 +137,15 @@ export class LimitedLog {
     }
     return blob;
   }
+}
+
+/**
+ * When a checkpoint of a log written before `at` was recorded was taken: its id starts with the time in
+ * base 36 (`note1:<time>-<random>`); 0 when it does not (then every file counts as changed since).
+ */
+function timeOfId(id: string): number {
+  const time = parseInt(/^note1:([0-9a-z]+)-/.exec(id)?.[1] ?? '', 36);
+  return Number.isFinite(time) ? time : 0;
 }
 
 function parseLine(raw: string): Line | undefined {

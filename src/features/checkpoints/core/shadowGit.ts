@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { isLexicallyWithin } from '../../../core/files/pathConfinement';
+import { isInside, isLexicallyWithin } from '../../../core/files/pathConfinement';
 import type { Logger } from '../../../core/ports';
 import { CheckpointNotFoundError } from './errors';
-import { ShadowRepo } from './shadowRepo';
+import { ShadowRepo, type TreeChange } from './shadowRepo';
 import type { CheckpointStore, FileChangeStat } from './types';
 
 export interface ShadowGitStoreOptions {
@@ -133,7 +133,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
         }
         try {
           const changes = await repo.changes(fromCommit, toCommit);
-          return changes.map((change) => toStat(repo.folder, change));
+          return await Promise.all(changes.map((change) => toStat(repo.folder, change)));
         } catch (error) {
           const missing = !(await repo.hasCommit(fromCommit))
             ? from
@@ -217,12 +217,10 @@ function decodeId(id: string): Map<string, string> {
   return commits;
 }
 
-function toStat(
-  folder: string,
-  change: { rel: string } & Omit<FileChangeStat, 'path' | 'folder'>,
-): FileChangeStat {
+async function toStat(folder: string, change: TreeChange): Promise<FileChangeStat> {
+  const file = path.join(folder, ...change.rel.split('/'));
   return {
-    path: path.join(folder, ...change.rel.split('/')),
+    path: file,
     folder,
     kind: change.kind,
     added: change.added,
@@ -230,7 +228,23 @@ function toStat(
     binary: change.binary,
     ...(change.beforeUnknown ? { beforeUnknown: true } : {}),
     ...(change.unsure ? { unsure: true } : {}),
+    ...(change.unrecorded ? { unrecorded: true } : {}),
+    ...(change.link
+      ? { link: { ...change.link, outside: await leadsOutside(file, change.link.target, folder) } }
+      : {}),
   };
+}
+
+/**
+ * Whether the link `file` naming `target` leads out of `folder`: its target resolved from the link's own
+ * folder, and any link on the way (a dangling one too), as the OS would.
+ */
+async function leadsOutside(file: string, target: string, folder: string): Promise<boolean> {
+  try {
+    return !(await isInside(path.resolve(path.dirname(file), target), [folder]));
+  } catch {
+    return true; // cannot be told: said as the worst case
+  }
 }
 
 function innermostRepo(repos: readonly ShadowRepo[], file: string): ShadowRepo | undefined {

@@ -4,30 +4,29 @@ import { excludePathspec, toLiteralPathspec } from './pathspecs';
 import { ChangeListing } from './changedFiles';
 import { stageSteadily } from './steadyStaging';
 import { forgetStatData } from './forgetStatData';
-import { TrailerList } from './trailerList';
-import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
+import { CheckpointLists } from './checkpointLists';
 import { SHADOW_ATTRIBUTES, toExcludePattern } from './excludeFile';
 import { GitCommandError, runGit, splitNul, type GitRunOptions, type ShadowLocation } from './gitRunner';
 import { keepNewestCheckpoints, removeStaleLock } from './maintenance';
 import { BackgroundPacking } from './backgroundPacking';
+import { addToIndex } from './gitAdd';
 import { CheckpointCommits } from './checkpointCommits';
 import { readBlob } from './blobReader';
 import { ownIndex } from './ownIndex';
 import { SerialQueue } from '../../../core/util/serialQueue';
 import { SkipList, exists, type SkippedFile } from './skipList';
 import { diffTreeArgs, parseRawAndNumstat, whatIsKnown, type TreeChange } from './treeDiff';
+import { readLinks, withLinkChanges } from './linkTargets';
 import type { ShadowRepoOptions } from './shadowRepoOptions';
 
 export type { TreeChange } from './treeDiff';
 export type { ShadowRepoOptions } from './shadowRepoOptions';
 
-/** Names, in a checkpoint's commit message, the blob listing the files left out of it. */
-const SKIPPED_TRAILER = 'acp-skipped:';
-/** Names the blob listing the files that were being written while the checkpoint read them. */
-const UNSURE_TRAILER = 'acp-unsure:';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
 /** Up to this many changed files are staged by name; more, as the whole folder. */
 const NAMED_STAGING_LIMIT = 2000;
+/** Up to this many changed folders are looked at by name for unrecorded files; more, the whole folder. */
+const UNRECORDED_LOOK_LIMIT = 1000;
 /** Pruning old refs runs once per this many checkpoints (and when the repository opens). */
 const MAINTENANCE_EVERY = 25;
 
@@ -48,9 +47,7 @@ export class ShadowRepo {
    */
   private newestCheckpoint: { tree: string; trailers: string; commit: string } | undefined;
   private readonly commits = new CheckpointCommits((args, run) => this.runGit(args, run), CHECKPOINT_REFS);
-  private readonly ignored = new IgnoredFiles((args, input) => this.git(args, { input }));
-  private readonly skippedList = new TrailerList(SKIPPED_TRAILER, (args, input) => this.git(args, { input }));
-  private readonly unsureList = new TrailerList(UNSURE_TRAILER, (args, input) => this.git(args, { input }));
+  private readonly lists = new CheckpointLists((args, input) => this.git(args, { input }));
   /** Files that moved while the newest snapshot read them: read again by the next one. */
   private unsure = new Set<string>();
   /** The tree of the shadow index as last written, while nothing has been staged since. */
@@ -58,6 +55,10 @@ export class ShadowRepo {
   private readonly listing: ChangeListing;
   /** Whether `git add` could not read some file since the snapshot began. */
   private unreadable = false;
+  /** Files there at the newest snapshot but not in its tree (git could not read them). */
+  private unrecorded: string[] = [];
+  /** The folder's symbolic links at the newest snapshot, with their targets. */
+  private links: ReadonlyMap<string, string> = new Map();
 
   private constructor(private readonly options: ShadowRepoOptions) {
     this.location = {
@@ -73,7 +74,7 @@ export class ShadowRepo {
     this.listing = new ChangeListing({
       folder: options.folder,
       skipList: this.skipList,
-      ignored: this.ignored,
+      ignored: this.lists.ignored,
       logger: options.logger,
       git: async (args, stop) =>
         (await this.runGit(args, stop === undefined ? {} : { signal: stop })).stdout.toString('utf8'),
@@ -112,15 +113,13 @@ export class ShadowRepo {
   checkpoint(): Promise<string> {
     return this.queue.run(async () => {
       const tree = await this.snapshotTree();
-      const ignoredBlob = await this.ignored.blob();
+      const trailers = await this.lists.trailers({
+        skipped: this.skipList.paths(),
+        unsure: [...this.unsure],
+        unrecorded: this.unrecorded,
+        links: this.links,
+      });
       this.listing.pruneIgnored();
-      const trailers = [
-        await this.skippedList.line(this.skipList.paths()),
-        ignoredBlob === '' ? '' : `${IGNORED_TRAILER} ${ignoredBlob}`,
-        await this.unsureList.line([...this.unsure]),
-      ]
-        .filter((line) => line !== '')
-        .join('\n');
       const newest = this.newestCheckpoint;
       if (newest?.tree === tree && newest.trailers === trailers) {
         return newest.commit;
@@ -144,24 +143,19 @@ export class ShadowRepo {
     return this.queue.run(async () => {
       const target = to ?? (await this.snapshotTree());
       const changes = await this.diff(from, target);
-      if (changes.length === 0) {
-        return changes;
+      if (changes.length === 0 && this.links.size === 0 && to === undefined) {
+        return changes; // nothing changed, and no link to look at (the quick answer of a live list)
       }
-      return whatIsKnown(changes, {
-        skippedBefore: await this.skippedList.at(from),
-        ignoredBefore: await this.ignored.at(from),
-        unsureBefore: await this.unsureList.at(from),
-        skippedAfter: to === undefined ? new Set(this.skipList.paths()) : await this.skippedList.at(to),
-      });
+      const ends = await this.lists.ends(from, to, { skipped: this.skipList.paths(), links: this.links });
+      return whatIsKnown(withLinkChanges(changes, ends.linksBefore, ends.linksAfter), ends);
     });
   }
 
   /** The bytes of `rel` in commit `commit`; `undefined` when it was not there (or was not snapshotted). */
   read(commit: string, rel: string): Promise<Buffer | undefined> {
     return this.queue.run(async () => {
-      const unsure = await this.unsureList.at(commit);
-      if (unsure === 'unknown' || unsure.has(rel)) {
-        return undefined; // its bytes there may be torn: never handed out as what the file was
+      if (await this.lists.mayBeTorn(commit, rel)) {
+        return undefined; // never handed out as what the file was
       }
       return readBlob((args, options) => this.runGit(args, options), commit, rel);
     });
@@ -255,8 +249,8 @@ export class ShadowRepo {
       } else if (tag === '?' && toExcludePattern(rel) !== undefined) {
         newlySkipped.set(rel, skip);
       } else if (skip.reason === 'symlink') {
-        // A tracked file the agent replaced by a link is gone as a file: the card lists it as deleted,
-        // and Undo puts the file back in place of the link (never writing through it).
+        // A tracked file the agent replaced by a link is gone as a file: the card lists it as replaced by
+        // the link, and Undo puts the file back in place of the link (never writing through it).
         linkedNow.push(rel);
       } else {
         // A tracked file that grew past the bound keeps its last snapshotted version.
@@ -301,6 +295,8 @@ export class ShadowRepo {
         );
       }
     }
+    this.unrecorded = await this.unrecordedFiles();
+    this.links = await readLinks(this.options.folder, [...this.skipList.links(), ...linkedNow]);
     // Untracked files left out (newly skipped or unnameable) are looked at again by a full look.
     const leftOut = listed.some((entry, index) => entry.startsWith('?') && reasons[index] !== undefined);
     this.listing.settle(!this.unreadable && this.unsure.size === 0 && !leftOut && linkedNow.length === 0);
@@ -309,38 +305,39 @@ export class ShadowRepo {
     return this.lastTree;
   }
 
-  /**
-   * `git add -A` of the pathspecs. A file git cannot read (permissions) is left out with a warning rather
-   * than failing the checkpoint. A git killed by the timeout leaves the index lock behind: it is removed
-   * here, since only this queue ever runs git on this repository.
-   */
+  /** `git add` of the pathspecs (see ./gitAdd); a file git could not read is noted and logged. */
   private async stage(pathspecs: readonly string[], renormalize = false): Promise<void> {
-    try {
-      const { exitCode, stderr } = await this.runGit(
-        [
-          '-c',
-          'advice.addIgnoredFile=false',
-          'add',
-          renormalize ? '--renormalize' : '-A',
-          '--ignore-errors',
-          '--pathspec-from-file=-',
-          '--pathspec-file-nul',
-        ],
-        { input: `${pathspecs.join('\0')}\0`, okExitCodes: [1] },
-      );
-      // A folder left out for its rule files is also ignored by name: git says so, and that is all.
-      if (exitCode === 1 && /^(error|warning|fatal):/m.test(stderr)) {
-        this.unreadable = true;
-        this.options.logger.warn(
-          `Some files of ${this.options.folder} could not be read for the checkpoint.`,
-        );
-      }
-    } catch (error) {
-      if (error instanceof GitCommandError && error.exitCode === null) {
-        await rm(`${this.location.indexFile}.lock`, { force: true });
-      }
-      throw error;
+    const { unreadable } = await addToIndex(
+      (args, options) => this.runGit(args, options),
+      this.location.indexFile,
+      pathspecs,
+      renormalize,
+    );
+    if (unreadable) {
+      this.unreadable = true;
+      this.options.logger.warn(`Some files of ${this.options.folder} could not be read for the checkpoint.`);
     }
+  }
+
+  /**
+   * What the tree may lack of what was there, by name, so that none of it is ever taken for absent
+   * (`/`-separated): the files there now but not in the tree (git could not read them, or they appeared
+   * while the snapshot read their folder), and the folders whose entries changed meanwhile (ending in
+   * `/`; `''` for the root) — a file saved by deleting and writing it anew may have been missing at both
+   * looks. Only the folders whose entries changed are looked at.
+   */
+  private async unrecordedFiles(): Promise<string[]> {
+    const changed = this.unreadable ? 'all' : await this.listing.changedFolders();
+    if (changed !== 'all' && changed.length === 0) {
+      return [];
+    }
+    const specs =
+      changed === 'all' || changed.length > UNRECORDED_LOOK_LIMIT || changed.includes('')
+        ? []
+        : changed.map(toLiteralPathspec);
+    const listed = await this.git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs]);
+    const files = splitNul(listed).filter((rel) => !rel.endsWith('/'));
+    return [...files, ...(changed === 'all' ? [] : changed)];
   }
 
   /**

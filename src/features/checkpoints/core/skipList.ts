@@ -101,6 +101,11 @@ export class SkipList {
     await this.save();
   }
 
+  /** The symbolic links left out (`/`-separated). */
+  links(): string[] {
+    return this.paths().filter((rel) => this.skipped.get(rel)?.reason === 'symlink');
+  }
+
   /** The folders left out for their rule files. */
   ruleFolders(): string[] {
     return this.paths().filter((rel) => this.skipped.get(rel)?.reason === 'rules');

@@ -20,9 +20,16 @@ function samePath(a: string, b: string): boolean {
 }
 
 /**
+ * Where the homes of a machine live, by convention: a folder holding one of these holds every user's
+ * home (`~/.ssh` included), whoever's home this is (root's is /root, beside /home).
+ */
+const HOMES_ROOTS = ['/home', '/Users', '/var/home'] as const;
+
+/**
  * What `folder` is when it must not be checkpointed ("your home folder"), or undefined when it may: the
- * home folder, its Desktop, Documents or Downloads, or the root of a drive — snapshotting those copies
- * far more than a project. Both paths real (links resolved).
+ * home folder, a folder that holds it or any home (`/home`, `/Users`, `C:\Users`, a drive root), its
+ * Desktop, Documents or Downloads — snapshotting those copies far more than a project, secrets
+ * included. Both paths real (links resolved).
  */
 export function refusedFolder(folder: string, home: string): string | undefined {
   if (path.dirname(folder) === folder) {
@@ -31,8 +38,22 @@ export function refusedFolder(folder: string, home: string): string | undefined 
   if (samePath(folder, home)) {
     return 'your home folder';
   }
+  if (isLexicallyWithin(home, folder)) {
+    return 'a folder that holds your home folder';
+  }
+  if (homesRoots(folder).some((homes) => isLexicallyWithin(homes, folder))) {
+    return "a folder that holds users' home folders";
+  }
   const personal = PERSONAL_FOLDERS.find((name) => samePath(folder, path.join(home, name)));
   return personal === undefined ? undefined : `your ${personal} folder`;
+}
+
+/** The conventional homes folders: `C:\Users` on `folder`'s drive on Windows, else `/home`, `/Users` and `/var/home`. */
+function homesRoots(folder: string): string[] {
+  if (path.sep === '\\') {
+    return [path.join(path.parse(folder).root, 'Users')];
+  }
+  return [...HOMES_ROOTS];
 }
 
 /** Where the checkpoint storage goes: a folder outside every workspace folder, or why there is none. */

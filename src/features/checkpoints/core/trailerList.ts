@@ -14,11 +14,16 @@ export class TrailerList {
     /** E.g. `acp-skipped:`. */
     readonly trailer: string,
     private readonly git: Git,
+    /**
+     * Written also when empty, so that a commit without it says nothing: `at` answers `unknown` for it
+     * (a checkpoint made before the list existed).
+     */
+    private readonly always = false,
   ) {}
 
-  /** The trailer line for `paths`; '' when there are none. */
+  /** The trailer line for `paths`; '' when there are none (unless `always`). */
   async line(paths: readonly string[]): Promise<string> {
-    if (paths.length === 0) {
+    if (paths.length === 0 && !this.always) {
       return '';
     }
     const list = JSON.stringify([...paths].sort());
@@ -29,15 +34,16 @@ export class TrailerList {
   }
 
   /**
-   * The paths kept with checkpoint `commit` (none when it has no such trailer); `unknown` when the list
-   * or the commit cannot be read (collected, damaged, not a checkpoint of this repository).
+   * The paths kept with checkpoint `commit` (none when it has no such trailer, or `unknown` if `always`);
+   * `unknown` when the list or the commit cannot be read (collected, damaged, not a checkpoint of this
+   * repository).
    */
   async at(commit: string): Promise<ReadonlySet<string> | 'unknown'> {
     try {
       const message = await this.git(['cat-file', 'commit', commit]);
       const blob = new RegExp(`^${this.trailer} ([0-9a-f]+)$`, 'm').exec(message)?.[1];
       if (blob === undefined) {
-        return new Set();
+        return this.always ? 'unknown' : new Set();
       }
       const parsed = z.array(z.string()).safeParse(JSON.parse(await this.git(['cat-file', 'blob', blob])));
       return parsed.success ? new Set(parsed.data) : 'unknown';

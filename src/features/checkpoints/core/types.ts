@@ -25,6 +25,16 @@ export interface FileChangeStat {
    * stored may be torn or empty. Undo must leave it, and the card says why.
    */
   readonly unsure?: boolean;
+  /**
+   * It existed before the turn, but the checkpoint could not record it (git could not read it, it was left
+   * out then — too large, a link —, or the checkpoint cannot say): never listed as created. Undo leaves it.
+   */
+  readonly unrecorded?: boolean;
+  /**
+   * It is a symbolic link (deleted: it was one) naming `target` as written; `outside`: the target is not in
+   * the workspace — the agent may have changed files outside it through the link.
+   */
+  readonly link?: { readonly target: string; readonly outside: boolean };
 }
 
 /**

@@ -160,7 +160,6 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
       file.kind === 'deleted' ? at(NO_FILE) : vscode.Uri.file(file.path),
     ];
   }
-
 }
 
 /**

@@ -1,10 +1,11 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { abortable, isTimeout } from '../../../core/util/abortable';
 import { AgentClient, type AgentClientOptions } from '../../../core/connection/agentClient';
+import { DEFAULT_DEADLINES } from '../../../core/connection/deadlines';
 import { signInMethodsOf, type SignInMethod } from '../../../core/connection/authMethods';
-import { AgentError, AgentExitedError, classifyError, errorDetails } from '../../../core/connection/errors';
+import type { AgentError } from '../../../core/connection/errors';
+import { AgentExitedError, classifyError, errorDetails } from '../../../core/connection/errors';
 import { ClientRefusalError, type ClientPorts } from '../../../core/ports';
 import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/connection/spawnProgram';
 import type { AgentDefinition } from '../../../chat/agentSettings';
@@ -36,7 +37,7 @@ const HAS_VERSION_FLAG = new Set(['copilot', 'claude-agent-acp', 'gemini', 'code
 
 /** The Node major the agents we know need (and this extension's own engines.node). */
 const MIN_NODE_MAJOR = 20;
-const DEFAULT_STEP_TIMEOUT_MS = 20_000;
+const DEFAULT_STEP_TIMEOUT_MS = DEFAULT_DEADLINES.sessionMs;
 
 /** Checks every agent in parallel; each step of each check has its own timeout. */
 export function diagnoseAgents(
@@ -77,20 +78,7 @@ export async function diagnoseAgent(
     return finish({});
   }
 
-  const runsOnNode = isNodeProgram(foundAt);
-  const [version, nodeVersion] = await Promise.all([
-    HAS_VERSION_FLAG.has(path.basename(agent.command))
-      ? firstLineOf(foundAt, ['--version'], env, stepTimeoutMs)
-      : Promise.resolve(undefined),
-    runsOnNode ? nodeVersionFor(foundAt, env, stepTimeoutMs) : Promise.resolve(undefined),
-  ]);
-  const nodeMajor = nodeVersion ? Number(/^v?(\d+)/.exec(nodeVersion)?.[1]) : undefined;
-  if (nodeMajor !== undefined && nodeMajor < MIN_NODE_MAJOR) {
-    problems.push({
-      problem: `This agent runs on Node.js, and the \`node\` on PATH is ${nodeVersion}.`,
-      fix: `This agent needs Node ≥ ${MIN_NODE_MAJOR}: install a current Node.js (e.g. from nodejs.org or with nvm), then restart VS Code.`,
-    });
-  }
+  const { version, nodeVersion } = await programVersions(agent, foundAt, env, stepTimeoutMs, problems);
 
   let client: AgentClient | undefined;
   try {
@@ -99,22 +87,13 @@ export async function diagnoseAgent(
       agentId: agent.id,
       command: { command: agent.command, args: agent.args, env: agent.env, cwd: options.cwd },
       ports: refusingPorts,
-      initializeTimeoutMs: stepTimeoutMs,
+      // The chat's own deadlines, each step given the check's time.
+      deadlines: { startMs: stepTimeoutMs, sessionMs: stepTimeoutMs, requestMs: stepTimeoutMs },
       ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
       processOptions: { stopGraceMs: 1000 },
     });
-    const info = client.info;
-    const initialize: InitializeFindings = {
-      ms: Math.round(performance.now() - initStarted),
-      protocolVersion: info.protocolVersion,
-      ...(info.agentInfo?.title || info.agentInfo?.name
-        ? { agentName: info.agentInfo.title || info.agentInfo.name }
-        : {}),
-      ...(info.agentInfo?.version ? { agentVersion: info.agentInfo.version } : {}),
-      capabilities: info.capabilities,
-      signInMethods: signInMethodsOf(info.authMethods),
-    };
-    const session = await trySession(client, options.cwd, stepTimeoutMs);
+    const initialize = initializeFindings(client, initStarted);
+    const session = await trySession(client, options.cwd);
     if (!session.ok) {
       problems.push(sessionProblem(session, initialize.signInMethods, agent));
     }
@@ -136,20 +115,56 @@ export async function diagnoseAgent(
   }
 }
 
-async function trySession(client: AgentClient, cwd: string, timeoutMs: number): Promise<SessionFindings> {
+/** The program's `--version` line (when it has the flag) and, for a Node program, the node it runs on. */
+async function programVersions(
+  agent: AgentDefinition,
+  foundAt: string,
+  env: NodeJS.ProcessEnv,
+  stepTimeoutMs: number,
+  problems: DoctorProblem[],
+): Promise<{ version: string | undefined; nodeVersion: string | undefined }> {
+  const runsOnNode = isNodeProgram(foundAt);
+  const [version, nodeVersion] = await Promise.all([
+    HAS_VERSION_FLAG.has(path.basename(agent.command))
+      ? firstLineOf(foundAt, ['--version'], env, stepTimeoutMs)
+      : Promise.resolve(undefined),
+    runsOnNode ? nodeVersionFor(foundAt, env, stepTimeoutMs) : Promise.resolve(undefined),
+  ]);
+  const nodeMajor = nodeVersion ? Number(/^v?(\d+)/.exec(nodeVersion)?.[1]) : undefined;
+  if (nodeMajor !== undefined && nodeMajor < MIN_NODE_MAJOR) {
+    problems.push({
+      problem: `This agent runs on Node.js, and the \`node\` on PATH is ${nodeVersion}.`,
+      fix: `This agent needs Node ≥ ${MIN_NODE_MAJOR}: install a current Node.js (e.g. from nodejs.org or with nvm), then restart VS Code.`,
+    });
+  }
+  return { version, nodeVersion };
+}
+
+/** What `initialize` answered: protocol version, name, capabilities and ways to sign in, and how long it took. */
+function initializeFindings(client: AgentClient, initStarted: number): InitializeFindings {
+  const info = client.info;
+  return {
+    ms: Math.round(performance.now() - initStarted),
+    protocolVersion: info.protocolVersion,
+    ...(info.agentInfo?.title || info.agentInfo?.name
+      ? { agentName: info.agentInfo.title || info.agentInfo.name }
+      : {}),
+    ...(info.agentInfo?.version ? { agentVersion: info.agentInfo.version } : {}),
+    capabilities: info.capabilities,
+    signInMethods: signInMethodsOf(info.authMethods),
+  };
+}
+
+async function trySession(client: AgentClient, cwd: string): Promise<SessionFindings> {
   const started = performance.now();
   try {
-    const session = await abortable(client.newSession({ cwd }), AbortSignal.timeout(timeoutMs));
+    const session = await client.newSession({ cwd });
     const ms = Math.round(performance.now() - started);
-    // The check's session is of no use to anyone: end it where the agent lets us, so it lists no empty chat.
-    if (client.info.capabilities.sessionCapabilities?.close) {
-      await client.closeSession(session.id).catch(() => undefined);
-    }
+    // The check's session is of no use to anyone: ended where the agent lets us, so it lists no empty chat.
+    await client.discardSession(session.id);
     return { ok: true, ms };
   } catch (error) {
-    const failure = isTimeout(error)
-      ? new AgentError('timeout', `session/new did not answer within ${timeoutMs / 1000} s.`)
-      : classifyError(error);
+    const failure = classifyError(error);
     const message = boundedText(failure.message);
     return failure.kind === 'auth_required'
       ? { ok: false, signedIn: false, message, ...agentSaid(failure) }

@@ -23,3 +23,22 @@ export function notCheckedDiagnosis(agent: AgentDefinition, origin: AgentOrigin)
     ms: 0,
   };
 }
+
+/** Why a workspace-defined agent the user did not allow is not checked. */
+export const NOT_ALLOWED = 'not checked: you did not allow this workspace’s agent to run';
+
+/** The doctor's answer for an agent the workspace's settings define and the user did not allow: not started. */
+export function notAllowedDiagnosis(agent: AgentDefinition, origin: AgentOrigin): AgentDiagnosis {
+  return {
+    agent,
+    origin,
+    notChecked: NOT_ALLOWED,
+    problems: [
+      {
+        problem: `Not checked: ${agent.origin?.source ?? 'the workspace settings'} define it, and you did not allow it to run.`,
+        fix: 'Run _ACP: Reset Consent to Workspace Programs_ to be asked again, then run _ACP: Check Agents_.',
+      },
+    ],
+    ms: 0,
+  };
+}

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import * as z from 'zod';
 import { plainText } from '../../../core/thread/agentText';
 import { scrubSecrets } from '../../../core/secrets/secrets';
-import { notCheckedDiagnosis } from '../chat/restrictedCheck';
+import { notAllowedDiagnosis, notCheckedDiagnosis } from '../chat/restrictedCheck';
+import type { WorkspaceDefinition } from '../../../chat/workspaceConsent';
 import { diagnoseAgents } from '../chat/agentDoctor';
 import type { AgentDiagnosis, AgentOrigin } from '../chat/diagnosis';
 import { AGENT_PRESETS, type KnownAgent } from '../../../chat/agentPresets';
@@ -24,6 +25,8 @@ export interface CheckAgentsDeps {
   readonly parseJsonc: (text: string) => unknown;
   /** The ACP Registry's agents, for the advice on a missing one. */
   readonly knownAgents?: () => Promise<readonly KnownAgent[]>;
+  /** Whether an agent the workspace's own settings define may run (asked once per definition). */
+  readonly allowProgram?: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
 }
 
 /** What the command returns (for tests and other extensions): the findings and where the report is. */
@@ -43,7 +46,7 @@ export async function checkAgents(deps: CheckAgentsDeps): Promise<CheckAgentsRes
   // Read when the command runs: trust can be granted between two checks.
   const trusted = vscode.workspace.isTrusted;
   const diagnoses = trusted
-    ? await diagnose(agents, deps)
+    ? await diagnoseAllowed(agents, deps)
     : agents.map(({ agent, origin }) => notCheckedDiagnosis(agent, origin));
   for (const diagnosis of diagnoses) {
     const problems = diagnosis.problems.map((p) => p.problem).join(' ');
@@ -72,6 +75,26 @@ export async function checkAgents(deps: CheckAgentsDeps): Promise<CheckAgentsRes
       .then((answer) => answer === ADD_AGENT && vscode.commands.executeCommand('acpAgents.addAgent'));
   }
   return { diagnoses, markdown, reportUri };
+}
+
+/** Runs the doctor on the agents that may run: one the workspace's settings define only once allowed. */
+async function diagnoseAllowed(
+  agents: readonly { agent: AgentDefinition; origin: AgentOrigin }[],
+  deps: CheckAgentsDeps,
+): Promise<AgentDiagnosis[]> {
+  const refused = new Set<AgentDefinition>();
+  for (const { agent } of agents) {
+    if (agent.origin && deps.allowProgram && !(await deps.allowProgram(agent, agent.origin))) {
+      refused.add(agent);
+    }
+  }
+  const checked = await diagnose(
+    agents.filter(({ agent }) => !refused.has(agent)),
+    deps,
+  );
+  return agents.map(
+    ({ agent, origin }) => checked.find((d) => d.agent === agent) ?? notAllowedDiagnosis(agent, origin),
+  );
 }
 
 /** Runs the doctor (trusted workspaces only: it starts every agent in the workspace folder). */

@@ -1,12 +1,12 @@
 import { DisposableStore, type Disposable, type Event } from '../../../core/util/disposable';
-import { AgentError } from '../../../core/connection/errors';
 import type { Elicitation, ElicitationAnswer, HostMessage } from '../../../protocol';
-import type { AnswerOutcome, PendingElicitation } from '../core/elicitationBroker';
+import type { AnswerOutcome, ElicitationChange, PendingElicitation } from '../core/elicitationBroker';
 
 /** The open questions as the chat reads and answers them (the `ElicitationBroker`). */
 export interface ElicitationQuestions {
-  readonly onDidChange: Event<PendingElicitation>;
+  readonly onDidChange: Event<ElicitationChange>;
   pending(sessionId?: string): PendingElicitation[];
+  find(key: string): PendingElicitation | undefined;
   answer(key: string, answer: ElicitationAnswer): AnswerOutcome;
 }
 
@@ -20,7 +20,9 @@ export interface ElicitationRelayDeps {
 
 /**
  * The agent's questions in the chat: each change is posted to the views of the question's chat as
- * that chat's whole list, and the views' answers go back to the broker (which checks them again).
+ * that one change (a question added or settled: a storm costs the views what it adds, never the
+ * whole list again), and the views' answers go back to the broker, which checks them again — the
+ * agent's patterns run only there — and whose objections go back to the views by field.
  * Accepting a URL question opens the URL — the click is the user's consent.
  */
 export class ElicitationRelay implements Disposable {
@@ -31,16 +33,22 @@ export class ElicitationRelay implements Disposable {
     private readonly host: ElicitationRelayDeps,
   ) {
     this.store.add(
-      questions.onDidChange((question) => {
+      questions.onDidChange(({ question, settled }) => {
         const chatId = host.chatOf(question);
-        if (chatId !== undefined) {
-          host.postToChat(chatId, { type: 'elicitations', chatId, items: this.forChat(chatId) });
+        if (chatId === undefined) {
+          return;
         }
+        host.postToChat(
+          chatId,
+          settled
+            ? { type: 'elicitation_settled', chatId, key: question.elicitation.key }
+            : { type: 'elicitation_added', chatId, item: question.elicitation },
+        );
       }),
     );
   }
 
-  /** The questions waiting in chat `chatId`, oldest first. */
+  /** The questions waiting in chat `chatId`, oldest first (a view's whole state, when it is drawn anew). */
   forChat(chatId: string): Elicitation[] {
     return this.questions
       .pending()
@@ -48,18 +56,21 @@ export class ElicitationRelay implements Disposable {
       .map((question) => question.elicitation);
   }
 
-  /** The user's answer from a view; an answer that does not fit the form is refused with the reasons. */
+  /** The user's answer from a view; an answer that does not fit the form is sent back with the reasons. */
   async answer(key: string, answer: ElicitationAnswer): Promise<void> {
-    const question = this.questions.pending().find((q) => q.elicitation.key === key);
+    const question = this.questions.find(key);
     const outcome = this.questions.answer(key, answer);
     if (!outcome.ok) {
-      if (outcome.reason === 'not_pending') {
-        return; // already settled (Stop, the agent cancelled): nothing to do
+      const chatId = question && this.host.chatOf(question);
+      if (outcome.reason === 'invalid' && chatId !== undefined) {
+        this.host.postToChat(chatId, {
+          type: 'elicitation_problems',
+          chatId,
+          key,
+          problems: { ...outcome.problems },
+        });
       }
-      throw new AgentError(
-        'invalid_params',
-        `The answer was not sent: ${Object.values(outcome.problems).join(' ')}`,
-      );
+      return; // not pending: already settled (Stop, the agent cancelled), nothing to do
     }
     if (answer.action === 'accept' && question?.elicitation.mode === 'url') {
       await this.host.openUrl(question.elicitation.url);

@@ -1,13 +1,17 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter, type Disposable, type Event } from '../../../core/util/disposable';
-import type { ElicitationPort, ElicitationRequest, Logger } from '../../../core/ports';
+import { PortRequestError, type ElicitationPort, type ElicitationRequest, type Logger } from '../../../core/ports';
 import {
   checkElicitationValues,
   type Elicitation,
   type ElicitationAnswer,
   type ElicitationValue,
 } from '../../../protocol/elicitation';
-import { parseElicitation } from './elicitationSchema';
+import type { CompiledPattern, PatternTest } from './agentPattern';
+import { compilePatterns, parseElicitation } from './elicitationSchema';
+
+/** Questions that may wait for the user in one session (or one agent, before any session); more are refused. */
+export const MAX_WAITING_ELICITATIONS = 8;
 
 /** An agent's question waiting for the user. */
 export interface PendingElicitation {
@@ -17,14 +21,26 @@ export interface PendingElicitation {
   readonly elicitation: Elicitation;
 }
 
+/** A question appeared (`settled: false`) or was settled, one way or another. */
+export interface ElicitationChange {
+  readonly question: PendingElicitation;
+  readonly settled: boolean;
+}
+
 /** What became of an answer from the view. */
 export type AnswerOutcome =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: 'not_pending' }
   | { readonly ok: false; readonly reason: 'invalid'; readonly problems: Readonly<Record<string, string>> };
 
+/** Compiles an agent's pattern for a linear-time engine (`compileAgentPattern`, loaded with its bundle). */
+export type PatternCompiler = (pattern: string) => CompiledPattern;
+
 interface Entry extends PendingElicitation {
   readonly elicitationId?: string;
+  /** Where it waits: its session, or its agent when request-scoped (the bound counts per scope). */
+  readonly scope: string;
+  readonly patterns: ReadonlyMap<string, PatternTest>;
   settle(response: acp.CreateElicitationResponse): void;
 }
 
@@ -32,22 +48,31 @@ interface Entry extends PendingElicitation {
  * The agent's elicitations waiting for the user, each a state that holds its resolver. The user's
  * answer (accept, decline, cancel), the request's signal (Stop, the session ending, the agent
  * cancelling or going away) and the agent's `elicitation/complete` all settle it; only the first
- * counts, so the agent gets exactly one answer.
+ * counts, so the agent gets exactly one answer. At most `MAX_WAITING_ELICITATIONS` wait per session:
+ * beyond that the agent's request is refused with an error saying so, as permission requests are.
  */
 export class ElicitationBroker implements ElicitationPort, Disposable {
   private readonly entries = new Map<string, Entry>();
-  private readonly changed = new Emitter<PendingElicitation>();
+  private readonly changed = new Emitter<ElicitationChange>();
+  /** Scopes whose refusals were logged since their queue was last below the bound. */
+  private readonly refusalsLogged = new Set<string>();
   private next = 1;
 
-  /** A question appeared or was settled (read `pending()` for what is still open). */
-  readonly onDidChange: Event<PendingElicitation> = this.changed.event;
+  /** A question appeared or was settled. */
+  readonly onDidChange: Event<ElicitationChange> = this.changed.event;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly compilePattern: PatternCompiler,
+  ) {}
 
   request(request: ElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    const scope = request.sessionId !== undefined ? `session:${request.sessionId}` : `agent:${request.agentId}`;
+    this.refuseBeyondBound(scope);
     const key = `elicit-${this.next++}`;
-    // Throws the JSON-RPC error the agent receives when the request cannot be shown.
+    // Each throws the JSON-RPC error the agent receives when the request cannot be shown.
     const elicitation = parseElicitation(key, request.params);
+    const patterns = compilePatterns(elicitation, this.compilePattern);
     const elicitationId =
       'elicitationId' in request.params && typeof request.params.elicitationId === 'string'
         ? request.params.elicitationId
@@ -58,6 +83,8 @@ export class ElicitationBroker implements ElicitationPort, Disposable {
         ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
         elicitation,
         ...(elicitationId !== undefined ? { elicitationId } : {}),
+        scope,
+        patterns,
         settle: (response) => {
           if (!this.entries.delete(key)) {
             return;
@@ -65,7 +92,7 @@ export class ElicitationBroker implements ElicitationPort, Disposable {
           signal.removeEventListener('abort', onAbort);
           this.logger.info(`Elicitation ${key} (${elicitation.mode}): ${response.action}`);
           resolve(response);
-          this.changed.fire(entry);
+          this.changed.fire({ question: publicOf(entry), settled: true });
         },
       };
       const onAbort = (): void => entry.settle({ action: 'cancel' });
@@ -75,8 +102,26 @@ export class ElicitationBroker implements ElicitationPort, Disposable {
         return;
       }
       signal.addEventListener('abort', onAbort, { once: true });
-      this.changed.fire(entry);
+      this.changed.fire({ question: publicOf(entry), settled: false });
     });
+  }
+
+  /** Refuses the request when its session already has the most questions that may wait. */
+  private refuseBeyondBound(scope: string): void {
+    let waiting = 0;
+    for (const entry of this.entries.values()) {
+      waiting += entry.scope === scope ? 1 : 0;
+    }
+    if (waiting < MAX_WAITING_ELICITATIONS) {
+      this.refusalsLogged.delete(scope);
+      return;
+    }
+    const reason = `${MAX_WAITING_ELICITATIONS} questions of this session already wait for the user`;
+    if (!this.refusalsLogged.has(scope)) {
+      this.refusalsLogged.add(scope);
+      this.logger.warn(`Elicitations refused (${scope}): ${reason}.`);
+    }
+    throw new PortRequestError(-32000, `Elicitation refused: ${reason}.`, { reason: 'too_many' });
   }
 
   /** The agent finished a URL flow on its side: its question is void. */
@@ -92,16 +137,19 @@ export class ElicitationBroker implements ElicitationPort, Disposable {
   pending(sessionId?: string): PendingElicitation[] {
     return [...this.entries.values()]
       .filter((entry) => sessionId === undefined || entry.sessionId === sessionId)
-      .map(({ agentId, sessionId: id, elicitation }) => ({
-        agentId,
-        ...(id !== undefined ? { sessionId: id } : {}),
-        elicitation,
-      }));
+      .map(publicOf);
+  }
+
+  /** The open question `key`, if it is still open. */
+  find(key: string): PendingElicitation | undefined {
+    const entry = this.entries.get(key);
+    return entry && publicOf(entry);
   }
 
   /**
    * The user's answer to `key`. Form values are checked against the form again (the view is not
-   * trusted); an invalid answer leaves the question open. A URL is accepted with no content.
+   * trusted, and only the host runs the agent's patterns); an invalid answer leaves the question
+   * open. A URL is accepted with no content.
    */
   answer(key: string, answer: ElicitationAnswer): AnswerOutcome {
     const entry = this.entries.get(key);
@@ -117,7 +165,11 @@ export class ElicitationBroker implements ElicitationPort, Disposable {
       return { ok: true };
     }
     const values: Record<string, ElicitationValue> = { ...(answer.values ?? {}) };
-    const problems = checkElicitationValues(entry.elicitation, values);
+    const problems = checkElicitationValues(
+      entry.elicitation,
+      values,
+      (pattern, value) => entry.patterns.get(pattern)?.(value) ?? false,
+    );
     if (Object.keys(problems).length > 0) {
       return { ok: false, reason: 'invalid', problems };
     }
@@ -142,4 +194,8 @@ export class ElicitationBroker implements ElicitationPort, Disposable {
     this.cancelAll();
     this.changed.dispose();
   }
+}
+
+function publicOf({ agentId, sessionId, elicitation }: Entry): PendingElicitation {
+  return { agentId, ...(sessionId !== undefined ? { sessionId } : {}), elicitation };
 }

@@ -3,8 +3,10 @@ import * as z from 'zod/mini';
 import '../../../core/util/zodEnglish';
 import { measuredJson } from '../../../core/util/boundedJson';
 import { PortRequestError } from '../../../core/ports';
+import { secretValues } from '../../../core/secrets/secrets';
 import type { Elicitation, ElicitationField } from '../../../protocol/elicitation';
 import { ELICITATION_FORMATS } from '../../../protocol/elicitation';
+import type { CompiledPattern, PatternTest } from './agentPattern';
 
 /** What a request may cost before it is refused: a form is for a person, not a database. */
 export const ELICITATION_LIMITS = {
@@ -22,13 +24,6 @@ export const ELICITATION_LIMITS = {
   maxPatternChars: 200,
   maxUrlChars: 4_000,
 } as const;
-
-/**
- * A quantified group that itself holds a quantifier or an alternation (`(a+)+`, `(a|aa)*`): the classic
- * catastrophic-backtracking shape. The pattern runs on what the user types, in the webview and on the
- * host, so such a pattern is refused rather than run.
- */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*|}](?:[^()\\]|\\.)*\)\s*[+*{]/;
 
 const label = z.string().check(z.maxLength(ELICITATION_LIMITS.maxLabelChars));
 const text = z.string().check(z.maxLength(ELICITATION_LIMITS.maxTextChars));
@@ -48,18 +43,8 @@ const StringProperty = z.object({
   type: z.literal('string'),
   minLength: count,
   maxLength: count,
-  pattern: z.nullish(
-    z
-      .string()
-      .check(
-        z.maxLength(ELICITATION_LIMITS.maxPatternChars),
-        z.refine(compiles, 'pattern is not a valid regular expression'),
-        z.refine(
-          (p) => !NESTED_QUANTIFIER.test(p),
-          'pattern repeats a repeated group (it could take exponential time)',
-        ),
-      ),
-  ),
+  // Compiled for RE2 after parsing (see `compilePatterns`): only the length is bounded here.
+  pattern: z.nullish(z.string().check(z.maxLength(ELICITATION_LIMITS.maxPatternChars))),
   format: z.nullish(z.enum(ELICITATION_FORMATS)),
   default: z.nullish(text),
   enum: z.nullish(choices(label)),
@@ -114,9 +99,44 @@ type Property = z.infer<typeof PropertySchema>;
 /**
  * The agent's elicitation as the chat shows it, under our `key`, or a JSON-RPC "invalid params"
  * error saying why it cannot be shown: too big or too deep, a field type ACP does not allow, a
- * URL that is not http(s). The SDK has checked the request's shape; this bounds and narrows it.
+ * URL that is not http(s) or carries a secret. The SDK has checked the request's shape; this bounds
+ * and narrows it. Secret values quoted in its texts (message, title, labels, defaults, choices) are
+ * scrubbed as in every other text an agent sends us.
  */
 export function parseElicitation(key: string, params: acp.CreateElicitationRequest): Elicitation {
+  const parsed = boundedElicitation(key, params);
+  if (parsed.mode === 'url' && secretValues.scrub(parsed.url) !== parsed.url) {
+    throw refuse('the URL carries a secret value (it would be sent to that page)');
+  }
+  return secretValues.scrubDeep(parsed);
+}
+
+/**
+ * Each text field's `pattern`, compiled for a linear-time engine, or the JSON-RPC error saying which
+ * pattern cannot be run and why (a backreference, a lookaround, not a regular expression).
+ */
+export function compilePatterns(
+  elicitation: Elicitation,
+  compile: (pattern: string) => CompiledPattern,
+): Map<string, PatternTest> {
+  const patterns = new Map<string, PatternTest>();
+  if (elicitation.mode !== 'form') {
+    return patterns;
+  }
+  for (const field of elicitation.fields) {
+    if (field.kind !== 'text' || field.pattern === undefined || patterns.has(field.pattern)) {
+      continue;
+    }
+    const compiled = compile(field.pattern);
+    if ('refused' in compiled) {
+      throw refuse(`the ${field.name.slice(0, 50)} field's ${compiled.refused}`);
+    }
+    patterns.set(field.pattern, compiled.test);
+  }
+  return patterns;
+}
+
+function boundedElicitation(key: string, params: acp.CreateElicitationRequest): Elicitation {
   const measured = measuredJson(params, {
     maxChars: ELICITATION_LIMITS.maxChars,
     maxDepth: ELICITATION_LIMITS.maxDepth,
@@ -232,15 +252,6 @@ function fieldOf(name: string, property: Property, required: boolean): Elicitati
 
 function defined<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
   return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function describeIssue(error: z.core.$ZodError): string {

@@ -2,7 +2,7 @@ import type { Disposable } from '../../../core/util/disposable';
 import type { Logger } from '../../../core/ports';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 import type { ElicitationQuestions } from '../chat/elicitationRelay';
-import type { PendingElicitation } from '../core/elicitationBroker';
+import type { ElicitationChange, PendingElicitation } from '../core/elicitationBroker';
 
 const SHOW = 'Show Chat';
 
@@ -15,10 +15,12 @@ export interface NoticeSurfaces {
 
 /**
  * A question that arrives while its chat is hidden follows the permission rule: the form is always
- * answered in the chat, so a notification says the agent is waiting and "Show Chat" reveals it.
- * The notification goes away when the question is settled some other way.
+ * answered in the chat, so a notification says the agent is waiting and "Show Chat" reveals it. One
+ * notification per session, however many questions it asks (they are answered in the chat one after
+ * another); it goes away once none of them is open any more.
  */
 export class ElicitationNotice implements Disposable {
+  /** By session (or agent, before any session): the open notification's closer. */
   private readonly open = new Map<string, AbortController>();
   private readonly subscription: Disposable;
 
@@ -28,22 +30,24 @@ export class ElicitationNotice implements Disposable {
     private readonly surfaces: NoticeSurfaces,
     private readonly logger: Logger,
   ) {
-    this.subscription = questions.onDidChange((question) => this.changed(question));
+    this.subscription = questions.onDidChange((change) => this.changed(change));
   }
 
-  private changed(question: PendingElicitation): void {
-    const key = question.elicitation.key;
-    const stillPending = this.questions.pending().some((q) => q.elicitation.key === key);
-    if (!stillPending) {
-      this.open.get(key)?.abort();
-      this.open.delete(key);
+  private changed({ question, settled }: ElicitationChange): void {
+    const scope = scopeOf(question);
+    if (settled) {
+      const stillAsking = this.questions.pending().some((q) => scopeOf(q) === scope);
+      if (!stillAsking) {
+        this.open.get(scope)?.abort();
+        this.open.delete(scope);
+      }
       return;
     }
-    if (this.open.has(key) || this.surfaces.chatVisible(question)) {
+    if (this.open.has(scope) || this.surfaces.chatVisible(question)) {
       return;
     }
     const abort = new AbortController();
-    this.open.set(key, abort);
+    this.open.set(scope, abort);
     const what = question.elicitation.mode === 'url' ? 'asks you to open a page' : 'asks for input';
     this.prompts
       .notify(`The agent ${what}: ${question.elicitation.message.slice(0, 200)}`, [SHOW], abort.signal)
@@ -53,7 +57,11 @@ export class ElicitationNotice implements Disposable {
         }
       })
       .catch((error: unknown) => this.logger.error(`Could not show the agent's question: ${String(error)}`))
-      .finally(() => this.open.delete(key));
+      .finally(() => {
+        if (this.open.get(scope) === abort) {
+          this.open.delete(scope);
+        }
+      });
   }
 
   dispose(): void {
@@ -63,4 +71,8 @@ export class ElicitationNotice implements Disposable {
     }
     this.open.clear();
   }
+}
+
+function scopeOf(question: PendingElicitation): string {
+  return question.sessionId !== undefined ? `session:${question.sessionId}` : `agent:${question.agentId}`;
 }

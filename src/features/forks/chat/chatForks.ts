@@ -42,7 +42,7 @@ export class ChatForks {
     );
     await switchChat(fork.id, view);
     try {
-      await sessions.startFresh(fork);
+      await sessions.startWithTranscript(fork);
     } catch (error) {
       // No session, so no way to give it the transcript: the fork goes, the user is back where they were.
       await switchChat(origin.id, view);

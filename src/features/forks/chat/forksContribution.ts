@@ -27,7 +27,8 @@ export function forksContribution(restoreFiles?: RestoreBeforeMessage): ChatCont
               throw new Error('Restoring the files needs a workspace folder.');
             }
             if (!(await restoreFiles(chatOf(chats, view).thread, message.entryId))) {
-              return;
+              // Cancel in the restore's confirmation: no fork, nothing sent, the edit stays in the composer.
+              return turns.keepUnsent(view);
             }
           }
           await forks.fork(view, message.entryId);

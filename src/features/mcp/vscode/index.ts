@@ -5,25 +5,19 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../../../core/ports';
 import type { UserPrompts } from '../../../vscode/userPrompts';
-import { McpConsent } from '../chat/mcpConsent';
-import { askMcpConsent } from './mcpConsentPrompt';
+import type { WorkspaceConsent } from '../../../chat/workspaceConsent';
 import { McpServerSource } from './mcpServerSource';
 
 export { MCP_COMMANDS, mcpCommands } from './mcpCommands';
 export { parseJsonc } from '../chat/vscodeMcpConfig';
 export type { McpServerSource } from './mcpServerSource';
 
-/** The servers given to sessions, with the consent asked for the workspace's own. */
+/** The servers given to sessions, with the consent (shared with the workspace's agents) asked for the workspace's own. */
 export function createMcpServerSource(
   secrets: vscode.SecretStorage,
-  workspaceState: vscode.Memento,
+  consent: WorkspaceConsent,
   prompts: UserPrompts,
   logger: Logger,
 ): McpServerSource {
-  return new McpServerSource(
-    secrets,
-    prompts,
-    logger,
-    new McpConsent(workspaceState, (server) => askMcpConsent(prompts, server)),
-  );
+  return new McpServerSource(secrets, prompts, logger, consent);
 }

@@ -6,7 +6,7 @@ import type { McpServerSource } from './mcpServerSource';
 export const MCP_COMMANDS = ['acpAgents.resetMcpConsent', 'acpAgents.setMcpSecret'] as const;
 
 /**
- * "ACP: Reset MCP Consent", and "ACP: Set MCP Secret": a value for `${secret:NAME}` in
+ * "ACP: Reset Consent to Workspace Programs" (the workspace's agents and MCP servers), and "ACP: Set MCP Secret": a value for `${secret:NAME}` in
  * `acpAgents.mcpServers`, kept in SecretStorage.
  */
 export function mcpCommands(source: McpServerSource, log: vscode.LogOutputChannel): CommandHandlers {
@@ -15,8 +15,8 @@ export function mcpCommands(source: McpServerSource, log: vscode.LogOutputChanne
       const count = await source.consent.revokeAll();
       void vscode.window.showInformationMessage(
         count === 0
-          ? 'ACP Agents: no answer about this workspace’s MCP servers was kept.'
-          : `ACP Agents: ${count} answer${count === 1 ? '' : 's'} about this workspace’s MCP servers forgotten; you are asked again at the next agent session.`,
+          ? 'ACP Agents: no answer about this workspace’s agents and MCP servers was kept.'
+          : `ACP Agents: ${count} answer${count === 1 ? '' : 's'} about this workspace’s agents and MCP servers forgotten; you are asked again before they next run.`,
       );
       return count;
     },

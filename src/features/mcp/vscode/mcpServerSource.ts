@@ -11,7 +11,9 @@ import type { Logger } from '../../../core/ports';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 import { acpSetting, setting, workspaceValueOf } from '../../../vscode/settings';
 import { secretValues } from '../../../core/secrets/secrets';
-import type { McpConsent } from '../chat/mcpConsent';
+import type { WorkspaceConsent } from '../../../chat/workspaceConsent';
+import type { WorkspaceMcpServer } from '../chat/mcpConsent';
+import { askMcpConsent } from './mcpConsentPrompt';
 
 const SECRET_KEY_PREFIX = 'acpAgents.mcpSecret.';
 
@@ -25,8 +27,8 @@ export class McpServerSource {
     private readonly secrets: vscode.SecretStorage,
     private readonly prompts: UserPrompts,
     private readonly logger: Logger,
-    /** The user's answers for servers the workspace defines (see McpConsent). */
-    readonly consent: McpConsent,
+    /** The user's answers for the programs the workspace defines (its agents too). */
+    readonly consent: WorkspaceConsent,
   ) {}
 
   /** The servers for a new, loaded or resumed session; bad entries and missing secrets are logged. */
@@ -65,11 +67,16 @@ export class McpServerSource {
         source: 'workspace settings "acpAgents.mcpServers"',
         definition: entry,
       };
-      if (await this.consent.allowed(server)) {
+      if (await this.allowed(server)) {
         allowed.push(entry);
       }
     }
     return allowed;
+  }
+
+  /** Whether the user allowed this server from the workspace (asked once per definition). */
+  private allowed(server: WorkspaceMcpServer): Promise<boolean> {
+    return this.consent.allowed(server, (item) => askMcpConsent(this.prompts, item));
   }
 
   /**
@@ -83,7 +90,7 @@ export class McpServerSource {
       return;
     }
     for (const [name, definition] of Object.entries(servers as Record<string, unknown>)) {
-      if (await this.consent.allowed({ name, source, definition })) {
+      if (await this.allowed({ name, source, definition })) {
         take({ servers: { [name]: definition } });
       } else {
         this.logger.info(`${source}: MCP server "${name}" not given to agents (not allowed).`);

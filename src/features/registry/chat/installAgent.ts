@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { findOnPath, type Environment } from '../../../core/connection/spawnProgram';
+import type { ArchiveLimits } from '../core/archiveEntries';
 import { installBinary, type InstallProgress } from '../core/binaryInstall';
 import type { Distribution, PackageSpec, RegistryAgent } from '../core/registryFormat';
 
@@ -10,6 +11,8 @@ export interface InstalledAgent {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly registry: { readonly id: string; readonly version: string };
+  /** A download: whether it was checked against the registry's checksum (the registry may give none). */
+  readonly checksum?: 'verified' | 'none';
 }
 
 export class MissingToolError extends Error {
@@ -32,6 +35,10 @@ export interface InstallContext {
   readonly env: Environment;
   readonly progress: InstallProgress;
   readonly signal?: AbortSignal;
+  /** Hosts a download may come from over plain http (`acpAgents.registry.allowHttpFrom`). */
+  readonly allowHttpFrom?: readonly string[];
+  /** The archive's bounds (tests; `ARCHIVE_LIMITS` otherwise). */
+  readonly limits?: ArchiveLimits;
 }
 
 /**
@@ -68,13 +75,18 @@ export async function installAgent(
     }
     case 'binary': {
       const folder = path.join(context.agentsDir, agent.id, safeSegment(agent.version));
-      const command = await installBinary(distribution.spec, folder, context.progress, context.signal);
+      const { program, checksum } = await installBinary(distribution.spec, folder, context.progress, {
+        ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.allowHttpFrom ? { allowHttpFrom: context.allowHttpFrom } : {}),
+        ...(context.limits ? { limits: context.limits } : {}),
+      });
       return {
         name: agent.name,
-        command,
+        command: program,
         args: distribution.spec.args ?? [],
         env: distribution.spec.env ?? {},
         registry,
+        checksum,
       };
     }
     default: {

@@ -119,7 +119,7 @@ export function distributionFor(
   return undefined;
 }
 
-/** A short label for the picker: "npx", "uvx", "download". */
+/** A short label for the picker: "npx", "uvx", "download" (", no checksum" when the registry gives none). */
 export function distributionLabel(distribution: Distribution | undefined): string {
   switch (distribution?.kind) {
     case 'npx':
@@ -127,7 +127,8 @@ export function distributionLabel(distribution: Distribution | undefined): strin
     case 'uvx':
       return 'uvx (needs uv)';
     case 'binary':
-      return 'download';
+      // Without a checksum only https vouches for the download: the picker says so before it is chosen.
+      return distribution.spec.sha256 ? 'download' : 'download, no checksum';
     default:
       return 'not available for this platform';
   }

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
+import { fetchChecked, readBounded, type TransportPolicy } from './download';
 import { renameWhenFree } from '../../../core/platform/heldFiles';
 import { parseRegistry, type Registry } from './registryFormat';
 
@@ -14,7 +15,7 @@ export interface LoadedRegistry extends Registry {
   readonly source: RegistrySource;
 }
 
-export interface RegistryStoreOptions {
+export interface RegistryStoreOptions extends TransportPolicy {
   readonly url: string;
   /** The cache file (in the extension's global storage): `{ fetchedAt, registry }`. */
   readonly cacheFile: string;
@@ -26,8 +27,8 @@ export interface RegistryStoreOptions {
 }
 
 const CacheFile = z.object({ fetchedAt: z.number(), url: z.string(), registry: z.unknown() });
-/** An index bigger than this is not a registry (today's is ~60 KiB). */
-const MAX_INDEX_BYTES = 5 * 1024 * 1024;
+/** An index bigger than this is not a registry (today's is ~60 KiB): reading stops there. */
+export const MAX_INDEX_BYTES = 5 * 1024 * 1024;
 
 /**
  * The ACP Registry: fetched from its URL, kept in a cache file with its fetch time, and read from
@@ -41,7 +42,7 @@ export async function loadRegistry(
   const now = options.now ?? Date.now;
   let networkError: string;
   try {
-    const raw = await fetchJson(options.url, options.timeoutMs ?? 15_000, signal);
+    const raw = await fetchJson(options, options.timeoutMs ?? 15_000, signal);
     const registry = parseRegistry(raw);
     const fetchedAt = now();
     await writeCache(options.cacheFile, { fetchedAt, url: options.url, registry: raw });
@@ -63,21 +64,15 @@ export async function loadRegistry(
   return { ...snapshot, source: { kind: 'snapshot', error: networkError } };
 }
 
-async function fetchJson(url: string, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new Error(`${url}: only http(s) registry URLs are read`);
-  }
+async function fetchJson(
+  options: RegistryStoreOptions,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
-  const response = await fetch(parsed, { signal: AbortSignal.any(signals) });
-  if (!response.ok) {
-    throw new Error(`${url} answered ${response.status} ${response.statusText}`);
-  }
-  const text = await response.text();
-  if (text.length > MAX_INDEX_BYTES) {
-    throw new Error(`${url} sent more than ${MAX_INDEX_BYTES} bytes`);
-  }
-  return JSON.parse(text) as unknown;
+  const response = await fetchChecked(options.url, options, AbortSignal.any(signals));
+  const body = await readBounded(response, MAX_INDEX_BYTES, options.url);
+  return JSON.parse(body.toString('utf8')) as unknown;
 }
 
 async function readCache(

@@ -8,6 +8,7 @@ import type { CommandHandlers } from '../../../vscode/lazyBundles';
 import { agentChoices, type AgentChoice } from '../chat/agentChoices';
 import { installAgent, MissingToolError } from '../chat/installAgent';
 import { splitCommandLine, withAgent, withoutAgent, type AgentEntry } from '../chat/userAgents';
+import { suggestAgentName } from '../chat/agentNameSuggestion';
 import { isNewerVersion, platformKey } from '../core/registryFormat';
 import { AddAgentPicker, type AddAgentPrompts } from './addAgentPicker';
 import type { RegistryService } from './registryService';
@@ -91,6 +92,7 @@ async function install(deps: AddAgentDeps, choice: AgentChoice): Promise<string>
         agentsDir: deps.registry.agentsDir,
         env: process.env,
         signal: abort.signal,
+        allowHttpFrom: deps.registry.allowHttpFrom,
         progress: (message, fraction) => {
           const increment = fraction === undefined ? undefined : Math.max(0, fraction * 100 - reported);
           reported += increment ?? 0;
@@ -99,8 +101,16 @@ async function install(deps: AddAgentDeps, choice: AgentChoice): Promise<string>
       }).finally(() => subscription.dispose());
     },
   );
-  deps.log.info(`Added ${agent.name} ${agent.version}: ${[installed.command, ...installed.args].join(' ')}`);
-  return addAndStart(deps, installed);
+  const { checksum, ...entry } = installed;
+  deps.log.info(`Added ${agent.name} ${agent.version}: ${[entry.command, ...entry.args].join(' ')}`);
+  if (checksum === 'none' && distribution.kind === 'binary') {
+    // Said, not asked: today's registry gives no checksums at all; https is what vouched for the bytes.
+    const host = new URL(distribution.spec.archive).host;
+    const message = `${agent.name} ${agent.version} was downloaded from ${host}; the ACP Registry gives no checksum to check it against.`;
+    deps.log.warn(message);
+    void vscode.window.showInformationMessage(`ACP Agents: ${message}`);
+  }
+  return addAndStart(deps, entry);
 }
 
 async function addCustomAgent(deps: AddAgentDeps): Promise<string | undefined> {
@@ -112,7 +122,7 @@ async function addCustomAgent(deps: AddAgentDeps): Promise<string | undefined> {
   if (!command) {
     return;
   }
-  const name = await deps.prompts.current.agentName(path.basename(command).replace(/\.(cmd|exe|bat)$/i, ''));
+  const name = await deps.prompts.current.agentName(suggestAgentName(command, args));
   if (!name?.trim()) {
     return;
   }

@@ -21,6 +21,12 @@ export class RegistryService {
     return vscode.Uri.joinPath(this.storage, 'agents').fsPath;
   }
 
+  /** `acpAgents.registry.allowHttpFrom`: the hosts the list and downloads may come from over plain http. */
+  get allowHttpFrom(): string[] {
+    const value = vscode.workspace.getConfiguration('acpAgents').get<unknown>('registry.allowHttpFrom');
+    return Array.isArray(value) ? value.filter((host): host is string => typeof host === 'string') : [];
+  }
+
   /** The registry, fetched now when `fresh`, else the one this window already loaded. */
   load(fresh = false, signal?: AbortSignal): Promise<LoadedRegistry> {
     if (!this.loading || fresh) {
@@ -29,6 +35,7 @@ export class RegistryService {
       const loading = loadRegistry(
         {
           url,
+          allowHttpFrom: this.allowHttpFrom,
           cacheFile: vscode.Uri.joinPath(this.storage, 'acp-registry-cache.json').fsPath,
           snapshotFile: vscode.Uri.joinPath(this.extensionUri, 'media', 'acp-registry-snapshot.json').fsPath,
         },

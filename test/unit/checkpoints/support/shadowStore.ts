@@ -115,3 +115,8 @@ export function useShadowStore(): ShadowStoreFixture {
     },
   };
 }
+
+/** The git on PATH, as an absolute path (for wrappers that run it after their own step). */
+export function realGit(): string {
+  return execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+}

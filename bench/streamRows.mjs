@@ -1,0 +1,61 @@
+// The webview streaming rows (bench/webviewStream.mjs's runs), as `npm run bench` and `node bench/webview.mjs`
+// print them: [figure, value, baseline, goal, met (true / false / undefined), note?].
+import { MARKDOWN_WORKER } from './webviewPage.mjs';
+import { fastestStreamVsOnce, median, ONCE_RENDERS, slowestFrames, streamVsOnce, warmingFrames } from './webviewStream.mjs';
+
+const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
+const ratio = (value) => `${value.toFixed(2)}×`;
+const FRAME_MS = 1000 / 60;
+
+/** Where the stream's markdown is planned in this run (BENCH_MARKDOWN_WORKER=0: on the page). */
+const DESIGN = MARKDOWN_WORKER
+  ? 'markdown planned in the worker, applied on the page'
+  : 'BENCH_MARKDOWN_WORKER=0: markdown planned on the page';
+
+/** The three streaming goals for `runs` (streamOnce's) of a `chars`-character answer in `chunks` chunks. */
+export function streamingRows(runs, { chars, chunks }) {
+  const figure = streamVsOnce(runs);
+  const fastest = fastestStreamVsOnce(runs);
+  const warming = warmingFrames(runs);
+  const messages = runs[0].messages;
+  const beyond = (figure.streamMs - figure.onceMs) / messages;
+  const onceRange = runs.flatMap((r) => r.onceScriptsMs);
+  const cpu = median(runs.map((r) => r.streamCpuMs));
+  const onceCpu = median(runs.map((r) => r.onceCpuMs));
+  const workerCpu = median(runs.map((r) => r.streamWorkerCpuMs));
+  const idleCpu = median(runs.map((r) => r.idleFramesCpuMs));
+  const slowest = median(runs.map((r) => Math.max(...r.frameMs)));
+  const p95 = median(runs.map((r) => percentile(r.frameMs, 95)));
+  const size = `${(chars / 1e6).toLocaleString('en-US')} MB mixed markdown in ${chunks.toLocaleString('en-US')} chunks`;
+  return [
+    [
+      `webview streaming, ${size}: the page's script (handle + render + apply)`,
+      `${ratio(figure.ratio)} (median stream ${ms(figure.streamMs)} vs ${ms(figure.onceMs)}; streams ${runs.map((r) => r.streamScriptMs.toFixed(0)).join(', ')} ms)`,
+      `render the final text once: median of ${figure.onceRenders} renders, ${ONCE_RENDERS} after each stream, ${Math.min(...onceRange).toFixed(0)}–${Math.max(...onceRange).toFixed(0)} ms`,
+      '≤ 1.5×',
+      figure.ratio <= 1.5,
+      `${DESIGN}; ${ms(beyond)} a frame beyond the render once over ${messages} frames; each frame at its fastest of the runs ${ratio(fastest.ratio)} (${ms(fastest.streamMs)} vs the fastest render once ${ms(fastest.onceMs)}); script a frame, the first ${warming.span} messages ${ms(warming.firstMs)}, the last ${warming.span} ${ms(warming.lastMs)}`,
+    ],
+    [
+      `webview streaming, ${size}: the renderer's main-thread CPU`,
+      `${ratio(cpu / onceCpu)} (${ms(cpu)} vs ${ms(onceCpu)})`,
+      'render the final text once',
+      '≤ 4×',
+      cpu / onceCpu <= 4,
+      `${DESIGN}; the markdown worker's thread meanwhile ${ms(workerCpu)}; of the main thread's, ${ms(idleCpu)} is the floor of ${messages} frames stepped with nothing to render (Chromium's frame and the bench's stepping): ${ratio((cpu - idleCpu) / onceCpu)} above it`,
+    ],
+    [
+      'slowest frame while streaming (handle + render + apply + layout)',
+      `${ms(slowest)}; p95 ${ms(p95)}`,
+      'one frame, 16.7 ms',
+      '≤ 16.7 ms',
+      slowest <= FRAME_MS,
+      `each run's slowest: ${slowestFrames(runs)}`,
+    ],
+  ];
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

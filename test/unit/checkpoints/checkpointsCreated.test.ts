@@ -1,0 +1,154 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ShadowGitCheckpointStore } from '../../../src/features/checkpoints/core/shadowGit';
+import type { FileChangeStat } from '../../../src/features/checkpoints/core/types';
+import { silentLogger } from '../../../src/core/ports';
+import { realGit } from './support/shadowStore';
+
+/** Above git's small-file bound: git maps it, so a save under it is seen half way. */
+const BODY = 40_000;
+
+/**
+ * A real process that saves `file` as editors and tools do, as fast as it can until killed, turn by turn:
+ * truncate and write, delete and write anew, write aside and rename over. Prints "ready" once started.
+ */
+function startSaver(file: string): ChildProcess {
+  const script = `
+    const fs = require('node:fs');
+    const file = ${JSON.stringify(file)};
+    const body = 'x'.repeat(${BODY});
+    for (let n = 1; ; n++) {
+      const text = 'v' + n + ':' + body + '\\n';
+      if (n % 3 === 0) {
+        fs.writeFileSync(file, text);
+      } else if (n % 3 === 1) {
+        fs.rmSync(file, { force: true });
+        fs.writeFileSync(file, text);
+      } else {
+        fs.writeFileSync(file + '.tmp', text);
+        fs.renameSync(file + '.tmp', file);
+      }
+      if (n === 1) process.stdout.write('ready\\n');
+    }`;
+  return spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+/** What the card would call `rel`: its kind, and whether it is known to be new. */
+function verdict(changes: readonly FileChangeStat[], file: string): string {
+  const row = changes.find((change) => change.path === file);
+  if (row === undefined) {
+    return 'unlisted';
+  }
+  const flags = [
+    row.beforeUnknown ? ' (may have existed)' : '',
+    row.unsure ? ' (unsure)' : '',
+    row.unrecorded ? ' (unrecorded)' : '',
+  ];
+  return `${row.kind}${flags.join('')}`;
+}
+
+/**
+ * A file is "created" only where the checkpoint before positively saw it absent: one that existed but was
+ * not recorded — being saved while the first checkpoint read it, or unreadable to git — is never listed
+ * as created (Undo would delete it).
+ */
+describe('checkpoints: a file that existed is never "created"', function () {
+  this.timeout(300_000);
+  let root: string;
+  let workspace: string;
+  let saver: ChildProcess | undefined;
+  const stores: ShadowGitCheckpointStore[] = [];
+
+  beforeEach(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'acp-created-'));
+    workspace = path.join(root, 'workspace');
+    mkdirSync(workspace);
+  });
+
+  afterEach(async () => {
+    saver?.kill('SIGKILL');
+    saver = undefined;
+    for (const store of stores.splice(0)) {
+      await store.idle();
+      store.dispose();
+    }
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function open(storage: string, git?: string): Promise<ShadowGitCheckpointStore> {
+    const store = await ShadowGitCheckpointStore.open({
+      folders: [workspace],
+      storageDir: path.join(root, storage),
+      logger: silentLogger,
+      ...(git === undefined ? {} : { git }),
+    });
+    stores.push(store);
+    return store;
+  }
+
+  it('saved by a real process, in every way, while the first checkpoint reads it: modified or unsure, never created', async () => {
+    const file = path.join(workspace, 'busy.txt');
+    writeFileSync(file, `v0:${'x'.repeat(BODY)}\n`);
+    for (let i = 0; i < 100; i++) {
+      writeFileSync(path.join(workspace, `calm-${i}.txt`), `calm ${i}\n`);
+    }
+    saver = startSaver(file);
+    await new Promise<void>((resolve) => saver!.stdout!.once('data', () => resolve()));
+    const seen = new Map<string, number>();
+    for (let run = 0; run < 16; run++) {
+      // A first checkpoint each time: a new shadow repository, every file read.
+      const store = await open(`storage-${run}`);
+      let first: string;
+      try {
+        first = await store.create();
+      } catch {
+        continue; // no checkpoint at all: the turn says so, nothing is listed
+      }
+      const stopped = saver;
+      stopped.kill('SIGSTOP');
+      const final = await store.create();
+      const said = verdict(await store.changes(first, final), file);
+      seen.set(said, (seen.get(said) ?? 0) + 1);
+      assert.notEqual(said, 'created', `run ${run}: ${file} existed before the turn`);
+      stopped.kill('SIGCONT');
+    }
+    // What the runs said (the race decides): e.g. unlisted, modified, modified (unsure).
+    assert.ok(seen.size > 0, JSON.stringify([...seen]));
+  });
+
+  it('unreadable to git at the first checkpoint (its add fails for that file): modified and unrecorded, never created', async () => {
+    const file = path.join(workspace, 'flaky.txt');
+    writeFileSync(file, 'existed\n');
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    // A git whose `add` cannot read flaky.txt (as a short read under a save makes it say), the first time.
+    const failed = path.join(root, 'failed-once');
+    const git = path.join(root, 'git');
+    writeFileSync(
+      git,
+      `#!/bin/sh
+case " $* " in
+  *' add '*)
+    if [ ! -e '${failed}' ]; then
+      : > '${failed}'
+      { cat; printf ':(exclude,literal)flaky.txt\\000'; } | '${realGit()}' "$@"
+      echo "error: short read while indexing flaky.txt" >&2
+      echo "error: flaky.txt: failed to insert into database" >&2
+      exit 1
+    fi;;
+esac
+exec '${realGit()}' "$@"
+`,
+      { mode: 0o755 },
+    );
+    const store = await open('storage', git);
+    const first = await store.create();
+    assert.equal(await store.read(first, file), undefined, 'not recorded at the first checkpoint');
+    writeFileSync(file, 'changed by the turn\n');
+    const final = await store.create();
+    assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
+    assert.deepEqual(await store.read(final, file), new Uint8Array(readFileSync(file)));
+  });
+});

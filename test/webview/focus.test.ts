@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import type { Elicitation, HostMessage, ThreadEntryMessage } from '../../src/protocol';
+import { added, CHAT_ID, events, snapshot, toolCall, turn, updated } from './support/builders';
+import type { ChatPage } from './support/chatPage';
+import { useChatPages } from './support/suite';
+
+/**
+ * Where the keyboard is as the chat changes under it: what the agent asks takes focus once the message
+ * went out, a control that goes away hands focus back to the message box (never to the page, where keys
+ * reach nothing), and Esc answers a question.
+ */
+
+const FORM: Elicitation = {
+  key: 'form-1',
+  mode: 'form',
+  title: 'Deployment',
+  message: 'Where should I deploy?',
+  fields: [{ name: 'project', label: 'Project', required: true, kind: 'text' }],
+};
+const PAGE: Elicitation = {
+  key: 'url-1',
+  mode: 'url',
+  message: 'Sign in to the test service',
+  url: 'https://login.example.com/oauth',
+  host: 'login.example.com',
+};
+
+const asked = (item: Elicitation): HostMessage => ({ type: 'elicitation_added', chatId: CHAT_ID, item });
+const settled = (item: Elicitation): HostMessage => ({
+  type: 'elicitation_settled',
+  chatId: CHAT_ID,
+  key: item.key,
+});
+
+type ToolCall = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
+
+function withPermission(status: 'pending' | 'selected', selectedOptionId?: string): ToolCall {
+  return toolCall('e1', {
+    title: 'Run tests',
+    toolKind: 'execute',
+    permission: {
+      key: 'perm-1',
+      status,
+      options: [
+        { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+      ],
+      ...(selectedOptionId ? { selectedOptionId } : {}),
+    },
+  });
+}
+
+/** What has focus: the composer, the page, or the focused element's text. */
+async function focused(page: ChatPage): Promise<string> {
+  return page.page.evaluate(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) {
+      return 'the page';
+    }
+    if (active.classList.contains('composer-input')) {
+      return 'the composer';
+    }
+    return active.getAttribute('aria-label') ?? active.textContent?.trim() ?? active.tagName;
+  });
+}
+
+/** Sends a message from the composer as a user does, and the host starts its turn. */
+async function sendFromComposer(page: ChatPage): Promise<void> {
+  await page.host(snapshot());
+  const input = page.page.locator('.composer-input');
+  await input.click();
+  await input.fill('deploy it');
+  await input.press('Enter');
+  await page.host(snapshot({ turns: [turn('t1')] }));
+  assert.equal(await focused(page), 'the composer');
+}
+
+describe('webview: focus follows what the agent asks', () => {
+  const chat = useChatPages();
+
+  /** A narrow chat page where the user sent a message from the composer and the agent then asked `question`. */
+  async function askedAfterSending(question: Elicitation): Promise<ChatPage> {
+    const page = await chat.open({ width: 300 });
+    await sendFromComposer(page);
+    await page.host(asked(question));
+    return page;
+  }
+
+  it('a form takes focus from the message just sent: typing goes into its first field', async () => {
+    const page = await askedAfterSending(FORM);
+    await page.page.keyboard.type('web-app');
+    assert.equal(await page.page.getByLabel('Project').inputValue(), 'web-app');
+    assert.equal(await page.page.locator('.composer-input').inputValue(), '');
+  });
+
+  it('is announced to screen readers, also while the user types and keeps the focus', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot({ turns: [turn('t1')] }));
+    const input = page.page.locator('.composer-input');
+    await input.click();
+    await page.page.keyboard.type('a follow-up');
+    await page.host(asked(FORM));
+    assert.equal(await focused(page), 'the composer', 'text being typed keeps its focus');
+    const live = page.page.locator('[role="status"][aria-live="polite"]', {
+      hasText: 'The agent asks: Deployment. Where should I deploy?',
+    });
+    await live.waitFor({ state: 'attached' });
+  });
+
+  it('after Esc on a form, focus is back in the message box', async () => {
+    const page = await askedAfterSending(FORM);
+    await page.page.keyboard.press('Escape');
+    assert.deepEqual((await page.posted()).at(-1), {
+      type: 'answer_elicitation',
+      key: 'form-1',
+      answer: { action: 'cancel' },
+    });
+    await page.host(settled(FORM));
+    assert.equal(await focused(page), 'the composer');
+  });
+
+  it('after Decline by keyboard, focus is back in the message box', async () => {
+    const page = await askedAfterSending(FORM);
+    await page.page.locator('.elicitation vscode-button', { hasText: 'Decline' }).focus();
+    await page.page.keyboard.press('Enter');
+    assert.deepEqual((await page.posted()).at(-1)?.type, 'answer_elicitation');
+    await page.host(settled(FORM));
+    assert.equal(await focused(page), 'the composer');
+  });
+
+  it('Esc on a page to open cancels it, as on a form', async () => {
+    const page = await askedAfterSending(PAGE);
+    assert.equal(await focused(page), 'Open login.example.com');
+    await page.page.keyboard.press('Escape');
+    assert.deepEqual((await page.posted()).at(-1), {
+      type: 'answer_elicitation',
+      key: 'url-1',
+      answer: { action: 'cancel' },
+    });
+    await page.host(settled(PAGE));
+    assert.equal(await focused(page), 'the composer');
+  });
+
+  it('a permission answered by keyboard hands focus to the message box', async () => {
+    const page = await chat.open({ width: 300 });
+    await sendFromComposer(page);
+    await page.host(events(added(withPermission('pending'))));
+    assert.equal(await focused(page), 'Allow once');
+    await page.page.keyboard.press('Enter');
+    assert.deepEqual((await page.posted()).at(-1), {
+      type: 'answer_permission',
+      key: 'perm-1',
+      optionId: 'once',
+    });
+    await page.host(events(updated(withPermission('selected', 'once'))));
+    assert.equal(await focused(page), 'the composer');
+  });
+
+  it('a click on the page itself leaves the focus where the user put it', async () => {
+    const page = await chat.open({ width: 300 });
+    await sendFromComposer(page);
+    await page.page.mouse.click(150, 300);
+    const chosen = await focused(page);
+    assert.notEqual(chosen, 'the composer');
+    await page.host(events(added(toolCall('e9', { title: 'Read file' }))));
+    assert.equal(await focused(page), chosen);
+  });
+});

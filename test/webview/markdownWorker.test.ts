@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { ChatPage } from './support/chatPage';
+import { streamedAndOnce } from './support/streams';
+import { useChatPages } from './support/suite';
+
+/**
+ * A stream of every kind of block, cut at awkward places: paragraphs growing by plain words, emphasis
+ * and links split, a list, a table, fences of two languages opened and closed across chunks.
+ */
+const TEXT = [
+  'Intro words and more words, then *emph',
+  'asis* and a link to https://example.com/pa',
+  'th here.\n\n- one\n- tw',
+  'o\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n```ts\nconst a',
+  ' = 1;\n',
+  'const b = 2;\n``',
+  '`\n\nMiddle paragraph grows',
+  ' by plain words',
+  ' and more.\n\n```py\nprint(1)\n',
+  'print(2)\n',
+  '```\n\n## Heading\n\nLast &amp',
+  '; words `code',
+  '` end.',
+];
+const MIDDLE = 6;
+
+/** Worker instances the page makes, kept in `window.__workers` (an init script: before the page's own). */
+async function captureWorkers(page: Page): Promise<void> {
+  await page.addInitScript(`(() => {
+    const Original = window.Worker;
+    window.__workers = [];
+    window.Worker = class extends Original {
+      constructor(url, options) {
+        super(url, options);
+        window.__workers.push(this);
+      }
+    };
+  })()`);
+}
+
+async function waitForWorker(page: ChatPage, state: 'ready' | 'unavailable'): Promise<void> {
+  await page.page.waitForFunction((expected) => window.__markdown.worker === expected, state);
+}
+
+const settled = (page: ChatPage): Promise<number> => page.page.evaluate(() => window.__markdown.settled);
+
+describe('webview: streamed markdown in the worker', () => {
+  const chat = useChatPages();
+
+  it('is planned in the worker, and shows what a render once shows after every chunk', async () => {
+    const page = await chat.open();
+    const before = await settled(page);
+    const { streamed, once } = await streamedAndOnce(page, TEXT);
+    assert.deepEqual(streamed, once);
+    assert.equal(await settled(page), before + TEXT.length, 'every chunk was answered by the worker');
+    page.assertClean();
+  });
+
+  it('takes over a stream the page started planning, from where the page left off', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const page = await chat.open({
+      beforeLoad: async (page) => {
+        await page.route('**/dist/markdownWorker.js', async (route) => {
+          await held;
+          await route.continue();
+        });
+      },
+    });
+    assert.equal(await page.page.evaluate(() => window.__markdown.worker), 'starting');
+    const { streamed, once } = await streamedAndOnce(page, TEXT, async (index) => {
+      if (index === MIDDLE) {
+        assert.equal(await settled(page), 0, 'the first half was planned on the page');
+        release();
+        await waitForWorker(page, 'ready');
+      }
+    });
+    assert.deepEqual(streamed, once);
+    assert.equal(await settled(page), TEXT.length - MIDDLE, 'the second half was planned in the worker');
+    page.assertClean();
+  });
+
+  it('plans the rest on the page when the worker fails, with a chunk still in the worker', async () => {
+    const page = await chat.open({ beforeLoad: captureWorkers });
+    await waitForWorker(page, 'ready');
+    const { streamed, once } = await streamedAndOnce(page, TEXT, async (index) => {
+      if (index === MIDDLE) {
+        // The next chunk goes to the worker in the view's frame; the worker fails right after, before it answers.
+        await page.page.evaluate(() => {
+          const w = window as unknown as { __workers: Worker[]; __failedBusy?: boolean };
+          window.addEventListener(
+            'message',
+            () =>
+              requestAnimationFrame(() => {
+                w.__failedBusy = window.__markdown.busy;
+                w.__workers[0]?.dispatchEvent(new ErrorEvent('error', { message: 'out of memory' }));
+              }),
+            { once: true },
+          );
+        });
+      }
+    });
+    assert.equal(
+      await page.page.evaluate(() => (window as unknown as { __failedBusy?: boolean }).__failedBusy),
+      true,
+      'the chunk was in the worker when it failed',
+    );
+    assert.deepEqual(streamed, once);
+    assert.equal(await page.page.evaluate(() => window.__markdown.worker), 'unavailable');
+    assert.equal(await page.page.evaluate(() => window.__markdown.busy), false, 'nothing waits for the worker');
+    page.assertClean();
+  });
+
+  it('plans a stream on the page again when the worker loses it, and keeps the others in the worker', async () => {
+    const page = await chat.open({ beforeLoad: captureWorkers });
+    await waitForWorker(page, 'ready');
+    const { streamed, once } = await streamedAndOnce(page, TEXT, async (index) => {
+      if (index === MIDDLE) {
+        // The worker forgets the stream (as after a planning error): its next answer says so.
+        await page.page.evaluate(() => {
+          const worker = (window as unknown as { __workers: Worker[] }).__workers[0] as Worker;
+          worker.postMessage({ type: 'drop', id: 1 });
+        });
+      }
+    });
+    assert.deepEqual(streamed, once);
+    assert.equal(await page.page.evaluate(() => window.__markdown.worker), 'ready');
+    page.assertClean();
+  });
+});

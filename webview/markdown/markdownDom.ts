@@ -1,0 +1,170 @@
+import { LiveCodeBlock } from './codeBlock';
+import type { MarkdownOp } from './markdownPlanner';
+
+/**
+ * Finished blocks are kept in chunks of this many. A long reply has thousands of blocks: as
+ * direct children each with content-visibility, every frame of the stream laid out all of them
+ * and the browser checked each one's visibility (profiled: a third of a 2 MB stream's main-thread
+ * time). In chunks, only the chunk being filled and the chunks in view are looked at.
+ */
+const BLOCKS_PER_CHUNK = 32;
+
+/**
+ * A message's markdown DOM, changed only by a MarkdownPlanner's operations, in order: finished
+ * blocks in chunks, a fence shown live in the block it finishes as, and the tail after them — the
+ * tail's own nodes, after the last chunk, with no element around them (a short message is its
+ * paragraph and nothing more).
+ */
+export class MarkdownDom {
+  readonly element: HTMLElement;
+  /**
+   * While the tail is one open fence: its code block, shown live in a block placed where the
+   * fence's finished block goes (the tail itself is empty meanwhile). Closing the fence then moves
+   * nothing: moved, a long code block cost a removal and, in the browser, its text laid out anew.
+   */
+  private open: { readonly block: HTMLElement; readonly live: LiveCodeBlock } | undefined;
+  /** The tail's one element while the tail is one paragraph: plain words are appended to it. */
+  private tailParagraph: HTMLElement | undefined;
+  /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
+  private chunk: HTMLElement | undefined;
+  private chunkBlocks = 0;
+  /** The last chunk: the tail is what follows it (everything, without one). */
+  private lastChunk: HTMLElement | undefined;
+
+  constructor(className: string) {
+    this.element = document.createElement('div');
+    this.element.className = className;
+  }
+
+  apply(ops: readonly MarkdownOp[]): void {
+    for (const op of ops) {
+      this.applyOne(op);
+    }
+  }
+
+  private applyOne(op: MarkdownOp): void {
+    switch (op.op) {
+      case 'reset':
+        for (const chunk of this.element.querySelectorAll(':scope > .md-chunk')) {
+          chunk.remove();
+        }
+        this.chunk = undefined;
+        this.lastChunk = undefined;
+        this.open = undefined;
+        return;
+      case 'block':
+        this.placeBlock(htmlBlock(op.html));
+        return;
+      case 'finish':
+      case 'finish-live':
+        this.finishOpen(op);
+        return;
+      case 'drop-open':
+        this.removeOpen();
+        return;
+      case 'open':
+        this.openFence(op.language);
+        return;
+      case 'code':
+        this.open?.live.update(op.code);
+        return;
+      case 'tail':
+        this.clearTail();
+        // The planner's HTML is renderMarkdown's: raw HTML escaped, links vetted (markdown/renderer.ts).
+        this.element.insertAdjacentHTML('beforeend', op.html);
+        this.tailParagraph = op.paragraph ? this.tailStart() : undefined;
+        return;
+      case 'tail-text':
+        this.tailParagraph?.append(op.text);
+        return;
+      default: {
+        const never: never = op;
+        throw new Error(`Unknown markdown operation ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private finishOpen(op: Extract<MarkdownOp, { op: 'finish' | 'finish-live' }>): void {
+    const open = this.open;
+    if (!open) {
+      return;
+    }
+    this.open = undefined;
+    open.block.className = 'md-block';
+    if (op.op === 'finish-live') {
+      open.live.update(op.code);
+      // What markdown-it makes of the segment: the code block and a newline.
+      open.block.append('\n');
+    } else {
+      open.block.innerHTML = op.html;
+    }
+  }
+
+  private openFence(language: string): void {
+    const live = new LiveCodeBlock(language);
+    const block = document.createElement('div');
+    block.className = 'md-block md-block-open';
+    block.append(live.element);
+    this.clearTail();
+    this.tailParagraph = undefined;
+    this.placeBlock(block);
+    this.open = { block, live };
+  }
+
+  /** The tail's first node (an element when the tail is one paragraph), or null when it is empty. */
+  private tailStart(): HTMLElement | undefined {
+    const first = this.lastChunk ? this.lastChunk.nextSibling : this.element.firstChild;
+    return (first as HTMLElement | null) ?? undefined;
+  }
+
+  private clearTail(): void {
+    const element = this.element;
+    while (element.lastChild && element.lastChild !== this.lastChunk) {
+      element.lastChild.remove();
+    }
+  }
+
+  private placeBlock(block: HTMLElement): void {
+    if (!this.chunk || this.chunkBlocks >= BLOCKS_PER_CHUNK) {
+      this.chunk = document.createElement('div');
+      this.chunk.className = 'md-chunk';
+      this.chunkBlocks = 0;
+      this.element.insertBefore(this.chunk, this.tailStart() ?? null);
+      this.lastChunk = this.chunk;
+    }
+    this.chunk.append(block);
+    this.chunkBlocks++;
+    if (this.chunkBlocks === BLOCKS_PER_CHUNK) {
+      // Only a full chunk skips rendering off screen: its size estimate then fits (a short
+      // message's one chunk would otherwise take the estimate of 32 blocks until first shown).
+      this.chunk.classList.add('md-chunk-full');
+    }
+  }
+
+  /** Takes back the open fence's block, the last block placed (it is not a block after all). */
+  private removeOpen(): void {
+    const open = this.open;
+    const chunk = this.chunk;
+    this.open = undefined;
+    if (!open || !chunk) {
+      return;
+    }
+    open.block.remove();
+    this.chunkBlocks--;
+    chunk.classList.remove('md-chunk-full');
+    if (this.chunkBlocks === 0) {
+      // The chunk before, if any, is full: new blocks go after it, in a chunk of their own.
+      this.lastChunk = (chunk.previousElementSibling as HTMLElement | null) ?? undefined;
+      chunk.remove();
+      this.chunk = undefined;
+    }
+  }
+}
+
+function htmlBlock(html: string): HTMLElement {
+  const block = document.createElement('div');
+  block.className = 'md-block';
+  // The planner's HTML is renderMarkdown's: raw HTML escaped, links vetted (markdown/renderer.ts).
+  block.innerHTML = html;
+  return block;
+}

@@ -1,0 +1,32 @@
+import type { MarkdownOp, PlannerState } from './markdownPlanner';
+
+/**
+ * Messages between the page and the markdown worker (webview/markdown/markdownWorker.ts). Both ends
+ * are the chat's own code from its own bundles, so they are typed, not parsed.
+ */
+export type WorkerRequest =
+  /** Stream `id` goes on from this state (planned on the page so far); no answer. */
+  | { readonly type: 'adopt'; readonly id: number; readonly state: PlannerState }
+  /** Text appended to stream `id`: answered with its operations. */
+  | { readonly type: 'append'; readonly id: number; readonly delta: string }
+  /** Stream `id`'s whole text (extended or replaced): answered with its operations. */
+  | { readonly type: 'set'; readonly id: number; readonly text: string }
+  /** Stream `id` is gone from the page; no answer. */
+  | { readonly type: 'drop'; readonly id: number };
+
+export type WorkerAnswer =
+  /** Sent once, when the worker has loaded: it runs (the page's CSP let it start). */
+  | { readonly type: 'ready' }
+  | { readonly type: 'ops'; readonly id: number; readonly ops: readonly MarkdownOp[] }
+  /** Planning stream `id` threw: the page plans it again itself. */
+  | { readonly type: 'failed'; readonly id: number; readonly message: string };
+
+/** Events on `window` that say what the markdown worker does (tests and the bench wait on them). */
+export const MARKDOWN_EVENTS = {
+  /** The worker is ready, or will not be used (`detail.state`: 'ready' | 'unavailable'; `detail.reason`). */
+  worker: 'acp-markdown-worker',
+  /** The first request waiting for an answer (none were waiting). */
+  busy: 'acp-markdown-busy',
+  /** Every answer applied; `detail.applyMs`: the page's time applying them since it was last settled. */
+  settled: 'acp-markdown-settled',
+} as const;

@@ -1,0 +1,64 @@
+/** What the focus keeper needs of the composer. */
+export interface FocusHome {
+  readonly input: HTMLTextAreaElement;
+  focus(): void;
+}
+
+/**
+ * Where keyboard focus goes as the chat changes under it. A new question or permission request takes
+ * focus unless the user is busy elsewhere (typing a message, in the header's pickers); and when the
+ * focused control goes away — a permission answered, a form sent, declined or cancelled — focus goes
+ * back to the message box instead of falling to the page, where the keyboard reaches nothing.
+ */
+export class FocusKeeper {
+  private readonly requests: HTMLElement[] = [];
+  /** The element that last received focus, to tell a removed control from a click on the page. */
+  private lastFocused: EventTarget | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly transcript: HTMLElement,
+    private readonly home: FocusHome,
+  ) {
+    document.addEventListener('focusin', (event) => {
+      this.lastFocused = event.target;
+    });
+  }
+
+  /** Moves focus to `element` at the next `settle`, unless the user is busy elsewhere then. */
+  request(element: HTMLElement): void {
+    this.requests.push(element);
+  }
+
+  /** After a render: honours the newest request, else brings focus home when its control went away. */
+  settle(): void {
+    const target = this.requests.pop();
+    this.requests.length = 0;
+    if (target?.isConnected && this.mayTakeFocus()) {
+      target.focus();
+      return;
+    }
+    if (this.focusWentAway()) {
+      this.home.focus();
+    }
+  }
+
+  /**
+   * Whether a request may move focus: nothing has it, or the transcript has it, or the message box has it
+   * while empty (the message was just sent; what the agent now asks comes first). Never from text being typed.
+   */
+  private mayTakeFocus(): boolean {
+    const active = document.activeElement;
+    if (!active || active === document.body || active === this.root || this.transcript.contains(active)) {
+      return true;
+    }
+    return active === this.home.input && this.home.input.value === '';
+  }
+
+  /** The page has focus because the focused control left it (not because the user clicked the page). */
+  private focusWentAway(): boolean {
+    const active = document.activeElement;
+    const onPage = !active || active === document.body || active === this.root;
+    return onPage && this.lastFocused instanceof Node && !this.lastFocused.isConnected;
+  }
+}
