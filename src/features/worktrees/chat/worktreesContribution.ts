@@ -15,6 +15,47 @@ export interface WorktreeOffers {
 }
 
 /**
+ * Starts the window's (new, empty) chat in a worktree: what the "New Chat in Worktree" command needs of
+ * the chat, bound when the controller builds the contribution.
+ */
+export class WorktreeStarter {
+  private bound: { context: ChatContext; create: (chat: Conversation) => Promise<boolean> } | undefined;
+  private markReady: () => void = () => undefined;
+  /** Resolves once the chat is built and its chats are read back. */
+  readonly ready = new Promise<void>((resolve) => {
+    this.markReady = resolve;
+  });
+
+  bind(context: ChatContext, create: (chat: Conversation) => Promise<boolean>): void {
+    this.bound = { context, create };
+    void context.restored.then(() => this.markReady());
+  }
+
+  /** Puts the window's chat in a new worktree (it must be empty); resolves whether it was. */
+  async startWindowChat(): Promise<boolean> {
+    if (!this.bound) {
+      throw new Error('The chat is not ready yet.');
+    }
+    const { context, create } = this.bound;
+    await context.restored;
+    const chat = context.chats.get(context.windowChatId());
+    if (!chat) {
+      throw new Error('The chat is not ready yet.');
+    }
+    const made = await create(chat);
+    if (made) {
+      context.presenter.snapshot();
+    }
+    return made;
+  }
+
+  /** Whether chat `chatId` still exists. */
+  chatExists(chatId: string): boolean {
+    return this.bound?.context.chats.get(chatId) !== undefined;
+  }
+}
+
+/**
  * Chats in worktrees of their own: a worktree chat's session works in its worktree (`sessionPlace`),
  * its prompts are refused while another window writes the worktree or it is gone (`promptRefusal`),
  * its header shows the branch and the worktree with the steps on it (`viewState`, `worktree_action`),
@@ -24,9 +65,10 @@ export function worktreesContribution(
   worktrees: WorktreeChats,
   actions: WorktreeActions,
   offers: WorktreeOffers,
+  starter?: WorktreeStarter,
 ): ChatContributionFactory {
   return (context) => {
-    const { chats, presenter } = context;
+    const { presenter } = context;
     /** Titles of chats, kept so that a deleted chat can still be named when its worktree is offered. */
     const titles = new Map<string, string>();
     const changed = (chatId: string): void => {
@@ -39,6 +81,7 @@ export function worktreesContribution(
     };
     const subscription = worktrees.onDidChange(changed);
     const folderOf = (chat: Conversation): string => context.sessions.place(chat).cwd;
+    starter?.bind(context, (chat) => actions.create(chat, folderOf(chat)));
     const offerFor = (chat: Conversation): WorktreeOffer | undefined => {
       if (worktrees.record(chat.id) || chat.thread.snapshot().entries.length > 0) {
         return undefined;

@@ -43,3 +43,37 @@ export async function readBlobs(
   }
   return blobs;
 }
+
+/** The contents of `rels` in commit `commit` (a file it does not hold is absent), by one `ls-tree` and one read. */
+export async function readCommitFiles(
+  git: RepoGit,
+  place: GitPlace,
+  commit: string,
+  rels: readonly string[],
+): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  if (rels.length === 0) {
+    return files;
+  }
+  // Few paths are named; many would pass the command line's limit, so the whole tree is listed instead.
+  const named = rels.length <= 500 ? ['--', ...rels] : [];
+  const { stdout } = await git.run(place, ['ls-tree', '-r', '-z', '--full-tree', commit, ...named], {
+    maxStdoutBytes: MAX_BLOB_BYTES,
+  });
+  const wanted = new Set(rels);
+  const ids = new Map<string, string>();
+  for (const line of stdout.toString('utf8').split('\0')) {
+    const found = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(line);
+    if (found && wanted.has(found[2]!)) {
+      ids.set(found[2]!, found[1]!);
+    }
+  }
+  const blobs = await readBlobs(git, place, [...ids.values()], {});
+  for (const [rel, id] of ids) {
+    const bytes = blobs.get(id);
+    if (bytes) {
+      files.set(rel, bytes);
+    }
+  }
+  return files;
+}
