@@ -98,6 +98,8 @@ export interface HarnessOptions {
   readonly traceProtocol?: boolean;
   /** A multi-root workspace: every folder, in order (made from `dir`; the first is the default cwd). */
   readonly folders?: (dir: string) => string[];
+  /** The folder agents run in when a chat has none of its own (default: the harness's temp folder). */
+  readonly cwd?: () => string;
   /** The active editor's workspace folder (multi-root): where a new chat starts. */
   readonly activeFolder?: () => string | undefined;
   /** Whether a chat is on the user's screen (default: a view shows it). */
@@ -144,7 +146,7 @@ export class ChatHarness {
     const folders = options.folders?.(this.dir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
-      cwd: () => this.dir,
+      cwd: options.cwd ?? (() => this.dir),
       startClient: (clientOptions) => AgentClient.start(clientOptions),
       ports: {
         fileSystem: options.fileSystem?.(this) ?? new NodeFileSystem(),
