@@ -36,3 +36,15 @@ export function revealChat(views: ChatViewRefs, sessionId: string): void {
   }
   views.panels?.open(chatId);
 }
+
+/** Shows chat `chatId`: its tab when one shows it, else the sidebar switched to it. */
+export async function openChat(views: ChatViewRefs, chatId: string): Promise<void> {
+  if (views.panels?.tabs.some((tab) => tab.chatId === chatId)) {
+    views.panels.open(chatId);
+    return;
+  }
+  if (chatId !== views.chat?.windowChatId) {
+    await views.chat?.switchChat(chatId);
+  }
+  await views.current?.reveal();
+}
