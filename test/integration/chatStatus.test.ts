@@ -50,7 +50,7 @@ describe('chat status: badge, status bar and notifications for chats not on scre
     const chatId = api.chat.windowChatId;
     await ask(api, 'tool');
     assert.equal(during?.badge, 1);
-    assert.match(during?.text ?? '', /1 agent running, 1 waiting/);
+    assert.equal(during?.text, '$(bell-dot) 1 waiting', 'a chat waiting for you is not counted as running');
     const [announced] = await prompts.waitFor('notify');
     assert.match(announced!.message, /finished\.$/);
     assert.deepEqual(announced!.choices, ['Open Chat']);
