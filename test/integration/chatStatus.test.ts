@@ -46,14 +46,16 @@ describe('chat status: badge, status bar and notifications for chats not on scre
       during = { badge: api.chatActivity.badge, text: api.chatActivity.text };
       return 'Allow once';
     });
-    prompts.answerNotify('Open Chat');
+    // The wait is announced (dismissed here), then the end (opened from its notification).
+    prompts.answerNotify(undefined, 'Open Chat');
     const chatId = api.chat.windowChatId;
     await ask(api, 'tool');
     assert.equal(during?.badge, 1);
     assert.equal(during?.text, '$(bell-dot) 1 waiting', 'a chat waiting for you is not counted as running');
-    const [announced] = await prompts.waitFor('notify');
-    assert.match(announced!.message, /finished\.$/);
-    assert.deepEqual(announced!.choices, ['Open Chat']);
+    const [waits, finished] = await prompts.waitFor('notify', 2);
+    assert.equal(waits!.message, '“tool” waits for you (permission: Edit README.md).');
+    assert.equal(finished!.message, '“tool” finished.');
+    assert.deepEqual(finished!.choices, ['Open Chat']);
     await eventually('Open Chat to show the chat', () => api.sidebar.isVisible && api.chat.windowChatId === chatId);
     assert.equal(api.chatActivity.badge, 0);
     assert.equal(api.chatActivity.text, '', 'nothing runs: the entry is hidden');
