@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TreeFileChange } from '../../../core/git/treeDiff';
+import { dirtyDocument } from '../../../vscode/openDocuments';
 import type { UserPrompts } from '../../../vscode/userPrompts';
 import type { AppliedFile } from '../core/applyPlan';
 import { diskWriter, type FolderWriter } from '../core/applyToFolder';
@@ -30,8 +31,7 @@ export class VsCodeWorktreeUi implements WorktreeUi, vscode.Disposable {
 
   readonly writer: FolderWriter = {
     current: (file) => diskWriter.current(file),
-    unsaved: (file) =>
-      vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.fsPath === file),
+    unsaved: (file) => dirtyDocument(file) !== undefined,
     // Exact bytes on disk; an open editor without unsaved text reloads from it.
     write: (files) => diskWriter.write(files),
   };
