@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { runCommand, sendPrompt, showChats, UI_TIMEOUT, waitForTurnStatus } from './support/chat';
+import { sendPrompt, showChats, UI_TIMEOUT, waitForTurnStatus } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
 import { until } from '../support/until';
 
@@ -52,10 +52,17 @@ describe('worktree chats in the real VS Code', () => {
   /** "ACP: New Chat in Worktree", its name taken as suggested; resolves with the branch the bar shows. */
   async function newWorktreeChat(page: Page, frame: Frame): Promise<string> {
     const shown = await frame.evaluate(() => document.body.dataset.chatId);
-    await runCommand(page, 'ACP: New Chat in Worktree');
+    // The command's own input box (its name) follows the palette in the same quick input widget.
+    await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await input.press('Enter');
+    await input.fill('>ACP: New Chat in Worktree');
+    await page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: 'ACP: New Chat in Worktree' })
+      .first()
+      .click();
+    const name = page.locator('.quick-input-widget .quick-input-box input[placeholder^="chat-"]');
+    await name.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await name.press('Enter');
     await frame.waitForFunction((before) => document.body.dataset.chatId !== before, shown, { timeout: UI_TIMEOUT });
     const branch = frame.locator('.worktree-bar .worktree-branch-name');
     await branch.waitFor({ state: 'visible', timeout: 60_000 });
