@@ -33,6 +33,8 @@ export const QUIET_SETTINGS = {
   'security.workspace.trust.enabled': false,
   // Tests edit buffers and expect them dirty until the extension saves them.
   'files.autoSave': 'off',
+  // Tests script every dialog; a chat's status is announced only where a test asks for it.
+  'acpAgents.notifications.chatStatus': 'never',
 };
 
 const HEALTH_TIMEOUT_MS = 60_000;

@@ -12,7 +12,7 @@ import {
   checkpointsContribution,
   restoreBeforeMessage,
 } from './features/checkpoints/chat/checkpointsContribution';
-import { WorkspaceService } from './features/checkpoints/chat/workspaceService';
+import { WorkspaceService, type WorkspaceHost } from './features/checkpoints/chat/workspaceService';
 import type * as CheckpointsCore from './features/checkpoints/core';
 import { VsCodeWorkspaceChanges } from './features/checkpoints/vscode/vscodeWorkspaceChanges';
 import { vscodeWorkspaceHost } from './features/checkpoints/vscode/vscodeWorkspaceHost';
@@ -40,6 +40,7 @@ import { problemsContribution } from './features/problems/chat/problemsContribut
 import { VsCodeDiagnostics } from './features/problems/vscode/vscodeDiagnostics';
 import { terminalsContribution } from './features/terminals/chat/terminalsContribution';
 import { VsCodeTerminals } from './features/terminals/vscode/vscodeTerminals';
+import { worktreesFeature, type WorktreesFeature } from './features/worktrees/vscode';
 import type { ChatViewRefs } from './vscode/chatOnScreen';
 import { chatOnScreen, revealChat } from './vscode/chatOnScreen';
 import { OnFirstUse } from './vscode/lazyBundles';
@@ -75,10 +76,24 @@ export interface FeatureHooks {
 /** Builds every feature, in the order their contributions are called. */
 export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeatures {
   const writeReviews = base.own(new VscodeEditReviews(base.prompts));
-  const terminals = base.own(new VsCodeTerminals(base.cwd));
+  // A command the agent gives no folder runs in its chat's own place (a worktree), else the first folder.
+  const terminals = base.own(
+    new VsCodeTerminals((sessionId) => viewRef.chat?.placeOfSession(sessionId)?.cwd ?? base.cwd()),
+  );
   const { rules, permissions } = permissionsFeature(base, viewRef, writeReviews);
   const elicitations = elicitationFeature(base, viewRef);
-  const checkpoints = checkpointsFeature(base);
+  const worktrees = base.own(
+    worktreesFeature({
+      context: base.context,
+      prompts: base.prompts,
+      logger: base.logger,
+      newChat: async () => {
+        await viewRef.current?.reveal();
+        await viewRef.chat?.newChat();
+      },
+    }),
+  );
+  const checkpoints = checkpointsFeature(base, worktrees);
   const mentions = mentionsFeature(base);
   return {
     contributions: [
@@ -91,6 +106,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
       currentFileContribution(base.own(new ActiveEditorFile())),
       agentSessionsContribution(),
       forksContribution((thread, entryId) => restoreBeforeMessage(checkpoints.changes, thread, entryId)),
+      worktrees.contribution,
     ],
     terminals,
     permissions,
@@ -151,9 +167,10 @@ function elicitationFeature(base: ChatBase, viewRef: ChatViewRefs): ElicitationB
 /**
  * Checkpoints: the workspace service says which folders (trusted, live, never the home folder) and where
  * (the extension's storage, never inside a workspace folder, under its cap); the store is a bundle of its
- * own, opened with the first checkpoint.
+ * own, opened with the first checkpoint. The chats' worktrees are checkpointed like workspace folders, so
+ * a worktree chat's change card, Undo and Restore work inside its worktree.
  */
-function checkpointsFeature(base: ChatBase): FeatureHooks['checkpoints'] {
+function checkpointsFeature(base: ChatBase, worktrees: WorktreesFeature): FeatureHooks['checkpoints'] {
   const workspaceChanges = base.own(
     new VsCodeWorkspaceChanges(
       (id, file): Promise<Uint8Array | undefined> => changes.read(id, file),
@@ -162,7 +179,10 @@ function checkpointsFeature(base: ChatBase): FeatureHooks['checkpoints'] {
   );
   const workspace = base.own(
     new WorkspaceService(
-      vscodeWorkspaceHost(base.context, (message) => workspaceChanges.inform(message)),
+      withWorktrees(
+        vscodeWorkspaceHost(base.context, (message) => workspaceChanges.inform(message)),
+        worktrees,
+      ),
       ({ folders, storageDir }) =>
         base
           .bundle<typeof CheckpointsCore>('checkpoints')
@@ -183,5 +203,18 @@ function mentionsFeature(base: ChatBase): MentionSource {
   return {
     query: (query, limit) => index.get().query(query, limit),
     problems: (uri) => index.get().problems(uri),
+  };
+}
+
+/** The workspace as the checkpoints see it: its folders and the chats' worktrees. */
+function withWorktrees(host: WorkspaceHost, worktrees: WorktreesFeature): WorkspaceHost {
+  return {
+    ...host,
+    folders: () => [...host.folders(), ...worktrees.folders()],
+    onDidChangeFolders: (listener) => {
+      const folders = host.onDidChangeFolders(listener);
+      const made = worktrees.worktrees.onDidChange(listener);
+      return { dispose: () => (folders.dispose(), made.dispose()) };
+    },
   };
 }

@@ -19,7 +19,8 @@ import { AgentCatalog, demoAgent } from './vscode/agentCatalog';
 import { askAgentConsent } from './vscode/agentConsentPrompt';
 import type { AgentDefinition } from './chat/agentDefinition';
 import { WorkspaceConsent, type WorkspaceDefinition } from './chat/workspaceConsent';
-import type { ChatViewRefs } from './vscode/chatOnScreen';
+import { ChatActivitySurfaces } from './vscode/chatActivitySurfaces';
+import { chatIdOnScreen, openChat, type ChatViewRefs } from './vscode/chatOnScreen';
 import { ChatPanels } from './vscode/chatPanels';
 import { ChatViewProvider } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -49,6 +50,8 @@ export interface AcpAgentsApi extends FeatureHooks {
   /** The dialog seam: tests install scripted answers here instead of skipping dialogs. */
   readonly prompts: SwappablePrompts;
   readonly statusBar: AgentStatusBar;
+  /** Every chat's status outside the views: the status-bar entry, the view's badge, the notifications. */
+  readonly chatActivity: ChatActivitySurfaces;
   /** The agents offered and the settings errors found (`acpAgents.agents`). */
   readonly catalog: AgentCatalog;
   /** The chat in an editor tab ("ACP: Open Chat in Editor"). */
@@ -81,6 +84,7 @@ interface BuiltChat {
   readonly view: ChatViewProvider;
   readonly panels: ChatPanels;
   readonly statusBar: AgentStatusBar;
+  readonly chatActivity: ChatActivitySurfaces;
   readonly features: ChatFeatures;
   readonly mcp: OnFirstUse<Mcp.McpServerSource>;
   readonly registry: OnFirstUse<Registry.Registry>;
@@ -133,17 +137,26 @@ function buildChat(base: ChatBase): BuiltChat {
   );
   const editor = base.own(new VsCodeEditorActions(features.terminals));
   const chat = (viewRef.chat = base.own(
-    new ChatController({ ...controllerDeps(base, catalog, features, mcp, editor), allowProgram }),
+    new ChatController({ ...controllerDeps(base, catalog, features, mcp, editor, viewRef), allowProgram }),
   ));
   const view = (viewRef.current = base.own(new ChatViewProvider(context.extensionUri, chat, log)));
   const statusBar = base.own(new AgentStatusBar(chat));
   const panels = (viewRef.panels = base.own(new ChatPanels(context.extensionUri, chat, log)));
+  const chatActivity = base.own(
+    new ChatActivitySurfaces({
+      activity: chat.activity,
+      onScreen: (chatId) => chatIdOnScreen(viewRef, chatId),
+      open: (chatId) => openChat(viewRef, chatId),
+      setBadge: (waiting, tooltip) => view.setBadge(waiting, tooltip),
+      prompts,
+    }),
+  );
   const registry = new OnFirstUse(() =>
     base
       .bundle<typeof Registry>('registry')
       .createRegistry(context.extensionUri, context.globalStorageUri, log),
   );
-  return { chat, catalog, view, panels, statusBar, features, mcp, registry, allowProgram };
+  return { chat, catalog, view, panels, statusBar, chatActivity, features, mcp, registry, allowProgram };
 }
 
 /** What the controller is given: the agents, the folders, the ports the agents' requests use, the features. */
@@ -153,6 +166,7 @@ function controllerDeps(
   features: ChatFeatures,
   mcp: OnFirstUse<Mcp.McpServerSource>,
   editor: VsCodeEditorActions,
+  viewRef: ChatViewRefs,
 ): ChatControllerDeps {
   const { context, log, logger, prompts } = base;
   const folders = (): string[] =>
@@ -168,13 +182,24 @@ function controllerDeps(
       return document && vscode.workspace.getWorkspaceFolder(document)?.uri.fsPath;
     },
     ports: {
-      fileSystem: new WorkspaceFileSystem(fileSettings, prompts, logger, features.writeReview),
+      fileSystem: new WorkspaceFileSystem(
+        fileSettings,
+        prompts,
+        logger,
+        features.writeReview,
+        (sessionId) => {
+          // A chat with a place of its own (a worktree) reads and writes there, not in the workspace folders.
+          const place = viewRef.chat?.placeOfSession(sessionId);
+          return place && [place.cwd, ...(place.additionalDirectories ?? [])];
+        },
+      ),
       permissions: features.permissions,
       terminals: features.terminals,
       elicitation: features.elicitations,
       logger,
     },
     contributions: features.contributions,
+    chatOnScreen: (chatId) => chatIdOnScreen(viewRef, chatId),
     editor,
     workspaceFolders: folders,
     signIn: new VsCodeSignIn(context.secrets, prompts),
@@ -248,12 +273,13 @@ function registerChatCommands(base: ChatBase, built: BuiltChat): void {
 
 /** The test hooks (getters for what loads on first use, so reading the API loads nothing). */
 function testHooks(base: ChatBase, built: BuiltChat): AcpAgentsApi {
-  const { chat, catalog, view, panels, statusBar, features, mcp, registry } = built;
+  const { chat, catalog, view, panels, statusBar, chatActivity, features, mcp, registry } = built;
   return {
     ...features.hooks,
     chat,
     prompts: base.prompts,
     statusBar,
+    chatActivity,
     catalog,
     panels,
     sidebar: view,

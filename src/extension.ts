@@ -65,6 +65,9 @@ function testHooks(chat: LazyChatHost, activation: ActivationTimings): AcpAgents
     get statusBar() {
       return api().statusBar;
     },
+    get chatActivity() {
+      return api().chatActivity;
+    },
     get rules() {
       return api().rules;
     },

@@ -14,6 +14,7 @@ import { Header } from './render/header';
 import { PendingMessage } from './render/pendingMessage';
 import { PlanView } from './render/plan';
 import { ProblemsOfferView } from './render/problems/problemsOffer';
+import { WorktreeBar } from './render/worktrees/worktreeBar';
 import { SaveBanner } from './render/saveBanner';
 import { StatusBanner } from './render/statusBanner';
 import { Transcript } from './render/transcript';
@@ -40,6 +41,7 @@ export class ChatApp {
   private readonly pending = new PendingMessage();
   private readonly reviews: EditReviewsView;
   private readonly problems: ProblemsOfferView;
+  private readonly worktree: WorktreeBar;
   private readonly elicitations: ElicitationView;
   private readonly composer: Composer;
   private readonly edit = new EditStrip(() => this.composer.focus());
@@ -65,6 +67,7 @@ export class ChatApp {
     this.header = new Header(post, () => this.composer.focus());
     this.reviews = new EditReviewsView(post, () => this.store.workspacePaths);
     this.problems = new ProblemsOfferView(post);
+    this.worktree = new WorktreeBar(post);
     this.elicitations = new ElicitationView(post, context.requestFocus, (text) =>
       this.announcer.announce(text),
     );
@@ -110,6 +113,7 @@ export class ChatApp {
     const banners = el('div', 'banners', this.banner.element, this.saving.element);
     root.replaceChildren(
       this.header.element,
+      this.worktree.element,
       banners,
       this.transcript.element,
       footer,
@@ -187,6 +191,9 @@ export class ChatApp {
         return;
       case 'current_file':
         this.store.setCurrentFile(message.file);
+        return;
+      case 'worktree':
+        this.store.setWorktree(message.chatId, message.worktree, message.offer);
         return;
       case 'mention_results':
         this.composer.mentionResults(message.requestId, message.items);
@@ -302,6 +309,11 @@ export class ChatApp {
     this.reviews.update(store.editReviews);
     this.elicitations.update(store.elicitations);
     this.problems.update(store.runningTurn === undefined ? store.problemsOffer : undefined);
+    this.worktree.update({
+      worktree: store.worktree,
+      offer: store.entries.length === 0 ? store.worktreeOffer : undefined,
+      running: store.runningTurn !== undefined,
+    });
     const composerState: ComposerState = {
       running: store.runningTurn !== undefined,
       agentName: store.agentName,

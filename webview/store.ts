@@ -5,6 +5,8 @@ import type {
   ChatSummary,
   EditReview,
   ProblemsOfferMessage,
+  WorktreeInfo,
+  WorktreeOffer,
   SessionStateMessage,
   TerminalOutputMessage,
   ThreadEntryMessage,
@@ -85,6 +87,9 @@ export class ChatStore {
   chatCwd: string | undefined;
   /** "Fix N new problems" after the active chat's last turn, when it left some. */
   problemsOffer: ProblemsOfferMessage | undefined;
+  /** The chat's own worktree, and for an empty chat whether it can start in one. */
+  worktree: WorktreeInfo | undefined;
+  worktreeOffer: WorktreeOffer | undefined;
   /** The agent's questions waiting in the active chat, oldest first. */
   elicitations: readonly Elicitation[] = [];
   private thread: ThreadModel = threadModelOf();
@@ -155,6 +160,8 @@ export class ChatStore {
     this.workspaceFolders = view.workspaceFolders ?? [];
     this.chatCwd = view.chat?.cwd;
     this.problemsOffer = view.problemsOffer;
+    this.worktree = view.worktree;
+    this.worktreeOffer = view.worktreeOffer;
     this.elicitations = view.elicitations ?? [];
     this.thread = threadModelOf(view.chat?.thread);
     // Terminal output is kept: terminals outlive a re-sent snapshot of the same chat.
@@ -192,6 +199,15 @@ export class ChatStore {
   setProblemsOffer(chatId: string, offer: ProblemsOfferMessage | undefined): void {
     if (chatId === this.chatId) {
       this.problemsOffer = offer;
+      this.changes.chats = true;
+    }
+  }
+
+  /** The chat's worktree changed (made, counted, busy, gone), or what an empty chat is offered. */
+  setWorktree(chatId: string, worktree: WorktreeInfo | undefined, offer: WorktreeOffer | undefined): void {
+    if (chatId === this.chatId) {
+      this.worktree = worktree;
+      this.worktreeOffer = offer;
       this.changes.chats = true;
     }
   }

@@ -12,7 +12,7 @@ import type { AttachmentRef, ViewMessage, ViewState } from '../protocol';
 import type { AgentPool } from './agentPool';
 import type { ChatCollection } from './chatCollection';
 import type { ChatTurns } from './chatTurns';
-import type { Conversation, TurnPreparation } from './conversation';
+import type { Conversation, SessionPlace, TurnPreparation } from './conversation';
 import type { SessionCoordinator } from './sessionCoordinator';
 import type { ViewPresenter } from './viewPresenter';
 import type { ViewSlot } from './viewSlot';
@@ -47,6 +47,8 @@ export interface ChatContext {
   windowChatId(): string;
   /** The chat whose agent session is `sessionId`, when one is connected to it. */
   chatOfSession(sessionId: string): string | undefined;
+  /** What a contribution says of a chat (`sessionPlace`, `waitingFor`) changed: the chat list and its status follow. */
+  chatChanged(chatId: string): void;
 }
 
 /**
@@ -79,6 +81,25 @@ export interface ChatContribution {
   beforeWrite?(path: string): Promise<void>;
   /** The prompt block for an attachment of a kind this feature resolves (undefined: not its kind). */
   attachmentBlock?(attachment: AttachmentRef): Promise<PromptBlock> | undefined;
+  /**
+   * Where the chat's agent works when this feature gives the chat a folder of its own (a worktree): the
+   * session's `cwd`, and the folders its files may be read and written in without asking. A hook because
+   * the base places every session in a workspace folder (`SessionCoordinator.place`), which a folder of
+   * the feature's, outside the workspace, never is. Undefined: the base's place.
+   */
+  sessionPlace?(chat: Conversation): SessionPlace | undefined;
+  /**
+   * Why a prompt to the chat must be refused now, for this feature's reason (its worktree is written by
+   * another window, or gone). A hook because only the base sends prompts; it refuses for its own reasons
+   * first (`SessionCoordinator.refusal`). Undefined: no objection.
+   */
+  promptRefusal?(chat: Conversation): Promise<string | undefined>;
+  /**
+   * What the chat waits for from the user for this feature's reason (an agent's question), shown as the
+   * chat's status "waiting for you". A hook because the chat's status is the base's (the chat list, the
+   * tabs, the badge); the feature announces its own wait (a notification) itself. Undefined: nothing.
+   */
+  waitingFor?(chat: Conversation): string | undefined;
   dispose?(): void;
 }
 

@@ -9,7 +9,7 @@ import type {
   ChatContributionFactory,
   TurnPreparation,
 } from './chatContribution';
-import type { Conversation } from './conversation';
+import type { Conversation, SessionPlace } from './conversation';
 import type { ViewSlot } from './viewSlot';
 
 type ViewMessageHandler = (message: ViewMessage, view: ViewSlot) => unknown;
@@ -118,6 +118,44 @@ export class ChatContributions implements Disposable {
       const block = contribution.attachmentBlock?.(attachment);
       if (block) {
         return block;
+      }
+    }
+    return undefined;
+  }
+
+  /** The first contribution's place for the chat's session, or undefined: the base's. */
+  sessionPlace(chat: Conversation): SessionPlace | undefined {
+    for (const contribution of this.contributions) {
+      const place = this.guarded(contribution, 'sessionPlace', () => contribution.sessionPlace?.(chat));
+      if (place) {
+        return place;
+      }
+    }
+    return undefined;
+  }
+
+  /** The first contribution's reason to refuse a prompt to the chat now; a failing hook refuses too. */
+  async promptRefusal(chat: Conversation): Promise<string | undefined> {
+    for (const contribution of this.contributions) {
+      try {
+        const refused = await contribution.promptRefusal?.(chat);
+        if (refused !== undefined) {
+          return refused;
+        }
+      } catch (error) {
+        this.logger.error(`${contribution.id} failed before a prompt: ${String(error)}`);
+        return `The message was not sent: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    return undefined;
+  }
+
+  /** What the chat waits for from the user for a contribution's reason (the first that says). */
+  waitingFor(chat: Conversation): string | undefined {
+    for (const contribution of this.contributions) {
+      const waiting = this.guarded(contribution, 'waitingFor', () => contribution.waitingFor?.(chat));
+      if (waiting !== undefined) {
+        return waiting;
       }
     }
     return undefined;

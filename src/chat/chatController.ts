@@ -4,6 +4,7 @@ import type { PromptBlock } from '../core/session/promptBlocks';
 import type { ThreadEvent } from '../core/thread/threadTypes';
 import type { AgentStatus, AttachmentRef, ChatSummary, ViewState } from '../protocol';
 import { AgentChoice } from './agentChoice';
+import { ChatActivity } from './chatActivity';
 import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';
 import { AgentPool, type AgentPoolDeps } from './agentPool';
 import type { ChatContext, ChatContributionFactory } from './chatContribution';
@@ -12,7 +13,7 @@ import { ChatCollection } from './chatCollection';
 import { ChatCommands } from './chatCommands';
 import { ChatTurns } from './chatTurns';
 import { ComposerActions } from './composerActions';
-import type { Conversation } from './conversation';
+import type { Conversation, SessionPlace } from './conversation';
 import { SessionCoordinator, type CoordinatorDeps } from './sessionCoordinator';
 import { BASE_VIEW_MESSAGES, ViewMessageHandler } from './viewMessageHandler';
 import { ViewPresenter } from './viewPresenter';
@@ -32,6 +33,8 @@ export interface ChatControllerDeps extends Omit<AgentPoolDeps, 'writeNotes'>, C
   readonly workspaceFolders?: () => readonly string[];
   /** The chat's features, built in this order (src/chat/chatContribution.ts). */
   readonly contributions?: readonly ChatContributionFactory[];
+  /** Whether a view showing chat `chatId` is on the user's screen (default: a view shows it). */
+  readonly chatOnScreen?: (chatId: string) => boolean;
 }
 
 const DEFAULT_RETENTION: Retention = { maxChats: 100, maxBytes: 200 * 1024 * 1024 };
@@ -64,6 +67,8 @@ export class ChatController implements Disposable {
   readonly onWorking = this.workingEmitter.event;
   /** Resolves once the journal has been read and the chats are back. */
   readonly restored: Promise<void>;
+  /** What every chat is doing (running, waiting for the user, unread, failed): the list, tabs, badge, notices. */
+  readonly activity: ChatActivity;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.agents = new AgentChoice(() => deps.agents().agents, deps.defaultAgentId);
@@ -74,7 +79,12 @@ export class ChatController implements Disposable {
     this.pool = this.store.add(
       new AgentPool({ ...deps, writeNotes: { note: (path) => this.contributions.beforeWrite(path) } }),
     );
-    this.sessions = new SessionCoordinator(this.pool, this.chats, deps);
+    this.sessions = new SessionCoordinator(this.pool, this.chats, deps, {
+      place: (chat) => this.contributions.sessionPlace(chat),
+      refusal: (chat) => this.contributions.promptRefusal(chat),
+    });
+    this.store.add(this.sessions);
+    this.activity = this.store.add(this.chatActivity());
     this.presenter = this.store.add(this.viewPresenter());
     this.slots = new ViewSlots(this.chats, this.presenter, this.agents);
     this.store.add(this.pool.onStatus(({ agentId, status }) => this.agentStatus(agentId, status)));
@@ -91,7 +101,10 @@ export class ChatController implements Disposable {
       ...shared,
       slots: this.slots,
       shown: (view) => this.shown(view),
-      deleted: (chatIds) => this.contributions.chatsDeleted(chatIds),
+      deleted: (chatIds) => {
+        this.activity.forget(chatIds);
+        this.contributions.chatsDeleted(chatIds);
+      },
     });
     this.turns = new ChatTurns({
       ...shared,
@@ -138,6 +151,19 @@ export class ChatController implements Disposable {
     );
   }
 
+  private chatActivity(): ChatActivity {
+    const activity = new ChatActivity({
+      onScreen: (chatId) => this.deps.chatOnScreen?.(chatId) ?? this.presenter.shows(chatId),
+      waitingFor: (chat) =>
+        this.contributions.waitingFor(chat) ??
+        (this.sessions.waitsForSignIn(chat.id) ? 'sign-in' : undefined),
+      signIns: this.sessions.onDidChangeSignIn,
+      chat: (chatId) => this.chats.get(chatId),
+    });
+    this.store.add(activity.onDidChange(() => this.presenter.chats()));
+    return activity;
+  }
+
   private viewPresenter(): ViewPresenter {
     return new ViewPresenter({
       chats: this.chats,
@@ -146,6 +172,7 @@ export class ChatController implements Disposable {
       status: (agentId) => this.pool.status(agentId),
       deletableOnAgent: (chatId) => this.commands.deletableOnAgent(chatId),
       featureState: (chat) => this.contributions.viewState(chat),
+      activityOf: (chat) => ({ state: this.activity.state(chat.id), waitingFor: this.activity.detail(chat) }),
       snapshotSent: () => this.contributions.snapshotSent(),
       ...(this.deps.workspaceFolders ? { workspaceFolders: this.deps.workspaceFolders } : {}),
     });
@@ -165,6 +192,7 @@ export class ChatController implements Disposable {
       switchChat: (chatId, view) => this.commands.switchChat(chatId, view),
       windowChatId: () => this.windowChatId,
       chatOfSession: (sessionId) => this.chatOfSession(sessionId),
+      chatChanged: (chatId) => this.activity.changed(chatId),
     };
   }
 
@@ -215,6 +243,17 @@ export class ChatController implements Disposable {
   /** The chat whose agent session is `sessionId`, when one is connected to it. */
   chatOfSession(sessionId: string): string | undefined {
     return this.chats.sorted().find((chat) => chat.currentSession?.id === sessionId)?.id;
+  }
+
+  /** Where the agent session `sessionId` works when a contribution gives its chat a place (a worktree). */
+  placeOfSession(sessionId: string): SessionPlace | undefined {
+    const chat = this.chats.get(this.chatOfSession(sessionId) ?? '');
+    return chat && this.contributions.sessionPlace(chat);
+  }
+
+  /** What the user sees changed (a view shown or hidden, a tab brought forward): the chats on screen are read. */
+  screenChanged(): void {
+    this.activity.seen(this.chats.sorted());
   }
 
   /** The view message types the features answer (the base answers `BASE_VIEW_MESSAGES`). */
@@ -339,6 +378,7 @@ export class ChatController implements Disposable {
 
   /** The status bar follows the window's chat: tell it when that chat changed. */
   private shown(view: ViewSlot): void {
+    this.screenChanged();
     if (view === this.windowSlot) {
       this.statusEmitter.fire(this.currentStatus);
       this.workingEmitter.fire(this.activeChatRunning);
@@ -346,6 +386,7 @@ export class ChatController implements Disposable {
   }
 
   private onChatChange(chat: Conversation): void {
+    this.activity.update(chat);
     this.presenter.chats();
     this.presenter.postToChat(chat.id, {
       type: 'save_problem',
@@ -357,6 +398,7 @@ export class ChatController implements Disposable {
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {
     this.contributions.threadEvent(chat, event);
+    this.activity.threadEvent(chat, event);
     this.presenter.threadEvent(chat.id, event);
     if (
       chat.id === this.windowSlot.chatId &&

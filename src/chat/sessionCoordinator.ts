@@ -1,5 +1,6 @@
 import type { AgentSession } from '../core/session/agentSession';
 import { classifyError } from '../core/connection/errors';
+import { Emitter } from '../core/util/disposable';
 import type { PromptBlock } from '../core/session/promptBlocks';
 import type { Turn } from '../core/thread/threadTypes';
 import type { AgentPool } from './agentPool';
@@ -18,6 +19,14 @@ export interface CoordinatorDeps {
   readonly activeFolder?: () => string | undefined;
 }
 
+/** What the chat's contributions say of a session's place and of a prompt (see ./chatContribution). */
+export interface SessionFeatures {
+  /** The place a contribution gives the chat (a worktree), or undefined. */
+  place(chat: Conversation): SessionPlace | undefined;
+  /** A contribution's reason to refuse a prompt now, or undefined. */
+  refusal(chat: Conversation): Promise<string | undefined>;
+}
+
 /**
  * Connects chats to their agents: starts the agent, takes up or creates the chat's session, sends
  * prompts (keeping the agent busy while a turn runs), and holds a prompt that waited for a sign-in
@@ -26,12 +35,21 @@ export interface CoordinatorDeps {
 export class SessionCoordinator {
   /** Prompts that waited for a sign-in, per chat; sent after `authenticate`. */
   private readonly waitingForSignIn = new Map<string, readonly PromptBlock[]>();
+  private readonly signInEmitter = new Emitter<string>();
+  /** A chat started or stopped waiting for a sign-in (its id). */
+  readonly onDidChangeSignIn = this.signInEmitter.event;
 
   constructor(
     private readonly pool: AgentPool,
     private readonly chats: ChatCollection,
     private readonly host: CoordinatorDeps,
+    private readonly features?: SessionFeatures,
   ) {}
+
+  /** Whether a prompt of the chat waits for the user to sign in. */
+  waitsForSignIn(chatId: string): boolean {
+    return this.waitingForSignIn.has(chatId);
+  }
 
   /**
    * The chat's session, starting its agent and taking up or creating the session; failures go to the
@@ -80,7 +98,7 @@ export class SessionCoordinator {
 
   /** Sends prompt blocks to the chat, connecting first; a prompt refused for want of a sign-in waits for it. */
   async sendPrompt(chat: Conversation, blocks: readonly PromptBlock[]): Promise<void> {
-    const refused = this.refusal(chat);
+    const refused = this.refusal(chat) ?? (await this.features?.refusal(chat));
     if (refused) {
       throw new Error(refused);
     }
@@ -99,6 +117,7 @@ export class SessionCoordinator {
       const status = this.pool.status(chat.agentId);
       if (status.error?.kind === 'auth_required') {
         this.waitingForSignIn.set(chat.id, blocks);
+        this.signInEmitter.fire(chat.id);
         return;
       }
       if (status.state === 'error') {
@@ -142,7 +161,9 @@ export class SessionCoordinator {
       await this.pool.restart(chat.agentId);
     }
     const waiting = this.waitingForSignIn.get(chat.id);
-    this.waitingForSignIn.delete(chat.id);
+    if (this.waitingForSignIn.delete(chat.id)) {
+      this.signInEmitter.fire(chat.id);
+    }
     const session = await this.connect(chat);
     if (session && waiting) {
       await this.sendPrompt(chat, waiting);
@@ -178,10 +199,15 @@ export class SessionCoordinator {
   }
 
   /**
-   * Where a session runs: the chat's chosen folder while it is still in the workspace, else the default
-   * (the first folder) as `cwd`; the other workspace folders along.
+   * Where a session runs: the place a contribution gives the chat (its worktree), else the chat's chosen
+   * folder while it is still in the workspace, else the default (the first folder) as `cwd`; the other
+   * workspace folders along.
    */
   place(chat?: Conversation): SessionPlace {
+    const own = chat && this.features?.place(chat);
+    if (own) {
+      return own;
+    }
     const chosen = chat?.cwd;
     const cwd = chosen !== undefined && this.workspaceFolders().includes(chosen) ? chosen : this.host.cwd();
     const others = (this.host.additionalDirectories?.() ?? []).filter((folder) => folder !== cwd);
@@ -191,5 +217,9 @@ export class SessionCoordinator {
   /** Forgets what waited for a deleted chat. */
   forget(chatId: string): void {
     this.waitingForSignIn.delete(chatId);
+  }
+
+  dispose(): void {
+    this.signInEmitter.dispose();
   }
 }

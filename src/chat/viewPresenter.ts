@@ -1,6 +1,6 @@
 import { DisposableStore, type Disposable } from '../core/util/disposable';
 import type { ThreadEvent } from '../core/thread/threadTypes';
-import type { AgentStatus, ChatSummary, HostMessage, ViewState } from '../protocol';
+import type { AgentStatus, ChatActivityState, ChatSummary, HostMessage, ViewState } from '../protocol';
 import type { AgentDefinition } from './agentSettings';
 import type { ChatCollection } from './chatCollection';
 import type { Conversation } from './conversation';
@@ -24,6 +24,8 @@ export interface PresenterModel {
   featureState(chat: Conversation | undefined): Partial<ViewState>;
   /** Full states went out: the features send again what they stream outside the state. */
   snapshotSent(): void;
+  /** What the chat is doing (./chatActivity), for its line in the list. */
+  activityOf?(chat: Conversation): { readonly state?: ChatActivityState; readonly waitingFor?: string };
 }
 
 /**
@@ -106,16 +108,23 @@ export class ViewPresenter implements Disposable {
 
   /** Every chat, most recently used first. */
   chatList(): ChatSummary[] {
-    return this.model.chats.sorted().map((chat) => ({
-      chatId: chat.id,
-      title: chat.title,
-      agentId: chat.agentId,
-      agentLabel: this.model.definitionOf(chat.agentId).label,
-      updatedAt: chat.updatedAt,
-      running: chat.running,
-      ...(this.model.deletableOnAgent?.(chat.id) ? { deletableOnAgent: true } : {}),
-      ...(chat.forkOf ? { forkOf: chat.forkOf } : {}),
-    }));
+    return this.model.chats.sorted().map((chat) => {
+      const activity = this.model.activityOf?.(chat);
+      return {
+        chatId: chat.id,
+        title: chat.title,
+        agentId: chat.agentId,
+        agentLabel: this.model.definitionOf(chat.agentId).label,
+        updatedAt: chat.updatedAt,
+        running: chat.running,
+        ...(this.model.deletableOnAgent?.(chat.id) ? { deletableOnAgent: true } : {}),
+        ...(chat.forkOf ? { forkOf: chat.forkOf } : {}),
+        ...(activity?.state ? { activity: activity.state } : {}),
+        ...(activity?.state === 'waiting' && activity.waitingFor
+          ? { waitingFor: activity.waitingFor.slice(0, 300) }
+          : {}),
+      };
+    });
   }
 
   /**

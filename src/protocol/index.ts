@@ -3,3 +3,4 @@ export * from './thread';
 export * from './threadModel';
 export * from './elicitation';
 export * from './agentSessions';
+export * from './worktrees';

@@ -3,6 +3,12 @@ import { AgentSessionsMessageSchema, ListAgentSessionsSchema, OpenAgentSessionSc
 import type { DeepReadonly } from './deepReadonly';
 import { ElicitationAnswerSchema, ElicitationSchema } from './elicitation';
 import { ErrorDetailsSchema, ThreadEventSchema, ThreadSnapshotSchema } from './thread';
+import {
+  WorktreeActionSchema,
+  WorktreeInfoSchema,
+  WorktreeMessageSchema,
+  WorktreeOfferSchema,
+} from './worktrees';
 
 /*
  * The host ⇄ webview protocol: one discriminated union per direction. Each side parses what it
@@ -54,6 +60,12 @@ export const ChatSchema = z.object({
   readOnly: z.optional(z.literal(true)),
 });
 
+/**
+ * What a chat is doing, shown in the chat list, its tab and the badge: a turn runs; it waits for the user
+ * (a permission, a question, a sign-in); a turn ended unseen; a turn failed unseen. Absent: idle, seen.
+ */
+export const ChatActivityStateSchema = z.enum(['running', 'waiting', 'unread', 'failed']);
+
 /** One line of the chat list. */
 export const ChatSummarySchema = z.object({
   chatId: z.string(),
@@ -66,6 +78,9 @@ export const ChatSummarySchema = z.object({
   deletableOnAgent: z.optional(z.boolean()),
   /** The chat this one forks (Edit and resend): the list shows it under that one. */
   forkOf: z.optional(z.string()),
+  activity: z.optional(ChatActivityStateSchema),
+  /** With `activity: waiting`: what for ("permission: Edit README.md"). */
+  waitingFor: z.optional(z.string().check(z.maxLength(300))),
 });
 
 /** What an @-mention points at; absent on an attachment means a file. */
@@ -167,6 +182,10 @@ export const ViewStateSchema = z.object({
   elicitations: z.optional(z.array(ElicitationSchema)),
   /** The active editor's file, offered on the composer as a removable chip (`acpAgents.chat.offerCurrentFile`). */
   currentFile: z.optional(CurrentFileSchema),
+  /** The chat's own git worktree, when it works in one. */
+  worktree: z.optional(WorktreeInfoSchema),
+  /** For an empty chat: whether it can start in a new worktree. */
+  worktreeOffer: z.optional(WorktreeOfferSchema),
 });
 
 export const TerminalOutputSchema = z.object({
@@ -228,6 +247,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     items: z.array(MentionSchema).check(z.maxLength(200)),
   }),
   AgentSessionsMessageSchema,
+  WorktreeMessageSchema,
 ]);
 
 /** What a message from the composer carries (a send, or an edit and resend). */
@@ -320,12 +340,14 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     restoreCheckpoint: z.optional(z.boolean()),
     ...SEND_FIELDS,
   }),
+  WorktreeActionSchema,
 ]);
 
 export type AgentOption = DeepReadonly<z.infer<typeof AgentOptionSchema>>;
 export type AgentStatus = DeepReadonly<z.infer<typeof AgentStatusSchema>>;
 export type EditReview = DeepReadonly<z.infer<typeof EditReviewSchema>>;
 export type ChatSummary = DeepReadonly<z.infer<typeof ChatSummarySchema>>;
+export type ChatActivityState = z.infer<typeof ChatActivityStateSchema>;
 export type ViewState = DeepReadonly<z.infer<typeof ViewStateSchema>>;
 export type ProblemsOfferMessage = DeepReadonly<z.infer<typeof ProblemsOfferSchema>>;
 export type CurrentFile = DeepReadonly<z.infer<typeof CurrentFileSchema>>;

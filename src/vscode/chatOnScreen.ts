@@ -21,6 +21,12 @@ export function chatOnScreen(views: ChatViewRefs, sessionId: string): boolean {
   return sidebar || tab;
 }
 
+/** Whether chat `chatId` is on screen: the sidebar is visible showing it, or a visible tab shows it. */
+export function chatIdOnScreen(views: ChatViewRefs, chatId: string): boolean {
+  const sidebar = views.current?.isVisible === true && chatId === views.chat?.windowChatId;
+  return sidebar || views.panels?.visibleChatIds().has(chatId) === true;
+}
+
 /** Shows the chat of agent session `sessionId`: the sidebar when it shows it, else its tab (opened if need be). */
 export function revealChat(views: ChatViewRefs, sessionId: string): void {
   const chatId = views.chat?.chatOfSession(sessionId);
@@ -29,4 +35,16 @@ export function revealChat(views: ChatViewRefs, sessionId: string): void {
     return;
   }
   views.panels?.open(chatId);
+}
+
+/** Shows chat `chatId`: its tab when one shows it, else the sidebar switched to it. */
+export async function openChat(views: ChatViewRefs, chatId: string): Promise<void> {
+  if (views.panels?.tabs.some((tab) => tab.chatId === chatId)) {
+    views.panels.open(chatId);
+    return;
+  }
+  if (chatId !== views.chat?.windowChatId) {
+    await views.chat?.switchChat(chatId);
+  }
+  await views.current?.reveal();
 }

@@ -75,9 +75,9 @@ export class ChatTab implements vscode.Disposable {
 
   /** The tab's title follows the title of the chat it shows. */
   private retitle(message: HostMessage): void {
-    const title = shownChatTitle(message);
+    const title = shownChatTitle(message, UNTITLED);
     if (title !== undefined) {
-      this.panel.title = title || UNTITLED;
+      this.panel.title = title;
     }
   }
 

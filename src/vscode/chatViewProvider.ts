@@ -24,6 +24,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
+  private badge: vscode.ViewBadge | undefined;
+
+  /** The view's badge: how many chats wait for the user (0: none), kept for a view resolved later. */
+  setBadge(value: number, tooltip: string): void {
+    this.badge = value > 0 ? { value, tooltip } : undefined;
+    if (this.view) {
+      this.view.badge = this.badge;
+    }
+  }
+
   get isVisible(): boolean {
     return this.view?.visible ?? false;
   }
@@ -32,11 +42,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // A view resolved again (hidden and shown) replaces the last one's subscriptions, not adds to them.
     this.disposeCurrent();
     this.view = view;
+    view.badge = this.badge;
     const connection = connectChatWebview(view.webview, this.extensionUri, this.controller, this.log, {
       onPost: (message) => {
-        const title = shownChatTitle(message);
+        const title = shownChatTitle(message, UNTITLED);
         if (title !== undefined) {
-          view.title = title || UNTITLED;
+          view.title = title;
         }
       },
     });

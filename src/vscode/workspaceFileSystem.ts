@@ -38,10 +38,16 @@ export class WorkspaceFileSystem implements FileSystemPort {
     private readonly log: Logger,
     /** The user's review of each write, when writes are reviewed (the edit review feature). */
     private readonly review?: WriteReview,
+    /**
+     * The folders a session's files are confined to when its chat has a place of its own (a worktree):
+     * then those, not the workspace folders. Undefined for a session: the workspace folders.
+     */
+    private readonly sessionRoots?: (sessionId: string) => readonly string[] | undefined,
   ) {}
 
-  async readTextFile(filePath: string): Promise<string> {
-    await this.confine(filePath, 'read');
+  async readTextFile(filePath: string, context?: { sessionId: string }): Promise<string> {
+    const roots = this.rootsFor(context);
+    await this.confine(filePath, 'read', roots);
     const uri = vscode.Uri.file(filePath);
     const limit = this.settings().maxReadBytes;
     const open = await this.liveDocument(uri);
@@ -52,7 +58,7 @@ export class WorkspaceFileSystem implements FileSystemPort {
       }
       return text;
     }
-    const bytes = await this.readDisk(filePath, uri, limit);
+    const bytes = await this.readDisk(filePath, uri, limit, roots);
     if (looksBinary(bytes)) {
       throw new ClientRefusalError(
         `${filePath} is a binary file; only text files can be read.`,
@@ -62,8 +68,8 @@ export class WorkspaceFileSystem implements FileSystemPort {
     return new TextDecoder('utf-8').decode(bytes);
   }
 
-  async writeTextFile(filePath: string, content: string): Promise<void> {
-    await this.confine(filePath, 'write');
+  async writeTextFile(filePath: string, content: string, context?: { sessionId: string }): Promise<void> {
+    await this.confine(filePath, 'write', this.rootsFor(context));
     const uri = vscode.Uri.file(filePath);
     const current = await this.currentText(uri);
 
@@ -119,10 +125,15 @@ export class WorkspaceFileSystem implements FileSystemPort {
    * file that was checked (a symlink swapped in after the check is refused); outside, the user
    * has already said yes to reading it.
    */
-  private async readDisk(filePath: string, uri: vscode.Uri, limit: number): Promise<Uint8Array> {
+  private async readDisk(
+    filePath: string,
+    uri: vscode.Uri,
+    limit: number,
+    roots: readonly string[],
+  ): Promise<Uint8Array> {
     let handle: FileHandle | undefined;
     try {
-      handle = await openInside(filePath, workspaceRoots());
+      handle = await openInside(filePath, roots);
     } catch (error) {
       if (error instanceof ConfinementRaceError) {
         throw new ClientRefusalError(error.message, 'outside_workspace');
@@ -165,12 +176,11 @@ export class WorkspaceFileSystem implements FileSystemPort {
    * Refuses paths outside the workspace folders unless the user allows it in a modal dialog, and
    * without asking a path the system would not take as written (Windows: `C:foo`, `\\?\`, `CON`, `a.txt:x`).
    */
-  private async confine(filePath: string, access: 'read' | 'write'): Promise<void> {
+  private async confine(filePath: string, access: 'read' | 'write', roots: readonly string[]): Promise<void> {
     const problem = pathNameProblem(filePath);
     if (problem !== undefined) {
       throw new ClientRefusalError(`${filePath} ${problem}.`, 'unsupported');
     }
-    const roots = workspaceRoots();
     if (roots.length > 0 && (await isInside(filePath, roots))) {
       return;
     }
@@ -188,6 +198,11 @@ export class WorkspaceFileSystem implements FileSystemPort {
         'outside_workspace',
       );
     }
+  }
+
+  /** The folders the session's files are confined to: its chat's own place, else the workspace folders. */
+  private rootsFor(context: { sessionId: string } | undefined): readonly string[] {
+    return (context && this.sessionRoots?.(context.sessionId)) ?? workspaceRoots();
   }
 
   /** What the user sees now: the editor's text when open, else the disk; null for a new file. */

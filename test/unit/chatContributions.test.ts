@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import type { ChatContext, ChatContribution } from '../../src/chat/chatContribution';
+import * as path from 'node:path';
+import type { ChatContext, ChatContribution, ChatContributionFactory } from '../../src/chat/chatContribution';
+import { WorktreeActions } from '../../src/features/worktrees/chat/worktreeActions';
+import { WorktreeChats } from '../../src/features/worktrees/chat/worktreeChats';
+import { RepositoryOffers } from '../../src/features/worktrees/chat/worktreeOffers';
+import { worktreesContribution } from '../../src/features/worktrees/chat/worktreesContribution';
+import { WorktreeLocks } from '../../src/features/worktrees/core/worktreeLocks';
 import { ChatContributions } from '../../src/chat/chatContributions';
 import { BASE_VIEW_MESSAGES } from '../../src/chat/viewMessageHandler';
 import { ViewMessageSchema } from '../../src/protocol';
@@ -7,6 +13,7 @@ import { ChatHarness, testAgent } from './support/chatHarness';
 import { gitChangeReview } from './support/oneStore';
 import { RecordingLogger } from './support/testAgent';
 import { ownedPerTest } from '../support/ownedPerTest';
+import { ScriptedWorktreeUi } from './worktrees/support/scriptedUi';
 
 /** Every view message type the protocol has. */
 const viewMessageTypes: string[] = ViewMessageSchema.def.options.flatMap((option) => [
@@ -82,6 +89,7 @@ describe('the chat contribution point', () => {
           relativePath: (path) => path,
         }),
         currentFile: { current: () => undefined, onDidChange: () => ({ dispose: () => undefined }) },
+        moreContributions: (harness) => [worktreesOf(harness.storageDir, owned)],
       }));
       const answered = new Set([...BASE_VIEW_MESSAGES, ...chat.controller.answeredByFeatures()]);
       const editReviewOnly = new Set(['answer_review']); // its port is VS Code's diff editor
@@ -90,3 +98,23 @@ describe('the chat contribution point', () => {
     });
   });
 });
+
+/** The worktrees feature over a storage folder (no worktree made): its contribution, owned by the test. */
+function worktreesOf(storageDir: string, owned: <T extends { dispose(): unknown }>(value: T) => T): ChatContributionFactory {
+  const locks = owned(new WorktreeLocks(path.join(storageDir, 'worktree-locks')));
+  const logger = new RecordingLogger();
+  const worktrees = owned(
+    new WorktreeChats({
+      trusted: () => true,
+      workspaceFolders: () => [],
+      storageDir: path.join(storageDir, 'worktrees'),
+      workDir: path.join(storageDir, 'worktrees-work'),
+      git: async () => 'git',
+      locks,
+      settings: () => ({ include: [] }),
+      logger,
+    }),
+  );
+  const actions = new WorktreeActions(worktrees, new ScriptedWorktreeUi(), logger);
+  return worktreesContribution(worktrees, actions, new RepositoryOffers(worktrees, () => true));
+}

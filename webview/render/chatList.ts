@@ -171,8 +171,10 @@ export class ChatList {
         this.post({ type: 'switch_chat', chatId: chat.chatId });
       }
     });
-    const status = chat.running ? icon('loading', true) : null;
-    status?.setAttribute('title', 'Working');
+    const status = activityIcon(chat);
+    if (chat.activity) {
+      row.classList.add(`chat-${chat.activity}`);
+    }
     row.append(
       open,
       el('span', 'chat-status', status),
@@ -261,4 +263,26 @@ export function forksUnderOrigins(chats: readonly ChatSummary[]): ChatSummary[] 
     place(chat);
   }
   return ordered;
+}
+
+/** What the chat is doing, as an icon with its words: running, waiting for you, finished unread, failed. */
+function activityIcon(chat: ChatSummary): HTMLElement | null {
+  const state = chat.activity ?? (chat.running ? 'running' : undefined);
+  if (state === undefined) {
+    return null;
+  }
+  const [name, words] =
+    state === 'running'
+      ? (['loading', 'Working'] as const)
+      : state === 'waiting'
+        ? (['bell-dot', `Waits for you${chat.waitingFor ? `: ${chat.waitingFor}` : ''}`] as const)
+        : state === 'unread'
+          ? (['circle-filled', 'Finished, not seen yet'] as const)
+          : (['error', 'Stopped with an error, not seen yet'] as const);
+  const element = icon(name, state === 'running');
+  element.classList.add(`chat-activity-${state}`);
+  element.setAttribute('title', words);
+  element.setAttribute('role', 'img');
+  element.setAttribute('aria-label', words);
+  return element;
 }

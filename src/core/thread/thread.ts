@@ -126,6 +126,11 @@ export class Thread {
     return last?.status === 'running' ? last : undefined;
   }
 
+  /** The newest turn, running or ended. */
+  get lastTurn(): Turn | undefined {
+    return this.model.turns.at(-1);
+  }
+
   entry(id: string): ThreadEntry | undefined {
     return entryOf(this.model, id);
   }

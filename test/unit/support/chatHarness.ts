@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { ownedPerTest } from '../../support/ownedPerTest';
 import type { Retention } from '../../../src/core/journal/journal';
 import { NodeFileSystem } from '../../../src/core/node/nodeFileSystem';
+import type { FileSystemPort } from '../../../src/core/ports';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';
 import {
@@ -98,8 +99,16 @@ export interface HarnessOptions {
   readonly traceProtocol?: boolean;
   /** A multi-root workspace: every folder, in order (made from `dir`; the first is the default cwd). */
   readonly folders?: (dir: string) => string[];
+  /** The folder agents run in when a chat has none of its own (default: the harness's temp folder). */
+  readonly cwd?: () => string;
   /** The active editor's workspace folder (multi-root): where a new chat starts. */
   readonly activeFolder?: () => string | undefined;
+  /** Whether a chat is on the user's screen (default: a view shows it). */
+  readonly chatOnScreen?: (chatId: string) => boolean;
+  /** More contributions, after the product's (a feature under test). */
+  readonly moreContributions?: (harness: ChatHarness) => ChatContributionFactory[];
+  /** The port the agents' file requests go to (default: the disk, unconfined). */
+  readonly fileSystem?: (harness: ChatHarness) => FileSystemPort;
   /** The clock the agents' request deadlines run on (a test moves it by hand). */
   readonly clock?: Clock;
   /** The agents' request deadlines (the defaults for what is not given). */
@@ -138,10 +147,10 @@ export class ChatHarness {
     const folders = options.folders?.(this.dir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
-      cwd: () => this.dir,
+      cwd: options.cwd ?? (() => this.dir),
       startClient: (clientOptions) => AgentClient.start(clientOptions),
       ports: {
-        fileSystem: new NodeFileSystem(),
+        fileSystem: options.fileSystem?.(this) ?? new NodeFileSystem(),
         permissions: this.permissions,
         terminals: this.terminals,
         elicitation: this.elicitations,
@@ -181,6 +190,7 @@ export class ChatHarness {
       ...(options.trusted === undefined ? {} : { trusted: () => options.trusted as boolean }),
       ...(folders ? { additionalDirectories: () => folders, workspaceFolders: () => folders } : {}),
       ...(options.activeFolder ? { activeFolder: options.activeFolder } : {}),
+      ...(options.chatOnScreen ? { chatOnScreen: options.chatOnScreen } : {}),
     });
     this.controller.attachView(this.view);
   }
@@ -197,6 +207,7 @@ export class ChatHarness {
       ...(options.currentFile ? [currentFileContribution(options.currentFile)] : []),
       agentSessionsContribution(),
       forksContribution(changes && ((thread, entryId) => restoreBeforeMessage(changes, thread, entryId))),
+      ...(options.moreContributions?.(this) ?? []),
     ];
   }
 

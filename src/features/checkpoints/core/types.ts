@@ -1,7 +1,8 @@
 import type { Disposable } from '../../../core/util/disposable';
+import type { FileChangeKind } from '../../../core/git/treeDiff';
 
 /** How a file differs between two points in time. Renames show as a deletion plus a creation. */
-export type FileChangeKind = 'created' | 'modified' | 'deleted';
+export type { FileChangeKind };
 
 /** One file a turn changed, with line counts for the change card. */
 export interface FileChangeStat {

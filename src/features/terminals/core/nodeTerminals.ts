@@ -140,7 +140,9 @@ export class NodeTerminals implements TerminalPort {
   /** Ends the command and its process tree (SIGTERM, then SIGKILL after the grace). */
   async kill(terminalId: string, sessionId?: string): Promise<void> {
     const terminal = this.get(terminalId, sessionId);
-    terminal.killing ??= endProcessTree(terminal.child, terminal.exited, { graceMs: this.bounds.killGraceMs });
+    terminal.killing ??= endProcessTree(terminal.child, terminal.exited, {
+      graceMs: this.bounds.killGraceMs,
+    });
     await terminal.killing;
   }
 

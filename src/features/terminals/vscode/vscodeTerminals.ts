@@ -23,8 +23,9 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
   private readonly windows: TerminalWindows<PseudoterminalWindow>;
   readonly onDidChange: NodeTerminals['onDidChange'];
 
-  constructor(cwd: () => string) {
-    this.processes = new NodeTerminals(cwd());
+  /** `cwd`: the folder a session's command runs in when the agent names none (its chat's folder). */
+  constructor(private readonly cwd: (sessionId: string) => string) {
+    this.processes = new NodeTerminals();
     this.onDidChange = this.processes.onDidChange;
     this.windows = new TerminalWindows(
       {
@@ -38,7 +39,10 @@ export class VsCodeTerminals implements TerminalPort, vscode.Disposable {
   }
 
   async create(request: TerminalCreateRequest): Promise<string> {
-    const terminalId = await this.processes.create(request);
+    const terminalId = await this.processes.create({
+      ...request,
+      cwd: request.cwd ?? this.cwd(request.sessionId),
+    });
     this.windows.created(terminalId, request.sessionId, [request.command, ...(request.args ?? [])].join(' '));
     return terminalId;
   }

@@ -1,0 +1,41 @@
+import type { AppliedFile } from '../../../../src/features/worktrees/core/applyPlan';
+import { diskWriter } from '../../../../src/features/worktrees/core/applyToFolder';
+import type { LeftoverWorktree, WorktreeUi } from '../../../../src/features/worktrees/chat/worktreeUi';
+
+/** The worktree steps' dialogs with scripted answers; what was shown is recorded. */
+export class ScriptedWorktreeUi implements WorktreeUi {
+  /** The answer to the next `ask` (undefined: cancelled); the suggested value when unset. */
+  answer: string | undefined | null = null;
+  /** The choice of the next `confirm` (undefined: dismissed). */
+  confirmChoice: string | undefined;
+  /** The choice of notifications that offer it. */
+  informChoice: (message: string, actions: readonly string[]) => string | undefined = () => undefined;
+  readonly confirms: string[] = [];
+  readonly informs: string[] = [];
+  readonly conflicts: AppliedFile[][] = [];
+  readonly windows: string[] = [];
+  readonly writer = diskWriter;
+
+  async ask(_prompt: string, value: string): Promise<string | undefined> {
+    return this.answer === null ? value : this.answer;
+  }
+  async confirm(message: string, detail: string): Promise<string | undefined> {
+    this.confirms.push(`${message} ${detail}`);
+    return this.confirmChoice;
+  }
+  async inform(message: string, actions: readonly string[] = []): Promise<string | undefined> {
+    this.informs.push(message);
+    return this.informChoice(message, actions);
+  }
+  async showApplied(): Promise<void> {}
+  async openConflicts(files: readonly AppliedFile[]): Promise<void> {
+    this.conflicts.push([...files]);
+  }
+  async showChanges(): Promise<void> {}
+  async openWindow(folder: string): Promise<void> {
+    this.windows.push(folder);
+  }
+  async pickLeftovers(leftovers: readonly LeftoverWorktree[]): Promise<readonly LeftoverWorktree[]> {
+    return leftovers;
+  }
+}

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { HostMessage, WorktreeInfo } from '../../../src/protocol';
+import { CHAT_ID, chatSummary, ended, events, message, snapshot, started, turn } from '../support/builders';
+import { useChatPages } from '../support/suite';
+
+const OUT = resolve(__dirname, '../../../test-results');
+
+const WORKTREE: WorktreeInfo = {
+  folder: '/home/user/project.worktrees/parser-fix',
+  name: 'parser-fix',
+  branch: 'acp/parser-fix',
+  base: '1a2b3c4d',
+  changes: { files: 3, added: 42, removed: 7, unapplied: true },
+};
+
+function worktree(info: WorktreeInfo | undefined, chatId = CHAT_ID): HostMessage {
+  return { type: 'worktree', chatId, ...(info ? { worktree: info } : {}) };
+}
+
+describe('webview: a chat in its own worktree, and every chat’s status in the list', () => {
+  const chat = useChatPages();
+
+  it('shows the branch, the folder and what it holds, and sends each step', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    const bar = page.page.getByRole('region', { name: 'Worktree' });
+    assert.equal(await bar.isVisible(), false, 'hidden for a chat in the workspace');
+    await page.host(worktree(WORKTREE));
+    assert.equal(await bar.locator('.worktree-branch-name').textContent(), 'acp/parser-fix');
+    assert.equal(await bar.locator('.worktree-folder').textContent(), 'parser-fix');
+    assert.equal(await bar.locator('.worktree-changes').textContent(), '+42 −7 in 3 files');
+    await bar.locator('vscode-button', { hasText: 'Apply to Workspace' }).click();
+    await bar.getByRole('button', { name: 'Commit on its branch' }).click();
+    await bar.getByRole('button', { name: 'Open the worktree in a new window' }).click();
+    await bar.getByRole('button', { name: 'Discard the worktree and its branch' }).click();
+    await bar.locator('.worktree-changes').click();
+    assert.deepEqual(
+      (await page.postedOf('worktree_action')).map((posted) => posted.action),
+      ['apply', 'commit', 'open_window', 'discard', 'show_changes'],
+    );
+    await page.host(worktree(WORKTREE, 'another-chat'));
+    await page.host(worktree(undefined, 'another-chat'));
+    assert.equal(await bar.isVisible(), true, "another chat's worktree changes nothing here");
+    page.assertClean();
+  });
+
+  it('holds the steps while a turn runs or a step is under way, and says why a chat cannot work in it', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({}, { worktree: WORKTREE }));
+    const bar = page.page.getByRole('region', { name: 'Worktree' });
+    const apply = bar.locator('vscode-button', { hasText: 'Apply to Workspace' });
+    await page.host(events(started(turn('t1'))));
+    assert.equal(await apply.getAttribute('disabled'), '');
+    await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
+    assert.equal(await apply.getAttribute('disabled'), null);
+    await page.host(worktree({ ...WORKTREE, busy: 'Applying…' }));
+    assert.equal(await bar.locator('.worktree-note').textContent(), 'Applying…');
+    assert.equal(await apply.getAttribute('disabled'), '');
+    await page.host(worktree({ ...WORKTREE, problem: 'This chat’s worktree is in use in another window (process 7 on host): send from that window.' }));
+    assert.match((await bar.locator('.worktree-problem').textContent()) ?? '', /in use in another window/);
+    page.assertClean();
+  });
+
+  it('offers an empty chat a new worktree, or says why not; a chat that started is not offered one', async () => {
+    const page = await chat.open();
+    await page.host(snapshot({}, { worktreeOffer: { available: true } }));
+    const bar = page.page.getByRole('region', { name: 'Worktree' });
+    const start = bar.locator('vscode-button', { hasText: 'Start in a new worktree' });
+    await start.click();
+    assert.deepEqual(await page.postedOf('worktree_action'), [{ type: 'worktree_action', action: 'create' }]);
+    await page.host(
+      snapshot({}, { worktreeOffer: { available: false, reason: 'Worktrees are not used in Restricted Mode: trust the workspace first.' } }),
+    );
+    assert.equal(await start.getAttribute('disabled'), '');
+    assert.match((await bar.locator('.worktree-note').textContent()) ?? '', /Restricted Mode/);
+    await page.host(snapshot({ entries: [message('user', 'u1', 'hello')] }, { worktreeOffer: { available: true } }));
+    assert.equal(await bar.isVisible(), false);
+    page.assertClean();
+  });
+
+  it('marks each chat in the list: running, waiting for you, finished unread, failed', async () => {
+    const page = await chat.open();
+    await page.host(snapshot());
+    await page.host({
+      type: 'chats',
+      activeChatId: CHAT_ID,
+      chats: [
+        chatSummary({ chatId: CHAT_ID, title: 'Running one', activity: 'running', running: true }),
+        chatSummary({ chatId: 'c2', title: 'Asks', activity: 'waiting', waitingFor: 'permission: Edit README.md' }),
+        chatSummary({ chatId: 'c3', title: 'Done', activity: 'unread' }),
+        chatSummary({ chatId: 'c4', title: 'Broke', activity: 'failed' }),
+        chatSummary({ chatId: 'c5', title: 'Quiet' }),
+      ],
+    });
+    await page.host({ type: 'show_chat_list' });
+    const marks = page.page.locator('.chat-row .chat-status');
+    assert.deepEqual(
+      await marks.evaluateAll((spans) => spans.map((span) => span.firstElementChild?.getAttribute('aria-label') ?? '')),
+      ['Working', 'Waits for you: permission: Edit README.md', 'Finished, not seen yet', 'Stopped with an error, not seen yet', ''],
+    );
+    page.assertClean();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`looks right at 300 px (${theme}, screenshot)`, async () => {
+      const page = await chat.open({ width: 300, height: 520, theme });
+      await page.host(snapshot({}, { worktree: WORKTREE }));
+      await page.host({
+        type: 'chats',
+        activeChatId: CHAT_ID,
+        chats: [
+          chatSummary({ chatId: CHAT_ID, title: 'Fix the parser', activity: 'running', running: true }),
+          chatSummary({ chatId: 'c2', title: 'Add tests', activity: 'waiting', waitingFor: 'permission: Edit a.ts' }),
+          chatSummary({ chatId: 'c3', title: 'Update docs', activity: 'unread' }),
+          chatSummary({ chatId: 'c4', title: 'Refactor', activity: 'failed' }),
+        ],
+      });
+      await page.page.evaluate(() => document.fonts.ready);
+      await mkdir(OUT, { recursive: true });
+      await page.page.screenshot({ path: `${OUT}/worktree-bar-${theme}.png` });
+      await page.host({ type: 'show_chat_list' });
+      await page.page.screenshot({ path: `${OUT}/chat-list-status-${theme}.png` });
+      page.assertClean();
+    });
+  }
+});
