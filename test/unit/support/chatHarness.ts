@@ -1,6 +1,7 @@
 import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
 import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Retention } from '../../../src/core/journal/journal';
@@ -24,6 +25,8 @@ import {
 } from '../../../src/features/checkpoints/chat/checkpointsContribution';
 import { currentFileContribution } from '../../../src/features/currentFile/chat/currentFileContribution';
 import { elicitationContribution } from '../../../src/features/elicitation/chat/elicitationContribution';
+import { HunkReview } from '../../../src/features/hunkReview/chat/hunkReview';
+import { hunkReviewContribution } from '../../../src/features/hunkReview/chat/hunkReviewContribution';
 import { forksContribution } from '../../../src/features/forks/chat/forksContribution';
 import { mentionsContribution } from '../../../src/features/mentions/chat/mentionsContribution';
 import { problemsContribution } from '../../../src/features/problems/chat/problemsContribution';
@@ -124,6 +127,8 @@ export class ChatHarness {
   readonly openedUrls: string[] = [];
   readonly controller: ChatController;
   readonly changes: ChangeReview | undefined;
+  /** The hunks of the latest turn's changes (with `changes`), as the editor shows them. */
+  readonly hunks: HunkReview | undefined;
   view = new RecordingView();
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
@@ -134,6 +139,7 @@ export class ChatHarness {
   constructor(options: HarnessOptions) {
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
     this.changes = options.changes?.(this.dir, this.storageDir);
+    this.hunks = this.changes && new HunkReview(this.changes, readIfThere);
     const folders = options.folders?.(this.dir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
@@ -196,6 +202,7 @@ export class ChatHarness {
       ...(options.currentFile ? [currentFileContribution(options.currentFile)] : []),
       agentSessionsContribution(),
       forksContribution(changes && ((thread, entryId) => restoreBeforeMessage(changes, thread, entryId))),
+      ...(this.hunks ? [hunkReviewContribution(this.hunks, readIfThere)] : []),
     ];
   }
 
@@ -231,10 +238,16 @@ export class ChatHarness {
     this.controller.dispose();
     this.elicitations.dispose();
     this.changes?.dispose();
+    this.hunks?.dispose();
     await this.terminals.dispose();
     rmSync(this.dir, { recursive: true, force: true });
     if (!options.keepStorage) {
       rmSync(this.storageDir, { recursive: true, force: true });
     }
   }
+}
+
+/** A file's bytes on disk, undefined when it is not there (the unit tests' "editor" has no unsaved text). */
+async function readIfThere(file: string): Promise<Uint8Array | undefined> {
+  return readFile(file).catch(() => undefined);
 }
