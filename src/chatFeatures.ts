@@ -21,6 +21,10 @@ import { ActiveEditorFile } from './features/currentFile/vscode/activeEditorFile
 import { editReviewContribution } from './features/editReview/chat/editReviewContribution';
 import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReviews';
 import { writeReview } from './features/editReview/vscode/writeReview';
+import { HunkReview } from './features/hunkReview/chat/hunkReview';
+import { hunkReviewContribution } from './features/hunkReview/chat/hunkReviewContribution';
+import { EditorHunks } from './features/hunkReview/vscode/editorHunks';
+import { registerHunkCommands } from './features/hunkReview/vscode/hunkCommands';
 import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
 import type * as Patterns from './features/elicitation/core/agentPattern';
 import { elicitationContribution } from './features/elicitation/chat/elicitationContribution';
@@ -70,6 +74,8 @@ export interface FeatureHooks {
     readonly changes: ChangeReview;
     readonly workspace: WorkspaceService<CheckpointsCore.CheckpointStore>;
   };
+  /** The latest turn's hunks in the editor. */
+  readonly hunks: { readonly review: HunkReview; readonly editors: EditorHunks };
 }
 
 /** Builds every feature, in the order their contributions are called. */
@@ -78,7 +84,8 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
   const terminals = base.own(new VsCodeTerminals(base.cwd));
   const { rules, permissions } = permissionsFeature(base, viewRef, writeReviews);
   const elicitations = elicitationFeature(base, viewRef);
-  const checkpoints = checkpointsFeature(base);
+  const { current, ...checkpoints } = checkpointsFeature(base);
+  const hunks = hunkReviewFeature(base, viewRef, checkpoints.changes, current);
   const mentions = mentionsFeature(base);
   return {
     contributions: [
@@ -91,12 +98,13 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
       currentFileContribution(base.own(new ActiveEditorFile())),
       agentSessionsContribution(),
       forksContribution((thread, entryId) => restoreBeforeMessage(checkpoints.changes, thread, entryId)),
+      hunkReviewContribution(hunks.review, current),
     ],
     terminals,
     permissions,
     elicitations,
     writeReview: writeReview(writeReviews, base.logger),
-    hooks: { writeReviews, terminals, rules, mentions, checkpoints },
+    hooks: { writeReviews, terminals, rules, mentions, checkpoints, hunks },
   };
 }
 
@@ -153,7 +161,9 @@ function elicitationFeature(base: ChatBase, viewRef: ChatViewRefs): ElicitationB
  * (the extension's storage, never inside a workspace folder, under its cap); the store is a bundle of its
  * own, opened with the first checkpoint.
  */
-function checkpointsFeature(base: ChatBase): FeatureHooks['checkpoints'] {
+function checkpointsFeature(
+  base: ChatBase,
+): FeatureHooks['checkpoints'] & { current: (path: string) => Promise<Uint8Array | undefined> } {
   const workspaceChanges = base.own(
     new VsCodeWorkspaceChanges(
       (id, file): Promise<Uint8Array | undefined> => changes.read(id, file),
@@ -172,7 +182,33 @@ function checkpointsFeature(base: ChatBase): FeatureHooks['checkpoints'] {
     ),
   );
   const changes = base.own(new ChangeReview(workspace, workspaceChanges, base.logger));
-  return { changes, workspace };
+  return { changes, workspace, current: (path) => workspaceChanges.current(path) };
+}
+
+/**
+ * The latest turn's hunks in the editor, kept and undone through the checkpoints' change review (its Undo's
+ * rules and writer); "Ask for a change…" notes go on the window's chat composer.
+ */
+function hunkReviewFeature(
+  base: ChatBase,
+  viewRef: ChatViewRefs,
+  changes: ChangeReview,
+  current: (path: string) => Promise<Uint8Array | undefined>,
+): FeatureHooks['hunks'] {
+  const review = base.own(new HunkReview(changes, current));
+  const editors = base.own(new EditorHunks(review));
+  for (const registration of registerHunkCommands({
+    review,
+    editors,
+    attach: (attachment) => {
+      viewRef.chat?.addAttachment(attachment);
+      void viewRef.current?.reveal();
+    },
+    openDiff: (path) => review.openDiff(path),
+  })) {
+    base.own(registration);
+  }
+  return { review, editors };
 }
 
 /** The @-mention picker's workspace entries: the index is a bundle of its own, built with the first query. */

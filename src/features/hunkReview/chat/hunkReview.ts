@@ -129,6 +129,12 @@ export class HunkReview implements Disposable {
     });
   }
 
+  /** `path`'s diff (before the turn ↔ now) in the diff editor, where the accessible diff viewer works. */
+  openDiff(path: string): Promise<void> {
+    const reviewed = this.need();
+    return this.changes.act(reviewed.thread, reviewed.turnId, 'diff', path);
+  }
+
   dispose(): void {
     this.changed.dispose();
   }

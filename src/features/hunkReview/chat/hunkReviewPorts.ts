@@ -17,8 +17,8 @@ export interface TurnChangesPort {
   read(checkpointId: string, path: string): Promise<Uint8Array | undefined>;
   /** Writes `undo.bytes` under the rules of a file's Undo, through its writer; resolves whether it did. */
   undoPart(thread: Thread, turnId: string, path: string, undo: HunkUndo): Promise<boolean>;
-  /** The card's Keep or Undo of the whole file. */
-  act(thread: Thread, turnId: string, action: 'keep' | 'undo', path: string): Promise<void>;
+  /** The card's Keep or Undo of the whole file, or its diff (before the turn ↔ now). */
+  act(thread: Thread, turnId: string, action: 'keep' | 'undo' | 'diff', path: string): Promise<void>;
 }
 
 /** A file's content now as the user sees it (an editor's unsaved text wins); undefined when missing. */
