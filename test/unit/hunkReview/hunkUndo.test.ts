@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
 import type { FileVersions } from '../../../src/features/hunkReview/core/hunks';
-import type { ChatHarness} from '../support/chatHarness';
+import type { ChatHarness } from '../support/chatHarness';
 import { until } from '../support/chatHarness';
 import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
 import { reviewedChat } from '../support/oneStore';
