@@ -108,6 +108,19 @@ describe('hunk review: Keep / Undo of one hunk through the change card’s Undo,
     assert.deepEqual(chat!.hunks!.files(), []);
   });
 
+  it('keeps one hunk and undoes the last one left: the file is the mix, and the card marks it kept', async () => {
+    await turnWriting({ 't.txt': { before: BEFORE, after: AFTER } });
+    await chat!.hunks!.keep(file('t.txt'), 0);
+    await chat!.hunks!.keep(file('t.txt'), 0);
+    await chat!.hunks!.undo(file('t.txt'), 0);
+    assert.ok(
+      readFileSync(file('t.txt')).equals(
+        Buffer.concat([BOM, Buffer.from('one\r\nTWO\r\nthree\r\nfour\r\nnew\r\nfive\r\nsix')]),
+      ),
+    );
+    assert.equal(row('t.txt'), '+2 -1 kept');
+  });
+
   it('never writes through a folder that became a link to outside: the bytes there are unchanged', async () => {
     await turnWriting({ 'sub/t.txt': { before: BEFORE, after: AFTER } });
     // The folder is swapped for a link to an outside folder holding the same bytes.
