@@ -17,6 +17,7 @@ const steps = only[process.env.BENCH_ONLY ?? ''] ?? [
   ['bench/checkpoints.mjs'],
   ['bench/run.mjs'],
   ['--import', 'tsx', 'bench/mentionRanking.ts'],
+  ['--import', 'tsx', 'bench/hunkDecorations.ts'],
   ['--expose-gc', '--import', 'tsx', 'bench/storms.ts'],
 ];
 for (const args of steps) {

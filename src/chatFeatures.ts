@@ -21,6 +21,10 @@ import { ActiveEditorFile } from './features/currentFile/vscode/activeEditorFile
 import { editReviewContribution } from './features/editReview/chat/editReviewContribution';
 import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReviews';
 import { writeReview } from './features/editReview/vscode/writeReview';
+import { HunkReview } from './features/hunkReview/chat/hunkReview';
+import { hunkReviewContribution } from './features/hunkReview/chat/hunkReviewContribution';
+import { EditorHunks } from './features/hunkReview/vscode/editorHunks';
+import { registerHunkCommands } from './features/hunkReview/vscode/hunkCommands';
 import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
 import type * as Patterns from './features/elicitation/core/agentPattern';
 import { elicitationContribution } from './features/elicitation/chat/elicitationContribution';
@@ -71,6 +75,8 @@ export interface FeatureHooks {
     readonly changes: ChangeReview;
     readonly workspace: WorkspaceService<CheckpointsCore.CheckpointStore>;
   };
+  /** The latest turn's hunks in the editor. */
+  readonly hunks: { readonly review: HunkReview; readonly editors: EditorHunks };
 }
 
 /** Builds every feature, in the order their contributions are called. */
@@ -93,7 +99,8 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
       },
     }),
   );
-  const checkpoints = checkpointsFeature(base, worktrees);
+  const { current, ...checkpoints } = checkpointsFeature(base, worktrees);
+  const hunks = hunkReviewFeature(base, viewRef, checkpoints.changes, current);
   const mentions = mentionsFeature(base);
   return {
     contributions: [
@@ -107,12 +114,13 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
       agentSessionsContribution(),
       forksContribution((thread, entryId) => restoreBeforeMessage(checkpoints.changes, thread, entryId)),
       worktrees.contribution,
+      hunkReviewContribution(hunks.review, current),
     ],
     terminals,
     permissions,
     elicitations,
     writeReview: writeReview(writeReviews, base.logger),
-    hooks: { writeReviews, terminals, rules, mentions, checkpoints },
+    hooks: { writeReviews, terminals, rules, mentions, checkpoints, hunks },
   };
 }
 
@@ -170,7 +178,10 @@ function elicitationFeature(base: ChatBase, viewRef: ChatViewRefs): ElicitationB
  * own, opened with the first checkpoint. The chats' worktrees are checkpointed like workspace folders, so
  * a worktree chat's change card, Undo and Restore work inside its worktree.
  */
-function checkpointsFeature(base: ChatBase, worktrees: WorktreesFeature): FeatureHooks['checkpoints'] {
+function checkpointsFeature(
+  base: ChatBase,
+  worktrees: WorktreesFeature,
+): FeatureHooks['checkpoints'] & { current: (path: string) => Promise<Uint8Array | undefined> } {
   const workspaceChanges = base.own(
     new VsCodeWorkspaceChanges(
       (id, file): Promise<Uint8Array | undefined> => changes.read(id, file),
@@ -192,7 +203,33 @@ function checkpointsFeature(base: ChatBase, worktrees: WorktreesFeature): Featur
     ),
   );
   const changes = base.own(new ChangeReview(workspace, workspaceChanges, base.logger));
-  return { changes, workspace };
+  return { changes, workspace, current: (path) => workspaceChanges.current(path) };
+}
+
+/**
+ * The latest turn's hunks in the editor, kept and undone through the checkpoints' change review (its Undo's
+ * rules and writer); "Ask for a change…" notes go on the window's chat composer.
+ */
+function hunkReviewFeature(
+  base: ChatBase,
+  viewRef: ChatViewRefs,
+  changes: ChangeReview,
+  current: (path: string) => Promise<Uint8Array | undefined>,
+): FeatureHooks['hunks'] {
+  const review = base.own(new HunkReview(changes, current));
+  const editors = base.own(new EditorHunks(review));
+  for (const registration of registerHunkCommands({
+    review,
+    editors,
+    attach: (attachment) => {
+      viewRef.chat?.addAttachment(attachment);
+      void viewRef.current?.reveal();
+    },
+    openDiff: (path) => review.openDiff(path),
+  })) {
+    base.own(registration);
+  }
+  return { review, editors };
 }
 
 /** The @-mention picker's workspace entries: the index is a bundle of its own, built with the first query. */

@@ -86,6 +86,9 @@ function testHooks(chat: LazyChatHost, activation: ActivationTimings): AcpAgents
     get checkpoints() {
       return api().checkpoints;
     },
+    get hunks() {
+      return api().hunks;
+    },
     get sidebar() {
       return api().sidebar;
     },

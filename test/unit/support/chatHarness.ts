@@ -1,6 +1,7 @@
 import { ElicitationBroker } from '../../../src/features/elicitation/core/elicitationBroker';
 import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ownedPerTest } from '../../support/ownedPerTest';
@@ -26,6 +27,8 @@ import {
 } from '../../../src/features/checkpoints/chat/checkpointsContribution';
 import { currentFileContribution } from '../../../src/features/currentFile/chat/currentFileContribution';
 import { elicitationContribution } from '../../../src/features/elicitation/chat/elicitationContribution';
+import { HunkReview } from '../../../src/features/hunkReview/chat/hunkReview';
+import { hunkReviewContribution } from '../../../src/features/hunkReview/chat/hunkReviewContribution';
 import { forksContribution } from '../../../src/features/forks/chat/forksContribution';
 import { mentionsContribution } from '../../../src/features/mentions/chat/mentionsContribution';
 import { problemsContribution } from '../../../src/features/problems/chat/problemsContribution';
@@ -134,6 +137,8 @@ export class ChatHarness {
   readonly openedUrls: string[] = [];
   readonly controller: ChatController;
   readonly changes: ChangeReview | undefined;
+  /** The hunks of the latest turn's changes (with `changes`), as the editor shows them. */
+  readonly hunks: HunkReview | undefined;
   view = new RecordingView();
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
@@ -144,6 +149,7 @@ export class ChatHarness {
   constructor(options: HarnessOptions) {
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
     this.changes = options.changes?.(this.dir, this.storageDir);
+    this.hunks = this.changes && new HunkReview(this.changes, readIfThere);
     const folders = options.folders?.(this.dir);
     this.controller = new ChatController({
       agents: () => ({ agents: options.agents, errors: [] }),
@@ -207,6 +213,7 @@ export class ChatHarness {
       ...(options.currentFile ? [currentFileContribution(options.currentFile)] : []),
       agentSessionsContribution(),
       forksContribution(changes && ((thread, entryId) => restoreBeforeMessage(changes, thread, entryId))),
+      ...(this.hunks ? [hunkReviewContribution(this.hunks, readIfThere)] : []),
       ...(options.moreContributions?.(this) ?? []),
     ];
   }
@@ -243,6 +250,7 @@ export class ChatHarness {
     this.controller.dispose();
     this.elicitations.dispose();
     this.changes?.dispose();
+    this.hunks?.dispose();
     await this.terminals.dispose();
     rmSync(this.dir, { recursive: true, force: true });
     if (!options.keepStorage) {
@@ -262,4 +270,9 @@ export function useReadyChats(): (options: HarnessOptions) => Promise<ChatHarnes
     await chat.ready();
     return chat;
   };
+}
+
+/** A file's bytes on disk, undefined when it is not there (the unit tests' "editor" has no unsaved text). */
+async function readIfThere(file: string): Promise<Uint8Array | undefined> {
+  return readFile(file).catch(() => undefined);
 }

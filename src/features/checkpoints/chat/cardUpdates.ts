@@ -39,6 +39,27 @@ export function decide(
   });
 }
 
+/** A file's counts on the card after part of its change was undone (its lines added and removed now). */
+export function recount(
+  thread: Thread,
+  turnId: string,
+  path: string,
+  counts: { readonly added: number; readonly removed: number },
+): void {
+  const changes = thread.turn(turnId)?.changes;
+  if (!changes) {
+    return;
+  }
+  thread.updateTurn(turnId, {
+    changes: {
+      ...changes,
+      files: changes.files.map((file) =>
+        file.path === path ? { ...file, added: counts.added, removed: counts.removed } : file,
+      ),
+    },
+  });
+}
+
 /** Shows on the card why a file was left as it is; a file put back loses its old problem. */
 export function markProblems(thread: Thread, turnId: string, failures: readonly RestoreFailure[]): void {
   const changes = thread.turn(turnId)?.changes;

@@ -8,6 +8,7 @@ import type { TurnChanges, TurnFileChange } from '../../../core/thread/threadTyp
 import { changesOf, decide, encode, pendingOf, turnChangesOf } from './cardUpdates';
 import type { CheckpointWorkspace } from './checkpointWorkspace';
 import { LiveRefresh } from './liveRefresh';
+import { putPartBack, type PartialUndo } from './putPartBack';
 import { TakeBack } from './takeBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 
@@ -307,6 +308,22 @@ export class ChangeReview implements Disposable {
         throw new Error(`Unknown action ${String(unknown)}`);
       }
     }
+  }
+
+  /** Undoes part of one file's change of turn `turnId` (a hunk), under Undo's rules (see `putPartBack`). */
+  async undoPart(thread: Thread, turnId: string, path: string, part: PartialUndo): Promise<boolean> {
+    const { checkpointId, changes } = changesOf(thread, turnId);
+    const file = changes.files.find((candidate) => candidate.path === path);
+    if (file === undefined || changes.live) {
+      throw new Error(`${this.workspace.relativePath(path)} is not among this turn's finished changes.`);
+    }
+    const deps = {
+      workspace: this.workspace,
+      running: this.stores.running,
+      folders: async () => (await this.store()).folders,
+      readBefore: (p: string) => this.read(checkpointId, p),
+    };
+    return putPartBack(deps, thread, turnId, file, part);
   }
 
   /**

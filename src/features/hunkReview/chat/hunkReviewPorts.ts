@@ -1,0 +1,25 @@
+import type { Thread } from '../../../core/thread/thread';
+
+/** Part of a file's change undone: the bytes to write, the content they were cut from, the card's counts. */
+export interface HunkUndo {
+  readonly bytes: Uint8Array;
+  readonly from: Uint8Array;
+  readonly counts: { readonly added: number; readonly removed: number };
+}
+
+/**
+ * What the hunk review needs of a turn's change card and its checkpoint — the checkpoints feature's change
+ * review fits it as it is; the composition root (src/chatFeatures.ts) passes it in. This feature never
+ * writes a file itself.
+ */
+export interface TurnChangesPort {
+  /** `path`'s bytes at checkpoint `checkpointId` (undefined: it did not exist). */
+  read(checkpointId: string, path: string): Promise<Uint8Array | undefined>;
+  /** Writes `undo.bytes` under the rules of a file's Undo, through its writer; resolves whether it did. */
+  undoPart(thread: Thread, turnId: string, path: string, undo: HunkUndo): Promise<boolean>;
+  /** The card's Keep or Undo of the whole file, or its diff (before the turn ↔ now). */
+  act(thread: Thread, turnId: string, action: 'keep' | 'undo' | 'diff', path: string): Promise<void>;
+}
+
+/** A file's content now as the user sees it (an editor's unsaved text wins); undefined when missing. */
+export type CurrentContent = (path: string) => Promise<Uint8Array | undefined>;

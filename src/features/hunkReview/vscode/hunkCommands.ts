@@ -1,0 +1,260 @@
+import * as nodePath from 'node:path';
+import * as vscode from 'vscode';
+import type { AttachmentRef } from '../../../protocol';
+import { describeHunk, hunkViews, type HunkView } from '../core/hunkRanges';
+import type { Hunk } from '../core/hunks';
+import { noteAttachment } from '../chat/feedbackNotes';
+import type { HunkReview } from '../chat/hunkReview';
+import type { EditorHunks } from './editorHunks';
+
+/** What the commands need besides the review: the chat's composer and the card's diff. */
+export interface HunkCommandDeps {
+  readonly review: HunkReview;
+  readonly editors: EditorHunks;
+  /** Puts a chip on the window's chat composer. */
+  readonly attach: (attachment: AttachmentRef) => void;
+  /** Opens `path`'s diff (before the turn ↔ now), where the accessible diff viewer (F7) works. */
+  readonly openDiff: (path: string) => Promise<void>;
+}
+
+/** A hunk of the reviewed turn: its file, and its place among all of them. */
+interface Located {
+  readonly path: string;
+  readonly view: HunkView;
+}
+
+/**
+ * The hunk review's commands (each with a keybinding in package.json): Keep / Undo of the hunk at the
+ * cursor or the one a CodeLens names, Keep all / Undo all of the file, next / previous change and file,
+ * "Ask for a change…", the accessible diff; the status bar says "Change 3 of 12 · file 2 of 5".
+ */
+export function registerHunkCommands(deps: HunkCommandDeps): vscode.Disposable[] {
+  const status = vscode.window.createStatusBarItem('acpAgents.hunks', vscode.StatusBarAlignment.Left, 90);
+  status.name = 'Agent changes';
+  status.command = 'acpAgents.hunks.next';
+  const position = new HunkPosition(deps, status);
+  const run = (id: string, work: (...args: unknown[]) => Promise<unknown>): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        await work(...args);
+      } catch (error) {
+        void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+      }
+    });
+  const decide = (how: 'keep' | 'undo') => async (path?: unknown, index?: unknown, hunk?: unknown) => {
+    const target =
+      typeof path === 'string' && typeof index === 'number' ? { path, index } : position.atCursor();
+    if (target !== undefined) {
+      await deps.review[how](target.path, target.index, hunk as Hunk | undefined);
+    }
+  };
+  return [
+    status,
+    deps.editors.onDidRefresh(() => position.show()),
+    vscode.window.onDidChangeTextEditorSelection(() => position.show()),
+    vscode.window.onDidChangeActiveTextEditor(() => position.show()),
+    run('acpAgents.hunks.keep', decide('keep')),
+    run('acpAgents.hunks.undo', decide('undo')),
+    run('acpAgents.hunks.keepFile', () => position.wholeFile((path) => deps.review.keepAll(path))),
+    run('acpAgents.hunks.undoFile', () => position.wholeFile((path) => deps.review.undoAll(path))),
+    run('acpAgents.hunks.next', () => position.go(1)),
+    run('acpAgents.hunks.previous', () => position.go(-1)),
+    run('acpAgents.hunks.nextFile', () => position.goFile(1)),
+    run('acpAgents.hunks.previousFile', () => position.goFile(-1)),
+    run('acpAgents.hunks.askForChange', (path, index) => askForChange(deps, position, path, index)),
+    run('acpAgents.hunks.openDiff', () => position.wholeFile((path) => deps.openDiff(path))),
+  ];
+}
+
+/** Where the cursor is among the reviewed turn's hunks, and moving it from one to the next. */
+class HunkPosition {
+  constructor(
+    private readonly deps: HunkCommandDeps,
+    private readonly status: vscode.StatusBarItem,
+  ) {}
+
+  /** The hunk under (or nearest above) the cursor of the active editor. */
+  atCursor(): { path: string; index: number } | undefined {
+    const editor = vscode.window.activeTextEditor;
+    const path = editor?.document.uri.fsPath;
+    const hunks = path === undefined ? undefined : this.deps.editors.hunksOf(path);
+    if (editor === undefined || path === undefined || hunks === undefined || hunks.length === 0) {
+      return undefined;
+    }
+    const line = editor.selection.active.line;
+    const at = [...hunks].reverse().find((view) => view.anchor <= line) ?? hunks[0];
+    return at && { path, index: at.index };
+  }
+
+  async wholeFile(work: (path: string) => Promise<void>): Promise<void> {
+    const path = vscode.window.activeTextEditor?.document.uri.fsPath;
+    if (path !== undefined && this.deps.review.files().some((file) => file.path === path)) {
+      await work(path);
+    }
+  }
+
+  /** Moves to the next (1) or previous (-1) hunk, into the next or previous changed file at the ends. */
+  async go(step: 1 | -1): Promise<void> {
+    const all = await this.all();
+    if (all.length === 0) {
+      return;
+    }
+    const here = this.index(all);
+    const line = vscode.window.activeTextEditor?.selection.active.line ?? -1;
+    const path = vscode.window.activeTextEditor?.document.uri.fsPath;
+    let next: number;
+    if (here === undefined) {
+      next = step === 1 ? 0 : all.length - 1;
+    } else if (step === 1 && (all[here]?.path !== path || (all[here]?.view.anchor ?? 0) > line)) {
+      next = here; // the cursor is above the hunk it is "in": that one first
+    } else {
+      next = (here + step + all.length) % all.length;
+    }
+    await this.reveal(all, next);
+  }
+
+  /** Moves to the first hunk of the next (1) or previous (-1) changed file. */
+  async goFile(step: 1 | -1): Promise<void> {
+    const all = await this.all();
+    const paths = [...new Set(all.map((located) => located.path))];
+    if (paths.length === 0) {
+      return;
+    }
+    const current = paths.indexOf(vscode.window.activeTextEditor?.document.uri.fsPath ?? '');
+    const target = paths[(current + step + paths.length) % paths.length];
+    await this.reveal(
+      all,
+      all.findIndex((located) => located.path === target),
+    );
+  }
+
+  /** The status bar: "Change 3 of 12 · file 2 of 5" while the active editor has hunks. */
+  show(): void {
+    // The keybindings apply while there are changes to decide (they shadow nothing, and nothing else then).
+    void vscode.commands.executeCommand(
+      'setContext',
+      'acpAgents.hunks.pending',
+      this.deps.review.files().length > 0,
+    );
+    void this.all().then((all) => {
+      const here = this.index(all);
+      if (here === undefined) {
+        this.status.hide();
+        return;
+      }
+      this.status.text = `$(diff) ${this.describe(all, here)}`;
+      this.status.tooltip = 'Go to the next change of the agent (Keep / Undo on each change)';
+      this.status.accessibilityInformation = { label: this.describe(all, here, true) };
+      this.status.show();
+    });
+  }
+
+  private async reveal(all: readonly Located[], index: number): Promise<void> {
+    const target = all[index];
+    if (target === undefined) {
+      return;
+    }
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(target.path));
+    const at = new vscode.Position(target.view.anchor, 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    announce(this.describe(all, index, true));
+  }
+
+  private describe(all: readonly Located[], index: number, spoken = false): string {
+    const target = all[index] as Located;
+    const paths = [...new Set(all.map((located) => located.path))];
+    const file = `file ${paths.indexOf(target.path) + 1} of ${paths.length}`;
+    if (spoken) {
+      return `${describeHunk(target.view.hunk, index + 1, all.length)}, in ${nodePath.basename(target.path)}, ${file}`;
+    }
+    return `Change ${index + 1} of ${all.length} · ${file}`;
+  }
+
+  /** The hunk the cursor is at (or the last one above it) in the list of all. */
+  private index(all: readonly Located[]): number | undefined {
+    const editor = vscode.window.activeTextEditor;
+    const path = editor?.document.uri.fsPath;
+    const inFile = all
+      .map((located, index) => ({ located, index }))
+      .filter((item) => item.located.path === path);
+    if (editor === undefined || inFile.length === 0) {
+      return undefined;
+    }
+    const line = editor.selection.active.line;
+    return ([...inFile].reverse().find((item) => item.located.view.anchor <= line) ?? inFile[0])?.index;
+  }
+
+  /** Every hunk of the reviewed turn, file by file in the card's order. */
+  private async all(): Promise<Located[]> {
+    const all: Located[] = [];
+    for (const file of this.deps.review.files()) {
+      const shown = this.deps.editors.hunksOf(file.path);
+      const review = shown ? undefined : await this.deps.review.review(file.path).catch(() => undefined);
+      const views = shown ?? (review && !('refused' in review) ? hunkViews(review) : []);
+      all.push(...views.map((view) => ({ path: file.path, view })));
+    }
+    return all;
+  }
+}
+
+/** "Ask for a change…": a short note on the hunk or the selection, put on the composer as a chip. */
+async function askForChange(
+  deps: HunkCommandDeps,
+  position: HunkPosition,
+  path?: unknown,
+  index?: unknown,
+): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  let target: { path: string; first: number; last: number } | undefined;
+  if (typeof path === 'string' && typeof index === 'number') {
+    const view = deps.editors.hunksOf(path)?.[index];
+    target = view && { path, first: view.added?.first ?? view.anchor, last: view.added?.last ?? view.anchor };
+  } else if (editor !== undefined && !editor.selection.isEmpty) {
+    target = {
+      path: editor.document.uri.fsPath,
+      first: editor.selection.start.line,
+      last: editor.selection.end.line,
+    };
+  } else {
+    const at = position.atCursor();
+    const view = at && deps.editors.hunksOf(at.path)?.[at.index];
+    target = at &&
+      view && {
+        path: at.path,
+        first: view.added?.first ?? view.anchor,
+        last: view.added?.last ?? view.anchor,
+      };
+  }
+  if (target === undefined) {
+    throw new Error('Put the cursor on a change of the agent, or select lines, to ask for a change there.');
+  }
+  const lines =
+    target.first === target.last
+      ? `line ${target.first + 1}`
+      : `lines ${target.first + 1}–${target.last + 1}`;
+  const note = await vscode.window.showInputBox({
+    title: `Ask for a change: ${nodePath.basename(target.path)}, ${lines}`,
+    prompt: 'What should the agent change here? It goes with your next message.',
+    placeHolder: 'e.g. handle the empty list here too',
+  });
+  if (note === undefined || note.trim() === '') {
+    return;
+  }
+  deps.attach(
+    noteAttachment({ path: target.path, startLine: target.first + 1, endLine: target.last + 1, note }),
+  );
+}
+
+/**
+ * Says where navigation arrived: with a screen reader on (VS Code's accessibility support), as a
+ * notification, which screen readers read out; else briefly in the status bar.
+ */
+function announce(text: string): void {
+  const support = vscode.workspace.getConfiguration('editor').get<string>('accessibilitySupport');
+  if (support === 'on') {
+    void vscode.window.showInformationMessage(text);
+  } else {
+    vscode.window.setStatusBarMessage(text, 3000);
+  }
+}
