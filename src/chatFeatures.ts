@@ -6,6 +6,7 @@
  * the checkpoints) happens here, never inside a feature.
  */
 import type { ChatContributionFactory } from './chat/chatContribution';
+import { ProbeSessions } from './chat/probeSessions';
 import { agentSessionsContribution } from './features/agentSessions/chat/agentSessionsContribution';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import {
@@ -54,6 +55,8 @@ export interface ChatFeatures {
   readonly elicitations: ElicitationBroker;
   /** The review of each agent write (the workspace file system's write hook). */
   readonly writeReview: WriteReview;
+  /** The sessions the agent check opened: the chat list leaves them out. */
+  readonly probeSessions: ProbeSessions;
   readonly hooks: FeatureHooks;
 }
 
@@ -80,6 +83,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
   const elicitations = elicitationFeature(base, viewRef);
   const checkpoints = checkpointsFeature(base);
   const mentions = mentionsFeature(base);
+  const probeSessions = new ProbeSessions(base.context.globalState);
   return {
     contributions: [
       checkpointsContribution(checkpoints.changes),
@@ -89,13 +93,14 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
       terminalsContribution(terminals),
       mentionsContribution(mentions),
       currentFileContribution(base.own(new ActiveEditorFile())),
-      agentSessionsContribution(),
+      agentSessionsContribution((agentId, sessionId) => probeSessions.has(agentId, sessionId)),
       forksContribution((thread, entryId) => restoreBeforeMessage(checkpoints.changes, thread, entryId)),
     ],
     terminals,
     permissions,
     elicitations,
     writeReview: writeReview(writeReviews, base.logger),
+    probeSessions,
     hooks: { writeReviews, terminals, rules, mentions, checkpoints },
   };
 }
