@@ -27,7 +27,8 @@ export interface WorkbenchLifecycle {
  * Call it at the top of a `describe`; the window is shared because it is slow to start.
  */
 export function useWorkbench(
-  setup: WorkbenchLifecycleOptions | (() => WorkbenchLifecycleOptions) = {},
+  setup:
+    WorkbenchLifecycleOptions | (() => WorkbenchLifecycleOptions | Promise<WorkbenchLifecycleOptions>) = {},
 ): WorkbenchLifecycle {
   // A function is called in the suite's `before`, so what it prepares (a temp folder, a PATH) is made
   // only when the suite runs.
@@ -57,7 +58,7 @@ export function useWorkbench(
 
   before(async function () {
     if (typeof setup === 'function') {
-      options = setup();
+      options = await setup();
     }
     running = await startWorkbench(options);
     if (options.layout !== undefined) {
