@@ -44,7 +44,6 @@ describe('the first hour (real VS Code)', () => {
     ]);
     return {
       settings: { ...registry.settings, 'acpAgents.timeouts.sessionSeconds': SESSION_SECONDS },
-      layout: { width: 1280, height: 800, sidebarWidth: 360 },
     };
   });
 
