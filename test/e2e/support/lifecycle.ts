@@ -66,7 +66,9 @@ export function useWorkbench(
     }
     if (options.openChat !== false) {
       try {
-        chatFrame = await openChat(running.page);
+        // The first opening activates the extension and loads the chat's bundle in a cold window: on a
+        // busy machine (CI, other suites beside it) that alone took over 30 s (run 2 of 10 failed there).
+        chatFrame = await openChat(running.page, { timeout: 60_000 });
       } catch (error) {
         // The chat never showed: what the workbench logged is the clue (afterEach does not run for this).
         await reportFailure(
