@@ -3,7 +3,7 @@ import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
 import { Announcer } from './render/announcer';
 import { Composer, type ComposerState } from './render/composer';
-import { carriesDroppable } from './render/droppedItems';
+import { acceptDrops } from './render/droppedItems';
 import { el } from './render/dom';
 import { EditReviewsView } from './render/editReview/editReviews';
 import { ElicitationView } from './render/elicitation/elicitationView';
@@ -116,7 +116,7 @@ export class ChatApp {
     );
     this.focus = new FocusKeeper(root, this.transcript.element, this.composer);
     handleContentClicks(root, post);
-    this.acceptDrops(root);
+    acceptDrops(root, (transfer) => this.takeDrop(transfer));
     this.scheduler.request();
   }
 
@@ -320,34 +320,10 @@ export class ChatApp {
     this.focus.settle();
   }
 
-  /**
-   * Files and images dropped anywhere on the chat go to the composer (VS Code lets a drag from the
-   * Explorer into a webview through with Shift held).
-   */
-  private acceptDrops(root: HTMLElement): void {
-    root.addEventListener('dragover', (event) => {
-      if (carriesDroppable(event.dataTransfer)) {
-        event.preventDefault();
-        if (event.dataTransfer) {
-          event.dataTransfer.dropEffect = 'copy';
-        }
-        root.classList.add('drop-target');
-      }
-    });
-    root.addEventListener('dragleave', (event) => {
-      if (event.relatedTarget === null || !root.contains(event.relatedTarget as Node)) {
-        root.classList.remove('drop-target');
-      }
-    });
-    root.addEventListener('drop', (event) => {
-      root.classList.remove('drop-target');
-      if (!event.dataTransfer || !carriesDroppable(event.dataTransfer)) {
-        return;
-      }
-      event.preventDefault();
-      void this.composer.acceptTransfer(event.dataTransfer).then(() => this.scheduler.request());
-      this.composer.focus();
-    });
+  /** Files and images dropped anywhere on the chat go to the composer. */
+  private takeDrop(transfer: DataTransfer): void {
+    void this.composer.acceptTransfer(transfer).then(() => this.scheduler.request());
+    this.composer.focus();
   }
 
   /**

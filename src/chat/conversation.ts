@@ -8,7 +8,7 @@ import type { Logger } from '../core/ports';
 import { keepUnsentPrompt, type PromptBlock } from '../core/session/promptBlocks';
 import { Thread, type ThreadLimits } from '../core/thread/thread';
 import type { ThreadEvent, Turn } from '../core/thread/threadTypes';
-import { CoalescedEvents } from './coalescedEvents';
+import { ChatRecording } from './chatRecording';
 import { continueSession, resumeFailureOf } from './sessionTakeUp';
 import { withTranscript } from './transcriptMarkdown';
 
@@ -20,11 +20,6 @@ export interface SessionPlace {
   readonly cwd: string;
   readonly additionalDirectories?: readonly string[];
 }
-
-/** How often a streaming answer's events are flushed to the journal. */
-const JOURNAL_FLUSH_MS = 500;
-/** After this many appends the journal is rewritten as one snapshot, so reading it stays fast. */
-const COMPACT_AFTER_APPENDS = 200;
 
 export interface ConversationDeps {
   readonly journal: ChatJournal;
@@ -53,10 +48,9 @@ export class Conversation implements Disposable {
   readonly thread: Thread;
   private session: AgentSession | undefined;
   private meta: ChatMeta;
-  private readonly pending = new CoalescedEvents();
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The chat's writes to the journal (events in batches, the meta line). */
+  private readonly recording: ChatRecording;
   private connecting: Promise<AgentSession> | undefined;
-  private appendsSinceCompaction = 0;
   private readonly changeEmitter = new Emitter<void>();
   /** Title, running state or the resume problem changed (for the chat list and the banner). */
   readonly onDidChange = this.changeEmitter.event;
@@ -74,6 +68,17 @@ export class Conversation implements Disposable {
   ) {
     this.meta = meta;
     this.thread = thread;
+    this.recording = new ChatRecording(
+      deps.journal,
+      deps.logger,
+      {
+        id: meta.chatId,
+        meta: () => this.meta,
+        running: () => this.running,
+        snapshot: () => thread.snapshot(),
+      },
+      deps.compactAfterAppends,
+    );
     const events = thread.onEvent((event) => this.record(event));
     const saving = deps.journal.onDidChangeSaving((chatId) => {
       if (chatId === this.id) {
@@ -336,48 +341,21 @@ export class Conversation implements Disposable {
     return session;
   }
 
-  /** Journals events in batches: at once when a turn starts or ends, else at most every `JOURNAL_FLUSH_MS`. */
+  /** Journals events in batches: at once when a turn starts, ends or a decision is made, else soon after. */
   private record(event: ThreadEvent): void {
-    this.pending.push(event);
-    if (event.type === 'turn_updated') {
-      void this.flush(); // a decision on a file must survive a reload at once
-      return;
-    }
-    if (event.type === 'turn_started' || event.type === 'turn_ended') {
+    const turnBoundary = event.type === 'turn_started' || event.type === 'turn_ended';
+    if (turnBoundary) {
       this.touch();
-      void this.flush();
-      return;
-    }
-    if (event.type === 'state_updated' && event.changed === 'title') {
+    } else if (event.type === 'state_updated' && event.changed === 'title') {
       this.changeEmitter.fire();
     }
-    this.flushTimer ??= setTimeout(() => void this.flush(), JOURNAL_FLUSH_MS);
+    // A decision on a file (turn_updated) must survive a reload at once.
+    this.recording.add(event, turnBoundary || event.type === 'turn_updated');
   }
 
   /** Writes what is pending to the journal. */
-  async flush(): Promise<void> {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-    }
-    const events = this.pending.take();
-    try {
-      if (events.length === 0) {
-        return;
-      }
-      const compactAfter = this.deps.compactAfterAppends ?? COMPACT_AFTER_APPENDS;
-      // Held lines beyond the journal's memory bound were dropped: only a whole snapshot saves the chat.
-      const mustCompact = this.deps.journal.needsCompaction(this.id);
-      if (mustCompact || (++this.appendsSinceCompaction >= compactAfter && !this.running)) {
-        // The snapshot already holds these events: one snapshot line replaces the whole file.
-        this.appendsSinceCompaction = 0;
-        await this.deps.journal.compact(this.meta, this.thread.snapshot());
-        return;
-      }
-      await this.deps.journal.appendEvents(this.id, events);
-    } catch (error) {
-      this.deps.logger.error(`Could not journal chat ${this.id}: ${String(error)}`);
-    }
+  flush(): Promise<void> {
+    return this.recording.flush();
   }
 
   private touch(): void {
@@ -388,11 +366,7 @@ export class Conversation implements Disposable {
 
   /** Saves the meta line; `whole`: the meta and the transcript as one snapshot (a fork's start). */
   private saveMeta(whole = false): Promise<void> {
-    const { journal } = this.deps;
-    const saving = whole ? journal.compact(this.meta, this.thread.snapshot()) : journal.saveMeta(this.meta);
-    return saving.catch((error: unknown) => {
-      this.deps.logger.error(`Could not journal chat ${this.id}: ${String(error)}`);
-    });
+    return this.recording.saveMeta(whole);
   }
 
   dispose(): void {

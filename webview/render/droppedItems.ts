@@ -64,3 +64,32 @@ export function carriesDroppable(transfer: DataTransfer | null): boolean {
     ['Files', 'text/uri-list', 'application/vnd.code.uri-list', 'resourceurls'].includes(type),
   );
 }
+
+/**
+ * Makes the whole chat `root` a drop target: a drag that carries files or images marks it, and a drop hands
+ * its transfer to `take` (VS Code lets a drag from the Explorer into a webview through with Shift held).
+ */
+export function acceptDrops(root: HTMLElement, take: (transfer: DataTransfer) => void): void {
+  root.addEventListener('dragover', (event) => {
+    if (carriesDroppable(event.dataTransfer)) {
+      event.preventDefault();
+      if (event.dataTransfer) {
+        event.dataTransfer.dropEffect = 'copy';
+      }
+      root.classList.add('drop-target');
+    }
+  });
+  root.addEventListener('dragleave', (event) => {
+    if (event.relatedTarget === null || !root.contains(event.relatedTarget as Node)) {
+      root.classList.remove('drop-target');
+    }
+  });
+  root.addEventListener('drop', (event) => {
+    root.classList.remove('drop-target');
+    if (!event.dataTransfer || !carriesDroppable(event.dataTransfer)) {
+      return;
+    }
+    event.preventDefault();
+    take(event.dataTransfer);
+  });
+}

@@ -8,13 +8,13 @@ import {
   type AgentProcessOptions,
   type ExitInfo,
 } from './agentProcess';
-import { abortable, isTimeout } from '../util/abortable';
 import { systemClock, type Clock } from '../util/clock';
 import { DEFAULT_DEADLINES, withinDeadline, type DeadlineHost, type RequestDeadlines } from './deadlines';
 import type { AgentSession, SessionOptions } from '../session/agentSession';
 import { ConnectionLostError, describeCause, OutputClosedError } from './connectionLoss';
+import { AgentEndReasons, exitWithin } from './endReasons';
 import { Emitter, type Disposable } from '../util/disposable';
-import { AgentExitedError, classifyError, NotSupportedError, type AgentError } from './errors';
+import { AgentExitedError, NotSupportedError, type AgentError } from './errors';
 import { lineGuard } from './lineGuard';
 import { silentLogger, type ClientPorts, type Logger } from '../ports';
 import { guardedOutgoing } from './outgoingGuard';
@@ -60,16 +60,6 @@ export type { SessionParams } from './sessionOpening';
 /** After the agent's output ends, how long its exit may take before it counts as a lost connection. */
 const EXIT_AFTER_EOF_MS = 2000;
 
-/** The process's exit, or undefined when it has not come within `ms`. */
-function exitWithin(process: AgentProcess, ms: number): Promise<ExitInfo | undefined> {
-  return abortable<ExitInfo | undefined>(process.exited, AbortSignal.timeout(ms)).catch((error: unknown) => {
-    if (isTimeout(error)) {
-      return undefined;
-    }
-    throw error;
-  });
-}
-
 /**
  * A running agent and the ACP connection to it: one process, any number of sessions. Starts and
  * initializes it, watches the connection and the process, and turns every failure into a classified
@@ -78,8 +68,8 @@ function exitWithin(process: AgentProcess, ms: number): Promise<ExitInfo | undef
  */
 export class AgentClient implements Disposable {
   private readonly opener: SessionOpener;
-  /** Why the connection closed while the process still ran (an oversized or malformed message). */
-  private connectionLoss: ConnectionLostError | undefined;
+  /** Why the agent is gone, and what a failed request says once it is. */
+  private readonly ends: AgentEndReasons;
   private readonly exitEmitter = new Emitter<ExitInfo>();
   /** Fires once when the agent process has ended, for whatever reason. */
   readonly onExit = this.exitEmitter.event;
@@ -105,6 +95,7 @@ export class AgentClient implements Disposable {
     private readonly options: AgentClientOptions,
   ) {
     this.logger = options.ports.logger ?? silentLogger;
+    this.ends = new AgentEndReasons(process, connection.signal);
     this.deadline = {
       deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
       clock: options.clock ?? systemClock,
@@ -124,8 +115,8 @@ export class AgentClient implements Disposable {
       ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
       stopping: this.stopping.signal,
       info: () => this.info,
-      failure: (error) => this.failure(error),
-      exitReport: () => this.exitReport(),
+      failure: (error) => this.ends.failure(error),
+      exitReport: () => this.ends.exitReport(),
       releaseTerminals: (sessionId) =>
         options.ports.terminals.releaseSession?.(sessionId) ?? Promise.resolve(),
     });
@@ -174,7 +165,7 @@ export class AgentClient implements Disposable {
       }
       await self.initialize();
     } catch (error) {
-      const failure = await self.settledFailure(error);
+      const failure = await self.ends.settledFailure(error);
       // Not awaited: the failure is reported now; the process gets its SIGTERM → SIGKILL grace in the background.
       void agentProcess.stop();
       throw failure;
@@ -201,13 +192,14 @@ export class AgentClient implements Disposable {
       if (this.disposed || !this.process.running || reason === undefined) {
         return; // stopped on purpose, or the process ended first
       }
-      this.connectionLoss = new ConnectionLostError(
+      const loss = new ConnectionLostError(
         reason,
         this.description?.name ?? path.basename(this.options.command.command),
       );
-      this.logger.error(`${this.connectionLoss.message} (${describeCause(signal.reason)})`);
+      this.ends.lost(loss);
+      this.logger.error(`${loss.message} (${describeCause(signal.reason)})`);
       this.router.abandonAll();
-      this.fireEnded(this.connectionLoss);
+      this.fireEnded(loss);
       void this.process.stop();
     };
     if (signal.aborted) {
@@ -257,7 +249,7 @@ export class AgentClient implements Disposable {
       );
       this.logger.info(`Authenticated with ${this.info.name} using "${methodId}"`);
     } catch (error) {
-      throw this.failure(error);
+      throw this.ends.failure(error);
     }
   }
 
@@ -307,72 +299,22 @@ export class AgentClient implements Disposable {
       );
       this.logger.info(`Signed out of ${this.info.name}`);
     } catch (error) {
-      throw this.failure(error);
+      throw this.ends.failure(error);
     }
-  }
-
-  /**
-   * Like `failure`, but first waits briefly for the exit: when the agent dies, its stdout closes
-   * (failing the request) a moment before the exit is reported.
-   */
-  private async settledFailure(error: unknown): Promise<AgentError> {
-    const classified = classifyError(error);
-    if (classified.kind === 'timeout') {
-      return classified;
-    }
-    if (classified.code === undefined && !(classified instanceof AgentExitedError)) {
-      return (await this.exitReport()) ?? classified;
-    }
-    return classified;
-  }
-
-  /** Classifies a failed request; once the process is gone that is the reason, whatever the SDK said. */
-  private failure(error: unknown): AgentError {
-    const exit = this.process.exitInfo;
-    const classified = classifyError(error);
-    if (this.connectionLoss && classified.code === undefined) {
-      return this.connectionLoss;
-    }
-    if (exit && classified.code === undefined && !(classified instanceof AgentExitedError)) {
-      return new AgentExitedError(exit, this.process.stderr.lastLines(20));
-    }
-    return classified;
   }
 
   session(sessionId: string): AgentSession | undefined {
     return this.router.get(sessionId);
   }
 
-  /**
-   * The exit (or the lost connection) as an error. Waits briefly only when the connection is
-   * already closed — stdout closes a moment before the exit is reported — never for a live one.
-   */
-  private async exitReport(): Promise<AgentError | undefined> {
-    if (this.connectionLoss) {
-      return this.connectionLoss;
-    }
-    if (!this.process.exitInfo && !this.connection.signal.aborted) {
-      return undefined;
-    }
-    const exit = this.process.exitInfo ?? (await exitWithin(this.process, 2000));
-    return (
-      this.connectionLoss ??
-      (exit ? new AgentExitedError(exit, this.process.stderr.lastLines(20)) : undefined)
-    );
-  }
-
   /** Why the agent is gone (the lost connection, else the exit); undefined while it runs. */
   get endReason(): AgentError | undefined {
-    if (this.connectionLoss) {
-      return this.connectionLoss;
-    }
-    const exit = this.process.exitInfo;
-    return exit ? new AgentExitedError(exit, this.process.stderr.lastLines(20)) : undefined;
+    return this.ends.endReason;
   }
 
   private handleExit(exit: ExitInfo): void {
-    const error = this.connectionLoss ?? new AgentExitedError(exit, this.process.stderr.lastLines(20));
-    if (this.connectionLoss) {
+    const error = this.ends.exitError(exit);
+    if (this.ends.connectionLoss) {
       this.logger.info(`Agent stopped (${describeExit(exit)})`);
     } else if (this.disposed) {
       this.logger.info(`Agent stopped (${error.message})`);

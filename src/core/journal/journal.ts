@@ -12,7 +12,8 @@ import {
   writeFailureReason,
 } from './journalFiles';
 import { parseJournal, replay, type ChatMeta, type JournalDamage, type WrittenRecord } from './journalFormat';
-import { WriterLocks, type LockOwner } from './journalLock';
+import { WriterLocks } from './journalLock';
+import { chatLockPath, claimChatFile, SaveRefused } from './chatFileClaim';
 import { SerialQueue } from '../util/serialQueue';
 import type { ThreadEvent, ThreadSnapshot } from '../thread/threadTypes';
 import { scrubSecrets } from '../secrets/secrets';
@@ -235,7 +236,7 @@ export class ChatJournal implements Disposable {
       this.chats.delete(chatId);
       await rm(file, { force: true });
       await rm(`${file}${PREVIOUS}`, { force: true });
-      this.locks.release(`${file}${LOCK}`);
+      this.locks.release(chatLockPath(file));
     });
   }
 
@@ -316,7 +317,7 @@ export class ChatJournal implements Disposable {
     const file = this.file(chatId);
     try {
       await mkdir(this.folder, { recursive: true });
-      await this.takeLock(file, writes);
+      await claimChatFile(this.locks, file, writes.known);
       const rewrite = writes.rewrite;
       if (rewrite !== undefined) {
         await replaceFile(file, rewrite);
@@ -340,27 +341,6 @@ export class ChatJournal implements Disposable {
       });
       writes.retry = setTimeout(() => void this.drainLater(chatId), this.retryMs);
       writes.retry.unref?.();
-    }
-  }
-
-  /**
-   * The chat's lock, and proof that its file is still what this window read or wrote — checked before
-   * every write, not only when the lock is taken: a file this window never read must not exist (read or
-   * refuse), and one another window changed or deleted since (its lock stale, or this one's removed) is
-   * not written over, so a compaction never drops lines this window did not read.
-   */
-  private async takeLock(file: string, writes: ChatWrites): Promise<void> {
-    const lockPath = `${file}${LOCK}`;
-    const lock = await this.locks.acquire(lockPath);
-    if (!lock.held) {
-      throw new SaveRefused(`it is open for writing in another window (${ownerText(lock.owner)})`);
-    }
-    if ((await fingerprintOf(file)) !== (writes.known ?? ABSENT)) {
-      // Writing on would drop or tangle the other window's lines (or bring back a chat it deleted).
-      this.locks.release(lockPath);
-      throw new SaveRefused(
-        'another window changed or deleted it since this window read it; reload this window to save it again',
-      );
     }
   }
 
@@ -388,16 +368,6 @@ export class ChatJournal implements Disposable {
   }
 }
 
-/** A write this window must not do (another window owns the chat); held and retried like a failure. */
-class SaveRefused extends Error {}
-
-/** Suffix of the lock naming the window that writes a chat. */
-const LOCK = '.lock';
-
 function lines(records: readonly WrittenRecord[]): string {
   return records.map((r) => scrubSecrets(JSON.stringify(r))).join('\n') + '\n';
-}
-
-function ownerText(owner: LockOwner | undefined): string {
-  return owner ? `process ${owner.pid} on ${owner.host}` : 'its lock is being written';
 }

@@ -1,5 +1,4 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { abortable } from '../util/abortable';
 import { methods } from '@agentclientprotocol/sdk';
 import type { Disposable } from '../util/disposable';
 import * as z from 'zod';
@@ -18,6 +17,7 @@ import type { Thread } from '../thread/thread';
 import { withinDeadline, type DeadlineHost } from '../connection/deadlines';
 import type { Turn } from '../thread/threadTypes';
 import { StreamScrubber } from '../secrets/streamScrubber';
+import { StoppedTurnGate } from './stoppedTurn';
 
 /** What a session needs from the connection that hosts it. */
 export interface SessionHost {
@@ -72,19 +72,11 @@ export class AgentSession implements Disposable {
   /** Secrets scrubbed from the agent's updates, also when split across chunks. */
   private readonly scrubber = new StreamScrubber();
   private cancelRequested = false;
-  /** Settles when the agent has answered (or the grace passed for) the last turn ended by Stop. */
-  private previousStopped: Promise<void> | undefined;
-  /**
-   * Set while a new turn waits for the agent's answer to the one Stop ended: what the agent sends
-   * meanwhile belongs to the stopped turn, and is dropped rather than glued onto the new one.
-   */
-  private waitingForStopped = false;
-  /** Transcript updates dropped while `waitingForStopped` (said once in the log). */
-  private droppedForStopped = 0;
+  /** After Stop: the next turn waits for the stopped one's answer, whose late updates are dropped. */
+  private readonly stoppedTurn: StoppedTurnGate;
   /** Ends the running turn as cancelled without waiting for the agent (set while a turn runs). */
   private stopTurn: (() => void) | undefined;
   private closed = false;
-  private readonly cancelGraceMs: number;
 
   constructor(
     readonly id: string,
@@ -103,7 +95,12 @@ export class AgentSession implements Disposable {
       logger: host.logger,
       stopped: () => this.cancelRequested || this.closed,
     });
-    this.cancelGraceMs = options.cancelGraceMs ?? 10_000;
+    this.stoppedTurn = new StoppedTurnGate({
+      agentName: host.agentName,
+      logger: host.logger,
+      graceMs: options.cancelGraceMs ?? 10_000,
+      drainUpdates: () => this.drainUpdates(),
+    });
   }
 
   get isRunning(): boolean {
@@ -116,8 +113,7 @@ export class AgentSession implements Disposable {
     if (this.ignoringReplay && TRANSCRIPT_UPDATES.has(update.sessionUpdate)) {
       return;
     }
-    if (this.waitingForStopped && TRANSCRIPT_UPDATES.has(update.sessionUpdate)) {
-      this.droppedForStopped++;
+    if (TRANSCRIPT_UPDATES.has(update.sessionUpdate) && this.stoppedTurn.drops()) {
       return;
     }
     for (const scrubbed of this.scrubber.accept(update)) {
@@ -179,9 +175,8 @@ export class AgentSession implements Disposable {
 
   private async runTurn(turnId: string, content: acp.ContentBlock[]): Promise<Turn> {
     const stopped = new Promise<'stopped'>((resolve) => (this.stopTurn = () => resolve('stopped')));
-    // A turn stopped here may still be running on the agent: agents expect one prompt at a time,
-    // so the next prompt waits for its answer (at most the cancel grace). The UI already moved on.
-    if (this.previousStopped && (await this.afterStoppedTurn(this.previousStopped, stopped)) === 'stopped') {
+    // A turn stopped here may still be running on the agent: this prompt waits for its answer.
+    if ((await this.stoppedTurn.beforeNextTurn(stopped)) === 'stopped') {
       return this.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
     }
     const response = this.host.agent
@@ -194,13 +189,7 @@ export class AgentSession implements Disposable {
 
     if (result === 'stopped') {
       // The user pressed Stop: the turn ends now. The agent's late answer (and updates) are absorbed.
-      const settled = this.awaitCancelledAnswer(response);
-      this.previousStopped = settled;
-      void settled.then(() => {
-        if (this.previousStopped === settled) {
-          this.previousStopped = undefined;
-        }
-      });
+      this.stoppedTurn.stopped(response);
       return this.endTurn(turnId, { status: 'cancelled', stopReason: 'cancelled' });
     }
     if (!result.ok) {
@@ -223,45 +212,6 @@ export class AgentSession implements Disposable {
     const stopReason = parsed.data.stopReason;
     const cancelled = stopReason === 'cancelled' || this.cancelRequested;
     return this.endTurn(turnId, { status: cancelled ? 'cancelled' : 'completed', stopReason });
-  }
-
-  /**
-   * Waits (for a new turn) until the agent answered the turn Stop ended. Until then its updates are the
-   * stopped turn's: this turn's prompt is not sent yet, so none can be its own.
-   */
-  private async afterStoppedTurn(
-    previous: Promise<void>,
-    stopped: Promise<'stopped'>,
-  ): Promise<void | 'stopped'> {
-    this.waitingForStopped = true;
-    this.droppedForStopped = 0;
-    try {
-      return await Promise.race([previous, stopped]);
-    } finally {
-      this.waitingForStopped = false;
-      if (this.droppedForStopped > 0) {
-        this.host.logger.info(
-          `${this.host.agentName} sent ${this.droppedForStopped} update(s) for the stopped turn after the next message; they are not shown.`,
-        );
-      }
-    }
-  }
-
-  /** After a local Stop: logs when (or whether) the agent ended the cancelled turn itself. */
-  private async awaitCancelledAnswer(
-    response: Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }>,
-  ): Promise<void> {
-    const outcome = await abortable(response, AbortSignal.timeout(this.cancelGraceMs)).catch(
-      () => 'late' as const,
-    );
-    if (outcome === 'late') {
-      this.host.logger.warn(
-        `${this.host.agentName} did not end the cancelled turn in ${this.cancelGraceMs} ms; it was ended here at Stop.`,
-      );
-      return;
-    }
-    // Its last updates can reach us just after its answer: they still count as the stopped turn's.
-    await this.drainUpdates();
   }
 
   private endIfRunning(turnId: string, outcome: Omit<Turn, 'id' | 'startedAt' | 'endedAt'>): Turn {
