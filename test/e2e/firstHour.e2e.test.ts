@@ -60,7 +60,8 @@ describe('the first hour (real VS Code)', () => {
 
     await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    chat.frame = await openChat(page);
+    // A reload restarts the extension host: in a cold window on a busy machine that took over 30 s.
+    chat.frame = await openChat(page, { timeout: 60_000 });
     const frame: Frame = chat.frame;
     await turn(frame, first).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await frame.evaluate(() => document.body.dataset.chatId), chatId, 'the same chat');
