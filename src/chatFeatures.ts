@@ -6,6 +6,7 @@
  * the checkpoints) happens here, never inside a feature.
  */
 import type { ChatContributionFactory } from './chat/chatContribution';
+import { ProbeSessions } from './chat/probeSessions';
 import { agentSessionsContribution } from './features/agentSessions/chat/agentSessionsContribution';
 import { ChangeReview } from './features/checkpoints/chat/changeReview';
 import {
@@ -59,6 +60,8 @@ export interface ChatFeatures {
   readonly elicitations: ElicitationBroker;
   /** The review of each agent write (the workspace file system's write hook). */
   readonly writeReview: WriteReview;
+  /** The sessions the agent check opened: the chat list leaves them out. */
+  readonly probeSessions: ProbeSessions;
   readonly hooks: FeatureHooks;
 }
 
@@ -102,6 +105,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
   const { current, ...checkpoints } = checkpointsFeature(base, worktrees);
   const hunks = hunkReviewFeature(base, viewRef, checkpoints.changes, current);
   const mentions = mentionsFeature(base);
+  const probeSessions = new ProbeSessions(base.context.globalState);
   return {
     contributions: [
       checkpointsContribution(checkpoints.changes),
@@ -111,7 +115,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
       terminalsContribution(terminals),
       mentionsContribution(mentions),
       currentFileContribution(base.own(new ActiveEditorFile())),
-      agentSessionsContribution(),
+      agentSessionsContribution((agentId, sessionId) => probeSessions.has(agentId, sessionId)),
       forksContribution((thread, entryId) => restoreBeforeMessage(checkpoints.changes, thread, entryId)),
       worktrees.contribution,
       hunkReviewContribution(hunks.review, current),
@@ -120,6 +124,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
     permissions,
     elicitations,
     writeReview: writeReview(writeReviews, base.logger),
+    probeSessions,
     hooks: { writeReviews, terminals, rules, mentions, checkpoints, hunks },
   };
 }

@@ -266,6 +266,7 @@ function registerChatCommands(base: ChatBase, built: BuiltChat): void {
           parseJsonc: (text) => base.bundle<typeof Mcp>('mcp').parseJsonc(text),
           knownAgents: () => registry.get().knownAgents(),
           allowProgram,
+          probeSessions: built.features.probeSessions,
         }),
     })),
   );

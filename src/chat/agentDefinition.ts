@@ -9,6 +9,11 @@ export interface AgentDefinition {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /**
+   * The ACP Registry entry it is: the one it was added from (Add Agent…), or a preset's. Two definitions
+   * with one registry id are one agent, whatever program line each runs.
+   */
+  readonly registryId?: string;
+  /**
    * Set when the workspace's own settings define it (not the user's): it runs only once the user allowed
    * this definition (`WorkspaceConsent`), however trusted the folder.
    */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import '../core/util/zodEnglish';
 import type { AgentDefinition } from './agentDefinition';
-import { isCopilotAgent, programName, programsOf } from './copilotAgent';
+import { isSameAgent } from './agentPresets';
 
 /** One agent as the user configures it in `acpAgents.agents`. */
 export const AgentSettingSchema = z.object({
@@ -64,26 +64,15 @@ export function parseAgentSettings(
         command: parsed.data.command,
         args: parsed.data.args,
         env: parsed.data.env,
+        ...(parsed.data.registry ? { registryId: parsed.data.registry.id } : {}),
         ...(workspaceSource !== undefined
           ? { origin: { name: parsed.data.name, source: workspaceSource, definition: item } }
           : {}),
       });
     });
   }
-  const extra = presets.filter((preset) => !agents.some((agent) => sameProgram(agent, preset)));
+  const extra = presets.filter((preset) => !agents.some((agent) => isSameAgent(agent, preset)));
   return { agents: [...agents, ...extra, demo], errors };
-}
-
-/**
- * A preset is the same agent as a configured one that runs the same program, directly or through
- * a package runner (`npx @zed-industries/claude-agent-acp` is the `claude-agent-acp` preset), or
- * when both run Copilot CLI.
- */
-function sameProgram(configured: AgentDefinition, preset: AgentDefinition): boolean {
-  return (
-    programsOf(configured).includes(programName(preset.command)) ||
-    (isCopilotAgent(configured) && isCopilotAgent(preset))
-  );
 }
 
 function uniqueId(name: string, taken: readonly AgentDefinition[]): string {

@@ -223,7 +223,7 @@ export class Conversation implements Disposable {
     try {
       return await continueSession(client, oldId, params);
     } catch (error) {
-      const failure = resumeFailureOf(error, client.info.name, params.signal.aborted);
+      const failure = resumeFailureOf(error, client.displayName, params.signal.aborted);
       if (!failure) {
         throw classifyError(error);
       }

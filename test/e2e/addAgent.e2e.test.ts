@@ -5,82 +5,35 @@
  * Ctrl+Alt+Shift+A focuses the chat's message box.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../../scripts/tools.mjs';
 import { newChat, openChat, reportFailure, sendPrompt, UI_TIMEOUT, waitForAgentText } from './support/chat';
+import {
+  addFromEmptyState as addAgentFromEmptyState,
+  serveFixtureRegistry,
+  waitForEmptyChatWith,
+  type FixtureRegistry,
+} from './support/fixtureRegistry';
 import { screenshot, startWorkbench, type RunningWorkbench } from './support/workbench';
 
 describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
   let workbench: RunningWorkbench | undefined;
   let page: Page;
   let frame: Frame;
-  let server: Server;
-  let dir: string;
+  let registry: FixtureRegistry | undefined;
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-e2e-registry-'));
-    const folder = path.join(dir, 'files');
-    mkdirSync(path.join(folder, 'bin'), { recursive: true });
-    const script = path.join(folder, 'bin', 'agent');
-    writeFileSync(
-      script,
-      `#!/usr/bin/env node\n${readFileSync(path.join(repoRoot, 'dist', 'demo-agent.js'), 'utf8')}`,
-    );
-    chmodSync(script, 0o644);
-    execFileSync('tar', ['-czf', path.join(dir, 'tiny.tar.gz'), '-C', folder, '.']);
-    const archive = readFileSync(path.join(dir, 'tiny.tar.gz'));
-    const files = new Map<string, Buffer | string>([['/tiny.tar.gz', archive]]);
-    server = createServer((request, response) => {
-      const body = files.get(request.url ?? '');
-      response.writeHead(body === undefined ? 404 : 200).end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const platform = `${process.platform === 'darwin' ? 'darwin' : 'linux'}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
-    const binary = (env: Record<string, string>) => ({
-      [platform]: {
-        archive: `${origin}/tiny.tar.gz`,
-        cmd: './bin/agent',
-        env,
-        sha256: createHash('sha256').update(archive).digest('hex'),
+    registry = await serveFixtureRegistry([
+      { id: 'tiny-e2e', name: 'Tiny agent', description: 'A node script that answers in chunks' },
+      {
+        id: 'tiny-login',
+        name: 'Tiny agent with login',
+        description: 'Needs a sign-in first',
+        env: { TEST_AGENT_REQUIRE_AUTH: '1' },
       },
-    });
-    files.set(
-      '/registry.json',
-      JSON.stringify({
-        version: '1.0.0',
-        agents: [
-          {
-            id: 'tiny-e2e',
-            name: 'Tiny agent',
-            version: '1.0.0',
-            description: 'A node script that answers in chunks',
-            distribution: { binary: binary({}) },
-          },
-          {
-            id: 'tiny-login',
-            name: 'Tiny agent with login',
-            version: '1.0.0',
-            description: 'Needs a sign-in first',
-            distribution: { binary: binary({ TEST_AGENT_REQUIRE_AUTH: '1' }) },
-          },
-        ],
-      }),
-    );
-    workbench = await startWorkbench({
-      settings: {
-        'acpAgents.registry.url': `${origin}/registry.json`,
-        // The test server speaks plain http: named as a mirror on the user's network would be.
-        'acpAgents.registry.allowHttpFrom': [new URL(origin).host],
-      },
-    });
+    ]);
+    workbench = await startWorkbench({ settings: registry.settings });
     page = workbench.page;
     frame = await openChat(page);
   });
@@ -91,45 +44,18 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
 
   after(async () => {
     await workbench?.stop();
-    server?.close();
-    rmSync(dir, { recursive: true, force: true });
+    registry?.close();
   });
 
-  /** Clicks the empty chat's Add Agent…, picks `name` in the QuickPick (typed, as a user searches). */
-  async function addFromEmptyState(name: string, shot?: string): Promise<void> {
-    const button = frame.locator('.empty-state .empty-add-agent');
-    await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    if (shot) {
-      await screenshot(page, `${shot}-empty-state`);
-    }
-    await button.click();
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    // Loaded (its title names where the list came from): the items no longer change under the typing.
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Add Agent —' }).waitFor({
-      timeout: UI_TIMEOUT,
-    });
-    await page
-      .locator('.quick-input-widget .monaco-list-row', { hasText: name })
-      .first()
-      .waitFor({ timeout: UI_TIMEOUT });
-    await input.fill(name);
-    if (shot) {
-      await screenshot(page, `${shot}-picker`);
-    }
-    const row = page.locator('.quick-input-widget .monaco-list-row.focused');
-    assert.match(await row.innerText(), new RegExp(name));
-    await input.press('Enter');
+  /** Clicks the empty chat's Add Agent…, picks `name` in the QuickPick. */
+  function addFromEmptyState(name: string, shot?: string): Promise<void> {
+    return addAgentFromEmptyState(page, frame, name, shot);
   }
 
   it('Add Agent… → pick → installed, started, and it answers', async () => {
     await addFromEmptyState('Tiny agent', 'add-agent');
     // Installed, added, selected: the empty chat now names it (its start may take a moment).
-    await frame.waitForFunction(
-      () => document.querySelector('.empty-state .empty-title')?.textContent === 'Chat with Tiny agent',
-      undefined,
-      { timeout: 60_000 },
-    );
+    await waitForEmptyChatWith(frame, 'Tiny agent');
     const turnId = await sendPrompt(frame, 'stream 2');
     await waitForAgentText(frame, turnId, 'chunk 1 chunk 2');
     await screenshot(page, 'add-agent-answered');

@@ -147,6 +147,39 @@ describe('agent presets', () => {
     );
   });
 
+  it('is one agent when added from the registry: Add Agent’s entry stands for the preset on PATH', () => {
+    // The registry's Claude Code runs another package than the preset's program (claude-code-acp vs
+    // claude-agent-acp), and its GitHub Copilot the language server: the registry id says they are one agent.
+    const claude = presetOf('claude');
+    const parsed = parseAgentSettings(
+      [
+        {
+          name: 'Claude Code',
+          command: 'npx',
+          args: ['-y', '@zed-industries/claude-code-acp@0.16.0'],
+          registry: { id: 'claude-code-acp', version: '0.16.0' },
+        },
+        {
+          name: 'GitHub Copilot',
+          command: 'npx',
+          args: ['-y', '@github/copilot-language-server@1.425.0', '--acp'],
+          registry: { id: 'github-copilot', version: '1.425.0' },
+        },
+      ],
+      demo,
+      [copilot, claude, gemini],
+    );
+    assert.deepEqual(
+      parsed.agents.map((agent) => [agent.id, agent.registryId]),
+      [
+        ['agent:claude-code', 'claude-code-acp'],
+        ['agent:github-copilot', 'github-copilot'],
+        ['gemini', 'gemini'],
+        ['demo', undefined],
+      ],
+    );
+  });
+
   it('keeps the demo agent, after an installed preset (which comes first, so it is the default)', () => {
     assert.deepEqual(parseAgentSettings([], demo, [copilot]).agents, [copilot, demo]);
   });

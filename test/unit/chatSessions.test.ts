@@ -77,7 +77,8 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     assert.equal(notices[0]?.severity, 'info');
     assert.match(
       notices[0]?.title ?? '',
-      /^Demo agent \(offline\) could not continue this chat's earlier session: Resource not found\. The chat goes on in a new session that is given the conversation so far\.$/,
+      // The agent as the user knows it (its label), not the name its program gives itself.
+      /^Test a could not continue this chat's earlier session: Resource not found\. The chat goes on in a new session that is given the conversation so far\.$/,
     );
     assert.equal(notices[0]?.title.includes('\n'), false, 'one line');
     // The agent's own answer is kept in the log (the session is gone: -32002), not re-wrapped as "not supported".

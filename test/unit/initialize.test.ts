@@ -56,6 +56,8 @@ describe('initialize', () => {
     const withTerminal = await advertised(true);
     assert.deepEqual(withTerminal.session, { notices: {} });
     assert.deepEqual(withTerminal.auth, { terminal: true });
+    // The older convention, which Claude Code's adapter 0.16 (the registry's) reads instead.
+    assert.deepEqual(withTerminal._meta, { 'terminal-auth': true });
     assert.deepEqual(withTerminal.fs, { readTextFile: true, writeTextFile: true });
     assert.equal(withTerminal.terminal, true);
     const without = await advertised(false);
@@ -64,6 +66,7 @@ describe('initialize', () => {
       true,
       'no terminal sign-in is claimed by a host that cannot run one',
     );
+    assert.equal((without._meta as Record<string, unknown> | undefined)?.['terminal-auth'], undefined);
     assert.deepEqual(without.session, { notices: {} });
   });
 

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { signInMethodsOf } from '../../src/core/connection/authMethods';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { chooseKind } from '../../src/features/permissions/core/policyPermissions';
@@ -77,6 +78,17 @@ describe('real peer: @zed-industries/claude-code-acp 0.16.2', function () {
     assert.ok(info.authMethods.some((method) => method.id === 'claude-login'));
     assert.equal(info.capabilities.loadSession, true);
     assert.deepEqual(info.capabilities.promptCapabilities, { image: true, embeddedContext: true });
+  });
+
+  it('offers its login as a terminal sign-in to a client that can run one (the chat’s Sign in)', async () => {
+    // Without the `_meta["terminal-auth"]` capability this adapter offers "claude-login" as a method it
+    // handles itself, and its authenticate answers "Method not implemented": Sign in would fail.
+    const adapter = (live = await startRealAdapter({ terminalAuth: true }));
+    const methods = signInMethodsOf(adapter.client.info.authMethods);
+    const login = methods.find((method) => method.id === 'claude-login');
+    assert.equal(login?.kind, 'terminal', JSON.stringify(methods));
+    assert.ok(login?.kind === 'terminal' && login.command === 'node');
+    assert.match(login.args.join(' '), /claude-agent-sdk[\\/]cli\.js$/);
   });
 
   it('opens a session: modes from the response, commands from the update that follows it', async () => {

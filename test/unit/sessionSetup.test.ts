@@ -37,9 +37,10 @@ describe('a chat whose agent does not answer its session’s setup', () => {
     const status = harness.controller.currentStatus;
     assert.equal(status.state, 'error');
     assert.equal(status.error?.kind, 'timeout');
+    // Named as the user knows it (the picker's label), not by the name the program gives itself.
     assert.equal(
       status.error?.message,
-      'Demo agent (offline) did not answer session/new (opening a session for the chat) within 20 s.',
+      'Test a did not answer session/new (opening a session for the chat) within 20 s.',
     );
     assert.ok(status.error?.stderrTail?.includes(FATAL), 'the card quotes the agent');
     assert.equal(status.said, undefined, 'the wait is over: the card has the line');

@@ -29,7 +29,7 @@ export interface AgentClientOptions {
   readonly command: AgentCommand;
   readonly ports: ClientPorts;
   readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
-  /** The agent's name for messages until `initialize` says its own (the configured label). */
+  /** The agent's name as the user knows it (the configured label), for messages; else its own, from `initialize`. */
   readonly label?: string;
   /** How long each kind of request may go unanswered (`DEFAULT_DEADLINES` for what is not given). */
   readonly deadlines?: Partial<RequestDeadlines>;
@@ -99,7 +99,8 @@ export class AgentClient implements Disposable {
     this.deadline = {
       deadlines: { ...DEFAULT_DEADLINES, ...options.deadlines },
       clock: options.clock ?? systemClock,
-      agentName: () => this.description?.name ?? options.label ?? path.basename(options.command.command),
+      // The name the user gave it (the picker's) says which agent; the one it calls itself may be another's.
+      agentName: () => options.label ?? this.description?.name ?? path.basename(options.command.command),
       stderrTail: () => this.process.stderr.lastLines(20),
     };
     this.opener = new SessionOpener({
@@ -219,6 +220,11 @@ export class AgentClient implements Disposable {
       elicitation: this.options.ports.elicitation !== undefined,
     });
     this.logger.info(`Connected to ${this.description.name} (ACP v${this.description.protocolVersion})`);
+  }
+
+  /** The agent's name as the user knows it (the configured label), else the one it gives itself. */
+  get displayName(): string {
+    return this.deadline.agentName();
   }
 
   get info(): AgentDescription {

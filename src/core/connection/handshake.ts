@@ -44,7 +44,9 @@ export function clientCapabilities(options: {
   return {
     ...CLIENT_CAPABILITIES,
     ...(options.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
-    ...(options.terminalAuth ? { auth: { terminal: true } } : {}),
+    // `auth.terminal` is v1's field; Claude Code's adapter (the registry's 0.16 reads only this one) and
+    // other Zed-era agents still look for `_meta["terminal-auth"]`, and offer a login we cannot run without it.
+    ...(options.terminalAuth ? { auth: { terminal: true }, _meta: { 'terminal-auth': true } } : {}),
   };
 }
 

@@ -42,7 +42,9 @@ export async function openChat(page: Page, { timeout = 30_000 } = {}): Promise<F
       await item.click();
     }
     try {
-      await webview.first().waitFor({ state: 'attached', timeout: 5_000 });
+      // Visible, not only attached: a click while the sidebar restores after a reload can close it again,
+      // leaving the view's frame in the page but off screen (seen: the composer 'outside of the viewport').
+      await webview.first().waitFor({ state: 'visible', timeout: 5_000 });
       break;
     } catch (error) {
       if (Date.now() > deadline) {

@@ -27,7 +27,8 @@ export interface WorkbenchLifecycle {
  * Call it at the top of a `describe`; the window is shared because it is slow to start.
  */
 export function useWorkbench(
-  setup: WorkbenchLifecycleOptions | (() => WorkbenchLifecycleOptions) = {},
+  setup:
+    WorkbenchLifecycleOptions | (() => WorkbenchLifecycleOptions | Promise<WorkbenchLifecycleOptions>) = {},
 ): WorkbenchLifecycle {
   // A function is called in the suite's `before`, so what it prepares (a temp folder, a PATH) is made
   // only when the suite runs.
@@ -57,7 +58,7 @@ export function useWorkbench(
 
   before(async function () {
     if (typeof setup === 'function') {
-      options = setup();
+      options = await setup();
     }
     running = await startWorkbench(options);
     if (options.layout !== undefined) {
@@ -65,7 +66,9 @@ export function useWorkbench(
     }
     if (options.openChat !== false) {
       try {
-        chatFrame = await openChat(running.page);
+        // The first opening activates the extension and loads the chat's bundle in a cold window: on a
+        // busy machine (CI, other suites beside it) that alone took over 30 s (run 2 of 10 failed there).
+        chatFrame = await openChat(running.page, { timeout: 60_000 });
       } catch (error) {
         // The chat never showed: what the workbench logged is the clue (afterEach does not run for this).
         await reportFailure(

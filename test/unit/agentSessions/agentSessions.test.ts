@@ -1,4 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ProbeSessions, type ProbeSessionMemory } from '../../../src/chat/probeSessions';
+import { diagnoseAgent } from '../../../src/features/doctor/chat/agentDoctor';
 import type { AgentSessionGroup } from '../../../src/protocol';
 import { ChatHarness, testAgent, until } from '../support/chatHarness';
 
@@ -141,5 +146,61 @@ describe('chat: the agent sessions (session/list) in the chat list', () => {
     const group = pages('a').at(-1);
     assert.deepEqual(group?.sessions, []);
     assert.match(group?.error ?? '', /Invalid params/);
+  });
+});
+
+describe('chat: the sessions the agent check opened', () => {
+  let chat: ChatHarness | undefined;
+  let stateDir: string;
+  beforeEach(() => {
+    stateDir = mkdtempSync(path.join(tmpdir(), 'acp-probe-state-'));
+  });
+  afterEach(async () => {
+    await chat?.dispose();
+    chat = undefined;
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  /** A globalState stand-in. */
+  function memory(): ProbeSessionMemory {
+    const values = new Map<string, unknown>();
+    return { get: (key) => values.get(key), update: async (key, value) => void values.set(key, value) };
+  }
+
+  it('are left out of the list of an agent that can neither close nor delete them (no "Untitled session")', async () => {
+    // Claude Code's adapter 0.16 lists its sessions but cannot end one: the check's session stays on its list.
+    const agent = testAgent('a', { TEST_AGENT_STATE_DIR: stateDir, TEST_AGENT_NO_CLOSE: '1' });
+    const probes = new ProbeSessions(memory());
+    chat = new ChatHarness({ agents: [agent], probeSessions: probes });
+    const opened: string[] = [];
+    const diagnosis = await diagnoseAgent(agent, 'configured', {
+      cwd: chat.dir,
+      onProbeSession: (agentId, sessionId) => {
+        opened.push(sessionId);
+        void probes.remember(agentId, sessionId);
+      },
+    });
+    assert.ok(diagnosis.session?.ok, JSON.stringify(diagnosis.session));
+    assert.equal(opened.length, 1, 'the check opened one session and said so');
+    assert.ok(probes.has('a', opened[0]!));
+    const harness = chat;
+    await harness.ready();
+    await harness.controller.handleMessage({ type: 'list_agent_sessions' });
+    const listed = harness.view
+      .of('agent_sessions')
+      .flatMap((message) => message.groups.flatMap((group) => group.sessions.map((s) => s.sessionId)));
+    assert.equal(listed.length, 1, `only the chat's own session is listed: ${listed.join(', ')}`);
+    assert.ok(!listed.includes(opened[0]!), 'the check’s session is not listed');
+  });
+
+  it('are ended where the agent can, so they are not on its list at all', async () => {
+    const agent = testAgent('a', { TEST_AGENT_STATE_DIR: stateDir });
+    const opened: string[] = [];
+    await diagnoseAgent(agent, 'configured', {
+      cwd: stateDir,
+      onProbeSession: (_agentId, sessionId) => opened.push(sessionId),
+    });
+    assert.equal(opened.length, 1);
+    assert.deepEqual(readdirSync(stateDir), [], 'the check’s session was deleted (session/delete)');
   });
 });

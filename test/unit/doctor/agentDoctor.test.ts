@@ -116,7 +116,11 @@ describe('agent doctor', () => {
     assert.equal(diagnosis.initialize, undefined);
     assert.match(diagnosis.problems[0]!.problem, /exited with code 3 before it answered `initialize`/);
     assert.ok(diagnosis.stderrTail?.includes('fatal: no config file'), JSON.stringify(diagnosis.stderrTail));
-    assert.match(diagnosis.problems[0]!.fix, /^Read its output below/);
+    // Its own reason, quoted in the fix rather than a pointer elsewhere.
+    assert.match(
+      diagnosis.problems[0]!.fix,
+      /^The agent said: “fatal: no config file”\. Run the same command/,
+    );
   });
 
   it('does not point at output an exiting agent never wrote', async () => {
@@ -125,6 +129,34 @@ describe('agent doctor', () => {
     assert.match(diagnosis.problems[0]!.problem, /exited with code 3 before it answered `initialize`/);
     assert.doesNotMatch(diagnosis.problems[0]!.fix, /output below/);
     assert.match(diagnosis.problems[0]!.fix, /^It wrote no output: run the same command in a terminal/);
+  });
+
+  it('quotes what the agent printed on stderr when it hangs on session/new (scrubbed, bounded, one line)', async () => {
+    const fatal =
+      'Error: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
+    const hanging = testAgent('hang', { TEST_AGENT_HANG_SESSION_NEW: fatal });
+    const diagnosis = await diagnoseAgent(hanging, 'configured', { cwd, stepTimeoutMs: 1500 });
+    assert.equal(verdictOf(diagnosis), 'problem');
+    assert.match(diagnosis.problems[0]!.problem, /could not create a session: .*session\/new/);
+    assert.equal(
+      diagnosis.problems[0]!.fix,
+      `The agent said: “${fatal.replace(/_/g, '\\_')}”. Fix what it names (run \`${process.execPath} ${TEST_AGENT_JS}\` in a terminal to see it there too), then check again.`,
+    );
+    assert.ok(diagnosis.stderrTail?.includes(fatal), 'its output is in the report too');
+    assert.doesNotMatch(diagnosis.problems[0]!.fix, /Show Agent Log/);
+  });
+
+  it('quotes only a line that gives a reason, bounded, never the agent’s chatter', async () => {
+    const long = `Error: ${'x'.repeat(5_000)}`;
+    const chatty = testAgent('chatty', { TEST_AGENT_HANG_SESSION_NEW: long });
+    const diagnosis = await diagnoseAgent(chatty, 'configured', { cwd, stepTimeoutMs: 1000 });
+    const fix = diagnosis.problems[0]!.fix;
+    assert.match(fix, /^The agent said: “Error: x+… \\\[cut: 4,707 more characters\\\]”/);
+    assert.ok(fix.length < 600, `bounded: ${fix.length} characters`);
+    const calm = testAgent('calm', { TEST_AGENT_HANG_SESSION_NEW: 'still warming up the model' });
+    const quiet = await diagnoseAgent(calm, 'configured', { cwd, stepTimeoutMs: 1000 });
+    assert.doesNotMatch(quiet.problems[0]!.fix, /The agent said/);
+    assert.match(quiet.problems[0]!.fix, /^Read its output below/);
   });
 
   it('gives up on an agent that never answers initialize, within the step timeout', async () => {

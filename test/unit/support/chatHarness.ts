@@ -20,6 +20,7 @@ import type { AgentDefinition } from '../../../src/chat/agentSettings';
 import type { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
 import { ChatController } from '../../../src/chat/chatController';
 import type { ChatContributionFactory } from '../../../src/chat/chatContribution';
+import type { ProbeSessions } from '../../../src/chat/probeSessions';
 import { agentSessionsContribution } from '../../../src/features/agentSessions/chat/agentSessionsContribution';
 import {
   checkpointsContribution,
@@ -116,6 +117,8 @@ export interface HarnessOptions {
   readonly clock?: Clock;
   /** The agents' request deadlines (the defaults for what is not given). */
   readonly deadlines?: Partial<RequestDeadlines>;
+  /** The sessions the agent check opened (the chat list leaves them out). */
+  readonly probeSessions?: ProbeSessions;
 }
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
@@ -211,7 +214,10 @@ export class ChatHarness {
       terminalsContribution(this.terminals),
       mentionsContribution(options.mentions),
       ...(options.currentFile ? [currentFileContribution(options.currentFile)] : []),
-      agentSessionsContribution(),
+      agentSessionsContribution(
+        options.probeSessions &&
+          ((agentId, sessionId) => options.probeSessions?.has(agentId, sessionId) === true),
+      ),
       forksContribution(changes && ((thread, entryId) => restoreBeforeMessage(changes, thread, entryId))),
       ...(this.hunks ? [hunkReviewContribution(this.hunks, readIfThere)] : []),
       ...(options.moreContributions?.(this) ?? []),

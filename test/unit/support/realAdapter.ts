@@ -128,6 +128,8 @@ export interface RealAdapterOptions {
   /** The model's script (default: a one-line answer); `stub.setScript` changes it later. */
   readonly script?: LlmScript;
   readonly policy?: PermissionPolicy;
+  /** Advertise terminal sign-in, as the chat in VS Code does. */
+  readonly terminalAuth?: boolean;
 }
 
 const TRACE = /^(client → agent|agent → client) (.*)$/s;
@@ -165,6 +167,7 @@ export async function startRealAdapter(options: RealAdapterOptions = {}): Promis
       },
       ports: { fileSystem, permissions, terminals, logger },
       traceProtocol: true,
+      ...(options.terminalAuth ? { terminalAuth: true } : {}),
     });
     const startMs = Date.now() - started;
     cleanups.push(async () => {

@@ -19,6 +19,8 @@ export interface AgentSessionsDeps {
   readonly presenter: ViewPresenter;
   /** Shows chat `chatId` in `view` (the chat commands' switch). */
   readonly switchChat: (chatId: string, view: ViewSlot) => Promise<void>;
+  /** Whether a listed session is one the agent check opened to test a sign-in: never shown. */
+  readonly isProbe?: (agentId: string, sessionId: string) => boolean;
 }
 
 /** What one agent's listing kept: how many rows, and each row's title and folder (for a chat opened from it). */
@@ -132,6 +134,7 @@ export class AgentSessionsBrowser {
       const room = Math.max(0, MAX_AGENT_SESSIONS - listing.count);
       const sessions = (Array.isArray(response.sessions) ? response.sessions : [])
         .filter(openable)
+        .filter((info) => !this.deps.isProbe?.(agentId, info.sessionId))
         .slice(0, room)
         .map((info) => this.row(agentId, info, listing));
       listing.count += sessions.length;

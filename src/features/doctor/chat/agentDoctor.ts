@@ -3,10 +3,11 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AgentClient, type AgentClientOptions } from '../../../core/connection/agentClient';
 import { DEFAULT_DEADLINES } from '../../../core/connection/deadlines';
-import { signInMethodsOf, type SignInMethod } from '../../../core/connection/authMethods';
+import { signInMethodsOf } from '../../../core/connection/authMethods';
 import type { AgentError } from '../../../core/connection/errors';
 import { AgentExitedError, classifyError, errorDetails } from '../../../core/connection/errors';
 import { ClientRefusalError, type ClientPorts } from '../../../core/ports';
+import { StderrLines } from '../../../core/connection/stderrLines';
 import { findOnPathAsync, spawnProgram, type Environment } from '../../../core/connection/spawnProgram';
 import type { AgentDefinition } from '../../../chat/agentSettings';
 import { installAdvice, type KnownAgent } from '../../../chat/agentPresets';
@@ -18,7 +19,7 @@ import type {
   InitializeFindings,
   SessionFindings,
 } from './diagnosis';
-import { escapeMarkdown } from './doctorReport';
+import { boundedText, MIN_NODE_MAJOR, sessionProblem, startProblem } from './doctorProblems';
 
 export interface DoctorOptions {
   /** The folder agents start in (the workspace). */
@@ -30,13 +31,19 @@ export interface DoctorOptions {
   readonly clientInfo?: AgentClientOptions['clientInfo'];
   /** The ACP Registry's agents, for the advice on a missing one (empty: generic advice). */
   readonly knownAgents?: readonly KnownAgent[];
+  /**
+   * Told each session the check opened (before it is ended): an agent that can neither close nor delete
+   * a session still lists it, and the chat list leaves it out.
+   */
+  readonly onProbeSession?: (agentId: string, sessionId: string) => void;
 }
+
+/** How many of the agent's last stderr lines the check keeps (each made safe and bounded as it arrives). */
+const SAID_LINES = 20;
 
 /** Commands known to print their version with `--version` (a wrapper like `npx` would print its own). */
 const HAS_VERSION_FLAG = new Set(['copilot', 'claude-agent-acp', 'gemini', 'codex-acp', 'opencode']);
 
-/** The Node major the agents we know need (and this extension's own engines.node). */
-const MIN_NODE_MAJOR = 20;
 const DEFAULT_STEP_TIMEOUT_MS = DEFAULT_DEADLINES.sessionMs;
 
 /** Checks every agent in parallel; each step of each check has its own timeout. */
@@ -73,13 +80,18 @@ export async function diagnoseAgent(
   if (!foundAt) {
     problems.push({
       problem: `\`${agent.command}\` was not found${agent.command.includes('/') || agent.command.includes('\\') ? '' : ' on PATH'}.`,
-      fix: installAdvice(agent.command, options.knownAgents ?? []),
+      fix: installAdvice(agent, options.knownAgents ?? []),
     });
     return finish({});
   }
 
   const { version, nodeVersion } = await programVersions(agent, foundAt, env, stepTimeoutMs, problems);
 
+  const said: string[] = [];
+  const stderr = new StderrLines((line) => {
+    said.push(line);
+    said.splice(0, said.length - SAID_LINES);
+  });
   let client: AgentClient | undefined;
   try {
     const initStarted = performance.now();
@@ -90,24 +102,36 @@ export async function diagnoseAgent(
       // The chat's own deadlines, each step given the check's time.
       deadlines: { startMs: stepTimeoutMs, sessionMs: stepTimeoutMs, requestMs: stepTimeoutMs },
       ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+      // Advertised as the chat does, so the agent lists the ways to sign in the chat's Sign in offers.
+      terminalAuth: true,
+      onStderr: (text) => stderr.push(text),
       processOptions: { stopGraceMs: 1000 },
     });
     const initialize = initializeFindings(client, initStarted);
-    const session = await trySession(client, options.cwd);
+    const session = await trySession(client, options.cwd, (id) => options.onProbeSession?.(agent.id, id));
     if (!session.ok) {
-      problems.push(sessionProblem(session, initialize.signInMethods, agent));
+      problems.push(sessionProblem(session, initialize.signInMethods, agent, said));
     }
-    return finish({ foundAt, version, nodeVersion, initialize, session });
+    const stderrTail = session.ok ? [] : said;
+    return finish({
+      foundAt,
+      version,
+      nodeVersion,
+      initialize,
+      session,
+      ...(stderrTail.length ? { stderrTail } : {}),
+    });
   } catch (error) {
     const failure = classifyError(error);
-    const stderrTail = failure instanceof AgentExitedError ? failure.stderrTail : undefined;
-    problems.push(startProblem(failure, agent, stderrTail ?? []));
+    const exitTail = failure instanceof AgentExitedError ? failure.stderrTail : [];
+    const stderrTail = exitTail.length > 0 ? exitTail : said;
+    problems.push(startProblem(failure, agent, stderrTail));
     const startError = agentSaid(failure).details;
     return finish({
       foundAt,
       version,
       nodeVersion,
-      ...(stderrTail?.length ? { stderrTail } : {}),
+      ...(stderrTail.length ? { stderrTail: [...stderrTail] } : {}),
       ...(startError ? { startError } : {}),
     });
   } finally {
@@ -155,11 +179,16 @@ function initializeFindings(client: AgentClient, initStarted: number): Initializ
   };
 }
 
-async function trySession(client: AgentClient, cwd: string): Promise<SessionFindings> {
+async function trySession(
+  client: AgentClient,
+  cwd: string,
+  opened: (sessionId: string) => void,
+): Promise<SessionFindings> {
   const started = performance.now();
   try {
     const session = await client.newSession({ cwd });
     const ms = Math.round(performance.now() - started);
+    opened(session.id);
     // The check's session is of no use to anyone: ended where the agent lets us, so it lists no empty chat.
     await client.discardSession(session.id);
     return { ok: true, ms };
@@ -176,83 +205,6 @@ async function trySession(client: AgentClient, cwd: string): Promise<SessionFind
 function agentSaid(failure: AgentError): AgentSaid {
   const details = errorDetails(failure);
   return details.code !== undefined || details.data !== undefined ? { details } : {};
-}
-
-function sessionProblem(
-  session: Extract<SessionFindings, { ok: false }>,
-  methods: readonly SignInMethod[],
-  agent: AgentDefinition,
-): DoctorProblem {
-  if (session.signedIn === false) {
-    return {
-      problem: `Not signed in: the agent answered "${escapeMarkdown(session.message)}".`,
-      fix: signInFix(methods, agent),
-    };
-  }
-  return {
-    problem: `The agent started but could not create a session: ${escapeMarkdown(session.message)}`,
-    fix: 'Open _ACP: Show Agent Log_ for the agent’s own output; check its settings and that the workspace folder is readable.',
-  };
-}
-
-/** What to do to sign in, from the methods the agent offers. */
-function signInFix(methods: readonly SignInMethod[], agent: AgentDefinition): string {
-  if (methods.length === 0) {
-    return `Sign in with the agent’s own command line (run \`${agent.command}\` in a terminal and follow its login), then check again.`;
-  }
-  const ways = methods.map((method) => {
-    switch (method.kind) {
-      case 'agent':
-        return `**${method.name}** (the chat’s _Sign in_ button)`;
-      case 'terminal':
-        return `**${method.name}** (the chat’s _Sign in_ button runs \`${[method.command ?? agent.command, ...method.args].join(' ')}\` in a terminal)`;
-      case 'env_var':
-        return `**${method.name}**: set ${method.variables.map((v) => `\`${v.name}\``).join(', ')} (the chat’s _Sign in_ button asks for it and keeps it in VS Code’s secret storage)`;
-      default: {
-        const never: never = method;
-        return String(never);
-      }
-    }
-  });
-  return `Sign in: ${ways.join('; or ')}. Then check again.`;
-}
-
-function startProblem(
-  failure: AgentError,
-  agent: AgentDefinition,
-  stderrTail: readonly string[],
-): DoctorProblem {
-  const commandLine = [agent.command, ...agent.args].join(' ');
-  switch (failure.kind) {
-    case 'timeout':
-      return {
-        problem: `\`${commandLine}\` started but did not answer \`initialize\`: ${escapeMarkdown(failure.message)}`,
-        fix: 'Check that these arguments make it speak ACP on stdio (e.g. `copilot --acp --stdio`, `gemini --acp`, `opencode acp`); an older version may not support ACP — update it.',
-      };
-    case 'not_supported':
-      return {
-        problem: escapeMarkdown(failure.message),
-        fix: 'Update the agent to a version that speaks ACP v1.',
-      };
-    case 'process_exited': {
-      const nodeTooOld = stderrTail.some((line) =>
-        /SyntaxError|requires? (a )?node|node(\.js)? (version|>=|v?\d+)|Unsupported engine/i.test(line),
-      );
-      return {
-        problem: `\`${commandLine}\` ${failure.message.replace(/^The agent /, '').replace(/\.$/, '')} before it answered \`initialize\`.`,
-        fix: nodeTooOld
-          ? `Its output points at the Node.js version: this agent needs Node ≥ ${MIN_NODE_MAJOR}. Install a current Node.js, then restart VS Code.`
-          : stderrTail.length > 0
-            ? 'Read its output below; run the same command in a terminal to see it fail there too. Check the arguments and `env` in `acpAgents.agents`.'
-            : 'It wrote no output: run the same command in a terminal to see why it stops. Check the arguments and `env` in `acpAgents.agents`.',
-      };
-    }
-    default:
-      return {
-        problem: `Starting \`${commandLine}\` failed: ${escapeMarkdown(boundedText(failure.message))}`,
-        fix: 'Open _ACP: Show Agent Log_ for details, and check the command in `acpAgents.agents`.',
-      };
-  }
 }
 
 /** The doctor never prompts, so an agent that asks for files, terminals or permissions is refused. */
@@ -338,9 +290,4 @@ function firstLineOf(
       resolve(code === 0 && line ? boundedText(line, 120) : undefined);
     });
   });
-}
-
-function boundedText(text: string, max = 300): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }

@@ -9,7 +9,7 @@ import type { AgentDefinition } from '../../../chat/agentSettings';
  */
 
 /** Where an agent in the report comes from. */
-export type AgentOrigin = 'configured' | 'detected' | 'preset' | 'built-in';
+export type AgentOrigin = 'configured' | 'registry' | 'detected' | 'preset' | 'built-in';
 
 /** One thing wrong with an agent, and what the user can do about it. */
 export interface DoctorProblem {

@@ -21,6 +21,7 @@ export interface ReportContext {
 
 const ORIGIN_LABEL: Readonly<Record<AgentOrigin, string>> = {
   configured: 'configured in `acpAgents.agents`',
+  registry: 'added from the ACP Registry with _Add Agent…_',
   detected: 'detected on PATH',
   preset: 'known agent',
   'built-in': 'built in',

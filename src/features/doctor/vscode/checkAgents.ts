@@ -5,10 +5,12 @@ import { plainText } from '../../../core/thread/agentText';
 import { scrubSecrets } from '../../../core/secrets/secrets';
 import { notAllowedDiagnosis, notCheckedDiagnosis } from '../chat/restrictedCheck';
 import type { WorkspaceDefinition } from '../../../chat/workspaceConsent';
+import type { ProbeSessions } from '../../../chat/probeSessions';
 import { diagnoseAgents } from '../chat/agentDoctor';
 import type { AgentDiagnosis, AgentOrigin } from '../chat/diagnosis';
-import { AGENT_PRESETS, type KnownAgent } from '../../../chat/agentPresets';
-import { DEMO_AGENT_ID, type AgentDefinition } from '../../../chat/agentSettings';
+import type { KnownAgent } from '../../../chat/agentPresets';
+import type { AgentDefinition } from '../../../chat/agentSettings';
+import { agentsToCheck } from '../chat/agentsToCheck';
 import { renderDoctorReport, verdictOf } from '../chat/doctorReport';
 import type { AgentCatalog } from '../../../vscode/agentCatalog';
 import { processRuns } from '../../../core/connection/processRuns';
@@ -27,6 +29,8 @@ export interface CheckAgentsDeps {
   readonly knownAgents?: () => Promise<readonly KnownAgent[]>;
   /** Whether an agent the workspace's own settings define may run (asked once per definition). */
   readonly allowProgram?: (agent: AgentDefinition, origin: WorkspaceDefinition) => Promise<boolean>;
+  /** Where the sessions the check opens are noted, so the chat list leaves them out. */
+  readonly probeSessions?: ProbeSessions;
 }
 
 /** What the command returns (for tests and other extensions): the findings and where the report is. */
@@ -120,6 +124,7 @@ async function diagnose(
           version: deps.extensionVersion,
         },
         knownAgents: knownAgents ?? [],
+        onProbeSession: (agentId, sessionId) => void deps.probeSessions?.remember(agentId, sessionId),
       }),
   );
 }
@@ -168,23 +173,6 @@ const WorkspaceAgentSchema = z.object({
   command: z.string(),
   args: z.array(z.string()).catch([]),
 });
-
-/** The chat's agents (configured, detected, or the demo), then the known agents it does not offer. */
-function agentsToCheck(
-  offered: readonly AgentDefinition[],
-): { agent: AgentDefinition; origin: AgentOrigin }[] {
-  const originOf = (agent: AgentDefinition): AgentOrigin =>
-    agent.id === DEMO_AGENT_ID
-      ? 'built-in'
-      : AGENT_PRESETS.some((preset) => preset.id === agent.id)
-        ? 'detected'
-        : 'configured';
-  const checked = offered.map((agent) => ({ agent, origin: originOf(agent) }));
-  const missing = AGENT_PRESETS.filter(
-    (preset) => !offered.some((agent) => agent.command === preset.command),
-  );
-  return [...checked, ...missing.map((agent) => ({ agent, origin: 'preset' as const }))];
-}
 
 const ADD_AGENT = 'Add Agent…';
 
