@@ -2,9 +2,10 @@ import type { ViewMessage } from '../src/protocol';
 import type { ChatStore } from './store';
 
 /**
- * Tells the host when the user starts writing a message — the message box gains focus, or text is typed
- * after a turn ended — so that it can take the next turn's checkpoint ahead, off the send path. While
- * typing it is said once per turn; never while a turn runs (the agent may still be changing files).
+ * Tells the host when the user starts writing a message — clicks into the message box, or types after a
+ * turn ended — so that it can take the next turn's checkpoint ahead, off the send path. While typing it is
+ * said once per turn; never while a turn runs (the agent may still be changing files). Not on focus: the
+ * chat focuses its message box by itself when it opens (the host's warm-up checkpoint covers that).
  */
 export function signalComposing(
   input: HTMLElement,
@@ -22,6 +23,6 @@ export function signalComposing(
       post({ type: 'composing' });
     }
   };
-  input.addEventListener('focus', () => say(true));
+  input.addEventListener('pointerdown', () => say(true));
   input.addEventListener('input', () => say(false));
 }

@@ -5,24 +5,24 @@ import { useChatPages } from './support/suite';
 describe('webview: the host hears when the user starts writing (the checkpoint is taken ahead of Send)', () => {
   const chat = useChatPages();
 
-  it('says so when the message box gains focus, once per turn while typing, and never while a turn runs', async () => {
+  it('says so when the message box is clicked, once per turn while typing, and never while a turn runs', async () => {
     const page = await chat.open();
     await page.host(snapshot({}));
     await page.frame();
     const input = page.page.locator('.composer-input');
-    await input.blur();
+    await page.frame();
+    assert.equal((await page.postedOf('composing')).length, 0, 'the chat focusing its message box is not the user');
     await page.clearPosted();
 
-    await input.focus();
+    await input.click();
     await input.pressSequentially('Fix it');
-    assert.equal((await page.postedOf('composing')).length, 1, 'focus said it; typing on did not repeat it');
+    assert.equal((await page.postedOf('composing')).length, 1, 'the click said it; typing on did not repeat it');
 
     await page.host(events(started(turn('t1'))));
     await page.frame();
     await page.clearPosted();
     await input.pressSequentially(' please');
-    await input.blur();
-    await input.focus();
+    await input.click();
     assert.equal((await page.postedOf('composing')).length, 0, 'not while the agent may still change files');
 
     await page.host(events(ended(turn('t1', { status: 'completed', endedAt: 1_700_000_001_000 }))));
