@@ -1,9 +1,10 @@
-import { DisposableStore, Emitter, type Disposable } from '../core/util/disposable';
+import { DisposableStore, type Disposable } from '../core/util/disposable';
 import type { Retention } from '../core/journal/journal';
 import type { PromptBlock } from '../core/session/promptBlocks';
 import type { ThreadEvent } from '../core/thread/threadTypes';
 import type { AgentStatus, AttachmentRef, ChatSummary, ViewState } from '../protocol';
 import { AgentChoice } from './agentChoice';
+import { WindowChatSignals } from './windowChatSignals';
 import { ChatActivity } from './chatActivity';
 import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';
 import { AgentPool, type AgentPoolDeps } from './agentPool';
@@ -59,12 +60,15 @@ export class ChatController implements Disposable {
   /** Prompts, Stop, sign-in, permission answers, mode and options (for the view that asks). */
   readonly turns: ChatTurns;
   readonly composer: ComposerActions;
-  private readonly statusEmitter = this.store.add(new Emitter<AgentStatus>());
-  /** The window's chat's agent state, for the status bar. */
-  readonly onStatus = this.statusEmitter.event;
-  private readonly workingEmitter = this.store.add(new Emitter<boolean>());
-  /** Whether the window's chat runs a turn, each time that changes (for the status bar). */
-  readonly onWorking = this.workingEmitter.event;
+  /** The window's chat's agent state and whether it runs a turn, for the status bar. */
+  private readonly windowSignals = this.store.add(
+    new WindowChatSignals({
+      chat: () => this.chats.get(this.windowSlot.chatId),
+      status: () => this.currentStatus,
+    }),
+  );
+  readonly onStatus = this.windowSignals.onStatus;
+  readonly onWorking = this.windowSignals.onWorking;
   /** Resolves once the journal has been read and the chats are back. */
   readonly restored: Promise<void>;
   /** What every chat is doing (running, waiting for the user, unread, failed): the list, tabs, badge, notices. */
@@ -203,9 +207,7 @@ export class ChatController implements Disposable {
 
   private agentStatus(agentId: string, status: AgentStatus): void {
     this.presenter.agentStatus(agentId, status);
-    if (agentId === this.chats.get(this.windowSlot.chatId)?.agentId) {
-      this.statusEmitter.fire(status);
-    }
+    this.windowSignals.agentStatus(agentId, status);
     if (status.state !== 'ready' && status.state !== 'starting') {
       for (const chat of this.chats.sorted()) {
         if (chat.agentId === agentId && !this.pool.running(agentId)) {
@@ -380,8 +382,7 @@ export class ChatController implements Disposable {
   private shown(view: ViewSlot): void {
     this.screenChanged();
     if (view === this.windowSlot) {
-      this.statusEmitter.fire(this.currentStatus);
-      this.workingEmitter.fire(this.activeChatRunning);
+      this.windowSignals.shown();
     }
   }
 
@@ -400,12 +401,7 @@ export class ChatController implements Disposable {
     this.contributions.threadEvent(chat, event);
     this.activity.threadEvent(chat, event);
     this.presenter.threadEvent(chat.id, event);
-    if (
-      chat.id === this.windowSlot.chatId &&
-      (event.type === 'turn_started' || event.type === 'turn_ended')
-    ) {
-      this.workingEmitter.fire(event.type === 'turn_started');
-    }
+    this.windowSignals.threadEvent(chat, event);
   }
 
   /** Writes every journal and stops every agent (deactivation). */

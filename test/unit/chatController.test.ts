@@ -6,6 +6,20 @@ describe('chat controller (host side of the chat view)', () => {
   const owned = ownedPerTest();
   const readyChat = useReadyChats();
 
+  it('tells the status bar when the window’s chat starts and ends a turn, and its agent’s state', async () => {
+    const chat = await readyChat({ agents: [testAgent('a')] });
+    const working: boolean[] = [];
+    const states: string[] = [];
+    chat.controller.onWorking((on) => working.push(on));
+    chat.controller.onStatus((status) => states.push(status.state));
+    await chat.send('hello');
+    await until(() => working.length === 2, 'the turn started and ended');
+    assert.deepEqual(working, [true, false]);
+    await chat.controller.restart();
+    await until(() => states.includes('ready'), 'the agent is ready again');
+    assert.deepEqual(states, ['idle', 'starting', 'ready'], 'stopped, starting, ready: each said');
+  });
+
   it('posts nothing before ready, then a full snapshot, then the agent status', async () => {
     const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     await chat.controller.restored;
