@@ -1,4 +1,3 @@
-import { abortable, isTimeout } from '../../../core/util/abortable';
 import { isLexicallyWithin } from '../../../core/files/pathConfinement';
 import type { CheckpointStore, FileChangeStat } from '../core/types';
 import type { Disposable } from '../../../core/util/disposable';
@@ -7,6 +6,7 @@ import type { Thread } from '../../../core/thread/thread';
 import type { TurnChanges, TurnFileChange } from '../../../core/thread/threadTypes';
 import { changesOf, decide, encode, pendingOf, turnChangesOf } from './cardUpdates';
 import type { CheckpointWorkspace } from './checkpointWorkspace';
+import { CheckpointTaking, type TakenCheckpoint } from './checkpointTaking';
 import { LiveRefresh } from './liveRefresh';
 import { putPartBack, type PartialUndo } from './putPartBack';
 import { TakeBack } from './takeBack';
@@ -34,12 +34,10 @@ export function lateCheckpointNote(seconds: number): string {
  */
 export class ChangeReview implements Disposable {
   private readonly options: ChangeReviewOptions;
-  private told = false;
   private readonly following = new Set<Disposable>();
   private coverage: TurnChanges['coverage'] = 'full';
-  private warming: Promise<void> | undefined;
-  /** A checkpoint being taken ahead of a Send (see `speculate`). */
-  private speculating: Promise<void> | undefined;
+  /** When checkpoints are taken: before a prompt, at the warm-up, ahead of Send. */
+  private readonly taking: CheckpointTaking;
   private readonly changed: Disposable;
   /** The folders the store records, once it is open: where a running turn's agent may write. */
   private folders: readonly string[] = [];
@@ -61,13 +59,15 @@ export class ChangeReview implements Disposable {
       store: () => this.store(),
       read: (id, path) => this.read(id, path),
     });
-    // Trust granted or a folder added: the warm-up that found nothing to do (or a smaller store) runs again.
-    this.changed = stores.onDidChange(() => {
-      if (this.warming !== undefined) {
-        this.warming = undefined;
-        this.warmUp();
-      }
+    this.taking = new CheckpointTaking({
+      stores,
+      store: () => this.store(),
+      workspace,
+      logger,
+      timeoutMs: this.options.checkpointTimeoutMs,
     });
+    // Trust granted or a folder added: the warm-up that found nothing to do (or a smaller store) runs again.
+    this.changed = stores.onDidChange(() => this.taking.warmUp(true));
   }
 
   /** `path`'s bytes at checkpoint `id` (for the diff editor); undefined when it did not exist. */
@@ -80,75 +80,21 @@ export class ChangeReview implements Disposable {
     return store.read(id, path);
   }
 
-  /**
-   * Takes a first checkpoint in the background (the chat opened): on a large workspace the first one
-   * stores every file once, which must not hold back the first prompt.
-   */
+  /** Takes a first checkpoint in the background (the chat opened): see `CheckpointTaking.warmUp`. */
   warmUp(): void {
-    this.warming ??= this.checkpoint().then(() => undefined);
+    this.taking.warmUp();
   }
 
-  /**
-   * The user is writing a message: the checkpoint its Send needs is taken now, off the send path (the
-   * store answers Send with it only while it proves nothing changed since). One at a time; on any
-   * failure Send takes its checkpoint as it always does.
-   */
+  /** The user is writing a message: the checkpoint for its Send is taken ahead (`CheckpointTaking`). */
   speculate(): void {
-    if (this.speculating !== undefined || this.disposed) {
-      return;
+    if (!this.disposed) {
+      this.taking.speculate();
     }
-    this.speculating = (async () => {
-      await this.stores.mayCheckpoint();
-      await (await this.store()).speculate?.();
-    })()
-      .catch((error: unknown) => this.logger.trace(`No checkpoint ahead: ${String(error)}`))
-      .finally(() => (this.speculating = undefined));
   }
 
-  /**
-   * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn; the
-   * prompt goes on). A checkpoint that takes longer than the limit (the first of a large folder on a busy
-   * machine) is not given up: it goes on in the background, and `late` resolves with it — the turn is
-   * followed from then on (see `follow`).
-   */
-  async checkpoint(
-    /** Stop pressed while the checkpoint is taken: it is given up at once. */
-    stopped?: AbortSignal,
-  ): Promise<{ readonly id: string } | { readonly problem: string; readonly late?: Promise<string> }> {
-    let creating: Promise<string> | undefined;
-    try {
-      const within = (): AbortSignal => {
-        const timeout = AbortSignal.timeout(this.options.checkpointTimeoutMs);
-        return stopped ? AbortSignal.any([timeout, stopped]) : timeout;
-      };
-      // Measuring a large storage against its cap takes a moment: Stop and the timeout apply to it too.
-      await abortable(this.stores.mayCheckpoint(), within());
-      const store = await this.store();
-      if (store.coverage === 'limited' && !this.told) {
-        this.told = true;
-        this.workspace.inform(
-          `Agent changes are only partly tracked: ${store.limitation ?? 'git is not available'}`,
-        );
-      }
-      creating = store.create();
-      creating.catch(() => undefined); // awaited below, or by the turn that follows it
-      return { id: await abortable(creating, within()) };
-    } catch (error) {
-      const seconds = Math.round(this.options.checkpointTimeoutMs / 1000);
-      if (creating !== undefined && isTimeout(error) && stopped?.aborted !== true) {
-        const problem = `The checkpoint before this turn was still being taken after ${seconds} s: the turn's changes are listed once it is done.`;
-        this.logger.warn(problem);
-        return { problem, late: creating };
-      }
-      const reason = isTimeout(error)
-        ? `it took longer than ${this.options.checkpointTimeoutMs} ms`
-        : error instanceof Error
-          ? error.message
-          : String(error);
-      const problem = `No checkpoint for this turn: ${reason}`;
-      this.logger.warn(problem);
-      return { problem };
-    }
+  /** Records the workspace before a prompt (see `CheckpointTaking.take`; `follow` takes a late one up). */
+  checkpoint(stopped?: AbortSignal): Promise<TakenCheckpoint> {
+    return this.taking.take(stopped);
   }
 
   /**
