@@ -1,5 +1,5 @@
-import { diffArrays } from 'diff';
 import { looksBinary } from '../../../core/files/binaryContent';
+import { patienceDiff } from './patienceDiff';
 
 /**
  * One change of a file between two versions (its baseline — the checkpoint before the turn, moved by
@@ -83,9 +83,8 @@ export function hunksBetween(before: readonly string[], after: readonly string[]
   let beforeLine = 0;
   let afterLine = 0;
   let open: { before: { start: number; count: number }; after: { start: number; count: number } } | undefined;
-  for (const part of diffArrays(before as string[], after as string[])) {
-    const count = part.count ?? part.value.length;
-    if (!part.added && !part.removed) {
+  for (const { kind, count } of patienceDiff(before, after)) {
+    if (kind === 'same') {
       if (open) {
         hunks.push(open);
         open = undefined;
@@ -95,7 +94,7 @@ export function hunksBetween(before: readonly string[], after: readonly string[]
       continue;
     }
     open ??= { before: { start: beforeLine, count: 0 }, after: { start: afterLine, count: 0 } };
-    if (part.removed) {
+    if (kind === 'removed') {
       open.before.count += count;
       beforeLine += count;
     } else {
