@@ -66,6 +66,21 @@ describe('checkpoints: the checkpoint taken ahead of Send', function () {
     assert.equal(Buffer.from((await store.read(sent, file('src/a.txt')))!).toString(), 'alpha\n');
   });
 
+  it('a second checkpoint ahead (another click into the box) while the first still holds runs no git', async () => {
+    const store = await openStore();
+    await store.create();
+    await store.speculate();
+    gitSince();
+    await store.speculate();
+    assert.deepEqual(gitSince(), [], 'the first one still holds');
+    fs.writeFileSync(file('src/a.txt'), 'ALPHA\n');
+    await store.speculate();
+    assert.notDeepEqual(gitSince(), [], 'a file changed: taken again');
+    const sent = await store.create();
+    assert.deepEqual(gitSince(), [], 'Send uses the new one');
+    assert.equal(Buffer.from((await store.read(sent, file('src/a.txt')))!).toString(), 'ALPHA\n');
+  });
+
   it('without the time to trust its stamps (files written just now), Send takes its checkpoint as before', async () => {
     const store = await openStore(() => Date.now());
     await store.speculate();

@@ -115,18 +115,21 @@ export class ShadowRepo {
    * proven to still hold.
    */
   checkpoint(): Promise<string> {
-    return this.queue.run(async () => {
-      const proof = this.proof;
-      if (
-        proof !== undefined &&
-        proof.commit === this.newestCheckpoint?.commit &&
-        (await proof.holds(this.listing))
-      ) {
-        return proof.commit;
-      }
-      this.proof = undefined;
-      return this.checkpointNow();
-    });
+    return this.queue.run(async () => (await this.provenCheckpoint()) ?? this.checkpointNow());
+  }
+
+  /** The checkpoint taken ahead, while its proof holds (else the proof is dropped); run in the queue. */
+  private async provenCheckpoint(): Promise<string | undefined> {
+    const proof = this.proof;
+    if (
+      proof !== undefined &&
+      proof.commit === this.newestCheckpoint?.commit &&
+      (await proof.holds(this.listing))
+    ) {
+      return proof.commit;
+    }
+    this.proof = undefined;
+    return undefined;
   }
 
   /**
@@ -135,6 +138,9 @@ export class ShadowRepo {
    */
   speculate(): Promise<void> {
     return this.queue.run(async () => {
+      if ((await this.provenCheckpoint()) !== undefined) {
+        return; // the one taken ahead still holds: a click into the box costs a look at the stamps only
+      }
       // Bare: listing the index reads no file of the folder.
       const indexed = async () =>
         splitNul((await this.runGit(['ls-files', '-z', '--cached'], { bare: true })).stdout.toString('utf8'));
