@@ -6,6 +6,8 @@ import type { HostMessage } from '../src/protocol';
 import { sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { bareSession, benchChat } from './benchClients';
 
+/** How long the simulated user takes to type the message, after clicking into the box. */
+const TYPING_MS = 1_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 /** One round trip, ms after Enter: the first host message, the turn started, the answer's first chunk, the DOM, the paint. */
@@ -114,6 +116,9 @@ export async function roundTrips(chat: Frame, echo: Frame): Promise<{ ours: Roun
     }
     const text = `ping ${run}-${Date.now()}`;
     await chat.evaluate(ROUND_TRIP_PROBE(`You said: ${text}`));
+    // A user clicks into the box and takes a moment to type: the checkpoint is taken meanwhile (ahead of Send).
+    await chat.locator('.composer-input').click();
+    await chat.waitForTimeout(TYPING_MS);
     const turnId = await sendPrompt(chat, text);
     await chat.waitForFunction(
       () => (window as unknown as { __roundTrip: { paintedAt: number } }).__roundTrip.paintedAt > 0,
