@@ -8,6 +8,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
@@ -133,6 +135,27 @@ describe('hunk review: Keep / Undo of one hunk through the change card’s Undo,
     assert.ok(readFileSync(path.join(elsewhere, 't.txt')).equals(AFTER), 'the outside file is unchanged');
     assert.match(turn()?.changes?.files[0]?.problem ?? '', /Left alone/);
     assert.equal(row('sub/t.txt'), '+3 -2 pending');
+  });
+
+  it('asks first, naming it, while another chat’s turn runs on the folder; declined, nothing is written', async () => {
+    await turnWriting({ 't.txt': { before: BEFORE, after: AFTER } });
+    const a = chat!.controller.viewState().chat?.chatId as string;
+    const gate = path.join(outside, 'gate');
+    execFileSync('mkfifo', [gate]);
+    await chat!.controller.handleMessage({ type: 'new_chat' });
+    await chat!.controller.connectActive();
+    const bEnded = chat!.send(`own shell cat ${gate}`);
+    await until(() => chat!.controller.viewState().chats?.some((c) => c.running) ?? false, 'chat B to run');
+    await chat!.controller.handleMessage({ type: 'switch_chat', chatId: a });
+    port.answer = false;
+    await chat!.hunks!.undo(file('t.txt'), 1);
+    assert.ok(
+      port.confirmations.at(-1)?.message.includes(`Chat “own shell cat ${gate}” is running on this folder`),
+      `chat B is named first: ${port.confirmations.at(-1)?.message}`,
+    );
+    assert.ok(readFileSync(file('t.txt')).equals(AFTER), 'declined: nothing written');
+    await writeFile(gate, 'go\n');
+    await bEnded;
   });
 
   it('asks before saving unsaved text with the undo; declined, nothing is written', async () => {
