@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
@@ -79,6 +80,40 @@ describe('checkpoints: the checkpoint taken ahead of Send', function () {
     const sent = await store.create();
     assert.deepEqual(gitSince(), [], 'Send uses the new one');
     assert.equal(Buffer.from((await store.read(sent, file('src/a.txt')))!).toString(), 'ALPHA\n');
+  });
+
+  it('checkpoints taken ahead that no Send used leave no checkpoint behind (the kept ones stay the turns’)', async () => {
+    const store = await openStore();
+    const refs = (): string[] => {
+      const shadows = path.join(fixture.storageDir, 'checkpoints');
+      const gitDir = path.join(
+        shadows,
+        fs.readdirSync(shadows).find((name) => !name.startsWith('.'))!,
+      );
+      const listed = execFileSync('git', [
+        '--git-dir',
+        gitDir,
+        'for-each-ref',
+        '--format=%(objectname)',
+        'refs/checkpoints/',
+      ]);
+      return listed.toString().split('\n').filter(Boolean).sort();
+    };
+    const first = (await store.create()).split('.').at(-1)!;
+    for (const text of ['one\n', 'two\n', 'three\n']) {
+      fs.writeFileSync(file('src/a.txt'), text);
+      await store.speculate();
+    }
+    fs.writeFileSync(file('src/a.txt'), 'sent\n');
+    const sent = (await store.create()).split('.').at(-1)!;
+    assert.deepEqual(
+      refs(),
+      [first, sent].sort(),
+      'the first checkpoint and Send’s; none of the three ahead',
+    );
+    await store.speculate();
+    assert.equal((await store.create()).split('.').at(-1), sent, 'nothing changed: the same checkpoint');
+    assert.deepEqual(refs(), [first, sent].sort());
   });
 
   it('without the time to trust its stamps (files written just now), Send takes its checkpoint as before', async () => {

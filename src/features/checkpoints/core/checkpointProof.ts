@@ -58,3 +58,61 @@ export class CheckpointProof {
 function sameFiles(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((rel, index) => rel === b[index]);
 }
+
+/**
+ * The checkpoints taken ahead of Send in one folder: the newest one's proof, and the commit of one no Send
+ * has used yet. Its ref goes when a newer checkpoint replaces it unused, so clicks into the message box
+ * while files change never push the turns' own checkpoints out of the ones kept.
+ */
+export class CheckpointsAhead {
+  private proof: CheckpointProof | undefined;
+  /** Made ahead (a new commit, not the newest checkpoint again), not yet returned by a Send. */
+  private unused: string | undefined;
+
+  constructor(
+    private readonly listing: ChangeListing,
+    /** Deletes the ref of checkpoint `commit` (its objects go with the next pruning). */
+    private readonly dropRef: (commit: string) => Promise<void>,
+  ) {}
+
+  /** The checkpoint taken ahead while its proof holds and it is still the newest (`newest`); else none. */
+  async proven(newest: string | undefined): Promise<string | undefined> {
+    const proof = this.proof;
+    if (proof !== undefined && proof.commit === newest && (await proof.holds(this.listing))) {
+      return proof.commit;
+    }
+    this.proof = undefined;
+    return undefined;
+  }
+
+  /** Takes a checkpoint ahead (`take`), with its proof (see `CheckpointProof.around`). */
+  async take(
+    indexed: () => Promise<string[]>,
+    take: () => Promise<string>,
+    newestBefore: string | undefined,
+  ): Promise<void> {
+    const { commit, proof } = await CheckpointProof.around(this.listing, indexed, take);
+    this.proof = proof;
+    if (commit !== newestBefore) {
+      await this.replaced(commit);
+      this.unused = commit;
+    }
+  }
+
+  /** A Send got checkpoint `commit`: one taken ahead is used, or replaced unused. */
+  async sent(commit: string): Promise<void> {
+    if (commit === this.unused) {
+      this.unused = undefined;
+    } else {
+      await this.replaced(commit);
+    }
+  }
+
+  private async replaced(by: string): Promise<void> {
+    const unused = this.unused;
+    if (unused !== undefined && unused !== by) {
+      this.unused = undefined;
+      await this.dropRef(unused);
+    }
+  }
+}

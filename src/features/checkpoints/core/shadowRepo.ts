@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
 import { ChangeListing, sortListed } from './changedFiles';
-import { CheckpointProof } from './checkpointProof';
+import { CheckpointsAhead } from './checkpointProof';
 import { stageSteadily } from './steadyStaging';
 import { forgetStatData } from './forgetStatData';
 import { CheckpointLists } from './checkpointLists';
@@ -47,8 +47,8 @@ export class ShadowRepo {
    * is the last to go, as a fresh one would be.
    */
   private newestCheckpoint: { tree: string; trailers: string; commit: string } | undefined;
-  /** The proof that the folder is still what the newest checkpoint, taken ahead, recorded. */
-  private proof: CheckpointProof | undefined;
+  /** The checkpoints taken ahead of Send: the newest one's proof, one no Send used yet. */
+  private readonly ahead: CheckpointsAhead;
   private readonly commits = new CheckpointCommits((args, run) => this.runGit(args, run), CHECKPOINT_REFS);
   private readonly lists = new CheckpointLists((args, input) => this.git(args, { input }));
   /** Files that moved while the newest snapshot read them: read again by the next one. */
@@ -84,6 +84,9 @@ export class ShadowRepo {
       forgetFolders: (dirs) => this.forgetFolders(dirs),
       ...(options.now === undefined ? {} : { now: options.now }),
     });
+    this.ahead = new CheckpointsAhead(this.listing, async (commit) => {
+      await this.runGit(['update-ref', '-d', `${CHECKPOINT_REFS}${commit}`, commit]);
+    });
     this.packing = new BackgroundPacking((args, runOptions) => this.runGit(args, runOptions), options);
   }
 
@@ -115,21 +118,11 @@ export class ShadowRepo {
    * proven to still hold.
    */
   checkpoint(): Promise<string> {
-    return this.queue.run(async () => (await this.provenCheckpoint()) ?? this.checkpointNow());
-  }
-
-  /** The checkpoint taken ahead, while its proof holds (else the proof is dropped); run in the queue. */
-  private async provenCheckpoint(): Promise<string | undefined> {
-    const proof = this.proof;
-    if (
-      proof !== undefined &&
-      proof.commit === this.newestCheckpoint?.commit &&
-      (await proof.holds(this.listing))
-    ) {
-      return proof.commit;
-    }
-    this.proof = undefined;
-    return undefined;
+    return this.queue.run(async () => {
+      const commit = (await this.ahead.proven(this.newestCheckpoint?.commit)) ?? (await this.checkpointNow());
+      await this.ahead.sent(commit);
+      return commit;
+    });
   }
 
   /**
@@ -138,14 +131,14 @@ export class ShadowRepo {
    */
   speculate(): Promise<void> {
     return this.queue.run(async () => {
-      if ((await this.provenCheckpoint()) !== undefined) {
+      const newest = this.newestCheckpoint?.commit;
+      if ((await this.ahead.proven(newest)) !== undefined) {
         return; // the one taken ahead still holds: a click into the box costs a look at the stamps only
       }
       // Bare: listing the index reads no file of the folder.
       const indexed = async () =>
         splitNul((await this.runGit(['ls-files', '-z', '--cached'], { bare: true })).stdout.toString('utf8'));
-      const { proof } = await CheckpointProof.around(this.listing, indexed, () => this.checkpointNow());
-      this.proof = proof;
+      await this.ahead.take(indexed, () => this.checkpointNow(), newest);
     });
   }
 
