@@ -34,6 +34,18 @@ const PALETTE_COMMANDS = [
   'acpAgents.updateAgents',
   'acpAgents.removeAgent',
   'acpAgents.focusChat',
+  'acpAgents.newChatInWorktree',
+  'acpAgents.hunks.keep',
+  'acpAgents.hunks.undo',
+  'acpAgents.hunks.keepFile',
+  'acpAgents.hunks.undoFile',
+  'acpAgents.hunks.next',
+  'acpAgents.hunks.previous',
+  'acpAgents.hunks.nextFile',
+  'acpAgents.hunks.previousFile',
+  'acpAgents.hunks.askForChange',
+  'acpAgents.editor.askForChange',
+  'acpAgents.hunks.openDiff',
 ];
 
 describe('commands: what the palette and menus offer (issue 4)', () => {
@@ -70,7 +82,11 @@ describe('commands: what the palette and menus offer (issue 4)', () => {
     const titles = contributes.menus['editor/context']!.map(
       (item) => contributes.commands.find((command) => command.command === item.command)?.title,
     );
-    assert.deepEqual(titles, ['ACP: Send to Copilot', 'ACP: Send to Agent…']);
+    assert.deepEqual(titles, [
+      'ACP: Send to Copilot',
+      'ACP: Send to Agent…',
+      'ACP: Ask the Agent for a Change…',
+    ]);
     const binding = contributes.keybindings.find((item) => item.command === 'acpAgents.sendToCopilot');
     assert.deepEqual([binding?.key, binding?.mac], ['ctrl+alt+a', 'cmd+alt+a']);
     // Ctrl+Alt+I is VS Code's own "Open Chat": ours must not shadow it.

@@ -62,6 +62,8 @@ export function registerHunkCommands(deps: HunkCommandDeps): vscode.Disposable[]
     run('acpAgents.hunks.nextFile', () => position.goFile(1)),
     run('acpAgents.hunks.previousFile', () => position.goFile(-1)),
     run('acpAgents.hunks.askForChange', (path, index) => askForChange(deps, position, path, index)),
+    // The editor's context menu shows titles without their category: its entry is titled "ACP: …".
+    run('acpAgents.editor.askForChange', () => askForChange(deps, position)),
     run('acpAgents.hunks.openDiff', () => position.wholeFile((path) => deps.openDiff(path))),
   ];
 }
