@@ -13,6 +13,7 @@ import {
   unrecordedWorktrees,
 } from '../../../src/features/worktrees/core/worktreeUpkeep';
 import { sandbox, userGit, type Sandbox } from './support/repo';
+import { until } from '../../support/until';
 
 describe('worktrees: bringing the work back', function () {
   this.timeout(30_000);
@@ -56,6 +57,33 @@ describe('worktrees: bringing the work back', function () {
     assert.equal(changed.added, 3);
     assert.equal(changed.unapplied, true);
     assert.deepEqual(readdirSync(scratch), [], 'the scratch folder is removed');
+  });
+
+  it('sees a file changed in place, size kept, in the second its worktree was made (git’s racy stat data)', async () => {
+    // git compares whole seconds here: a file changed in the checkout's second looks unchanged by its stat
+    // unless the index is no older than it. The copy of the index our snapshot reads must keep that time.
+    for (let run = 0; run < 3; run++) {
+      await until(() => Date.now() % 1000 < 300, 'the start of a second');
+      const second = Math.floor(Date.now() / 1000);
+      const made = await createWorktree(box.git, {
+        chatId: `racy-${run}`,
+        name: `racy-${run}`,
+        folder: box.repo,
+        include: [],
+        workspaceFolders: [box.repo],
+      });
+      writeFileSync(path.join(made.record.folder, 'app.txt'), 'one\nTWO\nthree\nfour\nfive\n');
+      if (Math.floor(Date.now() / 1000) !== second) {
+        continue; // the machine was too slow to stay in one second: this run proves nothing
+      }
+      await until(() => Math.floor(Date.now() / 1000) > second, 'the next second');
+      const changed = await worktreeChanges(box.git, made.record, scratch);
+      assert.deepEqual(
+        changed.files.map((file) => [file.rel, file.kind]),
+        [['app.txt', 'modified']],
+        `run ${run}`,
+      );
+    }
   });
 
   it("merges the agent's work with the user's uncommitted work, and touches nothing of git's until then", async () => {

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { GitPlace, RepoGit, RepoRunOptions } from './repoGit';
 
@@ -40,7 +40,7 @@ export class Scratch {
    */
   async snapshot(git: RepoGit, place: GitPlace): Promise<string> {
     const index = path.join(this.folder, `index-${++this.indexes}`);
-    await copyFile(path.join(place.gitDir, 'index'), index).catch(() => undefined);
+    await copyIndex(path.join(place.gitDir, 'index'), index);
     await git.run(place, ['add', '-A', '--', '.'], this.options(index));
     return git.text(place, ['write-tree'], this.options(index));
   }
@@ -53,6 +53,23 @@ export class Scratch {
   /** Removes the folder and everything in it. */
   async dispose(): Promise<void> {
     await rm(this.folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Copies a work tree's index with its modification time. git trusts an entry's stat data only when the
+ * file is older than the index ("racily clean" entries are read again): a copy made later would make a
+ * file changed in the same second as the checkout, with its size kept, look unchanged. The time is read
+ * before copying, so a copy of an index rewritten meanwhile only looks older (more files read again).
+ */
+async function copyIndex(source: string, target: string): Promise<void> {
+  try {
+    const { atime, mtime } = await stat(source);
+    await copyFile(source, target);
+    await utimes(target, atime, mtime);
+  } catch {
+    // No index yet (or none readable): git builds the snapshot from the files alone.
+    await rm(target, { force: true });
   }
 }
 
