@@ -118,11 +118,11 @@ for (const [theme, colorTheme] of THEMES) {
       await statusSays(page, 'Change 1 of 2 · file 1 of 2');
       await until(async () => (await lenses(page, 'Keep')) === 1, 'one hunk left in a.txt');
       // The cursor is still on the change it was at ("SIX"): the keyboard's Undo takes it back.
-      await page.keyboard.press('Control+Alt+Shift+N');
+      await page.keyboard.press('Control+Alt+Shift+U');
       await until(() => readFileSync(a, 'latin1') === A_AFTER, 'a.txt half kept');
       await openFile(page, 'b.txt');
       await statusSays(page, 'Change 1 of 1 · file 1 of 1');
-      await page.keyboard.press('Control+Alt+Shift+N');
+      await page.keyboard.press('Control+Alt+Shift+U');
       await until(() => readFileSync(b, 'latin1') === 'x\ny\n', 'b.txt undone');
       // Byte-exact: CRLF and the missing final newline kept.
       assert.ok(readFileSync(a).equals(Buffer.from(A_AFTER, 'latin1')));
@@ -136,9 +136,8 @@ for (const [theme, colorTheme] of THEMES) {
       await page.keyboard.type('2');
       await page.keyboard.press('Enter');
       await page.keyboard.press('Shift+End');
-      await runCommand(page, 'ACP: Ask the Agent for a Change…');
+      await runCommand(page, 'ACP: Ask the Agent for a Change…', { asks: 'Ask for a change' });
       const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await input.fill('make it lowercase');
       await input.press('Enter');
       await frame.getByText('Change a.txt:2').waitFor({ state: 'visible', timeout: UI_TIMEOUT });

@@ -254,8 +254,12 @@ export async function setLayout(
   await page.mouse.move(width - 5, height / 2);
 }
 
-/** Runs a command by its label from the command palette (F1), like a person does. */
-export async function runCommand(page: Page, label: string): Promise<void> {
+/**
+ * Runs a command by its label from the command palette (F1), like a person does. A command that asks in
+ * the same quick input (an input box) names what it asks (`asks`, part of the box's label): the palette
+ * then turns into that box instead of closing.
+ */
+export async function runCommand(page: Page, label: string, { asks }: { asks?: string } = {}): Promise<void> {
   // F1 works with the focus in a webview too: webviews pass keybindings on to the workbench.
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -267,7 +271,8 @@ export async function runCommand(page: Page, label: string): Promise<void> {
     .first();
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await row.click();
-  await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  const next = asks === undefined ? input : input.and(page.locator(`[aria-label*="${asks}"]`));
+  await next.waitFor({ state: asks === undefined ? 'hidden' : 'visible', timeout: UI_TIMEOUT });
 }
 
 /** Opens a workspace file by name with Quick Open (F1, then the name without ">"), like a person does. */
