@@ -19,14 +19,9 @@ import {
   waitForTurnStatus,
   WorkspaceTempFolder,
 } from './support/chat';
-import { useWorkbench } from './support/lifecycle';
+import { THEMES, useWorkbench } from './support/lifecycle';
 import { until } from '../support/until';
 import { repoRoot } from '../../scripts/tools.mjs';
-
-const THEMES = [
-  ['light', 'Default Light Modern'],
-  ['dark', 'Default Dark Modern'],
-] as const;
 
 /** The status bar's "Change n of m · file i of k" once it says `text`. */
 async function statusSays(page: Page, text: string): Promise<void> {

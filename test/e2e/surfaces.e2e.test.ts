@@ -19,12 +19,7 @@ import {
   waitForTurnStatus,
   WorkspaceTempFolder,
 } from './support/chat';
-import { useWorkbench } from './support/lifecycle';
-
-const THEMES = [
-  ['light', 'Default Light Modern'],
-  ['dark', 'Default Dark Modern'],
-] as const;
+import { THEMES, useWorkbench } from './support/lifecycle';
 
 /** The sidebar alone, as a person looks at it. */
 async function sidebarShot(page: Page, name: string): Promise<void> {

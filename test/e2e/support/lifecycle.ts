@@ -101,3 +101,9 @@ export function useWorkbench(
 
   return lifecycle;
 }
+
+/** VS Code's two default themes, as a suite that looks at both names them (file suffix, `workbench.colorTheme`). */
+export const THEMES = [
+  ['light', 'Default Light Modern'],
+  ['dark', 'Default Dark Modern'],
+] as const;
