@@ -1,5 +1,6 @@
 import type { AgentChoice } from './agentChoice';
 import type { AgentPool } from './agentPool';
+import { DEMO_AGENT_ID } from './agentSettings';
 import type { ChatCollection } from './chatCollection';
 import type { Conversation } from './conversation';
 import type { SessionCoordinator } from './sessionCoordinator';
@@ -36,6 +37,25 @@ export function chatOf(chats: ChatCollection, view: ViewSlot): Conversation {
  */
 export class ChatCommands {
   constructor(private readonly deps: ChatCommandsDeps) {}
+
+  /**
+   * The agent settings changed: agents no longer offered are stopped, and the views get the new list. The
+   * demo agent stays offered beside real ones, but an empty chat with it in `view` moves on to the default.
+   */
+  agentsChanged(view: ViewSlot): void {
+    const { pool, agents, chats, presenter } = this.deps;
+    for (const agentId of pool.agentIds()) {
+      if (!agents.isOffered(agentId)) {
+        void pool.stop(agentId);
+      }
+    }
+    const chat = chats.get(view.chatId);
+    const fallback = agents.defaultAgent();
+    if (chat?.agentId === DEMO_AGENT_ID && fallback.id !== DEMO_AGENT_ID && chat.changeAgent(fallback.id)) {
+      this.deps.shown(view);
+    }
+    presenter.snapshot();
+  }
 
   /** Starts a new, empty chat in the view with its chat's agent. */
   async newChat(view: ViewSlot): Promise<void> {

@@ -6,7 +6,7 @@ import type { AgentStatus, AttachmentRef, ChatSummary, ViewState } from '../prot
 import { AgentChoice } from './agentChoice';
 import { WindowChatSignals } from './windowChatSignals';
 import { ChatActivity } from './chatActivity';
-import { DEMO_AGENT_ID, type AgentDefinition } from './agentSettings';
+import type { AgentDefinition } from './agentSettings';
 import { AgentPool, type AgentPoolDeps } from './agentPool';
 import type { ChatContext, ChatContributionFactory } from './chatContribution';
 import { ChatContributions } from './chatContributions';
@@ -357,23 +357,11 @@ export class ChatController implements Disposable {
     return this.turns.cancel(this.windowSlot);
   }
 
-  /** The agent settings changed: agents no longer offered are stopped, and the views get the new list. */
+  /** The agent settings changed (see `ChatCommands.agentsChanged`). */
   agentsChanged(): void {
-    for (const agentId of this.pool.agentIds()) {
-      if (!this.agents.isOffered(agentId)) {
-        void this.pool.stop(agentId);
-      }
-    }
-    // The demo agent stays offered with real agents, but an empty chat with it moves on to the default one.
-    const chat = this.chats.get(this.windowSlot.chatId);
-    const fallback = this.agents.defaultAgent();
-    if (chat?.agentId === DEMO_AGENT_ID && fallback.id !== DEMO_AGENT_ID && chat.changeAgent(fallback.id)) {
-      this.shown(this.windowSlot);
-    }
-    this.presenter.snapshot();
+    this.commands.agentsChanged(this.windowSlot);
   }
 
-  /** The workspace folders changed: the views show paths relative to the new ones. */
   workspaceFoldersChanged(): void {
     this.presenter.snapshot();
   }

@@ -121,14 +121,13 @@ export class Thread {
     return snapshotOf(this.model);
   }
 
-  get runningTurn(): Turn | undefined {
-    const last = this.model.turns.at(-1);
-    return last?.status === 'running' ? last : undefined;
-  }
-
   /** The newest turn, running or ended. */
   get lastTurn(): Turn | undefined {
     return this.model.turns.at(-1);
+  }
+
+  get runningTurn(): Turn | undefined {
+    return this.lastTurn?.status === 'running' ? this.lastTurn : undefined;
   }
 
   entry(id: string): ThreadEntry | undefined {
