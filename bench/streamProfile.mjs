@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { freshPage, startServer } from './webviewPage.mjs';
+import { changingFramesCpu } from './webviewStream.mjs';
 import { mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
 
 const BYTES = Number(process.env.BENCH_BYTES ?? 2_000_000);
@@ -98,8 +99,9 @@ async function traceStream(browser, origin, text) {
   }, streamMessages(text));
   await cdp.send('Tracing.end');
   await finished;
+  const changing = await changingFramesCpu(page, frames.length);
   await page.close();
-  return { events, frames };
+  return { events, frames, changing };
 }
 
 async function main() {
@@ -109,7 +111,7 @@ async function main() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
   });
   try {
-    const { events, frames } = await traceStream(browser, origin, mixedMarkdown(BYTES));
+    const { events, frames, changing } = await traceStream(browser, origin, mixedMarkdown(BYTES));
     mkdirSync('bench-results', { recursive: true });
     writeFileSync('bench-results/stream-trace.json', JSON.stringify({ traceEvents: events }));
     const { main: mainThreads, workers } = threads(events);
@@ -121,6 +123,9 @@ async function main() {
     console.log(`stream of ${BYTES} bytes in ${frames.length} view messages`);
     console.log(`page main thread, self time ${total(mainTotals).toFixed(1)} ms: ${format(mainTotals)}`);
     console.log(`markdown worker, self time ${total(workerTotals).toFixed(1)} ms: ${format(workerTotals)}`);
+    console.log(
+      `the finished page, one word added in each of ${frames.length} frames stepped as the stream's: main-thread CPU ${changing.cpuMs?.toFixed(1)} ms`,
+    );
     const slowest = frames
       .map((frame, index) => ({ index, ms: frame.handle + frame.render + frame.apply + frame.layout, frame }))
       .sort((a, b) => b.ms - a.ms)
