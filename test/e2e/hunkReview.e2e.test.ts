@@ -55,8 +55,9 @@ async function clickLens(page: Page, title: string, nth = 0): Promise<void> {
   await lens.click();
 }
 
-/** "Ask for a change…" on line `line` of the active editor, with `note`. */
-async function askForChange(page: Page, line: number, note: string): Promise<void> {
+/** "Ask for a change…" on line `line` of `file` (opened first: the chat took the focus), with `note`. */
+async function askForChange(page: Page, file: string, line: number, note: string): Promise<void> {
+  await openFile(page, file);
   await page.keyboard.press('Control+G');
   await page.keyboard.type(String(line));
   await page.keyboard.press('Enter');
@@ -139,15 +140,14 @@ for (const [theme, colorTheme] of THEMES) {
       await shot(page, 'decided');
 
       // "Ask for a change…" on line 2 of a.txt: a chip on the composer and a comment thread on the line.
-      await openFile(page, 'a.txt');
-      await askForChange(page, 2, 'make it lowercase');
+      await askForChange(page, 'a.txt', 2, 'make it lowercase');
       await frame.getByText('Change a.txt:2').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const threads = page.locator('.editor-group-container.active .review-widget');
       await threads
         .filter({ hasText: 'make it lowercase' })
         .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       // A second note, then its chip removed in the composer: its thread goes too.
-      await askForChange(page, 1, 'drop this line');
+      await askForChange(page, 'a.txt', 1, 'drop this line');
       await threads.filter({ hasText: 'drop this line' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await shot(page, 'note');
       await frame.getByRole('button', { name: 'Remove Change a.txt:1' }).click();
@@ -174,7 +174,11 @@ for (const [theme, colorTheme] of THEMES) {
       await page
         .locator('.tabs-container .tab', { hasText: "c.txt: agent's proposal" })
         .waitFor({ timeout: UI_TIMEOUT });
-      await openFile(page, 'c.txt');
+      // Its path in the chat's list of edits to review opens the file (quick open does not know it yet).
+      await frame.locator('.reviews-items .path-text', { hasText: 'c.txt' }).click();
+      await page
+        .locator('.tabs-container .tab.active', { hasText: /^c\.txt/ })
+        .waitFor({ timeout: UI_TIMEOUT });
       await until(async () => (await lenses(page, 'Keep')) === 3, 'three proposed hunks with Keep');
       await shot(page, 'proposed');
       await clickLens(page, 'Keep', 0);
