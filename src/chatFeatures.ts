@@ -24,6 +24,9 @@ import { VscodeEditReviews } from './features/editReview/vscode/vscodeEditReview
 import { writeReview } from './features/editReview/vscode/writeReview';
 import { HunkReview } from './features/hunkReview/chat/hunkReview';
 import { hunkReviewContribution } from './features/hunkReview/chat/hunkReviewContribution';
+import { ProposedWriteHunks } from './features/hunkReview/chat/proposedWrites';
+import { CollectedNotes } from './features/hunkReview/chat/collectedNotes';
+import { NoteThreads } from './features/hunkReview/vscode/noteThreads';
 import { EditorHunks } from './features/hunkReview/vscode/editorHunks';
 import { registerHunkCommands } from './features/hunkReview/vscode/hunkCommands';
 import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
@@ -79,7 +82,14 @@ export interface FeatureHooks {
     readonly workspace: WorkspaceService<CheckpointsCore.CheckpointStore>;
   };
   /** The latest turn's hunks in the editor. */
-  readonly hunks: { readonly review: HunkReview; readonly editors: EditorHunks };
+  readonly hunks: {
+    readonly review: HunkReview;
+    readonly proposed: ProposedWriteHunks;
+    readonly editors: EditorHunks;
+    /** The "Ask for a change…" notes on the composers, and their comment threads. */
+    readonly notes: CollectedNotes;
+    readonly noteThreads: NoteThreads;
+  };
 }
 
 /** Builds every feature, in the order their contributions are called. */
@@ -103,7 +113,11 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
     }),
   );
   const { current, ...checkpoints } = checkpointsFeature(base, worktrees);
-  const hunks = hunkReviewFeature(base, viewRef, checkpoints.changes, current);
+  const hunks = hunkReviewFeature(base, viewRef, {
+    changes: checkpoints.changes,
+    writes: writeReviews,
+    current,
+  });
   const mentions = mentionsFeature(base);
   const probeSessions = new ProbeSessions(base.context.globalState);
   return {
@@ -118,7 +132,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
       agentSessionsContribution((agentId, sessionId) => probeSessions.has(agentId, sessionId)),
       forksContribution((thread, entryId) => restoreBeforeMessage(checkpoints.changes, thread, entryId)),
       worktrees.contribution,
-      hunkReviewContribution(hunks.review, current),
+      hunkReviewContribution(hunks.review, current, hunks.notes),
     ],
     terminals,
     permissions,
@@ -218,13 +232,27 @@ function checkpointsFeature(
 function hunkReviewFeature(
   base: ChatBase,
   viewRef: ChatViewRefs,
-  changes: ChangeReview,
-  current: (path: string) => Promise<Uint8Array | undefined>,
+  from: {
+    readonly changes: ChangeReview;
+    /** The edit review: its writes waiting are decorated, and decided one hunk at a time. */
+    readonly writes: VscodeEditReviews;
+    readonly current: (path: string) => Promise<Uint8Array | undefined>;
+  },
 ): FeatureHooks['hunks'] {
-  const review = base.own(new HunkReview(changes, current));
-  const editors = base.own(new EditorHunks(review));
+  const review = base.own(new HunkReview(from.changes, from.current));
+  const proposed = base.own(
+    new ProposedWriteHunks({
+      writes: () => from.writes.proposedWrites(),
+      onDidChange: (listener) => from.writes.onDidChange(() => listener()),
+      settle: (id, decision) => from.writes.answer(id, decision),
+    }),
+  );
+  const editors = base.own(new EditorHunks(review, proposed));
+  const notes = base.own(new CollectedNotes());
+  const noteThreads = base.own(new NoteThreads(notes));
   for (const registration of registerHunkCommands({
     review,
+    proposed,
     editors,
     attach: (attachment) => {
       viewRef.chat?.addAttachment(attachment);
@@ -234,7 +262,7 @@ function hunkReviewFeature(
   })) {
     base.own(registration);
   }
-  return { review, editors };
+  return { review, proposed, editors, notes, noteThreads };
 }
 
 /** The @-mention picker's workspace entries: the index is a bundle of its own, built with the first query. */

@@ -1,4 +1,5 @@
 import type { AttachmentRef } from '../protocol';
+import { Emitter } from '../core/util/disposable';
 
 /**
  * What a chat view shows: its chat and the files waiting on its composer. Views that share a slot
@@ -8,6 +9,9 @@ export class ViewSlot {
   /** The chat shown ('' until the journal has been read and a chat chosen). */
   chatId = '';
   private attached: AttachmentRef[] = [];
+  private readonly attachmentsChanged = new Emitter<void>();
+  /** The composer's attachments changed: one added, removed, or all sent. */
+  readonly onDidChangeAttachments = this.attachmentsChanged.event;
 
   /** The files on the composer, kept until the message goes (and across a view reload). */
   get attachments(): readonly AttachmentRef[] {
@@ -20,14 +24,17 @@ export class ViewSlot {
       return false;
     }
     this.attached.push(attachment);
+    this.attachmentsChanged.fire();
     return true;
   }
 
   removeAttachment(uri: string): void {
     this.attached = this.attached.filter((attachment) => attachment.uri !== uri);
+    this.attachmentsChanged.fire();
   }
 
   clearAttachments(): void {
     this.attached = [];
+    this.attachmentsChanged.fire();
   }
 }

@@ -246,6 +246,9 @@ export const FileChangeKindSchema = z.enum(['created', 'modified', 'deleted']);
 export const FileChangeDecisionSchema = z.enum(['pending', 'kept', 'undone']);
 
 /** One file a turn created, modified or deleted — whoever wrote it (the agent itself or through us). */
+/** How many changes of one file can be kept one at a time (the rest: Keep of the file, on the card). */
+export const MAX_KEPT_HUNKS = 2000;
+
 export const TurnFileChangeSchema = z.object({
   /** Absolute path. */
   path: z.string(),
@@ -265,6 +268,11 @@ export const TurnFileChangeSchema = z.object({
    * the target is not in the workspace, so the agent may have changed files outside it through the link.
    */
   link: z.optional(z.object({ target: z.string().check(z.maxLength(1024)), outside: z.boolean() })),
+  /**
+   * The changes of this file the user kept one at a time in the editor, each named by its content (the hunk
+   * review's `hunkKey`), so that they stay kept after a reload; at most `MAX_KEPT_HUNKS`.
+   */
+  keptHunks: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(MAX_KEPT_HUNKS))),
 });
 
 /** The files a turn changed, for the "N files changed" card. */

@@ -2,7 +2,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FileHandle } from 'node:fs/promises';
 import { looksBinary } from '../core/files/binaryContent';
-import { ConfinementRaceError, isInside, openInside } from '../core/files/pathConfinement';
+import {
+  checkWriteTarget,
+  ConfinementRaceError,
+  isInside,
+  isLexicallyWithin,
+  openInside,
+} from '../core/files/pathConfinement';
 import { pathNameProblem } from '../core/platform/pathProblems';
 import { ClientRefusalError, FileNotFoundError, type FileSystemPort, type Logger } from '../core/ports';
 import { dirtyDocument, openDocument } from './openDocuments';
@@ -14,14 +20,20 @@ export interface FileSettings {
 }
 
 /**
+ * What the user decided about a proposed write: `keep` writes it, `undo` refuses it (the agent is told the
+ * user declined), `partly` writes the text given — the proposal with some of its changes dropped.
+ */
+export type WriteDecision = 'keep' | 'undo' | { readonly partly: string };
+
+/**
  * Asked before an agent's write is applied, with the file's current text (null: a new file) and the
- * proposed one: `undo` refuses the write (the agent is told the user declined).
+ * proposed one. The answer may come minutes later: the file is checked again before anything is written.
  */
 export type WriteReview = (
   filePath: string,
   current: string | null,
   proposed: string,
-) => Promise<'keep' | 'undo'>;
+) => Promise<WriteDecision>;
 
 const ALLOW_OUTSIDE = 'Allow';
 const OVERWRITE = 'Replace my changes';
@@ -68,13 +80,20 @@ export class WorkspaceFileSystem implements FileSystemPort {
     return new TextDecoder('utf-8').decode(bytes);
   }
 
-  async writeTextFile(filePath: string, content: string, context?: { sessionId: string }): Promise<void> {
-    await this.confine(filePath, 'write', this.rootsFor(context));
+  async writeTextFile(filePath: string, proposed: string, context?: { sessionId: string }): Promise<void> {
+    const roots = this.rootsFor(context);
+    await this.confine(filePath, 'write', roots);
     const uri = vscode.Uri.file(filePath);
     const current = await this.currentText(uri);
-
-    if ((await this.review?.(filePath, current, content)) === 'undo') {
-      throw new ClientRefusalError(`The user rejected the edit to ${filePath}.`, 'user_declined');
+    let content = proposed;
+    if (this.review !== undefined) {
+      const target = await writeTargetKind(filePath, roots);
+      const decision = await this.review(filePath, current, proposed);
+      if (decision === 'undo') {
+        throw new ClientRefusalError(`The user rejected the edit to ${filePath}.`, 'user_declined');
+      }
+      content = decision === 'keep' ? proposed : decision.partly;
+      await this.unchangedSinceReview(filePath, roots, target, current);
     }
 
     const open = dirtyDocument(uri.fsPath);
@@ -95,6 +114,31 @@ export class WorkspaceFileSystem implements FileSystemPort {
       }
     }
     await this.apply(uri, content);
+  }
+
+  /**
+   * Refuses a reviewed write when its file changed while the user decided: rewritten (the text reviewed is
+   * no longer what is there), or a link or a folder swapped in on its path (the write would land elsewhere).
+   */
+  private async unchangedSinceReview(
+    filePath: string,
+    roots: readonly string[],
+    target: string | undefined,
+    reviewed: string | null,
+  ): Promise<void> {
+    const now = await writeTargetKind(filePath, roots);
+    if (now !== target) {
+      throw new ClientRefusalError(
+        `${filePath} changed while the edit waited for review (${now ?? 'it is no longer inside the workspace'}); nothing was written.`,
+        'unsupported',
+      );
+    }
+    if ((await this.currentText(vscode.Uri.file(filePath))) !== reviewed) {
+      throw new ClientRefusalError(
+        `${filePath} was changed while the edit waited for review; nothing was written. Read it again before editing it.`,
+        'unsupported',
+      );
+    }
   }
 
   /** Applies the content as one workspace edit (undoable with Ctrl+Z) and saves the document. */
@@ -250,6 +294,23 @@ function tooLarge(filePath: string, size: number, limit: number): ClientRefusalE
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/**
+ * What is at `filePath` for a write, in words (`in-place`, or why it is refused or would be replaced), checked
+ * one name at a time without following links; undefined when it is in none of `roots` (allowed outside).
+ */
+async function writeTargetKind(filePath: string, roots: readonly string[]): Promise<string | undefined> {
+  const root = roots.find((candidate) => isLexicallyWithin(filePath, candidate));
+  if (root === undefined) {
+    return undefined;
+  }
+  const target = await checkWriteTarget(filePath, root);
+  return target.kind === 'in-place'
+    ? 'in-place'
+    : target.kind === 'replace'
+      ? `its name is now ${target.what}`
+      : target.reason;
 }
 
 function workspaceRoots(): string[] {

@@ -55,6 +55,19 @@ async function clickLens(page: Page, title: string, nth = 0): Promise<void> {
   await lens.click();
 }
 
+/** "Ask for a change…" on line `line` of `file` (opened first: the chat took the focus), with `note`. */
+async function askForChange(page: Page, file: string, line: number, note: string): Promise<void> {
+  await openFile(page, file);
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Shift+End');
+  await runCommand(page, 'ACP: Ask the Agent for a Change…', { asks: 'Ask for a change' });
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.fill(note);
+  await input.press('Enter');
+}
+
 for (const [theme, colorTheme] of THEMES) {
   describe(`hunks of the agent's changes in the editor (${theme})`, () => {
     let folder: WorkspaceTempFolder;
@@ -62,7 +75,8 @@ for (const [theme, colorTheme] of THEMES) {
       folder = new WorkspaceTempFolder(`hunks-${theme}`);
     });
     const chat = useWorkbench({
-      settings: { 'workbench.colorTheme': colorTheme },
+      // Client writes wait for review: their hunks show in the file before they land.
+      settings: { 'workbench.colorTheme': colorTheme, 'acpAgents.edits.review': 'ask' },
       layout: { width: 1500, height: 900, sidebarWidth: 420 },
       newChatEachTest: true,
     });
@@ -125,18 +139,20 @@ for (const [theme, colorTheme] of THEMES) {
       await turn(frame, turnId).getByText('Kept').waitFor({ timeout: UI_TIMEOUT });
       await shot(page, 'decided');
 
-      // "Ask for a change…" on line 2 of a.txt: a chip on the composer, sent with the next message.
-      await openFile(page, 'a.txt');
-      await page.keyboard.press('Control+G');
-      await page.keyboard.type('2');
-      await page.keyboard.press('Enter');
-      await page.keyboard.press('Shift+End');
-      await runCommand(page, 'ACP: Ask the Agent for a Change…', { asks: 'Ask for a change' });
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.fill('make it lowercase');
-      await input.press('Enter');
+      // "Ask for a change…" on line 2 of a.txt: a chip on the composer and a comment thread on the line.
+      await askForChange(page, 'a.txt', 2, 'make it lowercase');
       await frame.getByText('Change a.txt:2').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const threads = page.locator('.editor-group-container.active .review-widget');
+      await threads
+        .filter({ hasText: 'make it lowercase' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      // A second note, then its chip removed in the composer: its thread goes too.
+      await askForChange(page, 'a.txt', 1, 'drop this line');
+      await threads.filter({ hasText: 'drop this line' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await shot(page, 'note');
+      await frame.getByRole('button', { name: 'Remove Change a.txt:1' }).click();
+      await threads.filter({ hasText: 'drop this line' }).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+      assert.equal(await threads.filter({ hasText: 'make it lowercase' }).count(), 1);
       const next = await sendPrompt(frame, 'please');
       await waitForTurnStatus(frame, next, 'completed');
       const said = await turn(frame, next).locator('article.entry-agent').allTextContents();
@@ -144,6 +160,36 @@ for (const [theme, colorTheme] of THEMES) {
         said.join(' '),
         new RegExp(`resource ${pathToFileURL(a).href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#L2-L2`),
       );
+      assert.doesNotMatch(said.join(' '), /#L1-L1/, 'the removed note does not go');
+      // Sent: the note is no longer waiting, in the composer or the editor.
+      await threads.first().waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    });
+
+    it('a client write waiting for review: its hunks in the file, kept and undone one by one, the mix lands byte-exact', async () => {
+      const { page, frame } = chat;
+      const c = folder.file('c.txt');
+      writeFileSync(c, 'a\nb\nc\nd\ne\nf\n');
+      const turnId = await sendPrompt(frame, `fs write ${c} a\\nB\\nc\\nd\\nE\\nf\\nG\\n`);
+      // The edit review's diff editor opens; the file itself shows the same changes, on its old text.
+      await page
+        .locator('.tabs-container .tab', { hasText: "c.txt: agent's proposal" })
+        .waitFor({ timeout: UI_TIMEOUT });
+      // Its path in the chat's list of edits to review opens the file (quick open does not know it yet).
+      await frame.locator('.reviews-items .path-text', { hasText: 'c.txt' }).click();
+      await page
+        .locator('.tabs-container .tab.active', { hasText: /^c\.txt/ })
+        .waitFor({ timeout: UI_TIMEOUT });
+      await until(async () => (await lenses(page, 'Keep')) === 3, 'three proposed hunks with Keep');
+      await shot(page, 'proposed');
+      await clickLens(page, 'Keep', 0);
+      await until(async () => (await lenses(page, 'Keep')) === 2, 'B kept');
+      await clickLens(page, 'Undo', 0);
+      await until(async () => (await lenses(page, 'Keep')) === 1, 'E dropped');
+      assert.equal(readFileSync(c, 'utf8'), 'a\nb\nc\nd\ne\nf\n', 'nothing lands while a hunk waits');
+      await clickLens(page, 'Keep', 0);
+      await waitForTurnStatus(frame, turnId, 'completed');
+      await until(() => readFileSync(c, 'latin1') === 'a\nB\nc\nd\ne\nf\nG\n', 'the mix written');
+      assert.ok(readFileSync(c).equals(Buffer.from('a\nB\nc\nd\ne\nf\nG\n')));
     });
   });
 }

@@ -62,6 +62,38 @@ const ours = (
   }
 ).contributes.keybindings;
 
+/** The hunk review's commands (every one of its actions has a chord): each is among those checked on every OS. */
+const hunkReviewCommands = (
+  JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    contributes: { commands: { command: string }[] };
+  }
+).contributes.commands
+  .map((entry) => entry.command)
+  .filter((command) => command.startsWith('acpAgents.hunks.'));
+
+describe('keybindings: what the OS suites check', () => {
+  it('holds a chord for every command of the hunk review, each only in a text editor', () => {
+    assert.ok(
+      hunkReviewCommands.length >= 10,
+      `the hunk review's commands: ${hunkReviewCommands.join(', ')}`,
+    );
+    const bound = new Map(ours.map((binding) => [binding.command, binding]));
+    assert.deepEqual(
+      hunkReviewCommands.filter((command) => !bound.has(command)),
+      [],
+      'hunk review commands without a chord (so not checked against the defaults)',
+    );
+    for (const command of hunkReviewCommands) {
+      // Only in a text editor (and, but for "Ask for a change…", while changes wait): nothing elsewhere.
+      assert.match(
+        bound.get(command)?.when ?? '',
+        /^editorTextFocus && /,
+        `${command} is bound only in an editor`,
+      );
+    }
+  });
+});
+
 for (const system of SYSTEMS) {
   describe(`keybindings on ${system.name}: VS Code's own defaults there leave ours free`, () => {
     const wb = useWorkbench({ openChat: false, userAgent: system.userAgent });

@@ -46,6 +46,11 @@ const PALETTE_COMMANDS = [
   'acpAgents.hunks.askForChange',
   'acpAgents.editor.askForChange',
   'acpAgents.hunks.openDiff',
+  // The "Ask for a change…" notes' actions in the comments UI (not in the palette).
+  'acpAgents.notes.edit',
+  'acpAgents.notes.delete',
+  'acpAgents.notes.save',
+  'acpAgents.notes.cancel',
 ];
 
 describe('commands: what the palette and menus offer (issue 4)', () => {

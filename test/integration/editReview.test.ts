@@ -5,7 +5,19 @@
  * The diff tab closes once decided.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
   closeAllEditors,
@@ -22,6 +34,10 @@ const DECLINED =
   'The user declined this; do not retry it as is — ask the user how to proceed. data {"reason":"user_declined"}';
 
 type DiffTab = ReturnType<typeof proposalDiffTabs>[number];
+
+const BEFORE = 'a\nb\nc\nd\ne\nf\n';
+/** Three hunks: b → B, e → E, G added at the end. */
+const PROPOSED = 'a\\nB\\nc\\nd\\nE\\nf\\nG\\n';
 
 describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
   const suite = useDemoChats();
@@ -205,5 +221,133 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     assert.equal(reply, `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`);
     assert.equal(existsSync(file), false);
     await assertDecided();
+  });
+
+  /**
+   * A write waiting for review, decided one hunk at a time in the file's own editor: the editor shows the
+   * write's hunks on the old text, Keep / Undo on each; the write that lands is the mix, byte-exact, through
+   * the edit review's one answer. Attacked: the file rewritten while the write waits, a folder on its path or
+   * the file itself swapped for a link — nothing is written, the bytes there and outside unchanged.
+   */
+  describe('one hunk at a time in its editor', () => {
+    let outside: string;
+
+    beforeEach(() => {
+      outside = mkdtempSync(join(tmpdir(), 'acp-proposed-outside-'));
+    });
+
+    afterEach(() => {
+      rmSync(outside, { recursive: true, force: true });
+    });
+
+    /** Starts the agent's write of `PROPOSED` to `file` (holding `BEFORE`) and waits for its review. */
+    async function proposeThreeHunks(file: string): Promise<RunningTurn> {
+      writeFileSync(file, BEFORE);
+      const running = await begin(api, `fs write ${file} ${PROPOSED}`);
+      await eventually('the write to wait for review', () => api.writeReviews.pending().length === 1);
+      return running;
+    }
+
+    it('shows the waiting write’s hunks in the file and writes the mix of the kept ones, byte-exact', async () => {
+      const file = folder.file('t.txt');
+      const running = await proposeThreeHunks(file);
+      await vscode.window.showTextDocument(vscode.Uri.file(file));
+      const shown = await eventually('the proposed hunks in the editor', () => {
+        const views = api.hunks.editors.proposedHunksOf(file);
+        return views?.length === 3 && views;
+      });
+      assert.deepEqual(
+        shown.map((view) => [view.removed, view.added]),
+        [
+          [{ first: 1, last: 1 }, ['B']],
+          [{ first: 4, last: 4 }, ['E']],
+          [undefined, ['G']],
+        ],
+      );
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        vscode.Uri.file(file),
+      );
+      assert.deepEqual(
+        lenses
+          .filter((lens) => lens.command?.command.startsWith('acpAgents.hunks.'))
+          .map((lens) => lens.command?.title),
+        ['Keep', 'Undo', 'Keep', 'Undo', 'Keep', 'Undo'],
+      );
+      // By the CodeLens's command and arguments, as a click runs it.
+      const run = (index: number, how: 'keep' | 'undo'): Thenable<unknown> => {
+        const view = shown[index]!;
+        return vscode.commands.executeCommand(
+          `acpAgents.hunks.${how}`,
+          file,
+          view.index,
+          view.hunk,
+          'proposed',
+        );
+      };
+      await run(0, 'keep');
+      await run(1, 'undo');
+      assert.equal(readFileSync(file, 'utf8'), BEFORE, 'nothing is written while a hunk is left');
+      await eventually('two hunks decided', () => api.hunks.editors.proposedHunksOf(file)?.length === 1);
+      await run(2, 'keep');
+      const { reply } = await running.done;
+      assert.equal(reply, 'wrote 14 chars');
+      assert.ok(readFileSync(file).equals(Buffer.from('a\nB\nc\nd\ne\nf\nG\n')), readFileSync(file, 'utf8'));
+      assert.deepEqual(api.writeReviews.pending(), []);
+      await eventually('no hunks left shown', () => api.hunks.editors.proposedHunksOf(file) === undefined);
+    });
+
+    it('writes nothing when the file was rewritten while the write waited (every order of decisions)', async () => {
+      for (const kept of [[0], [0, 1, 2], [2]]) {
+        const file = folder.file(`rewritten-${kept.join('')}.txt`);
+        const running = await proposeThreeHunks(file);
+        writeFileSync(file, 'rewritten by someone else\n');
+        for (const index of [0, 1, 2]) {
+          api.hunks.proposed.decide(file, index, kept.includes(index) ? 'keep' : 'undo');
+        }
+        const { reply } = await running.done;
+        assert.match(
+          reply,
+          /write error -32001: .*was changed while the edit waited for review; nothing was written/,
+        );
+        assert.equal(readFileSync(file, 'utf8'), 'rewritten by someone else\n');
+      }
+    });
+
+    it('never writes through a folder swapped for a link to outside after the hunks were shown', async () => {
+      mkdirSync(folder.file('sub'));
+      const file = folder.file('sub/t.txt');
+      const running = await proposeThreeHunks(file);
+      await vscode.window.showTextDocument(vscode.Uri.file(file));
+      await eventually('the proposed hunks', () => api.hunks.editors.proposedHunksOf(file)?.length === 3);
+      // The folder goes, and a link to an outside folder holding the same bytes takes its place.
+      writeFileSync(join(outside, 't.txt'), BEFORE);
+      renameSync(folder.file('sub'), folder.file('moved'));
+      symlinkSync(outside, folder.file('sub'));
+      api.hunks.proposed.decide(file, 0, 'keep');
+      api.hunks.proposed.decide(file, 1, 'undo');
+      api.hunks.proposed.decide(file, 2, 'keep');
+      const { reply } = await running.done;
+      assert.match(
+        reply,
+        /write error -32001: .*changed while the edit waited for review \(.*sub\/ is now a link to a folder outside the workspace\)/,
+      );
+      assert.equal(readFileSync(join(outside, 't.txt'), 'utf8'), BEFORE, 'the outside file is unchanged');
+      assert.equal(readFileSync(folder.file('moved/t.txt'), 'utf8'), BEFORE);
+    });
+
+    it('never writes through the file swapped for a link (to a file outside) while the write waited', async () => {
+      const file = folder.file('t.txt');
+      const running = await proposeThreeHunks(file);
+      const target = join(outside, 'target.txt');
+      writeFileSync(target, BEFORE);
+      rmSync(file);
+      symlinkSync(target, file);
+      api.hunks.proposed.decideAll(file, 'keep');
+      const { reply } = await running.done;
+      assert.match(reply, /write error -32001: .*changed while the edit waited for review/);
+      assert.equal(readFileSync(target, 'utf8'), BEFORE, 'the outside file is unchanged');
+      assert.ok(lstatSync(file).isSymbolicLink(), 'the link is left as it is');
+    });
   });
 });

@@ -30,6 +30,7 @@ import { currentFileContribution } from '../../../src/features/currentFile/chat/
 import { elicitationContribution } from '../../../src/features/elicitation/chat/elicitationContribution';
 import { HunkReview } from '../../../src/features/hunkReview/chat/hunkReview';
 import { hunkReviewContribution } from '../../../src/features/hunkReview/chat/hunkReviewContribution';
+import { CollectedNotes } from '../../../src/features/hunkReview/chat/collectedNotes';
 import { forksContribution } from '../../../src/features/forks/chat/forksContribution';
 import { mentionsContribution } from '../../../src/features/mentions/chat/mentionsContribution';
 import { problemsContribution } from '../../../src/features/problems/chat/problemsContribution';
@@ -84,6 +85,8 @@ export interface HarnessOptions {
    * over: disposed, it removes the folder (after its writers stopped) unless asked to keep it.
    */
   readonly storageDir?: string;
+  /** Reuse a workspace folder (a restart that keeps it: `restarted(…, { keepDir: true })`). */
+  readonly dir?: string;
   readonly retention?: Retention;
   /** False: an untrusted workspace. */
   readonly trusted?: boolean;
@@ -123,13 +126,14 @@ export interface HarnessOptions {
 
 /** A chat controller over real agent processes, temp folders and a recording view. */
 export class ChatHarness {
-  readonly dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+  readonly dir: string;
   private disposed = false;
+  private keepDir = false;
   /** Documents "Open the whole message" opened. */
   readonly readOnlyDocuments: { title: string; text: string }[] = [];
   readonly storageDir: string;
   readonly logger = new RecordingLogger();
-  readonly terminals = new NodeTerminals(this.dir);
+  readonly terminals: NodeTerminals;
   /** The permission port: records every request the agents make (none is answered by policy). */
   readonly permissions = new PolicyPermissions(() => undefined);
   /** The agents' questions, as in the product (`ports.elicitation` and the chat's relay). */
@@ -142,6 +146,8 @@ export class ChatHarness {
   readonly changes: ChangeReview | undefined;
   /** The hunks of the latest turn's changes (with `changes`), as the editor shows them. */
   readonly hunks: HunkReview | undefined;
+  /** The "Ask for a change…" notes on the composers. */
+  readonly notes = new CollectedNotes();
   view = new RecordingView();
   /** How often the view asked for the agent doctor (the "Check agents" button). */
   checkAgentsRuns = 0;
@@ -150,6 +156,8 @@ export class ChatHarness {
   manageTrustRuns = 0;
 
   constructor(options: HarnessOptions) {
+    this.dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+    this.terminals = new NodeTerminals(this.dir);
     this.storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'acp-storage-'));
     this.changes = options.changes?.(this.dir, this.storageDir);
     this.hunks = this.changes && new HunkReview(this.changes, readIfThere);
@@ -219,7 +227,7 @@ export class ChatHarness {
           ((agentId, sessionId) => options.probeSessions?.has(agentId, sessionId) === true),
       ),
       forksContribution(changes && ((thread, entryId) => restoreBeforeMessage(changes, thread, entryId))),
-      ...(this.hunks ? [hunkReviewContribution(this.hunks, readIfThere)] : []),
+      ...(this.hunks ? [hunkReviewContribution(this.hunks, readIfThere, this.notes)] : []),
       ...(options.moreContributions?.(this) ?? []),
     ];
   }
@@ -241,9 +249,17 @@ export class ChatHarness {
   }
 
   /** VS Code after a restart: ends this chat keeping its storage, and returns a new harness on that storage. */
-  async restarted(options: Omit<HarnessOptions, 'storageDir'>): Promise<ChatHarness> {
+  async restarted(
+    options: Omit<HarnessOptions, 'storageDir' | 'dir'>,
+    restart: { keepDir?: boolean } = {},
+  ): Promise<ChatHarness> {
+    this.keepDir = restart.keepDir === true;
     await this.dispose({ keepStorage: true });
-    return new ChatHarness({ ...options, storageDir: this.storageDir });
+    return new ChatHarness({
+      ...options,
+      storageDir: this.storageDir,
+      ...(restart.keepDir ? { dir: this.dir } : {}),
+    });
   }
 
   /** Ends the chat; again (a test's own dispose, then its afterEach) it does nothing. */
@@ -257,8 +273,11 @@ export class ChatHarness {
     this.elicitations.dispose();
     this.changes?.dispose();
     this.hunks?.dispose();
+    this.notes.dispose();
     await this.terminals.dispose();
-    rmSync(this.dir, { recursive: true, force: true });
+    if (!this.keepDir) {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
     if (!options.keepStorage) {
       rmSync(this.storageDir, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
 import type { FileChangeStat } from '../core/types';
 import type { Thread } from '../../../core/thread/thread';
 import type { FileChangeDecision, TurnChanges, TurnFileChange } from '../../../core/thread/threadTypes';
+import { MAX_KEPT_HUNKS } from '../../../protocol/thread';
 import type { RestoreFailure } from './workspaceChanges';
 
 /** On the card, for a file whose bytes before the turn the checkpoint is unsure of. */
@@ -56,6 +57,30 @@ export function recount(
       files: changes.files.map((file) =>
         file.path === path ? { ...file, added: counts.added, removed: counts.removed } : file,
       ),
+    },
+  });
+}
+
+/**
+ * Notes that the user kept one change (`key`) of `path` in the editor: it is part of the card's state, so it
+ * is journaled with the chat and stays kept after a reload.
+ */
+export function noteKept(thread: Thread, turnId: string, path: string, key: string): void {
+  const changes = thread.turn(turnId)?.changes;
+  const file = changes?.files.find((candidate) => candidate.path === path);
+  if (!changes || !file) {
+    return;
+  }
+  if ((file.keptHunks?.length ?? 0) >= MAX_KEPT_HUNKS) {
+    throw new Error(
+      `${file.relativePath} has too many changes kept one at a time: keep the rest on the change card.`,
+    );
+  }
+  const keptHunks = [...(file.keptHunks ?? []), key];
+  thread.updateTurn(turnId, {
+    changes: {
+      ...changes,
+      files: changes.files.map((entry) => (entry === file ? { ...entry, keptHunks } : entry)),
     },
   });
 }
@@ -129,7 +154,7 @@ export function describe<T>(items: readonly T[], name: (item: T) => string): str
   return [...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
 }
 
-/** The turn's change list from `files`, keeping what the user already decided per file (`previous`). */
+/** The turn's change list from `files`, keeping what the user already decided per file and hunk (`previous`). */
 export function turnChangesOf(
   files: readonly FileChangeStat[],
   previous: TurnChanges | undefined,
@@ -138,7 +163,7 @@ export function turnChangesOf(
     readonly relativePath: (path: string) => string;
   },
 ): TurnChanges {
-  const decided = new Map(previous?.files.map((file) => [file.path, file.decision]));
+  const before = new Map(previous?.files.map((file) => [file.path, file]));
   return {
     files: files.map((file) => ({
       path: file.path,
@@ -151,7 +176,8 @@ export function turnChangesOf(
       ...(file.beforeUnknown || file.unsure || file.unrecorded ? { beforeUnknown: true } : {}),
       ...(file.unsure ? { problem: UNSURE_BEFORE } : file.unrecorded ? { problem: UNRECORDED_BEFORE } : {}),
       ...(file.link ? { link: { target: file.link.target, outside: file.link.outside } } : {}),
-      decision: decided.get(file.path) ?? 'pending',
+      decision: before.get(file.path)?.decision ?? 'pending',
+      ...(before.get(file.path)?.keptHunks ? { keptHunks: before.get(file.path)?.keptHunks } : {}),
     })),
     live: options.live,
     coverage: options.coverage,

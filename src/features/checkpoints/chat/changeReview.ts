@@ -4,7 +4,7 @@ import type { Disposable } from '../../../core/util/disposable';
 import type { Logger } from '../../../core/ports';
 import type { Thread } from '../../../core/thread/thread';
 import type { TurnChanges, TurnFileChange } from '../../../core/thread/threadTypes';
-import { changesOf, decide, encode, pendingOf, turnChangesOf } from './cardUpdates';
+import { changesOf, decide, encode, noteKept, pendingOf, turnChangesOf } from './cardUpdates';
 import type { CheckpointWorkspace } from './checkpointWorkspace';
 import { CheckpointTaking, type TakenCheckpoint } from './checkpointTaking';
 import { LiveRefresh } from './liveRefresh';
@@ -270,6 +270,11 @@ export class ChangeReview implements Disposable {
       readBefore: (p: string) => this.read(checkpointId, p),
     };
     return putPartBack(deps, thread, turnId, file, part);
+  }
+
+  /** Notes that one change (`key`) of `path` was kept in the editor: it stays kept after a reload. */
+  keepPart(thread: Thread, turnId: string, path: string, key: string): void {
+    noteKept(thread, turnId, path, key);
   }
 
   /**

@@ -7,7 +7,7 @@ export interface EditReviews {
   pending(): readonly EditReview[];
   readonly onDidChange: (listener: (reviews: readonly EditReview[]) => void) => Disposable;
   /** Returns false when the review was no longer pending. */
-  answer(id: string, decision: 'keep' | 'undo'): boolean;
+  answer(id: string, decision: 'keep' | 'undo' | { readonly partly: string }): boolean;
 }
 
 /**

@@ -2,8 +2,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EditReviews } from '../chat/editReviewContribution';
 import type { UserPrompts } from '../../../vscode/userPrompts';
+import type { WriteDecision } from '../../../vscode/workspaceFileSystem';
 
-export type ReviewDecision = 'keep' | 'undo';
+/** Keep or Undo of the whole write, or part of it kept (the text to write instead). */
+export type ReviewDecision = WriteDecision;
 
 export const PROPOSAL_SCHEME = 'acp-proposed';
 const KEEP = 'Keep';
@@ -21,6 +23,12 @@ export interface ReviewRequest {
   readonly id: string;
   readonly path: string;
   readonly isNew: boolean;
+}
+
+/** A proposed edit waiting for the user with its texts: what the file holds (null: new) and what it would. */
+export interface ProposedWrite extends ReviewRequest {
+  readonly current: string | null;
+  readonly proposed: string;
 }
 
 /**
@@ -125,6 +133,17 @@ export class VscodeEditReviews implements vscode.Disposable, EditReviews {
 
   pending(): readonly ReviewRequest[] {
     return [...this.requests.values()];
+  }
+
+  /** The writes waiting, oldest first, with their texts (the editor shows their changes in the file). */
+  proposedWrites(): readonly ProposedWrite[] {
+    return [...this.requests.values()].flatMap((request) => {
+      const proposed = this.proposals.get(request.id);
+      const current = this.proposals.get(`${request.id}-original`);
+      return proposed === undefined || current === undefined
+        ? []
+        : [{ ...request, current: request.isNew ? null : current, proposed }];
+    });
   }
 
   /** From the diff editor's title buttons: the review whose proposal is shown (else the newest). */

@@ -5,9 +5,11 @@ import { SerialQueue } from '../../../core/util/serialQueue';
 import {
   bytesOf,
   countLines,
+  hunkKeys,
   hunksBetween,
-  keepHunk,
+  keptBaseline,
   linesOf,
+  sameHunk,
   splitHunks,
   undoHunk,
   type FileVersions,
@@ -29,13 +31,12 @@ export type FileReview = { readonly path: string } & (FileVersions | NotSplit);
 /**
  * Keep / Undo per hunk of the latest turn's changes. A file's baseline is the checkpoint before the turn,
  * moved by every hunk kept (kept hunks no longer show); its hunks are the baseline against the file now.
- * Undo writes through the change card's Undo (`TurnChangesPort.undoPart`), never itself; once nothing is
- * left to decide, the card's row is marked kept or undone. One action at a time, in order.
+ * Which hunks were kept is the card's (`TurnFileChange.keptHunks`, journaled with the chat), so they stay
+ * kept after a reload. Undo writes through the change card's Undo (`TurnChangesPort.undoPart`), never
+ * itself; once nothing is left to decide, the card's row is marked kept or undone. One action at a time.
  */
 export class HunkReview implements Disposable {
   private reviewed: ReviewedTurn | undefined;
-  /** Per path, the baseline moved by the hunks kept (absent: the checkpoint's bytes). */
-  private readonly kept = new Map<string, Uint8Array>();
   private readonly queue = new SerialQueue();
   private readonly changed = new Emitter<void>();
   /** The reviewed turn or its files changed: the editor's decorations are computed again. */
@@ -51,9 +52,6 @@ export class HunkReview implements Disposable {
     const finished = turn.status !== 'running' && turn.changes !== undefined && !turn.changes.live;
     const same = this.reviewed?.thread === thread && this.reviewed.turnId === turn.id;
     if (finished && (same || pendingFiles(turn).length > 0)) {
-      if (!same) {
-        this.kept.clear();
-      }
       this.reviewed = { chatId, thread, turnId: turn.id };
       this.changed.fire();
     } else if (same && !finished) {
@@ -81,8 +79,17 @@ export class HunkReview implements Disposable {
     if (reviewed === undefined || file === undefined) {
       return undefined;
     }
-    const [before, now] = await Promise.all([this.baseline(reviewed, file), this.current(path)]);
-    return { path, ...splitHunks(before, file.kind === 'deleted' ? undefined : now) };
+    const [before, current] = await Promise.all([
+      file.kind === 'created' ? undefined : this.readBefore(reviewed, path),
+      this.current(path),
+    ]);
+    const now = file.kind === 'deleted' ? undefined : current;
+    const kept = new Set(file.keptHunks ?? []);
+    const fromCheckpoint = splitHunks(before, now);
+    if (kept.size === 0 || 'refused' in fromCheckpoint) {
+      return { path, ...fromCheckpoint };
+    }
+    return { path, ...splitHunks(keptBaseline(fromCheckpoint, kept), now) };
   }
 
   /**
@@ -92,10 +99,11 @@ export class HunkReview implements Disposable {
   keep(path: string, index: number, shown?: Hunk): Promise<void> {
     return this.queue.run(async () => {
       const { reviewed, versions } = await this.split(path, index, shown);
-      const baseline = keepHunk(versions, index);
-      this.kept.set(path, baseline);
       if (versions.hunks.length === 1) {
         await this.changes.act(reviewed.thread, reviewed.turnId, 'keep', path);
+      } else {
+        const key = await this.keyOf(reviewed, path, versions, index);
+        this.changes.keepPart(reviewed.thread, reviewed.turnId, path, key);
       }
       this.changed.fire();
     });
@@ -150,7 +158,7 @@ export class HunkReview implements Disposable {
     bytes: Uint8Array,
     last: boolean,
   ): Promise<void> {
-    if (last && !this.kept.has(path)) {
+    if (last && this.files().find((file) => file.path === path)?.keptHunks === undefined) {
       await this.changes.act(reviewed.thread, reviewed.turnId, 'undo', path);
       return;
     }
@@ -195,12 +203,33 @@ export class HunkReview implements Disposable {
     return this.reviewed;
   }
 
-  private async baseline(reviewed: ReviewedTurn, file: TurnFileChange): Promise<Uint8Array | undefined> {
-    const kept = this.kept.get(file.path);
-    if (kept !== undefined || file.kind === 'created') {
-      return kept;
+  /**
+   * The name of hunk `index` of `versions` (against the baseline moved by the kept ones) as the hunk of the
+   * checkpoint's diff it is: the one with the same lines in the file now.
+   */
+  private async keyOf(
+    reviewed: ReviewedTurn,
+    path: string,
+    versions: FileVersions,
+    index: number,
+  ): Promise<string> {
+    const file = this.files().find((candidate) => candidate.path === path);
+    const before = file?.kind === 'created' ? undefined : await this.readBefore(reviewed, path);
+    const fromCheckpoint = splitHunks(before, bytesOf(versions.now));
+    const hunk = versions.hunks[index];
+    const at =
+      'refused' in fromCheckpoint || hunk === undefined
+        ? -1
+        : fromCheckpoint.hunks.findIndex(
+            (candidate) =>
+              candidate.after.start === hunk.after.start && candidate.after.count === hunk.after.count,
+          );
+    if ('refused' in fromCheckpoint || at === -1) {
+      throw new Error(
+        'This change cannot be kept on its own (it joins another one): keep the file on the change card.',
+      );
     }
-    return this.readBefore(reviewed, file.path);
+    return hunkKeys(fromCheckpoint)[at] as string;
   }
 
   private readBefore(reviewed: ReviewedTurn, path: string): Promise<Uint8Array | undefined> {
@@ -213,20 +242,10 @@ export class HunkReview implements Disposable {
 
   private forget(): void {
     this.reviewed = undefined;
-    this.kept.clear();
     this.changed.fire();
   }
 }
 
 function pendingFiles(turn: Turn): TurnFileChange[] {
   return (turn.changes?.files ?? []).filter((file) => file.decision === 'pending');
-}
-
-function sameHunk(a: Hunk, b: Hunk): boolean {
-  return (
-    a.before.start === b.before.start &&
-    a.before.count === b.before.count &&
-    a.after.start === b.after.start &&
-    a.after.count === b.after.count
-  );
 }

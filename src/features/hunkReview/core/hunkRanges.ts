@@ -36,3 +36,41 @@ export function describeHunk(hunk: Hunk, position: number, total: number): strin
   ];
   return `Change ${position} of ${total}, ${parts.join(', ')}`;
 }
+
+/**
+ * What the editor shows of one hunk of a write still waiting for review, in lines of the file as it is
+ * (0-based): the write has not landed, so the lines it removes are there and the ones it adds are not.
+ */
+export interface ProposedHunkView {
+  readonly index: number;
+  readonly hunk: Hunk;
+  /** The lines the write would remove (inclusive), when it removes any. */
+  readonly removed?: { readonly first: number; readonly last: number };
+  /** The line of its CodeLens and of the note on the lines it adds (after them, or above where they go). */
+  readonly anchor: number;
+  /** The lines the write would add, as the user reads them (for the note's hover). */
+  readonly added: readonly string[];
+}
+
+/** The editor's view of the hunks `open` of a proposed write (baseline: the file as it is; now: the proposal). */
+export function proposedHunkViews(versions: FileVersions, open: readonly number[]): ProposedHunkView[] {
+  const lastLine = Math.max(0, versions.baseline.length - 1);
+  return open.flatMap((index) => {
+    const hunk = versions.hunks[index];
+    if (hunk === undefined) {
+      return [];
+    }
+    const { before, after } = hunk;
+    return [
+      {
+        index,
+        hunk,
+        ...(before.count > 0
+          ? { removed: { first: before.start, last: before.start + before.count - 1 } }
+          : {}),
+        anchor: Math.min(before.count > 0 ? before.start : Math.max(0, before.start - 1), lastLine),
+        added: versions.now.slice(after.start, after.start + after.count).map(lineText),
+      },
+    ];
+  });
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { looksBinary } from '../../../core/files/binaryContent';
 import { patienceDiff } from './patienceDiff';
 
@@ -120,6 +121,23 @@ export function keepHunk(versions: FileVersions, index: number): Uint8Array {
   return spliced(versions.baseline, hunk.before, versions.now, hunk.after);
 }
 
+/**
+ * The baseline with the hunks in `kept` taken from now and every other hunk left out: what lands when part
+ * of a proposed write is kept. Byte-exact: lines keep their own endings.
+ */
+export function mixHunks(versions: FileVersions, kept: ReadonlySet<number>): Uint8Array {
+  const lines: string[] = [];
+  let at = 0;
+  versions.hunks.forEach((hunk, index) => {
+    lines.push(...versions.baseline.slice(at, hunk.before.start));
+    const [from, run] = kept.has(index) ? [versions.now, hunk.after] : [versions.baseline, hunk.before];
+    lines.push(...from.slice(run.start, run.start + run.count));
+    at = hunk.before.start + hunk.before.count;
+  });
+  lines.push(...versions.baseline.slice(at));
+  return bytesOf(lines);
+}
+
 type LineRun = Hunk['before'];
 
 /** `outer` with its lines `replaced` swapped for the lines `by` of `inner`, as bytes. */
@@ -150,4 +168,42 @@ function hunkAt(versions: FileVersions, index: number): Hunk {
     throw new Error(`There is no change ${index + 1} in this file (it has ${versions.hunks.length}).`);
   }
   return hunk;
+}
+
+/** Whether two hunks cover the same lines (a hunk as shown is still the one there). */
+export function sameHunk(a: Hunk, b: Hunk): boolean {
+  return (
+    a.before.start === b.before.start &&
+    a.before.count === b.before.count &&
+    a.after.start === b.after.start &&
+    a.after.count === b.after.count
+  );
+}
+
+/**
+ * A name for each hunk by what it removes and adds (and which of the hunks alike it is), so that a kept
+ * hunk is known again after a reload, wherever it moved: the same in every diff of the file that has it.
+ */
+export function hunkKeys(versions: FileVersions): string[] {
+  const seen = new Map<string, number>();
+  return versions.hunks.map((hunk) => {
+    const content = createHash('sha256')
+      .update(
+        versions.baseline.slice(hunk.before.start, hunk.before.start + hunk.before.count).join(''),
+        'latin1',
+      )
+      .update('\0')
+      .update(versions.now.slice(hunk.after.start, hunk.after.start + hunk.after.count).join(''), 'latin1')
+      .digest('hex')
+      .slice(0, 32);
+    const alike = seen.get(content) ?? 0;
+    seen.set(content, alike + 1);
+    return `${content}.${alike}`;
+  });
+}
+
+/** The baseline with the hunks named in `keys` (`hunkKeys`) kept: what the review compares the file with. */
+export function keptBaseline(versions: FileVersions, keys: ReadonlySet<string>): Uint8Array {
+  const names = hunkKeys(versions);
+  return mixHunks(versions, new Set(names.flatMap((name, index) => (keys.has(name) ? [index] : []))));
 }

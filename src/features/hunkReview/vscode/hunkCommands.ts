@@ -5,11 +5,14 @@ import { describeHunk, hunkViews, type HunkView } from '../core/hunkRanges';
 import type { Hunk } from '../core/hunks';
 import { noteAttachment } from '../chat/feedbackNotes';
 import type { HunkReview } from '../chat/hunkReview';
+import type { ProposedWriteHunks } from '../chat/proposedWrites';
 import type { EditorHunks } from './editorHunks';
 
 /** What the commands need besides the review: the chat's composer and the card's diff. */
 export interface HunkCommandDeps {
   readonly review: HunkReview;
+  /** The hunks of client writes still waiting for review. */
+  readonly proposed: ProposedWriteHunks;
   readonly editors: EditorHunks;
   /** Puts a chip on the window's chat composer. */
   readonly attach: (attachment: AttachmentRef) => void;
@@ -41,12 +44,29 @@ export function registerHunkCommands(deps: HunkCommandDeps): vscode.Disposable[]
         void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
       }
     });
-  const decide = (how: 'keep' | 'undo') => async (path?: unknown, index?: unknown, hunk?: unknown) => {
-    const target =
-      typeof path === 'string' && typeof index === 'number' ? { path, index } : position.atCursor();
-    if (target !== undefined) {
-      await deps.review[how](target.path, target.index, hunk as Hunk | undefined);
+  const decide =
+    (how: 'keep' | 'undo') => async (path?: unknown, index?: unknown, hunk?: unknown, of?: unknown) => {
+      const named = typeof path === 'string' && typeof index === 'number' ? { path, index } : undefined;
+      const proposed =
+        named === undefined ? position.proposedAtCursor() : of === 'proposed' ? named : undefined;
+      if (proposed !== undefined) {
+        deps.proposed.decide(proposed.path, proposed.index, how, hunk as Hunk | undefined);
+        return;
+      }
+      const target = named ?? position.atCursor();
+      if (target !== undefined) {
+        await deps.review[how](target.path, target.index, hunk as Hunk | undefined);
+      }
+    };
+  const wholeFile = (how: 'keep' | 'undo') => async () => {
+    const path = vscode.window.activeTextEditor?.document.uri.fsPath;
+    if (path !== undefined && deps.editors.proposedHunksOf(path) !== undefined) {
+      deps.proposed.decideAll(path, how);
+      return;
     }
+    await position.wholeFile((file) =>
+      how === 'keep' ? deps.review.keepAll(file) : deps.review.undoAll(file),
+    );
   };
   return [
     status,
@@ -55,8 +75,8 @@ export function registerHunkCommands(deps: HunkCommandDeps): vscode.Disposable[]
     vscode.window.onDidChangeActiveTextEditor(() => position.show()),
     run('acpAgents.hunks.keep', decide('keep')),
     run('acpAgents.hunks.undo', decide('undo')),
-    run('acpAgents.hunks.keepFile', () => position.wholeFile((path) => deps.review.keepAll(path))),
-    run('acpAgents.hunks.undoFile', () => position.wholeFile((path) => deps.review.undoAll(path))),
+    run('acpAgents.hunks.keepFile', wholeFile('keep')),
+    run('acpAgents.hunks.undoFile', wholeFile('undo')),
     run('acpAgents.hunks.next', () => position.go(1)),
     run('acpAgents.hunks.previous', () => position.go(-1)),
     run('acpAgents.hunks.nextFile', () => position.goFile(1)),
@@ -75,11 +95,22 @@ class HunkPosition {
     private readonly status: vscode.StatusBarItem,
   ) {}
 
+  /** The hunk of a write waiting for review under (or nearest above) the cursor of the active editor. */
+  proposedAtCursor(): { path: string; index: number } | undefined {
+    return this.cursorIn((path) => this.deps.editors.proposedHunksOf(path));
+  }
+
   /** The hunk under (or nearest above) the cursor of the active editor. */
   atCursor(): { path: string; index: number } | undefined {
+    return this.cursorIn((path) => this.deps.editors.hunksOf(path));
+  }
+
+  private cursorIn(
+    shownIn: (path: string) => readonly { readonly index: number; readonly anchor: number }[] | undefined,
+  ): { path: string; index: number } | undefined {
     const editor = vscode.window.activeTextEditor;
     const path = editor?.document.uri.fsPath;
-    const hunks = path === undefined ? undefined : this.deps.editors.hunksOf(path);
+    const hunks = path === undefined ? undefined : shownIn(path);
     if (editor === undefined || path === undefined || hunks === undefined || hunks.length === 0) {
       return undefined;
     }
@@ -136,7 +167,7 @@ class HunkPosition {
     void vscode.commands.executeCommand(
       'setContext',
       'acpAgents.hunks.pending',
-      this.deps.review.files().length > 0,
+      this.deps.review.files().length > 0 || this.deps.proposed.paths().length > 0,
     );
     void this.all().then((all) => {
       const here = this.index(all);
