@@ -243,8 +243,8 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     /** Starts the agent's write of `PROPOSED` to `file` (holding `BEFORE`) and waits for its review. */
     async function proposeThreeHunks(file: string): Promise<RunningTurn> {
       writeFileSync(file, BEFORE);
-      const running = await begin(api, `fs write ${file} ${PROPOSED}`);
-      await eventually('the write to wait for review', () => api.writeReviews.pending().length === 1);
+      const running = await suite.begin(`fs write ${file} ${PROPOSED}`);
+      await eventually('the write to wait for review', () => suite.api.writeReviews.pending().length === 1);
       return running;
     }
 
@@ -253,7 +253,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
       const running = await proposeThreeHunks(file);
       await vscode.window.showTextDocument(vscode.Uri.file(file));
       const shown = await eventually('the proposed hunks in the editor', () => {
-        const views = api.hunks.editors.proposedHunksOf(file);
+        const views = suite.api.hunks.editors.proposedHunksOf(file);
         return views?.length === 3 && views;
       });
       assert.deepEqual(
@@ -288,13 +288,13 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
       await run(0, 'keep');
       await run(1, 'undo');
       assert.equal(readFileSync(file, 'utf8'), BEFORE, 'nothing is written while a hunk is left');
-      await eventually('two hunks decided', () => api.hunks.editors.proposedHunksOf(file)?.length === 1);
+      await eventually('two hunks decided', () => suite.api.hunks.editors.proposedHunksOf(file)?.length === 1);
       await run(2, 'keep');
       const { reply } = await running.done;
       assert.equal(reply, 'wrote 14 chars');
       assert.ok(readFileSync(file).equals(Buffer.from('a\nB\nc\nd\ne\nf\nG\n')), readFileSync(file, 'utf8'));
-      assert.deepEqual(api.writeReviews.pending(), []);
-      await eventually('no hunks left shown', () => api.hunks.editors.proposedHunksOf(file) === undefined);
+      assert.deepEqual(suite.api.writeReviews.pending(), []);
+      await eventually('no hunks left shown', () => suite.api.hunks.editors.proposedHunksOf(file) === undefined);
     });
 
     it('writes nothing when the file was rewritten while the write waited (every order of decisions)', async () => {
@@ -303,7 +303,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
         const running = await proposeThreeHunks(file);
         writeFileSync(file, 'rewritten by someone else\n');
         for (const index of [0, 1, 2]) {
-          api.hunks.proposed.decide(file, index, kept.includes(index) ? 'keep' : 'undo');
+          suite.api.hunks.proposed.decide(file, index, kept.includes(index) ? 'keep' : 'undo');
         }
         const { reply } = await running.done;
         assert.match(
@@ -319,14 +319,14 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
       const file = folder.file('sub/t.txt');
       const running = await proposeThreeHunks(file);
       await vscode.window.showTextDocument(vscode.Uri.file(file));
-      await eventually('the proposed hunks', () => api.hunks.editors.proposedHunksOf(file)?.length === 3);
+      await eventually('the proposed hunks', () => suite.api.hunks.editors.proposedHunksOf(file)?.length === 3);
       // The folder goes, and a link to an outside folder holding the same bytes takes its place.
       writeFileSync(join(outside, 't.txt'), BEFORE);
       renameSync(folder.file('sub'), folder.file('moved'));
       symlinkSync(outside, folder.file('sub'));
-      api.hunks.proposed.decide(file, 0, 'keep');
-      api.hunks.proposed.decide(file, 1, 'undo');
-      api.hunks.proposed.decide(file, 2, 'keep');
+      suite.api.hunks.proposed.decide(file, 0, 'keep');
+      suite.api.hunks.proposed.decide(file, 1, 'undo');
+      suite.api.hunks.proposed.decide(file, 2, 'keep');
       const { reply } = await running.done;
       assert.match(
         reply,
@@ -343,7 +343,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
       writeFileSync(target, BEFORE);
       rmSync(file);
       symlinkSync(target, file);
-      api.hunks.proposed.decideAll(file, 'keep');
+      suite.api.hunks.proposed.decideAll(file, 'keep');
       const { reply } = await running.done;
       assert.match(reply, /write error -32001: .*changed while the edit waited for review/);
       assert.equal(readFileSync(target, 'utf8'), BEFORE, 'the outside file is unchanged');
