@@ -123,11 +123,12 @@ for (const [theme, colorTheme] of THEMES) {
       assert.deepEqual(user.userView(), before, "the main folder's file, status, HEAD and stash are as they were");
       // Expanded: the changed file under a run.
       await row(page, 'Beta').locator('.monaco-tl-twistie').click();
-      await page
+      const changedFile = page
         .locator('.pane', { has: page.locator('.pane-header', { hasText: 'Compare Agents' }) })
-        .locator('.monaco-list-row', { hasText: 'app.txt' })
-        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        .locator('.monaco-list-row', { hasText: 'app.txt' });
+      await changedFile.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await page.mouse.move(0, 0);
+      await changedFile.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await page.screenshot({ path: join(resultsDir(), `worktree-groups-compare-${theme}.png`) });
       if (theme === 'dark') {
         return; // the steps below ran in the light theme's window
@@ -144,17 +145,22 @@ for (const [theme, colorTheme] of THEMES) {
       assert.match(await dialog.innerText(), /Discard 2 worktrees/);
       await page.screenshot({ path: join(resultsDir(), 'worktree-groups-discard.png') });
       await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^Discard$/ }).click();
+      const gone = [folders[0]!, folders[2]!];
       await until(
-        () => !existsSync(folders[0]!.folder) && !existsSync(folders[2]!.folder),
-        'the other worktrees to go',
+        () => gone.every(({ folder, branch }) => !existsSync(folder) && user.git(['branch', '--list', branch]) === ''),
+        'the other worktrees and their branches to go',
         UI_TIMEOUT,
       );
-      for (const gone of [folders[0]!, folders[2]!]) {
-        assert.equal(user.git(['branch', '--list', gone.branch]), '', `${gone.branch} is gone`);
-      }
       assert.ok(existsSync(folders[1]!.folder), "Beta's worktree stays");
       assert.equal(readFileSync(join(user.repo, 'app.txt'), 'utf8'), 'beta\n');
-      await until(async () => /discarded/.test((await row(page, 'Alpha').textContent()) ?? ''), 'Alpha to show discarded', UI_TIMEOUT);
+      await until(
+        async () =>
+          /discarded/.test((await row(page, 'Alpha').textContent()) ?? '') &&
+          /discarded/.test((await row(page, 'Gamma').textContent()) ?? '') &&
+          /applied/.test((await row(page, 'Beta').textContent()) ?? ''),
+        'Alpha and Gamma to show discarded, Beta applied',
+        UI_TIMEOUT,
+      );
       await page.mouse.move(0, 0);
       await page.screenshot({ path: join(resultsDir(), 'worktree-groups-after.png') });
     });

@@ -52,8 +52,8 @@ export class AgentGroups implements Disposable {
   private groups: WorktreeGroup[] = [];
   private readonly store: WorktreeGroupStore;
   private readonly writes = new SerialQueue();
-  private readonly changeEmitter = new Emitter<void>();
-  /** A group, a run's status or its figures changed. */
+  private readonly changeEmitter = new Emitter<string | undefined>();
+  /** A run's status or figures changed (its chat's id), or the groups did (undefined). */
   readonly onDidChange = this.changeEmitter.event;
   private context: ChatContext | undefined;
   private folderOf: (() => string) | undefined;
@@ -68,15 +68,15 @@ export class AgentGroups implements Disposable {
     this.restored = this.store.all().then(
       (groups) => {
         this.groups = groups;
-        this.changeEmitter.fire();
+        this.changeEmitter.fire(undefined);
       },
       (error: unknown) => deps.logger.error(`Could not read the agent groups: ${String(error)}`),
     );
     this.subscriptions.push(deps.worktrees.onDidChange((chatId) => this.memberChanged(chatId)));
     // Diagnostics change with every keystroke in an editor: only those of a run's worktree redraw it.
     const diagnostics = deps.diagnostics?.onDidChange?.((paths) => {
-      if (paths.some((file) => this.inRunWorktree(file))) {
-        this.changeEmitter.fire();
+      for (const chatId of this.runsHolding(paths)) {
+        this.changeEmitter.fire(chatId);
       }
     });
     if (diagnostics) {
@@ -280,7 +280,7 @@ export class AgentGroups implements Disposable {
     const live = (group: WorktreeGroup): boolean =>
       group.members.some((member) => context.chats.get(member.chatId) !== undefined);
     if (this.groups.every(live)) {
-      this.changeEmitter.fire();
+      this.changeEmitter.fire(undefined);
       return;
     }
     await this.update((groups) => groups.filter(live));
@@ -295,22 +295,25 @@ export class AgentGroups implements Disposable {
       } catch (error) {
         this.deps.logger.error(`Could not save the agent groups: ${String(error)}`);
       }
-      this.changeEmitter.fire();
+      this.changeEmitter.fire(undefined);
     });
   }
 
-  private inRunWorktree(file: string): boolean {
-    return this.groups.some((group) =>
-      group.members.some((member) => {
+  /** The runs whose worktree holds one of `paths`. */
+  private runsHolding(paths: readonly string[]): string[] {
+    return this.groups.flatMap((group) =>
+      group.members.flatMap((member) => {
         const record = this.deps.worktrees.record(member.chatId);
-        return record !== undefined && !record.discarded && isLexicallyWithin(file, record.folder);
+        const holds =
+          record !== undefined && !record.discarded && paths.some((file) => isLexicallyWithin(file, record.folder));
+        return holds ? [member.chatId] : [];
       }),
     );
   }
 
   private memberChanged(chatId: string): void {
     if (this.groupOf(chatId)) {
-      this.changeEmitter.fire();
+      this.changeEmitter.fire(chatId);
     }
   }
 

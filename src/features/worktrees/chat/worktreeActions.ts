@@ -174,7 +174,7 @@ export class WorktreeActions {
       return 'Its changes could not be read: whatever it holds will be lost.';
     }
     return changes.unapplied
-      ? `It holds ${count(changes.files.length, 'changed file')} that were never applied: they will be lost.`
+      ? `It holds ${count(changes.files.length, 'changed file')} that ${changes.files.length === 1 ? 'was never applied: it' : 'were never applied: they'} will be lost.`
       : undefined;
   }
 

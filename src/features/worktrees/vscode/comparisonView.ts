@@ -10,10 +10,14 @@ export const COMPARISON_VIEW = 'acpAgents.compare';
 /** The context key that shows it. */
 const HAS_GROUPS = 'acpAgents.compare.groups';
 
+/**
+ * A row of the tree. The same object stands for the same row across redraws (VS Code maps an inline
+ * action's click back to it); its figures are read afresh in `getTreeItem`.
+ */
 type Node =
-  | { readonly kind: 'group'; readonly group: WorktreeGroup }
-  | { readonly kind: 'run'; readonly group: WorktreeGroup; readonly row: RunRow }
-  | { readonly kind: 'file'; readonly row: RunRow; readonly file: TreeFileChange };
+  | { readonly kind: 'group'; readonly groupId: string }
+  | { readonly kind: 'run'; readonly groupId: string; readonly chatId: string }
+  | { readonly kind: 'file'; readonly chatId: string; readonly rel: string };
 
 const STATUS_ICONS: Record<RunRow['status'], string> = {
   starting: 'loading~spin',
@@ -38,11 +42,13 @@ export class ComparisonTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private readonly view: vscode.TreeView<Node>;
   private readonly subscription: { dispose(): void };
+  /** The rows shown, by key: one object per row for as long as it is shown. */
+  private readonly nodes = new Map<string, Node>();
 
   constructor(private readonly groups: AgentGroups) {
     this.view = vscode.window.createTreeView(COMPARISON_VIEW, { treeDataProvider: this, showCollapseAll: true });
-    this.subscription = groups.onDidChange(() => this.changed());
-    this.changed();
+    this.subscription = groups.onDidChange((chatId) => this.changed(chatId));
+    this.changed(undefined);
   }
 
   /** Shows the view (a group was just started). */
@@ -53,32 +59,55 @@ export class ComparisonTree implements vscode.TreeDataProvider<Node>, vscode.Dis
 
   getChildren(node?: Node): Node[] {
     if (!node) {
-      return this.groups.list().map((group) => ({ kind: 'group', group }));
+      return this.groups.list().map((group) => this.node(`group:${group.id}`, { kind: 'group', groupId: group.id }));
     }
     if (node.kind === 'group') {
-      return this.groups.rows(node.group).map((row) => ({ kind: 'run', group: node.group, row }));
+      const group = this.groups.list().find((kept) => kept.id === node.groupId);
+      return (group?.members ?? []).map((member) =>
+        this.node(`run:${member.chatId}`, { kind: 'run', groupId: node.groupId, chatId: member.chatId }),
+      );
     }
     if (node.kind === 'run') {
-      return node.row.files.map((file) => ({ kind: 'file', row: node.row, file }));
+      return (this.row(node)?.files ?? []).map((file) =>
+        this.node(`file:${node.chatId}:${file.rel}`, { kind: 'file', chatId: node.chatId, rel: file.rel }),
+      );
     }
     return [];
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    switch (node.kind) {
-      case 'group':
-        return this.groupItem(node.group);
-      case 'run':
-        return runItem(node.row);
-      case 'file':
-        return fileItem(node.row, node.file);
+    const group = this.groups.list().find((kept) => kept.id === (node.kind === 'file' ? undefined : node.groupId));
+    if (node.kind === 'group') {
+      return group ? this.groupItem(group) : new vscode.TreeItem('');
     }
+    if (node.kind === 'run') {
+      const row = this.row(node);
+      return row ? runItem(row) : new vscode.TreeItem('');
+    }
+    const run = this.nodes.get(`run:${node.chatId}`);
+    const row = run?.kind === 'run' ? this.row(run) : undefined;
+    const file = row?.files.find((changed) => changed.rel === node.rel);
+    return row && file ? fileItem(row, file) : new vscode.TreeItem(node.rel);
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.view.dispose();
     this.changeEmitter.dispose();
+  }
+
+  private row(node: { readonly groupId: string; readonly chatId: string }): RunRow | undefined {
+    const group = this.groups.list().find((kept) => kept.id === node.groupId);
+    return group && this.groups.rows(group).find((row) => row.member.chatId === node.chatId);
+  }
+
+  private node(key: string, fresh: Node): Node {
+    let node = this.nodes.get(key);
+    if (!node) {
+      node = fresh;
+      this.nodes.set(key, node);
+    }
+    return node;
   }
 
   private groupItem(group: WorktreeGroup): vscode.TreeItem {
@@ -97,8 +126,15 @@ export class ComparisonTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     return item;
   }
 
-  private changed(): void {
+  /** One run changed: its row (and its files) are drawn again; else (undefined) the whole tree. */
+  private changed(chatId: string | undefined): void {
+    const run = chatId === undefined ? undefined : this.nodes.get(`run:${chatId}`);
+    if (run) {
+      this.changeEmitter.fire(run);
+      return;
+    }
     void vscode.commands.executeCommand('setContext', HAS_GROUPS, this.groups.list().length > 0);
+    this.nodes.clear();
     this.changeEmitter.fire(undefined);
   }
 }

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../../core/ports';
 import type { AgentGroups } from '../chat/agentGroups';
-import type { RunRow } from '../chat/groupComparison';
 import type { WorktreeChats } from '../chat/worktreeChats';
 import type { WorktreeUi } from '../chat/worktreeUi';
 
@@ -17,10 +16,10 @@ export interface GroupCommandDeps {
 }
 
 /** What a comparison command is called with: a chat id (the row's own click), or the row (its inline button). */
-type RunTarget = string | { readonly row?: RunRow } | undefined;
+type RunTarget = string | { readonly chatId?: string } | undefined;
 
 function chatIdOf(target: RunTarget): string | undefined {
-  return typeof target === 'string' ? target : target?.row?.member.chatId;
+  return typeof target === 'string' ? target : target?.chatId;
 }
 
 /** The command and the comparison's row and file commands. */
