@@ -341,16 +341,17 @@ export function statusIdleRows(idle) {
   if (!idle) {
     return [['idle cost of ten running chats’ status', 'n/a', 'zero chats', 'no timer', undefined, 'BENCH_ONLY=statusidle npm run bench']];
   }
+  const others = (run) => run.wakeUps - (run.lockHeartbeats ?? 0);
   const text = (run) =>
-    `${run.wakeUps} timer wake-ups, ${run.timersCreated} timers made, host CPU ${ms(run.cpuMs)} over ${(run.windowMs / 1000).toFixed(0)} s`;
+    `${run.wakeUps} timer wake-ups (${run.lockHeartbeats ?? 0} of them the chat files' lock refresh), ${run.timersCreated} timers made, host CPU ${ms(run.cpuMs)} over ${(run.windowMs / 1000).toFixed(0)} s`;
   return [
     [
       `idle cost of ${idle.running.chats} running chats’ status (turns waiting on the agent, nothing streaming)`,
       text(idle.running),
       `${idle.none.chats} chats running: ${text(idle.none)}`,
-      'no timer while nothing changes',
-      idle.running.wakeUps <= idle.none.wakeUps && idle.running.timersCreated <= idle.none.timersCreated,
-      `the extension host's process alone (the agents are their own); load average ${idle.loadAverage.join(' → ')}; run of ${idle.date}`,
+      'no timer of the status while nothing changes',
+      others(idle.running) <= others(idle.none) && idle.running.timersCreated <= idle.none.timersCreated,
+      `the extension host's process alone (the agents are their own); the lock refresh is the journal's, every 20 s for all chats; load average ${idle.loadAverage.join(' → ')}; run of ${idle.date}`,
     ],
   ];
 }

@@ -17,7 +17,7 @@ const realSetTimeout = globalThis.setTimeout;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, ms));
 
 /** Counts timers made and timer callbacks run while `counting` (the bench's own pauses are not counted). */
-const counts = { counting: false, timersCreated: 0, wakeUps: 0 };
+const counts = { counting: false, timersCreated: 0, wakeUps: 0, lockHeartbeats: 0 };
 function countTimers(): void {
   for (const name of ['setTimeout', 'setInterval'] as const) {
     const real = globalThis[name] as (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => unknown;
@@ -25,10 +25,20 @@ function countTimers(): void {
       if (counts.counting) {
         counts.timersCreated++;
       }
+      // Where the timer was made, to name what wakes the process (BENCH_IDLE_TRACE=1 prints it).
+      const madeAt = `${ms ?? 0} ms, ${new Error().stack?.split('\n').slice(2, 7).join(' ← ')}`;
       return real(
         (...callbackArgs: unknown[]) => {
           if (counts.counting) {
             counts.wakeUps++;
+            // The chat files' writer locks are refreshed every 20 s (other windows see them alive): the
+            // journal's, not the status's.
+            if (madeAt.includes('journalLock')) {
+              counts.lockHeartbeats++;
+            }
+            if (process.env.BENCH_IDLE_TRACE) {
+              console.log(`woken by a timer of ${madeAt}`);
+            }
           }
           callback(...callbackArgs);
         },
@@ -44,6 +54,8 @@ interface IdleWindow {
   readonly windowMs: number;
   readonly timersCreated: number;
   readonly wakeUps: number;
+  /** Of which the chat files' writer-lock refresh (src/core/journal/journalLock.ts). */
+  readonly lockHeartbeats: number;
   readonly cpuMs: number;
   /** Timers alive at the window's end (`process.getActiveResourcesInfo()`), whoever made them. */
   readonly activeTimers: number;
@@ -52,6 +64,7 @@ interface IdleWindow {
 async function idleWindow(chats: number): Promise<IdleWindow> {
   counts.timersCreated = 0;
   counts.wakeUps = 0;
+  counts.lockHeartbeats = 0;
   counts.counting = true;
   const cpu = process.cpuUsage();
   await pause(WINDOW_MS);
@@ -62,6 +75,7 @@ async function idleWindow(chats: number): Promise<IdleWindow> {
     windowMs: WINDOW_MS,
     timersCreated: counts.timersCreated,
     wakeUps: counts.wakeUps,
+    lockHeartbeats: counts.lockHeartbeats,
     cpuMs: (used.user + used.system) / 1000,
     // Minus the window's own pause.
     activeTimers: process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length,

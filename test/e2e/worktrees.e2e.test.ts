@@ -90,7 +90,10 @@ describe('worktree chats in the real VS Code', () => {
     // Settled: each pane shows its text — the workspace's side, the worktree's side and the result.
     await until(
       async () => {
-        const panes = await merge.locator('.monaco-editor .view-lines').allInnerTexts();
+        // The editor draws spaces as no-break spaces.
+        const panes = (await merge.locator('.monaco-editor .view-lines').allInnerTexts()).map((text) =>
+          text.replace(/\u00a0/g, ' '),
+        );
         return (
           panes.length >= 3 &&
           panes.some((text) => text.includes('second agent') && !text.includes('first agent')) &&
