@@ -236,8 +236,9 @@ const STEP = `(data) => new Promise((done) => {
   });
 })`;
 
-export async function freshPage(browser, origin) {
-  const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+/** The chat page, ready; `bypassCSP` lets a probe add its own style rules to try a change without a build. */
+export async function freshPage(browser, origin, { bypassCSP = false } = {}) {
+  const page = await browser.newPage({ viewport: { width: 420, height: 900 }, bypassCSP });
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));

@@ -57,6 +57,7 @@ export async function streamOnce(browser, origin, text) {
         { count: stream.result.frames.length, message: empty },
       ),
     );
+    const changing = await changingFramesCpu(page, stream.result.frames.length);
     if (problems.length > 0) {
       throw new Error(`page problems: ${problems.join(' | ')}`);
     }
@@ -78,11 +79,35 @@ export async function streamOnce(browser, origin, text) {
       streamCpuMs: stream.cpuMs,
       streamWorkerCpuMs: stream.workerCpuMs,
       idleFramesCpuMs: idle.cpuMs,
+      changingFramesCpuMs: changing.cpuMs,
       onceCpuMs: median(onces.map((once) => once.cpuMs)),
     };
   } finally {
     await page.close();
   }
+}
+
+/**
+ * The main-thread CPU of `count` frames stepped as the stream's were, on the finished page, each changing as
+ * little as a frame can: one word added to the answer's last paragraph. That is Chromium's own style, layout
+ * and paint of a frame that changes anything on this page (what any streaming view pays per frame); the
+ * stream's CPU above it is what its own DOM changes and script cost.
+ */
+export async function changingFramesCpu(page, count) {
+  const empty = { type: 'thread_events', chatId: CHAT_ID, events: [] };
+  return withCpu(() =>
+    page.evaluate(
+      async ({ count, message }) => {
+        const paragraphs = document.querySelectorAll('[data-entry-id="a1"] .markdown p');
+        const last = paragraphs[paragraphs.length - 1];
+        for (let i = 0; i < count; i++) {
+          last.append(' word');
+          await window.__step(message);
+        }
+      },
+      { count, message: empty },
+    ),
+  );
 }
 
 /**

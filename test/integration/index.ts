@@ -7,6 +7,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
+import { workspaceRoot } from './support/workspace';
 
 /** Called by VS Code once the extension host is up; settles when mocha is done. */
 export function run(): Promise<void> {
@@ -56,9 +57,10 @@ function testFiles(dir: string): string[] {
 /**
  * A run that was killed leaves its `.it-*` scratch folders in the sample workspace; they would show up in
  * the next run's pickers and lists. (They cannot be git-ignored: the mention tests need the folders unignored.)
+ * The folder is the one VS Code opened, not one found from this file: the bench bundles this module elsewhere.
  */
 function removeLeftoverScratch(): void {
-  const workspace = join(__dirname, '..', '..', 'test', 'fixtures', 'workspace');
+  const workspace = workspaceRoot();
   for (const entry of readdirSync(workspace)) {
     if (entry.startsWith('.it-')) {
       rmSync(join(workspace, entry), { recursive: true, force: true });

@@ -24,6 +24,8 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
     assert.equal(await pending.locator('.user-bubble').innerText(), 'Fix the failing test');
     assert.match(await pending.locator('.pending-state').innerText(), /Waiting for Claude Code to start…/);
     assert.equal(await input.inputValue(), '');
+    // The first message stands alone: the empty chat's tips go while it waits.
+    assert.equal(await page.page.locator('.transcript .empty-state').isVisible(), false);
 
     await page.host(status({ state: 'ready', agentName: 'Claude Code', said: FATAL }));
     await page.frame();

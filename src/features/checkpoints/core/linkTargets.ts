@@ -1,6 +1,6 @@
 import { readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { TreeChange } from './treeDiff';
 
 /** Runs git in the shadow repository; resolves with its stdout. */

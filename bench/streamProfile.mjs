@@ -1,0 +1,145 @@
+// A probe, not in the bench: where the page's main thread spends one 2 MB stream (the bench's streaming
+// workload, frame by frame as the bench steps it), from a Chromium trace. It prints the main thread's self time
+// by kind of work (script, style, layout, paint, GC…), the markdown worker's, and the ten slowest frames split
+// the same way; it writes the trace to bench-results/stream-trace.json (open it in chrome://tracing or
+// DevTools' Performance panel). Run after a production build: `node esbuild.mjs --production &&
+// node bench/streamProfile.mjs` (BENCH_MARKDOWN_WORKER=0 for the page without the worker; PROBE_CSS='…' adds
+// style rules to the page, to try a change of the styles before making it).
+/* global window, performance */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { freshPage, startServer } from './webviewPage.mjs';
+import { changingFramesCpu } from './webviewStream.mjs';
+import { mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
+
+const BYTES = Number(process.env.BENCH_BYTES ?? 2_000_000);
+
+/** Trace event names → the kind of work a reader of a profile knows them by. */
+const KINDS = [
+  [/^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|v8\.run)/, 'script'],
+  [/^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet|InvalidateLayout|ScheduleStyleRecalculation)/, 'style'],
+  [/^(Layout|UpdateLayerTree|LayoutShift)/, 'layout'],
+  [/^(PrePaint|Paint|PaintImage|Layerize|UpdateLayer|CompositeLayers|Commit|Rasterize)/, 'paint'],
+  [/GC|GCEvent|MinorGC|MajorGC|BlinkGC/, 'gc'],
+  [/^(ParseHTML|HTMLDocumentParser)/, 'parse HTML'],
+];
+
+const kindOf = (name) => KINDS.find(([pattern]) => pattern.test(name))?.[1] ?? `other (${name})`;
+
+/**
+ * Self time (ms) by kind for one thread's complete events: an event's time minus its children's, so nested
+ * events (a layout forced inside a script) are counted once, where they ran. The thread's own CPU time
+ * (`tdur`) where the trace has it, so a loaded machine's waits for a core are not counted.
+ */
+function selfTimes(events, from = -Infinity, to = Infinity) {
+  const sorted = events
+    .filter((e) => e.ph === 'X' && e.dur !== undefined && e.ts >= from && e.ts < to)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const totals = new Map();
+  const stack = [];
+  const close = (until) => {
+    while (stack.length > 0 && stack.at(-1).end <= until) {
+      const done = stack.pop();
+      totals.set(done.kind, (totals.get(done.kind) ?? 0) + done.self / 1000);
+    }
+  };
+  for (const event of sorted) {
+    close(event.ts);
+    const parent = stack.at(-1);
+    const cost = event.tdur ?? event.dur;
+    if (parent) {
+      parent.self -= cost;
+    }
+    stack.push({ kind: kindOf(event.name), end: event.ts + event.dur, self: cost });
+  }
+  close(Infinity);
+  return totals;
+}
+
+/** The thread ids of the page's renderer main thread and its dedicated workers, from the trace's metadata. */
+function threads(events) {
+  const names = events.filter((e) => e.ph === 'M' && e.name === 'thread_name');
+  const key = (e) => `${e.pid}:${e.tid}`;
+  const main = names.filter((e) => e.args.name === 'CrRendererMain').map(key);
+  const workers = names.filter((e) => String(e.args.name).startsWith('DedicatedWorker')).map(key);
+  return { main, workers };
+}
+
+const format = (totals) =>
+  [...totals]
+    .filter(([, ms]) => ms >= 0.5)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
+    .join(', ');
+
+async function traceStream(browser, origin, text) {
+  const extraCss = process.env.PROBE_CSS;
+  const { page } = await freshPage(browser, origin, { bypassCSP: Boolean(extraCss) });
+  if (extraCss) {
+    await page.addStyleTag({ content: extraCss });
+  }
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  const finished = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
+  await page.evaluate((start) => window.__step(start), streamingSnapshot());
+  await cdp.send('Tracing.start', {
+    categories: `devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.execute,blink.user_timing${process.env.PROBE_INVALIDATIONS ? ',disabled-by-default-devtools.timeline.invalidationTracking' : ''}`,
+    transferMode: 'ReportEvents',
+  });
+  const frames = await page.evaluate(async (messages) => {
+    const timed = [];
+    for (const [index, message] of messages.entries()) {
+      performance.mark(`frame ${index} start`);
+      const frame = await window.__step(message);
+      performance.mark(`frame ${index} end`);
+      timed.push(frame);
+    }
+    return timed;
+  }, streamMessages(text));
+  await cdp.send('Tracing.end');
+  await finished;
+  const changing = await changingFramesCpu(page, frames.length);
+  await page.close();
+  return { events, frames, changing };
+}
+
+async function main() {
+  const { server, origin } = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  try {
+    const { events, frames, changing } = await traceStream(browser, origin, mixedMarkdown(BYTES));
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync('bench-results/stream-trace.json', JSON.stringify({ traceEvents: events }));
+    const { main: mainThreads, workers } = threads(events);
+    const on = (keys) => events.filter((e) => keys.includes(`${e.pid}:${e.tid}`));
+    const mainEvents = on(mainThreads);
+    const total = (totals) => [...totals.values()].reduce((sum, ms) => sum + ms, 0);
+    const mainTotals = selfTimes(mainEvents);
+    const workerTotals = selfTimes(on(workers));
+    console.log(`stream of ${BYTES} bytes in ${frames.length} view messages`);
+    console.log(`page main thread, self time ${total(mainTotals).toFixed(1)} ms: ${format(mainTotals)}`);
+    console.log(`markdown worker, self time ${total(workerTotals).toFixed(1)} ms: ${format(workerTotals)}`);
+    console.log(
+      `the finished page, one word added in each of ${frames.length} frames stepped as the stream's: main-thread CPU ${changing.cpuMs?.toFixed(1)} ms`,
+    );
+    const slowest = frames
+      .map((frame, index) => ({ index, ms: frame.handle + frame.render + frame.apply + frame.layout, frame }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 10);
+    console.log('slowest frames (message: the bench’s figure; the trace in that frame’s window):');
+    const marks = new Map(events.filter((e) => e.cat?.includes('user_timing')).map((e) => [e.name, e.ts]));
+    for (const { index, ms, frame } of slowest) {
+      const within = selfTimes(mainEvents, marks.get(`frame ${index} start`), marks.get(`frame ${index} end`));
+      console.log(`  #${index}: ${ms.toFixed(1)} ms (script ${(frame.handle + frame.render + frame.apply).toFixed(1)}, layout ${frame.layout.toFixed(1)}) — ${format(within)}`);
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+await main();
