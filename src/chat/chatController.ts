@@ -377,13 +377,7 @@ export class ChatController implements Disposable {
 
   private onChatChange(chat: Conversation): void {
     this.activity.update(chat);
-    this.presenter.chats();
-    this.presenter.postToChat(chat.id, {
-      type: 'save_problem',
-      chatId: chat.id,
-      ...(chat.saveProblem ? { message: chat.saveProblem } : {}),
-      ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
-    });
+    this.presenter.chatChanged(chat);
   }
 
   private onThreadEvent(chat: Conversation, event: ThreadEvent): void {

@@ -197,6 +197,20 @@ export class ViewPresenter implements Disposable {
     }
   }
 
+  /**
+   * Chat `chat` changed (its title, activity or journal): the list, and to the views showing it whether
+   * its journal saves (the same fields as the snapshot's).
+   */
+  chatChanged(chat: Conversation): void {
+    this.chats();
+    this.postToChat(chat.id, {
+      type: 'save_problem',
+      chatId: chat.id,
+      ...(chat.saveProblem ? { message: chat.saveProblem } : {}),
+      ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
+    });
+  }
+
   /** Posts to the views showing chat `chatId`. */
   postToChat(chatId: string, message: HostMessage): void {
     this.views.post(message, (slot) => slot.chatId === chatId);

@@ -97,7 +97,7 @@ describe('attaching files in the chat view (real VS Code)', () => {
     // The host answers a dismissal with the composer's attachments unchanged: give it the round trip a pick
     // takes by sending a message, which carries whatever is attached.
     const turnId = await sendWithText('Nothing attached?');
-    await waitForAgentText(chat.frame, turnId, 'You said: Nothing attached?');
+    await chat.waitForAgentText(turnId, 'You said: Nothing attached?');
     assert.equal(await chat.frame.locator('.composer-chip').count(), 0);
   });
 

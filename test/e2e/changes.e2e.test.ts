@@ -9,15 +9,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Locator } from 'playwright-core';
-import {
-  docsScreenshot,
-  openChat,
-  sendPrompt,
-  turn,
-  UI_TIMEOUT,
-  waitForTurnStatus,
-  WorkspaceTempFolder,
-} from './support/chat';
+import { docsScreenshot, openChat, UI_TIMEOUT, WorkspaceTempFolder } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
 import { hashTree } from '../support/hashTree';
 
@@ -42,7 +34,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
 
   /** The turn's change card once its list is final (not live) and names `files` files. */
   async function finalCard(turnId: string, files: number): Promise<Locator> {
-    const card = turn(chat.frame, turnId).locator('.change-card');
+    const card = chat.turn(turnId).locator('.change-card');
     await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await chat.frame.waitForFunction(
       ({ id, files }) => {
@@ -61,14 +53,14 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
 
   /** Clicks Restore checkpoint under the message that started the turn (made when the pointer comes over it). */
   async function restoreCheckpointOf(turnId: string): Promise<void> {
-    const message = turn(chat.frame, turnId).locator('article.entry-user');
+    const message = chat.turn(turnId).locator('article.entry-user');
     await message.hover();
     await message.getByRole('button', { name: /Restore checkpoint/ }).click();
   }
 
   async function changeTurn(prompt: string, files: number): Promise<{ turnId: string; card: Locator }> {
-    const turnId = await sendPrompt(chat.frame, prompt);
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const turnId = await chat.sendPrompt(prompt);
+    await chat.waitForTurnStatus(turnId, 'completed');
     return { turnId, card: await finalCard(turnId, files) };
   }
 
@@ -122,7 +114,8 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
         .getByText(/outside the workspace: the agent may have changed files outside the workspace through it/)
         .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await card.getByRole('button', { name: 'Undo all' }).click();
-      const note = turn(chat.frame, turnId)
+      const note = chat
+        .turn(turnId)
         .locator('.change-card .change-note', { hasText: 'Left alone' })
         .filter({ hasText: /dir\/ is now a link to a folder outside the workspace/ });
       await note.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
@@ -143,7 +136,8 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
   it('Keep all leaves the files as the agent wrote them', async () => {
     const { turnId, card } = await changeTurn(`own write ${rel('kept.txt')} agent version`, 1);
     await card.getByRole('button', { name: 'Keep all' }).click();
-    await turn(chat.frame, turnId)
+    await chat
+      .turn(turnId)
       .locator('.change-card', { hasText: 'Kept' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(fs.readFileSync(folder.file('kept.txt'), 'utf8'), 'agent version');
@@ -177,12 +171,14 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     // Its own history: a kept turn, an undone turn, and a turn the workspace was restored to before.
     const kept = await changeTurn(`own write ${rel('reload-kept.txt')} kept`, 1);
     await kept.card.getByRole('button', { name: 'Keep all' }).click();
-    await turn(chat.frame, kept.turnId)
+    await chat
+      .turn(kept.turnId)
       .locator('.change-card', { hasText: 'Kept' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const undone = await changeTurn(`own write ${rel('reload-undone.txt')} undone`, 1);
     await undone.card.getByRole('button', { name: 'Undo all' }).click();
-    await turn(chat.frame, undone.turnId)
+    await chat
+      .turn(undone.turnId)
       .locator('.change-card', { hasText: 'Undone' })
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const restored = await changeTurn(`own write ${rel('reload-restored.txt')} restored`, 1);
@@ -204,10 +200,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await chat.frame.locator('.change-card').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await chat.frame.locator('.change-card').count(), before);
     await chat.frame.getByText('Workspace restored to before this message').waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(await turn(chat.frame, kept.turnId).locator('.change-card', { hasText: 'Kept' }).count(), 1);
-    assert.equal(
-      await turn(chat.frame, undone.turnId).locator('.change-card', { hasText: 'Undone' }).count(),
-      1,
-    );
+    assert.equal(await chat.turn(kept.turnId).locator('.change-card', { hasText: 'Kept' }).count(), 1);
+    assert.equal(await chat.turn(undone.turnId).locator('.change-card', { hasText: 'Undone' }).count(), 1);
   });
 });

@@ -4,15 +4,7 @@
  * Each step is checked as the user sees it; the end result is the README screenshot docs/chat.png.
  */
 import { strict as assert } from 'node:assert';
-import {
-  agentText,
-  docsScreenshot,
-  sendPrompt,
-  turn,
-  UI_TIMEOUT,
-  waitForAgentText,
-  waitForTurnStatus,
-} from './support/chat';
+import { docsScreenshot, UI_TIMEOUT } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
 
 describe('a tour of the chat with the demo agent (README screenshot)', () => {
@@ -25,11 +17,11 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
   });
 
   it('"help" answers with the table of what the demo agent can do', async () => {
-    const turnId = await sendPrompt(chat.frame, 'help');
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
-    const answer = turn(chat.frame, turnId).locator('article.entry-agent .markdown');
+    const turnId = await chat.sendPrompt('help');
+    await chat.waitForTurnStatus(turnId, 'completed');
+    const answer = chat.turn(turnId).locator('article.entry-agent .markdown');
     assert.match(
-      await agentText(chat.frame, turnId),
+      await chat.agentText(turnId),
       /^I'm the offline demo agent: I answer without an account or a network/,
     );
     const firstColumn = await answer.locator('table tbody tr td:first-child').allInnerTexts();
@@ -43,9 +35,9 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
   });
 
   it('"plan" shows the plan above the composer and ticks it off', async () => {
-    const turnId = await sendPrompt(chat.frame, 'plan');
-    await waitForAgentText(chat.frame, turnId, 'Plan updated.');
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    const turnId = await chat.sendPrompt('plan');
+    await chat.waitForAgentText(turnId, 'Plan updated.');
+    await chat.waitForTurnStatus(turnId, 'completed');
     const plan = chat.frame.locator('.chat-footer .plan');
     await plan.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await plan.locator('.plan-progress').innerText()).trim(), '1/3');
@@ -62,10 +54,10 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
   });
 
   it('"terminal ls src" runs the command and the agent reports its output', async () => {
-    const turnId = await sendPrompt(chat.frame, 'terminal ls src');
-    await waitForAgentText(chat.frame, turnId, 'exit 0 hello.ts', { timeout: 30_000 });
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
-    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
+    const turnId = await chat.sendPrompt('terminal ls src');
+    await chat.waitForAgentText(turnId, 'exit 0 hello.ts', { timeout: 30_000 });
+    await chat.waitForTurnStatus(turnId, 'completed');
+    const card = chat.turn(turnId).locator('.entry-tool .tool-card');
     assert.equal((await card.locator('.tool-title').innerText()).trim(), 'Run ls src');
     assert.equal(await card.getAttribute('data-status'), 'completed');
   });
@@ -74,10 +66,10 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     // Its own conversation for the README picture: the demo agent's help and a plan above the composer
     // while the agent asks.
     for (const prompt of ['help', 'plan']) {
-      await waitForTurnStatus(chat.frame, await sendPrompt(chat.frame, prompt), 'completed');
+      await chat.waitForTurnStatus(await chat.sendPrompt(prompt), 'completed');
     }
-    const turnId = await sendPrompt(chat.frame, 'tool');
-    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
+    const turnId = await chat.sendPrompt('tool');
+    const card = chat.turn(turnId).locator('.entry-tool .tool-card');
     const permission = card.locator('.permission[data-status="pending"]');
     await permission.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await card.locator('.tool-title').innerText()).trim(), 'Edit README.md');
@@ -101,15 +93,15 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     await docsScreenshot(chat.page, 'chat.png');
 
     await permission.locator('vscode-button[data-option-kind="allow_once"]').click();
-    await waitForAgentText(chat.frame, turnId, 'Edit allowed (the demo writes nothing).');
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    await chat.waitForAgentText(turnId, 'Edit allowed (the demo writes nothing).');
+    await chat.waitForTurnStatus(turnId, 'completed');
     assert.equal(await card.getAttribute('data-status'), 'completed');
     assert.equal((await card.locator('.permission-result.allowed').innerText()).trim(), 'Allow once');
   });
 
   it("a terminal's card shows the output live, then the whole output and the exit code", async () => {
-    const turnId = await sendPrompt(chat.frame, 'terminal echo building; sleep 2; echo done');
-    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
+    const turnId = await chat.sendPrompt('terminal echo building; sleep 2; echo done');
+    const card = chat.turn(turnId).locator('.entry-tool .tool-card');
     const terminal = card.locator('.terminal');
     // While it runs the card is open and shows what was printed so far.
     await terminal.locator('.terminal-output', { hasText: 'building' }).waitFor({ timeout: UI_TIMEOUT });
@@ -120,8 +112,8 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
     assert.equal((await terminal.locator('.terminal-status').innerText()).trim(), 'Running');
     assert.equal(await terminal.getAttribute('data-state'), 'running');
 
-    await waitForAgentText(chat.frame, turnId, 'exit 0 building done', { timeout: 30_000 });
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    await chat.waitForAgentText(turnId, 'exit 0 building done', { timeout: 30_000 });
+    await chat.waitForTurnStatus(turnId, 'completed');
     // A finished card folds: open it, as a person does to look at the output.
     if ((await card.locator('.disclosure-header').getAttribute('aria-expanded')) !== 'true') {
       await card.locator('.disclosure-header').click();

@@ -8,15 +8,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import type { Locator } from 'playwright-core';
-import {
-  docsScreenshot,
-  sendPrompt,
-  turn,
-  UI_TIMEOUT,
-  waitForAgentText,
-  waitForTurnStatus,
-  WorkspaceTempFolder,
-} from './support/chat';
+import { docsScreenshot, UI_TIMEOUT, waitForAgentText, WorkspaceTempFolder } from './support/chat';
 import { sampleWorkspace, screenshot } from './support/workbench';
 import { useWorkbench } from './support/lifecycle';
 
@@ -53,7 +45,7 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
 
   /** Asks for `fs write`, waits until both the diff editor and the chat's Keep/Undo are shown. */
   async function proposeWrite(file: string, text: string, isNew: boolean): Promise<string> {
-    const turnId = await sendPrompt(chat.frame, `fs write ${file} ${text}`);
+    const turnId = await chat.sendPrompt(`fs write ${file} ${text}`);
     const tab = proposalTab(file);
     await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(
@@ -86,8 +78,8 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
       ['Keep', 'Undo'],
     );
     // Waiting for the decision: the turn runs and the agent has said nothing yet.
-    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
-    assert.equal(await turn(chat.frame, turnId).locator('article.entry-agent').count(), 0);
+    assert.equal(await chat.turn(turnId).getAttribute('data-status'), 'running');
+    assert.equal(await chat.turn(turnId).locator('article.entry-agent').count(), 0);
     return turnId;
   }
 
@@ -109,8 +101,8 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
     await screenshot(chat.page, 'e2e-edit-review-new');
 
     await reviewRow(file).locator(`vscode-button[aria-label="Keep the edit to ${file}"]`).click();
-    await waitForAgentText(chat.frame, turnId, 'wrote 20 chars');
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    await chat.waitForAgentText(turnId, 'wrote 20 chars');
+    await chat.waitForTurnStatus(turnId, 'completed');
     assert.equal(readFileSync(file, 'utf8'), 'hello from the agent');
     await assertDecided(file);
   });
@@ -143,7 +135,7 @@ describe('edit review with Keep/Undo in the chat (acpAgents.edits.review: ask)',
       turnId,
       `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`,
     );
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    await chat.waitForTurnStatus(turnId, 'completed');
     assert.equal(readFileSync(file, 'utf8'), 'hello from the agent', 'the file is unchanged');
     await assertDecided(file);
   });

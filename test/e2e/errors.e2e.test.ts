@@ -3,7 +3,7 @@
  * `data`, and the failed turn's Details show both, exactly as the agent sent them and as text.
  */
 import { strict as assert } from 'node:assert';
-import { sendPrompt, turn, UI_TIMEOUT, waitForTurnStatus } from './support/chat';
+import { sendPrompt, UI_TIMEOUT } from './support/chat';
 import { screenshot } from './support/workbench';
 import { useWorkbench } from './support/lifecycle';
 
@@ -15,8 +15,8 @@ describe('errors keep their words in the chat view (real VS Code)', () => {
       chat.frame,
       'error -32603 Upstream failed data {"status":502,"body":"<b>bad gateway</b>"}',
     );
-    await waitForTurnStatus(chat.frame, turnId, 'failed');
-    const error = turn(chat.frame, turnId).locator('.turn-footer .agent-error');
+    await chat.waitForTurnStatus(turnId, 'failed');
+    const error = chat.turn(turnId).locator('.turn-footer .agent-error');
     await error.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await error.locator('.error-message').innerText()).trim(), 'Upstream failed (code -32603)');
 

@@ -53,9 +53,9 @@ describe('the first hour (real VS Code)', () => {
     const { page } = chat;
     await addFromEmptyState(page, chat.frame, 'First agent');
     await waitForEmptyChatWith(chat.frame, 'First agent');
-    const first = await sendPrompt(chat.frame, 'stream 2');
-    await waitForAgentText(chat.frame, first, 'chunk 1 chunk 2');
-    await waitForTurnStatus(chat.frame, first, 'completed');
+    const first = await chat.sendPrompt('stream 2');
+    await chat.waitForAgentText(first, 'chunk 1 chunk 2');
+    await chat.waitForTurnStatus(first, 'completed');
     const chatId = await chat.frame.evaluate(() => document.body.dataset.chatId);
 
     await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { turn, UI_TIMEOUT, waitForAgentText, waitForTurnStatus } from './support/chat';
+import { UI_TIMEOUT, waitForAgentText } from './support/chat';
 import { sampleWorkspace } from './support/workbench';
 import { useWorkbench } from './support/lifecycle';
 
@@ -42,14 +42,14 @@ describe('@-mentions in the chat view (real VS Code)', () => {
     );
     const turnId = await turns.last().getAttribute('data-turn-id');
     assert.ok(turnId);
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
+    await chat.waitForTurnStatus(turnId, 'completed');
     const chars = readFileSync(hello, 'utf8').length;
     await waitForAgentText(
       chat.frame,
       turnId,
       `You said: What does @hello.ts return? resource ${uri} (${chars} chars)`,
     );
-    const chip = turn(chat.frame, turnId).locator('article.entry-user .chip');
+    const chip = chat.turn(turnId).locator('article.entry-user .chip');
     assert.match((await chip.first().textContent()) ?? '', /hello\.ts/);
     assert.equal(
       await chip.first().evaluate((element) => element.tagName),

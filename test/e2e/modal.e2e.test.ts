@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { Locator } from 'playwright-core';
-import { agentText, sendPrompt, turn, UI_TIMEOUT, waitForAgentText, waitForTurnStatus } from './support/chat';
+import { UI_TIMEOUT } from './support/chat';
 import { screenshot } from './support/workbench';
 import { useWorkbench } from './support/lifecycle';
 
@@ -24,7 +24,7 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
 
   /** Sends `tool`, waits for the workbench's modal dialog and checks what it asks. */
   async function askForEdit(): Promise<{ turnId: string; dialog: Locator }> {
-    const turnId = await sendPrompt(chat.frame, 'tool');
+    const turnId = await chat.sendPrompt('tool');
     const dialog = chat.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await dialog.count(), 1, 'one dialog');
@@ -53,11 +53,11 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
       'the first option is the primary button',
     );
     // The chat shows the same request as waiting; the dialog above it is where it is answered.
-    const card = turn(chat.frame, turnId).locator('.entry-tool');
+    const card = chat.turn(turnId).locator('.entry-tool');
     await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await card.locator('.tool-title').innerText()).trim(), 'Edit README.md');
     assert.equal(await card.locator('.permission').getAttribute('data-status'), 'pending');
-    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await chat.turn(turnId).getAttribute('data-status'), 'running');
     return { turnId, dialog };
   }
 
@@ -67,13 +67,13 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
 
     await dialogButton(dialog, 'Allow once').click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await waitForAgentText(chat.frame, turnId, 'Edit allowed (the demo writes nothing).');
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
-    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
+    await chat.waitForAgentText(turnId, 'Edit allowed (the demo writes nothing).');
+    await chat.waitForTurnStatus(turnId, 'completed');
+    const card = chat.turn(turnId).locator('.entry-tool .tool-card');
     assert.equal(await card.getAttribute('data-status'), 'completed');
     // The dialog's answer is what the chat records.
     assert.equal((await card.locator('.permission-result.allowed').innerText()).trim(), 'Allow once');
-    assert.equal(await agentText(chat.frame, turnId), 'Edit allowed (the demo writes nothing).');
+    assert.equal(await chat.agentText(turnId), 'Edit allowed (the demo writes nothing).');
   });
 
   it('tells the agent "no" on "Reject"', async () => {
@@ -81,12 +81,12 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
 
     await dialogButton(dialog, 'Reject').click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await waitForAgentText(chat.frame, turnId, 'Edit rejected.');
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
-    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
+    await chat.waitForAgentText(turnId, 'Edit rejected.');
+    await chat.waitForTurnStatus(turnId, 'completed');
+    const card = chat.turn(turnId).locator('.entry-tool .tool-card');
     assert.equal(await card.getAttribute('data-status'), 'failed');
     assert.equal((await card.locator('.permission-result.rejected').innerText()).trim(), 'Reject');
-    assert.equal(await agentText(chat.frame, turnId), 'Edit rejected.');
+    assert.equal(await chat.agentText(turnId), 'Edit rejected.');
   });
 
   it('"Show diff" opens the proposed edit and asks again; closing the dialog rejects', async () => {
@@ -110,14 +110,14 @@ describe('permission requests in a modal dialog (acpAgents.permissions.ask: moda
       (await dialog.locator('.dialog-message-text').innerText()).trim(),
       'The agent asks permission: Edit README.md',
     );
-    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await chat.turn(turnId).getAttribute('data-status'), 'running');
 
     // Escape dismisses the dialog: the agent is told "Reject" rather than left waiting.
     await chat.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    await waitForAgentText(chat.frame, turnId, 'Edit rejected.');
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
-    const card = turn(chat.frame, turnId).locator('.entry-tool .tool-card');
+    await chat.waitForAgentText(turnId, 'Edit rejected.');
+    await chat.waitForTurnStatus(turnId, 'completed');
+    const card = chat.turn(turnId).locator('.entry-tool .tool-card');
     assert.equal((await card.locator('.permission-result.rejected').innerText()).trim(), 'Reject');
   });
 });

@@ -5,16 +5,7 @@
  * the earlier turns, and the answer that was cut off keeps its partial text, marked as interrupted.
  */
 import { strict as assert } from 'node:assert';
-import {
-  agentText,
-  openChat,
-  runCommand,
-  sendPrompt,
-  turn,
-  UI_TIMEOUT,
-  waitForAgentText,
-  waitForTurnStatus,
-} from './support/chat';
+import { openChat, runCommand, UI_TIMEOUT } from './support/chat';
 import { hasRenderedApp, screenshot, webviewFrame } from './support/workbench';
 import { useWorkbench } from './support/lifecycle';
 
@@ -33,15 +24,16 @@ describe('the chat across reloads (real VS Code)', () => {
 
   /** Waits until the turn's answer holds at least `n` chunks and returns what it shows then. */
   async function waitForChunks(turnId: string, n: number, timeout = UI_TIMEOUT): Promise<string> {
-    await turn(chat.frame, turnId)
+    await chat
+      .turn(turnId)
       .locator('article.entry-agent .markdown', { hasText: `chunk ${n} ` })
       .waitFor({ state: 'attached', timeout });
-    return agentText(chat.frame, turnId);
+    return chat.agentText(turnId);
   }
 
   it('keeps streaming into the chat after "Developer: Reload Webviews"', async () => {
     const full = chunks(200);
-    const turnId = await sendPrompt(chat.frame, 'stream 200 delay 100');
+    const turnId = await chat.sendPrompt('stream 200 delay 100');
     const before = await waitForChunks(turnId, 10);
     assert.ok(full.startsWith(before), `${JSON.stringify(before)} is not a prefix of the answer`);
 
@@ -56,7 +48,7 @@ describe('the chat across reloads (real VS Code)', () => {
     );
 
     // Everything said so far is back, in the same turn, still running with Stop offered.
-    const userBubble = turn(chat.frame, turnId).locator('article.entry-user');
+    const userBubble = chat.turn(turnId).locator('article.entry-user');
     await userBubble.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await userBubble.innerText()).trim(), 'stream 200 delay 100');
     const restored = await waitForChunks(turnId, chunkCount(before));
@@ -65,54 +57,50 @@ describe('the chat across reloads (real VS Code)', () => {
       `after the reload the chat shows ${JSON.stringify(restored.slice(0, 80))}…`,
     );
     assert.ok(full.startsWith(restored), 'the restored text is a prefix of the answer');
-    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await chat.turn(turnId).getAttribute('data-status'), 'running');
     await chat.frame.locator('.composer .stop-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
     // It keeps growing in the reloaded view, to the very end.
     const later = await waitForChunks(turnId, chunkCount(restored) + 5);
     assert.ok(later.length > restored.length && full.startsWith(later));
-    await waitForAgentText(chat.frame, turnId, full, { timeout: 60_000 });
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
-    assert.equal(
-      await turn(chat.frame, turnId).locator('article.entry-agent').count(),
-      1,
-      'one answer, not two',
-    );
+    await chat.waitForAgentText(turnId, full, { timeout: 60_000 });
+    await chat.waitForTurnStatus(turnId, 'completed');
+    assert.equal(await chat.turn(turnId).locator('article.entry-agent').count(), 1, 'one answer, not two');
     await chat.frame.locator('.composer .send-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   });
 
   it('after a window reload shows the earlier turns and the cut-off answer as interrupted', async () => {
     // An earlier, finished turn of its own, which the window reload must bring back from the journal.
-    const firstTurnId = await sendPrompt(chat.frame, 'stream 20');
-    await waitForTurnStatus(chat.frame, firstTurnId, 'completed');
+    const firstTurnId = await chat.sendPrompt('stream 20');
+    await chat.waitForTurnStatus(firstTurnId, 'completed');
     const full = chunks(100);
-    const turnId = await sendPrompt(chat.frame, 'stream 100 delay 200');
+    const turnId = await chat.sendPrompt('stream 100 delay 200');
     const seen = await waitForChunks(turnId, 5);
     // A few more chunks, so what was on screen has surely been checkpointed to the journal (every 0.5 s).
     await waitForChunks(turnId, chunkCount(seen) + 8);
-    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await chat.turn(turnId).getAttribute('data-status'), 'running');
 
     await chat.page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
     await chat.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     chat.frame = await openChat(chat.page);
 
     // The earlier turn, complete, from the journal.
-    const first = turn(chat.frame, firstTurnId);
+    const first = chat.turn(firstTurnId);
     await first.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await first.getAttribute('data-status'), 'completed');
-    assert.equal(await agentText(chat.frame, firstTurnId), collapseChunks(20));
+    assert.equal(await chat.agentText(firstTurnId), collapseChunks(20));
 
     // The cut-off turn: its partial answer (at least what was on screen well before the reload), marked
     // as interrupted with a way to send it again.
-    await waitForTurnStatus(chat.frame, turnId, 'interrupted');
-    const partial = await agentText(chat.frame, turnId);
+    await chat.waitForTurnStatus(turnId, 'interrupted');
+    const partial = await chat.agentText(turnId);
     assert.ok(partial.startsWith(seen), `the partial answer ${JSON.stringify(partial)} lost what was shown`);
     assert.ok(full.startsWith(partial) && partial.length < full.trim().length, 'a true prefix of the answer');
     assert.equal(
-      (await turn(chat.frame, turnId).locator('article.entry-user').innerText()).trim(),
+      (await chat.turn(turnId).locator('article.entry-user').innerText()).trim(),
       'stream 100 delay 200',
     );
-    const error = turn(chat.frame, turnId).locator('.turn-footer .agent-error');
+    const error = chat.turn(turnId).locator('.turn-footer .agent-error');
     await error.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await error.locator('.error-title').innerText()).trim(), 'Agent exited');
     assert.equal(

@@ -4,7 +4,7 @@
  * the Stop button ends as "Cancelled".
  */
 import { strict as assert } from 'node:assert';
-import { agentText, sendPrompt, turn, UI_TIMEOUT, waitForAgentText, waitForTurnStatus } from './support/chat';
+import { UI_TIMEOUT } from './support/chat';
 import { screenshot } from './support/workbench';
 import { useWorkbench } from './support/lifecycle';
 
@@ -17,10 +17,10 @@ describe('streaming in the chat view (real VS Code)', () => {
     const send = chat.frame.locator('.composer .send-button');
     assert.equal(await stop.isVisible(), false, 'no Stop before a turn runs');
 
-    const turnId = await sendPrompt(chat.frame, 'stream 40 delay 100');
+    const turnId = await chat.sendPrompt('stream 40 delay 100');
     await stop.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await send.isVisible(), false, 'Send is replaced by Stop while the agent works');
-    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await chat.turn(turnId).getAttribute('data-status'), 'running');
     assert.equal(
       await chat.frame.locator('.composer-hint').textContent(),
       'Demo agent (offline) is working…',
@@ -44,7 +44,7 @@ describe('streaming in the chat view (real VS Code)', () => {
         { id: turnId, longerThan, full: expected.trim().length },
         { timeout: UI_TIMEOUT, polling: 50 },
       );
-      return agentText(chat.frame, turnId);
+      return chat.agentText(turnId);
     };
     const first = await partial(0);
     const second = await partial(first.length);
@@ -58,9 +58,9 @@ describe('streaming in the chat view (real VS Code)', () => {
     }
     assert.equal(await stop.isVisible(), true, 'Stop stays while the answer streams');
 
-    await waitForAgentText(chat.frame, turnId, expected);
-    await waitForTurnStatus(chat.frame, turnId, 'completed');
-    assert.equal(await agentText(chat.frame, turnId), expected.trimEnd());
+    await chat.waitForAgentText(turnId, expected);
+    await chat.waitForTurnStatus(turnId, 'completed');
+    assert.equal(await chat.agentText(turnId), expected.trimEnd());
     // Planned off the page's main thread: VS Code's webview let the page start its markdown worker.
     assert.equal(
       await chat.frame.evaluate(() => document.documentElement.dataset.markdownWorker),
@@ -68,27 +68,27 @@ describe('streaming in the chat view (real VS Code)', () => {
       'the markdown worker runs in VS Code’s webview',
     );
     // Exactly one agent message, the whole answer, and no footer note on a normal end.
-    assert.equal(await turn(chat.frame, turnId).locator('article.entry-agent').count(), 1);
-    assert.equal(await turn(chat.frame, turnId).locator('.turn-footer').count(), 0);
+    assert.equal(await chat.turn(turnId).locator('article.entry-agent').count(), 1);
+    assert.equal(await chat.turn(turnId).locator('.turn-footer').count(), 0);
     await send.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await stop.isVisible(), false, 'Stop is gone once the turn ended');
   });
 
   it('stops a hanging turn with the Stop button and shows it Cancelled', async () => {
     const stop = chat.frame.locator('.composer .stop-button');
-    const turnId = await sendPrompt(chat.frame, 'hang');
-    await waitForAgentText(chat.frame, turnId, 'waiting');
+    const turnId = await chat.sendPrompt('hang');
+    await chat.waitForAgentText(turnId, 'waiting');
     await stop.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    assert.equal(await turn(chat.frame, turnId).getAttribute('data-status'), 'running');
+    assert.equal(await chat.turn(turnId).getAttribute('data-status'), 'running');
     await screenshot(chat.workbench.page, 'e2e-streaming-hang');
 
     await stop.click();
-    await waitForTurnStatus(chat.frame, turnId, 'cancelled');
-    const footer = turn(chat.frame, turnId).locator('.turn-footer .turn-cancelled');
+    await chat.waitForTurnStatus(turnId, 'cancelled');
+    const footer = chat.turn(turnId).locator('.turn-footer .turn-cancelled');
     await footer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal((await footer.innerText()).trim(), 'Cancelled');
     // What was said before the cancel stays; the composer takes a new message again.
-    assert.equal(await agentText(chat.frame, turnId), 'waiting');
+    assert.equal(await chat.agentText(turnId), 'waiting');
     await chat.frame.locator('.composer .send-button').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await stop.isVisible(), false);
     assert.equal(await chat.frame.locator('.composer-hint').textContent(), '');

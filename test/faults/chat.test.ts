@@ -12,11 +12,17 @@ function hostileAgent(id: string): AgentDefinition {
 describe('faults: what the user sees in the chat', () => {
   const readyChat = useReadyChats();
 
-  it('shows why the agent was stopped after an oversized message, and the next message restarts it', async () => {
+  /** A ready chat on the hostile agent that was sent `prompt`, and its turn_ended event. */
+  async function endedTurn(prompt: string) {
     const chat = await readyChat({ agents: [hostileAgent('h')] });
-    await chat.send('huge');
+    await chat.send(prompt);
     const ended = chat.view.events().find((e) => e.type === 'turn_ended');
     assert.ok(ended?.type === 'turn_ended');
+    return { chat, ended };
+  }
+
+  it('shows why the agent was stopped after an oversized message, and the next message restarts it', async () => {
+    const { chat, ended } = await endedTurn('huge');
     assert.equal(ended.turn.status, 'interrupted');
     assert.match(ended.turn.error?.message ?? '', /sent a message larger than 32 MiB, so it was stopped/);
     await until(() => chat.controller.viewState().status.state === 'error', 'error status');
@@ -29,10 +35,7 @@ describe('faults: what the user sees in the chat', () => {
   });
 
   it('ends a turn with a malformed prompt answer in the chat and takes the next message', async () => {
-    const chat = await readyChat({ agents: [hostileAgent('h')] });
-    await chat.send('null');
-    const ended = chat.view.events().find((e) => e.type === 'turn_ended');
-    assert.ok(ended?.type === 'turn_ended');
+    const { chat, ended } = await endedTurn('null');
     assert.equal(ended.turn.status, 'failed');
     assert.match(ended.turn.error?.message ?? '', /malformed answer to the prompt \(null\)/);
     await chat.send('hello');

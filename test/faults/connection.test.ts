@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { AgentClient } from '../../src/core/connection/agentClient';
 import { AgentError } from '../../src/core/connection/errors';
-import { hostileOptions, memory, MiB, startHostile, text, until } from './hostile';
+import { firstTurn, hostileOptions, memory, MiB, startHostile, text, until } from './hostile';
 import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('faults: the connection and what the agent sends', () => {
@@ -37,8 +37,7 @@ describe('faults: the connection and what the agent sends', () => {
 
   it('stops an agent that closes its output but keeps running, and says so', async () => {
     const agent = owned(await startHostile());
-    const session = await agent.session();
-    const turn = await session.prompt([text('close-stdout')]);
+    const { turn } = await firstTurn(agent, 'close-stdout');
     assert.equal(turn.status, 'interrupted');
     assert.equal(
       turn.error?.message,
@@ -51,8 +50,7 @@ describe('faults: the connection and what the agent sends', () => {
   for (const traceProtocol of [false, true]) {
     it(`survives a message nested 10,000 levels deep (trace ${traceProtocol ? 'on' : 'off'})`, async () => {
       const agent = owned(await startHostile({ client: { traceProtocol } }));
-      const session = await agent.session();
-      const turn = await session.prompt([text('deep')]);
+      const { session, turn } = await firstTurn(agent, 'deep');
       // JSON.stringify of this message overflows the stack; tracing and error paths must not.
       assert.equal(turn.status, 'completed');
       const reply = session.thread.snapshot().entries[1];
@@ -72,8 +70,7 @@ describe('faults: the connection and what the agent sends', () => {
 
   it('ignores malformed JSON, batches and answers to unknown ids, and goes on', async () => {
     const agent = owned(await startHostile());
-    const session = await agent.session();
-    const turn = await session.prompt([text('garbage')]);
+    const { session, turn } = await firstTurn(agent, 'garbage');
     assert.equal(turn.status, 'completed');
     const reply = session.thread.snapshot().entries[1];
     assert.equal(reply?.kind === 'agent' && reply.text, 'still here');

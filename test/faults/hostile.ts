@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentClient, type AgentClientOptions } from '../../src/core/connection/agentClient';
@@ -11,7 +11,9 @@ import {
   type PermissionPolicy,
 } from '../../src/features/permissions/core/policyPermissions';
 import { until as waitUntil } from '../support/until';
-import { RecordingLogger } from '../unit/support/testAgent';
+import { inFolder, RecordingLogger } from '../unit/support/testAgent';
+
+export { firstTurn } from '../unit/support/testAgent';
 
 /** The hostile agent: plain JavaScript, run by this Node over real stdio. */
 export const HOSTILE_AGENT = path.resolve(__dirname, '../fixtures/hostile/hostileAgent.mjs');
@@ -60,16 +62,7 @@ export function hostileOptions(
 export async function startHostile(options: HostileOptions = {}): Promise<Hostile> {
   const { logger, dir, ...clientOptions } = hostileOptions(options);
   const client = await AgentClient.start(clientOptions);
-  return {
-    client,
-    logger,
-    dir,
-    session: () => client.newSession({ cwd: dir }),
-    async stop() {
-      await client.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...inFolder(client, dir), logger };
 }
 
 export function text(value: string): { type: 'text'; text: string } {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { memory, MiB, startHostile, text, until, type Hostile } from './hostile';
+import { firstTurn, type Hostile, memory, MiB, startHostile, text, until } from './hostile';
 
 describe('faults: every turn ends', () => {
   let agent: Hostile;
@@ -14,8 +14,7 @@ describe('faults: every turn ends', () => {
   ] as const) {
     it(`ends the turn with a protocol error when session/prompt answers ${mode}, and the chat goes on`, async () => {
       agent = await startHostile();
-      const session = await agent.session();
-      const turn = await session.prompt([text(mode)]);
+      const { session, turn } = await firstTurn(agent, mode);
       assert.equal(turn.status, 'failed');
       assert.equal(turn.error?.kind, 'internal');
       assert.match(turn.error?.message ?? '', /sent a malformed answer to the prompt/);
@@ -80,8 +79,7 @@ describe('faults: every turn ends', () => {
 
   it('interrupts the turn with the stderr tail when the agent crashes mid-stream', async () => {
     agent = await startHostile();
-    const session = await agent.session();
-    const turn = await session.prompt([text('crash')]);
+    const { session, turn } = await firstTurn(agent, 'crash');
     assert.equal(turn.status, 'interrupted');
     assert.equal(turn.error?.message, 'The agent exited with code 3.');
     assert.ok(turn.stderrTail?.includes('hostile: crashing mid-stream'), JSON.stringify(turn.stderrTail));
@@ -91,8 +89,7 @@ describe('faults: every turn ends', () => {
 
   it('settles a pending permission and interrupts the turn when the agent dies', async () => {
     agent = await startHostile({ policy: () => undefined });
-    const session = await agent.session();
-    const turn = await session.prompt([text('permission-die')]);
+    const { session, turn } = await firstTurn(agent, 'permission-die');
     assert.equal(turn.status, 'interrupted');
     assert.equal(turn.error?.message, 'The agent exited with code 4.');
     assert.deepEqual(session.pendingPermissionKeys(), []);

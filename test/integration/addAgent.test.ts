@@ -4,9 +4,8 @@
  * unpacked, added to the **user** settings, selected and started, and it answers. Offline, the cached list.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
@@ -16,6 +15,7 @@ import type { AgentChoice } from '../../src/features/registry/chat/agentChoices'
 import type { AddAgentPrompts } from '../../src/features/registry/vscode/addAgentPicker';
 import type { LoadedRegistry } from '../../src/features/registry/core/registryStore';
 import { ask, eventually, EXTENSION_ID, getApi, Settings } from './support/harness';
+import { packDemoAgent } from '../support/demoAgentArchive';
 
 describe('ACP: Add Agent from the ACP Registry', () => {
   const settings = new Settings();
@@ -30,15 +30,7 @@ describe('ACP: Add Agent from the ACP Registry', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'acp-it-registry-'));
     // The tiny agent: the bundled demo agent behind a node shebang, not executable until installed.
     const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-    const folder = path.join(dir, 'files');
-    mkdirSync(path.join(folder, 'bin'), { recursive: true });
-    const script = path.join(folder, 'bin', 'agent');
-    writeFileSync(
-      script,
-      `#!/usr/bin/env node\n${readFileSync(path.join(extensionPath, 'dist', 'demo-agent.js'), 'utf8')}`,
-    );
-    chmodSync(script, 0o644);
-    execFileSync('tar', ['-czf', path.join(dir, 'tiny.tar.gz'), '-C', folder, '.']);
+    const archive = packDemoAgent(dir, path.join(extensionPath, 'dist', 'demo-agent.js'));
     server = createServer((request, response) => {
       const body = files.get(request.url ?? '');
       if (failing || body === undefined) {
@@ -49,7 +41,6 @@ describe('ACP: Add Agent from the ACP Registry', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const archive = readFileSync(path.join(dir, 'tiny.tar.gz'));
     files.set('/tiny.tar.gz', archive);
     const target = (sha256: string) => ({ archive: `${origin}/tiny.tar.gz`, cmd: './bin/agent', sha256 });
     const platform = `${process.platform === 'darwin' ? 'darwin' : 'linux'}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;

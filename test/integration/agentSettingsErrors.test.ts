@@ -3,7 +3,7 @@
  * working.
  */
 import { strict as assert } from 'node:assert';
-import { ask, DEMO_AGENT_ID, eventually, freshChat } from './support/harness';
+import { DEMO_AGENT_ID, eventually } from './support/harness';
 import { useDemoChats } from './support/demoChats';
 
 describe('agent settings: invalid acpAgents.agents entries (issue 4)', () => {
@@ -25,9 +25,9 @@ describe('agent settings: invalid acpAgents.agents entries (issue 4)', () => {
       [DEMO_AGENT_ID],
     );
 
-    await freshChat(suite.api);
+    await suite.freshChat();
     assert.equal(suite.api.chat.viewState().selectedAgentId, DEMO_AGENT_ID);
-    const { turn, reply } = await ask(suite.api, 'stream 2');
+    const { turn, reply } = await suite.ask('stream 2');
     assert.equal(turn.status, 'completed');
     assert.equal(reply, 'chunk 1 chunk 2 ');
   });
@@ -57,9 +57,9 @@ describe('agent settings: invalid acpAgents.agents entries (issue 4)', () => {
     assert.equal(suite.api.catalog.agents.errors.length, 1);
     assert.ok(suite.api.catalog.agents.errors[0]?.startsWith('acpAgents.agents[0]: command needs a command'));
 
-    await freshChat(suite.api);
+    await suite.freshChat();
     assert.equal(suite.api.chat.viewState().selectedAgentId, 'agent:second-demo');
-    const { reply } = await ask(suite.api, 'stream 2');
+    const { reply } = await suite.ask('stream 2');
     assert.equal(reply, 'chunk 1 chunk 2 ');
     assert.equal(suite.api.chat.currentStatus.state, 'ready');
   });

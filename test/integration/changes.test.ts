@@ -9,21 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpAgentsApi } from '../../src/extension';
 import type { TurnMessage } from '../../src/protocol';
-import {
-  activeThread,
-  allTabs,
-  ask,
-  closeAllEditors,
-  eventually,
-  freshChat,
-  getApi,
-  installPrompts,
-  TempFolder,
-  workspaceRoot,
-  type ScriptedPrompts,
-} from './support/harness';
+import { allTabs, closeAllEditors, eventually, useWorkspaceFolder, workspaceRoot } from './support/harness';
+import { useDemoChats } from './support/demoChats';
 
 /** CRLF, no final newline and a byte that is not UTF-8: only an exact restore gets these back. */
 const AWKWARD = Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from([0xff]), Buffer.from('end')]);
@@ -54,31 +42,17 @@ function isRepository(): boolean {
 }
 
 describe('changes by an agent that writes files itself: change card, Keep / Undo, checkpoints (issue 8)', () => {
-  let api: AcpAgentsApi;
-  let prompts: ScriptedPrompts & { restore(): void };
-  let folder: TempFolder;
-
-  before(async () => {
-    api = await getApi();
-  });
+  const suite = useDemoChats({ closeEditors: true });
+  const folder = useWorkspaceFolder('changes');
 
   beforeEach(async () => {
-    prompts = installPrompts(api);
-    folder = new TempFolder('changes');
     await closeAllEditors();
-    await freshChat(api);
-  });
-
-  afterEach(async () => {
-    await closeAllEditors();
-    prompts.restore();
-    folder.dispose();
   });
 
   /** The turn's change card once it is final, with only this test's files. */
   async function finalChanges(turnId: string): Promise<NonNullable<TurnMessage['changes']>> {
     return eventually(`the final change list of ${turnId}`, () => {
-      const changes = activeThread(api).turns.find((turn) => turn.id === turnId)?.changes;
+      const changes = suite.thread().turns.find((turn) => turn.id === turnId)?.changes;
       return changes && !changes.live ? changes : undefined;
     });
   }
@@ -94,8 +68,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
     const repositoryBefore = isRepository() ? repositoryState() : undefined;
     fs.writeFileSync(folder.file('awkward.txt'), AWKWARD);
     fs.writeFileSync(folder.file('b.txt'), 'b\n');
-    const { turn } = await ask(
-      api,
+    const { turn } = await suite.ask(
       `own write ${folder.file('awkward.txt')} agent text ; write ${folder.file('new.txt')} created ; delete ${folder.file('b.txt')}`,
     );
     const changes = await finalChanges(turn.id);
@@ -110,7 +83,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
 
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(folder.file('awkward.txt')));
     assert.equal(editor.document.getText(), 'agent text');
-    await api.chat.handleMessage({
+    await suite.api.chat.handleMessage({
       type: 'turn_changes',
       turnId: turn.id,
       action: 'undo',
@@ -126,7 +99,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       'other files wait for their own decision',
     );
 
-    await api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'undo' });
+    await suite.api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'undo' });
     assert.equal(fs.existsSync(folder.file('new.txt')), false);
     assert.equal(fs.readFileSync(folder.file('b.txt'), 'utf8'), 'b\n');
     assert.deepEqual(mine(await finalChanges(turn.id)), [
@@ -135,7 +108,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       'modified awkward.txt undone',
     ]);
     assert.equal(
-      prompts.asked.filter((q) => q.kind === 'modal').length,
+      suite.prompts.asked.filter((q) => q.kind === 'modal').length,
       0,
       'nothing of the user was at stake',
     );
@@ -159,15 +132,14 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       const before = snapshotOutside();
       fs.mkdirSync(folder.file('dir'));
       fs.writeFileSync(folder.file('dir/a.txt'), 'mine\n');
-      const { turn } = await ask(
-        api,
+      const { turn } = await suite.ask(
         `own write ${folder.file('dir/a.txt')} agent ; write ${folder.file('dir/new.txt')} x ; link ${folder.file('dir')} ${outside}`,
       );
       await finalChanges(turn.id);
-      const asked = prompts.asked.length;
-      await api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'undo' });
+      const asked = suite.prompts.asked.length;
+      await suite.api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'undo' });
       assert.deepEqual(
-        prompts.asked.slice(asked).filter((q) => q.kind === 'modal'),
+        suite.prompts.asked.slice(asked).filter((q) => q.kind === 'modal'),
         [],
         'a file left alone loses nothing: no question',
       );
@@ -178,7 +150,8 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       );
       // The card follows the disk: the file left alone says why (the view state catches up with the thread).
       const row = await eventually('the card to say why dir/a.txt was left', () =>
-        activeThread(api)
+        suite
+          .thread()
           .turns.find((t) => t.id === turn.id)
           ?.changes?.files.find(
             (file) => file.path === folder.file('dir/a.txt') && file.problem !== undefined,
@@ -196,22 +169,22 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
 
   it('Restore asks before dropping unsaved editor text: declining leaves it, restoring shows the file as it was', async () => {
     fs.writeFileSync(folder.file('r.txt'), 'v0\n');
-    const first = await ask(api, `own write ${folder.file('r.txt')} v1`);
+    const first = await suite.ask(`own write ${folder.file('r.txt')} v1`);
     await finalChanges(first.turn.id);
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(folder.file('r.txt')));
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'unsaved '));
     assert.equal(editor.document.isDirty, true);
 
-    prompts.answerModal(undefined); // dismissed: keep my unsaved text
-    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
-    assert.match(prompts.asked.at(-1)?.message ?? '', /Unsaved changes in 1 open editor will be lost/);
-    assert.match(prompts.asked.at(-1)?.detail ?? '', /r\.txt \(restored, unsaved changes lost\)/);
+    suite.prompts.answerModal(undefined); // dismissed: keep my unsaved text
+    await suite.api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    assert.match(suite.prompts.asked.at(-1)?.message ?? '', /Unsaved changes in 1 open editor will be lost/);
+    assert.match(suite.prompts.asked.at(-1)?.detail ?? '', /r\.txt \(restored, unsaved changes lost\)/);
     assert.equal(editor.document.getText(), 'unsaved v1', 'declining leaves the unsaved text');
     assert.equal(editor.document.isDirty, true);
     assert.equal(fs.readFileSync(folder.file('r.txt'), 'utf8'), 'v1');
 
-    prompts.answerModal('Restore');
-    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    suite.prompts.answerModal('Restore');
+    await suite.api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
     assert.equal(
       fs.readFileSync(folder.file('r.txt'), 'utf8'),
       'v0\n',
@@ -224,9 +197,9 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
 
   it('opens one diff and all of them in the multi-file diff editor', async () => {
     fs.writeFileSync(folder.file('a.txt'), 'a\n');
-    const { turn } = await ask(api, `own write ${folder.file('a.txt')} A ; write ${folder.file('c.txt')} C`);
+    const { turn } = await suite.ask(`own write ${folder.file('a.txt')} A ; write ${folder.file('c.txt')} C`);
     await finalChanges(turn.id);
-    await api.chat.handleMessage({
+    await suite.api.chat.handleMessage({
       type: 'turn_changes',
       turnId: turn.id,
       action: 'diff',
@@ -244,7 +217,7 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
       'a\n',
       'the left side is the file before the turn',
     );
-    await api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'diff' });
+    await suite.api.chat.handleMessage({ type: 'turn_changes', turnId: turn.id, action: 'diff' });
     await eventually('the multi-file diff editor', () =>
       allTabs().find((tab) => /Agent changes/.test(tab.label)),
     );
@@ -252,10 +225,9 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
 
   it('asks before undoing a file the user edited since, and restores to before an earlier message', async () => {
     fs.writeFileSync(folder.file('a.txt'), 'v0\n');
-    const first = await ask(api, `own write ${folder.file('a.txt')} v1`);
+    const first = await suite.ask(`own write ${folder.file('a.txt')} v1`);
     await finalChanges(first.turn.id);
-    const second = await ask(
-      api,
+    const second = await suite.ask(
       `own write ${folder.file('a.txt')} v2 ; shell printf x > ${folder.file('made-by-shell.txt')}`,
     );
     assert.deepEqual(mine(await finalChanges(second.turn.id)), [
@@ -264,23 +236,23 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
     ]);
 
     fs.writeFileSync(folder.file('a.txt'), 'my edit\n');
-    prompts.answerModal(undefined); // dismissed: keep my edit
-    await api.chat.handleMessage({
+    suite.prompts.answerModal(undefined); // dismissed: keep my edit
+    await suite.api.chat.handleMessage({
       type: 'turn_changes',
       turnId: second.turn.id,
       action: 'undo',
       path: folder.file('a.txt'),
     });
     assert.equal(fs.readFileSync(folder.file('a.txt'), 'utf8'), 'my edit\n');
-    assert.match(prompts.asked.at(-1)?.message ?? '', /changed after the agent's turn/);
+    assert.match(suite.prompts.asked.at(-1)?.message ?? '', /changed after the agent's turn/);
 
-    prompts.answerModal('Restore');
-    await api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
-    assert.match(prompts.asked.at(-1)?.message ?? '', /Restore the workspace to before this message/);
-    assert.match(prompts.asked.at(-1)?.detail ?? '', /made-by-shell\.txt/);
+    suite.prompts.answerModal('Restore');
+    await suite.api.chat.handleMessage({ type: 'restore_checkpoint', turnId: first.turn.id });
+    assert.match(suite.prompts.asked.at(-1)?.message ?? '', /Restore the workspace to before this message/);
+    assert.match(suite.prompts.asked.at(-1)?.detail ?? '', /made-by-shell\.txt/);
     assert.equal(fs.readFileSync(folder.file('a.txt'), 'utf8'), 'v0\n');
     assert.equal(fs.existsSync(folder.file('made-by-shell.txt')), false);
-    const restored = activeThread(api).turns.find((turn) => turn.id === first.turn.id);
+    const restored = suite.thread().turns.find((turn) => turn.id === first.turn.id);
     assert.ok(restored?.restoredAt, 'the transcript is marked from the restored message');
     assert.deepEqual(mine(await finalChanges(second.turn.id)), [
       'created made-by-shell.txt undone',

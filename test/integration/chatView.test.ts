@@ -6,96 +6,65 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { AcpAgentsApi } from '../../src/extension';
-import {
-  activeChatId,
-  activeThread,
-  ask,
-  begin,
-  eventually,
-  freshChat,
-  getApi,
-  installPrompts,
-  replyOf,
-  showChatView,
-  toolCallsOf,
-  workspaceRoot,
-  type ScriptedPrompts,
-} from './support/harness';
+import { eventually, workspaceRoot } from './support/harness';
+import { useDemoChats } from './support/demoChats';
 import { requestScreenshot } from './support/screenshot';
 
 describe('chat view: streaming and cancel (issue 3)', () => {
-  let api: AcpAgentsApi;
-  let prompts: ScriptedPrompts & { restore(): void };
-
-  before(async () => {
-    api = await getApi();
-    await showChatView();
-  });
-
-  beforeEach(async () => {
-    prompts = installPrompts(api);
-    await api.rules.clear();
-    await freshChat(api);
-  });
-
-  afterEach(async () => {
-    prompts.restore();
-    await api.rules.clear();
-  });
+  const suite = useDemoChats({ chatView: true, clearRules: true });
 
   it('streams a prompt to the demo agent into the active chat (stream 50)', async () => {
-    const chatId = activeChatId(api);
-    const { turn, reply } = await ask(api, 'stream 50');
+    const chatId = suite.chatId();
+    const { turn, reply } = await suite.ask('stream 50');
 
     assert.equal(turn.status, 'completed');
     assert.equal(turn.stopReason, 'end_turn');
     const expected = Array.from({ length: 50 }, (_, i) => `chunk ${i + 1} `).join('');
     assert.equal(reply, expected);
-    const entries = activeThread(api).entries;
+    const entries = suite.thread().entries;
     assert.deepEqual(
       entries.map((entry) => entry.kind),
       ['user', 'agent'],
       'one user message, then one streamed agent message',
     );
     assert.equal(entries[0]?.kind === 'user' && entries[0].text, 'stream 50');
-    assert.equal(api.chat.currentStatus.state, 'ready');
-    assert.equal(api.chat.currentStatus.agentName, 'Demo agent (offline)');
-    const summary = api.chat.chatList().find((chat) => chat.chatId === chatId);
+    assert.equal(suite.api.chat.currentStatus.state, 'ready');
+    assert.equal(suite.api.chat.currentStatus.agentName, 'Demo agent (offline)');
+    const summary = suite.api.chat.chatList().find((chat) => chat.chatId === chatId);
     assert.ok(summary, 'the chat is not in the chat list');
     assert.equal(summary.running, false);
     assert.equal(summary.title, 'stream 50');
   });
 
   it('cancels a running turn (hang, then cancel) and the chat goes on', async () => {
-    const chatId = activeChatId(api);
-    const running = await begin(api, 'hang');
-    await eventually('the agent to say "waiting "', () => replyOf(api, running.turnId) === 'waiting ');
-    assert.equal(api.chat.chatList().find((chat) => chat.chatId === chatId)?.running, true);
-    assert.equal(activeThread(api).turns.at(-1)?.status, 'running');
+    const chatId = suite.chatId();
+    const running = await suite.begin('hang');
+    await eventually('the agent to say "waiting "', () => suite.replyOf(running.turnId) === 'waiting ');
+    assert.equal(suite.api.chat.chatList().find((chat) => chat.chatId === chatId)?.running, true);
+    assert.equal(suite.thread().turns.at(-1)?.status, 'running');
 
-    await api.chat.cancel();
+    await suite.api.chat.cancel();
     const { turn, reply } = await running.done;
     assert.equal(turn.status, 'cancelled');
     assert.equal(turn.stopReason, 'cancelled');
     assert.equal(reply, 'waiting ', 'what was streamed before the cancel stays');
-    assert.equal(api.chat.chatList().find((chat) => chat.chatId === chatId)?.running, false);
+    assert.equal(suite.api.chat.chatList().find((chat) => chat.chatId === chatId)?.running, false);
 
-    const next = await ask(api, 'stream 2');
+    const next = await suite.ask('stream 2');
     assert.equal(next.turn.status, 'completed');
     assert.equal(next.reply, 'chunk 1 chunk 2 ');
   });
 
   it('shows a rich turn in the visible chat view, answered inline (screenshot vscode-chat-streamed)', async () => {
-    const help = await ask(api, 'help');
+    const help = await suite.ask('help');
     assert.equal(help.turn.status, 'completed');
     assert.ok(help.reply.startsWith("I'm the **offline demo agent**"), `unexpected help text: ${help.reply}`);
     assert.ok(help.reply.includes('| `tool` |'), 'the help table lists the tool scenario');
 
     // With the chat view visible the permission is asked inline, never as a modal dialog.
-    const tool = await begin(api, 'tool');
+    const tool = await suite.begin('tool');
     const pending = await eventually('the inline permission request', () => {
-      const call = toolCallsOf(api, tool.turnId)[0];
+      const call = suite.toolCallsOf(tool.turnId)[0];
       return call?.permission?.status === 'pending' ? call : undefined;
     });
     assert.equal(pending.title, 'Edit README.md');
@@ -114,23 +83,19 @@ describe('chat view: streaming and cancel (issue 3)', () => {
         newText: before.replace('# Sample project', '# Sample project (edited by the demo agent)'),
       },
     ]);
-    await api.chat.handleMessage({
-      type: 'answer_permission',
-      key: pending.permission!.key,
-      optionId: 'allow-once',
-    });
+    await suite.answerPermission(pending.permission!.key, 'allow-once');
     const { turn, reply } = await tool.done;
     assert.equal(turn.status, 'completed');
     assert.equal(reply, 'Edit allowed (the demo writes nothing).');
-    const call = toolCallsOf(api, tool.turnId)[0];
+    const call = suite.toolCallsOf(tool.turnId)[0];
     assert.equal(call?.status, 'completed');
     assert.equal(call?.permission?.status, 'selected');
     assert.equal(call?.permission?.selectedOptionId, 'allow-once');
-    assert.deepEqual(prompts.asked, [], 'no dialog was shown while the chat view is visible');
+    assert.deepEqual(suite.prompts.asked, [], 'no dialog was shown while the chat view is visible');
 
     // The visible chat view is a live webview that said `ready`, checked whether or not pictures can be
     // taken; the picture waits until the view shows the finished turn (it renders asynchronously).
-    assert.ok(api.chat.readyViewCount > 0, 'the chat webview is connected and ready');
+    assert.ok(suite.api.chat.readyViewCount > 0, 'the chat webview is connected and ready');
     await requestScreenshot('vscode-chat-streamed', {
       waitForText: 'Edit allowed (the demo writes nothing).',
     });

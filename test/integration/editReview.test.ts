@@ -7,22 +7,15 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { AcpAgentsApi } from '../../src/extension';
 import {
-  activeThread,
-  begin,
   closeAllEditors,
   eventually,
-  freshChat,
-  getApi,
-  installPrompts,
   proposalDiffTabs,
-  replyOf,
-  Settings,
-  TempFolder,
   type RunningTurn,
-  type ScriptedPrompts,
+  Settings,
+  useWorkspaceFolder,
 } from './support/harness';
+import { useDemoChats } from './support/demoChats';
 
 /** What the agent is told after a refusal's message (code -32001): the next step and `data.reason`. */
 const DECLINED =
@@ -31,13 +24,10 @@ const DECLINED =
 type DiffTab = ReturnType<typeof proposalDiffTabs>[number];
 
 describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
-  let api: AcpAgentsApi;
-  let prompts: ScriptedPrompts & { restore(): void };
-  let folder: TempFolder;
+  const suite = useDemoChats();
   const settings = new Settings();
 
   before(async () => {
-    api = await getApi();
     await settings.set('edits.review', 'ask');
   });
 
@@ -46,50 +36,49 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
   });
 
   beforeEach(async () => {
-    prompts = installPrompts(api);
-    folder = new TempFolder('review');
     await closeAllEditors();
-    await freshChat(api);
   });
 
   afterEach(async () => {
     // Nothing may stay pending: undo whatever a failed test left open.
-    for (const review of api.writeReviews.pending()) {
-      api.writeReviews.answer(review.id, 'undo');
+    for (const review of suite.api.writeReviews.pending()) {
+      suite.api.writeReviews.answer(review.id, 'undo');
     }
     await closeAllEditors();
-    prompts.restore();
-    folder.dispose();
   });
+
+  const folder = useWorkspaceFolder('review');
 
   /** Starts `fs write <file> <text>` and waits until its review is pending with its diff tab open. */
   async function proposeWrite(
     file: string,
     text: string,
   ): Promise<{ running: RunningTurn; id: string; tab: DiffTab }> {
-    const running = await begin(api, `fs write ${file} ${text}`);
+    const running = await suite.begin(`fs write ${file} ${text}`);
     const [review] = await eventually('the edit review to be pending', () => {
-      const pending = api.writeReviews.pending();
+      const pending = suite.api.writeReviews.pending();
       return pending.length > 0 && pending;
     });
     assert.ok(review);
-    assert.equal(api.writeReviews.pending().length, 1);
+    assert.equal(suite.api.writeReviews.pending().length, 1);
     assert.equal(review.path, file);
     const tab = await eventually('the proposal diff tab', () => proposalDiffTabs()[0]);
     assert.equal(proposalDiffTabs().length, 1);
     assert.equal(tab.input.original.scheme, 'acp-proposed');
     assert.equal(tab.input.modified.scheme, 'acp-proposed');
     // Not answered before a decision: the turn runs, the agent has said nothing.
-    assert.equal(activeThread(api).turns.at(-1)?.status, 'running');
-    assert.equal(replyOf(api, running.turnId), '');
-    assert.deepEqual(api.chat.viewState().editReviews, [{ id: review.id, path: file, isNew: review.isNew }]);
+    assert.equal(suite.thread().turns.at(-1)?.status, 'running');
+    assert.equal(suite.replyOf(running.turnId), '');
+    assert.deepEqual(suite.api.chat.viewState().editReviews, [
+      { id: review.id, path: file, isNew: review.isNew },
+    ]);
     return { running, id: review.id, tab };
   }
 
   async function assertDecided(): Promise<void> {
     await eventually('the diff tab to close', () => proposalDiffTabs().length === 0);
-    assert.deepEqual(api.writeReviews.pending(), []);
-    assert.equal(api.chat.viewState().editReviews, undefined);
+    assert.deepEqual(suite.api.writeReviews.pending(), []);
+    assert.equal(suite.api.chat.viewState().editReviews, undefined);
   }
 
   it('opens the diff and writes the file on Keep from the chat (answer_review)', async () => {
@@ -101,7 +90,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'before\n');
     assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'after\nmore');
     // The notification follows the diff editor.
-    assert.deepEqual(await prompts.waitFor('notify'), [
+    assert.deepEqual(await suite.prompts.waitFor('notify'), [
       {
         kind: 'notify',
         message: 'The agent wants to change keep.txt. Keep the change?',
@@ -110,7 +99,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     ]);
     assert.equal(readFileSync(file, 'utf8'), 'before\n', 'nothing is written before the decision');
 
-    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'keep' });
+    await suite.api.chat.handleMessage({ type: 'answer_review', id, decision: 'keep' });
     const { turn, reply } = await running.done;
     assert.equal(turn.status, 'completed');
     assert.equal(reply, 'wrote 10 chars');
@@ -123,7 +112,7 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     writeFileSync(file, 'before\n');
     const { running, id } = await proposeWrite(file, 'after');
 
-    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
+    await suite.api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
     const { turn, reply } = await running.done;
     assert.equal(turn.status, 'completed');
     assert.equal(reply, `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`);
@@ -131,40 +120,46 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     await assertDecided();
   });
 
-  it('keeps the edit from the diff editor title command (acpAgents.review.keep)', async () => {
-    const file = folder.file('title-keep.txt');
-    writeFileSync(file, 'before\n');
-    const { running, tab } = await proposeWrite(file, 'kept');
+  const TITLE_COMMANDS = [
+    {
+      name: 'keeps the edit from the diff editor title command (acpAgents.review.keep)',
+      command: 'acpAgents.review.keep',
+      proposed: 'kept',
+      reply: () => 'wrote 4 chars',
+      after: 'kept',
+    },
+    {
+      name: 'undoes the edit from the diff editor title command (acpAgents.review.undo)',
+      command: 'acpAgents.review.undo',
+      proposed: 'dropped',
+      reply: (file: string) => `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`,
+      after: 'before\n',
+    },
+  ];
+  for (const { name, command, proposed, reply: expected, after } of TITLE_COMMANDS) {
+    it(name, async () => {
+      const file = folder.file(`title-${command.split('.').at(-1)}.txt`);
+      writeFileSync(file, 'before\n');
+      const { running, tab } = await proposeWrite(file, proposed);
 
-    // The editor title button passes the diff's (modified) resource.
-    await vscode.commands.executeCommand('acpAgents.review.keep', tab.input.modified);
-    const { reply } = await running.done;
-    assert.equal(reply, 'wrote 4 chars');
-    assert.equal(readFileSync(file, 'utf8'), 'kept');
-    await assertDecided();
-  });
-
-  it('undoes the edit from the diff editor title command (acpAgents.review.undo)', async () => {
-    const file = folder.file('title-undo.txt');
-    writeFileSync(file, 'before\n');
-    const { running, tab } = await proposeWrite(file, 'dropped');
-
-    await vscode.commands.executeCommand('acpAgents.review.undo', tab.input.modified);
-    const { reply } = await running.done;
-    assert.equal(reply, `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`);
-    assert.equal(readFileSync(file, 'utf8'), 'before\n');
-    await assertDecided();
-  });
+      // The editor title button passes the diff's (modified) resource.
+      await vscode.commands.executeCommand(command, tab.input.modified);
+      const { reply } = await running.done;
+      assert.equal(reply, expected(file));
+      assert.equal(readFileSync(file, 'utf8'), after);
+      await assertDecided();
+    });
+  }
 
   it('reviews a new file as a creation and creates it on Keep from the notification', async () => {
     const file = folder.file('created.txt');
-    prompts.answerNotify('Keep');
-    const running = await begin(api, `fs write ${file} brand new`);
+    suite.prompts.answerNotify('Keep');
+    const running = await suite.begin(`fs write ${file} brand new`);
 
     const { reply } = await running.done;
     assert.equal(reply, 'wrote 9 chars');
     assert.equal(readFileSync(file, 'utf8'), 'brand new');
-    assert.deepEqual(prompts.questions('notify'), [
+    assert.deepEqual(suite.prompts.questions('notify'), [
       {
         kind: 'notify',
         message: 'The agent wants to create created.txt. Keep the change?',
@@ -176,8 +171,8 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
 
   it('reviews a kept file deleted on disk as new again: a stale document does not stand in for the disk', async () => {
     const file = folder.file('recreated.txt');
-    prompts.answerNotify('Keep');
-    assert.equal((await (await begin(api, `fs write ${file} first`)).done).reply, 'wrote 5 chars');
+    suite.prompts.answerNotify('Keep');
+    assert.equal((await (await suite.begin(`fs write ${file} first`)).done).reply, 'wrote 5 chars');
     await assertDecided();
     // The write left a (saved, unshown) document of the file in memory; the file goes away outside VS Code.
     assert.ok(vscode.workspace.textDocuments.some((document) => document.uri.fsPath === file));
@@ -185,14 +180,14 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
 
     const { running, id, tab } = await proposeWrite(file, 'second');
     assert.equal(tab.label, "recreated.txt: agent's proposal (new file)");
-    assert.deepEqual(api.writeReviews.pending(), [{ id, path: file, isNew: true }]);
+    assert.deepEqual(suite.api.writeReviews.pending(), [{ id, path: file, isNew: true }]);
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), '');
     assert.equal(
-      (await prompts.waitFor('notify', 2))[1]?.message,
+      (await suite.prompts.waitFor('notify', 2))[1]?.message,
       'The agent wants to create recreated.txt. Keep the change?',
     );
 
-    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'keep' });
+    await suite.api.chat.handleMessage({ type: 'answer_review', id, decision: 'keep' });
     assert.equal((await running.done).reply, 'wrote 6 chars');
     assert.equal(readFileSync(file, 'utf8'), 'second');
     await assertDecided();
@@ -202,10 +197,10 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
     const file = folder.file('not-created.txt');
     const { running, id, tab } = await proposeWrite(file, 'never');
     assert.equal(tab.label, "not-created.txt: agent's proposal (new file)");
-    assert.deepEqual(api.writeReviews.pending(), [{ id, path: file, isNew: true }]);
+    assert.deepEqual(suite.api.writeReviews.pending(), [{ id, path: file, isNew: true }]);
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), '');
 
-    await api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
+    await suite.api.chat.handleMessage({ type: 'answer_review', id, decision: 'undo' });
     const { reply } = await running.done;
     assert.equal(reply, `write error -32001: The user rejected the edit to ${file}. ${DECLINED}`);
     assert.equal(existsSync(file), false);

@@ -9,19 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpAgentsApi } from '../../src/extension';
-import {
-  ask,
-  closeAllEditors,
-  eventually,
-  freshChat,
-  getApi,
-  installPrompts,
-  Settings,
-  TempFolder,
-  workspaceRoot,
-  type ScriptedPrompts,
-} from './support/harness';
+import { eventually, Settings, useWorkspaceFolder, workspaceRoot } from './support/harness';
+import { useDemoChats } from './support/demoChats';
 
 /** What the agent is told after a refusal's message (code -32001): the next step and `data.reason`. */
 const OUTSIDE =
@@ -35,19 +24,15 @@ const REPLACE = 'Replace my changes';
 const ALLOW = 'Allow';
 
 describe('files: reads and writes through the editor (issue 4)', () => {
-  let api: AcpAgentsApi;
-  let prompts: ScriptedPrompts & { restore(): void };
-  let folder: TempFolder;
+  const suite = useDemoChats({ closeEditors: true });
+  const folder = useWorkspaceFolder('files');
   const settings = new Settings();
-  /** Per-test setting changes. */
-  const limits = new Settings();
   /** This VS Code saves dirty editors after a second by default (files.autoSave: afterDelay). */
   const fileSettings = new Settings('files');
   /** Paths outside the workspace created by a test, removed after it. */
   let outside: string[] = [];
 
   before(async () => {
-    api = await getApi();
     await settings.set('edits.review', 'auto');
     // Unsaved editor text must stay unsaved for as long as a test looks at it.
     await fileSettings.set('autoSave', 'off');
@@ -58,21 +43,14 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     await fileSettings.restore();
   });
 
-  beforeEach(async () => {
-    prompts = installPrompts(api);
-    folder = new TempFolder('files');
+  beforeEach(() => {
     outside = [];
-    await freshChat(api);
   });
 
-  afterEach(async () => {
-    await closeAllEditors();
-    prompts.restore();
-    folder.dispose();
+  afterEach(() => {
     for (const target of outside) {
       rmSync(target, { recursive: true, force: true });
     }
-    await limits.restore();
   });
 
   /** Opens `file` in an editor and replaces its text without saving. */
@@ -97,27 +75,27 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     writeFileSync(file, 'export const onDisk = 1;\n');
     const document = await editWithoutSaving(file, 'export const unsaved = 2;\n// not saved yet\n');
 
-    const { turn, reply } = await ask(api, `fs read ${file}`);
+    const { turn, reply } = await suite.ask(`fs read ${file}`);
     assert.equal(turn.status, 'completed');
     assert.equal(reply, 'export const unsaved = 2;\n// not saved yet\n');
     assert.equal(document.isDirty, true, 'reading must not save the editor');
     assert.equal(readFileSync(file, 'utf8'), 'export const onDisk = 1;\n');
-    assert.deepEqual(prompts.asked, [], 'a read inside the workspace asks nothing');
+    assert.deepEqual(suite.prompts.asked, [], 'a read inside the workspace asks nothing');
   });
 
   it('reads the lines asked for with line and limit', async () => {
     const file = folder.file('lines.txt');
     writeFileSync(file, 'one\ntwo\nthree\nfour\n');
 
-    assert.equal((await ask(api, `fs read ${file} 2 2`)).reply, 'two\nthree\n');
-    assert.equal((await ask(api, `fs read ${file} 3`)).reply, 'three\nfour\n');
-    assert.equal((await ask(api, `fs read ${file} 1 1`)).reply, 'one\n');
-    assert.equal((await ask(api, `fs read ${file}`)).reply, 'one\ntwo\nthree\nfour\n');
+    assert.equal((await suite.ask(`fs read ${file} 2 2`)).reply, 'two\nthree\n');
+    assert.equal((await suite.ask(`fs read ${file} 3`)).reply, 'three\nfour\n');
+    assert.equal((await suite.ask(`fs read ${file} 1 1`)).reply, 'one\n');
+    assert.equal((await suite.ask(`fs read ${file}`)).reply, 'one\ntwo\nthree\nfour\n');
   });
 
   it('answers a missing file with resource-not-found (-32002)', async () => {
     const file = folder.file('missing.txt');
-    const { turn, reply } = await ask(api, `fs read ${file}`);
+    const { turn, reply } = await suite.ask(`fs read ${file}`);
     assert.equal(turn.status, 'completed');
     assert.equal(
       reply,
@@ -126,11 +104,11 @@ describe('files: reads and writes through the editor (issue 4)', () => {
   });
 
   it('refuses a file over acpAgents.files.maxReadBytes with a clear message', async () => {
-    await limits.set('files.maxReadBytes', 1024);
+    await suite.settings.set('files.maxReadBytes', 1024);
     const file = folder.file('large.txt');
     writeFileSync(file, 'x'.repeat(5000));
 
-    const { reply } = await ask(api, `fs read ${file}`);
+    const { reply } = await suite.ask(`fs read ${file}`);
     assert.equal(
       reply,
       `read error -32001: ${file} is 5 KB, over the 1 KB limit for reading files (setting acpAgents.files.maxReadBytes). ${UNSUPPORTED}`,
@@ -144,7 +122,7 @@ describe('files: reads and writes through the editor (issue 4)', () => {
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]),
     );
 
-    const { reply } = await ask(api, `fs read ${file}`);
+    const { reply } = await suite.ask(`fs read ${file}`);
     assert.equal(
       reply,
       `read error -32001: ${file} is a binary file; only text files can be read. ${UNSUPPORTED}`,
@@ -155,7 +133,7 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     const file = folder.file('auto.txt');
     writeFileSync(file, 'old text\n');
 
-    const { turn, reply } = await ask(api, `fs write ${file} new text\\nline 2`);
+    const { turn, reply } = await suite.ask(`fs write ${file} new text\\nline 2`);
     assert.equal(turn.status, 'completed');
     assert.equal(reply, 'wrote 15 chars');
     assert.equal(readFileSync(file, 'utf8'), 'new text\nline 2', 'the write is saved to disk');
@@ -168,12 +146,12 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     await vscode.commands.executeCommand('undo');
     await eventually('undo to restore the old text', () => document.getText() === 'old text\n');
     assert.equal(document.isDirty, true, 'the undone text is not saved yet');
-    assert.deepEqual(prompts.asked, []);
+    assert.deepEqual(suite.prompts.asked, []);
   });
 
   it('creates a new file in folders that do not exist yet', async () => {
     const file = path.join(folder.path, 'new', 'deeper', 'created.md');
-    const { reply } = await ask(api, `fs write ${file} # Created\\n`);
+    const { reply } = await suite.ask(`fs write ${file} # Created\\n`);
     assert.equal(reply, 'wrote 10 chars');
     assert.equal(readFileSync(file, 'utf8'), '# Created\n');
   });
@@ -183,9 +161,9 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     writeFileSync(file, 'saved\n');
     const document = await editWithoutSaving(file, 'my unsaved work\n');
 
-    const { turn, reply } = await ask(api, `fs write ${file} agent version`);
+    const { turn, reply } = await suite.ask(`fs write ${file} agent version`);
     assert.equal(turn.status, 'completed');
-    assert.deepEqual(prompts.asked, [
+    assert.deepEqual(suite.prompts.asked, [
       {
         kind: 'modal',
         message: "conflict.txt has unsaved changes. Replace them with the agent's version?",
@@ -207,10 +185,10 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     const file = folder.file('conflict-replace.txt');
     writeFileSync(file, 'saved\n');
     const document = await editWithoutSaving(file, 'my unsaved work\n');
-    prompts.answerModal(REPLACE);
+    suite.prompts.answerModal(REPLACE);
 
-    const { reply } = await ask(api, `fs write ${file} agent version`);
-    assert.equal(prompts.questions('modal').length, 1);
+    const { reply } = await suite.ask(`fs write ${file} agent version`);
+    assert.equal(suite.prompts.questions('modal').length, 1);
     assert.equal(reply, 'wrote 13 chars');
     assert.equal(document.getText(), 'agent version');
     assert.equal(document.isDirty, false, 'the replaced buffer is saved');
@@ -220,8 +198,8 @@ describe('files: reads and writes through the editor (issue 4)', () => {
   it('refuses a write outside the workspace unless the user allows it (dismissed by default)', async () => {
     const file = path.join(outsideDir(), 'outside.txt');
 
-    const { reply } = await ask(api, `fs write ${file} secret`);
-    assert.deepEqual(prompts.asked, [
+    const { reply } = await suite.ask(`fs write ${file} secret`);
+    assert.deepEqual(suite.prompts.asked, [
       {
         kind: 'modal',
         message: `The agent wants to write a file outside the workspace: ${file}`,
@@ -239,15 +217,15 @@ describe('files: reads and writes through the editor (issue 4)', () => {
 
   it('writes and reads outside the workspace when the modal answers "Allow"', async () => {
     const file = path.join(outsideDir(), 'allowed.txt');
-    prompts.answerModal(ALLOW, ALLOW);
+    suite.prompts.answerModal(ALLOW, ALLOW);
 
-    const write = await ask(api, `fs write ${file} allowed text`);
+    const write = await suite.ask(`fs write ${file} allowed text`);
     assert.equal(write.reply, 'wrote 12 chars');
     assert.equal(readFileSync(file, 'utf8'), 'allowed text');
-    const read = await ask(api, `fs read ${file}`);
+    const read = await suite.ask(`fs read ${file}`);
     assert.equal(read.reply, 'allowed text');
     assert.deepEqual(
-      prompts.asked.map((question) => question.message),
+      suite.prompts.asked.map((question) => question.message),
       [
         `The agent wants to write a file outside the workspace: ${file}`,
         `The agent wants to read a file outside the workspace: ${file}`,
@@ -261,9 +239,9 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     const real = path.resolve(workspaceRoot(), '..', name);
     outside.push(real);
 
-    const { reply } = await ask(api, `fs write ${sneaky} escaped`);
+    const { reply } = await suite.ask(`fs write ${sneaky} escaped`);
     assert.deepEqual(
-      prompts.asked.map((question) => question.message),
+      suite.prompts.asked.map((question) => question.message),
       [`The agent wants to write a file outside the workspace: ${sneaky}`],
     );
     assert.equal(
@@ -279,19 +257,19 @@ describe('files: reads and writes through the editor (issue 4)', () => {
     const link = folder.file('link-out');
     symlinkSync(target, link, 'dir');
 
-    const read = await ask(api, `fs read ${link}/secret.txt`);
+    const read = await suite.ask(`fs read ${link}/secret.txt`);
     assert.equal(
       read.reply,
       `read error -32001: Access to ${link}/secret.txt was refused: it is outside the workspace. ${OUTSIDE}`,
     );
-    const write = await ask(api, `fs write ${link}/planted.txt planted`);
+    const write = await suite.ask(`fs write ${link}/planted.txt planted`);
     assert.equal(
       write.reply,
       `write error -32001: Access to ${link}/planted.txt was refused: it is outside the workspace. ${OUTSIDE}`,
     );
     assert.equal(existsSync(path.join(target, 'planted.txt')), false, 'nothing was written through the link');
     assert.deepEqual(
-      prompts.asked.map((question) => question.message),
+      suite.prompts.asked.map((question) => question.message),
       [
         `The agent wants to read a file outside the workspace: ${link}/secret.txt`,
         `The agent wants to write a file outside the workspace: ${link}/planted.txt`,

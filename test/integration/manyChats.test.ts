@@ -3,18 +3,7 @@
  * delete.
  */
 import { strict as assert } from 'node:assert';
-import {
-  activeChatId,
-  activeThread,
-  ask,
-  begin,
-  DEMO_AGENT_ID,
-  DEMO_AGENT_NAME,
-  eventually,
-  freshChat,
-  replyOf,
-  transcript,
-} from './support/harness';
+import { DEMO_AGENT_ID, DEMO_AGENT_NAME, eventually } from './support/harness';
 import { useDemoChats } from './support/demoChats';
 import { unique } from './support/demoSessions';
 
@@ -23,19 +12,16 @@ describe('sessions: many chats at once and the chat list (issue 5)', () => {
   const suite = useDemoChats({ chatView: true, clearRules: true });
 
   it('runs two chats at once and keeps them separate', async () => {
-    const first = activeChatId(suite.api);
-    const hanging = await begin(suite.api, 'hang');
-    await eventually(
-      'the first chat to say "waiting "',
-      () => replyOf(suite.api, hanging.turnId) === 'waiting ',
-    );
+    const first = suite.chatId();
+    const hanging = await suite.begin('hang');
+    await eventually('the first chat to say "waiting "', () => suite.replyOf(hanging.turnId) === 'waiting ');
 
-    const second = await freshChat(suite.api);
-    const streamed = await ask(suite.api, 'stream 30');
+    const second = await suite.freshChat();
+    const streamed = await suite.ask('stream 30');
     assert.equal(streamed.turn.status, 'completed');
     assert.equal(streamed.reply, Array.from({ length: 30 }, (_, i) => `chunk ${i + 1} `).join(''));
     assert.deepEqual(
-      transcript(suite.api),
+      suite.transcript(),
       [
         ['user', 'stream 30'],
         ['agent', streamed.reply],
@@ -48,7 +34,7 @@ describe('sessions: many chats at once and the chat list (issue 5)', () => {
 
     await suite.api.chat.switchChat(first);
     assert.deepEqual(
-      transcript(suite.api),
+      suite.transcript(),
       [
         ['user', 'hang'],
         ['agent', 'waiting '],
@@ -59,20 +45,16 @@ describe('sessions: many chats at once and the chat list (issue 5)', () => {
     const { turn } = await hanging.done;
     assert.equal(turn.status, 'cancelled');
     await suite.api.chat.switchChat(second);
-    assert.equal(
-      activeThread(suite.api).turns.at(-1)?.status,
-      'completed',
-      'cancelling one chat leaves the other',
-    );
+    assert.equal(suite.thread().turns.at(-1)?.status, 'completed', 'cancelling one chat leaves the other');
   });
 
   it('lists chats with titles, renames and deletes them', async () => {
-    const first = activeChatId(suite.api);
+    const first = suite.chatId();
     const longPrompt = `a question that is long enough to need cutting down in the chat list ${unique('x')}`;
-    await ask(suite.api, longPrompt);
-    const second = await freshChat(suite.api);
+    await suite.ask(longPrompt);
+    const second = await suite.freshChat();
     assert.equal(suite.api.chat.chatList().find((chat) => chat.chatId === second)?.title, 'New chat');
-    await ask(suite.api, 'title');
+    await suite.ask('title');
 
     const list = suite.api.chat.chatList();
     assert.equal(list[0]?.chatId, second, 'most recently used first');
@@ -97,7 +79,7 @@ describe('sessions: many chats at once and the chat list (issue 5)', () => {
       suite.api.chat.chatList().some((chat) => chat.chatId === second),
       false,
     );
-    assert.equal(activeChatId(suite.api), suite.api.chat.chatList()[0]?.chatId);
+    assert.equal(suite.chatId(), suite.api.chat.chatList()[0]?.chatId);
     await suite.api.chat.handleMessage({ type: 'delete_chat', chatId: first });
     assert.equal(
       suite.api.chat.chatList().some((chat) => chat.chatId === first),

@@ -5,15 +5,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  activeThread,
-  ask,
-  begin,
-  demoAgentPids,
-  eventually,
-  replyOf,
-  workspaceRoot,
-} from './support/harness';
+import { demoAgentPids, eventually, workspaceRoot } from './support/harness';
 import { useDemoChats } from './support/demoChats';
 
 describe('commands: the palette, the status bar and Restart Agent (issue 4)', () => {
@@ -34,12 +26,12 @@ describe('commands: the palette, the status bar and Restart Agent (issue 4)', ()
 
     await suite.api.chat.handleMessage({ type: 'send', text: 'look', attachments });
     assert.equal(suite.api.chat.viewState().attachments, undefined, 'sent attachments leave the composer');
-    const turn = activeThread(suite.api).turns.at(-1);
+    const turn = suite.thread().turns.at(-1);
     assert.ok(turn);
     const helloText = (await vscode.workspace.openTextDocument(hello())).getText();
     const readmeText = (await vscode.workspace.openTextDocument(readme)).getText();
     assert.equal(
-      replyOf(suite.api, turn.id),
+      suite.replyOf(turn.id),
       `You said: look\n- resource ${hello().toString()} (${helloText.length} chars)` +
         `\n- resource ${readme.toString()} (${readmeText.length} chars)`,
     );
@@ -51,7 +43,7 @@ describe('commands: the palette, the status bar and Restart Agent (issue 4)', ()
       () => suite.api.statusBar.text === '$(hubot) Demo agent (offline): ready',
     );
 
-    const running = await begin(suite.api, 'hang');
+    const running = await suite.begin('hang');
     await eventually(
       'the status bar to say working',
       () => suite.api.statusBar.text === '$(sync~spin) Demo agent (offline): working',
@@ -66,7 +58,7 @@ describe('commands: the palette, the status bar and Restart Agent (issue 4)', ()
   });
 
   it('New Chat and Show Agent Log run from the palette', async () => {
-    await ask(suite.api, 'stream 1');
+    await suite.ask('stream 1');
     const before = suite.api.chat.viewState().chat?.chatId;
     await vscode.commands.executeCommand('acpAgents.newChat');
     const after = suite.api.chat.viewState();
@@ -76,7 +68,7 @@ describe('commands: the palette, the status bar and Restart Agent (issue 4)', ()
   });
 
   it('Restart Agent starts a new agent process and the chat goes on', async () => {
-    assert.equal((await ask(suite.api, 'stream 1')).reply, 'chunk 1 ');
+    assert.equal((await suite.ask('stream 1')).reply, 'chunk 1 ');
     const before = demoAgentPids();
     assert.equal(before.length, 1, `expected one demo agent process, found ${JSON.stringify(before)}`);
 
@@ -85,6 +77,6 @@ describe('commands: the palette, the status bar and Restart Agent (issue 4)', ()
     assert.equal(after.length, 1, `expected one demo agent process, found ${JSON.stringify(after)}`);
     assert.notEqual(after[0], before[0], 'a new process runs');
     assert.equal(suite.api.chat.currentStatus.state, 'ready');
-    assert.equal((await ask(suite.api, 'stream 1')).reply, 'chunk 1 ');
+    assert.equal((await suite.ask('stream 1')).reply, 'chunk 1 ');
   });
 });

@@ -9,24 +9,8 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { PermissionRule, PermissionRules } from '../../src/features/permissions/core/permissionRules';
 import type { PermissionPrompt } from '../../src/core/ports';
-import type { AcpAgentsApi } from '../../src/extension';
-import {
-  activeThread,
-  ask,
-  begin,
-  closeAllEditors,
-  DEMO_AGENT_ID,
-  eventually,
-  freshChat,
-  getApi,
-  hideChatView,
-  installPrompts,
-  proposalDiffTabs,
-  Settings,
-  showChatView,
-  toolCallsOf,
-  type ScriptedPrompts,
-} from './support/harness';
+import { DEMO_AGENT_ID, eventually, hideChatView, proposalDiffTabs, showChatView } from './support/harness';
+import { useDemoChats } from './support/demoChats';
 
 const OPTIONS = ['Allow once', 'Always allow', 'Reject'];
 
@@ -60,31 +44,7 @@ function editPrompt(agentId: string): PermissionPrompt {
 }
 
 describe('permissions: modal when the chat is hidden, inline when visible (issue 4)', () => {
-  let api: AcpAgentsApi;
-  let prompts: ScriptedPrompts & { restore(): void };
-  const settings = new Settings();
-
-  before(async () => {
-    api = await getApi();
-  });
-
-  after(async () => {
-    await settings.restore();
-    await api.rules.clear();
-  });
-
-  beforeEach(async () => {
-    await api.rules.clear();
-    await hideChatView();
-    prompts = installPrompts(api);
-    await freshChat(api);
-  });
-
-  afterEach(async () => {
-    prompts.restore();
-    await api.rules.clear();
-    await closeAllEditors();
-  });
+  const suite = useDemoChats({ hideChatView: true, clearRules: true, closeEditors: true });
 
   /** The modal question the demo agent's `tool` scenario should cause. */
   function expectedToolModal() {
@@ -98,73 +58,81 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
   }
 
   it('asks with a modal listing the agent options and "Show diff"; Allow once applies the edit', async () => {
-    prompts.answerModal('Allow once');
-    const { turn, reply } = await ask(api, 'tool');
+    suite.prompts.answerModal('Allow once');
+    const { turn, reply } = await suite.ask('tool');
 
-    assert.deepEqual(prompts.asked, [expectedToolModal()]);
+    assert.deepEqual(suite.prompts.asked, [expectedToolModal()]);
     assert.equal(turn.status, 'completed');
     assert.equal(reply, 'Edit allowed (the demo writes nothing).');
-    const [call] = toolCallsOf(api, turn.id);
+    const [call] = suite.toolCallsOf(turn.id);
     assert.equal(call?.status, 'completed');
     assert.equal(call?.permission?.status, 'selected');
     assert.equal(call?.permission?.selectedOptionId, 'allow-once');
-    assert.equal(api.rules.decide(editPrompt(DEMO_AGENT_ID)), undefined, '"Allow once" is not remembered');
+    assert.equal(
+      suite.api.rules.decide(editPrompt(DEMO_AGENT_ID)),
+      undefined,
+      '"Allow once" is not remembered',
+    );
   });
 
   it('rejects the edit when the user picks Reject', async () => {
-    prompts.answerModal('Reject');
-    const { turn, reply } = await ask(api, 'tool');
+    suite.prompts.answerModal('Reject');
+    const { turn, reply } = await suite.ask('tool');
 
-    assert.equal(prompts.questions('modal').length, 1);
+    assert.equal(suite.prompts.questions('modal').length, 1);
     assert.equal(reply, 'Edit rejected.');
-    const [call] = toolCallsOf(api, turn.id);
+    const [call] = suite.toolCallsOf(turn.id);
     assert.equal(call?.status, 'failed');
     assert.equal(call?.permission?.selectedOptionId, 'reject-once');
   });
 
   it('rejects (never hangs) when the modal is dismissed', async () => {
-    prompts.answerModal(undefined);
-    const { turn, reply } = await ask(api, 'tool');
+    suite.prompts.answerModal(undefined);
+    const { turn, reply } = await suite.ask('tool');
 
-    assert.deepEqual(prompts.asked, [expectedToolModal()]);
+    assert.deepEqual(suite.prompts.asked, [expectedToolModal()]);
     assert.equal(turn.status, 'completed');
     assert.equal(reply, 'Edit rejected.');
-    assert.equal(toolCallsOf(api, turn.id)[0]?.permission?.selectedOptionId, 'reject-once');
+    assert.equal(suite.toolCallsOf(turn.id)[0]?.permission?.selectedOptionId, 'reject-once');
   });
 
   it('remembers "Always allow" per agent and tool kind, in workspace storage', async () => {
-    await settings.set('permissions.rememberInWorkspace', true);
-    prompts.answerModal('Always allow');
-    const first = await ask(api, 'tool');
+    await suite.settings.set('permissions.rememberInWorkspace', true);
+    suite.prompts.answerModal('Always allow');
+    const first = await suite.ask('tool');
     assert.equal(first.reply, 'Edit allowed (the demo writes nothing).');
-    assert.equal(prompts.questions('modal').length, 1);
+    assert.equal(suite.prompts.questions('modal').length, 1);
     assert.deepEqual(
       await eventually(
         'the rule in workspace storage',
-        () => workspaceRules(api.rules).length > 0 && workspaceRules(api.rules),
+        () => workspaceRules(suite.api.rules).length > 0 && workspaceRules(suite.api.rules),
       ),
       [{ agentId: DEMO_AGENT_ID, toolKind: 'edit', decision: 'allow' }],
     );
-    assert.deepEqual(api.rules.decide(editPrompt(DEMO_AGENT_ID)), {
+    assert.deepEqual(suite.api.rules.decide(editPrompt(DEMO_AGENT_ID)), {
       decision: { outcome: 'selected', optionId: 'allow-always' },
       reason: 'remembered: always allow edit',
     });
-    assert.equal(api.rules.decide(editPrompt('agent:other')), undefined, 'another agent is still asked');
+    assert.equal(
+      suite.api.rules.decide(editPrompt('agent:other')),
+      undefined,
+      'another agent is still asked',
+    );
 
     // A new chat (a new ACP session): the edit goes through without a dialog.
-    await freshChat(api);
-    const second = await ask(api, 'tool');
+    await suite.freshChat();
+    const second = await suite.ask('tool');
     assert.equal(second.reply, 'Edit allowed (the demo writes nothing).');
-    assert.equal(prompts.questions('modal').length, 1, 'no second modal');
-    const [call] = toolCallsOf(api, second.turn.id);
+    assert.equal(suite.prompts.questions('modal').length, 1, 'no second modal');
+    const [call] = suite.toolCallsOf(second.turn.id);
     assert.equal(call?.permission?.selectedOptionId, 'allow-always');
 
     // Another tool kind (execute) is still asked.
-    prompts.answerModal('Allow once', 'Reject');
-    const quirks = await ask(api, 'quirks');
+    suite.prompts.answerModal('Allow once', 'Reject');
+    const quirks = await suite.ask('quirks');
     assert.equal(quirks.reply, 'quirks done: allow-once reject-once');
     assert.deepEqual(
-      prompts
+      suite.prompts
         .questions('modal')
         .slice(1)
         .map((question) => [question.message, question.choices]),
@@ -176,22 +144,22 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
   });
 
   it('with rememberInWorkspace off keeps "Always allow" for the session only', async () => {
-    await settings.set('permissions.rememberInWorkspace', false);
-    prompts.answerModal('Always allow');
-    assert.equal((await ask(api, 'tool')).reply, 'Edit allowed (the demo writes nothing).');
+    await suite.settings.set('permissions.rememberInWorkspace', false);
+    suite.prompts.answerModal('Always allow');
+    assert.equal((await suite.ask('tool')).reply, 'Edit allowed (the demo writes nothing).');
 
-    await freshChat(api);
-    assert.equal((await ask(api, 'tool')).reply, 'Edit allowed (the demo writes nothing).');
-    assert.equal(prompts.questions('modal').length, 1, 'remembered for the session');
-    assert.deepEqual(workspaceRules(api.rules), [], 'nothing in workspace storage');
+    await suite.freshChat();
+    assert.equal((await suite.ask('tool')).reply, 'Edit allowed (the demo writes nothing).');
+    assert.equal(suite.prompts.questions('modal').length, 1, 'remembered for the session');
+    assert.deepEqual(workspaceRules(suite.api.rules), [], 'nothing in workspace storage');
   });
 
   it('"Show diff" opens the proposed edit and asks again', async () => {
-    prompts.answerModal('Show diff', 'Allow once');
-    const { reply } = await ask(api, 'tool');
+    suite.prompts.answerModal('Show diff', 'Allow once');
+    const { reply } = await suite.ask('tool');
 
     assert.equal(reply, 'Edit allowed (the demo writes nothing).');
-    assert.deepEqual(prompts.asked, [expectedToolModal(), expectedToolModal()]);
+    assert.deepEqual(suite.prompts.asked, [expectedToolModal(), expectedToolModal()]);
     const tab = await eventually('the diff of the proposed edit', () => proposalDiffTabs()[0]);
     assert.equal(tab.label, 'README.md: proposed edit');
     // The README as it is, and with the change the demo proposes to its first line.
@@ -206,57 +174,53 @@ describe('permissions: modal when the chat is hidden, inline when visible (issue
   it('with the chat view visible asks inline, not with a modal', async () => {
     await showChatView();
     try {
-      const running = await begin(api, 'tool');
+      const running = await suite.begin('tool');
       const call = await eventually('the inline permission request', () => {
-        const entry = toolCallsOf(api, running.turnId)[0];
+        const entry = suite.toolCallsOf(running.turnId)[0];
         return entry?.permission?.status === 'pending' ? entry : undefined;
       });
       assert.deepEqual(
         call.permission?.options.map((option) => option.name),
         OPTIONS,
       );
-      assert.deepEqual(prompts.asked, [], 'no modal while the chat view is visible');
+      assert.deepEqual(suite.prompts.asked, [], 'no modal while the chat view is visible');
 
-      await api.chat.handleMessage({
-        type: 'answer_permission',
-        key: call.permission!.key,
-        optionId: 'reject-once',
-      });
+      await suite.answerPermission(call.permission!.key, 'reject-once');
       const { turn, reply } = await running.done;
       assert.equal(turn.status, 'completed');
       assert.equal(reply, 'Edit rejected.');
-      assert.equal(toolCallsOf(api, turn.id)[0]?.permission?.selectedOptionId, 'reject-once');
-      assert.deepEqual(prompts.asked, []);
+      assert.equal(suite.toolCallsOf(turn.id)[0]?.permission?.selectedOptionId, 'reject-once');
+      assert.deepEqual(suite.prompts.asked, []);
     } finally {
       await hideChatView();
     }
   });
   it('does not chain dialogs for a hidden chat: after the first, the chat comes on screen with its queue', async () => {
     // The first request is a lone dialog; it is answered once all three wait behind it.
-    prompts.answerModal(async () => {
+    suite.prompts.answerModal(async () => {
       await eventually('three requests waiting', () => {
-        const turnId = activeThread(api).turns.at(-1)?.id;
-        const head = turnId ? toolCallsOf(api, turnId)[0]?.permission : undefined;
+        const turnId = suite.thread().turns.at(-1)?.id;
+        const head = turnId ? suite.toolCallsOf(turnId)[0]?.permission : undefined;
         return head?.status === 'pending' && head.waiting === 2;
       });
       return 'Allow once';
     });
     try {
-      const running = await begin(api, 'permissions 3');
+      const running = await suite.begin('permissions 3');
       // The next request follows another: no second dialog, the hidden chat is shown instead.
-      await eventually('the chat view to be shown', () => api.sidebar.isVisible);
+      await eventually('the chat view to be shown', () => suite.api.sidebar.isVisible);
       for (const [index, optionId] of ['reject-once', 'allow-once'].entries()) {
         const call = await eventually(`request ${index + 2} inline`, () =>
-          toolCallsOf(api, running.turnId).find((entry) => entry.permission?.status === 'pending'),
+          suite.toolCallsOf(running.turnId).find((entry) => entry.permission?.status === 'pending'),
         );
         assert.equal(call.title, `Step ${index + 2}`);
-        await api.chat.handleMessage({ type: 'answer_permission', key: call.permission!.key, optionId });
+        await suite.answerPermission(call.permission!.key, optionId);
       }
       const { turn, reply } = await running.done;
       assert.equal(turn.status, 'completed');
       assert.equal(reply, 'allow-once, reject-once, allow-once');
       assert.deepEqual(
-        prompts.questions('modal').map((question) => question.message),
+        suite.prompts.questions('modal').map((question) => question.message),
         ['The agent asks permission: Step 1'],
         'one dialog, not one after another',
       );

@@ -8,22 +8,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  activeChatId,
-  activeThread,
-  ask,
-  begin,
-  DEMO_AGENT_ID,
-  eventually,
-  freshChat,
-  replyOf,
-  workspaceRoot,
-} from './support/harness';
+import { DEMO_AGENT_ID, eventually, workspaceRoot } from './support/harness';
 import { useDemoChats } from './support/demoChats';
 
 describe('commands: Send to Copilot (issue 4)', () => {
   const suite = useDemoChats({ closeEditors: true });
   const hello = (): vscode.Uri => vscode.Uri.file(path.join(workspaceRoot(), 'src', 'hello.ts'));
+  /** Opens hello.ts with `selection` selected, as the user does before Send to Copilot. */
+  const selectInHello = async (selection: vscode.Selection): Promise<void> => {
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
+    editor.selection = selection;
+  };
 
   it('Send to Copilot without a Copilot agent says so, and sends to the current agent only when asked', async () => {
     assert.ok(
@@ -35,13 +30,13 @@ describe('commands: Send to Copilot (issue 4)', () => {
     // Lines 2–3 selected whole, as dragging to the start of line 4 does: the range is L2-L3, not L2-L4.
     editor.selection = new vscode.Selection(1, 0, 3, 0);
     const selected = document.getText(editor.selection);
-    const before = activeThread(suite.api).turns.length;
+    const before = suite.thread().turns.length;
     suite.prompts.answerModal('Send to Demo agent (offline)');
     suite.prompts.answerText('Explain this');
 
     await vscode.commands.executeCommand('acpAgents.sendToCopilot');
     const turn = await eventually('the sent turn to finish', () => {
-      const turns = activeThread(suite.api).turns;
+      const turns = suite.thread().turns;
       return turns.length > before && turns.at(-1)!.status !== 'running' && turns.at(-1)!;
     });
 
@@ -53,9 +48,7 @@ describe('commands: Send to Copilot (issue 4)', () => {
       ],
     );
     const uri = document.uri.with({ fragment: 'L2-L3' }).toString();
-    const user = activeThread(suite.api).entries.find(
-      (entry) => entry.turnId === turn.id && entry.kind === 'user',
-    );
+    const user = suite.thread().entries.find((entry) => entry.turnId === turn.id && entry.kind === 'user');
     assert.ok(user && user.kind === 'user');
     assert.equal(user.text, 'Explain this');
     assert.deepEqual(user.attachments, [
@@ -63,14 +56,13 @@ describe('commands: Send to Copilot (issue 4)', () => {
     ]);
     assert.equal(turn.status, 'completed');
     assert.equal(
-      replyOf(suite.api, turn.id),
+      suite.replyOf(turn.id),
       `You said: Explain this\n- resource ${uri} (${selected.length} chars)`,
     );
   });
 
   it('Send to Copilot without a Copilot agent sends nothing when the notice is dismissed', async () => {
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
-    editor.selection = new vscode.Selection(1, 0, 2, 3);
+    await selectInHello(new vscode.Selection(1, 0, 2, 3));
     suite.prompts.answerModal(undefined);
 
     await vscode.commands.executeCommand('acpAgents.sendToCopilot');
@@ -80,25 +72,23 @@ describe('commands: Send to Copilot (issue 4)', () => {
       [],
       'no question is asked for an agent the user did not choose',
     );
-    assert.deepEqual(activeThread(suite.api).turns, []);
+    assert.deepEqual(suite.thread().turns, []);
   });
 
   it('Send to Copilot sends nothing when the question is dismissed', async () => {
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
-    editor.selection = new vscode.Selection(0, 0, 0, 0); // no selection: the whole file is meant
+    await selectInHello(new vscode.Selection(0, 0, 0, 0)); // no selection: the whole file is meant
     suite.prompts.answerModal('Send to Demo agent (offline)');
     suite.prompts.answerText(undefined);
 
     await vscode.commands.executeCommand('acpAgents.sendToCopilot');
     assert.equal(suite.prompts.questions('text').length, 1);
     assert.equal(suite.prompts.questions('text')[0]?.message, 'Ask Demo agent (offline) about hello.ts');
-    assert.deepEqual(activeThread(suite.api).turns, []);
+    assert.deepEqual(suite.thread().turns, []);
   });
 
   it('Send to Copilot refuses before asking while the chat it would go to is still answering', async () => {
-    const running = await begin(suite.api, 'hang');
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
-    editor.selection = new vscode.Selection(1, 0, 2, 3);
+    const running = await suite.begin('hang');
+    await selectInHello(new vscode.Selection(1, 0, 2, 3));
     suite.prompts.answerModal('Send to Demo agent (offline)');
     suite.prompts.answerText('Lost?');
 
@@ -109,7 +99,8 @@ describe('commands: Send to Copilot (issue 4)', () => {
       'no question is typed that would have nowhere to go',
     );
     assert.deepEqual(
-      activeThread(suite.api)
+      suite
+        .thread()
         .entries.filter((entry) => entry.kind === 'user')
         .map((entry) => entry.text),
       ['hang'],
@@ -144,24 +135,21 @@ describe('commands: Send to Copilot (issue 4)', () => {
         'the new agent list',
         () => suite.api.catalog.agents.agents[1]?.id === 'agent:work-copilot',
       );
-      await freshChat(suite.api);
+      await suite.freshChat();
       assert.equal(
         suite.api.chat.viewState().selectedAgentId,
         'agent:other-agent',
         'another agent is current',
       );
-      await ask(suite.api, 'stream 1'); // the current chat is in use, so Copilot's answer needs a chat of its own
-      const otherChatId = activeChatId(suite.api);
+      await suite.ask('stream 1'); // the current chat is in use, so Copilot's answer needs a chat of its own
+      const otherChatId = suite.chatId();
 
-      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
-      editor.selection = new vscode.Selection(0, 0, 1, 0);
+      await selectInHello(new vscode.Selection(0, 0, 1, 0));
       suite.prompts.answerText('Who answers this?');
       await vscode.commands.executeCommand('acpAgents.sendToCopilot');
       const turn = await eventually('the turn sent to Copilot to finish', () => {
-        const last = activeThread(suite.api).turns.at(-1);
-        return (
-          activeChatId(suite.api) !== otherChatId && last !== undefined && last.status !== 'running' && last
-        );
+        const last = suite.thread().turns.at(-1);
+        return suite.chatId() !== otherChatId && last !== undefined && last.status !== 'running' && last;
       });
 
       assert.deepEqual(
@@ -172,15 +160,13 @@ describe('commands: Send to Copilot (issue 4)', () => {
       assert.equal(suite.api.chat.viewState().selectedAgentId, 'agent:work-copilot');
       assert.equal(suite.api.chat.currentStatus.state, 'ready');
       assert.equal(turn.status, 'completed');
-      assert.match(replyOf(suite.api, turn.id), /^You said: Who answers this\?\n- resource .*#L1 /);
+      assert.match(suite.replyOf(turn.id), /^You said: Who answers this\?\n- resource .*#L1 /);
       const chats = suite.api.chat.chatList();
-      assert.equal(chats.find((c) => c.chatId === activeChatId(suite.api))?.agentId, 'agent:work-copilot');
+      assert.equal(chats.find((c) => c.chatId === suite.chatId())?.agentId, 'agent:work-copilot');
       assert.equal(chats.find((c) => c.chatId === otherChatId)?.agentId, 'agent:other-agent');
       await suite.api.chat.switchChat(otherChatId);
       assert.ok(
-        !activeThread(suite.api).entries.some(
-          (entry) => entry.kind === 'user' && entry.text === 'Who answers this?',
-        ),
+        !suite.thread().entries.some((entry) => entry.kind === 'user' && entry.text === 'Who answers this?'),
         'the other agent did not receive the question',
       );
     } finally {
@@ -217,23 +203,22 @@ describe('commands: Send to Copilot (issue 4)', () => {
           [DEMO_AGENT_ID, demo.label, demo.description],
         ],
       );
-      await freshChat(suite.api);
+      await suite.freshChat();
       // acpAgents.defaultAgent is "copilot" by default: the detected preset is where a new chat starts.
       assert.equal(suite.api.chat.viewState().selectedAgentId, 'copilot');
       await suite.api.chat.selectAgent('agent:other-agent');
-      assert.equal((await ask(suite.api, 'stream 1')).reply, 'chunk 1 ');
+      assert.equal((await suite.ask('stream 1')).reply, 'chunk 1 ');
 
-      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(hello()));
-      editor.selection = new vscode.Selection(0, 0, 0, 5);
+      await selectInHello(new vscode.Selection(0, 0, 0, 5));
       suite.prompts.answerText('Hello Copilot');
       await vscode.commands.executeCommand('acpAgents.sendToCopilot');
       const turn = await eventually('the turn sent to the Copilot preset to finish', () => {
-        const last = activeThread(suite.api).turns.at(-1);
+        const last = suite.thread().turns.at(-1);
         return last !== undefined && last.status !== 'running' && last;
       });
       assert.equal(suite.api.chat.viewState().selectedAgentId, 'copilot');
       assert.equal(turn.status, 'completed');
-      assert.match(replyOf(suite.api, turn.id), /^You said: Hello Copilot\n/);
+      assert.match(suite.replyOf(turn.id), /^You said: Hello Copilot\n/);
       assert.deepEqual(suite.prompts.questions('modal'), [], 'Copilot was found: no "set one up" question');
     } finally {
       process.env.PATH = savedPath;

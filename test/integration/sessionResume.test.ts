@@ -7,16 +7,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import {
-  activeChatId,
-  activeThread,
-  ask,
-  DEMO_AGENT_ID,
-  demoAgentPids,
-  eventually,
-  freshChat,
-  transcript,
-} from './support/harness';
+import { DEMO_AGENT_ID, demoAgentPids, eventually } from './support/harness';
 import { useDemoChats } from './support/demoChats';
 import { sessionRecords, sessionsStartedWith, unique } from './support/demoSessions';
 
@@ -35,16 +26,16 @@ describe('sessions: taking up a chat session again (issue 5)', () => {
 
   it('continues the chat session after the agent restarts (session/resume), without duplicating it', async () => {
     const opening = unique('resume-me');
-    assert.equal((await ask(suite.api, opening)).reply, `You said: ${opening}`);
+    assert.equal((await suite.ask(opening)).reply, `You said: ${opening}`);
     const [before] = demoAgentPids();
 
     await suite.api.chat.restart();
     const [after] = demoAgentPids();
     assert.ok(after !== undefined && after !== before, 'the agent runs in a new process');
-    const next = await ask(suite.api, 'stream 2');
+    const next = await suite.ask('stream 2');
     assert.equal(next.turn.status, 'completed');
 
-    assert.deepEqual(transcript(suite.api), [
+    assert.deepEqual(suite.transcript(), [
       ['user', opening],
       ['agent', `You said: ${opening}`],
       ['user', 'stream 2'],
@@ -78,18 +69,18 @@ describe('sessions: taking up a chat session again (issue 5)', () => {
         'the load-only agent',
         () => suite.api.catalog.agents.agents[0]?.id === 'agent:load-only-demo',
       );
-      await freshChat(suite.api);
+      await suite.freshChat();
       assert.equal(suite.api.chat.viewState().selectedAgentId, 'agent:load-only-demo');
 
       const opening = unique('load-me');
-      assert.equal((await ask(suite.api, opening)).reply, `You said: ${opening}`);
-      assert.equal((await ask(suite.api, 'stream 1')).reply, 'chunk 1 ');
+      assert.equal((await suite.ask(opening)).reply, `You said: ${opening}`);
+      assert.equal((await suite.ask('stream 1')).reply, 'chunk 1 ');
       await suite.api.chat.restart();
-      const next = await ask(suite.api, 'stream 2');
+      const next = await suite.ask('stream 2');
       assert.equal(next.turn.status, 'completed');
 
       // session/load replays the history; the chat already has it and shows it once.
-      assert.deepEqual(transcript(suite.api), [
+      assert.deepEqual(suite.transcript(), [
         ['user', opening],
         ['agent', `You said: ${opening}`],
         ['user', 'stream 1'],
@@ -112,9 +103,9 @@ describe('sessions: taking up a chat session again (issue 5)', () => {
   });
 
   it('says once that the session is gone and goes on in a new one that gets the transcript', async () => {
-    const chatId = activeChatId(suite.api);
+    const chatId = suite.chatId();
     const opening = unique('forget-me');
-    assert.equal((await ask(suite.api, opening)).reply, `You said: ${opening}`);
+    assert.equal((await suite.ask(opening)).reply, `You said: ${opening}`);
     const [record] = await eventually('the session file', () => {
       const found = sessionsStartedWith(demoStateDir, opening);
       return found.length === 1 && found;
@@ -123,7 +114,7 @@ describe('sessions: taking up a chat session again (issue 5)', () => {
 
     await suite.api.chat.restart();
     // No banner, no refusal: the chat is one chat and goes on.
-    const { turn, reply } = await ask(suite.api, 'after a fresh start');
+    const { turn, reply } = await suite.ask('after a fresh start');
     assert.equal(turn.status, 'completed');
     // The new session gets the transcript with the first message.
     const match =
@@ -134,8 +125,8 @@ describe('sessions: taking up a chat session again (issue 5)', () => {
     assert.equal(match[1], chatId);
     assert.ok(Number(match[2]) > opening.length);
     // A second message goes without the transcript.
-    assert.equal((await ask(suite.api, 'and again')).reply, 'You said: and again');
+    assert.equal((await suite.ask('and again')).reply, 'You said: and again');
     // The earlier turns are still there: one chat.
-    assert.equal(activeThread(suite.api).turns.length, 3);
+    assert.equal(suite.thread().turns.length, 3);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { perTest } from './perTest';
 
 /**
  * Per test: a fresh folder in the OS temp folder, named `prefix` and a random tail, removed with all
@@ -8,22 +9,14 @@ import * as path from 'node:path';
  * that must stop what works in the folder, and before the ones that use the folder.
  */
 export function useTempFolder(prefix: string): { readonly path: string } {
-  let made: string | undefined;
-  beforeEach(() => {
-    made = mkdtempSync(path.join(os.tmpdir(), prefix));
-  });
-  afterEach(() => {
-    if (made !== undefined) {
-      rmSync(made, { recursive: true, force: true });
-      made = undefined;
-    }
-  });
+  const folder = perTest(
+    'the temp folder',
+    () => mkdtempSync(path.join(os.tmpdir(), prefix)),
+    (made) => rmSync(made, { recursive: true, force: true }),
+  );
   return {
     get path() {
-      if (made === undefined) {
-        throw new Error('the temp folder is made in beforeEach');
-      }
-      return made;
+      return folder.value;
     },
   };
 }

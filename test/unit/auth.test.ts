@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { AgentError } from '../../src/core/connection/errors';
-import { text, useTestAgents } from './support/testAgent';
+import { firstTurn, text, useTestAgents } from './support/testAgent';
 
 describe('authentication', () => {
   const agents = useTestAgents();
@@ -10,7 +10,7 @@ describe('authentication', () => {
     assert.deepEqual(agent.client.info.authMethods, [
       { id: 'test-login', name: 'Test login', description: 'Signs in to the test agent' },
     ]);
-    const failure = await agent.client.newSession({ cwd: agent.dir }).then(
+    const failure = await agent.session().then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -20,14 +20,13 @@ describe('authentication', () => {
 
     await assert.rejects(agent.client.authenticate('nope'), { kind: 'invalid_params' });
     await agent.client.authenticate('test-login');
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('stream 1')]);
+    const { turn } = await firstTurn(agent, 'stream 1');
     assert.equal(turn.status, 'completed');
   });
 
   it('classifies a prompt failing with auth required or a rate limit', async () => {
     const agent = await agents.start();
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const auth = await session.prompt([text('error -32000 Authentication required')]);
     assert.equal(auth.status, 'failed');
     assert.deepEqual(auth.error, { kind: 'auth_required', message: 'Authentication required', code: -32000 });

@@ -1,34 +1,35 @@
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolCallEntry } from '../../src/core/thread/threadTypes';
-import { entriesOf, text, useTestAgents, waitFor } from './support/testAgent';
+import type { AgentSession } from '../../src/core/session/agentSession';
+import type { ToolCallEntry, Turn } from '../../src/core/thread/threadTypes';
+import { agentEntry, entriesOf, text, useTestAgents, waitFor } from './support/testAgent';
 import { until } from './support/chatHarness';
+
+/** Sends `prompt`, cancels the turn once the agent's first words are in, and resolves with the ended turn. */
+async function cancelAfterFirstWords(session: AgentSession, prompt: string): Promise<Turn> {
+  const running = session.prompt([text(prompt)]);
+  await waitFor(session, () => entriesOf(session).length === 2);
+  await session.cancel();
+  return running;
+}
 
 describe('cancelling a turn', () => {
   const agents = useTestAgents();
 
   it('ends a hanging turn as cancelled and keeps the partial text', async () => {
     const agent = await agents.start();
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const running = session.prompt([text('hang')]);
-    await waitFor(session, () => entriesOf(session).length === 2);
-    await session.cancel();
-    const turn = await running;
+    const session = await agent.session();
+    const turn = await cancelAfterFirstWords(session, 'hang');
     assert.equal(turn.status, 'cancelled');
     assert.equal(turn.stopReason, 'cancelled');
-    assert.deepEqual(entriesOf(session)[1], {
-      kind: 'agent',
-      turnId: turn.id,
-      text: 'waiting ',
-      attachments: [],
-    });
+    assert.deepEqual(entriesOf(session)[1], agentEntry(turn, 'waiting '));
   });
 
   it('resolves a pending permission request as cancelled', async () => {
     // A policy that never answers: the request stays pending until something settles it.
     const agent = await agents.start({ policy: () => undefined });
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('tool')]);
     await waitFor(session, () => session.pendingPermissionKeys().length === 1);
 
@@ -45,11 +46,8 @@ describe('cancelling a turn', () => {
 
   it('ends the turn at Stop and warns when the agent does not answer session/cancel in time', async () => {
     const agent = await agents.start({ client: { sessionOptions: { cancelGraceMs: 300 } } });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const running = session.prompt([text('stubborn 5000')]);
-    await waitFor(session, () => entriesOf(session).length === 2);
-    await session.cancel();
-    const turn = await running;
+    const session = await agent.session();
+    const turn = await cancelAfterFirstWords(session, 'stubborn 5000');
     assert.equal(turn.status, 'cancelled');
     assert.equal(session.isRunning, false);
     // The warning comes when the grace has passed, after the turn already ended.
@@ -61,7 +59,7 @@ describe('cancelling a turn', () => {
 
   it('stops a slow stream in the middle and keeps what arrived', async () => {
     const agent = await agents.start();
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('stream 100 delay 50')]);
     await waitFor(
       session,
@@ -76,7 +74,7 @@ describe('cancelling a turn', () => {
 
   it('does nothing when no turn is running', async () => {
     const agent = await agents.start();
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     await session.cancel();
     const turn = await session.prompt([text('stream 1')]);
     assert.equal(turn.status, 'completed');
@@ -89,11 +87,8 @@ describe('what an agent sends for a stopped turn after the next one began', () =
   it('is never glued onto the next turn’s answer (the realAdapter flake, made deterministic)', async () => {
     const agent = await agents.start();
     const release = join(agent.dir, 'release-late-chunks');
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const first = session.prompt([text(`linger ${release}`)]);
-    await waitFor(session, () => entriesOf(session).length === 2);
-    await session.cancel();
-    assert.equal((await first).status, 'cancelled');
+    const session = await agent.session();
+    assert.equal((await cancelAfterFirstWords(session, `linger ${release}`)).status, 'cancelled');
 
     // The next message: its turn shows at once and waits for the agent's answer to the cancel.
     const second = session.prompt([text('Back again.')]);

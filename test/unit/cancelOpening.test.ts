@@ -23,37 +23,37 @@ describe('$/cancel_request for an abandoned session opening (test agent over std
     await agentSaid(agent.logger, 'acp-test-agent: cancelled session/new');
   });
 
-  it('tells the agent when session/load is abandoned, and routes nothing to the half-loaded session', async () => {
+  /**
+   * Opens (`load` or `resume`) a session an earlier agent kept, on an agent started with `env`, and abandons
+   * it: the agent is told, and nothing is routed to the half-open session.
+   */
+  async function abandonOpening(method: 'load' | 'resume', env: Record<string, string>): Promise<void> {
     const first = await agents.startKeepingSessions();
-    const { id } = await first.client.newSession({ cwd: first.dir });
-    agent = await agents.startKeepingSessions({
-      env: { ...SLOW_OPENING, TEST_AGENT_NO_RESUME: '1' },
-    });
+    const { id } = await first.session();
+    agent = await agents.startKeepingSessions({ env });
     const abandon = new AbortController();
-    const opening = agent.client.loadSession(id, { cwd: agent.dir, signal: abandon.signal });
+    const options = { cwd: agent.dir, signal: abandon.signal };
+    const opening =
+      method === 'load' ? agent.client.loadSession(id, options) : agent.client.resumeSession(id, options);
     abandon.abort();
     await assert.rejects(opening, { kind: 'cancelled' });
-    await agentSaid(agent.logger, 'acp-test-agent: cancelled session/load');
+    await agentSaid(agent.logger, `acp-test-agent: cancelled session/${method}`);
     assert.equal(agent.client.session(id), undefined);
+  }
+
+  it('tells the agent when session/load is abandoned, and routes nothing to the half-loaded session', async () => {
+    await abandonOpening('load', { ...SLOW_OPENING, TEST_AGENT_NO_RESUME: '1' });
   });
 
   it('tells the agent when session/resume is abandoned', async () => {
-    const first = await agents.startKeepingSessions();
-    const { id } = await first.client.newSession({ cwd: first.dir });
-    agent = await agents.startKeepingSessions({ env: SLOW_OPENING });
-    const abandon = new AbortController();
-    const opening = agent.client.resumeSession(id, { cwd: agent.dir, signal: abandon.signal });
-    abandon.abort();
-    await assert.rejects(opening, { kind: 'cancelled' });
-    await agentSaid(agent.logger, 'acp-test-agent: cancelled session/resume');
-    assert.equal(agent.client.session(id), undefined);
+    await abandonOpening('resume', SLOW_OPENING);
   });
 
   it('tells the agent when it is stopped with a session opening still waiting', async () => {
     agent = await agents.start({ env: SLOW_OPENING, client: { traceProtocol: true } });
     const traced = (text: string): boolean =>
       agent.logger.lines.some((line) => line.level === 'trace' && line.message.includes(text));
-    const opening = agent.client.newSession({ cwd: agent.dir });
+    const opening = agent.session();
     await until(() => traced('"session/new"'), 'session/new sent');
     const cancelled = assert.rejects(opening, { kind: 'cancelled' });
     await agent.client.stop();

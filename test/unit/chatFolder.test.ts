@@ -21,6 +21,15 @@ describe('chat: choosing the folder of a new chat in a multi-root workspace', ()
     return { ...(row ? { cwd: row.cwd, sessionId: row.sessionId } : {}) };
   }
 
+  /** A ready chat in the two folders whose empty chat is moved to the second; resolves with that folder. */
+  async function chatInSecondFolder(): Promise<string> {
+    chat = new ChatHarness({ agents: [testAgent('a')], folders: twoFolders });
+    await chat.ready();
+    const second = path.join(chat.dir, 'second');
+    await chat.controller.handleMessage({ type: 'set_chat_folder', folder: second });
+    return second;
+  }
+
   it('runs an empty chat’s agent in the folder picked, and keeps it once the chat has messages (and in a fork)', async () => {
     chat = new ChatHarness({ agents: [testAgent('a')], folders: twoFolders });
     await chat.ready();
@@ -46,10 +55,7 @@ describe('chat: choosing the folder of a new chat in a multi-root workspace', ()
   });
 
   it('opens an agent session of another workspace folder in that folder', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')], folders: twoFolders });
-    await chat.ready();
-    const second = path.join(chat.dir, 'second');
-    await chat.controller.handleMessage({ type: 'set_chat_folder', folder: second });
+    const second = await chatInSecondFolder();
     await chat.send('in the second folder');
     const { sessionId } = await agentPlace();
     assert.ok(sessionId);
@@ -80,10 +86,7 @@ describe('chat: choosing the folder of a new chat in a multi-root workspace', ()
   });
 
   it('survives a restart: the chosen folder is journaled with the chat', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a')], folders: twoFolders });
-    await chat.ready();
-    const second = path.join(chat.dir, 'second');
-    await chat.controller.handleMessage({ type: 'set_chat_folder', folder: second });
+    const second = await chatInSecondFolder();
     await chat.send('hello');
     const chatId = chat.controller.windowChatId;
     const storageDir = chat.storageDir;

@@ -1,28 +1,24 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { useTempFolder } from '../support/tempFolder';
 import { ChatHarness, testAgent, until } from './support/chatHarness';
 
 describe('chats that survive: several chats, the journal, resume and retry', () => {
   let chat: ChatHarness | undefined;
-  let agentState: string;
-  beforeEach(() => {
-    agentState = mkdtempSync(path.join(os.tmpdir(), 'acp-agent-state-'));
-  });
   afterEach(async () => {
     await chat?.dispose();
     chat = undefined;
-    rmSync(agentState, { recursive: true, force: true });
   });
+  const agentState = useTempFolder('acp-agent-state-');
 
   it('renders every chat from the journal after a restart, before and without the agent', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.ready();
     await chat.send('stream 2');
     await chat.controller.newChat();
     await chat.send('hello there');
-    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.controller.restored;
     // No agent has been started: the transcript comes from the journal alone.
     assert.equal(chat.controller.currentStatus.state, 'idle');
@@ -36,7 +32,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
   });
 
   it("journals a failed turn's details (code and data) and shows them again after a restart", async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.ready();
     await chat.send('error -32603 Upstream failed data {"status":502,"requestId":"req-1"}');
     const expected = {
@@ -46,18 +42,18 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
       data: '{\n  "status": 502,\n  "requestId": "req-1"\n}',
     };
     assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
-    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.controller.restored;
     assert.deepEqual(chat.controller.viewState().chat?.thread.turns.at(-1)?.error, expected);
   });
 
   it('continues an old chat with session/load after a restart, without duplicating the replayed history', async () => {
     chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState, TEST_AGENT_MINIMAL: '' })],
+      agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path, TEST_AGENT_MINIMAL: '' })],
     });
     await chat.ready();
     await chat.send('stream 2');
-    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.ready();
     await chat.send('stream 1');
     assert.equal(chat.transcript(), 'user:stream 2|agent:chunk 1 chunk 2 |user:stream 1|agent:chunk 1 ');
@@ -106,9 +102,9 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     chat = new ChatHarness({ agents: [testAgent('a')] });
     await chat.ready();
     await chat.send('stream 1');
-    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.ready(); // the old session is gone: a new one, owed the transcript
-    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = await chat.restarted({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.ready(); // the new session is taken up; the transcript is still owed
     await chat.send('what did we do?');
     assert.match(
@@ -118,7 +114,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
   });
 
   it('keeps the partial text when the agent crashes mid-turn and continues after a retry', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.ready();
     await chat.send('stream 1');
     await chat.send('crash');
@@ -144,7 +140,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
   });
 
   it('retries the last prompt of an interrupted turn', async () => {
-    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState })] });
+    chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_STATE_DIR: agentState.path })] });
     await chat.ready();
     await chat.send('stream 1');
     const sending = chat.send('hang');

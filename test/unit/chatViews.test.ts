@@ -5,12 +5,18 @@ import { ownedPerTest } from '../support/ownedPerTest';
 describe('several chat views (sidebar and editor tab)', () => {
   const owned = ownedPerTest();
 
-  it('mirrors the active chat to every view that said ready, and stops posting to a closed one', async () => {
+  /** A chat attached to two views, neither ready yet; the tab's connection closes the tab. */
+  function chatInTwoViews() {
     const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
     const sidebar = new RecordingView();
     const tab = new RecordingView();
     chat.controller.attachView(sidebar);
     const tabConnection = chat.controller.attachView(tab);
+    return { chat, sidebar, tab, tabConnection };
+  }
+
+  it('mirrors the active chat to every view that said ready, and stops posting to a closed one', async () => {
+    const { chat, sidebar, tab, tabConnection } = chatInTwoViews();
     await chat.controller.handleMessage({ type: 'ready' }, sidebar);
     await chat.controller.connectActive();
     assert.equal(sidebar.of('snapshot').length, 1);
@@ -42,11 +48,7 @@ describe('several chat views (sidebar and editor tab)', () => {
   });
 
   it('counts the views that said ready, and forgets a closed one', async () => {
-    const chat = owned(new ChatHarness({ agents: [testAgent('a')] }));
-    const sidebar = new RecordingView();
-    const tab = new RecordingView();
-    chat.controller.attachView(sidebar);
-    const tabConnection = chat.controller.attachView(tab);
+    const { chat, sidebar, tab, tabConnection } = chatInTwoViews();
     assert.equal(chat.controller.readyViewCount, 0, 'attached is not ready');
     await chat.controller.handleMessage({ type: 'ready' }, tab);
     assert.equal(chat.controller.readyViewCount, 1);

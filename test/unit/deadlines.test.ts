@@ -5,8 +5,9 @@ import type { AgentClient } from '../../src/core/connection/agentClient';
 import { DEFAULT_DEADLINES, withinDeadline, type DeadlineHost } from '../../src/core/connection/deadlines';
 import { AgentError, AgentTimeoutError } from '../../src/core/connection/errors';
 import { ManualClock } from '../support/manualClock';
+import { ownedPerTest } from '../support/ownedPerTest';
 import { until } from '../support/until';
-import { startTestAgent, type TestAgent } from './support/testAgent';
+import { startTestAgent } from './support/testAgent';
 
 /** What Claude Code's adapter printed, run as root, before it hung on session/new. */
 const FATAL =
@@ -139,18 +140,16 @@ describe('request deadlines (every request we send an agent but session/prompt)'
 });
 
 describe('an agent that never answers session/new and says why on stderr (test agent over stdio)', () => {
-  let agent: TestAgent | undefined;
-  afterEach(async () => {
-    await agent?.stop();
-    agent = undefined;
-  });
+  const owned = ownedPerTest();
 
   it('times out at the session deadline with the fatal line, and tells the agent', async () => {
     const clock = new ManualClock();
-    agent = await startTestAgent({
-      env: { TEST_AGENT_HANG_SESSION_NEW: FATAL },
-      client: { clock, traceProtocol: true },
-    });
+    const agent = owned(
+      await startTestAgent({
+        env: { TEST_AGENT_HANG_SESSION_NEW: FATAL },
+        client: { clock, traceProtocol: true },
+      }),
+    );
     const client: AgentClient = agent.client;
     const logger = agent.logger;
     const opening = client.newSession({ cwd: agent.dir }).catch((error: unknown) => error);

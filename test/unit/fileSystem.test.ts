@@ -14,48 +14,49 @@ function lastReply(entries: unknown[]): string {
 describe('fs/read_text_file and fs/write_text_file', () => {
   const agent = useTestAgent();
 
+  /** Sends `prompt` in a new session and returns the agent's last message. */
+  async function replyTo(prompt: string): Promise<string> {
+    const session = await agent.session();
+    await session.prompt([text(prompt)]);
+    return lastReply(entriesOf(session));
+  }
+
   it('reads a whole file', async () => {
     const file = path.join(agent.dir, 'notes.txt');
     writeFileSync(file, 'one\ntwo\nthree\n');
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text(`fs read ${file}`)]);
-    assert.equal(lastReply(entriesOf(session)), 'one\ntwo\nthree\n');
+    const reply = await replyTo(`fs read ${file}`);
+    assert.equal(reply, 'one\ntwo\nthree\n');
   });
 
   it('honours the 1-based line and limit', async () => {
     const file = path.join(agent.dir, 'notes.txt');
     writeFileSync(file, 'one\ntwo\nthree\nfour\n');
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text(`fs read ${file} 2 2`)]);
-    assert.equal(lastReply(entriesOf(session)), 'two\nthree\n');
+    const reply = await replyTo(`fs read ${file} 2 2`);
+    assert.equal(reply, 'two\nthree\n');
   });
 
   it('answers a missing file with resource-not-found (-32002)', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text(`fs read ${path.join(agent.dir, 'missing.txt')}`)]);
-    assert.match(lastReply(entriesOf(session)), /^read error -32002: /);
+    const reply = await replyTo(`fs read ${path.join(agent.dir, 'missing.txt')}`);
+    assert.match(reply, /^read error -32002: /);
   });
 
   it('refuses a relative path with invalid params', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text('fs read relative/file.txt')]);
-    assert.match(lastReply(entriesOf(session)), /^read error -32602: /);
+    const reply = await replyTo('fs read relative/file.txt');
+    assert.match(reply, /^read error -32602: /);
   });
 
   it('writes a file, creating its folders', async () => {
     const file = path.join(agent.dir, 'new', 'deep', 'file.txt');
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text(`fs write ${file} hello world\\nsecond line`)]);
-    assert.equal(lastReply(entriesOf(session)), 'wrote 23 chars');
+    const reply = await replyTo(`fs write ${file} hello world\\nsecond line`);
+    assert.equal(reply, 'wrote 23 chars');
     assert.equal(readFileSync(file, 'utf8'), 'hello world\nsecond line');
   });
 
   it('reads then writes through the client in one turn', async () => {
     const file = path.join(agent.dir, 'shout.txt');
     writeFileSync(file, 'quiet words\n');
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text(`fs roundtrip ${file}`)]);
-    assert.equal(lastReply(entriesOf(session)), 'roundtrip ok');
+    const reply = await replyTo(`fs roundtrip ${file}`);
+    assert.equal(reply, 'roundtrip ok');
     assert.equal(readFileSync(file, 'utf8'), 'QUIET WORDS\n');
   });
 
@@ -68,10 +69,9 @@ describe('fs/read_text_file and fs/write_text_file', () => {
         },
       },
     });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text(`fs write ${path.join(agent.dir, 'x.txt')} nope`)]);
+    const reply = await replyTo(`fs write ${path.join(agent.dir, 'x.txt')} nope`);
     assert.equal(
-      lastReply(entriesOf(session)),
+      reply,
       'write error -32001: The user rejected this edit. The user declined this; do not retry it as is — ' +
         'ask the user how to proceed. data {"reason":"user_declined"}',
     );
@@ -96,7 +96,7 @@ describe('fs/read_text_file and fs/write_text_file', () => {
         writeTextFile: async () => undefined,
       },
     });
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     await session.prompt([text('fs read /etc/passwd')]);
     assert.equal(
       lastReply(entriesOf(session)),
@@ -125,9 +125,8 @@ describe('fs/read_text_file and fs/write_text_file', () => {
         },
       },
     });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    await session.prompt([text(`fs write ${path.join(agent.dir, 'x.txt')} data`)]);
-    assert.equal(lastReply(entriesOf(session)), 'write error -32603: EIO: i/o error, write');
+    const reply = await replyTo(`fs write ${path.join(agent.dir, 'x.txt')} data`);
+    assert.equal(reply, 'write error -32603: EIO: i/o error, write');
     assert.deepEqual(agent.logger.messages('error'), [
       'Answering the agent failed: EIO: i/o error, write [internal]\n  caused by Error: disk unplugged',
     ]);

@@ -17,6 +17,14 @@ function ports(logger = new RecordingLogger()) {
   };
 }
 
+/** What `AgentClient.start(options)` rejects with (undefined when it started). */
+function startFailure(options: Parameters<typeof AgentClient.start>[0]): Promise<unknown> {
+  return AgentClient.start(options).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
 describe('initialize', () => {
   it('keeps the agent info, capabilities and auth methods', async () => {
     const agent = await startTestAgent();
@@ -42,7 +50,7 @@ describe('initialize', () => {
     const advertised = async (terminalAuth: boolean): Promise<Record<string, unknown>> => {
       const agent = await startTestAgent({ client: { terminalAuth } });
       try {
-        const session = await agent.client.newSession({ cwd: agent.dir });
+        const session = await agent.session();
         await session.prompt([text('capabilities')]);
         const said = session.thread
           .snapshot()
@@ -71,7 +79,7 @@ describe('initialize', () => {
   });
 
   it('fails with a typed timeout when the agent does not answer, and stops the process', async () => {
-    const failure = await AgentClient.start({
+    const failure = await startFailure({
       command: {
         command: process.execPath,
         args: [TEST_AGENT_JS],
@@ -80,40 +88,34 @@ describe('initialize', () => {
       },
       ports: ports(),
       deadlines: { startMs: 300 },
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    });
     assert.ok(failure instanceof AgentError);
     assert.equal(failure.kind, 'timeout');
-    assert.equal(failure.message, `${path.basename(process.execPath)} did not answer initialize (starting up) within 0.3 s.`);
+    assert.equal(
+      failure.message,
+      `${path.basename(process.execPath)} did not answer initialize (starting up) within 0.3 s.`,
+    );
   });
 
   it('reports a command that cannot be started, with the reason', async () => {
-    const failure = await AgentClient.start({
+    const failure = await startFailure({
       command: { command: 'acp-agent-that-does-not-exist', args: ['--acp'], cwd: process.cwd() },
       ports: ports(),
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    });
     assert.ok(failure instanceof AgentExitedError);
     assert.equal(failure.kind, 'process_exited');
     assert.match(failure.message, /failed to start: ENOENT/);
   });
 
   it('reports an agent that exits during initialize with its stderr', async () => {
-    const failure = await AgentClient.start({
+    const failure = await startFailure({
       command: {
         command: process.execPath,
         args: ['-e', 'console.error("needs a sandbox tool"); process.exit(2)'],
         cwd: process.cwd(),
       },
       ports: ports(),
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    });
     assert.ok(failure instanceof AgentExitedError);
     assert.equal(failure.message, 'The agent exited with code 2.');
     assert.deepEqual(failure.stderrTail, ['needs a sandbox tool']);

@@ -13,6 +13,19 @@ function meta(chatId: string): ChatMeta {
   return { chatId, agentId: 'demo', createdAt: 1, updatedAt: 1 };
 }
 
+/** A chat `chatId` made in `journal` (its meta saved), and a thread whose events are kept for it to write. */
+async function newChat(
+  journal: ChatJournal,
+  chatId: string,
+): Promise<{ thread: Thread; events: ThreadEvent[] }> {
+  journal.created(chatId);
+  await journal.saveMeta(meta(chatId));
+  const thread = new Thread();
+  const events: ThreadEvent[] = [];
+  thread.onEvent((event) => events.push(event));
+  return { thread, events };
+}
+
 /** The user texts of a chat's journal as read back, and how many lines could not be read. */
 function journalOf(dir: string, chatId: string): { texts: string[]; unreadable: number } {
   const parsed = parseJournal(readFileSync(path.join(dir, 'chats', `${chatId}.jsonl`), 'utf8'));
@@ -52,11 +65,7 @@ describe('chat journal: never loses a turn', () => {
   it('holds what it cannot write while the folder is read-only, says so, and writes it all once it can', async () => {
     const journal = new ChatJournal(dir, { retryMs: 60_000 });
     const chatId = 'chat-ro';
-    journal.created(chatId);
-    await journal.saveMeta(meta(chatId));
-    const thread = new Thread();
-    const events: ThreadEvent[] = [];
-    thread.onEvent((event) => events.push(event));
+    const { thread, events } = await newChat(journal, chatId);
     const changes: (string | undefined)[] = [];
     journal.onDidChangeSaving((id) => changes.push(id === chatId ? journal.savingProblem(id) : 'other'));
 
@@ -96,11 +105,7 @@ describe('chat journal: never loses a turn', () => {
   it('keeps held lines bounded and asks for a compaction, which then saves the whole chat', async () => {
     const journal = new ChatJournal(dir, { retryMs: 60_000, maxHeldBytes: 4096 });
     const chatId = 'chat-bound';
-    journal.created(chatId);
-    await journal.saveMeta(meta(chatId));
-    const thread = new Thread();
-    const events: ThreadEvent[] = [];
-    thread.onEvent((event) => events.push(event));
+    const { thread, events } = await newChat(journal, chatId);
     setWritable(path.join(dir, 'chats'), false);
     for (let i = 0; i < 100; i++) {
       const turn = thread.startTurn(`turn ${i} ${'x'.repeat(100)}`, []);

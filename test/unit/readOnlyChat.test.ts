@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChatHarness, testAgent, until } from './support/chatHarness';
+import { ChatHarness, RecordingView, testAgent, until } from './support/chatHarness';
 import { runWriter, startTogether } from './support/otherWindow';
 
 /** The user texts the test agent recorded for its sessions (what really reached it). */
@@ -55,10 +55,16 @@ describe('a read-only chat (another window writes it) refuses a message from any
     other = runWriter(storageDir, chatId, 'other', 1, 1000, true);
     await startTogether(other);
     assert.equal((await other.report).problem, null);
+    // A view showing the chat (an editor tab) is told when it turns read-only.
+    const open = new RecordingView();
+    chat.controller.attachView(open, { chatId });
+    await chat.controller.handleMessage({ type: 'ready' }, open);
     // The next write here (a rename) is refused: the chat turns read-only, as the composer shows.
     await chat.controller.handleMessage({ type: 'rename_chat', chatId, title: 'renamed here' });
     const controller = chat.controller;
     await until(() => controller.viewState().chat?.readOnly === true, 'the chat to turn read-only');
+    await until(() => open.of('save_problem').at(-1)?.readOnly === true, 'the open view told');
+    assert.equal(open.of('save_problem').at(-1)?.chatId, chatId);
     // The view comes up now (it is sent the read-only state; its errors are recorded).
     await controller.handleMessage({ type: 'ready' });
     const view = chat.view;

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ManualClock } from '../support/manualClock';
+import { ownedPerTest } from '../support/ownedPerTest';
 import { ChatHarness, testAgent, until } from './support/chatHarness';
 
 /** What Claude Code's adapter printed, run as root, before it hung on session/new. */
@@ -7,11 +8,7 @@ const FATAL =
   'Error: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
 
 describe('a chat whose agent does not answer its session’s setup', () => {
-  let chat: ChatHarness | undefined;
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-  });
+  const owned = ownedPerTest();
 
   function hangingChat(clock: ManualClock, env: Record<string, string> = {}): ChatHarness {
     return new ChatHarness({
@@ -22,8 +19,7 @@ describe('a chat whose agent does not answer its session’s setup', () => {
 
   it('shows the agent’s fatal line as it arrives, then one card at the deadline; the message is not sent', async () => {
     const clock = new ManualClock();
-    chat = hangingChat(clock);
-    const harness = chat;
+    const harness = owned(hangingChat(clock));
     await harness.controller.handleMessage({ type: 'ready' });
     const sending = harness.send('hello');
     await until(
@@ -54,8 +50,7 @@ describe('a chat whose agent does not answer its session’s setup', () => {
 
   it('offers Sign in with the agent’s own methods when it has some (a missing sign-in may be the reason)', async () => {
     const clock = new ManualClock();
-    chat = hangingChat(clock, { TEST_AGENT_REQUIRE_AUTH: '1' });
-    const harness = chat;
+    const harness = owned(hangingChat(clock, { TEST_AGENT_REQUIRE_AUTH: '1' }));
     await harness.controller.handleMessage({ type: 'ready' });
     const sending = harness.send('hello');
     await until(() => harness.view.of('agent_status').some((m) => m.status.said === FATAL), 'the fatal line');
@@ -69,8 +64,7 @@ describe('a chat whose agent does not answer its session’s setup', () => {
 
   it('Retry starts the agent afresh instead of waiting on it again', async () => {
     const clock = new ManualClock();
-    chat = hangingChat(clock);
-    const harness = chat;
+    const harness = owned(hangingChat(clock));
     await harness.controller.handleMessage({ type: 'ready' });
     const first = harness.send('hello');
     await until(() => harness.view.of('agent_status').some((m) => m.status.said === FATAL), 'the fatal line');
@@ -94,18 +88,15 @@ describe('a chat whose agent does not answer its session’s setup', () => {
 });
 
 describe('a message sent while its agent is restarted under it', () => {
-  let chat: ChatHarness | undefined;
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-  });
+  const owned = ownedPerTest();
 
   it('is sent once the agent is back (trust granted, settings changed), never dropped', async () => {
-    chat = new ChatHarness({
-      agents: [testAgent('a', { TEST_AGENT_SESSION_DELAY_MS: '800' })],
-      traceProtocol: true,
-    });
-    const harness = chat;
+    const harness = owned(
+      new ChatHarness({
+        agents: [testAgent('a', { TEST_AGENT_SESSION_DELAY_MS: '800' })],
+        traceProtocol: true,
+      }),
+    );
     const sending = harness.send('hello');
     await until(
       () => harness.logger.messages('trace').some((line) => line.includes('"method":"session/new"')),

@@ -8,7 +8,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
   const agent = useTestAgent();
 
   it('takes modes and config options from the session/new response', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const state = session.thread.snapshot().state;
     assert.deepEqual(state.modes, {
       currentModeId: 'ask',
@@ -21,7 +21,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
   });
 
   it('replaces the plan on each update', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const events = recordEvents(session);
     await session.prompt([text('plan')]);
     const plans = events.flatMap((e: ThreadEvent) =>
@@ -37,7 +37,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
   });
 
   it('applies mode, config option and available command updates', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     await session.prompt([text('modes')]);
     const state = session.thread.snapshot().state;
     assert.equal(state.modes?.currentModeId, 'code');
@@ -49,7 +49,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
   });
 
   it('sets the title and usage with cost', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     await session.prompt([text('title')]);
     const state = session.thread.snapshot().state;
     assert.equal(state.title, 'Test session title');
@@ -58,7 +58,7 @@ describe('session-wide state: plan, modes, config options, commands, title, usag
   });
 
   it('changes the mode and a config option on request', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     await session.setMode('code');
     assert.equal(session.thread.snapshot().state.modes?.currentModeId, 'code');
     await session.setConfigOption('model', 'smart');

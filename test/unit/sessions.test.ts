@@ -1,14 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { NotSupportedError } from '../../src/core/connection/errors';
-import { entriesOf, text, type TestAgent, useTestAgents } from './support/testAgent';
+import { entriesOf, listedIds, text, useTestAgents } from './support/testAgent';
 
 describe('session lifecycle: load, resume, list, close', () => {
-  let agent: TestAgent | undefined;
   const agents = useTestAgents();
 
   it('replays the history with session/load in a new agent process', async () => {
-    agent = await agents.startKeepingSessions();
-    const first = await agent.client.newSession({ cwd: agent.dir });
+    let agent = await agents.startKeepingSessions();
+    const first = await agent.session();
     await first.prompt([text('stream 2')]);
     await first.prompt([text('hello there')]);
     const sessionId = first.id;
@@ -33,14 +32,14 @@ describe('session lifecycle: load, resume, list, close', () => {
   });
 
   it('rejects loading an unknown session as not found and routes nothing to it', async () => {
-    agent = await agents.start();
+    const agent = await agents.start();
     await assert.rejects(agent.client.loadSession('sess-unknown', { cwd: agent.dir }), { kind: 'not_found' });
     assert.equal(agent.client.session('sess-unknown'), undefined);
   });
 
   it('resumes a session without a replay', async () => {
-    agent = await agents.startKeepingSessions();
-    const first = await agent.client.newSession({ cwd: agent.dir });
+    let agent = await agents.startKeepingSessions();
+    const first = await agent.session();
     await first.prompt([text('stream 1')]);
     await agent.stop();
     agent = await agents.startKeepingSessions();
@@ -50,23 +49,18 @@ describe('session lifecycle: load, resume, list, close', () => {
   });
 
   it('lists and closes sessions', async () => {
-    agent = await agents.start();
-    const a = await agent.client.newSession({ cwd: agent.dir });
-    const b = await agent.client.newSession({ cwd: agent.dir });
-    const listed = await agent.client.listSessions();
-    assert.deepEqual(listed.sessions.map((s) => s.sessionId).sort(), [a.id, b.id].sort());
+    const agent = await agents.start();
+    const a = await agent.session();
+    const b = await agent.session();
+    assert.deepEqual((await listedIds(agent)).sort(), [a.id, b.id].sort());
     await agent.client.closeSession(a.id);
     assert.equal(agent.client.session(a.id), undefined);
-    const after = await agent.client.listSessions();
-    assert.deepEqual(
-      after.sessions.map((s) => s.sessionId),
-      [b.id],
-    );
+    assert.deepEqual(await listedIds(agent), [b.id]);
   });
 
   it('says clearly what an agent without those capabilities does not support', async () => {
-    agent = await agents.start({ env: { TEST_AGENT_MINIMAL: '1' } });
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const agent = await agents.start({ env: { TEST_AGENT_MINIMAL: '1' } });
+    const session = await agent.session();
     await assert.rejects(agent.client.loadSession(session.id, { cwd: agent.dir }), (error: unknown) => {
       assert.ok(error instanceof NotSupportedError);
       assert.equal(
@@ -83,9 +77,9 @@ describe('session lifecycle: load, resume, list, close', () => {
   });
 
   it('keeps two sessions streaming at the same time apart', async () => {
-    agent = await agents.start({ env: { TEST_AGENT_CHUNK_DELAY_MS: '5' } });
-    const a = await agent.client.newSession({ cwd: agent.dir });
-    const b = await agent.client.newSession({ cwd: agent.dir });
+    const agent = await agents.start({ env: { TEST_AGENT_CHUNK_DELAY_MS: '5' } });
+    const a = await agent.session();
+    const b = await agent.session();
     const [turnA, turnB] = await Promise.all([
       a.prompt([text('stream 20')]),
       b.prompt([text('stream 3 thoughts')]),

@@ -1,13 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { entriesOf, text, useTestAgent } from './support/testAgent';
+import { entriesOf, firstTurn, text, useTestAgent } from './support/testAgent';
 
 /** The demo agent's `stream … size <chars>`, which the host memory bench streams 10 MB with (bench/hostMemory.ts). */
 describe('the stream scenario with size (chunks padded to a length)', () => {
   const agent = useTestAgent();
 
   it('pads every chunk with words to exactly the size asked', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('stream 12 size 40 burst')]);
+    const { session, turn } = await firstTurn(agent, 'stream 12 size 40 burst');
     assert.equal(turn.status, 'completed');
     const agentEntry = entriesOf(session).find((entry) => (entry as { kind?: string }).kind === 'agent') as
       { text: string } | undefined;
@@ -21,7 +20,7 @@ describe('the stream scenario with size (chunks padded to a length)', () => {
   });
 
   it('answers a size that is not a count with its usage, as invalid params', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     for (const prompt of ['stream 3 size lots', 'stream 3 size']) {
       const turn = await session.prompt([text(prompt)]);
       assert.equal(turn.status, 'failed', prompt);

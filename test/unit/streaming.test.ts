@@ -1,12 +1,20 @@
 import { strict as assert } from 'node:assert';
-import { entriesOf, recordEvents, text, useTestAgent, waitFor } from './support/testAgent';
+import {
+  agentEntry,
+  entriesOf,
+  firstTurn,
+  recordEvents,
+  text,
+  useTestAgent,
+  waitFor,
+} from './support/testAgent';
 import { middleMarker } from '../../src/core/thread/textBudget';
 
 describe('streaming a turn over stdio', () => {
   const agent = useTestAgent();
 
   it('joins N text chunks into one agent message and ends the turn with end_turn', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const events = recordEvents(session);
     const turn = await session.prompt([text('stream 5')]);
 
@@ -34,8 +42,7 @@ describe('streaming a turn over stdio', () => {
   });
 
   it('keeps thoughts in their own entry before the answer', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('stream 2 thoughts')]);
+    const { session, turn } = await firstTurn(agent, 'stream 2 thoughts');
     assert.deepEqual(entriesOf(session), [
       { kind: 'user', turnId: turn.id, text: 'stream 2 thoughts', attachments: [] },
       { kind: 'thought', turnId: turn.id, text: 'thinking 1 thinking 2 ', attachments: [] },
@@ -44,8 +51,7 @@ describe('streaming a turn over stdio', () => {
   });
 
   it('splits agent messages by messageId', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('stream 6 messages 3')]);
+    const { session, turn } = await firstTurn(agent, 'stream 6 messages 3');
     assert.deepEqual(entriesOf(session).slice(1), [
       { kind: 'agent', turnId: turn.id, messageId: 'msg-1', text: 'chunk 1 chunk 2 ', attachments: [] },
       { kind: 'agent', turnId: turn.id, messageId: 'msg-2', text: 'chunk 3 chunk 4 ', attachments: [] },
@@ -54,7 +60,7 @@ describe('streaming a turn over stdio', () => {
   });
 
   it('lands updates sent after the prompt response in their turn', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const first = await session.prompt([text('late')]);
     // The late chunk and usage may arrive just after the turn ends; they must join turn 1. Waits for
     // both to land (an event each), then checks where they landed.
@@ -81,8 +87,7 @@ describe('streaming a turn over stdio', () => {
 
   it('cuts an oversized message in the middle with a visible marker, keeping its end, in bounded memory', async () => {
     await agent.restart({ client: { threadLimits: { maxMessageChars: 100_000 } } });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('big 3000000')]);
+    const { session, turn } = await firstTurn(agent, 'big 3000000');
     assert.equal(turn.status, 'completed');
     const message = session.thread.snapshot().entries[1];
     assert.equal(message?.kind, 'agent');
@@ -93,29 +98,26 @@ describe('streaming a turn over stdio', () => {
     const marker = middleMarker(2_875_000, 100_000);
     assert.ok(message.text.startsWith('0123456789'));
     assert.equal(message.text.indexOf(marker), 100_000, message.text.slice(99_950, 100_200));
-    assert.ok(message.text.endsWith(`${marker}${'0123456789'.repeat(2_500)}`), 'the end of the answer is kept');
+    assert.ok(
+      message.text.endsWith(`${marker}${'0123456789'.repeat(2_500)}`),
+      'the end of the answer is kept',
+    );
     assert.equal(message.text.length, 100_000 + marker.length + 25_000);
     assert.deepEqual(message.truncated, { limit: 100_000, omittedChars: 2_875_000 });
   });
 
   it('streams the same text with an agent that prints stderr noise', async () => {
     await agent.restart({ env: { TEST_AGENT_STDERR_NOISE: '300000' } });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('stderr 200000')]);
+    const { session, turn } = await firstTurn(agent, 'stderr 200000');
     assert.equal(turn.status, 'completed');
-    assert.deepEqual(entriesOf(session)[1], {
-      kind: 'agent',
-      turnId: turn.id,
-      text: 'noisy',
-      attachments: [],
-    });
+    assert.deepEqual(entriesOf(session)[1], agentEntry(turn, 'noisy'));
     // The kept stderr tail is bounded (64 KiB by default) even after ~500 KB of noise.
     assert.ok(agent.client.process.stderr.text().length <= 64 * 1024);
     assert.ok(agent.client.process.stderr.droppedChars > 400_000);
   });
 
   it('describes non-text prompt blocks as attachments and sends them to the agent', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const turn = await session.prompt([
       text('Explain this'),
       { type: 'resource_link', uri: 'file:///project/a.ts', name: 'a.ts' },
@@ -143,7 +145,7 @@ describe('streaming a turn over stdio', () => {
   });
 
   it('refuses a second prompt while a turn is running', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('hang')]);
     await assert.rejects(session.prompt([text('stream 1')]), /A turn is already running/);
     await session.cancel();

@@ -41,7 +41,7 @@ describe('one thread model: snapshot, journal replay and webview store agree', (
     const agent = useTestAgent();
 
     it('rebuilds the snapshot of a session of many kinds of turns from its events', async () => {
-      const session = await agent.client.newSession({ cwd: agent.dir });
+      const session = await agent.session();
       const start = session.thread.snapshot();
       const events = recordEvents(session);
       const prompts = [

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { entriesOf, text, useTestAgent } from './support/testAgent';
+import { entriesOf, firstTurn, text, useTestAgent } from './support/testAgent';
 
 /** The agent's reply of the only turn in `session` entries: [user, agent]. */
 function reply(entries: unknown[]): string {
@@ -19,7 +19,7 @@ describe('the timed scenario (chunks carrying their write time)', () => {
   const agent = useTestAgent();
 
   it('paces n chunks at the rate asked, each stamped with the wall-clock time it was written', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const before = Date.now();
     const turn = await session.prompt([text('timed 41 rate 200')]);
     const after = Date.now();
@@ -50,8 +50,7 @@ describe('the timed scenario (chunks carrying their write time)', () => {
   });
 
   it('writes a burst without pacing, every chunk once', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('timed 300 burst')]);
+    const { session, turn } = await firstTurn(agent, 'timed 300 burst');
     assert.equal(turn.status, 'completed');
     const indexes = chunksOf(reply(entriesOf(session))).map(([index]) => index);
     assert.deepEqual(
@@ -61,7 +60,7 @@ describe('the timed scenario (chunks carrying their write time)', () => {
   });
 
   it('answers arguments it cannot use with its usage, as invalid params', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     for (const prompt of [
       'timed',
       'timed 0',

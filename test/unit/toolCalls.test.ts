@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { chooseKind } from '../../src/features/permissions/core/policyPermissions';
 import type { ToolCallEntry } from '../../src/core/thread/threadTypes';
-import { entriesOf, text, useTestAgents, waitFor } from './support/testAgent';
+import { agentEntry, entriesOf, firstTurn, text, useTestAgents, waitFor } from './support/testAgent';
 
 const EDIT_OPTIONS = [
   { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
@@ -24,8 +24,7 @@ describe('tool calls and permission requests', () => {
     const readme = path.join(agent.dir, 'README.md');
     // The change it proposes is to a line the README has: its first non-blank one.
     await writeFile(readme, '\n# My project\r\n\nSome text.\n');
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('tool')]);
+    const { session, turn } = await firstTurn(agent, 'tool');
 
     assert.equal(turn.status, 'completed');
     const entries = entriesOf(session);
@@ -51,12 +50,7 @@ describe('tool calls and permission requests', () => {
         },
       },
     );
-    assert.deepEqual(entries[2], {
-      kind: 'agent',
-      turnId: turn.id,
-      text: 'Edit allowed (the demo writes nothing).',
-      attachments: [],
-    });
+    assert.deepEqual(entries[2], agentEntry(turn, 'Edit allowed (the demo writes nothing).'));
 
     // What the permission port was shown: the tool call with its diff, and the agent's own options.
     assert.equal(agent.permissions.prompts.length, 1);
@@ -80,7 +74,7 @@ describe('tool calls and permission requests', () => {
 
   it('proposes a new README.md where there is none, and never reads a FIFO named README.md', async () => {
     const agent = await agents.start({ policy: chooseKind('reject_once') });
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     await session.prompt([text('tool')]);
     const readme = path.join(agent.dir, 'README.md');
     assert.deepEqual(agent.permissions.prompts[0]?.toolCall.content, [
@@ -99,8 +93,7 @@ describe('tool calls and permission requests', () => {
 
   it('honours a rejection: the tool call fails and the agent says so', async () => {
     const agent = await agents.start({ policy: chooseKind('reject_once') });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('tool')]);
+    const { session, turn } = await firstTurn(agent, 'tool');
     const [tool] = toolCalls(entriesOf(session));
     assert.equal(turn.status, 'completed');
     assert.equal(tool?.status, 'failed');
@@ -110,17 +103,12 @@ describe('tool calls and permission requests', () => {
       status: 'selected',
       selectedOptionId: 'reject-once',
     });
-    assert.deepEqual(entriesOf(session).at(-1), {
-      kind: 'agent',
-      turnId: turn.id,
-      text: 'Edit rejected.',
-      attachments: [],
-    });
+    assert.deepEqual(entriesOf(session).at(-1), agentEntry(turn, 'Edit rejected.'));
   });
 
   it('takes an inline answer while the permission is pending', async () => {
     const agent = await agents.start({ policy: () => undefined });
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('tool')]);
     await waitFor(session, () => session.pendingPermissionKeys().length === 1);
     const [tool] = toolCalls(entriesOf(session));
@@ -136,8 +124,7 @@ describe('tool calls and permission requests', () => {
 
   it('treats an option the agent did not offer as no answer', async () => {
     const agent = await agents.start({ policy: () => ({ outcome: 'selected', optionId: 'made-up' }) });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('tool')]);
+    const { session, turn } = await firstTurn(agent, 'tool');
     const [tool] = toolCalls(entriesOf(session));
     assert.equal(tool?.permission?.status, 'cancelled');
     assert.equal(turn.status, 'cancelled');
@@ -146,8 +133,7 @@ describe('tool calls and permission requests', () => {
 
   it('handles real-agent quirks: permission before tool_call, unseen update ids, duplicate tool_call, string request ids', async () => {
     const agent = await agents.start({ policy: chooseKind('allow_once') });
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('quirks')]);
+    const { session, turn } = await firstTurn(agent, 'quirks');
     assert.equal(turn.status, 'completed');
     const tools = toolCalls(entriesOf(session));
     assert.deepEqual(
@@ -166,11 +152,6 @@ describe('tool calls and permission requests', () => {
       ],
     );
     assert.equal(tools.filter((tool) => tool.toolCallId === 'q-dup').length, 1);
-    assert.deepEqual(entriesOf(session).at(-1), {
-      kind: 'agent',
-      turnId: turn.id,
-      text: 'quirks done: allow-once allow-once',
-      attachments: [],
-    });
+    assert.deepEqual(entriesOf(session).at(-1), agentEntry(turn, 'quirks done: allow-once allow-once'));
   });
 });

@@ -115,9 +115,7 @@ describe('webview: chats, resume, retry, attachments, edit reviews', () => {
     assert.deepEqual(await page.postedOf('remove_attachment'), [
       { type: 'remove_attachment', uri: 'file:///w/b.ts' },
     ]);
-    const input = page.page.locator('.composer-input');
-    await input.fill('Review these');
-    await input.press('Enter');
+    await page.send('Review these');
     assert.deepEqual((await page.postedOf('send')).at(-1), {
       type: 'send',
       text: 'Review these',

@@ -82,9 +82,7 @@ describe('webview: composer', () => {
     const stop = page.page.locator('.stop-button');
     assert.equal(await stop.isVisible(), true);
     assert.equal(await send.isVisible(), false);
-    const input = page.page.locator('.composer-input');
-    await input.fill('queued idea');
-    await input.press('Enter');
+    const input = await page.send('queued idea');
     assert.equal((await page.postedOf('send')).length, 0, 'not sent while the turn runs');
     assert.equal(await input.inputValue(), '', 'the text moved to the queue');
     assert.equal(await page.page.locator('.queued-text').inputValue(), 'queued idea');

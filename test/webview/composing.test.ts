@@ -6,17 +6,24 @@ describe('webview: the host hears when the user starts writing (the checkpoint i
   const chat = useChatPages();
 
   it('says so when the message box is clicked, once per turn while typing, and never while a turn runs', async () => {
-    const page = await chat.open();
-    await page.host(snapshot({}));
+    const page = await chat.openShowing(snapshot({}));
     await page.frame();
     const input = page.page.locator('.composer-input');
     await page.frame();
-    assert.equal((await page.postedOf('composing')).length, 0, 'the chat focusing its message box is not the user');
+    assert.equal(
+      (await page.postedOf('composing')).length,
+      0,
+      'the chat focusing its message box is not the user',
+    );
     await page.clearPosted();
 
     await input.click();
     await input.pressSequentially('Fix it');
-    assert.equal((await page.postedOf('composing')).length, 1, 'the click said it; typing on did not repeat it');
+    assert.equal(
+      (await page.postedOf('composing')).length,
+      1,
+      'the click said it; typing on did not repeat it',
+    );
 
     await page.host(events(started(turn('t1'))));
     await page.frame();

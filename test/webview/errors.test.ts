@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { agentFailed, ended, events, message, snapshot, started, status, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 import type { HostMessage } from '../../src/protocol';
-
-const OUT = resolve(__dirname, '../../test-results');
 
 /** Hostile data as the host hands it on: already bounded and pretty-printed, still the agent's text. */
 const HOSTILE_DATA = JSON.stringify(
@@ -305,9 +301,9 @@ describe('webview: turn errors and agent status', () => {
   });
 
   it('looks right with Details open (screenshot)', async () => {
-    const page = await chat.open({ width: 420, height: 640 });
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({ entries: [message('user', 'e1', 'Summarise the open issues')], turns: [turn('t1')] }),
+      { width: 420, height: 640 },
     );
     await endFirstTurn(page, {
       status: 'failed',
@@ -330,9 +326,7 @@ describe('webview: turn errors and agent status', () => {
     for (const header of await page.page.locator('.error-details .disclosure-header').all()) {
       await header.click();
     }
-    await page.page.evaluate(() => document.fonts.ready);
-    await mkdir(OUT, { recursive: true });
-    await page.page.screenshot({ path: `${OUT}/error-details.png` });
+    await page.screenshot('error-details');
     page.assertClean();
   });
 

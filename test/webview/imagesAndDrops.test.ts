@@ -60,9 +60,7 @@ describe('webview: images, drops and the paperclip', () => {
     await chip.waitFor();
     assert.equal(await chip.locator('.chip-label').textContent(), 'screenshot.png');
     assert.equal(await chip.locator('img').getAttribute('src'), `data:image/png;base64,${PNG_1PX}`);
-    const input = page.page.locator('.composer-input');
-    await input.fill('What is wrong here?');
-    await input.press('Enter');
+    await page.send('What is wrong here?');
     assert.deepEqual(await page.postedOf('send'), [
       {
         type: 'send',
@@ -111,9 +109,7 @@ describe('webview: images, drops and the paperclip', () => {
       'README.md',
       'photo.png',
     ]);
-    const input = page.page.locator('.composer-input');
-    await input.fill('compare');
-    await input.press('Enter');
+    await page.send('compare');
     const [sent] = await page.postedOf('send');
     assert.deepEqual(sent?.attachments, [
       { uri: 'file:///ws/src/hello.ts', name: 'hello.ts' },
@@ -134,9 +130,7 @@ describe('webview: images, drops and the paperclip', () => {
     await chip.waitFor();
     assert.equal(await chip.locator('.chip-label').textContent(), 'notes.txt');
     assert.match(await page.page.locator('.alert').innerText(), /blob\.bin is not a text file/);
-    const input = page.page.locator('.composer-input');
-    await input.fill('read this');
-    await input.press('Enter');
+    await page.send('read this');
     assert.deepEqual(await page.postedOf('send'), [
       { type: 'send', text: 'read this', textFiles: [{ name: 'notes.txt', text: 'remember the milk' }] },
     ]);

@@ -16,9 +16,7 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
       snapshot({}, { status: { state: 'starting', agentName: 'Claude Code' } }),
       { width: 420, height: 640 },
     );
-    const input = page.page.locator('.composer-input');
-    await input.fill('Fix the failing test');
-    await input.press('Enter');
+    const input = await page.send('Fix the failing test');
     const pending = page.page.locator('.transcript article.entry-user.pending');
     await pending.waitFor();
     assert.equal(await pending.locator('.user-bubble').innerText(), 'Fix the failing test');
@@ -44,9 +42,7 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
 
   it('keeps the send pending through a snapshot of its own chat (the message is never dropped)', async () => {
     const page = await chat.openShowing(snapshot());
-    const input = page.page.locator('.composer-input');
-    await input.fill('hello');
-    await input.press('Enter');
+    const input = await page.send('hello');
     // A settings change sends every view a fresh snapshot while the message waits for its turn.
     await page.host(snapshot());
     await page.frame();
@@ -61,9 +57,7 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
 
   it('keeps a message typed before the first snapshot, and sends it (the view was not ready)', async () => {
     const page = await chat.open(); // no snapshot yet: the host has not answered the view's ready
-    const input = page.page.locator('.composer-input');
-    await input.fill('typed early');
-    await input.press('Enter');
+    const input = await page.send('typed early');
     assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'typed early' }]);
     await page.host(snapshot());
     await page.frame();
@@ -84,9 +78,7 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
       snapshot({}, { status: { state: 'ready', agentName: 'Claude Code' } }),
       { width: 420, height: 700 },
     );
-    const input = page.page.locator('.composer-input');
-    await input.fill('Fix the failing test');
-    await input.press('Enter');
+    const input = await page.send('Fix the failing test');
     await page.host(
       status({
         state: 'error',

@@ -38,9 +38,7 @@ describe('webview: queued messages', () => {
 
   it('holds the queue after a cancelled or failed turn until the user sends it', async () => {
     const page = await runningChat();
-    const input = page.page.locator('.composer-input');
-    await input.fill('after this');
-    await input.press('Enter');
+    await page.send('after this');
     await page.host(
       events(ended(turn('t1', { status: 'failed', error: { kind: 'internal', message: 'boom' } }))),
     );
@@ -53,9 +51,7 @@ describe('webview: queued messages', () => {
 
   it('"Send now" cancels the running turn and sends once it has ended', async () => {
     const page = await runningChat();
-    const input = page.page.locator('.composer-input');
-    await input.fill('stop and do this instead');
-    await input.press('Enter');
+    await page.send('stop and do this instead');
     await page.page.getByRole('button', { name: 'Send now' }).click();
     assert.deepEqual((await page.posted()).at(-1), { type: 'cancel' });
     assert.equal((await page.postedOf('send')).length, 0, 'waits for the cancel to land');
@@ -92,9 +88,7 @@ describe('webview: queued messages', () => {
 
   it('keeps the queue across the view being hidden (reload), held until the user sends it', async () => {
     const page = await runningChat();
-    const input = page.page.locator('.composer-input');
-    await input.fill('do not lose me');
-    await input.press('Enter');
+    await page.send('do not lose me');
     await page.page.locator('.queued-text').fill('do not lose me, edited');
     await page.page.reload();
     await page.waitForReady();
@@ -116,9 +110,7 @@ describe('webview: queued messages', () => {
 
   it('keeps a queued message whose send failed while the user types something else', async () => {
     const page = await runningChat();
-    const input = page.page.locator('.composer-input');
-    await input.fill('queued one');
-    await input.press('Enter');
+    const input = await page.send('queued one');
     await input.fill('a new draft');
     await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
     assert.deepEqual(await page.postedOf('send'), [{ type: 'send', text: 'queued one' }]);

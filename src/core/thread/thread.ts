@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter } from '../util/disposable';
 import { continuesMessage, MessageTail } from './messageTail';
-import { carriedOver, numberOf } from './turnRecords';
+import { carriedOver, cutOff, numberOf } from './turnRecords';
 import { SessionStateWriter } from '../session/sessionStateWriter';
 import { boundToolContent, mergeToolCall, newToolCallEntry } from './toolCallEntries';
 import { assertNever, attachmentOf, locationOf, noticeOf, textOf, toolContentOf } from './normalize';
@@ -98,12 +98,7 @@ export class Thread {
     reason = 'VS Code closed during the answer.',
   ): Thread {
     const thread = new Thread(limits);
-    const turns = snapshot.turns.map((turn): Turn =>
-      turn.status === 'running'
-        ? { ...turn, status: 'interrupted', error: { kind: 'process_exited', message: reason } }
-        : turn,
-    );
-    thread.model = threadModelOf({ ...snapshot, turns });
+    thread.model = threadModelOf({ ...snapshot, turns: snapshot.turns.map((turn) => cutOff(turn, reason)) });
     for (const entry of snapshot.entries) {
       if (entry.kind === 'tool_call') {
         thread.toolEntryIds.set(entry.toolCallId, entry.id);

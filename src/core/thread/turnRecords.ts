@@ -17,3 +17,10 @@ export function carriedOver(
     ...(turn.restoredAt !== undefined ? { restoredAt: turn.restoredAt } : {}),
   };
 }
+
+/** A saved turn as it is taken up again: one still running then was cut off (`reason`) and ends interrupted. */
+export function cutOff(turn: Turn, reason: string): Turn {
+  return turn.status === 'running'
+    ? { ...turn, status: 'interrupted', error: { kind: 'process_exited', message: reason } }
+    : turn;
+}

@@ -260,37 +260,36 @@ export async function setLayout(
  * then turns into that box instead of closing.
  */
 export async function runCommand(page: Page, label: string, { asks }: { asks?: string } = {}): Promise<void> {
-  // F1 works with the focus in a webview too: webviews pass keybindings on to the workbench.
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await input.fill(`>${label}`);
-  const row = page
-    .locator('.quick-input-widget .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
-    .first();
-  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await row.click();
+  const input = await pickInQuickOpen(page, `>${label}`, label);
   const next = asks === undefined ? input : input.and(page.locator(`[aria-label*="${asks}"]`));
   await next.waitFor({ state: asks === undefined ? 'hidden' : 'visible', timeout: UI_TIMEOUT });
 }
 
 /** Opens a workspace file by name with Quick Open (F1, then the name without ">"), like a person does. */
 export async function openFile(page: Page, name: string): Promise<void> {
+  const input = await pickInQuickOpen(page, name, name);
+  await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  await page
+    .locator('.tabs-container .tab.active', { hasText: name })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
+/**
+ * Opens the quick input (F1), types `query` and clicks the row named `name` exactly; resolves with the
+ * quick input's box. F1 works with the focus in a webview too: webviews pass keybindings on to the workbench.
+ */
+async function pickInQuickOpen(page: Page, query: string, name: string): Promise<Locator> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await input.fill(name);
+  await input.fill(query);
   const row = page
     .locator('.quick-input-widget .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
     .first();
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await row.click();
-  await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-  await page
-    .locator('.tabs-container .tab.active', { hasText: name })
-    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  return input;
 }
 
 function escapeRegExp(text: string): string {

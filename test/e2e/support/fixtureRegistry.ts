@@ -4,15 +4,15 @@
  * from the empty chat's **Add Agent…**.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../../../scripts/tools.mjs';
+import { packDemoAgent } from '../../support/demoAgentArchive';
 import { UI_TIMEOUT } from './chat';
 import { screenshot } from './workbench';
 
@@ -33,7 +33,7 @@ export interface FixtureRegistry {
 /** Serves the index of `agents` and their archive on 127.0.0.1 until `close`. */
 export async function serveFixtureRegistry(agents: readonly FixtureAgent[]): Promise<FixtureRegistry> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-e2e-registry-'));
-  const archive = packDemoAgent(dir);
+  const archive = packDemoAgent(dir, path.join(repoRoot, 'dist', 'demo-agent.js'));
   const files = new Map<string, Buffer | string>([['/tiny.tar.gz', archive]]);
   const server: Server = createServer((request, response) => {
     const body = files.get(request.url ?? '');
@@ -64,20 +64,6 @@ export async function serveFixtureRegistry(agents: readonly FixtureAgent[]): Pro
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** The demo agent as an executable script in a tar.gz (the registry's binary distribution). */
-function packDemoAgent(dir: string): Buffer {
-  const folder = path.join(dir, 'files');
-  mkdirSync(path.join(folder, 'bin'), { recursive: true });
-  const script = path.join(folder, 'bin', 'agent');
-  writeFileSync(
-    script,
-    `#!/usr/bin/env node\n${readFileSync(path.join(repoRoot, 'dist', 'demo-agent.js'), 'utf8')}`,
-  );
-  chmodSync(script, 0o644);
-  execFileSync('tar', ['-czf', path.join(dir, 'tiny.tar.gz'), '-C', folder, '.']);
-  return readFileSync(path.join(dir, 'tiny.tar.gz'));
 }
 
 /** Clicks the empty chat's Add Agent…, picks `name` in the QuickPick (typed, as a user searches). */

@@ -1,5 +1,17 @@
-import type { Frame, Page } from 'playwright-core';
-import { newChat, openChat, openFile, reportFailure, setLayout, type LayoutOptions } from './chat';
+import type { Frame, Locator, Page } from 'playwright-core';
+import {
+  agentText,
+  newChat,
+  openChat,
+  openFile,
+  reportFailure,
+  sendPrompt,
+  setLayout,
+  turn,
+  waitForAgentText,
+  waitForTurnStatus,
+  type LayoutOptions,
+} from './chat';
 import { startWorkbench, type RunningWorkbench, type StartWorkbenchOptions } from './workbench';
 
 export interface WorkbenchLifecycleOptions extends StartWorkbenchOptions {
@@ -19,6 +31,12 @@ export interface WorkbenchLifecycle {
   readonly page: Page;
   /** The chat view's frame; a test that reloads the window or reopens the view sets it again. */
   frame: Frame;
+  /** The turn helpers of ./chat on the chat view's frame. */
+  sendPrompt(text: string): Promise<string>;
+  turn(turnId: string): Locator;
+  waitForTurnStatus(turnId: string, status: string, options?: { timeout?: number }): Promise<void>;
+  waitForAgentText(turnId: string, expected: string, options?: { timeout?: number }): Promise<void>;
+  agentText(turnId: string): Promise<string>;
 }
 
 /**
@@ -54,6 +72,13 @@ export function useWorkbench(
     set frame(frame: Frame) {
       chatFrame = frame;
     },
+    sendPrompt: (text) => sendPrompt(lifecycle.frame, text),
+    turn: (turnId) => turn(lifecycle.frame, turnId),
+    waitForTurnStatus: (turnId, status, waitOptions) =>
+      waitForTurnStatus(lifecycle.frame, turnId, status, waitOptions),
+    waitForAgentText: (turnId, expected, waitOptions) =>
+      waitForAgentText(lifecycle.frame, turnId, expected, waitOptions),
+    agentText: (turnId) => agentText(lifecycle.frame, turnId),
   };
 
   before(async function () {

@@ -26,26 +26,17 @@ export class ScriptedPrompts implements UserPrompts {
   readonly asked: Question[] = [];
   private readonly queues: Record<QuestionKind, Answer[]> = { modal: [], notify: [], secret: [], text: [] };
 
-  /** Queues answers for the next modal questions, in order. */
-  answerModal(...answers: Answer[]): this {
-    this.queues.modal.push(...answers);
+  /** Queues answers for the next questions of `kind`, in order. */
+  answer(kind: QuestionKind, ...answers: Answer[]): this {
+    this.queues[kind].push(...answers);
     return this;
   }
 
-  answerNotify(...answers: Answer[]): this {
-    this.queues.notify.push(...answers);
-    return this;
-  }
-
-  answerText(...answers: Answer[]): this {
-    this.queues.text.push(...answers);
-    return this;
-  }
-
-  answerSecret(...answers: Answer[]): this {
-    this.queues.secret.push(...answers);
-    return this;
-  }
+  /** Queues answers for the next modal questions, in order (likewise for the other kinds). */
+  readonly answerModal = (...answers: Answer[]): this => this.answer('modal', ...answers);
+  readonly answerNotify = (...answers: Answer[]): this => this.answer('notify', ...answers);
+  readonly answerText = (...answers: Answer[]): this => this.answer('text', ...answers);
+  readonly answerSecret = (...answers: Answer[]): this => this.answer('secret', ...answers);
 
   /** The questions of one kind asked so far. */
   questions(kind: QuestionKind): Question[] {

@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { perTest } from '../../support/perTest';
 import { eventually } from './waits';
 
 /** The sample workspace folder (test/fixtures/workspace). */
@@ -28,6 +29,25 @@ export class TempFolder {
   dispose(): void {
     rmSync(this.path, { recursive: true, force: true });
   }
+}
+
+/**
+ * Per test: a fresh `TempFolder` named `name` in the sample workspace, removed after the test (a test may
+ * remove it earlier). Call it after `useDemoChats`, so the folder goes after the test's editors are closed.
+ */
+export function useWorkspaceFolder(name: string): Pick<TempFolder, 'path' | 'file' | 'dispose'> {
+  const folder = perTest(
+    'the workspace folder',
+    () => new TempFolder(name),
+    (made) => made.dispose(),
+  );
+  return {
+    get path() {
+      return folder.value.path;
+    },
+    file: (file) => folder.value.file(file),
+    dispose: () => folder.value.dispose(),
+  };
 }
 
 /** Reverts every dirty document (no "save?" dialog can block the run) and closes all editors. */

@@ -50,6 +50,12 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     );
   }
 
+  /** Sends `prompt` in the chat and waits until every turn has its final change list. */
+  async function sendSettled(prompt: string): Promise<void> {
+    await chat!.send(prompt);
+    await settled();
+  }
+
   afterEach(async () => {
     await chat?.dispose();
     chat = undefined;
@@ -61,10 +67,9 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     writeFileSync(file('gone.txt'), 'bye\n');
     writeFileSync(file('old-name.txt'), 'moving\n');
     await chat!.ready();
-    await chat!.send(
+    await sendSettled(
       'own write new.txt hello\\nworld\\n ; append keep.txt d\\n ; delete gone.txt ; rename old-name.txt new-name.txt',
     );
-    await settled();
     const [turn] = turns();
     assert.ok(turn?.checkpointId, 'the turn has a checkpoint from before it');
     assert.deepEqual(changesOf(turn).sort(), [
@@ -84,8 +89,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     writeFileSync(file('b.txt'), 'b\n');
     writeFileSync(file('c.txt'), 'c\n');
     await chat!.ready();
-    await chat!.send('own write awkward.txt clean ; write b.txt B ; delete c.txt ; write d.txt new');
-    await settled();
+    await sendSettled('own write awkward.txt clean ; write b.txt B ; delete c.txt ; write d.txt new');
     const turnId = turns()[0]?.id as string;
 
     await decide(turnId, 'undo', file('awkward.txt'));
@@ -110,8 +114,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     start();
     writeFileSync(file('a.txt'), 'original\n');
     await chat!.ready();
-    await chat!.send('own write a.txt agent');
-    await settled();
+    await sendSettled('own write a.txt agent');
     writeFileSync(file('a.txt'), 'my own edit\n');
     port.answer = false;
     const turnId = turns()[0]?.id as string;
@@ -130,10 +133,8 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     start();
     writeFileSync(file('a.txt'), 'v0\n');
     await chat!.ready();
-    await chat!.send('own write a.txt v1');
-    await settled();
-    await chat!.send('own write a.txt v2 ; write b.txt new ; shell printf x > c.txt');
-    await settled();
+    await sendSettled('own write a.txt v1');
+    await sendSettled('own write a.txt v2 ; write b.txt new ; shell printf x > c.txt');
     const [first, second] = turns();
     assert.deepEqual(changesOf(second).sort(), [
       'created b.txt +1 -0 pending',
@@ -183,8 +184,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     start();
     writeFileSync(file('a.txt'), 'a\n');
     await chat!.ready();
-    await chat!.send('own write a.txt A ; write b.txt B');
-    await settled();
+    await sendSettled('own write a.txt A ; write b.txt B');
     const turnId = turns()[0]?.id as string;
     await decide(turnId, 'keep', file('b.txt'));
     const storage = chat!.storageDir;
@@ -211,10 +211,8 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     start({ git: path.join(path.sep, 'nonexistent', 'git') });
     writeFileSync(file('a.txt'), 'before\n');
     await chat!.ready();
-    await chat!.send('own write a.txt after');
-    await settled();
-    await chat!.send('own write b.txt new');
-    await settled();
+    await sendSettled('own write a.txt after');
+    await sendSettled('own write b.txt new');
     assert.equal(port.informed.length, 1, 'one notice, not one per turn');
     assert.match(port.informed[0] ?? '', /only partly tracked: git was not found/);
     const [first, second] = turns();
@@ -238,8 +236,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     start({ git: path.join(path.sep, 'nonexistent', 'git') });
     writeFileSync(file('race.txt'), 'before\n');
     await chat!.ready();
-    await chat!.send('own late-append race.txt more\\n');
-    await settled();
+    await sendSettled('own late-append race.txt more\\n');
     const [row] = turns()[0]?.changes?.files ?? [];
     assert.deepEqual(
       { path: row?.relativePath, kind: row?.kind, beforeUnknown: row?.beforeUnknown },
@@ -259,8 +256,7 @@ describe('change review: every turn leaves a reviewable, undoable record of the 
     start({ git: path.join(path.sep, 'nonexistent', 'git') });
     writeFileSync(file('a.txt'), 'before\r\n');
     await chat!.ready();
-    await chat!.send(`fs write ${file('a.txt')} after`);
-    await settled();
+    await sendSettled(`fs write ${file('a.txt')} after`);
     const [turn] = turns();
     assert.deepEqual(changesOf(turn), ['modified a.txt +1 -1 pending']);
     await decide(turn?.id as string, 'undo');

@@ -15,8 +15,7 @@ describe('checkpoints: shadow git store', function () {
       'b.txt': 'gone\nsoon\n',
       'src/keep.ts': 'same\n',
     });
-    const store = await openStore();
-    const before = await store.create();
+    const { store, checkpoint: before } = await fixture.checkpointed();
     write(fixture.workspace, { 'a.txt': 'one\nTWO\nthree\nfour\n', 'src/new.ts': 'x\ny\n' });
     rmSync(path.join(fixture.workspace, 'b.txt'));
 
@@ -33,8 +32,7 @@ describe('checkpoints: shadow git store', function () {
 
   it('answers a checkpoint of an unchanged folder with the newest one, and a new one after a change', async () => {
     write(fixture.workspace, { 'a.txt': 'a\n' });
-    const store = await openStore();
-    const first = await store.create();
+    const { store, checkpoint: first } = await fixture.checkpointed();
     assert.equal(await store.create(), first);
     write(fixture.workspace, { 'a.txt': 'b\n' });
     const second = await store.create();
@@ -49,8 +47,7 @@ describe('checkpoints: shadow git store', function () {
 
   it('shows a rename as a deletion plus a creation', async () => {
     write(fixture.workspace, { 'old/name.txt': 'content\n' });
-    const store = await openStore();
-    const before = await store.create();
+    const { store, checkpoint: before } = await fixture.checkpointed();
     mkdirSync(path.join(fixture.workspace, 'new'));
     renameSync(
       path.join(fixture.workspace, 'old', 'name.txt'),
@@ -73,8 +70,7 @@ describe('checkpoints: shadow git store', function () {
       'plain.txt': noNewline,
       'latin1.txt': latin1,
     });
-    const store = await openStore();
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed();
     write(fixture.workspace, {
       'crlf.txt': 'changed\n',
       'plain.txt': 'changed\n',
@@ -111,8 +107,7 @@ describe('checkpoints: shadow git store', function () {
 
   it('compares two checkpoints, and ids still work after the store is reopened', async () => {
     write(fixture.workspace, { 'a.txt': '1\n' });
-    const store = await openStore();
-    const first = await store.create();
+    const { store, checkpoint: first } = await fixture.checkpointed();
     write(fixture.workspace, { 'a.txt': '1\n2\n' });
     const second = await store.create();
     write(fixture.workspace, { 'b.txt': 'later\n' });
@@ -142,8 +137,7 @@ describe('checkpoints: shadow git store', function () {
       'sub/visible.txt': 'd\n',
       'local-only/notes.md': 'e\n',
     });
-    const store = await openStore();
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed();
     write(fixture.workspace, {
       'app.log': 'changed\n',
       'build/out.js': 'changed\n',
@@ -169,8 +163,7 @@ describe('checkpoints: shadow git store', function () {
       'small.bin': binary(1024, 2),
       'grows.txt': 'small\n',
     });
-    const store = await openStore(bounds);
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed(bounds);
     write(fixture.workspace, {
       'huge.txt': 'z'.repeat(100 * 1024),
       'big.bin': binary(32 * 1024, 3),
@@ -214,8 +207,10 @@ describe('checkpoints: shadow git store', function () {
       'assets/big [1] b.txt': 'small\n',
       'café/ünïcödé.txt': 'small\n',
     });
-    const store = await openStore({ maxFileBytes: 64 * 1024, maxBinaryBytes: 16 * 1024 });
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed({
+      maxFileBytes: 64 * 1024,
+      maxBinaryBytes: 16 * 1024,
+    });
     write(fixture.workspace, {
       'assets/big [1] *.txt': `${huge}more`,
       '#hash !bang.txt': `${huge}more`,
@@ -234,8 +229,7 @@ describe('checkpoints: shadow git store', function () {
   it('lists and reads back files whose names hold a newline, a CR and quotes', async () => {
     const odd = ['new\nline.txt', 'carriage\rreturn.txt', 'say "hi" \'there\'.txt'];
     write(fixture.workspace, Object.fromEntries(odd.map((name, i) => [name, `before ${i}\n`])));
-    const store = await openStore();
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed();
     write(fixture.workspace, Object.fromEntries(odd.map((name) => [name, 'after\n'])));
 
     assert.deepEqual(
@@ -255,8 +249,7 @@ describe('checkpoints: shadow git store', function () {
     mkdirSync(path.join(fixture.workspace, '.git', 'info'), { recursive: true });
     execFileSync('mkfifo', [path.join(fixture.workspace, '.git', 'info', 'exclude')]);
     write(fixture.workspace, { 'a.txt': 'a\n' });
-    const store = await openStore();
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed();
     write(fixture.workspace, { 'a.txt': 'b\n' });
     assert.deepEqual(summary(await store.changes(checkpoint), fixture.workspace), ['modified a.txt +1 -1']);
   });
@@ -264,8 +257,7 @@ describe('checkpoints: shadow git store', function () {
   it('leaves symbolic links out of the snapshot (restoring a link as a file would be wrong), but lists them with their targets', async () => {
     write(fixture.workspace, { 'target.txt': 'target\n' });
     symlinkSync('target.txt', path.join(fixture.workspace, 'link.txt'));
-    const store = await openStore();
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed();
     rmSync(path.join(fixture.workspace, 'link.txt'));
     symlinkSync('elsewhere.txt', path.join(fixture.workspace, 'link.txt'));
     write(fixture.workspace, { 'target.txt': 'changed\n' });
@@ -294,8 +286,7 @@ describe('checkpoints: shadow git store', function () {
 
   it('a file deleted and recreated: unchanged when the bytes are the same, modified when not', async () => {
     write(fixture.workspace, { 'file.txt': 'original\n' });
-    const store = await openStore();
-    const first = await store.create();
+    const { store, checkpoint: first } = await fixture.checkpointed();
     rmSync(path.join(fixture.workspace, 'file.txt'));
     const whileDeleted = await store.create();
     write(fixture.workspace, { 'file.txt': 'original\n' });

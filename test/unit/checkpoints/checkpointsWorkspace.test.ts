@@ -52,8 +52,7 @@ describe('checkpoints: shadow git store and the workspace around it', function (
     Object.assign(process.env, userRepositoryEnv);
     let changes: FileChangeStat[];
     try {
-      const store = await openStore();
-      const first = await store.create();
+      const { store, checkpoint: first } = await fixture.checkpointed();
       for (let i = 0; i < 12; i++) {
         write(fixture.workspace, { [`turn${i}.txt`]: `${i}\n`, 'tracked.txt': `turn ${i}\n` });
         const checkpoint = await store.create();
@@ -96,8 +95,7 @@ describe('checkpoints: shadow git store and the workspace around it', function (
     mkdirSync(path.join(fixture.workspace, 'vendor', 'lib'), { recursive: true });
     userGit(path.join(fixture.workspace, 'vendor', 'lib'), 'init', '--quiet');
     write(fixture.workspace, { 'vendor/lib/inner.txt': 'inner\n' });
-    const store = await openStore();
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed();
     write(fixture.workspace, { 'vendor/lib/inner.txt': 'changed\n', 'top.txt': 'changed\n' });
 
     assert.deepEqual(summary(await store.changes(checkpoint), fixture.workspace), ['modified top.txt +1 -1']);
@@ -113,8 +111,7 @@ describe('checkpoints: shadow git store and the workspace around it', function (
     const second = path.join(fixture.root, 'second');
     write(fixture.workspace, { 'one.txt': 'a\n' });
     write(second, { 'two.txt': 'b\n' });
-    const store = await openStore({ folders: [fixture.workspace, second] });
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed({ folders: [fixture.workspace, second] });
     write(fixture.workspace, { 'one.txt': 'a\nA\n' });
     rmSync(path.join(second, 'two.txt'));
 
@@ -138,8 +135,7 @@ describe('checkpoints: shadow git store and the workspace around it', function (
   it('a fixture.workspace folder inside another: its files are listed once, under the inner folder', async () => {
     const inner = path.join(fixture.workspace, 'packages', 'inner');
     write(fixture.workspace, { 'top.txt': 'a\n', 'packages/inner/lib.txt': 'b\n' });
-    const store = await openStore({ folders: [fixture.workspace, inner] });
-    const checkpoint = await store.create();
+    const { store, checkpoint } = await fixture.checkpointed({ folders: [fixture.workspace, inner] });
     write(fixture.workspace, { 'top.txt': 'A\n', 'packages/inner/lib.txt': 'B\n' });
 
     const changes = await store.changes(checkpoint);
@@ -162,8 +158,7 @@ describe('checkpoints: shadow git store and the workspace around it', function (
 
   it('two chats with overlapping turns: each list holds every file changed in its own window', async () => {
     write(fixture.workspace, { 'shared.txt': 'start\n' });
-    const store = await openStore();
-    const chatA = await store.create();
+    const { store, checkpoint: chatA } = await fixture.checkpointed();
     write(fixture.workspace, { 'from-a.txt': 'a\n' });
     const chatB = await store.create();
     write(fixture.workspace, { 'from-b.txt': 'b\n', 'shared.txt': 'start\nb\n' });

@@ -1,44 +1,36 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TurnMessage } from '../../../src/protocol';
-import { type ChatHarness, until } from '../support/chatHarness';
-import type { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
-import { reviewedChat } from '../support/oneStore';
+import { until } from '../support/chatHarness';
+import { useReviewedChat } from '../support/oneStore';
 import { hashTree } from '../../support/hashTree';
+import { useTempFolder } from '../../support/tempFolder';
 
 describe('change review: Undo, Undo all and Restore never act outside the workspace nor delete what was there', () => {
-  let chat: ChatHarness | undefined;
-  let port: NodeWorkspaceChanges;
+  const reviewed = useReviewedChat();
+  const outsideFolder = useTempFolder('acp-outside-');
   let outside: string;
   let before: string;
 
   beforeEach(() => {
     // A folder the agent must not reach: its files have the names the workspace's files have.
-    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
+    outside = outsideFolder.path;
     fs.writeFileSync(path.join(outside, 'a.txt'), 'outside a\n');
     fs.writeFileSync(path.join(outside, 'new.txt'), 'outside new\n');
     fs.writeFileSync(path.join(outside, 'secret'), 'ssh key\n');
     before = hashTree(outside);
-    chat = reviewedChat((made) => (port = made));
   });
 
-  afterEach(async () => {
-    await chat?.dispose();
-    chat = undefined;
-    fs.rmSync(outside, { recursive: true, force: true });
-  });
-
-  const file = (name: string): string => path.join((chat as ChatHarness).dir, name);
-  const turns = (): readonly TurnMessage[] => chat?.controller.viewState().chat?.thread.turns ?? [];
+  const file = (name: string): string => path.join(reviewed.chat.dir, name);
+  const turns = (): readonly TurnMessage[] => reviewed.chat.controller.viewState().chat?.thread.turns ?? [];
   const rowOf = (turn: TurnMessage | undefined, rel: string) =>
     turn?.changes?.files.find((f) => f.relativePath === rel);
 
   /** Runs a turn; `listed`: whether it leaves a change list to wait for (a link alone is not listed). */
   async function run(prompt: string, listed = true): Promise<void> {
     const count = turns().length;
-    await chat!.send(prompt);
+    await reviewed.chat.send(prompt);
     await until(
       () =>
         turns().length === count + 1 &&
@@ -52,7 +44,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   }
 
   async function undoAll(turn: TurnMessage | undefined): Promise<void> {
-    await chat!.controller.handleMessage({
+    await reviewed.chat.controller.handleMessage({
       type: 'turn_changes',
       turnId: turn?.id as string,
       action: 'undo',
@@ -62,26 +54,26 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   it('Undo all after the agent swaps a folder for a link to outside in the same turn: outside unchanged, the card says why', async () => {
     fs.mkdirSync(file('dir'));
     fs.writeFileSync(file('dir/a.txt'), 'workspace a\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run(`own write dir/a.txt agent ; write dir/new.txt x ; link dir ${outside}`);
     const turn = turns()[0];
     assert.ok(rowOf(turn, 'dir/a.txt'), 'the file under the swapped folder is on the card');
 
-    port.answer = false; // a question would be declined, as a dismissed dialog is
+    reviewed.port.answer = false; // a question would be declined, as a dismissed dialog is
     await undoAll(turn);
-    assert.deepEqual(port.confirmations, [], 'nothing of the user is at stake: no question');
+    assert.deepEqual(reviewed.port.confirmations, [], 'nothing of the user is at stake: no question');
     assert.equal(hashTree(outside), before, 'nothing outside the workspace was written, created or deleted');
     assert.equal(fs.readlinkSync(file('dir')), outside, 'the link is left as it is');
     const row = rowOf(turns()[0], 'dir/a.txt');
     assert.equal(row?.decision, 'pending', 'a file left alone is not called undone');
     assert.match(row?.problem ?? '', /Left alone: dir\/ is now a link to a folder outside the workspace/);
     assert.match(
-      port.informed.at(-1) ?? '',
+      reviewed.port.informed.at(-1) ?? '',
       /Left alone: .*dir\/a\.txt \(dir\/ is now a link to a folder outside/,
     );
     // The link itself is on the card, and left: what the folder held is not recorded as a link's "before".
     assert.match(
-      port.informed.at(-1) ?? '',
+      reviewed.port.informed.at(-1) ?? '',
       /dir \(it is a link to .* now, and what was there is not recorded\)/,
     );
     assert.deepEqual(rowOf(turns()[0], 'dir')?.link, { target: outside, outside: true });
@@ -89,13 +81,13 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
   it('Undo of a created file after a later turn swaps its folder for a link: the outside file of that name survives', async () => {
     fs.mkdirSync(file('dir'));
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own write dir/new.txt created');
     await run(`own link dir ${outside}`);
     const first = turns()[0];
     assert.equal(rowOf(first, 'dir/new.txt')?.kind, 'created');
 
-    await chat!.controller.handleMessage({
+    await reviewed.chat.controller.handleMessage({
       type: 'turn_changes',
       turnId: first?.id as string,
       action: 'undo',
@@ -110,24 +102,30 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     fs.mkdirSync(file('dir'));
     fs.writeFileSync(file('dir/a.txt'), 'v0\n');
     fs.writeFileSync(file('b.txt'), 'b0\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own write dir/a.txt v1 ; write b.txt b1');
     await run(`own link dir ${outside}`);
 
-    await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
+    await reviewed.chat.controller.handleMessage({
+      type: 'restore_checkpoint',
+      turnId: turns()[0]?.id as string,
+    });
     assert.equal(hashTree(outside), before);
-    assert.match(port.confirmations[0]?.detail ?? '', /dir\/a\.txt \(left alone: dir\/ is now a link/);
-    assert.match(port.confirmations[0]?.message ?? '', /1 file will change/);
+    assert.match(
+      reviewed.port.confirmations[0]?.detail ?? '',
+      /dir\/a\.txt \(left alone: dir\/ is now a link/,
+    );
+    assert.match(reviewed.port.confirmations[0]?.message ?? '', /1 file will change/);
     assert.equal(fs.readFileSync(file('b.txt'), 'utf8'), 'b0\n', 'what can be restored is');
     assert.match(
-      port.informed.at(-1) ?? '',
+      reviewed.port.informed.at(-1) ?? '',
       /Restored 1 file\. Left alone: .*dir\/a\.txt \(dir\/ is now a link/,
     );
   });
 
   it('a file the agent replaced by a link to outside is restored by replacing the link, not writing through it', async () => {
     fs.writeFileSync(file('a.txt'), 'mine\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run(`own write a.txt agent ; link a.txt ${path.join(outside, 'secret')}`);
     assert.deepEqual(
       { kind: rowOf(turns()[0], 'a.txt')?.kind, link: rowOf(turns()[0], 'a.txt')?.link },
@@ -144,7 +142,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   it('a file replaced by a link to outside and written through: the card says so and names every link; Undo all asks nothing', async () => {
     fs.writeFileSync(file('notes.txt'), 'my notes\n');
     fs.mkdirSync(file('docs'));
-    await chat!.ready();
+    await reviewed.chat.ready();
     const target = path.join(outside, 'a.txt');
     await run(
       `own link notes.txt ${target} ; append notes.txt written through the link\\n ; link shortcut ${outside} ; link docs/readme ../notes.txt`,
@@ -163,9 +161,9 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     );
     const afterTurn = hashTree(outside);
 
-    port.answer = false; // a question would be declined
+    reviewed.port.answer = false; // a question would be declined
     await undoAll(turn);
-    assert.deepEqual(port.confirmations, [], 'nothing changed after the turn: nothing to ask');
+    assert.deepEqual(reviewed.port.confirmations, [], 'nothing changed after the turn: nothing to ask');
     assert.equal(hashTree(outside), afterTurn, 'Undo wrote nothing outside');
     assert.equal(fs.lstatSync(file('notes.txt')).isSymbolicLink(), false);
     assert.equal(fs.readFileSync(file('notes.txt'), 'utf8'), 'my notes\n', 'back as the plain file it was');
@@ -183,13 +181,17 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
   it('Undo of a link pointed elsewhere after the turn asks first; declined, nothing moves', async () => {
     fs.writeFileSync(file('real.txt'), 'real\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own link alias.txt real.txt');
     await run(`own delete alias.txt ; link alias.txt ${path.join(outside, 'secret')}`);
 
-    port.answer = false;
+    reviewed.port.answer = false;
     await undoAll(turns()[0]);
-    assert.match(port.confirmations[0]?.detail ?? '', /alias\.txt/, 'the later edit of the link is named');
+    assert.match(
+      reviewed.port.confirmations[0]?.detail ?? '',
+      /alias\.txt/,
+      'the later edit of the link is named',
+    );
     assert.equal(
       fs.readlinkSync(file('alias.txt')),
       path.join(outside, 'secret'),
@@ -201,14 +203,17 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
   it('Restore to before a turn that made links removes them, puts the file back, and writes nothing outside', async () => {
     fs.writeFileSync(file('notes.txt'), 'my notes\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run(
       `own link notes.txt ${path.join(outside, 'a.txt')} ; append notes.txt through\n ; link shortcut ${outside}`,
     );
     const afterTurn = hashTree(outside);
 
-    await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
-    assert.match(port.confirmations[0]?.message ?? '', /2 files will change/);
+    await reviewed.chat.controller.handleMessage({
+      type: 'restore_checkpoint',
+      turnId: turns()[0]?.id as string,
+    });
+    assert.match(reviewed.port.confirmations[0]?.message ?? '', /2 files will change/);
     assert.equal(hashTree(outside), afterTurn, 'Restore wrote and deleted nothing outside');
     assert.equal(fs.lstatSync(file('notes.txt')).isSymbolicLink(), false);
     assert.equal(fs.readFileSync(file('notes.txt'), 'utf8'), 'my notes\n');
@@ -218,18 +223,18 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
   it('a link inside the workspace is listed with its target, not called outside', async () => {
     fs.writeFileSync(file('real.txt'), 'real\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own link alias.txt real.txt');
     assert.deepEqual(rowOf(turns()[0], 'alias.txt')?.link, { target: 'real.txt', outside: false });
     assert.equal(rowOf(turns()[0], 'alias.txt')?.kind, 'created');
   });
 
   it('Undo of a created file that is now a link to outside deletes the link, not its target', async () => {
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own write new.txt x');
     await run(`own link new.txt ${path.join(outside, 'new.txt')}`, false);
 
-    await chat!.controller.handleMessage({
+    await reviewed.chat.controller.handleMessage({
       type: 'turn_changes',
       turnId: turns()[0]?.id as string,
       action: 'undo',
@@ -249,7 +254,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
     fs.mkdirSync(file('build'));
     fs.writeFileSync(file('build/out.js'), 'built\n');
     fs.writeFileSync(file('.env'), 'SECRET=1\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own write .gitignore # nothing ignored\\n ; write new.txt x');
     const turn = turns()[0];
     assert.equal(rowOf(turn, '.env')?.kind, 'created', 'now visible, so listed');
@@ -276,9 +281,12 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   it('Restore after an agent un-ignored existing files keeps them', async () => {
     fs.writeFileSync(file('.gitignore'), '*.local\n');
     fs.writeFileSync(file('settings.local'), 'mine\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own write .gitignore #\\n');
-    await chat!.controller.handleMessage({ type: 'restore_checkpoint', turnId: turns()[0]?.id as string });
+    await reviewed.chat.controller.handleMessage({
+      type: 'restore_checkpoint',
+      turnId: turns()[0]?.id as string,
+    });
     assert.equal(fs.readFileSync(file('settings.local'), 'utf8'), 'mine\n');
     assert.equal(fs.readFileSync(file('.gitignore'), 'utf8'), '*.local\n');
   });
@@ -286,7 +294,7 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
   it('Undo all restores every file it can when one cannot be put back, and the card matches the disk', async () => {
     fs.writeFileSync(file('a.txt'), 'a0\n');
     fs.writeFileSync(file('b.txt'), 'b0\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own write a.txt a1 ; write b.txt b1');
     // The user (or another program) puts a folder where b.txt was: it cannot be written back.
     fs.rmSync(file('b.txt'));
@@ -304,17 +312,17 @@ describe('change review: Undo, Undo all and Restore never act outside the worksp
 
   it('refuses to undo an earlier turn while a later turn of the same chat runs, and says why', async () => {
     fs.writeFileSync(file('a.txt'), 'a0\n');
-    await chat!.ready();
+    await reviewed.chat.ready();
     await run('own write a.txt a1');
-    const sending = chat!.send('own write a.txt a2 ; shell sleep 1');
+    const sending = reviewed.chat.send('own write a.txt a2 ; shell sleep 1');
     await until(() => turns()[1]?.status === 'running', 'the later turn to run');
-    await chat!.controller.handleMessage({
+    await reviewed.chat.controller.handleMessage({
       type: 'turn_changes',
       turnId: turns()[0]?.id as string,
       action: 'undo',
     });
     assert.match(
-      chat!.view.of('error').at(-1)?.message ?? '',
+      reviewed.chat.view.of('error').at(-1)?.message ?? '',
       /A later turn of this chat is running: wait for it to end \(or stop it\) to undo/,
     );
     await sending;

@@ -135,7 +135,7 @@ describe('agent doctor', () => {
     const fatal =
       'Error: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
     const hanging = testAgent('hang', { TEST_AGENT_HANG_SESSION_NEW: fatal });
-    const diagnosis = await diagnoseAgent(hanging, 'configured', { cwd, stepTimeoutMs: 1500 });
+    const diagnosis = await diagnoseAgent(hanging, 'configured', { cwd, sessionTimeoutMs: 1500 });
     assert.equal(verdictOf(diagnosis), 'problem');
     assert.match(diagnosis.problems[0]!.problem, /could not create a session: .*session\/new/);
     assert.equal(
@@ -149,12 +149,12 @@ describe('agent doctor', () => {
   it('quotes only a line that gives a reason, bounded, never the agent’s chatter', async () => {
     const long = `Error: ${'x'.repeat(5_000)}`;
     const chatty = testAgent('chatty', { TEST_AGENT_HANG_SESSION_NEW: long });
-    const diagnosis = await diagnoseAgent(chatty, 'configured', { cwd, stepTimeoutMs: 1000 });
+    const diagnosis = await diagnoseAgent(chatty, 'configured', { cwd, sessionTimeoutMs: 1000 });
     const fix = diagnosis.problems[0]!.fix;
     assert.match(fix, /^The agent said: “Error: x+… \\\[cut: 4,707 more characters\\\]”/);
     assert.ok(fix.length < 600, `bounded: ${fix.length} characters`);
     const calm = testAgent('calm', { TEST_AGENT_HANG_SESSION_NEW: 'still warming up the model' });
-    const quiet = await diagnoseAgent(calm, 'configured', { cwd, stepTimeoutMs: 1000 });
+    const quiet = await diagnoseAgent(calm, 'configured', { cwd, sessionTimeoutMs: 1000 });
     assert.doesNotMatch(quiet.problems[0]!.fix, /The agent said/);
     assert.match(quiet.problems[0]!.fix, /^Read its output below/);
   });

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { ChatHarness} from '../support/chatHarness';
+import type { ElicitationAnswer } from '../../../src/protocol';
+import type { ChatHarness } from '../support/chatHarness';
 import { testAgent, until, useReadyChats } from '../support/chatHarness';
 
 /** The agent's last reply in the active chat. */
@@ -8,6 +9,11 @@ function lastReply(chat: ChatHarness): string {
   const agent = entries.filter((e) => e.kind === 'agent');
   const last = agent.at(-1);
   return last && 'text' in last ? last.text : '';
+}
+
+/** Answers the chat's question `key` as its card does. */
+function answer(chat: ChatHarness, key: string, value: ElicitationAnswer): Promise<void> {
+  return chat.controller.handleMessage({ type: 'answer_elicitation', key, answer: value });
 }
 
 describe('elicitation in the chat', () => {
@@ -26,11 +32,7 @@ describe('elicitation in the chat', () => {
       'a new view gets it in its snapshot',
     );
 
-    await chat.controller.handleMessage({
-      type: 'answer_elicitation',
-      key: form.key,
-      answer: { action: 'accept', values: { name: 'Bad Name', injected: 'yes' } },
-    });
+    await answer(chat, form.key, { action: 'accept', values: { name: 'Bad Name', injected: 'yes' } });
     // The view gets the host's verdict by field: the agent's pattern runs only on the host.
     assert.deepEqual(chat.view.of('elicitation_problems').at(-1), {
       type: 'elicitation_problems',
@@ -45,10 +47,9 @@ describe('elicitation in the chat', () => {
     });
     assert.equal(chat.elicitations.pending().length, 1, 'an invalid answer leaves the form open');
 
-    await chat.controller.handleMessage({
-      type: 'answer_elicitation',
-      key: form.key,
-      answer: { action: 'accept', values: { name: 'web', email: 'a@b.io', region: 'us' } },
+    await answer(chat, form.key, {
+      action: 'accept',
+      values: { name: 'web', email: 'a@b.io', region: 'us' },
     });
     await sent;
     await until(() => lastReply(chat).startsWith('elicitation'), 'the agent’s reply');
@@ -70,22 +71,14 @@ describe('elicitation in the chat', () => {
     const declined = chat.send('elicit url https://example.com/declined');
     await until(() => chat.elicitations.pending().length === 1, 'the URL question');
     const first = chat.elicitations.pending()[0]?.elicitation.key ?? '';
-    await chat.controller.handleMessage({
-      type: 'answer_elicitation',
-      key: first,
-      answer: { action: 'decline' },
-    });
+    await answer(chat, first, { action: 'decline' });
     await declined;
     assert.deepEqual(chat.openedUrls, []);
 
     const accepted = chat.send('elicit url https://example.com/signin');
     await until(() => chat.elicitations.pending().length === 1, 'the second URL question');
     const second = chat.elicitations.pending()[0]?.elicitation.key ?? '';
-    await chat.controller.handleMessage({
-      type: 'answer_elicitation',
-      key: second,
-      answer: { action: 'accept' },
-    });
+    await answer(chat, second, { action: 'accept' });
     await accepted;
     assert.deepEqual(chat.openedUrls, ['https://example.com/signin']);
   });
@@ -108,11 +101,7 @@ describe('elicitation in the chat', () => {
     while (!done) {
       await until(() => done || chat.elicitations.pending().length > 0, 'a question or the end', 60_000);
       for (const question of chat.elicitations.pending()) {
-        await chat.controller.handleMessage({
-          type: 'answer_elicitation',
-          key: question.elicitation.key,
-          answer: { action: 'decline' },
-        });
+        await answer(chat, question.elicitation.key, { action: 'decline' });
       }
     }
     await sent;

@@ -8,7 +8,14 @@ import type { ElicitationPort } from '../../../src/core/ports';
 import { until } from '../../support/until';
 import { compileAgentPattern } from '../../../src/features/elicitation/core/agentPattern';
 import type { AgentSession } from '../../../src/core/session/agentSession';
-import { RecordingLogger, entriesOf, startTestAgent, text, type TestAgent } from '../support/testAgent';
+import {
+  entriesOf,
+  firstTurn,
+  RecordingLogger,
+  startTestAgent,
+  type TestAgent,
+  text,
+} from '../support/testAgent';
 
 /** The agent's last reply line: what it received for its elicitation. */
 function reply(session: AgentSession): string {
@@ -53,7 +60,7 @@ describe('elicitation over real stdio', () => {
   it('is advertised (form and URL) only by a client with an elicitation port', async () => {
     const without = await startTestAgent();
     try {
-      const session = await without.client.newSession({ cwd: without.dir });
+      const session = await without.session();
       await session.prompt([text('elicit form')]);
       assert.equal(reply(session), 'elicitation not advertised (form)');
       await session.prompt([text('elicit url')]);
@@ -64,7 +71,7 @@ describe('elicitation over real stdio', () => {
   });
 
   it('answers a form with the values the user entered', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('elicit form')]);
     await opened(broker);
     const [pending] = broker.pending(session.id);
@@ -103,7 +110,7 @@ describe('elicitation over real stdio', () => {
   });
 
   it('declines and cancels at the user’s word', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     for (const action of ['decline', 'cancel'] as const) {
       const running = session.prompt([text('elicit form')]);
       await opened(broker);
@@ -115,7 +122,7 @@ describe('elicitation over real stdio', () => {
   });
 
   it('cancels an open form at Stop', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('elicit form')]);
     await opened(broker);
     await session.cancel();
@@ -125,7 +132,7 @@ describe('elicitation over real stdio', () => {
   });
 
   it('cancels an open form when the session is closed', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     void session.prompt([text('elicit form')]);
     await opened(broker);
     session.dispose();
@@ -133,7 +140,7 @@ describe('elicitation over real stdio', () => {
   });
 
   it('settles the form when the agent cancels its request', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('elicit cancel 100')]);
     await opened(broker);
     const turn = await running;
@@ -144,7 +151,7 @@ describe('elicitation over real stdio', () => {
   });
 
   it('shows a URL with its host and accepts it once the user agrees', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('elicit url https://login.example.com/oauth?x=1')]);
     await opened(broker);
     const pending = broker.pending()[0]?.elicitation;
@@ -162,7 +169,7 @@ describe('elicitation over real stdio', () => {
     'https://u:p@example.com/',
   ]) {
     it(`refuses to show the URL ${url}`, async () => {
-      const session = await agent.client.newSession({ cwd: agent.dir });
+      const session = await agent.session();
       await session.prompt([text(`elicit url ${url}`)]);
       assert.match(reply(session), /^elicitation error -32602: .*Elicitation refused/);
       assert.deepEqual(broker.pending(), []);
@@ -178,8 +185,7 @@ describe('elicitation over real stdio', () => {
     ['type', /form's schema is not one this client can show at properties\.nested/],
   ] as const) {
     it(`refuses a hostile schema (${kind}) with a JSON-RPC error saying why`, async () => {
-      const session = await agent.client.newSession({ cwd: agent.dir });
-      const turn = await session.prompt([text(`elicit hostile ${kind}`)]);
+      const { session, turn } = await firstTurn(agent, `elicit hostile ${kind}`);
       assert.equal(turn.status, 'completed');
       assert.match(reply(session), /^elicitation error -32602: /);
       assert.match(reply(session), why);
@@ -192,7 +198,7 @@ describe('elicitation over real stdio', () => {
   }
 
   it('shows a form whose pattern backtracks on other engines, and refuses its default at once', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     const running = session.prompt([text('elicit hostile regex')]);
     await opened(broker);
     const form = broker.pending()[0]?.elicitation;
@@ -227,7 +233,7 @@ describe('elicitation over real stdio', () => {
     };
     const stormy = await startTestAgent({ elicitation: counting });
     try {
-      const session = await stormy.client.newSession({ cwd: stormy.dir });
+      const session = await stormy.session();
       const changes: boolean[] = [];
       const subscription = broker.onDidChange(({ settled }) => changes.push(settled));
       const running = session.prompt([text(`elicit storm ${STORM}`)]);
@@ -253,7 +259,7 @@ describe('elicitation over real stdio', () => {
         [MAX_WAITING_ELICITATIONS, MAX_WAITING_ELICITATIONS],
       );
       // Another session may still ask.
-      const other = await stormy.client.newSession({ cwd: stormy.dir });
+      const other = await stormy.session();
       const asking = other.prompt([text('elicit form')]);
       await until(() => broker.pending(other.id).length === 1, "the other session's question");
       broker.cancelAll(other.id);
@@ -267,7 +273,7 @@ describe('elicitation over real stdio', () => {
     const token = 'ghp_SECRETTOKEN1234567890';
     secretValues.add('GITHUB_TOKEN', token);
     try {
-      const session = await agent.client.newSession({ cwd: agent.dir });
+      const session = await agent.session();
       const running = session.prompt([text(`elicit quoting ${token}`)]);
       await opened(broker);
       const shown = JSON.stringify(broker.pending());

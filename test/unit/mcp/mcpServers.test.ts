@@ -161,7 +161,7 @@ describe('MCP servers for agent sessions', () => {
           },
         },
       });
-      const session = await agent.client.newSession({ cwd: agent.dir });
+      const session = await agent.session();
       assert.deepEqual(await serversReceived(session), [stdio, http]);
       assert.equal(reads, 1, 'read once per session start');
       const warnings = agent.logger.messages('warn');
@@ -176,7 +176,7 @@ describe('MCP servers for agent sessions', () => {
       const agent = await agents.start({
         client: { mcpServers: async () => [{ ...stdio, args: [`gen-${++generation}`] }] },
       });
-      const created = await agent.client.newSession({ cwd: agent.dir });
+      const created = await agent.session();
       const sessionId = created.id;
       const resumed = await agent.client.resumeSession(sessionId, { cwd: agent.dir });
       assert.deepEqual(await serversReceived(resumed), [{ ...stdio, args: ['gen-2'] }]);
@@ -189,7 +189,7 @@ describe('MCP servers for agent sessions', () => {
         env: { TEST_AGENT_MINIMAL: '1' },
         client: { mcpServers: async () => [http, stdio, sse] },
       });
-      const session = await agent.client.newSession({ cwd: agent.dir });
+      const session = await agent.session();
       assert.deepEqual(await serversReceived(session), [stdio]);
       assert.equal(agent.logger.messages('warn').filter((line) => line.includes('does not take')).length, 2);
     });
@@ -202,7 +202,7 @@ describe('MCP servers for agent sessions', () => {
           },
         },
       });
-      const session = await agent.client.newSession({ cwd: agent.dir });
+      const session = await agent.session();
       assert.deepEqual(await serversReceived(session), []);
       assert.ok(
         agent.logger.messages('warn').includes('No MCP servers for this session: settings unreadable'),

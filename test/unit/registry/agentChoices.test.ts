@@ -97,11 +97,15 @@ describe('registry: the Add Agent list', () => {
   });
 
   it('pins a package to the registry version unless it is pinned or local', () => {
-    assert.equal(pinVersion('@scope/tool', '1.2.3'), '@scope/tool@1.2.3');
-    assert.equal(pinVersion('@scope/tool@1.0.0', '1.2.3'), '@scope/tool@1.0.0');
-    assert.equal(pinVersion('tool', '1.2.3'), 'tool@1.2.3');
-    assert.equal(pinVersion('/tmp/tool-1.0.0.tgz', '1.2.3'), '/tmp/tool-1.0.0.tgz');
-    assert.equal(pinVersion('tool==1.0', '1.2.3'), 'tool==1.0');
+    for (const [spec, pinned] of [
+      ['@scope/tool', '@scope/tool@1.2.3'],
+      ['@scope/tool@1.0.0', '@scope/tool@1.0.0'],
+      ['tool', 'tool@1.2.3'],
+      ['/tmp/tool-1.0.0.tgz', '/tmp/tool-1.0.0.tgz'],
+      ['tool==1.0', 'tool==1.0'],
+    ] as const) {
+      assert.equal(pinVersion(spec, '1.2.3'), pinned, spec);
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import type { CheckpointWorkspace } from '../../../src/features/checkpoints/chat
 import type { CheckpointStore } from '../../../src/features/checkpoints/core/types';
 import { RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
 import { ChatHarness, testAgent } from './chatHarness';
+import { perTest } from '../../support/perTest';
 
 /**
  * A workspace of fixed folders that is always trusted and never full: the store `open` makes, opened on
@@ -67,4 +68,28 @@ export function reviewedChat(
     changes: (dir, storage) =>
       gitChangeReview(dir, storage, onPort, { ...options, review: { liveRefreshMs: 20 } }),
   });
+}
+
+/**
+ * Per test: a `reviewedChat`, disposed after the test; `port` is its workspace-changes port (the questions
+ * it asks and the answers a test gives), made with the chat's change review.
+ */
+export function useReviewedChat(): { readonly chat: ChatHarness; readonly port: NodeWorkspaceChanges } {
+  let port: NodeWorkspaceChanges | undefined;
+  const chat = perTest(
+    'the reviewed chat',
+    () => reviewedChat((made) => (port = made)),
+    (made) => made.dispose(),
+  );
+  return {
+    get chat() {
+      return chat.value;
+    },
+    get port() {
+      if (port === undefined) {
+        throw new Error('the chat has not made its change review yet');
+      }
+      return port;
+    },
+  };
 }

@@ -11,7 +11,8 @@ import {
   type PermissionPolicy,
 } from '../../../src/features/permissions/core/policyPermissions';
 import type { ElicitationPort, FileSystemPort, Logger } from '../../../src/core/ports';
-import type { ThreadEvent } from '../../../src/core/thread/threadTypes';
+import type { ThreadEvent, Turn } from '../../../src/core/thread/threadTypes';
+import { perTest } from '../../support/perTest';
 
 /** The scriptable test agent, built by `node esbuild.mjs` (npm test and test:unit build first). */
 export const TEST_AGENT_JS = path.resolve(__dirname, '../../../dist/demo-agent.js');
@@ -54,6 +55,8 @@ export interface TestAgent {
   readonly terminals: NodeTerminals;
   /** A temporary folder used as the session cwd; removed by `stop()`. */
   readonly dir: string;
+  /** A new session on this agent, in `dir`. */
+  session(): Promise<AgentSession>;
   stop(): Promise<void>;
 }
 
@@ -75,18 +78,37 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     },
     ...options.client,
   });
+  return { ...inFolder(client, dir, () => terminals.dispose()), logger, permissions, terminals };
+}
+
+/**
+ * An agent client whose sessions run in `dir`, its own temp folder: `stop()` stops the client, then
+ * `cleanUp`, then removes the folder.
+ */
+export function inFolder(
+  client: AgentClient,
+  dir: string,
+  cleanUp?: () => Promise<void>,
+): Pick<TestAgent, 'client' | 'dir' | 'session' | 'stop'> {
   return {
     client,
-    logger,
-    permissions,
-    terminals,
     dir,
+    session: () => client.newSession({ cwd: dir }),
     async stop() {
       await client.stop();
-      await terminals.dispose();
+      await cleanUp?.();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new session on `agent` and the ended turn of `prompt` in it. */
+export async function firstTurn(
+  agent: { session(): Promise<AgentSession> },
+  prompt: string,
+): Promise<{ session: AgentSession; turn: Turn }> {
+  const session = await agent.session();
+  return { session, turn: await session.prompt([text(prompt)]) };
 }
 
 /** Collects a session's events from now on. */
@@ -99,6 +121,19 @@ export function recordEvents(session: AgentSession): ThreadEvent[] {
 /** A session's entries without their generated ids, for exact comparisons. */
 export function entriesOf(session: AgentSession): unknown[] {
   return session.thread.snapshot().entries.map(({ id: _id, ...rest }) => rest);
+}
+
+/** The ids of the sessions `agent` lists (its first page). */
+export async function listedIds(agent: Pick<TestAgent, 'client'>): Promise<string[]> {
+  return (await agent.client.listSessions()).sessions.map((info) => info.sessionId);
+}
+
+/** The entry an agent's answer `text` in `turn` leaves in the thread, as `entriesOf` gives it. */
+export function agentEntry(
+  turn: { readonly id: string },
+  text: string,
+): { kind: 'agent'; turnId: string; text: string; attachments: [] } {
+  return { kind: 'agent', turnId: turn.id, text, attachments: [] };
 }
 
 /** Resolves when `predicate` holds, checking after every thread event; rejects after `ms`. */
@@ -136,42 +171,30 @@ export interface TestAgentPerTest extends TestAgent {
  * the object returned reads the running test's agent.
  */
 export function useTestAgent(options?: TestAgentOptions): TestAgentPerTest {
-  let current: TestAgent | undefined;
-  beforeEach(async () => {
-    current = await startTestAgent(options);
-  });
-  afterEach(async () => {
-    await current?.stop();
-    current = undefined;
-  });
-  const started = (): TestAgent => {
-    if (current === undefined) {
-      throw new Error('the test agent is started in beforeEach');
-    }
-    return current;
-  };
+  const agent = perTest(
+    'the test agent',
+    () => startTestAgent(options),
+    (started) => started.stop(),
+  );
   return {
     get client() {
-      return started().client;
+      return agent.value.client;
     },
     get logger() {
-      return started().logger;
+      return agent.value.logger;
     },
     get permissions() {
-      return started().permissions;
+      return agent.value.permissions;
     },
     get terminals() {
-      return started().terminals;
+      return agent.value.terminals;
     },
     get dir() {
-      return started().dir;
+      return agent.value.dir;
     },
-    stop: () => started().stop(),
-    async restart(restartOptions?: TestAgentOptions) {
-      await started().stop();
-      current = undefined;
-      current = await startTestAgent(restartOptions);
-    },
+    session: () => agent.value.session(),
+    stop: () => agent.value.stop(),
+    restart: (restartOptions?: TestAgentOptions) => agent.replace(() => startTestAgent(restartOptions)),
   };
 }
 

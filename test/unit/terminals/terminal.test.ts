@@ -1,13 +1,12 @@
 import { strict as assert } from 'node:assert';
 import type { ToolCallEntry } from '../../../src/core/thread/threadTypes';
-import { entriesOf, text, useTestAgent } from '../support/testAgent';
+import { entriesOf, firstTurn, text, useTestAgent } from '../support/testAgent';
 
 describe('terminal/* requests', () => {
   const agent = useTestAgent();
 
   it('creates a terminal, waits for the exit, reads the output and releases it', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
-    const turn = await session.prompt([text('terminal echo out && echo err 1>&2; pwd; exit 4')]);
+    const { session, turn } = await firstTurn(agent, 'terminal echo out && echo err 1>&2; pwd; exit 4');
     assert.equal(turn.status, 'completed');
     const entries = entriesOf(session);
     const tool = entries[1] as ToolCallEntry;
@@ -23,7 +22,7 @@ describe('terminal/* requests', () => {
   });
 
   it('kills a running command', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     await session.prompt([text('terminal-kill sleep 30')]);
     const reply = entriesOf(session).at(-1) as { text: string };
     assert.match(reply.text, /^killed exit=(null|143) signal=(SIGTERM|null)$/);
@@ -31,7 +30,7 @@ describe('terminal/* requests', () => {
   });
 
   it('keeps only the last outputByteLimit bytes of the output', async () => {
-    const session = await agent.client.newSession({ cwd: agent.dir });
+    const session = await agent.session();
     // The agent asks for a 1000-byte limit; 3000 bytes are printed.
     await session.prompt([text("terminal for i in $(seq 1 300); do printf '%09d\\n' $i; done")]);
     const reply = entriesOf(session).at(-1) as { text: string };

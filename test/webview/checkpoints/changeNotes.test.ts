@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { fileChange, message, snapshot, turnChanges } from '../support/builders';
 import { changeCard as card, changeRow as row, finishedTurn } from '../support/changeCard';
 import { useChatPages } from '../support/suite';
-
-const OUT = resolve(__dirname, '../../../test-results');
 
 describe('webview: what a change card or a turn without a checkpoint says is not tracked or left alone', () => {
   const chat = useChatPages();
@@ -48,15 +44,12 @@ describe('webview: what a change card or a turn without a checkpoint says is not
       'Changes inside sub/, lib/x/ are not tracked: nested repositories, or folders whose .gitignore or .gitattributes is not a regular file.',
     );
     assert.equal(await card(page, 't3').locator('.change-untracked').isVisible(), false);
-    await page.page.evaluate(() => document.fonts.ready);
-    await mkdir(OUT, { recursive: true });
-    await page.page.screenshot({ path: `${OUT}/change-card-untracked.png` });
+    await page.screenshot('change-card-untracked');
     page.assertClean();
   });
 
   it('says under a file why Undo left it, and offers no Undo for a file that may have existed (screenshot)', async () => {
-    const page = await chat.open({ width: 480, height: 420 });
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [message('user', 'u1', 'Tidy up')],
         turns: [
@@ -72,6 +65,7 @@ describe('webview: what a change card or a turn without a checkpoint says is not
           }),
         ],
       }),
+      { width: 480, height: 420 },
     );
     const linked = row(page, '/w/dir/a.txt');
     assert.equal(
@@ -95,15 +89,12 @@ describe('webview: what a change card or a turn without a checkpoint says is not
       linked.locator('.change-name').boundingBox(),
     ]);
     assert.ok(noteBox && nameBox && noteBox.y >= nameBox.y + nameBox.height, 'the note is on its own line');
-    await page.page.evaluate(() => document.fonts.ready);
-    await mkdir(OUT, { recursive: true });
-    await page.page.screenshot({ path: `${OUT}/change-card-left-alone.png` });
+    await page.screenshot('change-card-left-alone');
     page.assertClean();
   });
 
   it('lists a link the agent made as a link with its target, and says plainly when it leads outside (screenshot)', async () => {
-    const page = await chat.open({ width: 480, height: 420 });
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [message('user', 'u1', 'Share the notes')],
         turns: [
@@ -116,6 +107,7 @@ describe('webview: what a change card or a turn without a checkpoint says is not
           }),
         ],
       }),
+      { width: 480, height: 420 },
     );
     const outside = row(page, '/w/notes.txt');
     assert.equal(await outside.locator('.change-link-target').innerText(), '→ /home/me/.ssh/config');
@@ -129,15 +121,12 @@ describe('webview: what a change card or a turn without a checkpoint says is not
     assert.equal(await inside.locator('.change-kind').getAttribute('aria-label'), 'Link created');
     assert.equal(await inside.locator('.change-outside').count(), 0, 'a link inside is not called outside');
     assert.equal(await row(page, '/w/src/app.ts').locator('.change-link-target').count(), 0);
-    await page.page.evaluate(() => document.fonts.ready);
-    await mkdir(OUT, { recursive: true });
-    await page.page.screenshot({ path: `${OUT}/change-card-links.png` });
+    await page.screenshot('change-card-links');
     page.assertClean();
   });
 
   it('says on a turn without a checkpoint why there is none, in place of Restore checkpoint (screenshot)', async () => {
-    const page = await chat.open({ width: 480, height: 300 });
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [message('user', 'u1', 'Refactor the parser')],
         turns: [
@@ -148,6 +137,7 @@ describe('webview: what a change card or a turn without a checkpoint says is not
           }),
         ],
       }),
+      { width: 480, height: 300 },
     );
     const note = page.page.locator('.checkpoint-problem[data-turn-id="t1"]');
     assert.equal(
@@ -156,9 +146,7 @@ describe('webview: what a change card or a turn without a checkpoint says is not
     );
     assert.equal(await note.getAttribute('role'), 'note');
     assert.equal(await page.page.locator('.restore-checkpoint').count(), 0, 'nothing to restore to');
-    await page.page.evaluate(() => document.fonts.ready);
-    await mkdir(OUT, { recursive: true });
-    await page.page.screenshot({ path: `${OUT}/checkpoint-problem.png` });
+    await page.screenshot('checkpoint-problem');
     page.assertClean();
   });
 });
@@ -169,8 +157,7 @@ describe('webview: a turn whose checkpoint was taken late, or is still being tak
     'Checkpoint taken 14 s into this turn (a large workspace or a busy machine): changes made before then are not listed, and Undo and Restore go back to how files were then.';
 
   it('says so under Restore checkpoint and on the card; while it is taken, says that in its place (screenshot)', async () => {
-    const page = await chat.open({ width: 480, height: 640 });
-    await page.host(
+    const page = await chat.openShowing(
       snapshot({
         entries: [
           message('user', 'u1', 'Rename the config loader', { turnId: 't1' }),
@@ -192,6 +179,7 @@ describe('webview: a turn whose checkpoint was taken late, or is still being tak
           }),
         ],
       }),
+      { width: 480, height: 640 },
     );
     await page.page.locator('[data-entry-id="u1"]').hover();
     assert.equal(
@@ -205,9 +193,7 @@ describe('webview: a turn whose checkpoint was taken late, or is still being tak
     assert.equal(await card(page, 't1').locator('.change-late').innerText(), LATE);
     const pending = page.page.locator('.checkpoint-problem[data-turn-id="t2"]');
     assert.match(await pending.innerText(), /still being taken after 10 s/);
-    await page.page.evaluate(() => document.fonts.ready);
-    await mkdir(OUT, { recursive: true });
-    await page.page.screenshot({ path: `${OUT}/checkpoint-late.png` });
+    await page.screenshot('checkpoint-late');
     page.assertClean();
   });
 });

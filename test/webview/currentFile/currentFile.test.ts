@@ -14,8 +14,7 @@ describe('webview: the current file offered on the composer', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     it(`shows it as a dashed "current file" chip, not an attachment chip (screenshot, ${theme})`, async () => {
-      const page = await chat.open({ theme, width: 420, height: 320 });
-      await page.host(
+      const page = await chat.openShowing(
         snapshot(
           {},
           {
@@ -23,6 +22,7 @@ describe('webview: the current file offered on the composer', () => {
             attachments: [{ kind: 'file', uri: 'file:///work/project/README.md', name: 'README.md' }],
           },
         ),
+        { theme, width: 420, height: 320 },
       );
       const chip = page.page.locator('.current-file-chip');
       assert.equal(await chip.count(), 1);
@@ -38,9 +38,7 @@ describe('webview: the current file offered on the composer', () => {
 
   it('goes with the message as a mentioned file, follows the active editor, and is not sent twice', async () => {
     const page = await chat.openShowing(snapshot({}, { currentFile: APP }));
-    const input = page.page.locator('.composer-input');
-    await input.fill('Explain');
-    await input.press('Enter');
+    await page.send('Explain');
     const [sent] = await page.postedOf('send');
     assert.deepEqual(sent?.attachments, [APP]);
 
@@ -55,9 +53,7 @@ describe('webview: the current file offered on the composer', () => {
   it('is not sent twice when it is also @-mentioned: it goes once, as the mention', async () => {
     const page = await chat.openShowing(snapshot({}, { currentFile: UTIL, attachments: [{ ...UTIL }] }));
     assert.equal(await page.page.locator('.current-file-chip').count(), 0);
-    const input = page.page.locator('.composer-input');
-    await input.fill('And this?');
-    await input.press('Enter');
+    await page.send('And this?');
     const [sent] = await page.postedOf('send');
     assert.deepEqual(sent?.attachments, [UTIL]);
   });

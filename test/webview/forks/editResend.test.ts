@@ -72,9 +72,7 @@ describe('webview: edit and resend an earlier message', () => {
     const restore = page.page.getByLabel('Restore the files to before it first');
     await page.page.getByText('Restore the files to before it first').click();
     assert.equal(await restore.isChecked(), true);
-    const input = page.page.locator('.composer-input');
-    await input.fill('Add a strict parser');
-    await input.press('Enter');
+    const input = await page.send('Add a strict parser');
     const strip = page.page.locator('.edit-strip');
     assert.equal(await strip.isHidden(), true, 'sent: editing ends while the host works');
 

@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { HostMessage } from '../../../src/protocol';
 import { CHAT_ID, ended, events, snapshot, started, turn } from '../support/builders';
 import { useChatPages } from '../support/suite';
-
-const OUT = resolve(__dirname, '../../../test-results');
 
 function offer(count: number, turnId = 't1'): HostMessage {
   return {
@@ -81,9 +77,7 @@ describe('webview: Fix N new problems', () => {
   it('looks right (screenshot)', async () => {
     const page = await chat.openShowing(snapshot(), { width: 420, height: 500 });
     await page.host(offer(3));
-    await page.page.evaluate(() => document.fonts.ready);
-    await mkdir(OUT, { recursive: true });
-    await page.page.screenshot({ path: `${OUT}/problems-offer.png` });
+    await page.screenshot('problems-offer');
     page.assertClean();
   });
 });

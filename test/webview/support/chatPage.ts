@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { HostMessage, ViewMessage } from '../../../src/protocol';
 import type { StaticServer, Theme } from './server';
+
+/** Where the pictures of the pages go (test-results/, beside the other suites' pictures). */
+export const RESULTS_DIR = resolve(__dirname, '../../../test-results');
 
 export interface OpenOptions {
   readonly theme?: Theme;
@@ -51,6 +56,23 @@ export class ChatPage {
       assert.equal(await page.evaluate(() => window.__markdown.worker), 'ready', 'the markdown worker runs');
     }
     return chat;
+  }
+
+  /** Types `text` into the message box and presses Enter, as the user sends; resolves with the box. */
+  async send(text: string): Promise<Locator> {
+    const input = this.page.locator('.composer-input');
+    await input.fill(text);
+    await input.press('Enter');
+    return input;
+  }
+
+  /** A picture of the page once its fonts have loaded, saved as RESULTS_DIR/`name`.png; resolves with its path. */
+  async screenshot(name: string): Promise<string> {
+    await this.page.evaluate(() => document.fonts.ready);
+    await mkdir(RESULTS_DIR, { recursive: true });
+    const path = resolve(RESULTS_DIR, `${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
   }
 
   /** Waits until the view has posted `ready` (after a load or reload). */

@@ -26,6 +26,8 @@ export interface DoctorOptions {
   readonly cwd: string;
   /** Each step (version, initialize, session/new) may take this long (default 20 s). */
   readonly stepTimeoutMs?: number;
+  /** session/new alone may take this long (default: the step timeout). */
+  readonly sessionTimeoutMs?: number;
   /** The extension host's environment (PATH, …); the agent's own `env` is added over it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly clientInfo?: AgentClientOptions['clientInfo'];
@@ -100,7 +102,11 @@ export async function diagnoseAgent(
       command: { command: agent.command, args: agent.args, env: agent.env, cwd: options.cwd },
       ports: refusingPorts,
       // The chat's own deadlines, each step given the check's time.
-      deadlines: { startMs: stepTimeoutMs, sessionMs: stepTimeoutMs, requestMs: stepTimeoutMs },
+      deadlines: {
+        startMs: stepTimeoutMs,
+        sessionMs: options.sessionTimeoutMs ?? stepTimeoutMs,
+        requestMs: stepTimeoutMs,
+      },
       ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
       // Advertised as the chat does, so the agent lists the ways to sign in the chat's Sign in offers.
       terminalAuth: true,

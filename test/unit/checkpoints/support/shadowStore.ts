@@ -73,6 +73,10 @@ export interface ShadowStoreFixture {
   readonly storageDir: string;
   /** Opens a store on the workspace (closed after the test). */
   openStore(options?: Partial<ShadowGitStoreOptions>): Promise<ShadowGitCheckpointStore>;
+  /** Opens a store (`openStore`) and takes a checkpoint of the workspace as it is now. */
+  checkpointed(
+    options?: Partial<ShadowGitStoreOptions>,
+  ): Promise<{ store: ShadowGitCheckpointStore; checkpoint: string }>;
 }
 
 /** Registers the hooks that make a fresh fixture for each test of the calling `describe`. */
@@ -112,6 +116,10 @@ export function useShadowStore(): ShadowStoreFixture {
       });
       stores.push(store);
       return store;
+    },
+    async checkpointed(options = {}) {
+      const store = await this.openStore(options);
+      return { store, checkpoint: await store.create() };
     },
   };
 }
