@@ -3,9 +3,10 @@
 // so the default `npm run bench` only shows its last figures):
 // a generated monorepo of BENCH_FILES files (default 200,000; bench/generatedWorkspace.mjs), a real git
 // repository, measured with the real checkpoint store (the same steps as the 20,000-file figure,
-// bench/checkpoints.mjs) and the real @-mention file list (`git ls-files`, src/features/mentions/core) ranked
-// as the picker ranks it. Prints figures, writes bench-results/bigworkspace.json for bench/run.mjs's table;
-// asserts nothing.
+// bench/checkpoints.mjs), the real @-mention file list (`git ls-files`, src/features/mentions/core) ranked
+// as the picker ranks it, and a chat's worktree made and a 500-file change applied back (bench/worktrees.mjs).
+// Prints figures, writes bench-results/bigworkspace.json and bench-results/worktrees.json for bench/run.mjs's
+// table; asserts nothing. BENCH_PARTS=worktrees measures only the worktrees (bigworkspace.json is left as it is).
 import { loadavg, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,14 +15,16 @@ import { performance } from 'node:perf_hooks';
 import { tsImport } from 'tsx/esm/api';
 import { fmt, measureCheckpoints, median, mib, timed } from './checkpoints.mjs';
 import { diskBytes, makeMonorepo } from './generatedWorkspace.mjs';
-import { bigWorkspaceRows, formatRow } from './rows.mjs';
+import { bigWorkspaceRows, formatRow, worktreeRows } from './rows.mjs';
 import { bundledRanking } from './bundledRanking.mjs';
+import { measureWorktrees } from './worktrees.mjs';
 
 const FILES = Number(process.env.BENCH_FILES ?? 200_000);
 const CHANGED = 100;
 const QUERIES = ['', 'serv', 'pkg12/view', 'zzzz'];
 const QUERY_RUNS = 7;
 const LIMIT = 50;
+const PARTS = (process.env.BENCH_PARTS ?? 'checkpoints,mentions,worktrees').split(',');
 
 const { MAX_INDEXED_FILES, findGit, listGitFiles } = await tsImport(
   '../src/features/mentions/core/gitFileList.ts',
@@ -141,6 +144,22 @@ async function main() {
     console.log(
       `Big workspace: ${FILES.toLocaleString('en')} files written and committed in ${fmt(made.ms)}, ${mib(workspaceBytes)} on disk with its .git (load ${loads.join(' → ')})`,
     );
+    const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'bench-results');
+    mkdirSync(out, { recursive: true });
+    if (PARTS.includes('worktrees')) {
+      const worktrees = await measureWorktrees(workspace, paths, root);
+      loads.push(load());
+      writeFileSync(
+        join(out, 'worktrees.json'),
+        `${JSON.stringify({ date: new Date().toISOString(), loadAverage: [...loads], ...worktrees }, null, 2)}\n`,
+      );
+      for (const row of worktreeRows(JSON.parse(readFileSync(join(out, 'worktrees.json'), 'utf8')))) {
+        console.log(formatRow(row));
+      }
+    }
+    if (!PARTS.includes('checkpoints') || !PARTS.includes('mentions')) {
+      return;
+    }
     const checkpoints = await measureCheckpoints(workspace, join(root, 'storage'), 'build/', () => {
       const step = Math.max(1, Math.floor(paths.length / CHANGED));
       let edited = 0;
@@ -153,8 +172,6 @@ async function main() {
     loads.push(load());
     const mentions = await measureMentions(workspace);
     loads.push(load());
-    const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'bench-results');
-    mkdirSync(out, { recursive: true });
     writeFileSync(
       join(out, 'bigworkspace.json'),
       `${JSON.stringify({ date: new Date().toISOString(), files: FILES, writeMs: made.ms, workspaceBytes, loadAverage: loads, checkpoints, mentions }, null, 2)}\n`,

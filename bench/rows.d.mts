@@ -3,3 +3,4 @@ export type Row = [string, string, string, string, boolean | undefined, string?]
 export function formatRow(row: Row): string;
 export function reopenRows(reopen: unknown, problem?: string): Row[];
 export function hostMemoryRows(figures: unknown, problem?: string): Row[];
+export function statusIdleRows(idle: unknown): Row[];

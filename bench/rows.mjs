@@ -296,3 +296,62 @@ export function activationRows(activation, problem) {
     ],
   ];
 }
+
+/**
+ * The worktree rows, from the last `BENCH_ONLY=bigworkspace` run (bench/worktrees.mjs writes
+ * bench-results/worktrees.json): a chat's worktree made, and a 500-file change applied back.
+ */
+export function worktreeRows(worktrees) {
+  if (!worktrees) {
+    return [
+      [
+        "a chat's worktree of the 200,000-file workspace; a 500-file change applied back",
+        'n/a',
+        'git worktree add; git diff | git apply',
+        '—',
+        undefined,
+        'BENCH_ONLY=bigworkspace npm run bench measures it (minutes)',
+      ],
+    ];
+  }
+  const size = `${worktrees.files.toLocaleString('en-US')}-file workspace`;
+  const when = `run of ${worktrees.date}, load average ${worktrees.loadAverage.join(' → ')}`;
+  return [
+    [
+      `a chat's worktree of the ${size} (git worktree add with no hook or driver, outside the repository)`,
+      ms(worktrees.createMs),
+      `plain git worktree add of the same commit: ${ms(worktrees.plainCreateMs)}`,
+      '—',
+      undefined,
+      when,
+    ],
+    [
+      `Apply of a ${worktrees.changed}-file change from a worktree of the ${size} (three-way, each file checked)`,
+      `${ms(worktrees.planMs + worktrees.writeMs)} (plan ${ms(worktrees.planMs)}, write ${ms(worktrees.writeMs)}; ${worktrees.written} files written)`,
+      `git diff | git apply of the same change: ${ms(worktrees.gitApplyMs)}`,
+      '—',
+      undefined,
+      `the plan snapshots both work trees (a stat of every file, in a scratch index) before merging; ${when}`,
+    ],
+  ];
+}
+
+/** The idle cost of chats' status (bench/statusIdle.ts writes bench-results/statusidle.json). */
+export function statusIdleRows(idle) {
+  if (!idle) {
+    return [['idle cost of ten running chats’ status', 'n/a', 'zero chats', 'no timer', undefined, 'BENCH_ONLY=statusidle npm run bench']];
+  }
+  const others = (run) => run.wakeUps - (run.lockHeartbeats ?? 0);
+  const text = (run) =>
+    `${run.wakeUps} timer wake-ups (${run.lockHeartbeats ?? 0} of them the chat files' lock refresh), ${run.timersCreated} timers made, host CPU ${ms(run.cpuMs)} over ${(run.windowMs / 1000).toFixed(0)} s`;
+  return [
+    [
+      `idle cost of ${idle.running.chats} running chats’ status (turns waiting on the agent, nothing streaming)`,
+      text(idle.running),
+      `${idle.none.chats} chats running: ${text(idle.none)}`,
+      'no timer of the status while nothing changes',
+      others(idle.running) <= others(idle.none) && idle.running.timersCreated <= idle.none.timersCreated,
+      `the extension host's process alone (the agents are their own); the lock refresh is the journal's, every 20 s for all chats; load average ${idle.loadAverage.join(' → ')}; run of ${idle.date}`,
+    ],
+  ];
+}

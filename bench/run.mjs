@@ -16,6 +16,8 @@ import { streamingRows } from './streamRows.mjs';
 import {
   activationRows,
   bigWorkspaceRows,
+  statusIdleRows,
+  worktreeRows,
   formatRow,
   hostMemoryRows,
   latencyRows,
@@ -257,6 +259,8 @@ async function main() {
           'printed by bench/checkpoints.mjs when it is part of the bench script',
         ],
     ...bigWorkspaceRows(readJson('bigworkspace.json')),
+    ...worktreeRows(readJson('worktrees.json')),
+    ...statusIdleRows(readJson('statusidle.json')),
     ...activationRows(activation, activationProblem),
     [
       'dist/webview.js (minified)',

@@ -50,7 +50,7 @@ import { terminalsContribution } from './features/terminals/chat/terminalsContri
 import { VsCodeTerminals } from './features/terminals/vscode/vscodeTerminals';
 import { worktreesFeature, type WorktreesFeature } from './features/worktrees/vscode';
 import type { ChatViewRefs } from './vscode/chatOnScreen';
-import { chatOnScreen, revealChat } from './vscode/chatOnScreen';
+import { chatOnScreen, openChat, revealChat } from './vscode/chatOnScreen';
 import { OnFirstUse } from './vscode/lazyBundles';
 import type { WriteReview } from './vscode/workspaceFileSystem';
 import type { ChatBase } from './chatBase';
@@ -101,6 +101,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
   );
   const { rules, permissions } = permissionsFeature(base, viewRef, writeReviews);
   const elicitations = elicitationFeature(base, viewRef);
+  const diagnostics = new VsCodeDiagnostics();
   const worktrees = base.own(
     worktreesFeature({
       context: base.context,
@@ -110,6 +111,9 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
         await viewRef.current?.reveal();
         await viewRef.chat?.newChat();
       },
+      openChat: (chatId) => openChat(viewRef, chatId),
+      agents: () => (viewRef.chat?.agentsOffered ?? []).map((agent) => ({ id: agent.id, label: agent.label })),
+      diagnostics,
     }),
   );
   const { current, ...checkpoints } = checkpointsFeature(base, worktrees);
@@ -124,7 +128,7 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
     contributions: [
       checkpointsContribution(checkpoints.changes),
       editReviewContribution(writeReviews),
-      problemsContribution(new VsCodeDiagnostics()),
+      problemsContribution(diagnostics),
       elicitationContribution(elicitations),
       terminalsContribution(terminals),
       mentionsContribution(mentions),

@@ -10,6 +10,7 @@ import type { PromptBlock } from '../core/session/promptBlocks';
 import type { ThreadEvent } from '../core/thread/threadTypes';
 import type { AttachmentRef, ViewMessage, ViewState } from '../protocol';
 import type { AgentPool } from './agentPool';
+import type { ChatActivity } from './chatActivity';
 import type { ChatCollection } from './chatCollection';
 import type { ChatTurns } from './chatTurns';
 import type { Conversation, SessionPlace, TurnPreparation } from './conversation';
@@ -49,6 +50,8 @@ export interface ChatContext {
   chatOfSession(sessionId: string): string | undefined;
   /** What a contribution says of a chat (`sessionPlace`, `waitingFor`) changed: the chat list and its status follow. */
   chatChanged(chatId: string): void;
+  /** Every chat's status (running, waiting for the user, unread, failed), read by a feature that lists chats. */
+  readonly activity: Pick<ChatActivity, 'state' | 'detail' | 'onDidChange'>;
 }
 
 /**

@@ -197,6 +197,7 @@ export class ChatController implements Disposable {
       windowChatId: () => this.windowChatId,
       chatOfSession: (sessionId) => this.chatOfSession(sessionId),
       chatChanged: (chatId) => this.activity.changed(chatId),
+      activity: this.activity,
     };
   }
 

@@ -56,6 +56,8 @@ export const WORKTREE_ACTIONS = [
   'discard',
   /** The worktree's changes in the multi-file diff editor. */
   'show_changes',
+  /** "Ask several agents…": one prompt to several agents, each in a new worktree chat, and their comparison. */
+  'ask_several',
 ] as const;
 
 export const WorktreeActionSchema = z.object({

@@ -5,49 +5,32 @@
  * Apply; Apply brings one back, and the other's clash on the same line opens in the merge editor.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { sendPrompt, showChats, UI_TIMEOUT, waitForTurnStatus } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
+import { userRepo, type UserRepo } from './support/userRepo';
 import { until } from '../support/until';
 
 const ORIGINAL = 'one\ntwo\nthree\n';
 
 describe('worktree chats in the real VS Code', () => {
+  let user: UserRepo;
   let root: string;
   let repo: string;
-  const git = (args: readonly string[]): string =>
-    execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
-  const userView = () => ({
-    status: git(['--no-optional-locks', 'status', '--porcelain', '--untracked-files=all']),
-    head: git(['rev-parse', 'HEAD']),
-    stash: git(['stash', 'list']),
-    file: readFileSync(join(repo, 'app.txt'), 'utf8'),
-  });
+  const git = (args: readonly string[]): string => user.git(args);
+  const userView = () => user.userView();
 
   const chat = useWorkbench(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-e2e-worktrees-')));
-    repo = join(root, 'project');
-    mkdirSync(repo);
-    git(['init', '-q', '-b', 'main']);
-    git(['config', 'user.name', 'Test User']);
-    git(['config', 'user.email', 'user@example.invalid']);
-    writeFileSync(join(repo, 'app.txt'), ORIGINAL);
-    git(['add', '-A']);
-    git(['commit', '-q', '-m', 'first']);
+    user = userRepo('acp-e2e-worktrees-', ORIGINAL);
+    ({ root, repo } = user);
     const hook = join(repo, '.git', 'hooks', 'post-checkout');
     writeFileSync(hook, `#!/bin/sh\necho ran > "${join(root, 'HOOK-MARKER')}"\n`);
     chmodSync(hook, 0o755);
     return { workspace: repo, layout: { width: 1400, height: 900, sidebarWidth: 300 } };
   });
-  after(() => {
-    if (root) {
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
+  after(() => user?.dispose());
 
   /** "ACP: New Chat in Worktree", its name taken as suggested; resolves with the branch the bar shows. */
   async function newWorktreeChat(page: Page, frame: Frame): Promise<string> {
@@ -101,8 +84,26 @@ describe('worktree chats in the real VS Code', () => {
     await waitForTurnStatus(chat.frame, firstTurn, 'completed');
     assert.equal(readFileSync(join(firstFolder, 'app.txt'), 'utf8'), 'one\ntwo\nfirst agent\n');
     await chat.frame.locator('.worktree-bar vscode-button', { hasText: 'Apply to Workspace' }).click();
-    await page.locator('.merge-editor').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const merge = page.locator('.merge-editor').first();
+    await merge.waitFor({ state: 'visible', timeout: 60_000 });
     assert.match(readFileSync(join(repo, 'app.txt'), 'utf8'), /<<<<<<<[\s\S]*second agent[\s\S]*first agent[\s\S]*>>>>>>>/);
+    // Settled: each pane shows its text — the workspace's side, the worktree's side and the result.
+    await until(
+      async () => {
+        // The editor draws spaces as no-break spaces.
+        const panes = (await merge.locator('.monaco-editor .view-lines').allInnerTexts()).map((text) =>
+          text.replace(/\u00a0/g, ' '),
+        );
+        return (
+          panes.length >= 3 &&
+          panes.some((text) => text.includes('second agent') && !text.includes('first agent')) &&
+          panes.some((text) => text.includes('first agent') && !text.includes('second agent')) &&
+          panes.every((text) => text.includes('one'))
+        );
+      },
+      'the merge editor’s input and result panes to show their text',
+      60_000,
+    );
     await page.screenshot({ path: join(resultsDir(), 'worktree-e2e-merge.png') });
   });
 });

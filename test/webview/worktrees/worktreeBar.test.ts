@@ -68,12 +68,18 @@ describe('webview: a chat in its own worktree, and every chat’s status in the 
     await page.host(snapshot({}, { worktreeOffer: { available: true } }));
     const bar = page.page.getByRole('region', { name: 'Worktree' });
     const start = bar.locator('vscode-button', { hasText: 'Start in a new worktree' });
+    const several = bar.locator('vscode-button', { hasText: 'Ask several agents…' });
     await start.click();
-    assert.deepEqual(await page.postedOf('worktree_action'), [{ type: 'worktree_action', action: 'create' }]);
+    await several.click();
+    assert.deepEqual(await page.postedOf('worktree_action'), [
+      { type: 'worktree_action', action: 'create' },
+      { type: 'worktree_action', action: 'ask_several' },
+    ]);
     await page.host(
       snapshot({}, { worktreeOffer: { available: false, reason: 'Worktrees are not used in Restricted Mode: trust the workspace first.' } }),
     );
     assert.equal(await start.getAttribute('disabled'), '');
+    assert.equal(await several.getAttribute('disabled'), '', 'no agents asked in Restricted Mode either');
     assert.match((await bar.locator('.worktree-note').textContent()) ?? '', /Restricted Mode/);
     await page.host(snapshot({ entries: [message('user', 'u1', 'hello')] }, { worktreeOffer: { available: true } }));
     assert.equal(await bar.isVisible(), false);

@@ -12,7 +12,8 @@ export interface WorktreeBarState {
 /**
  * Under the header: the branch and the worktree a chat works in, what it holds against its base
  * (+/− lines in N files) and the steps to bring the work back — Apply to Workspace, Commit on its
- * branch, Open in a new window, Discard. For an empty chat in a repository: "Start in a new worktree".
+ * branch, Open in a new window, Discard. For an empty chat in a repository: "Start in a new worktree"
+ * and "Ask several agents…".
  */
 export class WorktreeBar {
   readonly element = el('div', 'worktree-bar');
@@ -102,9 +103,17 @@ export class WorktreeBar {
       title: 'Work on a branch of its own, in a folder beside the repository: the workspace stays as it is',
       onClick: () => this.act('create'),
     });
-    start.toggleAttribute('disabled', !offer.available);
+    const several = button('Ask several agents…', {
+      icon: 'organization',
+      secondary: true,
+      title: 'Send one prompt to several agents, each in a worktree of its own, and compare what they did',
+      onClick: () => this.act('ask_several'),
+    });
+    for (const step of [start, several]) {
+      step.toggleAttribute('disabled', !offer.available);
+    }
     this.element.replaceChildren(
-      el('div', 'worktree-steps', start),
+      el('div', 'worktree-steps', start, several),
       ...(offer.available || !offer.reason ? [] : [el('div', 'worktree-note', offer.reason)]),
     );
     this.element.classList.toggle('worktree-offer', true);

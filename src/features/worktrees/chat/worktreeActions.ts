@@ -6,6 +6,7 @@ import { applyToFolder, undoApply, type ApplyOutcome } from '../core/applyToFold
 import { worktreeChanges } from '../core/worktreeChanges';
 import { WorktreeError } from '../core/worktreeCreation';
 import { worktreeName } from '../core/worktreeFolder';
+import type { WorktreeRecord } from '../core/worktreeRecords';
 import { commitWorktree } from '../core/worktreeUpkeep';
 import type { WorktreeChats } from './worktreeChats';
 import type { WorktreeUi } from './worktreeUi';
@@ -31,7 +32,7 @@ export class WorktreeActions {
   ) {}
 
   /** Starts the empty chat in a new worktree of `folder`'s repository, named as the user says. */
-  async create(chat: Conversation, folder: string, name?: string): Promise<boolean> {
+  async create(chat: Conversation, folder: string, name?: string, group?: string): Promise<boolean> {
     if (chat.thread.snapshot().entries.length > 0) {
       throw new WorktreeError('A chat that has started stays where it is: start a new chat in a worktree.');
     }
@@ -45,7 +46,7 @@ export class WorktreeActions {
     if (chosen === undefined) {
       return false;
     }
-    const created = await this.worktrees.create(chat.id, chosen, folder);
+    const created = await this.worktrees.create(chat.id, chosen, folder, group);
     // Its unused session (opened in the workspace folder) goes: the next one opens in the worktree.
     chat.changeAgent(chat.agentId);
     const skipped = created.included.skipped;
@@ -124,27 +125,57 @@ export class WorktreeActions {
    * the user says so. Resolves whether it was removed.
    */
   async discard(chatId: string, options: { readonly forget: boolean } = { forget: false }): Promise<boolean> {
-    const record = this.worktrees.record(chatId);
-    if (!record) {
-      return false;
+    return (await this.discardEach([chatId], options)) === 1;
+  }
+
+  /**
+   * Removes the worktrees and branches of `chatIds` ("Discard the rest" of a group): one question, naming
+   * each worktree whose unapplied work would be lost, and none when nothing would be. Resolves with how
+   * many were removed.
+   */
+  async discardEach(chatIds: readonly string[], options: { readonly forget: boolean } = { forget: false }): Promise<number> {
+    const records = chatIds.flatMap((chatId) => this.worktrees.record(chatId) ?? []);
+    if (records.length === 0) {
+      return 0;
     }
+    const losses = await Promise.all(records.map((record) => this.loss(record)));
+    const lost = records.flatMap((record, i) => (losses[i] === undefined ? [] : [{ record, loss: losses[i] }]));
+    if (lost.length > 0) {
+      const [only] = records;
+      const message =
+        records.length === 1 && only
+          ? `Discard the worktree ${path.basename(only.folder)} and its branch ${only.branch}?`
+          : `Discard ${records.length} worktrees and their branches?`;
+      const detail =
+        records.length === 1
+          ? lost[0]!.loss
+          : lost.map(({ record, loss }) => `${path.basename(record.folder)}: ${loss}`).join('\n');
+      if ((await this.ui.confirm(message, detail, [DISCARD])) !== DISCARD) {
+        return 0;
+      }
+    }
+    let removed = 0;
+    for (const record of records) {
+      await this.worktrees.discard(record.chatId, options);
+      removed++;
+    }
+    return removed;
+  }
+
+  /** What a Discard of the worktree would lose, in words; undefined: nothing unapplied. */
+  private async loss(record: WorktreeRecord): Promise<string | undefined> {
     const changes = await worktreeChanges(await this.worktrees.git(), record, this.worktrees.scratchDir).catch(
       (error: unknown) => {
         this.logger.warn(`Could not read ${record.folder} before discarding it: ${String(error)}`);
         return undefined;
       },
     );
-    if (changes === undefined || changes.unapplied) {
-      const what = changes
-        ? `It holds ${count(changes.files.length, 'changed file')} that were never applied: they will be lost.`
-        : 'Its changes could not be read: whatever it holds will be lost.';
-      const choice = await this.ui.confirm(`Discard the worktree ${path.basename(record.folder)} and its branch ${record.branch}?`, what, [DISCARD]);
-      if (choice !== DISCARD) {
-        return false;
-      }
+    if (changes === undefined) {
+      return 'Its changes could not be read: whatever it holds will be lost.';
     }
-    await this.worktrees.discard(chatId, options);
-    return true;
+    return changes.unapplied
+      ? `It holds ${count(changes.files.length, 'changed file')} that ${changes.files.length === 1 ? 'was never applied: it' : 'were never applied: they'} will be lost.`
+      : undefined;
   }
 
   async openWindow(chatId: string): Promise<void> {

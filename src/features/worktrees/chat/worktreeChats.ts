@@ -4,6 +4,7 @@ import type { SessionPlace } from '../../../chat/conversation';
 import type { Logger } from '../../../core/ports';
 import { Emitter, type Disposable } from '../../../core/util/disposable';
 import { SerialQueue } from '../../../core/util/serialQueue';
+import type { TreeFileChange } from '../../../core/git/treeDiff';
 import type { WorktreeChangesInfo, WorktreeInfo } from '../../../protocol';
 import { RepoGit } from '../core/repoGit';
 import { worktreeChanges, type WorktreeChanges } from '../core/worktreeChanges';
@@ -29,9 +30,14 @@ export interface WorktreeChatsHost {
   readonly logger: Logger;
 }
 
+/** How many of a worktree's changed files are kept listed (the counts cover them all). */
+export const MAX_LISTED_FILES = 1_000;
+
 /** What is known of a worktree beside its record: counted changes, a problem, a step under way. */
 interface WorktreeState {
   changes?: WorktreeChangesInfo;
+  /** The files counted in `changes` (the first `MAX_LISTED_FILES`), for the comparison of a group. */
+  files?: readonly TreeFileChange[];
   problem?: string;
   busy?: string;
 }
@@ -100,6 +106,12 @@ export class WorktreeChats implements Disposable {
       ...(!record.discarded && state.problem ? { problem: state.problem } : {}),
       ...(state.busy ? { busy: state.busy } : {}),
     };
+  }
+
+  /** The worktree's changes as last counted (undefined: not counted yet). */
+  changes(chatId: string): { readonly counts: WorktreeChangesInfo; readonly files: readonly TreeFileChange[] } | undefined {
+    const state = this.states.get(chatId);
+    return state?.changes && { counts: state.changes, files: state.files ?? [] };
   }
 
   /** Where the chat's agent works: its worktree, and only there. */
@@ -189,6 +201,7 @@ export class WorktreeChats implements Disposable {
             removed: changes.removed,
             unapplied: changes.unapplied,
           },
+          files: changes.files.slice(0, MAX_LISTED_FILES),
           problem: undefined,
         });
         return changes;

@@ -34,6 +34,14 @@ export interface WorktreeUi {
   showChanges(record: WorktreeRecord, files: readonly TreeFileChange[]): Promise<void>;
   /** Opens `folder` in a new window. */
   openWindow(folder: string): Promise<void>;
+  /**
+   * Lets the user choose the agents a prompt goes to (`bounds.min` to `bounds.max`, said in the picker);
+   * their ids, or undefined (cancelled).
+   */
+  pickAgents(
+    agents: readonly { readonly id: string; readonly label: string }[],
+    bounds: { readonly min: number; readonly max: number },
+  ): Promise<readonly string[] | undefined>;
   /** Lets the user pick leftover worktrees to remove; those picked. */
   pickLeftovers(leftovers: readonly LeftoverWorktree[]): Promise<readonly LeftoverWorktree[]>;
 }

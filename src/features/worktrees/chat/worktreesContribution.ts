@@ -3,6 +3,7 @@ import { chatOf } from '../../../chat/chatCommands';
 import type { Conversation } from '../../../chat/conversation';
 import type { ViewSlot } from '../../../chat/viewSlot';
 import type { WorktreeAction, WorktreeOffer } from '../../../protocol';
+import type { AgentGroups } from './agentGroups';
 import type { WorktreeActions } from './worktreeActions';
 import type { WorktreeChats } from './worktreeChats';
 
@@ -66,6 +67,7 @@ export function worktreesContribution(
   actions: WorktreeActions,
   offers: WorktreeOffers,
   starter?: WorktreeStarter,
+  groups?: AgentGroups,
 ): ChatContributionFactory {
   return (context) => {
     const { presenter } = context;
@@ -82,6 +84,8 @@ export function worktreesContribution(
     const subscription = worktrees.onDidChange(changed);
     const folderOf = (chat: Conversation): string => context.sessions.place(chat).cwd;
     starter?.bind(context, (chat) => actions.create(chat, folderOf(chat)));
+    // A group starts from the workspace folder a new chat would (never from a worktree chat's worktree).
+    groups?.bind(context, () => context.sessions.folderForNewChat() ?? context.sessions.place().cwd);
     const offerFor = (chat: Conversation): WorktreeOffer | undefined => {
       if (worktrees.record(chat.id) || chat.thread.snapshot().entries.length > 0) {
         return undefined;
@@ -107,7 +111,7 @@ export function worktreesContribution(
       },
       threadEvent: (chat, event) => {
         if (event.type === 'turn_ended' && worktrees.record(chat.id)) {
-          void worktrees.refresh(chat.id);
+          void worktrees.refresh(chat.id).then(() => groups?.checkProblems(chat.id));
         }
         if (event.type === 'turn_started') {
           titles.set(chat.id, chat.title);
@@ -125,9 +129,11 @@ export function worktreesContribution(
           }
           titles.delete(chatId);
         }
+        groups?.chatsDeleted();
       },
       viewMessages: {
-        worktree_action: ({ action }, view) => act(action, view, context, actions, folderOf),
+        worktree_action: ({ action }, view) =>
+          action === 'ask_several' ? askSeveral(groups) : act(action, view, context, actions, folderOf),
       },
       dispose: () => subscription.dispose(),
     };
@@ -139,9 +145,17 @@ function withWorktree(worktrees: WorktreeChats, chatId: string): { worktree?: Re
   return worktree ? { worktree } : {};
 }
 
+/** "Ask several agents…" from the empty chat's button. */
+async function askSeveral(groups: AgentGroups | undefined): Promise<void> {
+  if (!groups) {
+    throw new Error('Asking several agents is not available here.');
+  }
+  await groups.ask();
+}
+
 /** A step the view asked for on its chat's worktree. */
 async function act(
-  action: WorktreeAction,
+  action: Exclude<WorktreeAction, 'ask_several'>,
   view: ViewSlot,
   context: ChatContext,
   actions: WorktreeActions,

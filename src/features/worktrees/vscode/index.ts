@@ -8,11 +8,15 @@ import type { UserPrompts } from '../../../vscode/userPrompts';
 import { readCommitFiles } from '../core/blobs';
 import { originPlace } from '../core/worktreeChanges';
 import { WorktreeLocks } from '../core/worktreeLocks';
+import { AgentGroups, type GroupAgent } from '../chat/agentGroups';
+import type { ComparisonDiagnostics } from '../chat/groupComparison';
 import { findLeftovers, offerCleanup } from '../chat/leftoverWorktrees';
 import { WorktreeActions } from '../chat/worktreeActions';
 import { WorktreeChats, type WorktreeChatsHost } from '../chat/worktreeChats';
 import { RepositoryOffers } from '../chat/worktreeOffers';
 import { worktreesContribution, WorktreeStarter } from '../chat/worktreesContribution';
+import { ComparisonTree } from './comparisonView';
+import { registerGroupCommands } from './groupCommands';
 import { VsCodeWorktreeUi } from './vscodeWorktreeUi';
 
 /** The command that starts a new chat in a worktree of its own. */
@@ -27,11 +31,19 @@ export interface WorktreesFeatureDeps {
   readonly logger: Logger;
   /** Opens a new, empty chat as the window's chat and shows it. */
   readonly newChat: () => Promise<void>;
+  /** Shows chat `chatId` (its tab, or the sidebar switched to it). */
+  readonly openChat: (chatId: string) => Promise<void>;
+  /** The agents configured now (for "Ask several agents…"). */
+  readonly agents: () => readonly GroupAgent[];
+  /** VS Code's Problems, counted for a group's changed files. */
+  readonly diagnostics?: ComparisonDiagnostics;
 }
 
 export interface WorktreesFeature extends vscode.Disposable {
   readonly contribution: ChatContributionFactory;
   readonly worktrees: WorktreeChats;
+  /** The groups of "Ask several agents…" and their comparison. */
+  readonly groups: AgentGroups;
   /** The folders of the chats' worktrees (live ones): checkpointed like workspace folders. */
   folders(): string[];
 }
@@ -67,15 +79,31 @@ export function worktreesFeature(deps: WorktreesFeatureDeps): WorktreesFeature {
   const actions = new WorktreeActions(worktrees, ui, logger);
   const offers = new RepositoryOffers(worktrees, host.trusted);
   const starter = new WorktreeStarter();
+  const groups = new AgentGroups({
+    worktrees,
+    actions,
+    ui,
+    logger,
+    storageDir: host.storageDir,
+    trusted: host.trusted,
+    agents: deps.agents,
+    ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
+    // Called only once a group started, long after the tree below is made.
+    reveal: () => void comparison.reveal(),
+  });
+  const comparison = new ComparisonTree(groups);
   const subscriptions: vscode.Disposable[] = [
     vscode.workspace.onDidGrantWorkspaceTrust(() => offers.forget()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => offers.forget()),
     vscode.commands.registerCommand(NEW_CHAT_IN_WORKTREE, () => newChatInWorktree(deps, starter, ui)),
+    ...registerGroupCommands({ groups, worktrees, ui, logger, openChat: deps.openChat }),
+    comparison,
   ];
   void cleanupLater(worktrees, actions, ui, starter, host, logger);
   return {
-    contribution: worktreesContribution(worktrees, actions, offers, starter),
+    contribution: worktreesContribution(worktrees, actions, offers, starter, groups),
     worktrees,
+    groups,
     folders: () =>
       worktrees
         .allRecords()
@@ -83,6 +111,7 @@ export function worktreesFeature(deps: WorktreesFeatureDeps): WorktreesFeature {
         .map((record) => record.folder),
     dispose: () => {
       subscriptions.forEach((subscription) => subscription.dispose());
+      groups.dispose();
       ui.dispose();
       worktrees.dispose();
       locks.dispose();

@@ -100,6 +100,21 @@ export class VsCodeWorktreeUi implements WorktreeUi, vscode.Disposable {
     await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(folder), { forceNewWindow: true });
   }
 
+  async pickAgents(
+    agents: readonly { readonly id: string; readonly label: string }[],
+    bounds: { readonly min: number; readonly max: number },
+  ): Promise<readonly string[] | undefined> {
+    const picked = await vscode.window.showQuickPick(
+      agents.map((agent) => ({ label: agent.label, ...(agent.id === agent.label ? {} : { description: agent.id }), agent })),
+      {
+        canPickMany: true,
+        title: `Ask several agents: choose ${bounds.min} to ${bounds.max}`,
+        placeHolder: `Each chosen agent gets the prompt in a worktree of its own (${bounds.min} to ${bounds.max} agents)`,
+      },
+    );
+    return picked?.map((item) => item.agent.id);
+  }
+
   async pickLeftovers(leftovers: readonly LeftoverWorktree[]): Promise<readonly LeftoverWorktree[]> {
     const picked = await vscode.window.showQuickPick(
       leftovers.map((leftover) => ({

@@ -14,6 +14,9 @@ export class ScriptedWorktreeUi implements WorktreeUi {
   readonly informs: string[] = [];
   readonly conflicts: AppliedFile[][] = [];
   readonly windows: string[] = [];
+  /** The agents the next `pickAgents` picks (undefined: cancelled); what it was offered is recorded. */
+  agentsPicked: readonly string[] | undefined = [];
+  readonly agentPickers: { offered: string[]; bounds: { min: number; max: number } }[] = [];
   readonly writer = diskWriter;
 
   async ask(_prompt: string, value: string): Promise<string | undefined> {
@@ -34,6 +37,13 @@ export class ScriptedWorktreeUi implements WorktreeUi {
   async showChanges(): Promise<void> {}
   async openWindow(folder: string): Promise<void> {
     this.windows.push(folder);
+  }
+  async pickAgents(
+    agents: readonly { readonly id: string }[],
+    bounds: { readonly min: number; readonly max: number },
+  ): Promise<readonly string[] | undefined> {
+    this.agentPickers.push({ offered: agents.map((agent) => agent.id), bounds: { ...bounds } });
+    return this.agentsPicked;
   }
   async pickLeftovers(leftovers: readonly LeftoverWorktree[]): Promise<readonly LeftoverWorktree[]> {
     return leftovers;
