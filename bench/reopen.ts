@@ -21,7 +21,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
-import { openChat, runCommand, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
+import { openChat, runCommand, sendPrompt, showChats, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
 import { bareRoundTrips, hostRoundTrips, roundTrips, type FloorTrip, type RoundTrip } from './roundTrip';
 import { formatRow, reopenRows } from './rows.mjs';
@@ -231,7 +231,7 @@ async function openLongChat(page: Page, userDataDir: string): Promise<Frame> {
   await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
   const chat = await openChat(page);
-  await chat.getByRole('button', { name: 'Show chats' }).click();
+  await showChats(page, chat);
   await chat
     .getByRole('button', { name: new RegExp(TITLE) })
     .first()
@@ -260,7 +260,7 @@ const ECHO_EXTENSION = join(dirname(fileURLToPath(import.meta.url)), 'fixtures',
 
 /** Shows the empty extension's view in the panel (the chat stays in the side bar) and returns its frame. */
 async function openEcho(page: Page): Promise<Frame> {
-  await runCommand(page, 'View: Show Bench Echo');
+  await runCommand(page, 'Bench Echo: Focus on Bench Echo View');
   return webviewFrame(page, async (frame) => (await frame.locator('#echo-input').count()) > 0, {
     timeout: UI_TIMEOUT,
   });
@@ -282,6 +282,10 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
     const hello = await sendPrompt(chat, 'hello');
     await waitForTurnStatus(chat, hello, 'completed', { timeout: 60_000 });
     const trips = withRoundTrips ? await roundTrips(chat, await openEcho(page)) : undefined;
+    if (withRoundTrips) {
+      // The empty extension's view in the panel would stay visible while the chat is hidden and shown.
+      await runCommand(page, 'View: Hide Panel');
+    }
     chat = await openLongChat(page, workbench.server.userDataDir).catch(async (error: unknown) => {
       await page.screenshot({ path: 'test-results/bench-reopen-failed.png' });
       throw error;

@@ -162,21 +162,20 @@ export function workbenchUrl(
 }
 
 /**
- * Payload pairs that load `extensionPath` (and any `otherExtensionPaths`) as development extensions,
- * optionally run a tests module in the extension host, and set extension host environment variables.
- * Paths are on the server's file system.
+ * Payload pairs that load `extensionPath` as the development extension, optionally run a tests module in the
+ * extension host, and set extension host environment variables. Paths are on the server's file system. One
+ * development extension only: the remote extension host loads the last `extensionDevelopmentPath` it is
+ * given, so a second one replaced ours (install any other extension in the server's extensions folder:
+ * test/e2e/support/workbench.ts, `otherExtensions`).
  * @param {{ port: number }} server
- * @param {{ extensionPath: string, otherExtensionPaths?: string[], testsPath?: string, env?: Record<string, string> }} options
+ * @param {{ extensionPath: string, testsPath?: string, env?: Record<string, string> }} options
  * @returns {[string, string][]}
  */
-export function developmentPayload(server, { extensionPath, otherExtensionPaths = [], testsPath, env }) {
+export function developmentPayload(server, { extensionPath, testsPath, env }) {
   const remote = (/** @type {string} */ path) => `vscode-remote://127.0.0.1:${server.port}${resolve(path)}`;
   /** @type {[string, string][]} */
   const pairs = [
-    // The workbench collects every extensionDevelopmentPath pair.
-    ...[extensionPath, ...otherExtensionPaths].map(
-      (path) => /** @type {[string, string]} */ (['extensionDevelopmentPath', remote(path)]),
-    ),
+    ['extensionDevelopmentPath', remote(extensionPath)],
     ['skipWelcome', 'true'],
   ];
   if (testsPath) {

@@ -6,6 +6,8 @@
  *   const wb = await startWorkbench();
  *   try { await openAcpView(wb.page); … } finally { await wb.stop(); }
  */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startCodeServer, type CodeServer } from '../../../scripts/codeServer.mjs';
@@ -30,7 +32,11 @@ export interface StartWorkbenchOptions {
   readonly settings?: Record<string, unknown>;
   /** Environment variables for the extension host. */
   readonly env?: Record<string, string>;
-  /** More development extensions to load beside this one (folders on this machine). */
+  /**
+   * More extensions to load beside this one (folders on this machine), installed in the server's
+   * extensions folder: the remote extension host loads one development extension only (the last
+   * `extensionDevelopmentPath` the workbench passes), so a second one there would replace ours.
+   */
   readonly otherExtensions?: readonly string[];
   /** Print workbench log lines as they arrive (default: only keep them in `logs`). */
   readonly printLogs?: boolean;
@@ -51,14 +57,14 @@ export async function startWorkbench(options: StartWorkbenchOptions = {}): Promi
   await ensureCodeServer({ quiet: true });
   chromiumPath(); // fails now, with the apt-get line, rather than after the server started
   const workspace = options.workspace ?? sampleWorkspace;
-  const server = await startCodeServer({ workspace, settings: options.settings });
+  const extensionsDir = installedExtensions(options.otherExtensions ?? []);
+  const server = await startCodeServer({ workspace, settings: options.settings, extensionsDir });
   try {
     const workbench = await openWorkbench({
       server,
       folder: workspace,
       payload: developmentPayload(server, {
         extensionPath: repoRoot,
-        otherExtensionPaths: [...(options.otherExtensions ?? [])],
         env: options.env,
       }),
       onLog: options.printLogs ? (log) => console.log(`[workbench ${log.type}] ${log.text}`) : () => {},
@@ -76,10 +82,38 @@ export async function startWorkbench(options: StartWorkbenchOptions = {}): Promi
         stopped = true;
         await workbench.close();
         await server.stop();
+        removeExtensions(extensionsDir);
       },
     };
   } catch (error) {
     await server.stop();
+    removeExtensions(extensionsDir);
     throw error;
+  }
+}
+
+/**
+ * A fresh extensions folder holding a copy of each of `folders` under the name VS Code gives an installed
+ * extension (publisher.name-version), or undefined for none (the server then makes its own).
+ */
+function installedExtensions(folders: readonly string[]): string | undefined {
+  if (folders.length === 0) {
+    return undefined;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'acp-e2e-extensions-'));
+  for (const folder of folders) {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
+    cpSync(folder, join(dir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+  }
+  return dir;
+}
+
+function removeExtensions(dir: string | undefined): void {
+  if (dir) {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
