@@ -68,6 +68,7 @@ export async function diagnoseAgent(
 ): Promise<AgentDiagnosis> {
   const started = performance.now();
   const stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  const sessionTimeoutMs = options.sessionTimeoutMs ?? stepTimeoutMs;
   const env = { ...(options.env ?? process.env), ...agent.env };
   const problems: DoctorProblem[] = [];
   const finish = (found: Omit<AgentDiagnosis, 'agent' | 'origin' | 'problems' | 'ms'>): AgentDiagnosis => ({
@@ -102,11 +103,7 @@ export async function diagnoseAgent(
       command: { command: agent.command, args: agent.args, env: agent.env, cwd: options.cwd },
       ports: refusingPorts,
       // The chat's own deadlines, each step given the check's time.
-      deadlines: {
-        startMs: stepTimeoutMs,
-        sessionMs: options.sessionTimeoutMs ?? stepTimeoutMs,
-        requestMs: stepTimeoutMs,
-      },
+      deadlines: { startMs: stepTimeoutMs, sessionMs: sessionTimeoutMs, requestMs: stepTimeoutMs },
       ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
       // Advertised as the chat does, so the agent lists the ways to sign in the chat's Sign in offers.
       terminalAuth: true,
