@@ -16,11 +16,12 @@ const BYTES = Number(process.env.BENCH_BYTES ?? 2_000_000);
 
 /** Trace event names → the kind of work a reader of a profile knows them by. */
 const KINDS = [
-  [/^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|v8\.run)/, 'script'],
+  // First: V8's GC events are named V8.GC… and would otherwise count as script.
+  [/GC/, 'gc'],
+  [/^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks)/, 'script'],
   [/^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet|InvalidateLayout|ScheduleStyleRecalculation)/, 'style'],
   [/^(Layout|UpdateLayerTree|LayoutShift)/, 'layout'],
   [/^(PrePaint|Paint|PaintImage|Layerize|UpdateLayer|CompositeLayers|Commit|Rasterize)/, 'paint'],
-  [/GC|GCEvent|MinorGC|MajorGC|BlinkGC/, 'gc'],
   [/^(ParseHTML|HTMLDocumentParser)/, 'parse HTML'],
 ];
 

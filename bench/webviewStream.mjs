@@ -8,6 +8,9 @@ import { CHAT_ID, streamingSnapshot, streamMessages } from './workloads.mjs';
 /** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
 const NAIVE_SAMPLES = 12;
 
+/** A host message with nothing in it: a frame stepped as the stream's, with nothing to render. */
+const EMPTY_MESSAGE = { type: 'thread_events', chatId: CHAT_ID, events: [] };
+
 /** Renders of the final text once after each stream: the baseline is their median over all runs. */
 export const ONCE_RENDERS = 5;
 
@@ -46,7 +49,6 @@ export async function streamOnce(browser, origin, text) {
     }
     // The frames' floor: as many stepped frames with nothing to render (what Chromium and the bench's own
     // stepping cost the renderer's main thread, whatever the page does).
-    const empty = { type: 'thread_events', chatId: CHAT_ID, events: [] };
     const idle = await withCpu(() =>
       page.evaluate(
         async ({ count, message }) => {
@@ -54,7 +56,7 @@ export async function streamOnce(browser, origin, text) {
             await window.__step(message);
           }
         },
-        { count: stream.result.frames.length, message: empty },
+        { count: stream.result.frames.length, message: EMPTY_MESSAGE },
       ),
     );
     const changing = await changingFramesCpu(page, stream.result.frames.length);
@@ -94,7 +96,6 @@ export async function streamOnce(browser, origin, text) {
  * stream's CPU above it is what its own DOM changes and script cost.
  */
 export async function changingFramesCpu(page, count) {
-  const empty = { type: 'thread_events', chatId: CHAT_ID, events: [] };
   return withCpu(() =>
     page.evaluate(
       async ({ count, message }) => {
@@ -105,7 +106,7 @@ export async function changingFramesCpu(page, count) {
           await window.__step(message);
         }
       },
-      { count, message: empty },
+      { count, message: EMPTY_MESSAGE },
     ),
   );
 }
