@@ -21,7 +21,14 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
-import { openChat, runCommand, sendPrompt, showChats, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
+import {
+  openChat,
+  runCommand,
+  sendPrompt,
+  showChats,
+  UI_TIMEOUT,
+  waitForTurnStatus,
+} from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
 import { bareRoundTrips, hostRoundTrips, roundTrips, type FloorTrip, type RoundTrip } from './roundTrip';
 import { formatRow, reopenRows } from './rows.mjs';
@@ -151,15 +158,20 @@ async function chatIframeVisible(page: Page): Promise<boolean> {
 /** Hides the view (its activity-bar item, clicked while selected, closes the sidebar). */
 async function hide(page: Page, chat: Frame, keep: boolean): Promise<void> {
   await toggleSidebar(page);
-  await page.waitForFunction(
-    () =>
-      ![...document.querySelectorAll('iframe.webview')].some((f) => {
-        const box = f.getBoundingClientRect();
-        return box.width > 0 && box.height > 0 && f.checkVisibility({ visibilityProperty: true });
-      }),
-    undefined,
-    { timeout: UI_TIMEOUT, polling: 50 },
-  );
+  await page
+    .waitForFunction(
+      () =>
+        ![...document.querySelectorAll('iframe.webview')].some((f) => {
+          const box = f.getBoundingClientRect();
+          return box.width > 0 && box.height > 0 && f.checkVisibility({ visibilityProperty: true });
+        }),
+      undefined,
+      { timeout: UI_TIMEOUT, polling: 50 },
+    )
+    .catch(async (error: unknown) => {
+      await page.screenshot({ path: 'test-results/bench-reopen-failed.png' });
+      throw error;
+    });
   if (!keep) {
     // The page is let go: wait until its frame is gone, so the next show builds a new one.
     const deadline = Date.now() + UI_TIMEOUT;
@@ -282,14 +294,15 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
     const hello = await sendPrompt(chat, 'hello');
     await waitForTurnStatus(chat, hello, 'completed', { timeout: 60_000 });
     const trips = withRoundTrips ? await roundTrips(chat, await openEcho(page)) : undefined;
-    if (withRoundTrips) {
-      // The empty extension's view in the panel would stay visible while the chat is hidden and shown.
-      await runCommand(page, 'View: Hide Panel');
-    }
     chat = await openLongChat(page, workbench.server.userDataDir).catch(async (error: unknown) => {
       await page.screenshot({ path: 'test-results/bench-reopen-failed.png' });
       throw error;
     });
+    if (withRoundTrips) {
+      // The empty extension's view in the panel (shown again by the reload) would stay visible while the
+      // chat is hidden and shown.
+      await runCommand(page, 'View: Hide Panel');
+    }
     const runs: ReopenRun[] = [];
     let hiddenRssMb: number | undefined;
     let hiddenHeapMb = Number.NaN;
