@@ -1,7 +1,7 @@
 import type { AgentClient } from '../core/connection/agentClient';
 import type { AgentSession } from '../core/session/agentSession';
 import { Emitter, type Disposable } from '../core/util/disposable';
-import { classifyError, describeErrorForLog } from '../core/connection/errors';
+import { AgentError, classifyError, describeErrorForLog } from '../core/connection/errors';
 import type { SessionParams } from '../core/connection/sessionOpening';
 import type { ChatJournal, ChatMeta } from '../core/journal/journal';
 import type { Logger } from '../core/ports';
@@ -16,6 +16,9 @@ import { withTranscript } from './transcriptMarkdown';
 export type TurnPreparation = Pick<Turn, 'checkpointId' | 'checkpointProblem'>;
 
 /** Where a chat's session runs: the agent's `cwd` and the other workspace roots (multi-root). */
+/** Why an opening session was abandoned: the empty chat changed its agent or folder meanwhile. */
+const SUPERSEDED = new Error('The chat changed its agent or folder while its session was opening.');
+
 export interface SessionPlace {
   readonly cwd: string;
   readonly additionalDirectories?: readonly string[];
@@ -157,7 +160,10 @@ export class Conversation implements Disposable {
     if (this.thread.snapshot().entries.length > 0) {
       return false;
     }
-    // Nothing was said in the session yet: let it go with the old agent.
+    // Nothing was said in the session yet: let it go with the old agent. One still opening is for the old
+    // agent or place (a real agent takes seconds): abandoned, so the next prompt opens its own.
+    this.opening?.abort(SUPERSEDED);
+    this.connecting = undefined;
     this.session?.dispose();
     this.session = undefined;
     const { acpSessionId: _dropped, ...rest } = this.meta;
@@ -176,7 +182,14 @@ export class Conversation implements Disposable {
       return Promise.resolve(this.session);
     }
     // One attempt at a time: a prompt sent while the view's first connect runs must not open a second session.
-    this.connecting ??= this.takeUpSession(client, place).finally(() => (this.connecting = undefined));
+    if (!this.connecting) {
+      const attempt = this.takeUpSession(client, place).finally(() => {
+        if (this.connecting === attempt) {
+          this.connecting = undefined;
+        }
+      });
+      this.connecting = attempt;
+    }
     return this.connecting;
   }
 
@@ -199,11 +212,14 @@ export class Conversation implements Disposable {
     const params = { ...place, thread: this.thread, signal: opening.signal };
     const oldId = this.meta.acpSessionId;
     try {
-      return this.adopt(
-        oldId === undefined
-          ? await client.newSession(params)
-          : await this.continueOrGoOn(client, oldId, params),
-      );
+      const session =
+        oldId === undefined ? await client.newSession(params) : await this.continueOrGoOn(client, oldId, params);
+      if (opening.signal.reason === SUPERSEDED) {
+        // Answered just as it was abandoned: a session of the agent or folder the chat had before.
+        session.dispose();
+        throw new AgentError('cancelled', SUPERSEDED.message);
+      }
+      return this.adopt(session);
     } finally {
       if (this.opening === opening) {
         this.opening = undefined;

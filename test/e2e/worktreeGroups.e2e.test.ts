@@ -7,13 +7,14 @@
  * of the comparison in the light and the dark theme.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../scripts/tools.mjs';
 import { UI_TIMEOUT } from './support/chat';
 import { THEMES, useWorkbench } from './support/lifecycle';
 import { userRepo, type UserRepo } from './support/userRepo';
+import { screenshot } from './support/workbench';
+import { applyThisOneDiscardRest, askSeveral, comparisonFile, comparisonRow, waitForComparison } from './support/worktreeSteps';
 import { until } from '../support/until';
 
 const ORIGINAL = 'one\ntwo\nthree\n';
@@ -23,6 +24,7 @@ const AGENTS = [
   ['Beta', 'beta'],
   ['Gamma', 'gamma'],
 ] as const;
+const NAMES = AGENTS.map(([name]) => name);
 
 for (const [theme, colorTheme] of THEMES) {
   describe(`"Ask several agents…" and the comparison in the real VS Code (${theme})`, () => {
@@ -46,72 +48,12 @@ for (const [theme, colorTheme] of THEMES) {
     });
     after(() => user?.dispose());
 
-    /** The comparison's row of an agent. */
-    const row = (page: Page, agent: string): Locator =>
-      page
-        .locator('.pane', { has: page.locator('.pane-header', { hasText: 'Compare Agents' }) })
-        .locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${agent}$`) }) });
-
-    /** Clicks a row's inline action (shown on hover). */
-    async function rowAction(page: Page, agent: string, action: string): Promise<void> {
-      const target = row(page, agent);
-      await target.hover();
-      await target.locator(`.action-label[aria-label="${action}"]`).click();
-    }
-
-    /** The empty chat's "Ask several agents…": the prompt, then the three agents. */
-    async function askSeveral(page: Page): Promise<void> {
-      const button = chat.frame.locator('.worktree-bar vscode-button', { hasText: 'Ask several agents…' });
-      await chat.frame.waitForFunction(
-        () =>
-          [...document.querySelectorAll('.worktree-bar vscode-button')].some(
-            (b) => b.textContent?.includes('Ask several agents') && !b.hasAttribute('disabled'),
-          ),
-        undefined,
-        { timeout: 60_000 },
-      );
-      await button.click();
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await page
-        .locator('.quick-input-widget', { hasText: 'The prompt every agent gets' })
-        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      await input.fill(PROMPT);
-      await input.press('Enter');
-      await page
-        .locator('.quick-input-widget .quick-input-title', { hasText: 'choose 2 to 6' })
-        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      for (const [name] of AGENTS) {
-        await page
-          .locator('.quick-input-widget .monaco-list-row', {
-            has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }),
-          })
-          .click();
-      }
-      await input.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-    }
-
     it('asks three agents, each in its own worktree; the comparison lists them; Apply This One brings one back and Discard the Rest removes the others', async function () {
       this.timeout(300_000);
       const { page } = chat;
       const before = user.userView();
-      await askSeveral(page);
-      for (const [name] of AGENTS) {
-        await row(page, name).waitFor({ state: 'visible', timeout: 60_000 });
-      }
-      await until(
-        async () => {
-          for (const [name] of AGENTS) {
-            const text = (await row(page, name).textContent()) ?? '';
-            if (!/finished/.test(text) || !/\+1 −3 in 1 file/.test(text)) {
-              return false;
-            }
-          }
-          return true;
-        },
-        'every agent to finish with its change counted',
-        120_000,
-      );
+      await askSeveral(page, chat.frame, PROMPT, NAMES);
+      await waitForComparison(page, NAMES, /finished/, '+1 −3 in 1 file');
       const folders = AGENTS.map(([name]) => {
         const branch = user.git(['branch', '--list', `acp/${name.toLowerCase()}-*`, '--format=%(refname:short)']).trim();
         assert.ok(branch, `${name} has a branch of its own`);
@@ -122,29 +64,17 @@ for (const [theme, colorTheme] of THEMES) {
       }
       assert.deepEqual(user.userView(), before, "the main folder's file, status, HEAD and stash are as they were");
       // Expanded: the changed file under a run.
-      await row(page, 'Beta').locator('.monaco-tl-twistie').click();
-      const changedFile = page
-        .locator('.pane', { has: page.locator('.pane-header', { hasText: 'Compare Agents' }) })
-        .locator('.monaco-list-row', { hasText: 'app.txt' });
+      await comparisonRow(page, 'Beta').locator('.monaco-tl-twistie').click();
+      const changedFile = comparisonFile(page, 'app.txt');
       await changedFile.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await page.mouse.move(0, 0);
       await changedFile.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      await page.screenshot({ path: join(resultsDir(), `worktree-groups-compare-${theme}.png`) });
+      await screenshot(page, `worktree-groups-compare-${theme}`);
       if (theme === 'dark') {
         return; // the steps below ran in the light theme's window
       }
 
-      await rowAction(page, 'Beta', 'Apply This One');
-      await until(() => readFileSync(join(user.repo, 'app.txt'), 'utf8') === 'beta\n', "Apply to bring Beta's change", UI_TIMEOUT);
-      assert.equal(user.git(['rev-parse', 'HEAD']), before.head, 'Apply commits nothing');
-      assert.equal(user.git(['stash', 'list']), before.stash);
-
-      await rowAction(page, 'Beta', 'Discard the Rest');
-      const dialog = page.locator('.monaco-dialog-box');
-      await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      assert.match(await dialog.innerText(), /Discard 2 worktrees/);
-      await page.screenshot({ path: join(resultsDir(), 'worktree-groups-discard.png') });
-      await dialog.locator('.dialog-buttons .monaco-button', { hasText: /^Discard$/ }).click();
+      await applyThisOneDiscardRest(page, user, { agent: 'Beta', bytes: 'beta\n', others: 2, before, shot: 'worktree-groups-discard' });
       const gone = [folders[0]!, folders[2]!];
       await until(
         () => gone.every(({ folder, branch }) => !existsSync(folder) && user.git(['branch', '--list', branch]) === ''),
@@ -155,20 +85,14 @@ for (const [theme, colorTheme] of THEMES) {
       assert.equal(readFileSync(join(user.repo, 'app.txt'), 'utf8'), 'beta\n');
       await until(
         async () =>
-          /discarded/.test((await row(page, 'Alpha').textContent()) ?? '') &&
-          /discarded/.test((await row(page, 'Gamma').textContent()) ?? '') &&
-          /applied/.test((await row(page, 'Beta').textContent()) ?? ''),
+          /discarded/.test((await comparisonRow(page, 'Alpha').textContent()) ?? '') &&
+          /discarded/.test((await comparisonRow(page, 'Gamma').textContent()) ?? '') &&
+          /applied/.test((await comparisonRow(page, 'Beta').textContent()) ?? ''),
         'Alpha and Gamma to show discarded, Beta applied',
         UI_TIMEOUT,
       );
       await page.mouse.move(0, 0);
-      await page.screenshot({ path: join(resultsDir(), 'worktree-groups-after.png') });
+      await screenshot(page, 'worktree-groups-after');
     });
   });
-}
-
-function resultsDir(): string {
-  const dir = join(__dirname, '..', '..', 'test-results');
-  mkdirSync(dir, { recursive: true });
-  return dir;
 }

@@ -5,12 +5,13 @@
  * Apply; Apply brings one back, and the other's clash on the same line opens in the merge editor.
  */
 import { strict as assert } from 'node:assert';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
 import { sendPrompt, showChats, UI_TIMEOUT, waitForTurnStatus } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
 import { userRepo, type UserRepo } from './support/userRepo';
+import { screenshot } from './support/workbench';
+import { newWorktreeChat, plantHostileHook, waitForMergePanes } from './support/worktreeSteps';
 import { until } from '../support/until';
 
 const ORIGINAL = 'one\ntwo\nthree\n';
@@ -19,38 +20,17 @@ describe('worktree chats in the real VS Code', () => {
   let user: UserRepo;
   let root: string;
   let repo: string;
+  let marker = '';
   const git = (args: readonly string[]): string => user.git(args);
   const userView = () => user.userView();
 
   const chat = useWorkbench(() => {
     user = userRepo('acp-e2e-worktrees-', ORIGINAL);
     ({ root, repo } = user);
-    const hook = join(repo, '.git', 'hooks', 'post-checkout');
-    writeFileSync(hook, `#!/bin/sh\necho ran > "${join(root, 'HOOK-MARKER')}"\n`);
-    chmodSync(hook, 0o755);
+    marker = plantHostileHook(user);
     return { workspace: repo, layout: { width: 1400, height: 900, sidebarWidth: 300 } };
   });
   after(() => user?.dispose());
-
-  /** "ACP: New Chat in Worktree", its name taken as suggested; resolves with the branch the bar shows. */
-  async function newWorktreeChat(page: Page, frame: Frame): Promise<string> {
-    const shown = await frame.evaluate(() => document.body.dataset.chatId);
-    // The command's own input box (its name) follows the palette in the same quick input widget.
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.fill('>ACP: New Chat in Worktree');
-    await page
-      .locator('.quick-input-widget .monaco-list-row', { hasText: 'ACP: New Chat in Worktree' })
-      .first()
-      .click();
-    const name = page.locator('.quick-input-widget .quick-input-box input[placeholder^="chat-"]');
-    await name.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await name.press('Enter');
-    await frame.waitForFunction((before) => document.body.dataset.chatId !== before, shown, { timeout: UI_TIMEOUT });
-    const branch = frame.locator('.worktree-bar .worktree-branch-name');
-    await branch.waitFor({ state: 'visible', timeout: 60_000 });
-    return (await branch.textContent()) ?? '';
-  }
 
   it('two chats edit one file at once in two worktrees; the main folder is untouched until Apply, which brings one back and shows the clash', async function () {
     this.timeout(300_000);
@@ -68,8 +48,8 @@ describe('worktree chats in the real VS Code', () => {
     await chat.frame.waitForFunction(() => /in 1 file/.test(document.querySelector('.worktree-changes')?.textContent ?? ''), undefined, { timeout: UI_TIMEOUT });
     assert.equal(readFileSync(join(secondFolder, 'app.txt'), 'utf8'), 'one\ntwo\nsecond agent\n');
     assert.deepEqual(userView(), before, "the main folder's file, status, HEAD and stash are as they were");
-    assert.equal(existsSync(join(root, 'HOOK-MARKER')), false, "the repository's post-checkout hook never ran");
-    await page.screenshot({ path: join(resultsDir(), 'worktree-e2e-header.png') });
+    assert.equal(existsSync(marker), false, "the repository's post-checkout hook never ran");
+    await screenshot(page, 'worktree-e2e-header');
 
     await chat.frame.locator('.worktree-bar vscode-button', { hasText: 'Apply to Workspace' }).click();
     await until(() => readFileSync(join(repo, 'app.txt'), 'utf8') === 'one\ntwo\nsecond agent\n', 'Apply to bring the second chat back', UI_TIMEOUT);
@@ -78,38 +58,14 @@ describe('worktree chats in the real VS Code', () => {
 
     // The first chat (it finished meanwhile) clashes on the same line: the merge editor opens.
     await showChats(page, chat.frame);
-    await page.screenshot({ path: join(resultsDir(), 'worktree-e2e-list.png') });
+    await screenshot(page, 'worktree-e2e-list');
     await chat.frame.locator('#chat-list .chat-row').nth(1).locator('.chat-open').click();
     await chat.frame.locator('.worktree-bar .worktree-branch-name', { hasText: first }).waitFor({ timeout: UI_TIMEOUT });
     await waitForTurnStatus(chat.frame, firstTurn, 'completed');
     assert.equal(readFileSync(join(firstFolder, 'app.txt'), 'utf8'), 'one\ntwo\nfirst agent\n');
     await chat.frame.locator('.worktree-bar vscode-button', { hasText: 'Apply to Workspace' }).click();
-    const merge = page.locator('.merge-editor').first();
-    await merge.waitFor({ state: 'visible', timeout: 60_000 });
+    await waitForMergePanes(page, 'second agent', 'first agent', 'one');
     assert.match(readFileSync(join(repo, 'app.txt'), 'utf8'), /<<<<<<<[\s\S]*second agent[\s\S]*first agent[\s\S]*>>>>>>>/);
-    // Settled: each pane shows its text — the workspace's side, the worktree's side and the result.
-    await until(
-      async () => {
-        // The editor draws spaces as no-break spaces.
-        const panes = (await merge.locator('.monaco-editor .view-lines').allInnerTexts()).map((text) =>
-          text.replace(/\u00a0/g, ' '),
-        );
-        return (
-          panes.length >= 3 &&
-          panes.some((text) => text.includes('second agent') && !text.includes('first agent')) &&
-          panes.some((text) => text.includes('first agent') && !text.includes('second agent')) &&
-          panes.every((text) => text.includes('one'))
-        );
-      },
-      'the merge editor’s input and result panes to show their text',
-      60_000,
-    );
-    await page.screenshot({ path: join(resultsDir(), 'worktree-e2e-merge.png') });
+    await screenshot(page, 'worktree-e2e-merge');
   });
 });
-
-function resultsDir(): string {
-  const dir = join(__dirname, '..', '..', 'test-results');
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}

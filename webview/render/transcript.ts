@@ -83,7 +83,7 @@ export class Transcript {
     // Content grows without scroll events (late fonts, a card opening, streamed text): follow it.
     // Built turns rarely match their placeholder's height, so what is near the view changes too.
     new ResizeObserver(() => {
-      this.follow.followBottom();
+      this.followBottom();
       this.lazy.buildNearView();
     }).observe(this.content);
   }
@@ -170,9 +170,14 @@ export class Transcript {
     this.follow.followBottom();
   }
 
-  /** Keeps the bottom in view while following (the ResizeObserver calls it after layout). */
+  /**
+   * Keeps the bottom in view while following (the ResizeObserver calls it after layout). An empty chat
+   * has no stream to follow: it is read from its first line, also when it grows in a short view.
+   */
   followBottom(): void {
-    this.follow.followBottom();
+    if (this.empty === undefined || this.content.classList.contains('has-pending')) {
+      this.follow.followBottom();
+    }
   }
 
   /** The host rejected a permission answer: let the user answer again. */

@@ -119,9 +119,9 @@ export async function newChat(page: Page, frame: Frame): Promise<void> {
 
 /**
  * Types `text` into the composer and presses Enter; resolves with the id of the new turn once it is on
- * screen, so later assertions address exactly that turn.
+ * screen (`timeout`: the agent opens the chat's session first), so later assertions address exactly that turn.
  */
-export async function sendPrompt(frame: Frame, text: string): Promise<string> {
+export async function sendPrompt(frame: Frame, text: string, { timeout = UI_TIMEOUT } = {}): Promise<string> {
   const input = frame.locator('.composer-input');
   const turns = frame.locator('section.turn[data-turn-id]');
   const before = await turns.count();
@@ -131,7 +131,7 @@ export async function sendPrompt(frame: Frame, text: string): Promise<string> {
   await frame.waitForFunction(
     (count) => document.querySelectorAll('section.turn[data-turn-id]').length > count,
     before,
-    { timeout: UI_TIMEOUT },
+    { timeout },
   );
   const turnId = await turns.last().getAttribute('data-turn-id');
   assert.ok(turnId, 'the new turn has no id');

@@ -86,6 +86,46 @@ describe('webview: a chat in its own worktree, and every chat’s status in the 
     page.assertClean();
   });
 
+  it('leaves the empty chat readable from its first line when the view gets short under the bar (screenshot)', async () => {
+    const page = await chat.open({ width: 300, height: 640 });
+    await page.host(snapshot({}, { worktreeOffer: { available: true } }));
+    const bar = page.page.getByRole('region', { name: 'Worktree' });
+    await bar.locator('vscode-button', { hasText: 'Ask several agents…' }).waitFor();
+    await page.page.locator('.empty-state .empty-title').waitFor();
+    await page.page.evaluate(() => document.fonts.ready);
+    // Another view opens below the chat (Compare Agents): the chat's view is short now, and the empty
+    // chat grows (its recent chats arrive).
+    await page.page.setViewportSize({ width: 300, height: 300 });
+    await page.host({
+      type: 'chats',
+      activeChatId: CHAT_ID,
+      chats: [
+        chatSummary({ chatId: CHAT_ID, title: '' }),
+        ...['c2', 'c3', 'c4'].map((chatId) => chatSummary({ chatId, title: `Earlier ${chatId}`, activity: 'unread' as const })),
+      ],
+    });
+    await page.page.locator('.empty-state', { hasText: 'Earlier c4' }).waitFor();
+    await page.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const edges = async (selector: string) => {
+      const box = await page.page.locator(selector).first().boundingBox();
+      assert.ok(box, `${selector} is laid out`);
+      return { top: box.y, bottom: box.y + box.height };
+    };
+    const boxes = {
+      bar: await edges('.worktree-bar'),
+      transcript: await edges('.transcript'),
+      title: await edges('.empty-state .empty-title'),
+    };
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/worktree-bar-short.png` });
+    assert.ok(boxes.bar.bottom <= boxes.transcript.top + 0.5, `the bar ends above the transcript: ${JSON.stringify(boxes)}`);
+    assert.ok(
+      boxes.title.top >= boxes.transcript.top,
+      `the empty chat's first line is not hidden under the bar: ${JSON.stringify(boxes)}`,
+    );
+    page.assertClean();
+  });
+
   it('marks each chat in the list: running, waiting for you, finished unread, failed', async () => {
     const page = await chat.open();
     await page.host(snapshot());
