@@ -15,10 +15,10 @@ import { withTranscript } from './transcriptMarkdown';
 /** What preparing a prompt put on its turn: the checkpoint taken before it, or why none was. */
 export type TurnPreparation = Pick<Turn, 'checkpointId' | 'checkpointProblem'>;
 
-/** Where a chat's session runs: the agent's `cwd` and the other workspace roots (multi-root). */
 /** Why an opening session was abandoned: the empty chat changed its agent or folder meanwhile. */
 const SUPERSEDED = new Error('The chat changed its agent or folder while its session was opening.');
 
+/** Where a chat's session runs: the agent's `cwd` and the other workspace roots (multi-root). */
 export interface SessionPlace {
   readonly cwd: string;
   readonly additionalDirectories?: readonly string[];

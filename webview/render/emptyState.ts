@@ -15,6 +15,51 @@ export interface EmptyStateInfo {
 const MAX_RECENT = 5;
 
 /**
+ * The empty state in a transcript: shown while the chat has nothing, built again only when what it says
+ * changes (the recent chats' order and titles, not their times, which move on their own).
+ */
+export class EmptyStateSlot {
+  private shown: { element: HTMLElement; key: string } | undefined;
+
+  constructor(
+    private readonly post: (message: ViewMessage) => boolean,
+    /** Puts a new empty state first in the transcript. */
+    private readonly prepend: (element: HTMLElement) => void,
+  ) {}
+
+  get isShown(): boolean {
+    return this.shown !== undefined;
+  }
+
+  update(isEmpty: boolean, info: EmptyStateInfo): void {
+    if (!isEmpty) {
+      this.shown?.element.remove();
+      this.shown = undefined;
+      return;
+    }
+    const key = JSON.stringify({
+      ...info,
+      recentChats: info.recentChats.map((chat) => [chat.chatId, chat.title]),
+    });
+    if (this.shown?.key === key) {
+      return;
+    }
+    const element = emptyState(info, this.post);
+    if (this.shown) {
+      this.shown.element.replaceWith(element);
+    } else {
+      this.prepend(element);
+    }
+    this.shown = { element, key };
+  }
+
+  /** The transcript was emptied: the next update builds it afresh. */
+  forget(): void {
+    this.shown = undefined;
+  }
+}
+
+/**
  * What an empty chat says, short enough to read at the sidebar's default width without scrolling: with
  * the offline demo, **Add Agent…** right under the title (a new user's first step); then what to ask, the
  * keys for context and commands, that edits wait for an OK, and the recent chats.

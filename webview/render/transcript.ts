@@ -3,7 +3,7 @@ import type { ChatStore, StoreChanges } from '../store';
 import { ChangeCardView } from './checkpoints/changeCard';
 import { refreshCheckpoints } from './checkpoints/checkpoint';
 import { el, icon } from './dom';
-import { emptyState, type EmptyStateInfo } from './emptyState';
+import { EmptyStateSlot, type EmptyStateInfo } from './emptyState';
 import { FollowScroll } from './followScroll';
 import { eagerStart, LazyTurns } from './lazyTurns';
 import { MessageView, ThoughtView } from './message';
@@ -11,13 +11,7 @@ import { TerminalCards } from './terminals/terminalCards';
 import { ToolCardView } from './toolCard';
 import { TurnActions } from './turnActions';
 import { turnFooter } from './turnFooter';
-import {
-  appendToTurn,
-  createGroup,
-  createView,
-  refreshThoughts,
-  type Group,
-} from './turnGroup';
+import { appendToTurn, createGroup, createView, refreshThoughts, type Group } from './turnGroup';
 import type { EntryView, RenderContext } from './types';
 
 /** Turns per chunk of the transcript (see appendTurn). */
@@ -41,7 +35,7 @@ export class Transcript {
   private readonly terminals = new TerminalCards();
   private lastGroup: Group | undefined;
   private latestTurn: Group | undefined;
-  private empty: { element: HTMLElement; key: string } | undefined;
+  private readonly empty: EmptyStateSlot;
   private streaming: HTMLElement | undefined;
   /** The chunk new turns go into (see appendTurn). */
   private chunk: HTMLElement | undefined;
@@ -55,6 +49,10 @@ export class Transcript {
     this.log.setAttribute('aria-label', 'Conversation');
     this.log.tabIndex = 0;
     this.follow = new FollowScroll(this.log);
+    this.empty = new EmptyStateSlot(
+      (message) => this.context.post(message),
+      (element) => this.content.prepend(element),
+    );
     this.lazy = new LazyTurns(this.log, {
       build: (group) => this.buildDeferred(group),
       built: () => {
@@ -154,7 +152,7 @@ export class Transcript {
     for (const group of touched) {
       refreshThoughts(group);
     }
-    this.refreshEmpty(store.entries.length === 0 && store.turns.length === 0, emptyInfo);
+    this.empty.update(store.entries.length === 0 && store.turns.length === 0, emptyInfo);
     this.refreshBusy(store);
   }
 
@@ -175,7 +173,7 @@ export class Transcript {
    * has no stream to follow: it is read from its first line, also when it grows in a short view.
    */
   followBottom(): void {
-    if (this.empty === undefined || this.content.classList.contains('has-pending')) {
+    if (!this.empty.isShown || this.content.classList.contains('has-pending')) {
       this.follow.followBottom();
     }
   }
@@ -205,7 +203,7 @@ export class Transcript {
     this.store = store;
     this.lastGroup = undefined;
     this.latestTurn = undefined;
-    this.empty = undefined;
+    this.empty.forget();
     this.chunk = undefined;
     this.content.replaceChildren();
     const entries = store.entries;
@@ -377,28 +375,5 @@ export class Transcript {
       streaming?.setAttribute('aria-busy', 'true');
       this.streaming = streaming;
     }
-  }
-
-  private refreshEmpty(isEmpty: boolean, info: EmptyStateInfo): void {
-    if (!isEmpty) {
-      this.empty?.element.remove();
-      this.empty = undefined;
-      return;
-    }
-    // Chat times move on their own; the list's order and titles decide a rebuild.
-    const key = JSON.stringify({
-      ...info,
-      recentChats: info.recentChats.map((chat) => [chat.chatId, chat.title]),
-    });
-    if (this.empty?.key === key) {
-      return;
-    }
-    const element = emptyState(info, (message) => this.context.post(message));
-    if (this.empty) {
-      this.empty.element.replaceWith(element);
-    } else {
-      this.content.prepend(element);
-    }
-    this.empty = { element, key };
   }
 }
