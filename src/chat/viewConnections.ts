@@ -6,6 +6,11 @@ import type { ViewSink } from './viewSink';
 interface Connection {
   ready: boolean;
   readonly slot: ViewSlot;
+  /**
+   * What the view holds of each state posted whole (`postChanged`), by key, as posted: an unchanged one
+   * is not posted again. Forgotten on `ready` and on a snapshot, which replace the view's whole state.
+   */
+  readonly holds: Map<string, string>;
 }
 
 /**
@@ -17,7 +22,7 @@ export class ViewConnections {
 
   /** A view (re)connected, showing `slot`; `onDetached` runs when it goes. */
   attach(sink: ViewSink, slot: ViewSlot, onDetached: () => void): Disposable {
-    this.sinks.set(sink, { ready: false, slot });
+    this.sinks.set(sink, { ready: false, slot, holds: new Map() });
     return {
       dispose: () => {
         if (this.sinks.delete(sink)) {
@@ -35,6 +40,7 @@ export class ViewConnections {
     for (const [sink, connection] of this.sinks) {
       if (from === undefined || sink === from) {
         connection.ready = true;
+        connection.holds.clear();
       }
     }
   }
@@ -81,6 +87,29 @@ export class ViewConnections {
   post(message: HostMessage, to?: (slot: ViewSlot) => boolean): void {
     for (const [sink, connection] of this.sinks) {
       if (connection.ready && (to === undefined || to(connection.slot))) {
+        if (message.type === 'snapshot') {
+          connection.holds.clear();
+        }
+        sink.post(message);
+      }
+    }
+  }
+
+  /**
+   * Posts a state the view replaces whole (the chat list, a chat's save problem) under `key`, to the
+   * ready views `to` accepts that do not hold it already. A send changes a chat several times in one go
+   * (preparing, running, its turn); each unchanged copy would cost the workbench's renderer — which the
+   * webview shares — a message to decode and relay, on the way to the answer.
+   */
+  postChanged(key: string, message: HostMessage, to?: (slot: ViewSlot) => boolean): void {
+    const text = JSON.stringify(message);
+    for (const [sink, connection] of this.sinks) {
+      if (
+        connection.ready &&
+        (to === undefined || to(connection.slot)) &&
+        connection.holds.get(key) !== text
+      ) {
+        connection.holds.set(key, text);
         sink.post(message);
       }
     }

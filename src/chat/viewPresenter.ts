@@ -193,7 +193,11 @@ export class ViewPresenter implements Disposable {
   chats(): void {
     const chats = this.chatList();
     for (const slot of this.views.readySlots()) {
-      this.postTo(slot, { type: 'chats', chats, activeChatId: slot.chatId });
+      this.views.postChanged(
+        'chats',
+        { type: 'chats', chats, activeChatId: slot.chatId },
+        (shown) => shown === slot,
+      );
     }
   }
 
@@ -203,12 +207,16 @@ export class ViewPresenter implements Disposable {
    */
   chatChanged(chat: Conversation): void {
     this.chats();
-    this.postToChat(chat.id, {
-      type: 'save_problem',
-      chatId: chat.id,
-      ...(chat.saveProblem ? { message: chat.saveProblem } : {}),
-      ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
-    });
+    this.views.postChanged(
+      `save_problem:${chat.id}`,
+      {
+        type: 'save_problem',
+        chatId: chat.id,
+        ...(chat.saveProblem ? { message: chat.saveProblem } : {}),
+        ...(chat.writtenElsewhere ? { readOnly: true as const } : {}),
+      },
+      (slot) => slot.chatId === chat.id,
+    );
   }
 
   /** Posts to the views showing chat `chatId`. */

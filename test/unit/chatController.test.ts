@@ -61,6 +61,24 @@ describe('chat controller (host side of the chat view)', () => {
     assert.ok(chat.view.of('thread_events').length < 200, `${chat.view.of('thread_events').length} posts`);
   });
 
+  it('posts the chat list and the save problem only when they changed: a send repeats neither', async () => {
+    const chat = await readyChat({ agents: [testAgent('a')] });
+    const from = chat.view.messages.length;
+    await chat.send('stream 3');
+    const sent = chat.view.messages.slice(from);
+    for (const type of ['chats', 'save_problem'] as const) {
+      const posted = sent
+        .filter((message) => message.type === type)
+        .map((message) => JSON.stringify(message));
+      const repeats = posted.filter((text, index) => index > 0 && text === posted[index - 1]);
+      assert.deepEqual(repeats, [], `${type} posted again unchanged`);
+    }
+    // Each change still goes: the list showed the chat running, then ended where the host's chat is.
+    const running = sent.flatMap((message) => (message.type === 'chats' ? [message.chats[0]?.running] : []));
+    assert.ok(running.includes(true), 'the running chat was listed');
+    assert.equal(running.at(-1), false);
+  });
+
   it("shows an agent's refusal of a view action with its code in the alert's details, and logs it", async () => {
     const chat = await readyChat({ agents: [testAgent('a')] });
     await chat.send('stream 1');
