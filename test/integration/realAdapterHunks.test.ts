@@ -6,7 +6,8 @@
  * sees them change). Navigation visits every hunk in order with the overlay and the announcement agreeing;
  * two hunks kept and one undone leave each file's bytes the expected mix (CRLF and a missing final newline
  * kept) and the card's counts follow; a note asked on a hunk reaches the model's next request with the file
- * and its line.
+ * and its line. With the default review (`edits.review: ask`) each write's own hunks are decided one by one
+ * while it waits, and the mix lands.
  */
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import {
   eventually,
   installPrompts,
   settled,
+  Settings,
   TempFolder,
   toolCallsOf,
   type RunningTurn,
@@ -224,6 +226,65 @@ describe('hunk review with the real claude-code-acp adapter: a client-fs and a s
     assert.ok(readFileSync(a).equals(Buffer.from(A_AFTER)), JSON.stringify(readFileSync(a, 'latin1')));
     assert.ok(readFileSync(b).equals(Buffer.from(B_AFTER)));
     await reviewHalfKeep(running.turnId);
+  });
+
+  it('client-fs with each write waiting for review (the default): its hunks decided one by one land as the mix, byte-exact', async () => {
+    const reviewSetting = new Settings();
+    await reviewSetting.set('edits.review', 'ask');
+    try {
+      await suite.openChat();
+      const { stub, api } = suite;
+      stub.setScript({
+        kind: 'steps',
+        steps: [
+          { kind: 'write', path: a, content: A_AFTER, intro: '[a] ' },
+          { kind: 'write', path: b, content: B_AFTER, intro: '[b] ' },
+        ],
+        finalText: (results) => results.join(' | '),
+      });
+      const running = await begin(api, 'Change both files');
+      /** Allows the next write, opens its file and decides its proposed hunks as their CodeLenses do. */
+      const review = async (file: string, decisions: readonly ('keep' | 'undo')[]): Promise<void> => {
+        await suite.answer(await suite.pendingPermission(running), 'allow');
+        await eventually('the write to wait for review', () => api.writeReviews.pending().length === 1);
+        await vscode.window.showTextDocument(vscode.Uri.file(file));
+        const shown = await eventually('its proposed hunks in the editor', () => {
+          const views = api.hunks.editors.proposedHunksOf(file);
+          return views?.length === decisions.length && views;
+        });
+        // A waiting write's hunks keep their indexes while others are decided.
+        for (const view of shown) {
+          const how = decisions[view.index]!;
+          await vscode.commands.executeCommand(
+            `acpAgents.hunks.${how}`,
+            file,
+            view.index,
+            view.hunk,
+            'proposed',
+          );
+        }
+      };
+      await review(a, ['keep', 'undo']);
+      await bytesBecome(a, A_MIX);
+      await review(b, ['keep']);
+      const { turn, reply } = await settled('the turn to end', running.done);
+      assert.equal(turn.status, 'completed');
+      // The adapter tells the model each write succeeded (ACP's write has no way to say "partly").
+      assert.equal(
+        reply,
+        `[a] [b] The file ${a} has been updated successfully. | The file ${b} has been updated successfully.`,
+      );
+      await bytesBecome(a, A_MIX);
+      await bytesBecome(b, B_AFTER);
+      // The card lists what landed: a.txt's kept hunk, b.txt's line.
+      await eventually('the card', () => card(turn.id).b?.decision === 'pending');
+      assert.deepEqual(card(turn.id), {
+        a: { added: 1, removed: 1, decision: 'pending' },
+        b: { added: 1, removed: 0, decision: 'pending' },
+      });
+    } finally {
+      await reviewSetting.restore();
+    }
   });
 
   it('shell-writing: one Bash command rewriting both files through terminal/* is half kept the same, byte-exact', async () => {
