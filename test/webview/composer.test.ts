@@ -50,6 +50,20 @@ describe('webview: composer', () => {
     assert.equal((await page.postedOf('send')).length, 2);
   });
 
+  it('grows with its lines and is one line high again once the message is sent', async () => {
+    const { input } = await openComposer();
+    const height = () => input.evaluate((box) => box.getBoundingClientRect().height);
+    await input.pressSequentially('x');
+    const oneLine = await height();
+    await input.fill('one\ntwo\nthree\nfour');
+    // The input event is what grows it (fill sets the value and fires it).
+    const fourLines = await height();
+    assert.ok(fourLines > oneLine * 2, `four lines ${fourLines} px, one line ${oneLine} px`);
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '');
+    assert.equal(await height(), oneLine, 'back to one line after Send');
+  });
+
   it('inserts a newline on Shift+Enter and ignores empty input', async () => {
     const { page, input } = await openComposer();
     await input.press('Enter');

@@ -371,6 +371,12 @@ export class Composer {
 
   private autoGrow(): void {
     this.highlights.update(this.state.attachments);
+    if (this.input.value === '') {
+      // One empty line needs no measuring: reading scrollHeight would lay out the whole page in the
+      // keydown of Send, before the message leaves (the webview shares its thread with the workbench).
+      this.input.style.height = '';
+      return;
+    }
     this.input.style.height = 'auto';
     this.input.style.height = `${Math.min(this.input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
   }
