@@ -130,7 +130,7 @@ describe('hunk review with the real claude-code-acp adapter: a client-fs and a s
 
   /**
    * The half keep every turn gets: navigation visits the 3 hunks in order (and wraps back), then a.txt's
-   * second hunk is undone and its first kept at the cursor (as the keyboard does), b.txt's kept by its
+   * second hunk is undone at the cursor (as the keyboard does) and its first kept, as b.txt's, by its
    * CodeLens; the bytes after are the mix and the card's counts follow.
    */
   async function reviewHalfKeep(turnId: string): Promise<void> {
@@ -162,14 +162,11 @@ describe('hunk review with the real claude-code-acp adapter: a client-fs and a s
     await eventually('the card to count what is left of a.txt', () => card(turnId).a?.added === 1);
     assert.deepEqual(card(turnId).a, { added: 1, removed: 1, decision: 'pending' });
     await eventually('a.txt to show one hunk left', () => suite.api.hunks.editors.hunksOf(a)?.length === 1);
-    await step('previous', {
-      file: 'a',
-      line: 1,
-      status: 'Change 1 of 2 · file 1 of 2',
-      announced: 'Change 1 of 2, 1 line added, 1 removed, in a.txt, file 1 of 2',
-    });
-    // Keep writes nothing; with nothing left to decide the card marks a.txt kept.
-    await vscode.commands.executeCommand('acpAgents.hunks.keep');
+    // Its other hunk by its CodeLens's command and arguments (a click): Keep writes nothing; with nothing
+    // left to decide the card marks a.txt kept.
+    const [left] = suite.api.hunks.editors.hunksOf(a) ?? [];
+    assert.equal(left?.anchor, 1);
+    await vscode.commands.executeCommand('acpAgents.hunks.keep', a, left.index, left.hunk);
     await eventually('the card to mark a.txt kept', () => card(turnId).a?.decision === 'kept');
     assert.deepEqual(card(turnId).a, { added: 1, removed: 1, decision: 'kept' });
     assert.ok(readFileSync(a).equals(Buffer.from(A_MIX)), 'Keep writes nothing');
