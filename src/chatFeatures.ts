@@ -28,7 +28,7 @@ import { ProposedWriteHunks } from './features/hunkReview/chat/proposedWrites';
 import { CollectedNotes } from './features/hunkReview/chat/collectedNotes';
 import { NoteThreads } from './features/hunkReview/vscode/noteThreads';
 import { EditorHunks } from './features/hunkReview/vscode/editorHunks';
-import { registerHunkCommands } from './features/hunkReview/vscode/hunkCommands';
+import { registerHunkCommands, type HunkOverlay } from './features/hunkReview/vscode/hunkCommands';
 import { ElicitationBroker } from './features/elicitation/core/elicitationBroker';
 import type * as Patterns from './features/elicitation/core/agentPattern';
 import { elicitationContribution } from './features/elicitation/chat/elicitationContribution';
@@ -89,6 +89,8 @@ export interface FeatureHooks {
     /** The "Ask for a change…" notes on the composers, and their comment threads. */
     readonly notes: CollectedNotes;
     readonly noteThreads: NoteThreads;
+    /** What the status bar and the announcements say while stepping through the changes. */
+    readonly overlay: HunkOverlay;
   };
 }
 
@@ -112,7 +114,8 @@ export function chatFeatures(base: ChatBase, viewRef: ChatViewRefs): ChatFeature
         await viewRef.chat?.newChat();
       },
       openChat: (chatId) => openChat(viewRef, chatId),
-      agents: () => (viewRef.chat?.agentsOffered ?? []).map((agent) => ({ id: agent.id, label: agent.label })),
+      agents: () =>
+        (viewRef.chat?.agentsOffered ?? []).map((agent) => ({ id: agent.id, label: agent.label })),
       diagnostics,
     }),
   );
@@ -254,7 +257,7 @@ function hunkReviewFeature(
   const editors = base.own(new EditorHunks(review, proposed));
   const notes = base.own(new CollectedNotes());
   const noteThreads = base.own(new NoteThreads(notes));
-  for (const registration of registerHunkCommands({
+  const commands = registerHunkCommands({
     review,
     proposed,
     editors,
@@ -263,10 +266,12 @@ function hunkReviewFeature(
       void viewRef.current?.reveal();
     },
     openDiff: (path) => review.openDiff(path),
-  })) {
+    prompts: base.prompts,
+  });
+  for (const registration of commands.registrations) {
     base.own(registration);
   }
-  return { review, proposed, editors, notes, noteThreads };
+  return { review, proposed, editors, notes, noteThreads, overlay: commands.overlay };
 }
 
 /** The @-mention picker's workspace entries: the index is a bundle of its own, built with the first query. */

@@ -12,7 +12,7 @@ export interface UserPrompts {
   /** Asks for a secret (an API key); undefined when dismissed. */
   secret(prompt: string): Promise<string | undefined>;
   /** Asks for a line of text (the prompt for "Send to Copilot"); undefined when dismissed. */
-  text(prompt: string, placeholder: string): Promise<string | undefined>;
+  text(prompt: string, placeholder: string, title?: string): Promise<string | undefined>;
 }
 
 export class VsCodeUserPrompts implements UserPrompts {
@@ -50,8 +50,13 @@ export class VsCodeUserPrompts implements UserPrompts {
     return vscode.window.showInputBox({ prompt, password: true, ignoreFocusOut: true });
   }
 
-  async text(prompt: string, placeholder: string): Promise<string | undefined> {
-    return vscode.window.showInputBox({ prompt, placeHolder: placeholder, ignoreFocusOut: true });
+  async text(prompt: string, placeholder: string, title?: string): Promise<string | undefined> {
+    return vscode.window.showInputBox({
+      prompt,
+      placeHolder: placeholder,
+      ignoreFocusOut: true,
+      ...(title === undefined ? {} : { title }),
+    });
   }
 }
 
@@ -71,7 +76,7 @@ export class SwappablePrompts implements UserPrompts {
   secret(prompt: string): Promise<string | undefined> {
     return this.current.secret(prompt);
   }
-  text(prompt: string, placeholder: string): Promise<string | undefined> {
-    return this.current.text(prompt, placeholder);
+  text(prompt: string, placeholder: string, title?: string): Promise<string | undefined> {
+    return this.current.text(prompt, placeholder, title);
   }
 }

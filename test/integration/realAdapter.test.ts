@@ -6,36 +6,25 @@
  * files only through `fs/write_text_file` and runs commands only through `terminal/*`, so what it does
  * lands in the extension's VS Code ports: workspace edits (undoable in the editor) and a Pseudoterminal
  * named "Agent: …". Permission requests are asked inline (`acpAgents.permissions.ask: inline`) and
- * answered the way the chat view answers them.
+ * answered the way the chat view answers them (support/realAdapterSuite.ts).
  */
 import { strict as assert } from 'node:assert';
-import { offlineClaudeEnv } from '../fixtures/llm/offlineClaudeEnv';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpAgentsApi } from '../../src/extension';
-import type { ThreadEntryMessage } from '../../src/protocol';
-import { startAnthropicStub, type AnthropicStub } from '../fixtures/llm/anthropicStub';
 import {
   begin,
   closeAllEditors,
-  DEMO_AGENT_ID,
   entriesOf,
   eventually,
-  freshChat,
-  getApi,
-  Settings,
   TempFolder,
   toolCallsOf,
   settled,
   workspaceRoot,
-  type RunningTurn,
 } from './support/harness';
-import { adapterPids, adapterScript, modelTurns } from './support/realAdapter';
+import { modelTurns } from './support/realAdapter';
+import { useRealAdapter } from './support/realAdapterSuite';
 import { terminalText } from './support/terminalText';
-
-const AGENT_NAME = 'Claude Code (test)';
 
 /** The permission options claude-code-acp 0.16.2 offers for an edit and for a shell command. */
 const OPTIONS = [
@@ -44,82 +33,14 @@ const OPTIONS = [
   { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
 ];
 
-type ToolCallMessage = Extract<ThreadEntryMessage, { kind: 'tool_call' }>;
-
 describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of the extension', function () {
   // session/new alone takes ~1.5 s, the first start of Claude Code longer; a turn with a tool a few seconds.
   this.timeout(120_000);
 
-  let api: AcpAgentsApi;
-  let stub: AnthropicStub | undefined;
-  /** The adapter's temporary HOME (and CLAUDE_CONFIG_DIR inside it). */
-  let home: string | undefined;
-  let script = '';
-  let agentId = '';
+  const suite = useRealAdapter('real adapter');
   let folder: TempFolder | undefined;
   /** Files a test created outside `folder`, removed after it. */
   let created: string[] = [];
-  /** Chats this suite opened, deleted at the end. */
-  const chats: string[] = [];
-  const settings = new Settings();
-  /** This VS Code saves dirty editors after a second by default; an undone edit must stay unsaved. */
-  const fileSettings = new Settings('files');
-  /** Step durations in ms, printed at the end. */
-  const timings: Record<string, number> = {};
-
-  before(async () => {
-    api = await getApi();
-    script = adapterScript();
-    stub = await startAnthropicStub({ kind: 'text', text: 'Hello.' }, { lifetimeMs: 10 * 60_000 });
-    home = mkdtempSync(path.join(tmpdir(), 'acp-it-claude-'));
-    mkdirSync(path.join(home, '.claude'), { recursive: true });
-    // No remembered "always" answer may skip the permission prompt.
-    await api.rules.clear();
-    await settings.set('edits.review', 'auto');
-    await settings.set('permissions.ask', 'inline');
-    await fileSettings.set('autoSave', 'off');
-    await settings.set('agents', [
-      {
-        name: AGENT_NAME,
-        // The extension host's own runtime: Node under code-server, Electron (as Node) in desktop VS Code.
-        command: process.execPath,
-        args: [script],
-        env: {
-          ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
-          ...offlineClaudeEnv(home, stub.url),
-        },
-      },
-    ]);
-    const agent = await eventually('the adapter in the agent list', () =>
-      api.catalog.agents.agents.find((candidate) => candidate.label === AGENT_NAME),
-    );
-    agentId = agent.id;
-    assert.equal(agentId, 'agent:claude-code-test');
-    assert.deepEqual(api.catalog.agents.errors, []);
-  });
-
-  after(async () => {
-    // Also after a failure: no turn left waiting, the adapter stopped, settings, chats and files as before.
-    await api?.chat.cancel().catch(() => {});
-    await stopAdapter();
-    await settings.restore();
-    await fileSettings.restore();
-    if (api) {
-      await eventually('the demo agent to be offered again', () =>
-        api.catalog.agents.agents.some((agent) => agent.id === DEMO_AGENT_ID),
-      );
-      await freshChat(api);
-      for (const chatId of chats) {
-        await api.chat.deleteChat(chatId).catch(() => {});
-      }
-      await api.rules.clear();
-    }
-    await stub?.close();
-    if (home) {
-      rmSync(home, { recursive: true, force: true });
-    }
-    console.log(`      [real adapter] timings in ms: ${JSON.stringify(timings)}`);
-  });
 
   beforeEach(async () => {
     folder = new TempFolder('real-adapter');
@@ -127,77 +48,17 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
     await closeAllEditors();
   });
 
-  afterEach(async () => {
-    // A turn a failed test left waiting (on its permission or an edit review) ends here, not in the next test.
-    for (const review of api.writeReviews.pending()) {
-      api.writeReviews.answer(review.id, 'undo');
-    }
-    await api.chat.cancel().catch(() => {});
-    await closeAllEditors();
+  afterEach(() => {
     folder?.dispose();
     for (const file of created) {
       rmSync(file, { force: true });
     }
   });
 
-  /** Ends the adapter processes (by pid, with their process group) and waits until they are gone. */
-  async function stopAdapter(): Promise<void> {
-    if (!script) {
-      return;
-    }
-    for (const pid of adapterPids(script)) {
-      try {
-        // The extension starts each agent in its own process group: this reaches Claude Code's children too.
-        process.kill(-pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-    await eventually('the adapter to exit', () => adapterPids(script).length === 0, 15_000);
-  }
-
-  /** A new chat with the adapter: starts it the first time, then opens a session (session/new). */
-  async function openChat(): Promise<string> {
-    const started = Date.now();
-    const firstStart = adapterPids(script).length === 0;
-    await api.chat.newChat();
-    timings[firstStart ? 'startAndSessionNew' : 'sessionNew'] = Date.now() - started;
-    const view = api.chat.viewState();
-    assert.ok(view.chat, 'no active chat');
-    chats.push(view.chat.chatId);
-    assert.equal(view.selectedAgentId, agentId);
-    assert.equal(
-      api.chat.currentStatus.state,
-      'ready',
-      `the adapter did not connect: ${JSON.stringify(api.chat.currentStatus)}`,
-    );
-    // The name it was added under, as the picker shows it (the adapter calls itself "Claude Code").
-    assert.equal(api.chat.currentStatus.agentName, AGENT_NAME);
-    assert.equal(adapterPids(script).length, 1, 'exactly one adapter process runs');
-    return view.chat.chatId;
-  }
-
-  /** Waits until the turn's tool call asks permission inline, and returns it. */
-  async function pendingPermission(running: RunningTurn): Promise<ToolCallMessage> {
-    return eventually(
-      'the adapter to ask permission',
-      () => {
-        const call = toolCallsOf(api, running.turnId).find((entry) => entry.permission?.status === 'pending');
-        return call ?? false;
-      },
-      60_000,
-    );
-  }
-
-  /** Answers the pending permission the way the chat view's inline card does. */
-  async function answer(call: ToolCallMessage, optionId: string): Promise<void> {
-    assert.ok(call.permission);
-    await api.chat.handleMessage({ type: 'answer_permission', key: call.permission.key, optionId });
-  }
-
   it('writes a file through fs/write_text_file as an undoable workspace edit, after an allowed permission', async () => {
-    await openChat();
-    assert.ok(folder && stub);
+    await suite.openChat();
+    assert.ok(folder);
+    const { api, stub, timings } = suite;
     const file = folder.file('hello.txt');
     const content = 'Hello from the real adapter!\nSecond line.\n';
     stub.setScript({
@@ -211,13 +72,13 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
     const started = Date.now();
     const running = await begin(api, 'Create hello.txt');
 
-    const call = await pendingPermission(running);
+    const call = await suite.pendingPermission(running);
     timings.writeUntilPermission = Date.now() - started;
     assert.deepEqual(call.permission?.options, OPTIONS);
     assert.equal(call.title, `Write ${file}`);
     assert.equal(call.toolKind, 'edit');
     assert.equal(existsSync(file), false, 'nothing is written before the permission');
-    await answer(call, 'allow');
+    await suite.answer(call, 'allow');
     const { turn, reply } = await settled('the turn to end', running.done);
     timings.writeTurn = Date.now() - started;
 
@@ -266,8 +127,8 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
   });
 
   it('runs a shell command through terminal/* in the workspace, shown in an "Agent: …" terminal', async () => {
-    await openChat();
-    assert.ok(stub);
+    await suite.openChat();
+    const { api, stub, timings } = suite;
     const marker = `rt${Date.now().toString(36)}`;
     const proof = `.it-rt-${process.pid}.txt`;
     const proofPath = path.join(workspaceRoot(), proof);
@@ -296,12 +157,12 @@ describe('real adapter: @zed-industries/claude-code-acp 0.16.2 as an agent of th
     try {
       const started = Date.now();
       const running = await begin(api, 'Write the marker');
-      const call = await pendingPermission(running);
+      const call = await suite.pendingPermission(running);
       timings.shellUntilPermission = Date.now() - started;
       assert.deepEqual(call.permission?.options, OPTIONS);
       assert.equal(call.title, `\`${command}\``);
       assert.equal(existsSync(proofPath), false, 'nothing ran before the permission');
-      await answer(call, 'allow');
+      await suite.answer(call, 'allow');
       const { turn, reply } = await settled('the turn to end', running.done);
       timings.shellTurn = Date.now() - started;
 

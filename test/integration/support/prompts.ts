@@ -11,6 +11,8 @@ export interface Question {
   readonly message: string;
   readonly detail?: string;
   readonly choices: readonly string[];
+  /** The input box's title, when it has one. */
+  readonly title?: string;
 }
 
 /** A scripted answer: a label (undefined = dismissed), or a function computing one (may wait). */
@@ -84,8 +86,14 @@ export class ScriptedPrompts implements UserPrompts {
     return this.ask({ kind: 'secret', message: prompt, choices: [] });
   }
 
-  text(prompt: string, placeholder: string): Promise<string | undefined> {
-    return this.ask({ kind: 'text', message: prompt, detail: placeholder, choices: [] });
+  text(prompt: string, placeholder: string, title?: string): Promise<string | undefined> {
+    return this.ask({
+      kind: 'text',
+      message: prompt,
+      detail: placeholder,
+      choices: [],
+      ...(title === undefined ? {} : { title }),
+    });
   }
 
   private async ask(question: Question): Promise<string | undefined> {

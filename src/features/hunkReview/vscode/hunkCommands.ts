@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { AttachmentRef } from '../../../protocol';
+import type { UserPrompts } from '../../../vscode/userPrompts';
 import { describeHunk, hunkViews, type HunkView } from '../core/hunkRanges';
 import type { Hunk } from '../core/hunks';
 import { noteAttachment } from '../chat/feedbackNotes';
@@ -18,6 +19,16 @@ export interface HunkCommandDeps {
   readonly attach: (attachment: AttachmentRef) => void;
   /** Opens `path`'s diff (before the turn ↔ now), where the accessible diff viewer (F7) works. */
   readonly openDiff: (path: string) => Promise<void>;
+  /** Asks for the note of "Ask for a change…" (the seam the integration tests answer through). */
+  readonly prompts: Pick<UserPrompts, 'text'>;
+}
+
+/** What the overlay says now: the status bar's "Change 3 of 12 · file 2 of 5" and the last announcement. */
+export interface HunkOverlay {
+  /** The status bar's text while the active editor is at a hunk, else undefined. */
+  readonly status: string | undefined;
+  /** What navigation last announced ("change 3 of 12, 4 lines added, in a.ts, file 2 of 5"). */
+  readonly announced: string | undefined;
 }
 
 /** A hunk of the reviewed turn: its file, and its place among all of them. */
@@ -31,7 +42,10 @@ interface Located {
  * cursor or the one a CodeLens names, Keep all / Undo all of the file, next / previous change and file,
  * "Ask for a change…", the accessible diff; the status bar says "Change 3 of 12 · file 2 of 5".
  */
-export function registerHunkCommands(deps: HunkCommandDeps): vscode.Disposable[] {
+export function registerHunkCommands(deps: HunkCommandDeps): {
+  readonly registrations: vscode.Disposable[];
+  readonly overlay: HunkOverlay;
+} {
   const status = vscode.window.createStatusBarItem('acpAgents.hunks', vscode.StatusBarAlignment.Left, 90);
   status.name = 'Agent changes';
   status.command = 'acpAgents.hunks.next';
@@ -68,7 +82,7 @@ export function registerHunkCommands(deps: HunkCommandDeps): vscode.Disposable[]
       how === 'keep' ? deps.review.keepAll(file) : deps.review.undoAll(file),
     );
   };
-  return [
+  const registrations = [
     status,
     deps.editors.onDidRefresh(() => position.show()),
     vscode.window.onDidChangeTextEditorSelection(() => position.show()),
@@ -86,13 +100,17 @@ export function registerHunkCommands(deps: HunkCommandDeps): vscode.Disposable[]
     run('acpAgents.editor.askForChange', () => askForChange(deps, position)),
     run('acpAgents.hunks.openDiff', () => position.wholeFile((path) => deps.openDiff(path))),
   ];
+  return { registrations, overlay: position };
 }
 
 /** Where the cursor is among the reviewed turn's hunks, and moving it from one to the next. */
-class HunkPosition {
+class HunkPosition implements HunkOverlay {
+  status: string | undefined;
+  announced: string | undefined;
+
   constructor(
     private readonly deps: HunkCommandDeps,
-    private readonly status: vscode.StatusBarItem,
+    private readonly item: vscode.StatusBarItem,
   ) {}
 
   /** The hunk of a write waiting for review under (or nearest above) the cursor of the active editor. */
@@ -172,13 +190,15 @@ class HunkPosition {
     void this.all().then((all) => {
       const here = this.index(all);
       if (here === undefined) {
-        this.status.hide();
+        this.status = undefined;
+        this.item.hide();
         return;
       }
-      this.status.text = `$(diff) ${this.describe(all, here)}`;
-      this.status.tooltip = 'Go to the next change of the agent (Keep / Undo on each change)';
-      this.status.accessibilityInformation = { label: this.describe(all, here, true) };
-      this.status.show();
+      this.status = this.describe(all, here);
+      this.item.text = `$(diff) ${this.status}`;
+      this.item.tooltip = 'Go to the next change of the agent (Keep / Undo on each change)';
+      this.item.accessibilityInformation = { label: this.describe(all, here, true) };
+      this.item.show();
     });
   }
 
@@ -191,7 +211,8 @@ class HunkPosition {
     const at = new vscode.Position(target.view.anchor, 0);
     editor.selection = new vscode.Selection(at, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    announce(this.describe(all, index, true));
+    this.announced = this.describe(all, index, true);
+    announce(this.announced);
   }
 
   private describe(all: readonly Located[], index: number, spoken = false): string {
@@ -266,11 +287,11 @@ async function askForChange(
     target.first === target.last
       ? `line ${target.first + 1}`
       : `lines ${target.first + 1}–${target.last + 1}`;
-  const note = await vscode.window.showInputBox({
-    title: `Ask for a change: ${nodePath.basename(target.path)}, ${lines}`,
-    prompt: 'What should the agent change here? It goes with your next message.',
-    placeHolder: 'e.g. handle the empty list here too',
-  });
+  const note = await deps.prompts.text(
+    'What should the agent change here? It goes with your next message.',
+    'e.g. handle the empty list here too',
+    `Ask for a change: ${nodePath.basename(target.path)}, ${lines}`,
+  );
   if (note === undefined || note.trim() === '') {
     return;
   }
