@@ -8,6 +8,7 @@ import { noteAttachment } from '../chat/feedbackNotes';
 import type { HunkReview } from '../chat/hunkReview';
 import type { ProposedWriteHunks } from '../chat/proposedWrites';
 import type { EditorHunks } from './editorHunks';
+import { hunkAtCursor, hunkToGo, type Cursor, type HunkPlace } from '../core/hunkNavigation';
 
 /** What the commands need besides the review: the chat's composer and the card's diff. */
 export interface HunkCommandDeps {
@@ -147,21 +148,10 @@ class HunkPosition implements HunkOverlay {
   /** Moves to the next (1) or previous (-1) hunk, into the next or previous changed file at the ends. */
   async go(step: 1 | -1): Promise<void> {
     const all = await this.all();
-    if (all.length === 0) {
-      return;
+    const next = hunkToGo(places(all), cursor(), step);
+    if (next !== undefined) {
+      await this.reveal(all, next);
     }
-    const here = this.index(all);
-    const line = vscode.window.activeTextEditor?.selection.active.line ?? -1;
-    const path = vscode.window.activeTextEditor?.document.uri.fsPath;
-    let next: number;
-    if (here === undefined) {
-      next = step === 1 ? 0 : all.length - 1;
-    } else if (step === 1 && (all[here]?.path !== path || (all[here]?.view.anchor ?? 0) > line)) {
-      next = here; // the cursor is above the hunk it is "in": that one first
-    } else {
-      next = (here + step + all.length) % all.length;
-    }
-    await this.reveal(all, next);
   }
 
   /** Moves to the first hunk of the next (1) or previous (-1) changed file. */
@@ -227,16 +217,7 @@ class HunkPosition implements HunkOverlay {
 
   /** The hunk the cursor is at (or the last one above it) in the list of all. */
   private index(all: readonly Located[]): number | undefined {
-    const editor = vscode.window.activeTextEditor;
-    const path = editor?.document.uri.fsPath;
-    const inFile = all
-      .map((located, index) => ({ located, index }))
-      .filter((item) => item.located.path === path);
-    if (editor === undefined || inFile.length === 0) {
-      return undefined;
-    }
-    const line = editor.selection.active.line;
-    return ([...inFile].reverse().find((item) => item.located.view.anchor <= line) ?? inFile[0])?.index;
+    return hunkAtCursor(places(all), cursor());
   }
 
   /** Every hunk of the reviewed turn, file by file in the card's order. */
@@ -311,4 +292,15 @@ function announce(text: string): void {
   } else {
     vscode.window.setStatusBarMessage(text, 3000);
   }
+}
+
+/** Where each hunk is, for the navigation. */
+function places(all: readonly Located[]): HunkPlace[] {
+  return all.map(({ path, view }) => ({ path, anchor: view.anchor, last: view.added?.last ?? view.anchor }));
+}
+
+/** The active editor's file and line, if there is one. */
+function cursor(): Cursor | undefined {
+  const editor = vscode.window.activeTextEditor;
+  return editor && { path: editor.document.uri.fsPath, line: editor.selection.active.line };
 }
