@@ -15,13 +15,13 @@ import { MentionMenu, type MentionToken } from './mentions/mentionMenu';
 import { ComposerOutbox, type OutgoingMessage, type TurnOutcome } from './composerOutbox';
 import type { PersistedQueuedMessage } from '../vscodeApi';
 import { PromptHistory } from './promptHistory';
+import { fitToLines } from './growingInput';
 import { SlashMenu } from './slashMenu';
 
 type Command = SessionStateMessage['commands'][number];
 
 /** The protocol's limit for one prompt. */
 const MAX_PROMPT_CHARS = 1_000_000;
-const MAX_INPUT_HEIGHT_PX = 240;
 
 export interface ComposerHost {
   post(message: ViewMessage): boolean;
@@ -371,14 +371,7 @@ export class Composer {
 
   private autoGrow(): void {
     this.highlights.update(this.state.attachments);
-    if (this.input.value === '') {
-      // One empty line needs no measuring: reading scrollHeight would lay out the whole page in the
-      // keydown of Send, before the message leaves (the webview shares its thread with the workbench).
-      this.input.style.height = '';
-      return;
-    }
-    this.input.style.height = 'auto';
-    this.input.style.height = `${Math.min(this.input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
+    fitToLines(this.input);
   }
 
   private refreshButtons(): void {
