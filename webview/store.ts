@@ -156,8 +156,8 @@ export class ChatStore {
     this.attachments = view.attachments ?? [];
     this.currentFile = view.currentFile;
     this.editReviews = view.editReviews ?? [];
-    this.workspacePaths = new WorkspacePaths(view.workspaceFolders ?? []);
     this.workspaceFolders = view.workspaceFolders ?? [];
+    this.workspacePaths = new WorkspacePaths(this.workspaceFolders, view.worktree?.folder);
     this.chatCwd = view.chat?.cwd;
     this.problemsOffer = view.problemsOffer;
     this.worktree = view.worktree;
@@ -208,6 +208,7 @@ export class ChatStore {
     if (chatId === this.chatId) {
       this.worktree = worktree;
       this.worktreeOffer = offer;
+      this.workspacePaths = new WorkspacePaths(this.workspaceFolders, worktree?.folder);
       this.changes.chats = true;
     }
   }

@@ -6,9 +6,16 @@
 export class WorkspacePaths {
   /** Longest first, so a nested folder wins over its parent. */
   private readonly folders: readonly string[];
+  /** Several workspace folders: a path names its folder. */
+  private readonly named: boolean;
 
-  constructor(folders: readonly string[] = []) {
-    this.folders = folders
+  /**
+   * `chatFolder`: where the chat works when that is a folder of its own (its git worktree, beside the
+   * repository): its files read as the workspace's do, since the chat's header already says where it works.
+   */
+  constructor(folders: readonly string[] = [], chatFolder?: string) {
+    this.named = folders.length > 1;
+    this.folders = [...folders, ...(chatFolder === undefined ? [] : [chatFolder])]
       .map(trimSeparator)
       .filter((folder) => folder !== '')
       .sort((a, b) => b.length - a.length);
@@ -22,7 +29,7 @@ export class WorkspacePaths {
       }
       if (path.startsWith(folder) && isSeparator(path[folder.length])) {
         const rest = path.slice(folder.length + 1);
-        return this.folders.length > 1 ? `${baseName(folder)}/${rest}` : rest;
+        return this.named ? `${baseName(folder)}/${rest}` : rest;
       }
     }
     return path;
@@ -32,7 +39,7 @@ export class WorkspacePaths {
   inText(text: string): string {
     let result = text;
     for (const folder of this.folders) {
-      const prefix = this.folders.length > 1 ? `${baseName(folder)}/` : '';
+      const prefix = this.named ? `${baseName(folder)}/` : '';
       for (const separator of ['/', '\\']) {
         result = result.split(folder + separator).join(prefix);
       }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { message, snapshot, toolCall, turn } from './support/builders';
+import { fileChange, message, snapshot, toolCall, turn, turnChanges } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
@@ -86,6 +86,34 @@ describe('webview: workspace-relative paths', () => {
       'api/main.go',
       `${ROOT}-old/b.ts`,
     ]);
+  });
+
+  it("shows a worktree chat's files as the workspace's: the header already says where the chat works", async () => {
+    const page = await chat.open();
+    const place = '/home/someone/projects/acme-app.worktrees/fix-parser';
+    const write = toolCall('e1', {
+      title: `Write ${place}/src/parser.ts`,
+      locations: [{ path: `${place}/src/parser.ts` }, { path: `${ROOT}/README.md` }],
+    });
+    const changes = turnChanges([
+      fileChange(`${place}/src/parser.ts`, { path: `${place}/src/parser.ts` }),
+      fileChange('/etc/hosts', { path: '/etc/hosts' }),
+    ]);
+    const worktree = { folder: place, name: 'fix-parser', branch: 'acp/fix-parser', base: '1a2b3c4' };
+    await page.host(
+      snapshot(
+        { entries: [write], turns: [turn('t1', { status: 'completed', changes })] },
+        { workspaceFolders: [ROOT], worktree },
+      ),
+    );
+    const card = page.page.locator('[data-entry-id="e1"]');
+    assert.equal(await card.locator('.tool-title').textContent(), 'Write src/parser.ts');
+    assert.deepEqual(await card.locator('.location').allTextContents(), ['src/parser.ts', 'README.md']);
+    const rows = page.page.locator('.turn-changes .change-path');
+    assert.deepEqual(await rows.locator('.change-name').allTextContents(), ['parser.ts', 'hosts']);
+    assert.deepEqual(await rows.locator('.change-folder').allTextContents(), ['src', '/etc']);
+    assert.equal(await rows.first().getAttribute('title'), `${place}/src/parser.ts`, 'in full on hover');
+    page.assertClean();
   });
 
   it('cuts a path too long for its row at the start, so the file name stays in view', async () => {

@@ -319,7 +319,7 @@ export class Transcript {
       return;
     }
     if (!group.changes && turn.changes && turn.changes.files.length > 0) {
-      group.changes = new ChangeCardView(turn.id, this.context.post);
+      group.changes = new ChangeCardView(turn.id, this.context.post, () => this.context.paths());
       group.element.insertBefore(group.changes.element, group.footer.element ?? null);
     }
     // A checkpoint taken late says so on the card too: what changed before it is not listed.

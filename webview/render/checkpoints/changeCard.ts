@@ -1,6 +1,7 @@
 import type { TurnChangesMessage, ViewMessage } from '../../../src/protocol';
 import { Disclosure } from '../disclosure';
 import { changeRow, type ChangeAction } from './changeRow';
+import type { WorkspacePaths } from '../../workspacePaths';
 import { button, el, icon } from '../dom';
 
 /** More files than this and the card starts folded: a long list would push the answer away. */
@@ -58,6 +59,8 @@ export class ChangeCardView {
   constructor(
     private readonly turnId: string,
     private readonly post: (message: ViewMessage) => boolean,
+    /** How the view shows paths: a file of the chat's worktree reads as the workspace's would. */
+    private readonly paths: () => WorkspacePaths,
   ) {
     this.disclosure.header.append(icon('diff-multiple'), this.title, this.stats, this.liveIndicator);
     this.disclosure.body.append(this.hint, this.lateNote, this.untrackedNote, this.list);
@@ -199,8 +202,11 @@ export class ChangeCardView {
 
   private renderRows(changes: TurnChangesMessage): void {
     const seen = new Set<string>();
-    const elements = changes.files.map((file) => {
-      seen.add(file.path);
+    const paths = this.paths();
+    const elements = changes.files.map((changed) => {
+      seen.add(changed.path);
+      // The host names files outside the workspace folders in full: one in the chat's worktree is shown as it.
+      const file = { ...changed, relativePath: paths.relative(changed.relativePath) };
       const key = JSON.stringify([file, changes.live]);
       let row = this.rows.get(file.path);
       if (row?.key !== key) {
