@@ -38,6 +38,14 @@ export const BASE_VIEW_MESSAGES = [
   'open_message',
 ] as const satisfies readonly ViewMessage['type'][];
 
+/**
+ * The view messages that move the view to another chat only after an await (a new chat waits for the
+ * journal, a delete for the agent). Messages the same view sent after one wait until it has moved (or
+ * failed), so a message typed right after New Chat goes to the new chat. Switching agent or folder
+ * changes the chat before any await, so messages after it are in order anyway.
+ */
+const MOVES_THE_VIEW: ReadonlySet<string> = new Set(['new_chat', 'switch_chat', 'delete_chat']);
+
 type BaseViewMessage = Extract<ViewMessage, { type: (typeof BASE_VIEW_MESSAGES)[number] }>;
 const baseTypes: ReadonlySet<string> = new Set(BASE_VIEW_MESSAGES);
 
@@ -73,6 +81,9 @@ export class ViewMessageHandler {
     private readonly ready: Promise<void>,
   ) {}
 
+  /** Per view, the latest move to another chat it asked for: settles once the view has moved. */
+  private readonly moving = new WeakMap<ViewSlot, Promise<void>>();
+
   /** Handles one message from a view showing `view`; a malformed one is logged and answered with an error. */
   async handle(raw: unknown, view: ViewSlot): Promise<void> {
     const parsed = ViewMessageSchema.safeParse(raw);
@@ -84,9 +95,13 @@ export class ViewMessageHandler {
       this.showError(`The chat view sent an invalid message (${problem}).`, view);
       return;
     }
+    const earlierMove = this.moving.get(view);
+    const dispatched = this.dispatchAfter(earlierMove, parsed.data, view);
+    if (MOVES_THE_VIEW.has(parsed.data.type)) {
+      this.moving.set(view, moved(view, earlierMove, dispatched));
+    }
     try {
-      await this.ready;
-      await this.dispatch(parsed.data, view);
+      await dispatched;
     } catch (error) {
       const failure = classifyError(error);
       this.logger.error(`${parsed.data.type} failed: ${describeErrorForLog(failure)}`);
@@ -98,6 +113,16 @@ export class ViewMessageHandler {
         details.code !== undefined || details.data !== undefined ? details : undefined,
       );
     }
+  }
+
+  private async dispatchAfter(
+    earlierMove: Promise<void> | undefined,
+    message: ViewMessage,
+    view: ViewSlot,
+  ): Promise<void> {
+    await this.ready;
+    await earlierMove;
+    await this.dispatch(message, view);
   }
 
   private async dispatch(message: ViewMessage, view: ViewSlot): Promise<void> {
@@ -196,4 +221,17 @@ type EditorMessageType =
 
 function isBaseMessage(message: ViewMessage): message is BaseViewMessage {
   return baseTypes.has(message.type);
+}
+
+/** Settles when the view shows another chat after `earlierMove`, or when the move's dispatch settles (it failed, or stayed). */
+async function moved(view: ViewSlot, earlierMove: Promise<void> | undefined, dispatched: Promise<void>): Promise<void> {
+  await earlierMove;
+  await new Promise<void>((resolve) => {
+    const subscription = view.onDidChangeChat(() => done());
+    const done = (): void => {
+      subscription.dispose();
+      resolve();
+    };
+    dispatched.then(done, done);
+  });
 }

@@ -6,12 +6,26 @@ import { Emitter } from '../core/util/disposable';
  * mirror each other; a view with its own slot shows its own chat.
  */
 export class ViewSlot {
-  /** The chat shown ('' until the journal has been read and a chat chosen). */
-  chatId = '';
+  private shown = '';
+  private readonly chatChanged = new Emitter<string>();
+  /** The view moved to another chat (new, switched, or the one it showed was deleted). */
+  readonly onDidChangeChat = this.chatChanged.event;
   private attached: AttachmentRef[] = [];
   private readonly attachmentsChanged = new Emitter<void>();
   /** The composer's attachments changed: one added, removed, or all sent. */
   readonly onDidChangeAttachments = this.attachmentsChanged.event;
+
+  /** The chat shown ('' until the journal has been read and a chat chosen). */
+  get chatId(): string {
+    return this.shown;
+  }
+
+  set chatId(chatId: string) {
+    if (chatId !== this.shown) {
+      this.shown = chatId;
+      this.chatChanged.fire(chatId);
+    }
+  }
 
   /** The files on the composer, kept until the message goes (and across a view reload). */
   get attachments(): readonly AttachmentRef[] {

@@ -70,8 +70,9 @@ function chatCommands({ chat, view, log }: CommandDeps, run: Run): vscode.Dispos
   ): vscode.Disposable => vscode.commands.registerCommand(id, run(name, work));
   return [
     register('acpAgents.newChat', 'New Chat', async () => {
-      await view.reveal();
-      await chat.newChat();
+      // The chat changes first: revealing the view is a trip through the window, and a message sent
+      // meanwhile (New Chat, then typing at once) belongs to the new chat, not the one being left.
+      await Promise.all([chat.newChat(), view.reveal()]);
     }),
     register('acpAgents.cancel', 'Cancel', () => chat.cancel()),
     register('acpAgents.selectAgent', 'Select Agent', async () => {

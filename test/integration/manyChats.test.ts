@@ -3,6 +3,7 @@
  * delete.
  */
 import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
 import { DEMO_AGENT_ID, DEMO_AGENT_NAME, eventually } from './support/harness';
 import { useDemoChats } from './support/demoChats';
 import { unique } from './support/demoSessions';
@@ -84,6 +85,24 @@ describe('sessions: many chats at once and the chat list (issue 5)', () => {
     assert.equal(
       suite.api.chat.chatList().some((chat) => chat.chatId === first),
       false,
+    );
+  });
+
+  it('sends a message sent right after the New Chat command to the new chat', async () => {
+    await suite.ask('echo in the chat left');
+    const left = suite.chatId();
+    // Not awaited: a user clicks the view title's New Chat and types at once, while the command still
+    // reveals the view.
+    const created = vscode.commands.executeCommand('acpAgents.newChat');
+    const sent = suite.api.chat.send('echo right after New Chat');
+    await Promise.all([created, sent]);
+    assert.notEqual(suite.chatId(), left, 'New Chat moved the view');
+    assert.deepEqual(suite.transcript()[0], ['user', 'echo right after New Chat'], 'the message is in the new chat');
+    await suite.api.chat.switchChat(left);
+    assert.deepEqual(
+      suite.transcript().map(([role]) => role),
+      ['user', 'agent'],
+      'the chat left holds only its own turn',
     );
   });
 });

@@ -137,6 +137,36 @@ describe('chat controller (host side of the chat view)', () => {
     assert.equal(ended.turn.status, 'cancelled');
   });
 
+  it('sends a message posted right after New Chat to the new chat, though the chat it left still runs', async () => {
+    const chat = await readyChat({ agents: [testAgent('a')] });
+    const hanging = chat.send('hang');
+    await until(() => chat.view.events().some((e) => e.type === 'entry_added' && e.entry.kind === 'agent'));
+    const left = chat.controller.windowChatId;
+    // Posted together, as a user who clicks New Chat and types at once: neither waits for the other.
+    const opened = chat.controller.handleMessage({ type: 'new_chat' });
+    const sent = chat.send('echo right after');
+    await Promise.all([opened, sent]);
+    assert.notEqual(chat.controller.windowChatId, left, 'the view moved to a new chat');
+    assert.deepEqual(chat.view.of('error'), [], 'nothing refused (the chat left is busy, the new one is not)');
+    assert.match(chat.transcript(), /^user:echo right after\|agent:/);
+    await chat.controller.handleMessage({ type: 'switch_chat', chatId: left });
+    assert.equal(chat.transcript().split('|')[0], 'user:hang', 'the chat left keeps only its own turn');
+    await chat.controller.handleMessage({ type: 'cancel' });
+    await hanging;
+  });
+
+  it('sends a message posted right after deleting the chat shown to the chat the view moves to', async () => {
+    const chat = await readyChat({ agents: [testAgent('a')] });
+    await chat.send('first chat');
+    const deleted = chat.controller.windowChatId;
+    const removing = chat.controller.handleMessage({ type: 'delete_chat', chatId: deleted });
+    const sent = chat.send('echo after the delete');
+    await Promise.all([removing, sent]);
+    assert.notEqual(chat.controller.windowChatId, deleted);
+    assert.deepEqual(chat.view.of('error'), []);
+    assert.match(chat.transcript(), /^user:echo after the delete\|agent:/);
+  });
+
   it('shows auth required with the sign-in methods, and sends the waiting prompt after sign-in', async () => {
     const chat = await readyChat({ agents: [testAgent('a', { TEST_AGENT_REQUIRE_AUTH: '1' })] });
     assert.deepEqual(chat.controller.currentStatus, {

@@ -104,6 +104,8 @@ export async function showChats(page: Page, frame: Frame): Promise<void> {
 /** Starts a new, empty chat with the view title's New Chat, so a test does not see earlier turns. */
 export async function newChat(page: Page, frame: Frame): Promise<void> {
   const turns = frame.locator('section.turn');
+  // The chat the view shows first: before its first snapshot any chat would pass for the new one.
+  await frame.waitForFunction(() => Boolean(document.body.dataset.chatId), undefined, { timeout: UI_TIMEOUT });
   const shown = await frame.evaluate(() => document.body.dataset.chatId);
   await viewTitleAction(page, 'New Chat');
   // The new chat's snapshot brings its own (empty) draft: typing before it lands would be replaced.
