@@ -1,7 +1,7 @@
 import type { AgentSessionGroup, ChatSummary, ViewMessage } from '../../src/protocol';
 import { AgentSessionsView } from './agentSessions/agentSessionsView';
-import { button, el, icon, iconButton } from './dom';
-import { relativeTime } from './relativeTime';
+import { ChatListRow, type ChatRowActions } from './chatListRow';
+import { el } from './dom';
 
 /**
  * The list of chats, opened from the view's title (Show Chats): switch to a chat, rename it in place,
@@ -12,6 +12,8 @@ export class ChatList {
   readonly element: HTMLElement;
   private readonly list = el('ul', 'chat-list-items');
   private chats: readonly ChatSummary[] = [];
+  /** Each chat's row, kept across updates. */
+  private readonly rows = new Map<string, ChatListRow>();
   private activeChatId: string | undefined;
   private editing: string | undefined;
   private confirming: string | undefined;
@@ -101,134 +103,115 @@ export class ChatList {
     this.agentSessions.setChats(chats);
     this.activeChatId = activeChatId;
     if (this.isOpen && this.editing === undefined) {
-      const hadFocus =
-        this.element.contains(document.activeElement) || document.activeElement === document.body;
+      const focused = document.activeElement;
+      const hadFocus = this.element.contains(focused) || focused === document.body;
       this.render();
-      if (hadFocus && !this.element.contains(document.activeElement)) {
-        this.list.querySelector<HTMLElement>('.chat-open')?.focus();
+      if (focused instanceof HTMLElement && focused !== document.body && focused.isConnected) {
+        if (document.activeElement !== focused) {
+          focused.focus(); // its row moved, which takes the focus away
+        }
+      } else if (hadFocus && !this.element.contains(document.activeElement)) {
+        this.list.querySelector<HTMLElement>('.chat-open')?.focus(); // its chat is gone
       }
     }
   }
 
+  /**
+   * Brings the rows up to date with the chats, keeping each chat's row: a row is moved only when its
+   * place changed, since a moved or replaced button loses the click being pressed on it.
+   */
   private render(): void {
-    if (this.chats.length === 0) {
+    const ordered = forksUnderOrigins(this.chats);
+    const ids = new Set(ordered.map((chat) => chat.chatId));
+    for (const [chatId, row] of this.rows) {
+      if (!ids.has(chatId)) {
+        row.element.remove();
+        this.rows.delete(chatId);
+      }
+    }
+    if (ordered.length === 0) {
       this.list.replaceChildren(el('li', 'chat-list-empty', 'No chats yet.'));
       return;
     }
-    this.list.replaceChildren(...forksUnderOrigins(this.chats).map((chat) => this.row(chat)));
+    this.list.querySelector(':scope > .chat-list-empty')?.remove();
+    const rows = ordered.map((chat) => {
+      const row = this.rows.get(chat.chatId) ?? new ChatListRow(chat, this.actions);
+      this.rows.set(chat.chatId, row);
+      row.update(chat, {
+        active: chat.chatId === this.activeChatId,
+        fork: chat.forkOf !== undefined && ids.has(chat.forkOf),
+        mode:
+          this.editing === chat.chatId ? 'renaming' : this.confirming === chat.chatId ? 'confirming' : 'chat',
+      });
+      return row.element;
+    });
+    placeInOrder(this.list, rows);
   }
 
-  private row(chat: ChatSummary): HTMLElement {
-    const row = el(
-      'li',
-      chat.forkOf && this.chats.some((c) => c.chatId === chat.forkOf) ? 'chat-row chat-fork' : 'chat-row',
-    );
-    const active = chat.chatId === this.activeChatId;
-    if (active) {
-      row.setAttribute('aria-current', 'true');
-    }
-    if (this.editing === chat.chatId) {
-      row.append(this.renameField(chat));
-      return row;
-    }
-    if (this.confirming === chat.chatId) {
-      row.classList.add('confirming');
-      row.append(
-        el('span', 'chat-confirm-text', `Delete “${chat.title}”?`),
-        button('Delete', {
-          onClick: () => {
-            this.confirming = undefined;
-            this.post({ type: 'delete_chat', chatId: chat.chatId });
-          },
-        }),
-        ...(chat.deletableOnAgent
-          ? [
-              button('Also on agent', {
-                secondary: true,
-                title: `Delete it here and ${chat.agentLabel}'s own session too`,
-                onClick: () => {
-                  this.confirming = undefined;
-                  this.post({ type: 'delete_chat', chatId: chat.chatId, onAgent: true });
-                },
-              }),
-            ]
-          : []),
-        button('Cancel', { secondary: true, onClick: () => this.rerender(undefined) }),
-      );
-      return row;
-    }
-    const open = el(
-      'button',
-      'chat-open',
-      el('span', 'chat-title', chat.title || 'New chat'),
-      el('span', 'chat-meta', `${chat.agentLabel} · ${relativeTime(chat.updatedAt)}`),
-    );
-    open.type = 'button';
-    open.title = chat.title;
-    open.addEventListener('click', () => {
+  private readonly actions: ChatRowActions = {
+    open: (chatId) => {
+      const active = chatId === this.activeChatId; // now, not when the row was made
       this.close();
       if (!active) {
-        this.post({ type: 'switch_chat', chatId: chat.chatId });
+        this.post({ type: 'switch_chat', chatId });
       }
-    });
-    const status = activityIcon(chat);
-    if (chat.activity) {
-      row.classList.add(`chat-${chat.activity}`);
-    }
-    row.append(
-      open,
-      el('span', 'chat-status', status),
-      iconButton('edit', `Rename ${chat.title}`, () => {
-        this.editing = chat.chatId;
-        this.render();
-      }),
-      iconButton('trash', `Delete ${chat.title}`, () => this.rerender(chat.chatId)),
-    );
-    return row;
-  }
-
-  private rerender(confirming: string | undefined): void {
-    this.confirming = confirming;
-    this.render();
-    const focus = confirming
-      ? this.list.querySelector<HTMLElement>('.confirming vscode-button')
-      : this.list.querySelector<HTMLElement>('.chat-open');
-    focus?.focus();
-  }
-
-  private renameField(chat: ChatSummary): HTMLElement {
-    const input = el('input', 'chat-rename');
-    input.type = 'text';
-    input.value = chat.title;
-    input.maxLength = 200;
-    input.setAttribute('aria-label', 'Chat name');
-    const finish = (save: boolean): void => {
-      if (this.editing !== chat.chatId) {
-        return;
+    },
+    startRename: (chatId) => {
+      this.editing = chatId;
+      this.confirming = undefined;
+      this.render();
+    },
+    finishRename: (chatId, title) => {
+      if (this.editing !== chatId) {
+        return; // the field's blur after Enter or Escape already finished it
       }
       this.editing = undefined;
-      const title = input.value.trim();
-      if (save && title !== '' && title !== chat.title) {
-        this.post({ type: 'rename_chat', chatId: chat.chatId, title });
+      if (title !== undefined) {
+        this.post({ type: 'rename_chat', chatId, title });
       }
       this.render();
-      this.list.querySelector<HTMLElement>('.chat-open')?.focus();
-    };
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && !event.isComposing) {
-        event.preventDefault();
-        finish(true);
-      } else if (event.key === 'Escape') {
-        event.preventDefault();
-        finish(false);
-      }
-    });
-    input.addEventListener('blur', () => finish(true));
-    queueMicrotask(() => {
-      input.focus();
-      input.select();
-    });
-    return input;
+      this.focusRow(chatId);
+    },
+    confirmDelete: (chatId) => {
+      this.confirming = chatId;
+      this.render();
+      this.list.querySelector<HTMLElement>('.confirming vscode-button')?.focus();
+    },
+    cancelDelete: (chatId) => {
+      this.confirming = undefined;
+      this.render();
+      this.focusRow(chatId);
+    },
+    delete: (chatId, onAgent) => {
+      this.confirming = undefined;
+      this.post({ type: 'delete_chat', chatId, ...(onAgent ? { onAgent: true } : {}) });
+    },
+  };
+
+  /** Focus on the chat's own row, else on the first one. */
+  private focusRow(chatId: string): void {
+    const open = this.rows.get(chatId)?.openButton;
+    (open?.isConnected ? open : this.list.querySelector<HTMLElement>('.chat-open'))?.focus();
+  }
+}
+
+/**
+ * Makes `list`'s children `rows`, in that order, moving as few as it can. Where the next child is not
+ * the wanted row: a child whose successor is the wanted row has moved down — it is passed over and put
+ * in its place when its turn comes; else the wanted row moved up and goes here. One chat moving either
+ * way moves only its row.
+ */
+function placeInOrder(list: HTMLElement, rows: readonly HTMLElement[]): void {
+  let next = list.firstElementChild;
+  for (const row of rows) {
+    if (next !== null && next !== row && next.nextElementSibling === row) {
+      next = row;
+    }
+    if (next === row) {
+      next = row.nextElementSibling;
+    } else {
+      list.insertBefore(row, next);
+    }
   }
 }
 
@@ -263,26 +246,4 @@ export function forksUnderOrigins(chats: readonly ChatSummary[]): ChatSummary[] 
     place(chat);
   }
   return ordered;
-}
-
-/** What the chat is doing, as an icon with its words: running, waiting for you, finished unread, failed. */
-function activityIcon(chat: ChatSummary): HTMLElement | null {
-  const state = chat.activity ?? (chat.running ? 'running' : undefined);
-  if (state === undefined) {
-    return null;
-  }
-  const [name, words] =
-    state === 'running'
-      ? (['loading', 'Working'] as const)
-      : state === 'waiting'
-        ? (['bell-dot', `Waits for you${chat.waitingFor ? `: ${chat.waitingFor}` : ''}`] as const)
-        : state === 'unread'
-          ? (['circle-filled', 'Finished, not seen yet'] as const)
-          : (['error', 'Stopped with an error, not seen yet'] as const);
-  const element = icon(name, state === 'running');
-  element.classList.add(`chat-activity-${state}`);
-  element.setAttribute('title', words);
-  element.setAttribute('role', 'img');
-  element.setAttribute('aria-label', words);
-  return element;
 }
