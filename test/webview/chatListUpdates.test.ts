@@ -58,6 +58,34 @@ describe('webview: the chat list while the host updates it', () => {
     assert.equal(await page.page.locator('#chat-list').isVisible(), false, 'the list closes');
   });
 
+  it('keeps the click even when the update moves the pressed chat itself, and shows the update after it', async () => {
+    const page = await openList();
+    const box = await rows(page).nth(2).locator('.chat-open').boundingBox();
+    assert.ok(box, 'the row shows');
+    await page.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.page.mouse.down();
+    // The pressed chat itself goes to the top (its agent answered) between the press and the release.
+    const answered = { ...CHATS[2]!, title: 'Old question, answered', updatedAt: Date.now() };
+    await page.host(chatsUpdate([answered, CHATS[0]!, CHATS[1]!, CHATS[3]!]));
+    assert.deepEqual(await titles(page), ['Fix the parser', 'Write docs', 'Old question', 'Older question']);
+    await page.page.mouse.up();
+    assert.deepEqual((await page.posted()).at(-1), { type: 'switch_chat', chatId: 'chat-3' });
+
+    // Pressed and let go elsewhere (no click): the update held meanwhile shows then.
+    await openChatList(page);
+    const first = await rows(page).nth(0).locator('.chat-open').boundingBox();
+    assert.ok(first);
+    await page.page.mouse.move(first.x + first.width / 2, first.y + first.height / 2);
+    await page.page.mouse.down();
+    await page.host(chatsUpdate([CHATS[3]!, answered, CHATS[0]!, CHATS[1]!]));
+    await page.page.mouse.move(first.x + first.width / 2, first.y + first.height + 400);
+    await page.page.mouse.up();
+    await page.page.waitForFunction(
+      () => document.querySelector('#chat-list .chat-row .chat-title')?.textContent === 'Older question',
+    );
+    assert.deepEqual(await titles(page), ['Older question', 'Old question, answered', 'Fix the parser', 'Write docs']);
+  });
+
   it('keeps the keyboard on the same chat, wherever the update puts it', async () => {
     const page = await openList();
     const third = rows(page).nth(2).locator('.chat-open');

@@ -20,6 +20,9 @@ export class ChatList {
   /** What had focus when the list opened, to give it back on close. */
   private before: HTMLElement | undefined;
   private readonly agentSessions: AgentSessionsView;
+  /** A mouse button is down on a row: the host's updates wait for its release (see `holdWhilePressed`). */
+  private pressed = false;
+  private updateWaiting = false;
 
   constructor(
     private readonly post: (message: ViewMessage) => boolean,
@@ -56,6 +59,30 @@ export class ChatList {
         this.close(false);
       }
     });
+    this.holdWhilePressed();
+  }
+
+  /**
+   * An update that moved the pressed row (its own chat went to the top) would lose the click being made
+   * on it: while a button is down in the list, updates wait, and come once the click is done.
+   */
+  private holdWhilePressed(): void {
+    this.list.addEventListener('pointerdown', () => (this.pressed = true));
+    const release = (): void => {
+      if (!this.pressed) {
+        return;
+      }
+      this.pressed = false;
+      // A task later: after the click this release makes.
+      setTimeout(() => {
+        if (this.updateWaiting) {
+          this.updateWaiting = false;
+          this.showUpdate();
+        }
+      }, 0);
+    };
+    document.addEventListener('pointerup', release, true);
+    document.addEventListener('pointercancel', release, true);
   }
 
   get isOpen(): boolean {
@@ -102,6 +129,15 @@ export class ChatList {
     this.chats = chats;
     this.agentSessions.setChats(chats);
     this.activeChatId = activeChatId;
+    if (this.pressed) {
+      this.updateWaiting = true;
+    } else {
+      this.showUpdate();
+    }
+  }
+
+  /** The rows brought up to date while the list is open (not while a chat is being renamed). */
+  private showUpdate(): void {
     if (this.isOpen && this.editing === undefined) {
       const focused = document.activeElement;
       const hadFocus = this.element.contains(focused) || focused === document.body;
