@@ -35,6 +35,15 @@ async function same(page: ChatPage, selector: string, handle: ElementHandle): Pr
   ] as const);
 }
 
+/** Presses the mouse on the `index`th row's open button (and keeps it down); returns where. */
+async function pressRow(page: ChatPage, index: number): Promise<{ x: number; y: number; width: number; height: number }> {
+  const box = await rows(page).nth(index).locator('.chat-open').boundingBox();
+  assert.ok(box, 'the row shows');
+  await page.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.page.mouse.down();
+  return box;
+}
+
 describe('webview: the chat list while the host updates it', () => {
   const chat = useChatPages();
 
@@ -46,10 +55,7 @@ describe('webview: the chat list while the host updates it', () => {
 
   it('keeps a click that was pressed before an update and released after it', async () => {
     const page = await openList();
-    const box = await rows(page).nth(2).locator('.chat-open').boundingBox();
-    assert.ok(box, 'the row shows');
-    await page.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.page.mouse.down();
+    await pressRow(page, 2);
     // Another chat's title and time change, and it moves to the top, between the press and the release.
     const moved = { ...CHATS[1]!, title: 'Write the docs', updatedAt: Date.now() };
     await page.host(chatsUpdate([moved, CHATS[0]!, CHATS[2]!, CHATS[3]!]));
@@ -60,10 +66,7 @@ describe('webview: the chat list while the host updates it', () => {
 
   it('keeps the click even when the update moves the pressed chat itself, and shows the update after it', async () => {
     const page = await openList();
-    const box = await rows(page).nth(2).locator('.chat-open').boundingBox();
-    assert.ok(box, 'the row shows');
-    await page.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.page.mouse.down();
+    await pressRow(page, 2);
     // The pressed chat itself goes to the top (its agent answered) between the press and the release.
     const answered = { ...CHATS[2]!, title: 'Old question, answered', updatedAt: Date.now() };
     await page.host(chatsUpdate([answered, CHATS[0]!, CHATS[1]!, CHATS[3]!]));
@@ -73,10 +76,7 @@ describe('webview: the chat list while the host updates it', () => {
 
     // Pressed and let go elsewhere (no click): the update held meanwhile shows then.
     await openChatList(page);
-    const first = await rows(page).nth(0).locator('.chat-open').boundingBox();
-    assert.ok(first);
-    await page.page.mouse.move(first.x + first.width / 2, first.y + first.height / 2);
-    await page.page.mouse.down();
+    const first = await pressRow(page, 0);
     await page.host(chatsUpdate([CHATS[3]!, answered, CHATS[0]!, CHATS[1]!]));
     await page.page.mouse.move(first.x + first.width / 2, first.y + first.height + 400);
     await page.page.mouse.up();
