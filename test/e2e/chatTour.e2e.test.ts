@@ -4,6 +4,9 @@
  * Each step is checked as the user sees it; the end result is the README screenshot docs/chat.png.
  */
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { docsScreenshot, UI_TIMEOUT } from './support/chat';
 import { useWorkbench } from './support/lifecycle';
 
@@ -100,20 +103,22 @@ describe('a tour of the chat with the demo agent (README screenshot)', () => {
   });
 
   it("a terminal's card shows the output live, then the whole output and the exit code", async () => {
-    const turnId = await chat.sendPrompt('terminal echo building; sleep 2; echo done');
+    // The command runs until the test lets it end: its running state is looked at however slow the machine.
+    const go = join(mkdtempSync(join(tmpdir(), 'acp-e2e-terminal-')), 'go');
+    const command = `echo building; until [ -e ${go} ]; do sleep 0.1; done; echo done`;
+    const turnId = await chat.sendPrompt(`terminal ${command}`);
     const card = chat.turn(turnId).locator('.entry-tool .tool-card');
     const terminal = card.locator('.terminal');
     // While it runs the card is open and shows what was printed so far.
     await terminal.locator('.terminal-output', { hasText: 'building' }).waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(
-      (await card.locator('.tool-title').innerText()).trim(),
-      'Run echo building; sleep 2; echo done',
-    );
+    assert.equal((await card.locator('.tool-title').innerText()).trim(), `Run ${command}`);
     assert.equal((await terminal.locator('.terminal-status').innerText()).trim(), 'Running');
     assert.equal(await terminal.getAttribute('data-state'), 'running');
+    writeFileSync(go, '');
 
     await chat.waitForAgentText(turnId, 'exit 0 building done', { timeout: 30_000 });
     await chat.waitForTurnStatus(turnId, 'completed');
+    rmSync(dirname(go), { recursive: true });
     // A finished card folds: open it, as a person does to look at the output.
     if ((await card.locator('.disclosure-header').getAttribute('aria-expanded')) !== 'true') {
       await card.locator('.disclosure-header').click();
