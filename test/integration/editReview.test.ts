@@ -28,6 +28,7 @@ import {
   useWorkspaceFolder,
 } from './support/harness';
 import { useDemoChats } from './support/demoChats';
+import { decideProposedHunk } from './support/hunkCommands';
 
 /** What the agent is told after a refusal's message (code -32001): the next step and `data.reason`. */
 const DECLINED =
@@ -274,17 +275,8 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
           .map((lens) => lens.command?.title),
         ['Keep', 'Undo', 'Keep', 'Undo', 'Keep', 'Undo'],
       );
-      // By the CodeLens's command and arguments, as a click runs it.
-      const run = (index: number, how: 'keep' | 'undo'): Thenable<unknown> => {
-        const view = shown[index]!;
-        return vscode.commands.executeCommand(
-          `acpAgents.hunks.${how}`,
-          file,
-          view.index,
-          view.hunk,
-          'proposed',
-        );
-      };
+      const run = (index: number, how: 'keep' | 'undo'): Thenable<unknown> =>
+        decideProposedHunk(file, shown[index]!, how);
       await run(0, 'keep');
       await run(1, 'undo');
       assert.equal(readFileSync(file, 'utf8'), BEFORE, 'nothing is written while a hunk is left');

@@ -29,6 +29,7 @@ import {
 } from './support/harness';
 import { modelTurns } from './support/realAdapter';
 import { useRealAdapter } from './support/realAdapterSuite';
+import { decideProposedHunk } from './support/hunkCommands';
 
 /** CRLF line ends and no final newline: two hunks (lines 2 and 6), the last one on the unterminated line. */
 const A_BEFORE = 'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix';
@@ -251,14 +252,7 @@ describe('hunk review with the real claude-code-acp adapter: a client-fs and a s
         });
         // A waiting write's hunks keep their indexes while others are decided.
         for (const view of shown) {
-          const how = decisions[view.index]!;
-          await vscode.commands.executeCommand(
-            `acpAgents.hunks.${how}`,
-            file,
-            view.index,
-            view.hunk,
-            'proposed',
-          );
+          await decideProposedHunk(file, view, decisions[view.index]!);
         }
       };
       await review(a, ['keep', 'undo']);
