@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { format } from 'node:util';
 import { looksFatal, StderrLines } from '../../src/core/connection/stderrLines';
 import { secretValues } from '../../src/core/secrets/secrets';
 
@@ -53,5 +54,20 @@ describe('an agent’s stderr cut into lines to show', () => {
     for (const chatter of ['Loading model…', 'Connected to MCP server github', 'Listening on stdio']) {
       assert.equal(looksFatal(chatter), false, chatter);
     }
+  });
+
+  it("does not take an agent's complaint about our cancel notification for a reason it stops", () => {
+    // What an agent on an older ACP SDK prints (console.error) when it gets `$/cancel_request`, which it
+    // does not know: we sent it, abandoning a session still opening; the agent goes on.
+    const notice = { jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 7 } };
+    const error = { code: -32601, message: '"Method not found": $/cancel_request', data: { method: '$/cancel_request' } };
+    const said: string[] = [];
+    const lines = new StderrLines((line) => said.push(line));
+    lines.push(`${format('Error handling notification', notice, error)}\n`);
+    assert.ok(said.length > 0);
+    assert.deepEqual(said.filter(looksFatal), []);
+    // An unknown method's error reaches the caller as the request's answer, never only on stderr.
+    assert.equal(looksFatal('Error: "Method not found": session/set_model'), false);
+    assert.equal(looksFatal('Error: session not found'), true, 'other "not found" lines still count');
   });
 });

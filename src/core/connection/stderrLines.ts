@@ -31,8 +31,14 @@ export class StderrLines {
  * Stderr has no structure, so its words are all there is; an agent's progress chatter does not match.
  */
 export function looksFatal(line: string): boolean {
-  return FATAL_WORDS.test(line);
+  return FATAL_WORDS.test(line) && !NOT_WHY_IT_STOPS.test(line);
 }
+
+/**
+ * An agent saying it does not know a method, or could not handle a notification (an older ACP SDK prints
+ * both when we cancel a request it cannot cancel): it goes on, and a request's own error is its answer.
+ */
+const NOT_WHY_IT_STOPS = /method not found|error handling notification/i;
 
 const FATAL_WORDS =
   /\b(fatal|error|panic|exception|cannot|can't|could not|couldn't|unable to|failed|denied|not permitted|not allowed|refus\w*|forbidden|unauthori[sz]ed|not supported|not found|no such|missing|invalid|EACCES|EPERM|ENOENT)\b/i;
