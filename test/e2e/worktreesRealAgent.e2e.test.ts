@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { worktreeName } from '../../src/features/worktrees/core/worktreeFolder';
 import { newChat, runCommand, sendPrompt, showChats, UI_TIMEOUT, waitForTurnStatus } from './support/chat';
-import { THEMES, useWorkbench } from './support/lifecycle';
+import { THEMES, useWorkbench, type WorkbenchLifecycle } from './support/lifecycle';
 import { realAgent, type RealAgent } from './support/realAgents';
 import { userRepo, type UserRepo } from './support/userRepo';
 import { screenshot } from './support/workbench';
@@ -61,6 +61,35 @@ function reportModelRequests(agents: readonly RealAgent[]): void {
   });
 }
 
+/**
+ * The suite's workbench on a fresh repository (`prefix`), with the real agents `start` puts in `agents` in
+ * its settings; on a failure each one's model requests are printed, and the agents (those started, should
+ * one fail to) and the repository end with the suite.
+ */
+function useRealAgents(
+  prefix: string,
+  sidebarWidth: number,
+  agents: RealAgent[],
+  start: (user: UserRepo) => Promise<void>,
+): WorkbenchLifecycle {
+  let user: UserRepo | undefined;
+  const chat = useWorkbench(async () => {
+    user = userRepo(prefix, ORIGINAL);
+    await start(user);
+    return {
+      workspace: user.repo,
+      layout: { width: 1400, height: 900, sidebarWidth },
+      settings: { ...QUIET, 'acpAgents.agents': agents.map((agent) => agent.setting) },
+    };
+  });
+  reportModelRequests(agents);
+  after(async () => {
+    await Promise.all(agents.map((agent) => agent.dispose()));
+    user?.dispose();
+  });
+  return chat;
+}
+
 /** Picks the empty chat's agent in its header. */
 async function chooseAgent(frame: Frame, name: string): Promise<void> {
   await frame.locator('.picker-select[aria-label="Agent"]').selectOption({ label: name });
@@ -93,24 +122,14 @@ describe('worktree chats with the real claude-code-acp adapter in the real VS Co
   const folder = (name: string): string => join(user.root, 'project.worktrees', name);
   const edit = (line: string) => ({ kind: 'write', path: '', content: `one\ntwo\n${line}\n` }) as const;
 
-  const chat = useWorkbench(async () => {
-    user = userRepo('acp-e2e-wt-real-', ORIGINAL);
+  const chat = useRealAgents('acp-e2e-wt-real-', 440, agents, async (made) => {
+    user = made;
     marker = plantHostileHook(user);
     // Each chat's agent has its own stub: each writes its own line, at the path of its own worktree.
     agents.push(
       await realAgent('Claude First', { ...edit('first agent'), path: join(folder('first'), 'app.txt') }, { gated: true }),
       await realAgent('Claude Second', { ...edit('second agent'), path: join(folder('second'), 'app.txt') }),
     );
-    return {
-      workspace: user.repo,
-      layout: { width: 1400, height: 900, sidebarWidth: 440 },
-      settings: { ...QUIET, 'acpAgents.agents': agents.map((agent) => agent.setting) },
-    };
-  });
-  reportModelRequests(agents);
-  after(async () => {
-    await Promise.all(agents.map((agent) => agent.dispose()));
-    user?.dispose();
   });
 
   it('two chats edit one line at once in two worktrees; the hidden one asking permission raises the badge and a notification that opens it; Apply brings one back and the clash opens in the merge editor', async function () {
@@ -190,23 +209,13 @@ describe('"Ask several agents…" with three real claude-code-acp adapters in th
   const runFolder = (label: string): string =>
     join(user.root, 'project.worktrees', worktreeName(`${label} ${GROUP_PROMPT}`));
 
-  const chat = useWorkbench(async () => {
-    user = userRepo('acp-e2e-groups-real-', ORIGINAL);
+  const chat = useRealAgents('acp-e2e-groups-real-', 520, agents, async (made) => {
+    user = made;
     for (const [label, who] of GROUP) {
       // This user lets Claude Code edit without asking (its own settings): the runs go on unattended.
       const script = { kind: 'write', path: join(runFolder(label), 'app.txt'), content: `${who}\n` } as const;
       agents.push(await realAgent(label, script, { allow: ['Edit'] }));
     }
-    return {
-      workspace: user.repo,
-      layout: { width: 1400, height: 900, sidebarWidth: 520 },
-      settings: { ...QUIET, 'acpAgents.agents': agents.map((agent) => agent.setting) },
-    };
-  });
-  reportModelRequests(agents);
-  after(async () => {
-    await Promise.all(agents.map((agent) => agent.dispose()));
-    user?.dispose();
   });
 
   it('each agent works in its own worktree; the comparison lists their status and +/− lines; Apply This One brings its bytes back and Discard the Rest removes the others', async function () {
