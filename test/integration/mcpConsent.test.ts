@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from '../../src/chatHost';
-import { getApi, installPrompts, workspaceRoot } from './support/harness';
+import { eventually, getApi, installPrompts, workspaceRoot } from './support/harness';
 
 describe('MCP consent for workspace servers (issue 19)', () => {
   const dir = path.join(workspaceRoot(), '.vscode');
@@ -42,8 +42,10 @@ describe('MCP consent for workspace servers (issue 19)', () => {
   });
 
   it('asks once, remembers, asks again after the definition changes, and forgets on reset', async () => {
-    writeConfig(['--stdio']);
+    // The answer is queued before the file changes: a session the chat starts on the change may ask first,
+    // and a question with no answer queued is dismissed (and asked again).
     prompts.answerModal('Allow');
+    writeConfig(['--stdio']);
     const allowed = await repoServers();
     assert.equal(allowed.length, 1);
     assert.equal(consentQuestions().length, 1);
@@ -63,19 +65,40 @@ describe('MCP consent for workspace servers (issue 19)', () => {
     assert.equal((await repoServers()).length, 1);
     assert.equal(consentQuestions().length, 1, 'remembered');
 
-    writeConfig(['--stdio', '--evil']);
     prompts.answerModal('Don’t Allow');
+    writeConfig(['--stdio', '--evil']);
     assert.equal((await repoServers()).length, 0);
     assert.equal(consentQuestions().length, 2, 'a changed definition asks again');
     assert.equal((await repoServers()).length, 0);
-    assert.equal(consentQuestions().length, 2, 'the denial is remembered');
+    assert.equal(consentQuestions().length, 2, `the denial is remembered: ${JSON.stringify(prompts.asked)}`);
 
+    // Queued before the reset: a session the chat starts on it may ask first, and then finds the answer
+    // (a question with no answer queued would be dismissed, and asked again), so what is counted is the one
+    // question the reset brought back.
+    prompts.answerModal('Don’t Allow');
     // The command's answer is how many answers it forgot.
     assert.equal(await vscode.commands.executeCommand('acpAgents.resetMcpConsent'), 2);
-    // Answered, not dismissed: a session the chat starts meanwhile (it asks too) then finds the answer,
-    // so what is counted is the one question the reset brought back.
-    prompts.answerModal('Don’t Allow');
     assert.equal((await repoServers()).length, 0);
-    assert.equal(consentQuestions().length, 3, 'asked again after the reset');
+    assert.equal(consentQuestions().length, 3, `asked again after the reset: ${JSON.stringify(prompts.asked)}`);
+  });
+
+  it('asks once about a server of .vscode/mcp.json that VS Code also shows in its own "mcp" settings', async () => {
+    await api.mcp.consent.revokeAll();
+    prompts.answerModal('Allow');
+    writeConfig(['--stdio', '--once']);
+    // VS Code reads the folder's mcp.json into its "mcp" settings (a little after the file changes): the
+    // same server then appears in two places.
+    await eventually('VS Code to show the server in its "mcp" settings', () => {
+      const servers = vscode.workspace.getConfiguration('mcp').inspect<Record<string, { args?: string[] }>>('servers');
+      const value = servers?.workspaceFolderValue ?? servers?.workspaceValue;
+      return value?.['repo-mcp']?.args?.includes('--once') === true;
+    });
+    const before = consentQuestions().length;
+    assert.equal((await repoServers()).length, 1, 'given to agents once');
+    assert.deepEqual(
+      consentQuestions().slice(before).map((question) => question.detail?.split(' defines it')[0]),
+      ['.vscode/mcp.json'],
+      'asked once, as the file’s',
+    );
   });
 });

@@ -110,6 +110,30 @@ export class McpServerSource {
         this.logger.warn(reason);
       }
     };
+    const inFiles = await this.mcpJsonServers(take);
+    const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const fromWorkspace = vscode.workspace.isTrusted ? workspaceValueOf('mcp', 'servers') : undefined;
+    if (fromWorkspace !== undefined) {
+      const source = 'workspace settings "mcp.servers"';
+      // VS Code reads each folder's .vscode/mcp.json into its "mcp" settings too: a server that file
+      // defines is taken (and asked about) once, as the file's.
+      await this.takeAllowed({ servers: withoutServers(fromWorkspace, inFiles) }, source, (allowed) =>
+        take(allowed, source, firstFolder),
+      );
+    } else {
+      const fromUser = setting('mcp', 'servers');
+      if (fromUser !== undefined) {
+        take({ servers: fromUser }, 'settings "mcp.servers"', firstFolder);
+      }
+    }
+    return found;
+  }
+
+  /** Takes the allowed servers of each folder's `.vscode/mcp.json`; returns the names those files define. */
+  private async mcpJsonServers(
+    take: (raw: unknown, source: string, workspaceFolder?: string) => void,
+  ): Promise<Set<string>> {
+    const names = new Set<string>();
     // An untrusted workspace's own files are not read at all (and no agent starts there anyway).
     const folders = vscode.workspace.isTrusted ? (vscode.workspace.workspaceFolders ?? []) : [];
     for (const folder of folders) {
@@ -130,22 +154,12 @@ export class McpServerSource {
         continue;
       }
       const source = vscode.workspace.asRelativePath(file);
+      for (const name of Object.keys(asRecord((config as { servers?: unknown } | null)?.servers))) {
+        names.add(name);
+      }
       await this.takeAllowed(config, source, (allowed) => take(allowed, source, folder.uri.fsPath));
     }
-    const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const fromWorkspace = vscode.workspace.isTrusted ? workspaceValueOf('mcp', 'servers') : undefined;
-    if (fromWorkspace !== undefined) {
-      const source = 'workspace settings "mcp.servers"';
-      await this.takeAllowed({ servers: fromWorkspace }, source, (allowed) =>
-        take(allowed, source, firstFolder),
-      );
-    } else {
-      const fromUser = setting('mcp', 'servers');
-      if (fromUser !== undefined) {
-        take({ servers: fromUser }, 'settings "mcp.servers"', firstFolder);
-      }
-    }
-    return found;
+    return names;
   }
 
   private async secret(name: string): Promise<string | undefined> {
@@ -211,4 +225,16 @@ function rememberEnvSecrets(raw: unknown, env: Readonly<Record<string, string | 
       secretValues.add(`env:${name}`, value);
     }
   }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The `servers` setting without the servers named `names` (a value that is not an object is left for the parser to refuse). */
+function withoutServers(servers: unknown, names: ReadonlySet<string>): unknown {
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    return servers;
+  }
+  return Object.fromEntries(Object.entries(servers).filter(([name]) => !names.has(name)));
 }
