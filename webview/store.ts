@@ -157,10 +157,10 @@ export class ChatStore {
     this.currentFile = view.currentFile;
     this.editReviews = view.editReviews ?? [];
     this.workspaceFolders = view.workspaceFolders ?? [];
-    this.workspacePaths = new WorkspacePaths(this.workspaceFolders, view.worktree?.folder);
     this.chatCwd = view.chat?.cwd;
     this.problemsOffer = view.problemsOffer;
     this.worktree = view.worktree;
+    this.pathsFollowPlace();
     this.worktreeOffer = view.worktreeOffer;
     this.elicitations = view.elicitations ?? [];
     this.thread = threadModelOf(view.chat?.thread);
@@ -208,9 +208,14 @@ export class ChatStore {
     if (chatId === this.chatId) {
       this.worktree = worktree;
       this.worktreeOffer = offer;
-      this.workspacePaths = new WorkspacePaths(this.workspaceFolders, worktree?.folder);
+      this.pathsFollowPlace();
       this.changes.chats = true;
     }
+  }
+
+  /** Paths read relative to the workspace's folders and the chat's worktree: made once per change of either, not per path shown. */
+  private pathsFollowPlace(): void {
+    this.workspacePaths = new WorkspacePaths(this.workspaceFolders, this.worktree?.folder);
   }
 
   /** A question of a chat appeared; ignored for a chat that is not shown (its snapshot brings it). */

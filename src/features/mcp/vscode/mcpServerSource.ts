@@ -84,12 +84,12 @@ export class McpServerSource {
    * per definition); a server not allowed is left out before any of its variables is filled in.
    */
   private async takeAllowed(raw: unknown, source: string, take: (config: unknown) => void): Promise<void> {
-    const servers = (raw as { servers?: unknown } | null)?.servers;
-    if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    const servers = serversOf(raw);
+    if (!servers) {
       take(raw); // not an MCP configuration: vscodeMcpServers says why
       return;
     }
-    for (const [name, definition] of Object.entries(servers as Record<string, unknown>)) {
+    for (const [name, definition] of Object.entries(servers)) {
       if (await this.allowed({ name, source, definition })) {
         take({ servers: { [name]: definition } });
       } else {
@@ -117,7 +117,7 @@ export class McpServerSource {
       const source = 'workspace settings "mcp.servers"';
       // VS Code reads each folder's .vscode/mcp.json into its "mcp" settings too: a server that file
       // defines is taken (and asked about) once, as the file's.
-      await this.takeAllowed({ servers: withoutServers(fromWorkspace, inFiles) }, source, (allowed) =>
+      await this.takeAllowed(withoutServers({ servers: fromWorkspace }, inFiles), source, (allowed) =>
         take(allowed, source, firstFolder),
       );
     } else {
@@ -154,7 +154,7 @@ export class McpServerSource {
         continue;
       }
       const source = vscode.workspace.asRelativePath(file);
-      for (const name of Object.keys(asRecord((config as { servers?: unknown } | null)?.servers))) {
+      for (const name of Object.keys(serversOf(config) ?? {})) {
         names.add(name);
       }
       await this.takeAllowed(config, source, (allowed) => take(allowed, source, folder.uri.fsPath));
@@ -227,14 +227,16 @@ function rememberEnvSecrets(raw: unknown, env: Readonly<Record<string, string | 
   }
 }
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+/** A configuration's `servers` object; undefined when it has none (the parser then says why). */
+function serversOf(raw: unknown): Record<string, unknown> | undefined {
+  const servers = (raw as { servers?: unknown } | null)?.servers;
+  return typeof servers === 'object' && servers !== null && !Array.isArray(servers)
+    ? (servers as Record<string, unknown>)
+    : undefined;
 }
 
-/** The `servers` setting without the servers named `names` (a value that is not an object is left for the parser to refuse). */
-function withoutServers(servers: unknown, names: ReadonlySet<string>): unknown {
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    return servers;
-  }
-  return Object.fromEntries(Object.entries(servers).filter(([name]) => !names.has(name)));
+/** The configuration without the servers named `names` (one without a `servers` object is left for the parser to refuse). */
+function withoutServers(raw: { servers: unknown }, names: ReadonlySet<string>): unknown {
+  const servers = serversOf(raw);
+  return servers ? { servers: Object.fromEntries(Object.entries(servers).filter(([name]) => !names.has(name))) } : raw;
 }
