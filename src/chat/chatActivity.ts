@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/util/clock';
 import { Emitter, type Disposable, type Event } from '../core/util/disposable';
 import type { ThreadEvent } from '../core/thread/threadTypes';
 import type { ChatActivityState } from '../protocol';
@@ -12,7 +13,16 @@ export interface ActivitySources {
   /** A chat (its id) started or stopped waiting for a sign-in. */
   readonly signIns: Event<string>;
   chat(chatId: string): Conversation | undefined;
+  /** When a turn has run long enough to be shown as running (default: Node's timers). */
+  readonly clock?: Clock;
 }
+
+/**
+ * How long a chat runs before it shows as running outside its view (list, titles, status bar). A short turn
+ * ("ping", a quick answer) ends first and changes nothing there: each of those updates is a trip through
+ * VS Code's window that delays the answer itself, and a spinner that flashes for a moment says nothing.
+ */
+export const RUNNING_SHOWN_AFTER_MS = 500;
 
 /** A chat's status changed (from `previous`). */
 export interface ActivityChange {
@@ -30,6 +40,8 @@ interface Tracked {
   /** The last ended turn the user had on screen (a later ended one is unread). */
   seenTurn: string | undefined;
   state?: ChatActivityState;
+  /** Set while a new run waits RUNNING_SHOWN_AFTER_MS to be shown; `due` once that time has passed. */
+  runningShown?: { readonly timer: Disposable; due: boolean };
 }
 
 /**
@@ -37,7 +49,8 @@ interface Tracked {
  * for the user (a permission, an agent's question, a sign-in), `unread` (a turn ended while the chat was
  * not on screen) or `failed` (its turn failed off screen) — for the chat list, the editor tabs, the view's
  * badge, the status bar and the notifications. Kept from the thread's events and the seen chats alone:
- * no timer, nothing polled, so ten idle chats cost nothing. A chat read back after a reload starts read.
+ * nothing polled, so ten idle chats cost nothing (one timer per run, until it shows as running). A chat read
+ * back after a reload starts read.
  */
 export class ChatActivity implements Disposable {
   private readonly tracked = new Map<string, Tracked>();
@@ -115,6 +128,13 @@ export class ChatActivity implements Disposable {
               ? 'failed'
               : 'unread'
             : undefined;
+    if (state === 'running' && previous === undefined && !this.runningIsDue(chat, tracked)) {
+      return;
+    }
+    if (state !== 'running') {
+      tracked.runningShown?.timer.dispose();
+      tracked.runningShown = undefined;
+    }
     if (state !== previous) {
       tracked.state = state;
       this.changeEmitter.fire({
@@ -124,6 +144,26 @@ export class ChatActivity implements Disposable {
         ...(waiting === undefined ? {} : { detail: waiting }),
       });
     }
+  }
+
+  /**
+   * Whether a chat that was idle and now runs has run RUNNING_SHOWN_AFTER_MS: the first time asked, a
+   * timer starts that works the status out again when that time has passed (if the chat still runs).
+   */
+  private runningIsDue(chat: Conversation, tracked: Tracked): boolean {
+    if (tracked.runningShown === undefined) {
+      const shown = {
+        due: false,
+        timer: (this.sources.clock ?? systemClock).after(RUNNING_SHOWN_AFTER_MS, () => {
+          shown.due = true;
+          if (this.tracked.get(chat.id) === tracked && tracked.runningShown === shown) {
+            this.update(chat);
+          }
+        }),
+      };
+      tracked.runningShown = shown;
+    }
+    return tracked.runningShown.due;
   }
 
   /** The chats now on screen were seen: a finished or failed turn there is read. */
@@ -143,12 +183,16 @@ export class ChatActivity implements Disposable {
 
   forget(chatIds: readonly string[]): void {
     for (const chatId of chatIds) {
+      this.tracked.get(chatId)?.runningShown?.timer.dispose();
       this.tracked.delete(chatId);
     }
   }
 
   dispose(): void {
     this.signIns.dispose();
+    for (const tracked of this.tracked.values()) {
+      tracked.runningShown?.timer.dispose();
+    }
     this.changeEmitter.dispose();
     this.tracked.clear();
   }

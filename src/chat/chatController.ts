@@ -163,6 +163,7 @@ export class ChatController implements Disposable {
         (this.sessions.waitsForSignIn(chat.id) ? 'sign-in' : undefined),
       signIns: this.sessions.onDidChangeSignIn,
       chat: (chatId) => this.chats.get(chatId),
+      ...(this.deps.clientOptions?.clock ? { clock: this.deps.clientOptions.clock } : {}),
     });
     this.store.add(activity.onDidChange(() => this.presenter.chats()));
     return activity;

@@ -5,6 +5,9 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { RUNNING_SHOWN_AFTER_MS } from '../../src/chat/chatActivity';
+import { AgentStatusBar } from '../../src/vscode/statusBar';
+import { ManualClock } from '../support/manualClock';
 import { demoAgentPids, eventually, workspaceRoot } from './support/harness';
 import { useDemoChats } from './support/demoChats';
 
@@ -55,6 +58,31 @@ describe('commands: the palette, the status bar and Restart Agent (issue 4)', ()
       'the status bar to say ready again',
       () => suite.api.statusBar.text === '$(hubot) Demo agent (offline): ready',
     );
+  });
+
+  it('the status bar item says working once a turn has run a moment: a short turn changes nothing there', async () => {
+    const clock = new ManualClock();
+    const item = new AgentStatusBar(suite.api.chat, clock);
+    try {
+      await suite.ask('hello');
+      const ready = '$(hubot) Demo agent (offline): ready';
+      assert.equal(item.text, ready);
+      assert.equal(clock.pending, 0, 'the timer that would have shown working is gone');
+      const before = item.changes;
+      await suite.ask('hello');
+      assert.equal(item.changes, before, 'not set at all: each change is a trip through the window');
+
+      const running = await suite.begin('hang');
+      clock.advance(RUNNING_SHOWN_AFTER_MS - 1);
+      assert.equal(item.text, ready);
+      clock.advance(1);
+      assert.equal(item.text, '$(sync~spin) Demo agent (offline): working');
+      await vscode.commands.executeCommand('acpAgents.cancel');
+      await running.done;
+      await eventually('the item to say ready again', () => item.text === ready);
+    } finally {
+      item.dispose();
+    }
   });
 
   it('New Chat and Show Agent Log run from the palette', async () => {
