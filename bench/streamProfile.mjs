@@ -8,70 +8,12 @@
 /* global window, performance */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { formatTimes as format, onThreads, selfTimes, threads, totalTime as total } from './traceTimes.mjs';
 import { freshPage, startServer } from './webviewPage.mjs';
 import { changingFramesCpu } from './webviewStream.mjs';
 import { mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
 
 const BYTES = Number(process.env.BENCH_BYTES ?? 2_000_000);
-
-/** Trace event names → the kind of work a reader of a profile knows them by. */
-const KINDS = [
-  // First: V8's GC events are named V8.GC… and would otherwise count as script.
-  [/GC/, 'gc'],
-  [/^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks)/, 'script'],
-  [/^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet|InvalidateLayout|ScheduleStyleRecalculation)/, 'style'],
-  [/^(Layout|UpdateLayerTree|LayoutShift)/, 'layout'],
-  [/^(PrePaint|Paint|PaintImage|Layerize|UpdateLayer|CompositeLayers|Commit|Rasterize)/, 'paint'],
-  [/^(ParseHTML|HTMLDocumentParser)/, 'parse HTML'],
-];
-
-const kindOf = (name) => KINDS.find(([pattern]) => pattern.test(name))?.[1] ?? `other (${name})`;
-
-/**
- * Self time (ms) by kind for one thread's complete events: an event's time minus its children's, so nested
- * events (a layout forced inside a script) are counted once, where they ran. The thread's own CPU time
- * (`tdur`) where the trace has it, so a loaded machine's waits for a core are not counted.
- */
-function selfTimes(events, from = -Infinity, to = Infinity) {
-  const sorted = events
-    .filter((e) => e.ph === 'X' && e.dur !== undefined && e.ts >= from && e.ts < to)
-    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  const totals = new Map();
-  const stack = [];
-  const close = (until) => {
-    while (stack.length > 0 && stack.at(-1).end <= until) {
-      const done = stack.pop();
-      totals.set(done.kind, (totals.get(done.kind) ?? 0) + done.self / 1000);
-    }
-  };
-  for (const event of sorted) {
-    close(event.ts);
-    const parent = stack.at(-1);
-    const cost = event.tdur ?? event.dur;
-    if (parent) {
-      parent.self -= cost;
-    }
-    stack.push({ kind: kindOf(event.name), end: event.ts + event.dur, self: cost });
-  }
-  close(Infinity);
-  return totals;
-}
-
-/** The thread ids of the page's renderer main thread and its dedicated workers, from the trace's metadata. */
-function threads(events) {
-  const names = events.filter((e) => e.ph === 'M' && e.name === 'thread_name');
-  const key = (e) => `${e.pid}:${e.tid}`;
-  const main = names.filter((e) => e.args.name === 'CrRendererMain').map(key);
-  const workers = names.filter((e) => String(e.args.name).startsWith('DedicatedWorker')).map(key);
-  return { main, workers };
-}
-
-const format = (totals) =>
-  [...totals]
-    .filter(([, ms]) => ms >= 0.5)
-    .sort((a, b) => b[1] - a[1])
-    .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
-    .join(', ');
 
 async function traceStream(browser, origin, text) {
   const extraCss = process.env.PROBE_CSS;
@@ -116,9 +58,8 @@ async function main() {
     mkdirSync('bench-results', { recursive: true });
     writeFileSync('bench-results/stream-trace.json', JSON.stringify({ traceEvents: events }));
     const { main: mainThreads, workers } = threads(events);
-    const on = (keys) => events.filter((e) => keys.includes(`${e.pid}:${e.tid}`));
+    const on = (keys) => onThreads(events, keys);
     const mainEvents = on(mainThreads);
-    const total = (totals) => [...totals.values()].reduce((sum, ms) => sum + ms, 0);
     const mainTotals = selfTimes(mainEvents);
     const workerTotals = selfTimes(on(workers));
     console.log(`stream of ${BYTES} bytes in ${frames.length} view messages`);
