@@ -31,6 +31,7 @@ import {
 } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
 import { bareRoundTrips, hostRoundTrips, roundTrips, type FloorTrip, type RoundTrip } from './roundTrip';
+import { roundTripCpu, type TripCpu } from './roundTripCpu';
 import { formatRow, reopenRows } from './rows.mjs';
 // The workbench page's renderer holds the chat's page too: code-server serves webviews from its own site.
 import { heapMb, rendererRssMb } from './webviewPage.mjs';
@@ -98,7 +99,8 @@ const PROBE = (lastTurn: string): string => `(() => {
   // The rest is for webviews: the workbench's own DOM changes too often to watch it whole.
   const watchPage = () => {
     window.addEventListener('message', (event) => {
-      if (probe.messageAt === 0 && event.data && event.data.type === 'snapshot') probe.messageAt = Date.now();
+      const posted = Array.isArray(event.data) ? event.data : [event.data];
+      if (probe.messageAt === 0 && posted.some((m) => m && m.type === 'snapshot')) probe.messageAt = Date.now();
     });
     const observer = new MutationObserver(() => {
       if (!document.querySelector(${JSON.stringify(lastTurn)})) return;
@@ -264,6 +266,8 @@ interface DesignFigures {
   readonly roundTrips?: RoundTrip[];
   /** The empty extension's round trips, alternating with ours in the same window. */
   readonly floorTrips?: FloorTrip[];
+  /** What a trip costs the window's renderer main thread: ours and the empty extension's. */
+  readonly tripCpu?: { readonly ours: TripCpu; readonly floor: TripCpu };
   readonly loadAverage: number[];
 }
 
@@ -293,7 +297,9 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
     // The agent starts with the first prompt; the round trips run in a short chat, before the long one.
     const hello = await sendPrompt(chat, 'hello');
     await waitForTurnStatus(chat, hello, 'completed', { timeout: 60_000 });
-    const trips = withRoundTrips ? await roundTrips(chat, await openEcho(page)) : undefined;
+    const echo = withRoundTrips ? await openEcho(page) : undefined;
+    const trips = echo ? await roundTrips(chat, echo) : undefined;
+    const tripCpu = echo ? await roundTripCpu(page, chat, echo) : undefined;
     chat = await openLongChat(page, workbench.server.userDataDir).catch(async (error: unknown) => {
       await page.screenshot({ path: 'test-results/bench-reopen-failed.png' });
       throw error;
@@ -346,6 +352,7 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
       shownHeapMb,
       roundTrips: trips?.ours,
       floorTrips: trips?.floor,
+      ...(tripCpu ? { tripCpu } : {}),
       loadAverage: [loadBefore, loadavg()[0] ?? 0],
     };
   } finally {

@@ -187,7 +187,31 @@ function roundTripRows(reopen, design) {
     floor === undefined ? undefined : ours <= floor + 5,
     `the bare agent (the same prompt over stdio to a bare SDK client) ${ms(bare)}, runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; the host pipeline alone (no checkpoint, no VS Code: send → the answer's view message) ${reopen.hostRoundTripMs ? ms(median(reopen.hostRoundTripMs)) : 'n/a'}; ${loadText(design)}`,
   ]);
+  if (design.tripCpu) {
+    rows.push(tripCpuRow(design.tripCpu));
+  }
   return rows;
+}
+
+/**
+ * What a short prompt's trip costs the window's renderer main thread (its own CPU time, so the machine's load
+ * does not count), beside the empty extension's trip: the part of the round trip that is ours to cut.
+ */
+function tripCpuRow({ ours, floor }) {
+  const kinds = (trip) =>
+    Object.entries(trip.kinds)
+      .filter(([, value]) => value >= 0.5)
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, value]) => `${kind} ${value.toFixed(1)}`)
+      .join(', ');
+  return [
+    "  the trip's main-thread CPU in the window's renderer (workbench and pages), Enter + 1.5 s",
+    `${ms(ours.ms)}: ${(ours.ms / floor.ms).toFixed(2)}× the empty extension's (runs ${list(ours.runs)}); ${kinds(ours)}`,
+    `the empty extension's trip: ${ms(floor.ms)} (runs ${list(floor.runs)}); ${kinds(floor)}`,
+    '—',
+    undefined,
+    'thread time from a Chromium trace: waits for a core do not count, so it holds on a loaded machine',
+  ];
 }
 
 /** Host memory rows (bench/hostMemory.ts): a long chat shown, a 10 MB answer streamed. */
