@@ -359,4 +359,10 @@ export type DroppedTextFile = DeepReadonly<z.infer<typeof DroppedTextFileSchema>
 export type PromptCapabilitiesMessage = DeepReadonly<z.infer<typeof PromptCapabilitiesSchema>>;
 export type TerminalOutputMessage = DeepReadonly<z.infer<typeof TerminalOutputSchema>>;
 export type HostMessage = DeepReadonly<z.infer<typeof HostMessageSchema>>;
+/**
+ * What one `postMessage` to a chat page carries: a message, or the messages of one turn of the host's event
+ * loop sent together, in order (one trip through VS Code's window; the page renders them in one frame). The
+ * page parses each message on its own, so a bad one costs only itself.
+ */
+export type HostPost = HostMessage | readonly HostMessage[];
 export type ViewMessage = DeepReadonly<z.infer<typeof ViewMessageSchema>>;

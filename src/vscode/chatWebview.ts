@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import { chatHtml, randomNonce } from './chatHtml';
 import type { ViewSink } from '../chat/viewSink';
-import type { HostMessage } from '../protocol';
+import type { HostMessage, HostPost } from '../protocol';
+import { TickBatch } from '../core/util/tickBatch';
 
 /** How a webview joins the chat. */
 export interface ChatWebviewOptions {
@@ -43,18 +44,20 @@ export function connectChatWebview(
     markdownWorkerUri: asset(dist, 'markdownWorker.js'),
     nonce: randomNonce(),
   });
+  const posts = new TickBatch<HostMessage>((batch) => {
+    const post: HostPost = batch.length === 1 ? batch[0]! : batch;
+    webview.postMessage(post).then(undefined, (error: unknown) => log.warn(`postMessage failed: ${String(error)}`));
+  });
   const sink: ViewSink = {
     post: (message) => {
       options.onPost?.(message);
-      webview
-        .postMessage(message)
-        .then(undefined, (error: unknown) => log.warn(`postMessage failed: ${String(error)}`));
+      posts.post(message);
     },
   };
   const attachment = controller.attachView(sink, options.own);
   const received = webview.onDidReceiveMessage(
     (message: unknown) => void controller.handleMessage(message, sink),
   );
-  const connection = vscode.Disposable.from(attachment, received);
+  const connection = vscode.Disposable.from(attachment, received, posts);
   return { sink, dispose: () => connection.dispose() };
 }

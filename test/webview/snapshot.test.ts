@@ -127,6 +127,20 @@ describe('webview: handshake, snapshot and store', () => {
     assert.equal(await page.page.locator('[data-entry-id="e9"] .markdown').innerText(), 'still alive');
   });
 
+  it('applies messages sent together (one post) in order, each parsed on its own', async () => {
+    const page = await chat.openShowing(snapshot());
+    await page.hostRaw([
+      events(added(message('agent', 'b1', 'first'))),
+      { type: 'no_such_message' },
+      events(added(message('agent', 'b2', 'second'))),
+    ]);
+    assert.equal(await page.page.locator('.alert-warning').count(), 1, 'only the bad one is reported');
+    assert.deepEqual(
+      await page.page.locator('[data-entry-id^="b"] .markdown').allInnerTexts(),
+      ['first', 'second'],
+    );
+  });
+
   it('shows a short empty state with Add Agent… first, naming the agent and the offline demo (300 px)', async () => {
     const page = await chat.openShowing(
       snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }),
