@@ -4,6 +4,7 @@ import './zodSetup';
 import './elements';
 import { ChatApp } from './app';
 import { startMarkdownWorker } from './markdown/markdownWorkerClient';
+import { MARKDOWN_EVENTS } from './markdown/workerProtocol';
 import { HostBridge } from './vscodeApi';
 
 // Streamed markdown is planned in a worker once it runs (see markdown/streamingMarkdown.ts).
@@ -11,6 +12,10 @@ const markdownWorkerUrl = document.querySelector<HTMLMetaElement>('meta[name="ac
 if (markdownWorkerUrl) {
   void startMarkdownWorker(markdownWorkerUrl);
 }
+// `<html data-markdown="busy">` while an answer's text waits for the worker: the turn may already show as
+// ended (its status is not held back), so whoever must read a finished answer whole waits for this to go.
+window.addEventListener(MARKDOWN_EVENTS.busy, () => (document.documentElement.dataset.markdown = 'busy'));
+window.addEventListener(MARKDOWN_EVENTS.settled, () => delete document.documentElement.dataset.markdown);
 
 const root = document.getElementById('app');
 if (root) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { ChatPage } from './support/chatPage';
+import { appended, events, message, snapshot, turn } from './support/builders';
 import { streamedAndOnce } from './support/streams';
 import { useChatPages } from './support/suite';
 
@@ -54,6 +55,36 @@ describe('webview: streamed markdown in the worker', () => {
     const { streamed, once } = await streamedAndOnce(page, TEXT);
     assert.deepEqual(streamed, once);
     assert.equal(await settled(page), before + TEXT.length, 'every chunk was answered by the worker');
+    page.assertClean();
+  });
+
+  it('marks the page busy while the worker holds an answer, for whoever must read it whole', async () => {
+    const page = await chat.open();
+    await waitForWorker(page, 'ready');
+    // A running turn's answer, streaming: its chunks are planned in the worker.
+    await page.host(snapshot({ entries: [message('agent', 'w1', 'An answer')], turns: [turn('t1')] }));
+    const seen = await page.page.evaluate(
+      (data) =>
+        new Promise<{ during: string | null; after: string | null }>((resolve) => {
+          window.addEventListener(
+            'message',
+            // After the view's own frame (requested first): its text went to the worker, not yet back.
+            () =>
+              requestAnimationFrame(() => {
+                const during = document.documentElement.dataset.markdown ?? null;
+                window.addEventListener(
+                  'acp-markdown-settled',
+                  () => resolve({ during, after: document.documentElement.dataset.markdown ?? null }),
+                  { once: true },
+                );
+              }),
+            { once: true },
+          );
+          window.postMessage(data, '*');
+        }),
+      events(appended('w1', ' with *emphasis* and `code`.')),
+    );
+    assert.deepEqual(seen, { during: 'busy', after: null });
     page.assertClean();
   });
 

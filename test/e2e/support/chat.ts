@@ -146,7 +146,10 @@ export function turn(frame: Frame, turnId: string): Locator {
   return frame.locator(`section.turn[data-turn-id="${turnId}"]`);
 }
 
-/** Waits until the turn shows `status` (`completed`, `cancelled`, `interrupted`, …). */
+/**
+ * Waits until the turn shows `status` (`completed`, `cancelled`, `interrupted`, …) and its answer's text is
+ * on the page in full: the markdown worker may still be laying out the last chunk as the status shows.
+ */
 export async function waitForTurnStatus(
   frame: Frame,
   turnId: string,
@@ -163,6 +166,14 @@ export async function waitForTurnStatus(
       .catch(() => '(turn not found)');
     throw new Error(`turn ${turnId} is "${actual}", not "${status}", after ${timeout} ms`, { cause: error });
   }
+  await frame
+    .locator('html:not([data-markdown="busy"])')
+    .waitFor({ state: 'attached', timeout })
+    .catch((error: unknown) => {
+      throw new Error(`turn ${turnId} is "${status}", but its text was still being laid out after ${timeout} ms`, {
+        cause: error,
+      });
+    });
 }
 
 /** The markdown of the turn's agent messages, as the user reads it (whitespace collapsed). */
