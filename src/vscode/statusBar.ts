@@ -27,6 +27,7 @@ export class AgentStatusBar implements vscode.Disposable {
   /** Set while a turn runs and is not yet shown as working. */
   private workingSoon: Disposable | undefined;
   private shown: Shown | undefined;
+  private changeCount = 0;
 
   constructor(
     private readonly chat: ChatController,
@@ -51,7 +52,6 @@ export class AgentStatusBar implements vscode.Disposable {
   get changes(): number {
     return this.changeCount;
   }
-  private changeCount = 0;
 
   private workingChanged(working: boolean): void {
     this.workingSoon?.dispose();
