@@ -55,15 +55,8 @@ export class FocusKeeper {
     return active === this.home.input && this.home.input.value === '';
   }
 
-  /**
-   * The page has focus because the focused control left it (not because the user clicked the page). Not
-   * while the page is not focused at all: the user is in VS Code (a picker the page's button opened, the
-   * editor), and taking the focus back would close that picker or move their typing here.
-   */
+  /** The page has focus because the focused control left it (not because the user clicked the page). */
   private focusWentAway(): boolean {
-    if (!document.hasFocus()) {
-      return false;
-    }
     const active = document.activeElement;
     const onPage = !active || active === document.body || active === this.root;
     return onPage && this.lastFocused instanceof Node && !this.lastFocused.isConnected;
