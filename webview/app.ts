@@ -134,17 +134,8 @@ export class ChatApp {
     }
   }
 
-  /**
-   * Handles one message event's data: a host message, or several sent together (`HostPost`), applied in
-   * order and rendered in one frame; anything that is not a valid HostMessage is reported on its own.
-   */
+  /** Handles one host message; anything that is not a valid HostMessage is reported. */
   receive(data: unknown): void {
-    for (const message of Array.isArray(data) ? data : [data]) {
-      this.receiveOne(message);
-    }
-  }
-
-  private receiveOne(data: unknown): void {
     const parsed = HostMessageSchema.safeParse(data);
     if (!parsed.success) {
       console.warn('ACP chat: ignored an invalid message from the extension', data, parsed.error.issues);

@@ -21,7 +21,13 @@ const root = document.getElementById('app');
 if (root) {
   const bridge = new HostBridge();
   const app = new ChatApp(root, bridge);
-  window.addEventListener('message', (event: MessageEvent<unknown>) => app.receive(event.data));
+  // A post carries a host message, or several sent together (`HostPost`): each is parsed on its own, and
+  // the frame they request is one.
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    for (const message of Array.isArray(event.data) ? (event.data as unknown[]) : [event.data]) {
+      app.receive(message);
+    }
+  });
   // The view was focused (ACP: Open Chat, its key, a click on its title): type at once.
   window.addEventListener('focus', () => app.focusComposerWhenIdle());
   bridge.post({ type: 'ready' });
