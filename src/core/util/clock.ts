@@ -28,3 +28,20 @@ export function timeoutSignal(ms: number, clock: Clock = systemClock): { signal:
   );
   return { signal: controller.signal, dispose: () => timer.dispose() };
 }
+
+/**
+ * A signal that aborts `ms` from now (a `TimeoutError`, as `timeoutSignal`) or when `also` does. Never
+ * `AbortSignal.any([AbortSignal.timeout(ms), …])`: Node holds a timeout signal only weakly, and one that
+ * only a combined signal depends on is collected by the next GC and never fires (nodejs/node#57736) — the
+ * wait would be unbounded. Here the timer holds its controller. `dispose` stops the timer once the wait is over.
+ */
+export function deadlineSignal(
+  ms: number,
+  also?: AbortSignal,
+  clock: Clock = systemClock,
+): { signal: AbortSignal } & Disposable {
+  const timeout = timeoutSignal(ms, clock);
+  return also === undefined
+    ? timeout
+    : { signal: AbortSignal.any([timeout.signal, also]), dispose: () => timeout.dispose() };
+}

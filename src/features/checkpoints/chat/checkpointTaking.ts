@@ -1,4 +1,5 @@
 import { abortable, isTimeout } from '../../../core/util/abortable';
+import { deadlineSignal } from '../../../core/util/clock';
 import type { Logger } from '../../../core/ports';
 import type { CheckpointStore } from '../core/types';
 import type { CheckpointWorkspace } from './checkpointWorkspace';
@@ -74,17 +75,17 @@ export class CheckpointTaking {
     const { timeoutMs, logger } = this.deps;
     let creating: Promise<string> | undefined;
     try {
-      const within = (): AbortSignal => {
-        const timeout = AbortSignal.timeout(timeoutMs);
-        return stopped ? AbortSignal.any([timeout, stopped]) : timeout;
+      const within = <T>(work: Promise<T>): Promise<T> => {
+        const deadline = deadlineSignal(timeoutMs, stopped);
+        return abortable(work, deadline.signal).finally(() => deadline.dispose());
       };
       // Measuring a large storage against its cap takes a moment: Stop and the timeout apply to it too.
-      await abortable(this.deps.stores.mayCheckpoint(), within());
+      await within(this.deps.stores.mayCheckpoint());
       const store = await this.deps.store();
       this.tellLimited(store);
       creating = store.create();
       creating.catch(() => undefined); // awaited below, or by the turn that follows it
-      return { id: await abortable(creating, within()) };
+      return { id: await within(creating) };
     } catch (error) {
       if (creating !== undefined && isTimeout(error) && stopped?.aborted !== true) {
         const problem = `The checkpoint before this turn was still being taken after ${Math.round(timeoutMs / 1000)} s: the turn's changes are listed once it is done.`;

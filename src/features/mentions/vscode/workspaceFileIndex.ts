@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { combineGlobs, enabledPatterns, excludeMatcher } from '../chat/ignoreGlobs';
 import { MAX_INDEXED_FILES, findGit, listGitFiles } from '../core/gitFileList';
+import { deadlineSignal } from '../../../core/util/clock';
 import { IGNORE_FILES_GLOB, readGitignoreRules, relativePath } from './workspaceGitignore';
 
 /** A git that has not listed a folder by then (a network file system, a lock) is given up on. */
@@ -134,12 +135,13 @@ async function listWithGit(
     return undefined;
   }
   const excluded = excludeMatcher(settingsExcludes);
+  const deadline = deadlineSignal(GIT_TIMEOUT_MS, disposed);
   const files = await listGitFiles({
     git,
     folder: folder.uri.fsPath,
-    signal: AbortSignal.any([disposed, AbortSignal.timeout(GIT_TIMEOUT_MS)]),
+    signal: deadline.signal,
     maxFiles: MAX_INDEXED_FILES,
     accept: (file) => !excluded(file),
-  });
+  }).finally(() => deadline.dispose());
   return files === undefined || files.length === 0 ? undefined : files;
 }

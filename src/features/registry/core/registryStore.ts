@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import * as z from 'zod';
 import { fetchChecked, readBounded, type TransportPolicy } from './download';
 import { renameWhenFree } from '../../../core/platform/heldFiles';
+import { deadlineSignal } from '../../../core/util/clock';
 import { parseRegistry, type Registry } from './registryFormat';
 
 /** Where the list came from, for the picker's title ("offline: cached 3 days ago"). */
@@ -69,10 +70,14 @@ async function fetchJson(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<unknown> {
-  const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
-  const response = await fetchChecked(options.url, options, AbortSignal.any(signals));
-  const body = await readBounded(response, MAX_INDEX_BYTES, options.url);
-  return JSON.parse(body.toString('utf8')) as unknown;
+  const deadline = deadlineSignal(timeoutMs, signal);
+  try {
+    const response = await fetchChecked(options.url, options, deadline.signal);
+    const body = await readBounded(response, MAX_INDEX_BYTES, options.url);
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } finally {
+    deadline.dispose();
+  }
 }
 
 async function readCache(
