@@ -1,8 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ShadowGitCheckpointStore } from '../../../src/features/checkpoints/core/shadowGit';
+import {
+  ShadowGitCheckpointStore,
+  type ShadowGitStoreOptions,
+} from '../../../src/features/checkpoints/core/shadowGit';
+import { HELD_SAVE_MS } from '../../../src/features/checkpoints/core/heldSave';
+import type { Clock } from '../../../src/core/util/clock';
 import type { FileChangeStat } from '../../../src/features/checkpoints/core/types';
 import { silentLogger } from '../../../src/core/ports';
 import { realGit } from './support/shadowStore';
@@ -75,12 +80,17 @@ describe('checkpoints: a file that existed is never "created"', function () {
     mkdirSync(workspace);
   });
 
-  async function open(storage: string, git?: string): Promise<ShadowGitCheckpointStore> {
+  async function open(
+    storage: string,
+    git?: string,
+    clocks: Pick<ShadowGitStoreOptions, 'now' | 'clock'> = {},
+  ): Promise<ShadowGitCheckpointStore> {
     const store = await ShadowGitCheckpointStore.open({
       folders: [workspace],
       storageDir: path.join(temp.path, storage),
       logger: silentLogger,
       ...(git === undefined ? {} : { git }),
+      ...clocks,
     });
     stores.push(store);
     return store;
@@ -147,5 +157,59 @@ exec '${realGit()}' "$@"
     const final = await store.create();
     assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
     assert.deepEqual(await store.read(final, file), new Uint8Array(readFileSync(file)));
+  });
+
+  /**
+   * A writer that deleted `file` to write it anew, held off the CPU until the store waits (or, when it
+   * never does, until the checkpoint is taken): the clock's wait is when it goes on.
+   */
+  function heldWriter(file: string): { clock: Clock; waits: number[]; goOn(): void } {
+    const waits: number[] = [];
+    let done = false;
+    const goOn = () => {
+      if (!done) {
+        done = true;
+        writeFileSync(file, 'written anew\n');
+      }
+    };
+    const clock: Clock = {
+      after(ms, callback) {
+        waits.push(ms);
+        goOn();
+        callback();
+        return { dispose: () => undefined };
+      },
+    };
+    return { clock, waits, goOn };
+  }
+
+  it('deleted by a save held half way just before the first checkpoint, written anew while it waits: never created', async () => {
+    const file = path.join(workspace, 'saved.txt');
+    writeFileSync(file, 'existed\n');
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    const writer = heldWriter(file);
+    const store = await open('storage', undefined, { clock: writer.clock });
+    rmSync(file); // the save's first half: the folder has just changed
+    const first = await store.create();
+    const waited = [...writer.waits];
+    writer.goOn();
+    const final = await store.create();
+    assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
+    assert.equal(waited.length, 1, 'the first checkpoint waited once for the folder to stay quiet');
+    assert.ok(waited[0]! > 0 && waited[0]! <= HELD_SAVE_MS, String(waited));
+  });
+
+  it('a folder whose entries last changed longer ago than a held save is not waited for: a new file is created', async () => {
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    const file = path.join(workspace, 'new.txt');
+    const writer = heldWriter(path.join(workspace, 'unused.txt'));
+    // The folder changed just now, but the clock says it was longer ago than a held save lasts.
+    const later = () => Date.now() + 2 * HELD_SAVE_MS;
+    const store = await open('storage', undefined, { clock: writer.clock, now: later });
+    const first = await store.create();
+    writeFileSync(file, 'new\n');
+    const final = await store.create();
+    assert.equal(verdict(await store.changes(first, final), file), 'created');
+    assert.deepEqual(writer.waits, []);
   });
 });

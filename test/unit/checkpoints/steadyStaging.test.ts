@@ -3,12 +3,8 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitCommandError } from '../../../src/features/checkpoints/core/gitRunner';
-import {
-  EMPTY_QUIET_MS,
-  RACY_MS,
-  stageSteadily,
-  type Add,
-} from '../../../src/features/checkpoints/core/steadyStaging';
+import { HELD_SAVE_MS } from '../../../src/features/checkpoints/core/heldSave';
+import { RACY_MS, stageSteadily, type Add } from '../../../src/features/checkpoints/core/steadyStaging';
 
 /** What a git killed by SIGBUS (a file it mapped truncated under it) rejects with, after its retry. */
 const killed = (): GitCommandError => new GitCommandError(['add', '-A'], null, '', 'SIGBUS');
@@ -100,8 +96,8 @@ describe('checkpoints: staging while files move under git', () => {
         waits.push(ms);
       },
     });
-    assert.ok(200 > RACY_MS && 200 < EMPTY_QUIET_MS);
-    assert.deepEqual(waits, [EMPTY_QUIET_MS]);
+    assert.ok(200 > RACY_MS && 200 < HELD_SAVE_MS);
+    assert.deepEqual(waits, [HELD_SAVE_MS]);
     assert.deepEqual(calls.slice(1), [[':(literal)busy.txt'], [':(literal)busy.txt']], 'read again by name');
     assert.deepEqual([...unsure], ['busy.txt'], 'still within the gap after the wait: unsure');
   });

@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/ports';
+import type { Clock } from '../../../core/util/clock';
 import { FolderStamps } from './folderStamps';
 import { killedBySignal, splitNul } from './gitRunner';
 import type { IgnoredFiles } from './ignoredFiles';
@@ -20,6 +21,8 @@ export interface ChangeListingInput {
   readonly forgetFolders: (dirs: readonly string[]) => Promise<void>;
   /** The wall clock, in ms (see ./folderStamps). */
   readonly now?: () => number;
+  /** Times the wait for a held save (see ./folderStamps). */
+  readonly clock?: Clock;
 }
 
 /** A full look's stamps of the folders and rule files, with the exclude file then. */
@@ -62,7 +65,7 @@ export class ChangeListing {
     }
     this.trusted = undefined;
     ignored.markStale();
-    const stamps = new FolderStamps(folder, this.taker, this.input.now);
+    const stamps = new FolderStamps(folder, this.taker, this.input.now, this.input.clock);
     const ruleFolders = await leaveOutUnreadableRules(folder, skipList, ignored.folders(), logger, stamps);
     if (ruleFolders.length > 0) {
       await this.input.forgetFolders(ruleFolders.map((dir) => dir.slice(0, -1)));
@@ -148,7 +151,7 @@ export class ChangeListing {
 
   /** Empty stamps of entries of this folder, taken on the listing's worker thread. */
   newStamps(): FolderStamps {
-    return new FolderStamps(this.input.folder, this.taker, this.input.now);
+    return new FolderStamps(this.input.folder, this.taker, this.input.now, this.input.clock);
   }
 
   /** The next look is a full one (the shadow index was rebuilt). */

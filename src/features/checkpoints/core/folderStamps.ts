@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { systemClock, type Clock } from '../../../core/util/clock';
+import { HELD_SAVE_MS } from './heldSave';
 import { CTIME_AT, MODE_AT, STAMP_NUMBERS, TARGET_CTIME_AT, type StampTaker } from './stampTaker';
 
 /**
@@ -8,6 +10,7 @@ import { CTIME_AT, MODE_AT, STAMP_NUMBERS, TARGET_CTIME_AT, type StampTaker } fr
  * system that keeps whole seconds (FAT: 2 s), and even from a coarse kernel clock a tick behind ours.
  */
 const SETTLE_NS = 2_000_000_000n;
+const HELD_SAVE_NS = BigInt(HELD_SAVE_MS) * 1_000_000n;
 
 /**
  * What the walk for rule files saw of the work tree: each folder it read (stat'ed before reading it) and
@@ -26,11 +29,18 @@ export class FolderStamps {
   private missing = false;
   /** The absolute paths of `stamps`' keys, in order, while none was added or pruned. */
   private absolutePaths: string[] | undefined;
+  /**
+   * Folders whose entries changed less than `HELD_SAVE_MS` before they were stamped (a save may have been
+   * held between deleting a file and writing it anew), with when that time is up (wall clock, ns).
+   */
+  private readonly quietAt = new Map<string, bigint>();
 
   constructor(
     private readonly root: string,
     private readonly taker: StampTaker,
     private readonly now: () => number = Date.now,
+    /** Times the wait for a held save (see `changedFolders`). */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Stamps the folders `dirs` (`/`-separated, ending in `/`; `''` for the root). Call before reading them. */
@@ -58,6 +68,7 @@ export class FolderStamps {
     for (const rel of this.stamps.keys()) {
       if (underSkipped(rel, skip)) {
         this.stamps.delete(rel);
+        this.quietAt.delete(rel);
         this.absolutePaths = undefined;
       }
     }
@@ -65,21 +76,45 @@ export class FolderStamps {
 
   /**
    * The folders (`/`-separated, ending in `/`; `''` for the root) whose entries changed since they were
-   * stamped; `all` when the stamps cannot say. (A change within the clock tick of the stamp does not show:
-   * a few ms on the usual file systems.)
+   * stamped; `all` when the stamps cannot say. A folder that had just changed when stamped and has not
+   * since is looked at again once `HELD_SAVE_MS` has passed since its change: a save held between
+   * deleting a file and writing it anew made the file look absent all along, and shows only when it goes on.
    */
   async changedFolders(): Promise<string[] | 'all'> {
     if (this.missing) {
       return 'all';
     }
     const folders = [...this.stamps.keys()].filter((rel) => rel === '' || rel.endsWith('/'));
+    const changed = await this.differing(folders);
+    if (changed === 'all') {
+      return 'all';
+    }
+    const moved = new Set(changed);
+    const held = folders.filter((rel) => this.quietAt.has(rel) && !moved.has(rel));
+    if (held.length === 0) {
+      return changed;
+    }
+    const quietAt = held.reduce((latest, rel) => {
+      const at = this.quietAt.get(rel)!;
+      return at > latest ? at : latest;
+    }, 0n);
+    const waitMs = Math.ceil(Number(quietAt / 1_000_000n) - this.now());
+    if (waitMs > 0) {
+      await new Promise<void>((resolve) => this.clock.after(waitMs, resolve));
+    }
+    const later = await this.differing(held);
+    return later === 'all' ? 'all' : folders.filter((rel) => moved.has(rel) || later.includes(rel));
+  }
+
+  /** Those of `rels` whose stamp now differs from the one taken; `all` when they cannot be taken. */
+  private async differing(rels: readonly string[]): Promise<string[] | 'all'> {
     let now: BigInt64Array;
     try {
-      now = await this.taker.take(folders.map((rel) => path.join(this.root, rel)));
+      now = await this.taker.take(rels.map((rel) => path.join(this.root, rel)));
     } catch {
       return 'all';
     }
-    return folders.filter((rel, index) =>
+    return rels.filter((rel, index) =>
       this.stamps.get(rel)!.some((value, field) => now[index * STAMP_NUMBERS + field] !== value),
     );
   }
@@ -125,6 +160,12 @@ export class FolderStamps {
       // A gone entry (all 0) has no ctime to settle: its stamp changes when one appears.
       if (stamp[MODE_AT] !== 0n && lookedAt - ctimeNs < SETTLE_NS) {
         this.settled = false;
+      }
+      const folder = rel === '' || rel.endsWith('/');
+      if (folder && stamp[MODE_AT] !== 0n && lookedAt - stamp[CTIME_AT]! < HELD_SAVE_NS) {
+        this.quietAt.set(rel, stamp[CTIME_AT]! + HELD_SAVE_NS);
+      } else {
+        this.quietAt.delete(rel);
       }
       this.stamps.set(rel, stamp);
     });

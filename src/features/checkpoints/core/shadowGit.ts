@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { isInside, isLexicallyWithin } from '../../../core/files/pathConfinement';
 import type { Logger } from '../../../core/ports';
+import type { Clock } from '../../../core/util/clock';
 import { CheckpointNotFoundError } from './errors';
 import { ShadowRepo, type TreeChange } from './shadowRepo';
 import type { CheckpointStore, FileChangeStat } from './types';
@@ -24,6 +25,8 @@ export interface ShadowGitStoreOptions {
   readonly gitTimeoutMs?: number;
   /** The wall clock, in ms (tests run it ahead, so that stamps just taken count as settled). */
   readonly now?: () => number;
+  /** Times the wait for a save held half way (see ./folderStamps); tests move it by hand. */
+  readonly clock?: Clock;
   /** Loose objects that make a shadow repository due for packing (default git's `gc.auto`; tests). */
   readonly packLooseObjects?: number;
 }
@@ -80,6 +83,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
           logger: options.logger,
           ...(options.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: options.gitTimeoutMs }),
           ...(options.now === undefined ? {} : { now: options.now }),
+          ...(options.clock === undefined ? {} : { clock: options.clock }),
           ...(options.packLooseObjects === undefined ? {} : { packLooseObjects: options.packLooseObjects }),
         }),
       );

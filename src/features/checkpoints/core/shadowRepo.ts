@@ -83,6 +83,7 @@ export class ShadowRepo {
         (await this.runGit(args, stop === undefined ? {} : { signal: stop })).stdout.toString('utf8'),
       forgetFolders: (dirs) => this.forgetFolders(dirs),
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
     this.ahead = new CheckpointsAhead(this.listing, async (commit) => {
       await this.runGit(['update-ref', '-d', `${CHECKPOINT_REFS}${commit}`, commit]);
@@ -172,7 +173,7 @@ export class ShadowRepo {
   /** Files that differ between commit `from` and commit `to`, or the folder as it is now. */
   changes(from: string, to?: string): Promise<TreeChange[]> {
     return this.queue.run(async () => {
-      const target = to ?? (await this.snapshotTree());
+      const target = to ?? (await this.snapshotTree(false));
       const changes = await this.diff(from, target);
       if (changes.length === 0 && this.links.size === 0 && to === undefined) {
         return changes; // nothing changed, and no link to look at (the quick answer of a live list)
@@ -234,11 +235,12 @@ export class ShadowRepo {
   /**
    * The folder's tree now. The shadow index is only a cache: when git fails on it (a corrupt index, a
    * lock left by a crash — only this queue runs git here, so any lock is stale), it is dropped and the
-   * snapshot is taken again from scratch, once.
+   * snapshot is taken again from scratch, once. `forCheckpoint`: its lists are kept with a checkpoint (a
+   * look at the folder now, to compare with one, needs only the tree).
    */
-  private async snapshotTree(): Promise<string> {
+  private async snapshotTree(forCheckpoint = true): Promise<string> {
     try {
-      return await this.snapshotTreeOnce();
+      return await this.snapshotTreeOnce(forCheckpoint);
     } catch (error) {
       if (
         !(error instanceof GitCommandError) ||
@@ -254,7 +256,7 @@ export class ShadowRepo {
       this.listing.forget();
       await rm(`${this.location.indexFile}.lock`, { force: true });
       await rm(this.location.indexFile, { force: true });
-      return this.snapshotTreeOnce();
+      return this.snapshotTreeOnce(forCheckpoint);
     }
   }
 
@@ -263,7 +265,7 @@ export class ShadowRepo {
    * new or modified are looked at (stat, and the first 8000 bytes of the large ones); the rest is git's
    * stat cache, which is what makes a no-change snapshot of a large folder cheap.
    */
-  private async snapshotTreeOnce(): Promise<string> {
+  private async snapshotTreeOnce(forCheckpoint: boolean): Promise<string> {
     this.unreadable = false;
     const listed = await this.listing.list();
     const reasons = await this.skipList.reasonsFor(listed.map((entry) => entry.slice(2)));
@@ -306,7 +308,8 @@ export class ShadowRepo {
         );
       }
     }
-    this.unrecorded = await this.unrecordedFiles();
+    // Only a checkpoint's list (a look for unrecorded files may wait for a save held half way).
+    this.unrecorded = forCheckpoint ? await this.unrecordedFiles() : [];
     this.links = await readLinks(this.options.folder, [...this.skipList.links(), ...linkedNow]);
     // Untracked files left out (newly skipped or unnameable) are looked at again by a full look.
     const leftOut = listed.some((entry, index) => entry.startsWith('?') && reasons[index] !== undefined);

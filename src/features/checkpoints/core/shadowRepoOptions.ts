@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/ports';
+import type { Clock } from '../../../core/util/clock';
 
 /** What a shadow repository is opened with (`ShadowRepo.open`). */
 export interface ShadowRepoOptions {
@@ -18,6 +19,8 @@ export interface ShadowRepoOptions {
   readonly gitTimeoutMs?: number;
   /** The wall clock, in ms (tests run it ahead, so that stamps just taken count as settled). */
   readonly now?: () => number;
+  /** Times the wait for a save held half way (see ./folderStamps); tests move it by hand. */
+  readonly clock?: Clock;
   /** `gc.auto`: loose objects that make the repository due for packing (default git's, 6,700). */
   readonly packLooseObjects?: number;
 }

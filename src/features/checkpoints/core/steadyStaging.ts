@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { killedBySignal } from './gitRunner';
+import { HELD_SAVE_MS } from './heldSave';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
 
 /**
@@ -9,12 +10,6 @@ import { excludePathspec, toLiteralPathspec } from './pathspecs';
  * still until it is looked at again after this long.
  */
 export const RACY_MS = 50;
-/**
- * An empty file written this recently may be a save caught between its truncation and its write, with
- * the writer held off the CPU (a loaded machine holds a process for tens of ms): it must stay empty this
- * long to be taken as emptied. Storing such a file empty would let Undo write an empty file.
- */
-export const EMPTY_QUIET_MS = 500;
 /** Files stat'ed at once. */
 const STAT_BATCH = 64;
 
@@ -86,7 +81,7 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<SteadySt
     return { unsure: new Set(), recent: new Set(first.recent) };
   }
   const moved = first.moved;
-  await wait(first.emptyMoved ? EMPTY_QUIET_MS : RACY_MS);
+  await wait(first.emptyMoved ? HELD_SAVE_MS : RACY_MS);
   const literal = moved.map(toLiteralPathspec);
   const settled = await watch(input.folder, moved, async () => {
     await input.add(literal, false); // created or deleted meanwhile
@@ -151,7 +146,7 @@ async function watch(
       then?.key !== now?.key ||
       // Unchanged, but written within a clock tick of our first look (or, empty, within a held save's
       // gap): a later write may not show.
-      (now !== undefined && Math.abs(startedAt - now.mtimeMs) < (now.empty ? EMPTY_QUIET_MS : RACY_MS));
+      (now !== undefined && Math.abs(startedAt - now.mtimeMs) < (now.empty ? HELD_SAVE_MS : RACY_MS));
     emptyMoved ||= moving && now?.empty === true;
     return moving;
   });
