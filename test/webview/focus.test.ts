@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Elicitation, HostMessage, ThreadEntryMessage } from '../../src/protocol';
-import { added, CHAT_ID, events, snapshot, toolCall, turn, updated } from './support/builders';
+import { added, CHAT_ID, chatSummary, events, snapshot, toolCall, turn, updated } from './support/builders';
 import type { ChatPage } from './support/chatPage';
 import { useChatPages } from './support/suite';
 
@@ -152,6 +152,29 @@ describe('webview: focus follows what the agent asks', () => {
       optionId: 'once',
     });
     await page.host(events(updated(withPermission('selected', 'once'))));
+    assert.equal(await focused(page), 'the composer');
+  });
+
+  it('a control that goes away while the user is outside the page (a picker it opened) takes no focus back', async () => {
+    const page = await chat.openShowing(snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }));
+    await page.page.locator('.empty-add-agent').focus();
+    // Add Agent… opened VS Code's picker: the page no longer has the focus (its iframe lost it).
+    await page.page.evaluate(() => {
+      document.hasFocus = () => false;
+    });
+    // The empty state is made again (a recent chat listed), its button with it.
+    await page.host({
+      type: 'chats',
+      chats: [chatSummary({ chatId: 'other', title: 'Earlier chat' })],
+      activeChatId: CHAT_ID,
+    });
+    assert.equal(await page.page.locator('.empty-add-agent').evaluate((button) => button === document.activeElement), false);
+    assert.notEqual(await focused(page), 'the composer', 'the picker would have closed');
+    // The picker closed and the user is back in the chat: the message box has the focus.
+    await page.page.evaluate(() => {
+      document.hasFocus = () => true;
+      window.dispatchEvent(new Event('focus'));
+    });
     assert.equal(await focused(page), 'the composer');
   });
 

@@ -38,7 +38,10 @@ export class FocusKeeper {
       target.focus();
       return;
     }
-    if (this.focusWentAway()) {
+    // Not while the user is outside the page (in a picker its button opened, in the editor): focusing
+    // the message box would take the focus from them, and VS Code's picker closes when it loses it. The
+    // page's own focus handler (`focusComposerWhenIdle`) brings it home when they come back.
+    if (document.hasFocus() && this.focusWentAway()) {
       this.home.focus();
     }
   }
