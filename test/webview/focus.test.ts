@@ -168,7 +168,10 @@ describe('webview: focus follows what the agent asks', () => {
       chats: [chatSummary({ chatId: 'other', title: 'Earlier chat' })],
       activeChatId: CHAT_ID,
     });
-    assert.equal(await page.page.locator('.empty-add-agent').evaluate((button) => button === document.activeElement), false);
+    assert.equal(
+      await page.page.locator('.empty-add-agent').evaluate((button) => button === document.activeElement),
+      false,
+    );
     assert.notEqual(await focused(page), 'the composer', 'the picker would have closed');
     // The picker closed and the user is back in the chat: the message box has the focus.
     await page.page.evaluate(() => {
