@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { abortable, isTimeout } from '../../src/core/util/abortable';
 import { deadlineSignal } from '../../src/core/util/clock';
 import { collectGarbage } from '../support/collectGarbage';
@@ -37,5 +39,19 @@ describe('deadlineSignal: a deadline, or another signal, whichever comes first',
     assert.equal(deadline.signal.aborted, false);
     clock.advance(1);
     assert.equal(isTimeout(await waiting), true);
+  });
+
+  it('is the one way a timeout is combined with another signal (a static look at every source file)', () => {
+    const root = path.resolve(__dirname, '../../src');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.ts'),
+    );
+    const both = files.filter((file) => {
+      // Code only: comments may name the pattern to warn against it.
+      const code = readFileSync(path.join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      return code.includes('AbortSignal.any(') && code.includes('AbortSignal.timeout(');
+    });
+    assert.deepEqual(both, [], 'AbortSignal.timeout beside AbortSignal.any: use deadlineSignal');
+    assert.ok(files.length > 100 && files.includes(path.join('core', 'util', 'clock.ts')));
   });
 });
