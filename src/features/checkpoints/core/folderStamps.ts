@@ -84,7 +84,7 @@ export class FolderStamps {
     if (this.missing) {
       return 'all';
     }
-    const folders = [...this.stamps.keys()].filter((rel) => rel === '' || rel.endsWith('/'));
+    const folders = [...this.stamps.keys()].filter(isFolder);
     const changed = await this.differing(folders);
     if (changed === 'all') {
       return 'all';
@@ -103,7 +103,11 @@ export class FolderStamps {
       await new Promise<void>((resolve) => this.clock.after(waitMs, resolve));
     }
     const later = await this.differing(held);
-    return later === 'all' ? 'all' : folders.filter((rel) => moved.has(rel) || later.includes(rel));
+    if (later === 'all') {
+      return 'all';
+    }
+    later.forEach((rel) => moved.add(rel));
+    return folders.filter((rel) => moved.has(rel));
   }
 
   /** Those of `rels` whose stamp now differs from the one taken; `all` when they cannot be taken. */
@@ -161,8 +165,7 @@ export class FolderStamps {
       if (stamp[MODE_AT] !== 0n && lookedAt - ctimeNs < SETTLE_NS) {
         this.settled = false;
       }
-      const folder = rel === '' || rel.endsWith('/');
-      if (folder && stamp[MODE_AT] !== 0n && lookedAt - stamp[CTIME_AT]! < HELD_SAVE_NS) {
+      if (isFolder(rel) && stamp[MODE_AT] !== 0n && lookedAt - stamp[CTIME_AT]! < HELD_SAVE_NS) {
         this.quietAt.set(rel, stamp[CTIME_AT]! + HELD_SAVE_NS);
       } else {
         this.quietAt.delete(rel);
@@ -170,6 +173,11 @@ export class FolderStamps {
       this.stamps.set(rel, stamp);
     });
   }
+}
+
+/** Whether a stamp's key names a folder (`/`-ended; `''` the root) rather than a rule file. */
+function isFolder(rel: string): boolean {
+  return rel === '' || rel.endsWith('/');
 }
 
 /** Whether `rel` is inside (or is) a folder `skip` names, checked from the top down. */
