@@ -1,0 +1,34 @@
+// Heap snapshots of a bench page through the DevTools protocol, summed by kind of object.
+
+/** Self size and count per "type:name" of a heap snapshot taken through `cdp`. */
+export async function snapshotSummary(cdp) {
+  const chunks = [];
+  const onChunk = ({ chunk }) => chunks.push(chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  const snapshot = JSON.parse(chunks.join(''));
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const width = fields.length;
+  const [typeAt, nameAt, sizeAt, detachedAt] = ['type', 'name', 'self_size', 'detachedness'].map((f) =>
+    fields.indexOf(f),
+  );
+  const summary = new Map();
+  let detached = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += width) {
+    const type = types[snapshot.nodes[i + typeAt]];
+    const name =
+      type === 'object' || type === 'native' ? snapshot.strings[snapshot.nodes[i + nameAt]] : `(${type})`;
+    const key = `${type}:${name.slice(0, 60)}`;
+    const entry = summary.get(key) ?? { count: 0, size: 0 };
+    entry.count++;
+    entry.size += snapshot.nodes[i + sizeAt];
+    summary.set(key, entry);
+    if (detachedAt >= 0 && snapshot.nodes[i + detachedAt] === 2) {
+      detached++;
+    }
+  }
+  return { summary, detached };
+}
