@@ -25,14 +25,16 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 
 /**
  * A child element made only while it has something to show (most turns have no footer, most messages
- * no extras): `show` fills it, making it at its place first, or takes it away when given nothing.
+ * no extras): `show` fills it, making it as the last child of `parent` first, or takes it away when
+ * given nothing. It holds its parent rather than a function placing it: a finished turn keeps one of
+ * these, and a closure with its context would cost every turn kept in a long chat more heap.
  */
 export class OptionalChild {
   private made: HTMLElement | undefined;
 
   constructor(
     private readonly className: string,
-    private readonly place: (element: HTMLElement) => void,
+    private readonly parent: HTMLElement,
   ) {}
 
   /** The element while it is shown. */
@@ -48,7 +50,7 @@ export class OptionalChild {
     }
     if (!this.made) {
       this.made = el('div', this.className);
-      this.place(this.made);
+      this.parent.append(this.made);
     }
     this.made.replaceChildren(...nodes);
   }

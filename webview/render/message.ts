@@ -9,6 +9,7 @@ import type { EntryView, MessageEntry, RenderContext } from './types';
 /** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
 export class MessageView implements EntryView {
   readonly element: HTMLElement;
+  readonly entryId: string;
   private readonly markdown: StreamingMarkdown;
   /** What follows the text when there is any (attachments, a truncation note). */
   private readonly extras: OptionalChild;
@@ -27,9 +28,9 @@ export class MessageView implements EntryView {
     this.markdown = new StreamingMarkdown('markdown', entry.kind === 'agent');
     const body = entry.kind === 'user' ? el('div', 'user-bubble', this.markdown.element) : undefined;
     this.element = el('article', `entry entry-${entry.kind}`, body ?? this.markdown.element);
-    const extrasParent = body ?? this.element;
-    this.extras = new OptionalChild('message-extras', (extras) => extrasParent.append(extras));
-    this.element.dataset.entryId = entry.id;
+    this.extras = new OptionalChild('message-extras', body ?? this.element);
+    this.entryId = entry.id;
+    this.element.setAttribute('data-entry-id', entry.id);
     this.element.setAttribute('aria-label', entry.kind === 'user' ? 'You' : 'Agent');
     if (entry.kind === 'user') {
       // Its actions are made when the keyboard reaches it, or the pointer (render/turnActions.ts).
@@ -79,9 +80,10 @@ export class MessageView implements EntryView {
  */
 export class ThoughtView implements EntryView {
   readonly element: HTMLElement;
+  readonly entryId: string;
   private readonly disclosure = new Disclosure('thought', false);
   private readonly markdown = new StreamingMarkdown('markdown thought-text', true);
-  private readonly extras = new OptionalChild('message-extras', (extras) => this.disclosure.body.append(extras));
+  private readonly extras = new OptionalChild('message-extras', this.disclosure.body);
   private readonly spinner = icon('loading', true);
   private truncated: MessageEntry['truncated'];
   private text = '';
@@ -99,7 +101,8 @@ export class ThoughtView implements EntryView {
     this.disclosure.header.append(icon('lightbulb'), el('span', 'thought-label', 'Thinking'), this.spinner);
     this.disclosure.body.append(this.markdown.element);
     this.element = el('div', 'entry entry-thought', this.disclosure.element);
-    this.element.dataset.entryId = entry.id;
+    this.entryId = entry.id;
+    this.element.setAttribute('data-entry-id', entry.id);
     this.update(entry);
   }
 

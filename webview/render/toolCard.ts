@@ -19,6 +19,7 @@ const UNFINISHED = { icon: 'circle-slash', spin: false, label: 'Did not finish (
  */
 export class ToolCardView implements EntryView {
   readonly element: HTMLElement;
+  readonly entryId: string;
   private readonly disclosure = new Disclosure('tool-card', true);
   private readonly kindIcon = el('span', 'tool-kind');
   private readonly title = el('span', 'tool-title');
@@ -40,7 +41,8 @@ export class ToolCardView implements EntryView {
     this.disclosure.header.append(this.kindIcon, this.title, this.status);
     this.disclosure.body.append(this.locations, this.content.element, this.permission.element);
     this.element = el('div', 'entry entry-tool', this.disclosure.element);
-    this.element.dataset.entryId = entry.id;
+    this.entryId = entry.id;
+    this.element.setAttribute('data-entry-id', entry.id);
     this.render(entry, undefined);
     this.disclosure.onToggle = (open) => {
       if (open) {

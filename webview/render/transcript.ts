@@ -253,13 +253,10 @@ export class Transcript {
    * the group, stays. Returns its entry ids to build again from the store.
    */
   private evict(group: Group): string[] {
-    const ids: string[] = [];
+    // Mapped, not pushed: the list is kept while the turn is away, and a pushed one holds spare room.
+    const ids = group.views.map((view) => view.entryId);
     for (const view of group.views) {
-      const id = view.element.dataset.entryId;
-      if (id !== undefined) {
-        ids.push(id);
-        this.views.delete(id);
-      }
+      this.views.delete(view.entryId);
       this.terminals.untrack(view);
     }
     this.actions.forget(group.views.map((view) => view.element));

@@ -37,16 +37,23 @@ let nextOrder = 0;
 export function createGroup(turnId: string | undefined): Group {
   const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn');
   if (turnId !== undefined) {
-    element.dataset.turnId = turnId;
+    // Not through `dataset`: its wrapper would stay with every turn's section.
+    element.setAttribute('data-turn-id', turnId);
   }
+  // Every field from the start: fields added later would give each group a property array besides.
   return {
     element,
-    footer: new OptionalChild('turn-footer', (footer) => element.append(footer)),
+    footer: new OptionalChild('turn-footer', element),
     views: [],
     turn: undefined,
     history: turnId === undefined,
     deferred: undefined,
     order: nextOrder++,
+    changes: undefined,
+    evictedContentHeight: undefined,
+    userMessage: undefined,
+    checkpoint: undefined,
+    restored: undefined,
   };
 }
 

@@ -8,6 +8,8 @@ export type MessageEntry = Exclude<ThreadEntryMessage, { kind: 'tool_call' }>;
 /** One entry's view in the transcript. */
 export interface EntryView {
   readonly element: HTMLElement;
+  /** The entry's id: the store's own string (reading it back from the DOM would make a copy). */
+  readonly entryId: string;
   update(entry: ThreadEntryMessage): void;
 }
 
