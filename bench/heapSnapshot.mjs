@@ -32,3 +32,14 @@ export async function snapshotSummary(cdp) {
   }
   return { summary, detached };
 }
+
+/** The bytes of V8's compiled code (bytecode and machine code) in a `snapshotSummary`. */
+export function codeBytes({ summary }) {
+  let bytes = 0;
+  for (const [key, entry] of summary) {
+    if (key.startsWith('code:')) {
+      bytes += entry.size;
+    }
+  }
+  return bytes;
+}

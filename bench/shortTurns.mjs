@@ -2,6 +2,7 @@
 // bare message list holding the same 400 messages (what a plain chat view keeps: the messages as data and a
 // paragraph each). Elements and JS heap per turn, both over the empty page they started from.
 /* global window, document */
+import { codeBytes, snapshotSummary } from './heapSnapshot.mjs';
 import { freshPage, heapMb } from './webviewPage.mjs';
 import { CHAT_ID, viewWith } from './workloads.mjs';
 
@@ -38,6 +39,19 @@ function pingTurn(n) {
 
 const elements = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
+/**
+ * V8's compiled code in the page's heap (MB), from a heap snapshot taken after the heap was read: the
+ * functions V8 optimises while turns stream, and compiles again after the measuring GCs flush them.
+ */
+async function codeMb(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    return codeBytes(await snapshotSummary(cdp)) / (1024 * 1024);
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Steps `count` ping turns from turn `from + 1` into the page, each message in a frame of its own. */
 async function stepTurns(page, from, count) {
   const messages = Array.from({ length: count }, (_, i) => pingTurn(from + i + 1)).flat();
@@ -59,9 +73,9 @@ async function ourTurns(browser, origin) {
     await page.evaluate((empty) => window.__step(empty), viewWith([], []));
     await stepTurns(page, 0, 20);
     await page.evaluate((empty) => window.__step(empty), viewWith([], []));
-    const before = { elements: await elements(page), heapMb: await heapMb(page) };
+    const before = { elements: await elements(page), heapMb: await heapMb(page), codeMb: await codeMb(page) };
     await stepTurns(page, 0, SHORT_TURNS);
-    const after = { elements: await elements(page), heapMb: await heapMb(page) };
+    const after = { elements: await elements(page), heapMb: await heapMb(page), codeMb: await codeMb(page) };
     const built = await page.evaluate(
       () => document.querySelectorAll('section.turn:not(.turn-deferred)').length,
     );
@@ -119,6 +133,7 @@ export async function shortTurnsOnce(browser, origin) {
   return {
     elementsPerTurn: per(ours, 'elements'),
     heapKbPerTurn: per(ours, 'heapMb') * 1024,
+    codeKbPerTurn: per(ours, 'codeMb') * 1024,
     builtTurns: ours.built,
     elementsPerBuiltTurn: ours.perBuiltTurn,
     evictedHeapKbPerTurn: ours.evictedKbPerTurn,
@@ -150,7 +165,7 @@ export function shortTurnRows(runs) {
     ],
     [
       `${turns}, streamed live: JS heap per turn (after a GC)`,
-      `${heap.toFixed(2)} KB (a turn evicted far from view, as the next ${SHORT_TURNS} are: ${of('evictedHeapKbPerTurn').toFixed(2)} KB — its data in the store, its group and placeholder)`,
+      `${heap.toFixed(2)} KB, of which ${of('codeKbPerTurn').toFixed(2)} KB V8's compiled code (functions optimised during the run, not kept per turn); a turn evicted far from view, as the next ${SHORT_TURNS} are: ${of('evictedHeapKbPerTurn').toFixed(2)} KB — its data in the store, its group and placeholder`,
       `the bare list (the messages as data, a paragraph each): ${bareHeap.toFixed(2)} KB`,
       '≤ the bare list',
       heap <= bareHeap,

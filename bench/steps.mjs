@@ -3,7 +3,7 @@
 // BENCH_FILES sets the size): the default run only prints its last figures (bench/run.mjs).
 // BENCH_ONLY=reopen runs the reopen and round-trip bench alone (two code-servers, about a minute), and
 // BENCH_ONLY=hostmemory the host's memory bench (a 2,000-turn chat, a 10 MB answer); BENCH_ONLY=long and
-// BENCH_ONLY=stream the webview's long-chat or streaming figures alone (bench/webview.mjs);
+// BENCH_ONLY=stream the webview's long-chat or streaming figures alone, BENCH_ONLY=turns its short turns' (bench/webview.mjs);
 // BENCH_ONLY=statusidle the idle cost of ten running chats' status (bench/statusIdle.ts, about 25 s).
 import { spawnSync } from 'node:child_process';
 
@@ -13,6 +13,7 @@ const only = {
   hostmemory: [['--expose-gc', '--import', 'tsx', 'bench/hostMemory.ts']],
   long: [['bench/webview.mjs']],
   stream: [['bench/webview.mjs']],
+  turns: [['bench/webview.mjs']],
   statusidle: [['--import', 'tsx', 'bench/statusIdle.ts']],
 };
 const steps = only[process.env.BENCH_ONLY ?? ''] ?? [
