@@ -172,9 +172,11 @@ export class ViewPresenter implements Disposable {
       this.batchers.set(chatId, batcher);
     }
     batcher.push(event);
-    // A turn's start and end are what the composer waits for: do not hold them back.
+    // A turn's start and end are what the composer waits for: they are not held back — but they go at
+    // the end of this job, with what it adds after them (the message that started the turn). Posted
+    // alone, a start took the view's pending message away a frame before the turn's own copy came.
     if (event.type === 'turn_started' || event.type === 'turn_ended') {
-      batcher.flush();
+      queueMicrotask(() => batcher.flush());
     }
   }
 

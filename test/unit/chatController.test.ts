@@ -61,6 +61,23 @@ describe('chat controller (host side of the chat view)', () => {
     assert.ok(chat.view.of('thread_events').length < 200, `${chat.view.of('thread_events').length} posts`);
   });
 
+  it('posts a turn’s start with the message that started it, so the view never shows the turn without it', async () => {
+    const chat = await readyChat({ agents: [testAgent('a')] });
+    await chat.send('hello');
+    await until(() => chat.view.events().some((e) => e.type === 'turn_ended'), 'the turn ended');
+    const started = chat.view
+      .of('thread_events')
+      .find((m) => m.events.some((e) => e.type === 'turn_started'));
+    assert.ok(started, 'the turn start was posted');
+    // The view takes the pending message away when the turn starts: its entry must come in the same message.
+    assert.ok(
+      started.events.some(
+        (e) => e.type === 'entry_added' && e.entry.kind === 'user' && e.entry.text === 'hello',
+      ),
+      `the turn start came without the message: ${JSON.stringify(started.events.map((e) => e.type))}`,
+    );
+  });
+
   it('posts the chat list and the save problem only when they changed: a send repeats neither', async () => {
     const chat = await readyChat({ agents: [testAgent('a')] });
     const from = chat.view.messages.length;
@@ -147,7 +164,11 @@ describe('chat controller (host side of the chat view)', () => {
     const sent = chat.send('echo right after');
     await Promise.all([opened, sent]);
     assert.notEqual(chat.controller.windowChatId, left, 'the view moved to a new chat');
-    assert.deepEqual(chat.view.of('error'), [], 'nothing refused (the chat left is busy, the new one is not)');
+    assert.deepEqual(
+      chat.view.of('error'),
+      [],
+      'nothing refused (the chat left is busy, the new one is not)',
+    );
     assert.match(chat.transcript(), /^user:echo right after\|agent:/);
     await chat.controller.handleMessage({ type: 'switch_chat', chatId: left });
     assert.equal(chat.transcript().split('|')[0], 'user:hang', 'the chat left keeps only its own turn');
