@@ -241,6 +241,47 @@ describe('worktrees: "Ask several agents…", the group and its comparison', fun
     );
   });
 
+  it('announces a run only when its row changes: a change that leaves the row as it was redraws nothing', async () => {
+    // A redraw makes VS Code build the row's inline actions anew: a click on Apply This One meanwhile was lost.
+    let errors = 0;
+    let diagnosticsChanged: ((paths: readonly string[]) => void) | undefined;
+    diagnostics = {
+      problems: (paths) =>
+        paths.some((file) => file.includes(`${path.sep}test-a-`))
+          ? Array.from({ length: errors }, () => ({ severity: 'error' as const }))
+          : [],
+      check: async () => {},
+      onDidChange: (listener) => {
+        diagnosticsChanged = listener;
+        return { dispose: () => (diagnosticsChanged = undefined) };
+      },
+    };
+    await harness.dispose();
+    groups.dispose();
+    worktrees.dispose();
+    worktreeSide();
+    harness = new ChatHarness(harnessOptions());
+    await harness.ready();
+    const group = await groups.start(PROMPT, ['a', 'b']);
+    await until(() => settled(group), 'both runs to finish and be counted', 60_000);
+    const run = group.members[0]!;
+    const changedFile = [path.join(worktrees.record(run.chatId)!.folder, 'app.txt')];
+    diagnosticsChanged!(changedFile);
+    const announced: (string | undefined)[] = [];
+    const listening = groups.onDidChange((chatId) => announced.push(chatId));
+    try {
+      diagnosticsChanged!(changedFile);
+      await worktrees.refresh(run.chatId);
+      assert.deepEqual(announced, [], 'nothing the row shows changed');
+      errors = 2;
+      diagnosticsChanged!(changedFile);
+      assert.deepEqual(announced, [run.chatId], 'its problems changed');
+      assert.deepEqual(rows(group)[0]!.problems, { errors: 2, warnings: 0 });
+    } finally {
+      listening.dispose();
+    }
+  });
+
   it('refuses in Restricted Mode: nothing is asked, no chat or worktree is made', async () => {
     trusted = false;
     const chats = harness.controller.chatList().length;

@@ -60,6 +60,13 @@ export class AgentGroups implements Disposable {
   private readonly subscriptions: Disposable[] = [];
   /** Members whose changes were asked to be counted (after a reload nothing is counted yet). */
   private readonly counting = new Set<string>();
+  /**
+   * Each run's row as last announced: a change that leaves it as it was is not announced. A redraw
+   * makes VS Code build the row's inline actions anew, and a click landing meanwhile is lost (the
+   * likely reason Apply This One once did nothing in the e2e suite); worktree states and diagnostics
+   * change far more often than what a row shows.
+   */
+  private readonly announced = new Map<string, string>();
   /** Resolves once the groups are read back. */
   readonly restored: Promise<void>;
 
@@ -68,7 +75,7 @@ export class AgentGroups implements Disposable {
     this.restored = this.store.all().then(
       (groups) => {
         this.groups = groups;
-        this.changeEmitter.fire(undefined);
+        this.everythingChanged();
       },
       (error: unknown) => deps.logger.error(`Could not read the agent groups: ${String(error)}`),
     );
@@ -76,7 +83,7 @@ export class AgentGroups implements Disposable {
     // Diagnostics change with every keystroke in an editor: only those of a run's worktree redraw it.
     const diagnostics = deps.diagnostics?.onDidChange?.((paths) => {
       for (const chatId of this.runsHolding(paths)) {
-        this.changeEmitter.fire(chatId);
+        this.runChanged(chatId);
       }
     });
     if (diagnostics) {
@@ -280,7 +287,7 @@ export class AgentGroups implements Disposable {
     const live = (group: WorktreeGroup): boolean =>
       group.members.some((member) => context.chats.get(member.chatId) !== undefined);
     if (this.groups.every(live)) {
-      this.changeEmitter.fire(undefined);
+      this.everythingChanged();
       return;
     }
     await this.update((groups) => groups.filter(live));
@@ -295,7 +302,7 @@ export class AgentGroups implements Disposable {
       } catch (error) {
         this.deps.logger.error(`Could not save the agent groups: ${String(error)}`);
       }
-      this.changeEmitter.fire(undefined);
+      this.everythingChanged();
     });
   }
 
@@ -313,8 +320,29 @@ export class AgentGroups implements Disposable {
 
   private memberChanged(chatId: string): void {
     if (this.groupOf(chatId)) {
-      this.changeEmitter.fire(chatId);
+      this.runChanged(chatId);
     }
+  }
+
+  /** The whole comparison is drawn again: every row is announced afresh. */
+  private everythingChanged(): void {
+    this.announced.clear();
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Announces a run's change when its row is not what was last announced. */
+  private runChanged(chatId: string): void {
+    const group = this.groupOf(chatId);
+    const row =
+      group && this.context ? this.rows(group).find((run) => run.member.chatId === chatId) : undefined;
+    const shown = row === undefined ? undefined : JSON.stringify(row);
+    if (shown !== undefined && this.announced.get(chatId) === shown) {
+      return;
+    }
+    if (shown !== undefined) {
+      this.announced.set(chatId, shown);
+    }
+    this.changeEmitter.fire(chatId);
   }
 
   private refuseUntrusted(): void {
