@@ -101,6 +101,16 @@ describe('worktrees: "Ask several agents…", the group and its comparison', fun
     box.dispose();
   });
 
+  /** A fresh chat and worktree side, built with the `diagnostics` the test set. */
+  async function restartWithDiagnostics(): Promise<void> {
+    await harness.dispose();
+    groups.dispose();
+    worktrees.dispose();
+    worktreeSide();
+    harness = new ChatHarness(harnessOptions());
+    await harness.ready();
+  }
+
   const rows = (group: WorktreeGroup): RunRow[] => groups.rows(group);
   /** Every run failed, or finished with its one changed file counted (each run of PROMPT changes app.txt). */
   const settled = (group: WorktreeGroup): boolean =>
@@ -224,12 +234,7 @@ describe('worktrees: "Ask several agents…", the group and its comparison', fun
         checked.push([...paths]);
       },
     };
-    await harness.dispose();
-    groups.dispose();
-    worktrees.dispose();
-    worktreeSide();
-    harness = new ChatHarness(harnessOptions());
-    await harness.ready();
+    await restartWithDiagnostics();
     const group = await groups.start(PROMPT, ['a', 'b']);
     await until(() => settled(group) && checked.length === 2, 'both runs to finish and be checked', 60_000);
     const [a, b] = rows(group);
@@ -256,12 +261,7 @@ describe('worktrees: "Ask several agents…", the group and its comparison', fun
         return { dispose: () => (diagnosticsChanged = undefined) };
       },
     };
-    await harness.dispose();
-    groups.dispose();
-    worktrees.dispose();
-    worktreeSide();
-    harness = new ChatHarness(harnessOptions());
-    await harness.ready();
+    await restartWithDiagnostics();
     const group = await groups.start(PROMPT, ['a', 'b']);
     await until(() => settled(group), 'both runs to finish and be counted', 60_000);
     const run = group.members[0]!;
