@@ -14,7 +14,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import type { TurnFileChangeMessage } from '../../src/protocol';
-import type { MessagesRequest } from '../fixtures/llm/anthropicStub';
 import {
   activeThread,
   begin,
@@ -27,7 +26,7 @@ import {
   toolCallsOf,
   type RunningTurn,
 } from './support/harness';
-import { modelTurns } from './support/realAdapter';
+import { lastUserText, modelTurns } from './support/realAdapter';
 import { useRealAdapter } from './support/realAdapterSuite';
 import { decideProposedHunk } from './support/hunkCommands';
 
@@ -369,15 +368,4 @@ async function bytesBecome(path: string, expected: string): Promise<void> {
   ).catch(() => {
     assert.equal(JSON.stringify(readFileSync(path, 'latin1')), JSON.stringify(expected));
   });
-}
-
-/** The text blocks of the request's last user message (the prompt as the model reads it), joined. */
-function lastUserText(request: MessagesRequest): string {
-  const last = request.messages?.filter((message) => message.role === 'user').at(-1);
-  if (last === undefined) {
-    return '';
-  }
-  return typeof last.content === 'string'
-    ? last.content
-    : last.content.map((block) => block.text ?? '').join('');
 }

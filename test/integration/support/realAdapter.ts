@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AnthropicStub } from '../../fixtures/llm/anthropicStub';
+import type { AnthropicStub, MessagesRequest } from '../../fixtures/llm/anthropicStub';
 import { childPids } from './agentProcesses';
 import { EXTENSION_ID } from './extensionApi';
 
@@ -39,6 +39,17 @@ export function modelTurns(stub: AnthropicStub, from: number): string[] {
         request.path === '/v1/messages' && request.body?.stream && (request.body.tools?.length ?? 0) > 0,
     )
     .map((request) => request.answer);
+}
+
+/** The text blocks of the request's last user message (the prompt as the model reads it), joined. */
+export function lastUserText(request: MessagesRequest): string {
+  const last = request.messages?.filter((message) => message.role === 'user').at(-1);
+  if (last === undefined) {
+    return '';
+  }
+  return typeof last.content === 'string'
+    ? last.content
+    : last.content.map((block) => block.text ?? '').join('');
 }
 
 /** Pids of the adapter processes this extension host started (its direct children running `script`). */
