@@ -300,6 +300,19 @@ describe('hunk review with the real claude-code-acp adapter: a client-fs and a s
     await reviewHalfKeep(running.turnId);
   });
 
+  it('the keyboard Undo right as a changed file opens acts on the change the status bar names', async () => {
+    await suite.openChat();
+    suite.stub.setScript({ kind: 'steps', steps: [{ kind: 'write', path: b, content: B_AFTER }] });
+    const running = await begin(suite.api, 'Change b.txt');
+    await allowEach(running, 1);
+    await eventually('b.txt to decide', () => card(running.turnId).b?.decision === 'pending');
+    // A key pressed at once, as a quick user does: the editor draws the file's hunks a moment later.
+    await vscode.window.showTextDocument(vscode.Uri.file(b));
+    await vscode.commands.executeCommand('acpAgents.hunks.undo');
+    await bytesBecome(b, B_BEFORE);
+    await eventually('the card to mark b.txt undone', () => card(running.turnId).b?.decision === 'undone');
+  });
+
   it('a note asked on a hunk reaches the model with the next prompt, with the file and its line', async () => {
     await suite.openChat();
     const { stub, api } = suite;

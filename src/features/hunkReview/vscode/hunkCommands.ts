@@ -68,9 +68,13 @@ export function registerHunkCommands(deps: HunkCommandDeps): {
         deps.proposed.decide(proposed.path, proposed.index, how, hunk as Hunk | undefined);
         return;
       }
-      const target = named ?? position.atCursor();
-      if (target !== undefined) {
-        await deps.review[how](target.path, target.index, hunk as Hunk | undefined);
+      if (named !== undefined) {
+        await deps.review[how](named.path, named.index, hunk as Hunk | undefined);
+        return;
+      }
+      const at = await position.atCursor();
+      if (at !== undefined) {
+        await deps.review[how](at.path, at.view.index, at.view.hunk);
       }
     };
   const wholeFile = (how: 'keep' | 'undo') => async () => {
@@ -116,26 +120,25 @@ class HunkPosition implements HunkOverlay {
 
   /** The hunk of a write waiting for review under (or nearest above) the cursor of the active editor. */
   proposedAtCursor(): { path: string; index: number } | undefined {
-    return this.cursorIn((path) => this.deps.editors.proposedHunksOf(path));
-  }
-
-  /** The hunk under (or nearest above) the cursor of the active editor. */
-  atCursor(): { path: string; index: number } | undefined {
-    return this.cursorIn((path) => this.deps.editors.hunksOf(path));
-  }
-
-  private cursorIn(
-    shownIn: (path: string) => readonly { readonly index: number; readonly anchor: number }[] | undefined,
-  ): { path: string; index: number } | undefined {
     const editor = vscode.window.activeTextEditor;
     const path = editor?.document.uri.fsPath;
-    const hunks = path === undefined ? undefined : shownIn(path);
+    const hunks = path === undefined ? undefined : this.deps.editors.proposedHunksOf(path);
     if (editor === undefined || path === undefined || hunks === undefined || hunks.length === 0) {
       return undefined;
     }
     const line = editor.selection.active.line;
     const at = [...hunks].reverse().find((view) => view.anchor <= line) ?? hunks[0];
     return at && { path, index: at.index };
+  }
+
+  /**
+   * The hunk under (or nearest above) the cursor of the active editor, from the list the status bar shows:
+   * a file just opened has its hunks drawn a moment later, and a key pressed then must still act.
+   */
+  async atCursor(): Promise<Located | undefined> {
+    const all = await this.all();
+    const here = this.index(all);
+    return here === undefined ? undefined : all[here];
   }
 
   async wholeFile(work: (path: string) => Promise<void>): Promise<void> {
@@ -252,14 +255,12 @@ async function askForChange(
       last: editor.selection.end.line,
     };
   } else {
-    const at = position.atCursor();
-    const view = at && deps.editors.hunksOf(at.path)?.[at.index];
-    target = at &&
-      view && {
-        path: at.path,
-        first: view.added?.first ?? view.anchor,
-        last: view.added?.last ?? view.anchor,
-      };
+    const at = await position.atCursor();
+    target = at && {
+      path: at.path,
+      first: at.view.added?.first ?? at.view.anchor,
+      last: at.view.added?.last ?? at.view.anchor,
+    };
   }
   if (target === undefined) {
     throw new Error('Put the cursor on a change of the agent, or select lines, to ask for a change there.');
