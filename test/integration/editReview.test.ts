@@ -289,6 +289,36 @@ describe('edit review: Keep or Undo in the diff editor (issue 4)', () => {
       await eventually('no hunks left shown', () => suite.api.hunks.editors.proposedHunksOf(file) === undefined);
     });
 
+    it('a key pressed as the file opens decides the waiting write’s hunk, not an earlier turn’s change there', async () => {
+      const [file, other] = [folder.file('earlier.txt'), folder.file('other.txt')];
+      writeFileSync(file, BEFORE);
+      writeFileSync(other, 'line\n'.repeat(90_000));
+      // An earlier turn changed the file and another one itself; their changes are left to decide.
+      const OWN = 'a\nb\nc\nd\ne\nf\nown\n';
+      await (await suite.begin(`own write ${file} ${OWN.replaceAll('\n', '\\n')} ; append ${other} x`)).done;
+      await eventually('its change to decide', () => suite.api.hunks.review.files().length === 2);
+      const running = await suite.begin(`fs write ${file} ${PROPOSED}`);
+      await eventually('the write to wait for review', () => suite.api.writeReviews.pending().length === 1);
+      // The other (long) file open beside: its hunks are read again before the editor draws the write's.
+      await vscode.window.showTextDocument(vscode.Uri.file(other), { viewColumn: vscode.ViewColumn.Two });
+      await eventually('its hunk drawn', () => suite.api.hunks.editors.hunksOf(other)?.length === 1);
+      // Undo at once, as a quick key does: the editor draws the write's hunks a moment later.
+      await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
+      await vscode.commands.executeCommand('acpAgents.hunks.undo');
+      await eventually(
+        'the write’s first hunk decided',
+        () => suite.api.hunks.editors.proposedHunksOf(file)?.length === 2,
+      );
+      assert.equal(readFileSync(file, 'utf8'), OWN, 'the earlier turn’s change is left as it was');
+      assert.ok(suite.api.hunks.review.files().some((f) => f.path === file));
+      // Next change goes to the other file's: this one shows the write's hunks, not the turn's under them.
+      await vscode.commands.executeCommand('acpAgents.hunks.next');
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, other);
+      suite.api.hunks.proposed.decideAll(file, 'keep');
+      await running.done;
+      assert.equal(readFileSync(file, 'utf8'), 'a\nb\nc\nd\nE\nf\nG\n');
+    });
+
     it('writes nothing when the file was rewritten while the write waited (every order of decisions)', async () => {
       for (const kept of [[0], [0, 1, 2], [2]]) {
         const file = folder.file(`rewritten-${kept.join('')}.txt`);

@@ -164,7 +164,7 @@ export class EditorHunks implements vscode.Disposable, vscode.CodeLensProvider {
   }
 
   /** The open hunks of the write waiting on `document`'s file, while the document holds the text it was proposed against. */
-  private proposedViews(document: vscode.TextDocument): ProposedHunkView[] | undefined {
+  proposedViews(document: vscode.TextDocument): ProposedHunkView[] | undefined {
     const review = this.proposed.review(document.uri.fsPath);
     if (review === undefined || review.current === null || document.getText() !== review.current) {
       return undefined; // a new file is not open; typed-over text is not what the write was made against

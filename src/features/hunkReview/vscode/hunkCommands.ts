@@ -2,7 +2,7 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import type { AttachmentRef } from '../../../protocol';
 import type { UserPrompts } from '../../../vscode/userPrompts';
-import { describeHunk, hunkViews, type HunkView } from '../core/hunkRanges';
+import { describeHunk, hunkViews, type HunkView, type ProposedHunkView } from '../core/hunkRanges';
 import type { Hunk } from '../core/hunks';
 import { noteAttachment } from '../chat/feedbackNotes';
 import type { HunkReview } from '../chat/hunkReview';
@@ -78,9 +78,9 @@ export function registerHunkCommands(deps: HunkCommandDeps): {
       }
     };
   const wholeFile = (how: 'keep' | 'undo') => async () => {
-    const path = vscode.window.activeTextEditor?.document.uri.fsPath;
-    if (path !== undefined && deps.editors.proposedHunksOf(path) !== undefined) {
-      deps.proposed.decideAll(path, how);
+    const editor = vscode.window.activeTextEditor;
+    if (editor !== undefined && waitingWriteHunks(deps.editors, editor) !== undefined) {
+      deps.proposed.decideAll(editor.document.uri.fsPath, how);
       return;
     }
     await position.wholeFile((file) =>
@@ -122,7 +122,7 @@ class HunkPosition implements HunkOverlay {
   proposedAtCursor(): { path: string; index: number } | undefined {
     const editor = vscode.window.activeTextEditor;
     const path = editor?.document.uri.fsPath;
-    const hunks = path === undefined ? undefined : this.deps.editors.proposedHunksOf(path);
+    const hunks = editor && waitingWriteHunks(this.deps.editors, editor);
     if (editor === undefined || path === undefined || hunks === undefined || hunks.length === 0) {
       return undefined;
     }
@@ -223,12 +223,17 @@ class HunkPosition implements HunkOverlay {
     return hunkAtCursor(places(all), cursor());
   }
 
-  /** Every hunk of the reviewed turn, file by file in the card's order. */
+  /**
+   * Every hunk of the reviewed turn, file by file in the card's order; a file a write waits on shows that
+   * write's hunks instead (unless the editor drew the turn's: its text is no longer what the write was made against).
+   */
   private async all(): Promise<Located[]> {
     const all: Located[] = [];
     for (const file of this.deps.review.files()) {
       const shown = this.deps.editors.hunksOf(file.path);
-      const review = shown ? undefined : await this.deps.review.review(file.path).catch(() => undefined);
+      const waits = this.deps.proposed.review(file.path) !== undefined;
+      const review =
+        shown || waits ? undefined : await this.deps.review.review(file.path).catch(() => undefined);
       const views = shown ?? (review && !('refused' in review) ? hunkViews(review) : []);
       all.push(...views.map((view) => ({ path: file.path, view })));
     }
@@ -293,6 +298,17 @@ function announce(text: string): void {
   } else {
     vscode.window.setStatusBarMessage(text, 3000);
   }
+}
+
+/**
+ * The hunks of the write waiting on `editor`'s file, drawn or not yet: a key pressed as the file opens acts
+ * on what the editor is about to show.
+ */
+function waitingWriteHunks(
+  editors: EditorHunks,
+  editor: vscode.TextEditor,
+): readonly ProposedHunkView[] | undefined {
+  return editors.proposedHunksOf(editor.document.uri.fsPath) ?? editors.proposedViews(editor.document);
 }
 
 /** Where each hunk is, for the navigation. */
