@@ -59,8 +59,12 @@ async function clickLens(page: Page, title: string, nth = 0): Promise<void> {
 async function askForChange(page: Page, file: string, line: number, note: string): Promise<void> {
   await openFile(page, file);
   await page.keyboard.press('Control+G');
+  // Typed once the "go to line" box is there, as a person does (else the digits would go into the file).
+  const goTo = page.locator('.quick-input-widget .quick-input-box input');
+  await goTo.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.type(String(line));
   await page.keyboard.press('Enter');
+  await goTo.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   await page.keyboard.press('Shift+End');
   await runCommand(page, 'ACP: Ask the Agent for a Change…', { asks: 'Ask for a change' });
   const input = page.locator('.quick-input-widget .quick-input-box input');
