@@ -117,6 +117,10 @@ export async function newChat(page: Page, frame: Frame): Promise<void> {
   await viewTitle(page)
     .filter({ hasText: /: New chat$/ })
     .waitFor({ timeout: UI_TIMEOUT });
+  // New Chat also brings the focus into the view, a trip through the window made beside the chat's change:
+  // a key pressed before it lands (F1) opens a picker that the view's focus then closes. A person starts
+  // once the caret is in the message box.
+  await frame.waitForFunction(() => document.hasFocus(), undefined, { timeout: UI_TIMEOUT });
 }
 
 /**
