@@ -64,6 +64,21 @@ async function focused(page: ChatPage): Promise<string> {
   });
 }
 
+/** The user went on outside the page (the editor, a picker): its iframe no longer has the focus. */
+function leavePage(page: ChatPage): Promise<void> {
+  return page.page.evaluate(() => {
+    document.hasFocus = () => false;
+  });
+}
+
+/** The user came back: the page has the focus again, and its window hears of it. */
+function comeBack(page: ChatPage): Promise<void> {
+  return page.page.evaluate(() => {
+    document.hasFocus = () => true;
+    window.dispatchEvent(new Event('focus'));
+  });
+}
+
 /** Sends a message from the composer as a user does, and the host starts its turn. */
 async function sendFromComposer(page: ChatPage): Promise<void> {
   await page.host(snapshot());
@@ -159,9 +174,7 @@ describe('webview: focus follows what the agent asks', () => {
     const page = await chat.openShowing(snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }));
     await page.page.locator('.empty-add-agent').focus();
     // Add Agent… opened VS Code's picker: the page no longer has the focus (its iframe lost it).
-    await page.page.evaluate(() => {
-      document.hasFocus = () => false;
-    });
+    await leavePage(page);
     // The empty state is made again (a recent chat listed), its button with it.
     await page.host({
       type: 'chats',
@@ -174,11 +187,31 @@ describe('webview: focus follows what the agent asks', () => {
     );
     assert.notEqual(await focused(page), 'the composer', 'the picker would have closed');
     // The picker closed and the user is back in the chat: the message box has the focus.
+    await comeBack(page);
+    assert.equal(await focused(page), 'the composer');
+  });
+
+  it('what the agent asks while the user is outside the page (the editor) waits for them: their keys never answer it', async () => {
+    const page = await chat.open({ width: 300 });
+    await sendFromComposer(page);
+    // The user went on to the editor: the page no longer has the focus (its iframe lost it).
+    await leavePage(page);
+    await page.host(events(added(withPermission('pending'))));
+    assert.equal(await focused(page), 'the composer', 'Enter in the editor would have allowed it');
+    // Back in the chat (the view focused): the question the agent asked meanwhile has the keyboard.
+    await comeBack(page);
+    assert.equal(await focused(page), 'Allow once');
+  });
+
+  it('the view focused after the user went on (a picker opened meanwhile) takes nothing', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot());
     await page.page.evaluate(() => {
-      document.hasFocus = () => true;
+      (document.activeElement as HTMLElement | null)?.blur();
+      document.hasFocus = () => false;
       window.dispatchEvent(new Event('focus'));
     });
-    assert.equal(await focused(page), 'the composer');
+    assert.equal(await focused(page), 'the page', 'the picker would have closed');
   });
 
   it('a click on the page itself leaves the focus where the user put it', async () => {

@@ -12,6 +12,8 @@ export interface FocusHome {
  */
 export class FocusKeeper {
   private readonly requests: HTMLElement[] = [];
+  /** The newest request made while the page did not have the focus: it waits for the user to come back. */
+  private waiting: HTMLElement | undefined;
   /** The element that last received focus, to tell a removed control from a click on the page. */
   private lastFocused: EventTarget | null = null;
 
@@ -32,18 +34,34 @@ export class FocusKeeper {
 
   /** After a render: honours the newest request, else brings focus home when its control went away. */
   settle(): void {
-    const target = this.requests.pop();
+    const target = this.requests.pop() ?? this.waiting;
     this.requests.length = 0;
+    // Never while the user is outside the page (in the editor, in a picker its button opened): focus taken
+    // there takes their keys — Enter meant for the editor would answer a permission's first button — and
+    // VS Code's picker closes when it loses it. A request waits for them to come back (`returned`).
+    if (!document.hasFocus()) {
+      this.waiting = target;
+      return;
+    }
+    this.waiting = undefined;
     if (target?.isConnected && this.mayTakeFocus()) {
       target.focus();
       return;
     }
-    // Not while the user is outside the page (in a picker its button opened, in the editor): focusing
-    // the message box would take the focus from them, and VS Code's picker closes when it loses it. The
-    // page's own focus handler (`focusComposerWhenIdle`) brings it home when they come back.
-    if (document.hasFocus() && this.focusWentAway()) {
+    if (this.focusWentAway()) {
       this.home.focus();
     }
+  }
+
+  /** The page got the focus back: what the agent asked meanwhile takes it; false when nothing did. */
+  returned(): boolean {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting?.isConnected && this.mayTakeFocus()) {
+      waiting.focus();
+      return true;
+    }
+    return false;
   }
 
   /**
