@@ -126,19 +126,9 @@ export class ChatApp {
     this.scheduler.request();
   }
 
-  /**
-   * The page got the focus (the view focused, the user came back): what the agent asked meanwhile takes
-   * it, else the message box unless a control in the chat already has it. Nothing when the focus left again
-   * before this ran (a picker opened meanwhile would close).
-   */
-  focusComposerWhenIdle(): void {
-    if (!document.hasFocus() || this.focus.returned()) {
-      return;
-    }
-    const active = document.activeElement;
-    if (!active || active === document.body || active === this.root) {
-      this.composer.focus();
-    }
+  /** The page got the focus (the view focused, the user came back): see `FocusKeeper.pageFocused`. */
+  pageFocused(): void {
+    this.focus.pageFocused();
   }
 
   /** Handles one host message; anything that is not a valid HostMessage is reported. */

@@ -29,6 +29,6 @@ if (root) {
     }
   });
   // The view was focused (ACP: Open Chat, its key, a click on its title): type at once.
-  window.addEventListener('focus', () => app.focusComposerWhenIdle());
+  window.addEventListener('focus', () => app.pageFocused());
   bridge.post({ type: 'ready' });
 }

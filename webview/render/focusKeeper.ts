@@ -38,7 +38,7 @@ export class FocusKeeper {
     this.requests.length = 0;
     // Never while the user is outside the page (in the editor, in a picker its button opened): focus taken
     // there takes their keys — Enter meant for the editor would answer a permission's first button — and
-    // VS Code's picker closes when it loses it. A request waits for them to come back (`returned`).
+    // VS Code's picker closes when it loses it. A request waits for them to come back (`pageFocused`).
     if (!document.hasFocus()) {
       this.waiting = target;
       return;
@@ -53,15 +53,26 @@ export class FocusKeeper {
     }
   }
 
-  /** The page got the focus back: what the agent asked meanwhile takes it; false when nothing did. */
-  returned(): boolean {
+  /**
+   * The page got the focus (the view focused, the user came back): what the agent asked meanwhile takes it,
+   * else the message box unless a control in the chat has it. Nothing when the focus left again before this
+   * ran (a picker opened meanwhile would close).
+   */
+  pageFocused(): void {
     const waiting = this.waiting;
     this.waiting = undefined;
+    if (!document.hasFocus()) {
+      this.waiting = waiting;
+      return;
+    }
     if (waiting?.isConnected && this.mayTakeFocus()) {
       waiting.focus();
-      return true;
+      return;
     }
-    return false;
+    const active = document.activeElement;
+    if (!active || active === document.body || active === this.root) {
+      this.home.focus();
+    }
   }
 
   /**
