@@ -59,20 +59,22 @@ export class FocusKeeper {
    * ran (a picker opened meanwhile would close).
    */
   pageFocused(): void {
+    if (!document.hasFocus()) {
+      return;
+    }
     const waiting = this.waiting;
     this.waiting = undefined;
-    if (!document.hasFocus()) {
-      this.waiting = waiting;
-      return;
-    }
     if (waiting?.isConnected && this.mayTakeFocus()) {
       waiting.focus();
-      return;
-    }
-    const active = document.activeElement;
-    if (!active || active === document.body || active === this.root) {
+    } else if (this.nothingFocused()) {
       this.home.focus();
     }
+  }
+
+  /** No control of the chat has the focus: the page itself (or nothing) does. */
+  private nothingFocused(): boolean {
+    const active = document.activeElement;
+    return !active || active === document.body || active === this.root;
   }
 
   /**
@@ -81,7 +83,7 @@ export class FocusKeeper {
    */
   private mayTakeFocus(): boolean {
     const active = document.activeElement;
-    if (!active || active === document.body || active === this.root || this.transcript.contains(active)) {
+    if (this.nothingFocused() || (active !== null && this.transcript.contains(active))) {
       return true;
     }
     return active === this.home.input && this.home.input.value === '';
@@ -89,8 +91,6 @@ export class FocusKeeper {
 
   /** The page has focus because the focused control left it (not because the user clicked the page). */
   private focusWentAway(): boolean {
-    const active = document.activeElement;
-    const onPage = !active || active === document.body || active === this.root;
-    return onPage && this.lastFocused instanceof Node && !this.lastFocused.isConnected;
+    return this.nothingFocused() && this.lastFocused instanceof Node && !this.lastFocused.isConnected;
   }
 }
