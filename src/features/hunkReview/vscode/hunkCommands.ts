@@ -123,11 +123,12 @@ class HunkPosition implements HunkOverlay {
     const editor = vscode.window.activeTextEditor;
     const path = editor?.document.uri.fsPath;
     const hunks = editor && waitingWriteHunks(this.deps.editors, editor);
-    if (editor === undefined || path === undefined || hunks === undefined || hunks.length === 0) {
+    if (editor === undefined || path === undefined || hunks === undefined) {
       return undefined;
     }
-    const line = editor.selection.active.line;
-    const at = [...hunks].reverse().find((view) => view.anchor <= line) ?? hunks[0];
+    const spans = hunks.map((view) => ({ path, anchor: view.anchor, last: view.anchor }));
+    const here = hunkAtCursor(spans, { path, line: editor.selection.active.line });
+    const at = here === undefined ? undefined : hunks[here];
     return at && { path, index: at.index };
   }
 
