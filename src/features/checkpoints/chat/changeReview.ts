@@ -11,6 +11,7 @@ import { LiveRefresh } from './liveRefresh';
 import { putPartBack, type PartialUndo } from './putPartBack';
 import { TakeBack } from './takeBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
+import { WritesInFlight } from './writesInFlight';
 
 export interface ChangeReviewOptions {
   /** A checkpoint that takes longer is given up: the prompt is not held back for it. */
@@ -43,6 +44,8 @@ export class ChangeReview implements Disposable {
   private folders: readonly string[] = [];
   private untracked: () => string[] = () => [];
   private readonly takeBack: TakeBack;
+  /** Undo's and Restore's writes while they run: a checkpoint is taken once they are done. */
+  private readonly writes = new WritesInFlight();
   private disposed = false;
 
   constructor(
@@ -58,12 +61,14 @@ export class ChangeReview implements Disposable {
       running: stores.running,
       store: () => this.store(),
       read: (id, path) => this.read(id, path),
+      writes: this.writes,
     });
     this.taking = new CheckpointTaking({
       stores,
       store: () => this.store(),
       workspace,
       logger,
+      writes: this.writes,
       timeoutMs: this.options.checkpointTimeoutMs,
     });
     // Trust granted or a folder added: the warm-up that found nothing to do (or a smaller store) runs again.
@@ -268,6 +273,7 @@ export class ChangeReview implements Disposable {
       running: this.stores.running,
       folders: async () => (await this.store()).folders,
       readBefore: (p: string) => this.read(checkpointId, p),
+      writes: this.writes,
     };
     return putPartBack(deps, thread, turnId, file, part);
   }

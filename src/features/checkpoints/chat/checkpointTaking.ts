@@ -4,6 +4,7 @@ import type { Logger } from '../../../core/ports';
 import type { CheckpointStore } from '../core/types';
 import type { CheckpointWorkspace } from './checkpointWorkspace';
 import type { WorkspaceChangesPort } from './workspaceChanges';
+import type { WritesInFlight } from './writesInFlight';
 
 /** A checkpoint before a prompt: its id, or why there is none (and, when it is only slow, its promise). */
 export type TakenCheckpoint =
@@ -15,6 +16,8 @@ export interface CheckpointTakingDeps {
   readonly store: () => Promise<CheckpointStore>;
   readonly workspace: WorkspaceChangesPort;
   readonly logger: Logger;
+  /** Undo's and Restore's writes: a checkpoint is taken once those in flight are done. */
+  readonly writes: WritesInFlight;
   /** A checkpoint that takes longer is given up: the prompt is not held back for it. */
   readonly timeoutMs: number;
 }
@@ -56,6 +59,7 @@ export class CheckpointTaking {
       return;
     }
     this.speculating = (async () => {
+      await this.deps.writes.settled();
       await this.deps.stores.mayCheckpoint();
       await (await this.deps.store()).speculate?.();
     })()
@@ -73,13 +77,16 @@ export class CheckpointTaking {
     stopped?: AbortSignal,
   ): Promise<TakenCheckpoint> {
     const { timeoutMs, logger } = this.deps;
+    // One limit for all of it: what the prompt waits for is the sum.
+    const deadline = deadlineSignal(timeoutMs, stopped);
+    const within = <T>(work: Promise<T>): Promise<T> => abortable(work, deadline.signal);
+    let writing = true;
     let creating: Promise<string> | undefined;
     try {
-      const within = <T>(work: Promise<T>): Promise<T> => {
-        const deadline = deadlineSignal(timeoutMs, stopped);
-        return abortable(work, deadline.signal).finally(() => deadline.dispose());
-      };
-      // Measuring a large storage against its cap takes a moment: Stop and the timeout apply to it too.
+      // An Undo still writing (the message sent at once), or measuring a large storage against its cap,
+      // takes a moment: Stop and the limit apply to them too.
+      await within(this.deps.writes.settled());
+      writing = false;
       await within(this.deps.stores.mayCheckpoint());
       const store = await this.deps.store();
       this.tellLimited(store);
@@ -87,19 +94,24 @@ export class CheckpointTaking {
       creating.catch(() => undefined); // awaited below, or by the turn that follows it
       return { id: await within(creating) };
     } catch (error) {
+      const seconds = Math.round(timeoutMs / 1000);
       if (creating !== undefined && isTimeout(error) && stopped?.aborted !== true) {
-        const problem = `The checkpoint before this turn was still being taken after ${Math.round(timeoutMs / 1000)} s: the turn's changes are listed once it is done.`;
+        const problem = `The checkpoint before this turn was still being taken after ${seconds} s: the turn's changes are listed once it is done.`;
         logger.warn(problem);
         return { problem, late: creating };
       }
-      const reason = isTimeout(error)
-        ? `it took longer than ${timeoutMs} ms`
-        : error instanceof Error
+      const reason = !isTimeout(error)
+        ? error instanceof Error
           ? error.message
-          : String(error);
+          : String(error)
+        : writing
+          ? `an Undo or Restore was still writing files after ${seconds} s`
+          : `it took longer than ${timeoutMs} ms`;
       const problem = `No checkpoint for this turn: ${reason}`;
       logger.warn(problem);
       return { problem };
+    } finally {
+      deadline.dispose();
     }
   }
 

@@ -2,6 +2,7 @@ import { checkWriteTarget, isLexicallyWithin, type WriteTarget } from '../../../
 import { sameBytes, UNRECORDED_BEFORE } from './cardUpdates';
 import type { FileChangeKind } from '../core/types';
 import type { RestoredFile, RestoreFailure, WorkspaceChangesPort } from './workspaceChanges';
+import type { WritesInFlight } from './writesInFlight';
 
 /** What putting files back did: which are as they were again, and which were left as they are, and why. */
 export interface PutBackOutcome {
@@ -57,7 +58,7 @@ export async function planPutBack(
  * with the reason. `unknown` are files whose earlier bytes are not known: never touched.
  */
 export async function putBack(
-  workspace: WorkspaceChangesPort,
+  { workspace, writes }: { readonly workspace: WorkspaceChangesPort; readonly writes: WritesInFlight },
   files: readonly RestoredFile[],
   unknown: readonly RestoreFailure[] = [],
 ): Promise<PutBackOutcome> {
@@ -71,7 +72,7 @@ export async function putBack(
       allowed.push(target.kind === 'replace' ? { ...file, replace: true } : file);
     }
   }
-  const failed = allowed.length === 0 ? [] : await workspace.restore(allowed);
+  const failed = allowed.length === 0 ? [] : await writes.run(() => workspace.restore(allowed));
   const failedPaths = new Set(failed.map((failure) => failure.path));
   return {
     restored: allowed.map((file) => file.path).filter((path) => !failedPaths.has(path)),

@@ -5,6 +5,7 @@ import type { RunningTurnsRegistry } from './checkpointWorkspace';
 import { confirmDespiteRunning } from './confirmRunning';
 import { planPutBack, putBack, reportNotRestored } from './putBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
+import type { WritesInFlight } from './writesInFlight';
 
 /** Part of a file's change put back (one hunk undone): the bytes to write, and what they were made from. */
 export interface PartialUndo {
@@ -23,6 +24,8 @@ export interface PutPartBackDeps {
   readonly folders: () => Promise<readonly string[]>;
   /** `path`'s bytes at the checkpoint before the turn. */
   readonly readBefore: (path: string) => Promise<Uint8Array | undefined>;
+  /** Where the write is known while it runs (a checkpoint waits for it). */
+  readonly writes: WritesInFlight;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function putPartBack(
   if (workspace.unsaved(file.path) && !(await confirmSaving(workspace, file))) {
     return false;
   }
-  const outcome = await putBack(workspace, [{ path: file.path, bytes: part.bytes }]);
+  const outcome = await putBack(deps, [{ path: file.path, bytes: part.bytes }]);
   reportNotRestored(workspace, 'Undid', outcome);
   markProblems(thread, turnId, outcome.notRestored);
   if (outcome.restored.length === 0) {

@@ -14,6 +14,7 @@ import {
   type PutBackPlan,
 } from './putBack';
 import type { WorkspaceChangesPort } from './workspaceChanges';
+import type { WritesInFlight } from './writesInFlight';
 import { readLinkTarget } from '../core/linkTargets';
 
 /** What taking changes back needs of the change review. */
@@ -24,6 +25,8 @@ export interface TakeBackDeps {
   readonly store: () => Promise<CheckpointStore>;
   /** `path`'s bytes at checkpoint `id` (rejects for a path no longer checkpointed). */
   readonly read: (id: string, path: string) => Promise<Uint8Array | undefined>;
+  /** Where the writes are known while they run (a checkpoint waits for them). */
+  readonly writes: WritesInFlight;
 }
 
 /**
@@ -136,7 +139,7 @@ export class TakeBack {
 
   /** Carries out `plan` (each write target checked again just before) and says what was left alone. */
   private async putBack(plan: PutBackPlan, verb: string): Promise<PutBackOutcome> {
-    const outcome = await putBack(this.deps.workspace, plan.known, plan.leftAlone);
+    const outcome = await putBack(this.deps, plan.known, plan.leftAlone);
     reportNotRestored(this.deps.workspace, verb, outcome);
     return outcome;
   }
