@@ -32,6 +32,14 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     return `${basename(folder.path)}/${name}`;
   }
 
+  /**
+   * A change card's file row marked `decision` — its own state, not its text: a file named
+   * reload-undone.txt says "undone" before its Undo is done.
+   */
+  function decidedRow(decision: 'kept' | 'undone'): string {
+    return `.change-card [data-decision="${decision}"]`;
+  }
+
   /** The turn's change card once its list is final (not live) and names `files` files. */
   async function finalCard(turnId: string, files: number): Promise<Locator> {
     const card = chat.turn(turnId).locator('.change-card');
@@ -136,10 +144,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
   it('Keep all leaves the files as the agent wrote them', async () => {
     const { turnId, card } = await changeTurn(`own write ${rel('kept.txt')} agent version`, 1);
     await card.getByRole('button', { name: 'Keep all' }).click();
-    await chat
-      .turn(turnId)
-      .locator('.change-card', { hasText: 'Kept' })
-      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await chat.turn(turnId).locator(decidedRow('kept')).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(fs.readFileSync(folder.file('kept.txt'), 'utf8'), 'agent version');
   });
 
@@ -173,13 +178,13 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await kept.card.getByRole('button', { name: 'Keep all' }).click();
     await chat
       .turn(kept.turnId)
-      .locator('.change-card', { hasText: 'Kept' })
+      .locator(decidedRow('kept'))
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const undone = await changeTurn(`own write ${rel('reload-undone.txt')} undone`, 1);
     await undone.card.getByRole('button', { name: 'Undo all' }).click();
     await chat
       .turn(undone.turnId)
-      .locator('.change-card', { hasText: 'Undone' })
+      .locator(decidedRow('undone'))
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     const restored = await changeTurn(`own write ${rel('reload-restored.txt')} restored`, 1);
     await restoreCheckpointOf(restored.turnId);
@@ -200,7 +205,7 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     await chat.frame.locator('.change-card').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.equal(await chat.frame.locator('.change-card').count(), before);
     await chat.frame.getByText('Workspace restored to before this message').waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(await chat.turn(kept.turnId).locator('.change-card', { hasText: 'Kept' }).count(), 1);
-    assert.equal(await chat.turn(undone.turnId).locator('.change-card', { hasText: 'Undone' }).count(), 1);
+    assert.equal(await chat.turn(kept.turnId).locator(decidedRow('kept')).count(), 1);
+    assert.equal(await chat.turn(undone.turnId).locator(decidedRow('undone')).count(), 1);
   });
 });
