@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   ShadowGitCheckpointStore,
@@ -10,7 +10,7 @@ import { HELD_SAVE_MS } from '../../../src/features/checkpoints/core/heldSave';
 import type { Clock } from '../../../src/core/util/clock';
 import type { FileChangeStat } from '../../../src/features/checkpoints/core/types';
 import { silentLogger } from '../../../src/core/ports';
-import { realGit } from './support/shadowStore';
+import { loggingGit, realGit } from './support/shadowStore';
 import { useTempFolder } from '../../support/tempFolder';
 
 /** Above git's small-file bound: git maps it, so a save under it is seen half way. */
@@ -211,5 +211,45 @@ exec '${realGit()}' "$@"
     const final = await store.create();
     assert.equal(verdict(await store.changes(first, final), file), 'created');
     assert.deepEqual(writer.waits, []);
+  });
+
+  /** A git that deletes `file` as the first checkpoint lists the folder's files (after it stamped the folders). */
+  function gitRemovingWhileListing(file: string): string {
+    const done = path.join(temp.path, 'removed-once');
+    const removeOnce = `case " $* " in *' ls-files '*' -m '*) [ -e '${done}' ] || { : > '${done}'; rm -f '${file}'; };; esac`;
+    return loggingGit(temp.path, removeOnce).git;
+  }
+
+  it('a folder whose entries changed while the checkpoint read it, and not since: a file written there later is created', async () => {
+    const sub = path.join(workspace, 'sub');
+    mkdirSync(sub);
+    const gone = path.join(sub, 'gone.txt');
+    writeFileSync(gone, 'deleted while the checkpoint reads\n');
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    const store = await open('storage', gitRemovingWhileListing(gone));
+    const first = await store.create();
+    assert.equal(existsSync(gone), false, 'deleted as the checkpoint listed the folder');
+    const file = path.join(sub, 'new.txt');
+    writeFileSync(file, 'new\n');
+    const final = await store.create();
+    const changes = await store.changes(first, final);
+    // Undo deletes it: it was not there when the prompt went, and nothing was being saved there then.
+    assert.equal(verdict(changes, file), 'created');
+    assert.equal(verdict(changes, gone), 'unlisted');
+  });
+
+  it('deleted by a save held half way as the checkpoint read its folder, written anew while it waits: never created', async () => {
+    const sub = path.join(workspace, 'sub');
+    mkdirSync(sub);
+    const file = path.join(sub, 'saved.txt');
+    writeFileSync(file, 'existed\n');
+    const writer = heldWriter(file);
+    const store = await open('storage', gitRemovingWhileListing(file), { clock: writer.clock });
+    const first = await store.create();
+    const waited = writer.waits.length;
+    writer.goOn(); // (when the checkpoint did not wait)
+    const final = await store.create();
+    assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
+    assert.ok(waited >= 1, 'the checkpoint waited for the folder to stay quiet');
   });
 });

@@ -1,6 +1,6 @@
 import type { Logger } from '../../../core/ports';
 import type { Clock } from '../../../core/util/clock';
-import { FolderStamps } from './folderStamps';
+import { FolderStamps, type FolderChanges } from './folderStamps';
 import { killedBySignal, splitNul } from './gitRunner';
 import type { IgnoredFiles } from './ignoredFiles';
 import { leaveOutUnreadableRules } from './ruleFiles';
@@ -116,12 +116,12 @@ export class ChangeListing {
   }
 
   /**
-   * Since the last `list()` began, the folders whose entries may have changed (`''`: the root): a file
-   * not there when it was listed may be there now. None after a quick look — it lists no untracked file,
-   * and a change of entries would have made it a full one; `all` when the stamps cannot say.
+   * Since the last `list()` began, the folders whose entries may have changed (`''`: the root), and those
+   * still changing (see ./folderStamps). None after a quick look — it lists no untracked file, and a
+   * change of entries would have made it a full one; `all` when the stamps cannot say.
    */
-  changedFolders(): Promise<string[] | 'all'> {
-    return this.candidate?.stamps.changedFolders() ?? Promise.resolve([]);
+  changedFolders(): Promise<FolderChanges | 'all'> {
+    return this.candidate?.stamps.changedFolders() ?? Promise.resolve({ changed: [], restless: [] });
   }
 
   /** After git listed the ignored folders: their stamps are not needed (git does not enter them). */

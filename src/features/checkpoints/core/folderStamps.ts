@@ -12,6 +12,14 @@ import { CTIME_AT, MODE_AT, STAMP_NUMBERS, TARGET_CTIME_AT, type StampTaker } fr
 const SETTLE_NS = 2_000_000_000n;
 const HELD_SAVE_NS = BigInt(HELD_SAVE_MS) * 1_000_000n;
 
+/** What `FolderStamps.changedFolders` found (`/`-separated folders, ending in `/`; `''` for the root). */
+export interface FolderChanges {
+  /** Their entries changed since stamped: a file there now may not have been listed. */
+  readonly changed: readonly string[];
+  /** Of those, the ones that went on changing: a file absent there now is not known to have been absent. */
+  readonly restless: readonly string[];
+}
+
 /**
  * What the walk for rule files saw of the work tree: each folder it read (stat'ed before reading it) and
  * each `.gitignore` / `.gitattributes` in them (a link's target too). While every stamp is unchanged, no
@@ -75,51 +83,77 @@ export class FolderStamps {
   }
 
   /**
-   * The folders (`/`-separated, ending in `/`; `''` for the root) whose entries changed since they were
-   * stamped; `all` when the stamps cannot say. A folder that had just changed when stamped and has not
-   * since is looked at again once `HELD_SAVE_MS` has passed since its change: a save held between
-   * deleting a file and writing it anew made the file look absent all along, and shows only when it goes on.
+   * The folders whose entries changed since they were stamped (`changed`: a file not there when they were
+   * listed may be there now), and those still changing (`restless`: a file absent there now is not known
+   * to have been absent); `all` when the stamps cannot say. A folder that changed, or had just changed
+   * when stamped, is looked at again once `HELD_SAVE_MS` has passed since its change — a save held between
+   * deleting a file and writing it anew makes the file look absent, and shows only when it goes on. One
+   * wait for all of them (at most `HELD_SAVE_MS`); one that stayed as it was meanwhile has settled.
    */
-  async changedFolders(): Promise<string[] | 'all'> {
+  async changedFolders(): Promise<FolderChanges | 'all'> {
     if (this.missing) {
       return 'all';
     }
     const folders = [...this.stamps.keys()].filter(isFolder);
-    const changed = await this.differing(folders);
-    if (changed === 'all') {
+    const now = await this.current(folders);
+    if (now === 'all') {
       return 'all';
     }
-    const moved = new Set(changed);
-    const held = folders.filter((rel) => this.quietAt.has(rel) && !moved.has(rel));
-    if (held.length === 0) {
-      return changed;
+    const changed = new Set(folders.filter((rel) => !sameStamp(now.get(rel)!, this.stamps.get(rel)!)));
+    // Each folder to look at again, with when a save held at its last change would have gone on. One gone
+    // now is not known to stay gone (a folder replaced by one written aside): it counts as still changing.
+    const gone = [...changed].filter((rel) => now.get(rel)![MODE_AT] === 0n);
+    const watched = new Map<string, bigint>();
+    for (const rel of folders) {
+      if (changed.has(rel) && !gone.includes(rel)) {
+        watched.set(rel, now.get(rel)![CTIME_AT]! + HELD_SAVE_NS);
+      } else if (!changed.has(rel) && this.quietAt.has(rel)) {
+        watched.set(rel, this.quietAt.get(rel)!);
+      }
     }
-    const quietAt = held.reduce((latest, rel) => {
-      const at = this.quietAt.get(rel)!;
-      return at > latest ? at : latest;
-    }, 0n);
+    const later = await this.stillChanging(watched, now);
+    if (later === 'all') {
+      return 'all';
+    }
+    const restless = new Set([...gone, ...later]);
+    later.forEach((rel) => changed.add(rel));
+    return {
+      changed: folders.filter((rel) => changed.has(rel)),
+      restless: folders.filter((rel) => restless.has(rel)),
+    };
+  }
+
+  /**
+   * Waits until a save held at each watched folder's last change would have gone on (the latest of
+   * `watched`), then says which changed again since their stamp `now`.
+   */
+  private async stillChanging(
+    watched: ReadonlyMap<string, bigint>,
+    now: ReadonlyMap<string, BigInt64Array>,
+  ): Promise<string[] | 'all'> {
+    if (watched.size === 0) {
+      return [];
+    }
+    const quietAt = [...watched.values()].reduce((latest, at) => (at > latest ? at : latest), 0n);
     const waitMs = Math.ceil(Number(quietAt / 1_000_000n) - this.now());
     if (waitMs > 0) {
       await new Promise<void>((resolve) => this.clock.after(waitMs, resolve));
     }
-    const later = await this.differing(held);
-    if (later === 'all') {
-      return 'all';
-    }
-    later.forEach((rel) => moved.add(rel));
-    return folders.filter((rel) => moved.has(rel));
+    const rels = [...watched.keys()];
+    const later = await this.current(rels);
+    return later === 'all' ? 'all' : rels.filter((rel) => !sameStamp(later.get(rel)!, now.get(rel)!));
   }
 
-  /** Those of `rels` whose stamp now differs from the one taken; `all` when they cannot be taken. */
-  private async differing(rels: readonly string[]): Promise<string[] | 'all'> {
-    let now: BigInt64Array;
+  /** The stamps of `rels` now; `all` when they cannot be taken. */
+  private async current(rels: readonly string[]): Promise<Map<string, BigInt64Array> | 'all'> {
+    let taken: BigInt64Array;
     try {
-      now = await this.taker.take(rels.map((rel) => path.join(this.root, rel)));
+      taken = await this.taker.take(rels.map((rel) => path.join(this.root, rel)));
     } catch {
       return 'all';
     }
-    return rels.filter((rel, index) =>
-      this.stamps.get(rel)!.some((value, field) => now[index * STAMP_NUMBERS + field] !== value),
+    return new Map(
+      rels.map((rel, index) => [rel, taken.subarray(index * STAMP_NUMBERS, (index + 1) * STAMP_NUMBERS)]),
     );
   }
 
@@ -173,6 +207,11 @@ export class FolderStamps {
       this.stamps.set(rel, stamp);
     });
   }
+}
+
+/** Whether two stamps are the same in every number. */
+function sameStamp(a: BigInt64Array, b: BigInt64Array): boolean {
+  return a.every((value, field) => value === b[field]);
 }
 
 /** Whether a stamp's key names a folder (`/`-ended; `''` the root) rather than a rule file. */

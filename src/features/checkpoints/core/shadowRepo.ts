@@ -336,22 +336,23 @@ export class ShadowRepo {
   /**
    * What the tree may lack of what was there, by name, so that none of it is ever taken for absent
    * (`/`-separated): the files there now but not in the tree (git could not read them, or they appeared
-   * while the snapshot read their folder), and the folders whose entries changed meanwhile (ending in
-   * `/`; `''` for the root) — a file saved by deleting and writing it anew may have been missing at both
-   * looks. Only the folders whose entries changed are looked at.
+   * while the snapshot read their folder), and the folders whose entries went on changing (ending in `/`;
+   * `''` for the root) — a file saved by deleting and writing it anew may have been missing at every look.
+   * Only the folders whose entries changed are looked at.
    */
   private async unrecordedFiles(): Promise<string[]> {
-    const changed = this.unreadable ? 'all' : await this.listing.changedFolders();
-    if (changed !== 'all' && changed.length === 0) {
+    const folders = this.unreadable ? 'all' : await this.listing.changedFolders();
+    if (folders !== 'all' && folders.changed.length === 0) {
       return [];
     }
+    const changed = folders === 'all' ? 'all' : folders.changed;
     const specs =
       changed === 'all' || changed.length > UNRECORDED_LOOK_LIMIT || changed.includes('')
         ? []
         : changed.map(toLiteralPathspec);
     const listed = await this.git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs]);
     const files = splitNul(listed).filter((rel) => !rel.endsWith('/'));
-    return [...files, ...(changed === 'all' ? [] : changed)];
+    return [...files, ...(folders === 'all' ? [] : folders.restless)];
   }
 
   /**
