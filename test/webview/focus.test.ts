@@ -79,6 +79,18 @@ function comeBack(page: ChatPage): Promise<void> {
   });
 }
 
+/**
+ * The view was focused but the page does not have the focus (yet, or no longer): its window hears a focus
+ * event while nothing in the chat is focused and `document.hasFocus()` says false.
+ */
+function focusEventAheadOfThePage(page: ChatPage): Promise<void> {
+  return page.page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    document.hasFocus = () => false;
+    window.dispatchEvent(new Event('focus'));
+  });
+}
+
 /** Sends a message from the composer as a user does, and the host starts its turn. */
 async function sendFromComposer(page: ChatPage): Promise<void> {
   await page.host(snapshot());
@@ -206,12 +218,36 @@ describe('webview: focus follows what the agent asks', () => {
   it('the view focused after the user went on (a picker opened meanwhile) takes nothing', async () => {
     const page = await chat.open({ width: 300 });
     await page.host(snapshot());
+    await focusEventAheadOfThePage(page);
+    assert.equal(await focused(page), 'the page', 'the picker would have closed');
+  });
+
+  it('the view focused before the page says it has the focus (a frame of another process): the message box takes it once it does', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot());
+    await focusEventAheadOfThePage(page);
+    assert.equal(await focused(page), 'the page');
     await page.page.evaluate(() => {
+      document.hasFocus = () => true;
+    });
+    await page.page.waitForFunction(() => document.activeElement?.classList.contains('composer-input'));
+  });
+
+  it('the view focused, then left before the page said it had the focus: nothing takes it later', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot());
+    await page.page.evaluate(async () => {
       (document.activeElement as HTMLElement | null)?.blur();
       document.hasFocus = () => false;
       window.dispatchEvent(new Event('focus'));
+      window.dispatchEvent(new Event('blur'));
+      document.hasFocus = () => true;
+      // Longer than the page is waited for after a focus event.
+      for (let frame = 0; frame < 90; frame++) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
     });
-    assert.equal(await focused(page), 'the page', 'the picker would have closed');
+    assert.equal(await focused(page), 'the page', 'a picker opened meanwhile would have closed');
   });
 
   it('a click on the page itself leaves the focus where the user put it', async () => {

@@ -4,6 +4,9 @@ export interface FocusHome {
   focus(): void;
 }
 
+/** How many frames a focus event's page may take to say it has the focus (about a second at 60 Hz). */
+const CATCH_UP_FRAMES = 60;
+
 /**
  * Where keyboard focus goes as the chat changes under it. A new question or permission request takes
  * focus unless the user is busy elsewhere (typing a message, in the header's pickers); and when the
@@ -16,6 +19,8 @@ export class FocusKeeper {
   private waiting: HTMLElement | undefined;
   /** The element that last received focus, to tell a removed control from a click on the page. */
   private lastFocused: EventTarget | null = null;
+  /** The next look at whether a focus event's page has the focus yet (see `pageFocused`). */
+  private catchingUp: number | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -25,6 +30,7 @@ export class FocusKeeper {
     document.addEventListener('focusin', (event) => {
       this.lastFocused = event.target;
     });
+    window.addEventListener('blur', () => this.stopCatchingUp());
   }
 
   /** Moves focus to `element` at the next `settle`, unless the user is busy elsewhere then. */
@@ -55,19 +61,43 @@ export class FocusKeeper {
 
   /**
    * The page got the focus (the view focused, the user came back): what the agent asked meanwhile takes it,
-   * else the message box unless a control in the chat has it. Nothing when the focus left again before this
-   * ran (a picker opened meanwhile would close).
+   * else the message box unless a control in the chat has it. The view is a frame of another process: its
+   * focus event can come before the page's focus state says so, so a page not focused yet is looked at
+   * again each frame for a while — and nothing is done once the focus left again (a picker opened
+   * meanwhile would close).
    */
   pageFocused(): void {
-    if (!document.hasFocus()) {
+    this.stopCatchingUp();
+    if (document.hasFocus()) {
+      this.takeBackFocus();
       return;
     }
+    let frames = 0;
+    const again = (): void => {
+      this.catchingUp = undefined;
+      if (document.hasFocus()) {
+        this.takeBackFocus();
+      } else if (++frames < CATCH_UP_FRAMES) {
+        this.catchingUp = requestAnimationFrame(again);
+      }
+    };
+    this.catchingUp = requestAnimationFrame(again);
+  }
+
+  private takeBackFocus(): void {
     const waiting = this.waiting;
     this.waiting = undefined;
     if (waiting?.isConnected && this.mayTakeFocus()) {
       waiting.focus();
     } else if (this.nothingFocused()) {
       this.home.focus();
+    }
+  }
+
+  private stopCatchingUp(): void {
+    if (this.catchingUp !== undefined) {
+      cancelAnimationFrame(this.catchingUp);
+      this.catchingUp = undefined;
     }
   }
 
