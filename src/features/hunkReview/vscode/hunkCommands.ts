@@ -112,6 +112,11 @@ export function registerHunkCommands(deps: HunkCommandDeps): {
 class HunkPosition implements HunkOverlay {
   status: string | undefined;
   announced: string | undefined;
+  /** The keybindings' context as last set (VS Code sends every set to the window). */
+  private pendingSet: boolean | undefined;
+  /** A count of every file's hunks for the status bar is running; another was asked for meanwhile. */
+  private counting = false;
+  private countAgain = false;
 
   constructor(
     private readonly deps: HunkCommandDeps,
@@ -173,27 +178,51 @@ class HunkPosition implements HunkOverlay {
     );
   }
 
-  /** The status bar: "Change 3 of 12 · file 2 of 5" while the active editor has hunks. */
+  /**
+   * The status bar: "Change 3 of 12 · file 2 of 5" while the active editor has hunks. Called on every
+   * cursor move: nothing is read while the cursor's file has no change of the turn, and one count of every
+   * file's hunks runs at a time (the latest cursor counted when it ends) — a turn of hundreds of files must
+   * not read and diff them all on each key typed.
+   */
   show(): void {
     // The keybindings apply while there are changes to decide (they shadow nothing, and nothing else then).
-    void vscode.commands.executeCommand(
-      'setContext',
-      'acpAgents.hunks.pending',
-      this.deps.review.files().length > 0 || this.deps.proposed.paths().length > 0,
-    );
-    void this.all().then((all) => {
-      const here = this.index(all);
-      if (here === undefined) {
-        this.status = undefined;
-        this.item.hide();
-        return;
-      }
-      this.status = this.describe(all, here);
-      this.item.text = `$(diff) ${this.status}`;
-      this.item.tooltip = 'Go to the next change of the agent (Keep / Undo on each change)';
-      this.item.accessibilityInformation = { label: this.describe(all, here, true) };
-      this.item.show();
-    });
+    const pending = this.deps.review.files().length > 0 || this.deps.proposed.paths().length > 0;
+    if (pending !== this.pendingSet) {
+      this.pendingSet = pending;
+      void vscode.commands.executeCommand('setContext', 'acpAgents.hunks.pending', pending);
+    }
+    const path = vscode.window.activeTextEditor?.document.uri.fsPath;
+    if (path === undefined || !this.deps.review.files().some((file) => file.path === path)) {
+      this.place([], undefined);
+      return;
+    }
+    if (this.counting) {
+      this.countAgain = true;
+      return;
+    }
+    this.counting = true;
+    void this.all()
+      .then((all) => this.place(all, this.index(all)))
+      .finally(() => {
+        this.counting = false;
+        if (this.countAgain) {
+          this.countAgain = false;
+          this.show();
+        }
+      });
+  }
+
+  private place(all: readonly Located[], here: number | undefined): void {
+    if (here === undefined) {
+      this.status = undefined;
+      this.item.hide();
+      return;
+    }
+    this.status = this.describe(all, here);
+    this.item.text = `$(diff) ${this.status}`;
+    this.item.tooltip = 'Go to the next change of the agent (Keep / Undo on each change)';
+    this.item.accessibilityInformation = { label: this.describe(all, here, true) };
+    this.item.show();
   }
 
   private async reveal(all: readonly Located[], index: number): Promise<void> {
