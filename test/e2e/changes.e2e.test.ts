@@ -172,6 +172,50 @@ describe('the change card and checkpoints, clicked in the chat (issue 8)', () =>
     assert.equal(fs.existsSync(folder.file('extra.txt')), false);
   });
 
+  it('a message sent at once after Undo all: the next turn lists only its own file, and Restore deletes it', async () => {
+    // Enough files that their Undo (VS Code deletes one after another) is still going when the message is sent.
+    const names = Array.from({ length: 16 }, (_, index) => `quick-undone-${index}.txt`);
+    const undone = await changeTurn(
+      `own ${names.map((name) => `write ${rel(name)} undone`).join(' ; ')}`,
+      16,
+    );
+    await undone.card.getByRole('button', { name: 'Undo all' }).click();
+    // No wait for the Undo: the next message goes while its files are being put back.
+    const next = await changeTurn(`own write ${rel('quick-next.txt')} next`, 1);
+    // Its card is folded (16 rows): each row's state is read, not seen.
+    await chat.frame.waitForFunction(
+      ({ id, files }) =>
+        document.querySelectorAll(`section.turn[data-turn-id="${id}"] .change-card [data-decision="undone"]`)
+          .length === files,
+      { id: undone.turnId, files: names.length },
+      { timeout: UI_TIMEOUT },
+    );
+    assert.deepEqual(
+      names.filter((name) => fs.existsSync(folder.file(name))),
+      [],
+    );
+    const row = next.card.locator('[data-path]');
+    assert.equal(await row.getAttribute('data-kind'), 'created');
+    assert.equal(await row.getAttribute('data-path'), folder.file('quick-next.txt'));
+    await restoreCheckpointOf(next.turnId);
+    const dialog = chat.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Restore' }).click();
+    await chat.frame
+      .getByText('Workspace restored to before this message')
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.equal(
+      fs.existsSync(folder.file('quick-next.txt')),
+      false,
+      'the turn created it: Restore deletes it',
+    );
+    assert.equal(
+      fs.existsSync(folder.file('quick-undone.txt')),
+      false,
+      'undone before the message: not brought back',
+    );
+  });
+
   it('keeps the change cards, their decisions and the restore mark after a window reload', async () => {
     // Its own history: a kept turn, an undone turn, and a turn the workspace was restored to before.
     const kept = await changeTurn(`own write ${rel('reload-kept.txt')} kept`, 1);
