@@ -252,4 +252,17 @@ exec '${realGit()}' "$@"
     assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
     assert.ok(waited >= 1, 'the checkpoint waited for the folder to stay quiet');
   });
+
+  it('a folder changed "in the future" (the clock set back since) is waited for no longer than a held save', async () => {
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    const writer = heldWriter(path.join(workspace, 'unused.txt'));
+    const earlier = () => Date.now() - 60_000;
+    const store = await open('storage', undefined, { clock: writer.clock, now: earlier });
+    await store.create();
+    assert.ok(writer.waits.length > 0, 'the folder had just changed: it was waited for');
+    assert.ok(
+      writer.waits.every((ms) => ms <= HELD_SAVE_MS),
+      `waited ${writer.waits.join(', ')} ms`,
+    );
+  });
 });

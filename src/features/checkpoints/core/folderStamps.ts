@@ -135,7 +135,8 @@ export class FolderStamps {
       return [];
     }
     const quietAt = [...watched.values()].reduce((latest, at) => (at > latest ? at : latest), 0n);
-    const waitMs = Math.ceil(Number(quietAt / 1_000_000n) - this.now());
+    // Never longer than a held save lasts: a change time ahead of our clock (one set back since) is no reason to.
+    const waitMs = Math.min(Math.ceil(Number(quietAt / 1_000_000n) - this.now()), HELD_SAVE_MS);
     if (waitMs > 0) {
       await new Promise<void>((resolve) => this.clock.after(waitMs, resolve));
     }
