@@ -100,13 +100,10 @@ export class CheckpointTaking {
         logger.warn(problem);
         return { problem, late: creating };
       }
-      const reason = !isTimeout(error)
-        ? error instanceof Error
-          ? error.message
-          : String(error)
-        : writing
-          ? `an Undo or Restore was still writing files after ${seconds} s`
-          : `it took longer than ${timeoutMs} ms`;
+      const timedOut = writing
+        ? `an Undo or Restore was still writing files after ${seconds} s`
+        : `it took longer than ${timeoutMs} ms`;
+      const reason = isTimeout(error) ? timedOut : error instanceof Error ? error.message : String(error);
       const problem = `No checkpoint for this turn: ${reason}`;
       logger.warn(problem);
       return { problem };

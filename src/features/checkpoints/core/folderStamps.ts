@@ -102,10 +102,10 @@ export class FolderStamps {
     const changed = new Set(folders.filter((rel) => !sameStamp(now.get(rel)!, this.stamps.get(rel)!)));
     // Each folder to look at again, with when a save held at its last change would have gone on. One gone
     // now is not known to stay gone (a folder replaced by one written aside): it counts as still changing.
-    const gone = [...changed].filter((rel) => now.get(rel)![MODE_AT] === 0n);
+    const gone = new Set([...changed].filter((rel) => now.get(rel)![MODE_AT] === 0n));
     const watched = new Map<string, bigint>();
     for (const rel of folders) {
-      if (changed.has(rel) && !gone.includes(rel)) {
+      if (changed.has(rel) && !gone.has(rel)) {
         watched.set(rel, now.get(rel)![CTIME_AT]! + HELD_SAVE_NS);
       } else if (!changed.has(rel) && this.quietAt.has(rel)) {
         watched.set(rel, this.quietAt.get(rel)!);

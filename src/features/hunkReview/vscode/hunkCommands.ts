@@ -186,13 +186,14 @@ class HunkPosition implements HunkOverlay {
    */
   show(): void {
     // The keybindings apply while there are changes to decide (they shadow nothing, and nothing else then).
-    const pending = this.deps.review.files().length > 0 || this.deps.proposed.paths().length > 0;
+    const files = this.deps.review.files();
+    const pending = files.length > 0 || this.deps.proposed.paths().length > 0;
     if (pending !== this.pendingSet) {
       this.pendingSet = pending;
       void vscode.commands.executeCommand('setContext', 'acpAgents.hunks.pending', pending);
     }
     const path = vscode.window.activeTextEditor?.document.uri.fsPath;
-    if (path === undefined || !this.deps.review.files().some((file) => file.path === path)) {
+    if (path === undefined || !files.some((file) => file.path === path)) {
       this.place([], undefined);
       return;
     }
