@@ -1,55 +1,22 @@
-import type {
-  AttachmentRef,
-  CurrentFile,
-  Mention,
-  SessionStateMessage,
-  ViewMessage,
-} from '../../src/protocol';
+import type { AttachmentRef, Mention } from '../../src/protocol';
 import { CarriedFiles } from './carriedFiles';
+import type { Command, ComposerHost, ComposerState } from './composerContract';
 import { attachmentKey, ComposerAttachments } from './composerAttachments';
 import { CurrentFileChip } from './currentFile/currentFileChip';
-import { button, el, iconButton } from './dom';
+import { el } from './dom';
+import { ComposerToolbar } from './composerToolbar';
 import { droppedItems } from './droppedItems';
 import { MentionHighlights } from './mentions/mentionHighlights';
 import { MentionMenu, type MentionToken } from './mentions/mentionMenu';
 import { ComposerOutbox, type OutgoingMessage, type TurnOutcome } from './composerOutbox';
-import type { PersistedQueuedMessage } from '../vscodeApi';
 import { PromptHistory } from './promptHistory';
 import { fitToLines } from './growingInput';
 import { SlashMenu } from './slashMenu';
 
-type Command = SessionStateMessage['commands'][number];
-
 /** The protocol's limit for one prompt. */
 const MAX_PROMPT_CHARS = 1_000_000;
 
-export interface ComposerHost {
-  post(message: ViewMessage): boolean;
-  /** The draft kept across the view being hidden. */
-  draft: string;
-  /** A message was sent: follow the transcript again. */
-  onSent(): void;
-  /** Queued messages kept across the view being hidden. */
-  queue: readonly PersistedQueuedMessage[];
-  /** Something to tell the user inline. */
-  report(message: string, severity?: 'error' | 'warning'): void;
-  /** The attachments now on the composer (after the user removed one, sent them, or got them back). */
-  setAttachments(attachments: readonly AttachmentRef[]): void;
-}
-
-export interface ComposerState {
-  readonly running: boolean;
-  readonly agentName: string;
-  readonly commands: readonly Command[];
-  readonly attachments: readonly AttachmentRef[];
-  /** The agent's `promptCapabilities.image`; undefined until the agent is ready. */
-  readonly acceptsImages: boolean | undefined;
-  /** Why no message can be written now (shown in place of the hint); the box is disabled meanwhile. */
-  readonly locked?: string | undefined;
-  /** The active editor's file, suggested as a removable chip. */
-  readonly currentFile?: CurrentFile | undefined;
-}
-
+export type { ComposerState } from './composerContract';
 export type { TurnOutcome } from './composerOutbox';
 
 /**
@@ -67,9 +34,7 @@ export class Composer {
   private readonly mentions: MentionMenu;
   private readonly highlights: MentionHighlights;
   private readonly outbox: ComposerOutbox;
-  private readonly send: HTMLElement;
-  private readonly stop: HTMLElement;
-  private readonly hint = el('span', 'composer-hint');
+  private readonly toolbar: ComposerToolbar;
   private readonly attachments: ComposerAttachments;
   private readonly currentFile = new CurrentFileChip(() => this.input.focus());
   private state: ComposerState = {
@@ -104,15 +69,11 @@ export class Composer {
       running: () => this.state.running,
       changed: () => this.refreshButtons(),
     });
-    this.send = button('Send', { icon: 'send', ariaLabel: 'Send message', onClick: () => this.trySend() });
-    this.send.classList.add('send-button');
-    this.stop = button('Stop', {
-      icon: 'debug-stop',
-      secondary: true,
-      ariaLabel: 'Stop the agent',
-      onClick: () => this.host.post({ type: 'cancel' }),
+    this.toolbar = new ComposerToolbar({
+      send: () => this.trySend(),
+      stop: () => this.host.post({ type: 'cancel' }),
+      attach: () => this.host.post({ type: 'pick_files' }),
     });
-    this.stop.classList.add('stop-button');
     this.carried = new CarriedFiles(
       (message) => this.host.report(message),
       (images) => {
@@ -124,8 +85,6 @@ export class Composer {
       (removed) => this.removeAttachment(removed),
       (removed) => this.carried.set(this.carried.list.filter((image) => image !== removed)),
     );
-    const attach = iconButton('attach', 'Attach files', () => this.host.post({ type: 'pick_files' }));
-    attach.classList.add('attach-button');
     this.highlights = new MentionHighlights(this.input);
     const box = el(
       'div',
@@ -133,7 +92,7 @@ export class Composer {
       this.currentFile.element,
       this.attachments.element,
       el('div', 'composer-text', this.highlights.element, this.input),
-      el('div', 'composer-toolbar', attach, this.hint, this.stop, this.send),
+      this.toolbar.element,
     );
     this.element = el(
       'div',
@@ -376,24 +335,20 @@ export class Composer {
 
   private refreshButtons(): void {
     this.highlights.update(this.state.attachments);
-    const busy = this.state.running || this.outbox.isPending; // a waiting send can be stopped too
-    const empty = this.input.value.trim() === '';
-    const locked = this.state.locked;
+    const { running, agentName, locked } = this.state;
     this.input.disabled = locked !== undefined;
     this.element.classList.toggle('locked', locked !== undefined);
-    this.send.toggleAttribute('disabled', this.outbox.isPending || empty || locked !== undefined);
-    this.send.hidden = busy;
-    this.stop.hidden = !busy;
-    this.element.classList.toggle('busy', busy);
     if (!this.input.value.startsWith('/')) {
       this.commandHint = '';
     }
-    this.hint.textContent = locked
-      ? locked
-      : this.state.running
-        ? `${this.state.agentName} is working…`
-        : this.outbox.isPending
-          ? 'Sending…'
-          : this.commandHint;
+    const busy = this.toolbar.show({
+      running,
+      pending: this.outbox.isPending,
+      empty: this.input.value.trim() === '',
+      locked,
+      agentName,
+      commandHint: this.commandHint,
+    });
+    this.element.classList.toggle('busy', busy);
   }
 }
