@@ -2,6 +2,8 @@
 // the main thread's own CPU time (a Chromium trace's thread time, so waits for a core on a loaded machine do
 // not count) from Enter to a fixed time after, for ours and for the empty extension's echo in the same window.
 // code-server serves the webviews from the workbench's site, so the workbench and both pages share that thread.
+// BENCH_TRIP_TRACE=<file> also writes the trace.
+import { writeFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
 import { UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { onThreads, selfTimes, threads, totalTime } from './traceTimes.mjs';
@@ -96,5 +98,10 @@ export async function roundTripCpu(page: Page, chat: Frame, echo: Frame): Promis
       });
     }
   });
+  const tracePath = process.env.BENCH_TRIP_TRACE;
+  if (tracePath) {
+    // For a look at one trip's tasks in order (DevTools' Performance panel, chrome://tracing).
+    writeFileSync(tracePath, JSON.stringify({ traceEvents: events }));
+  }
   return { ours: perTrip(events, 'ours'), floor: perTrip(events, 'echo') };
 }
