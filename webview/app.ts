@@ -2,7 +2,8 @@ import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/pr
 import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
 import { Announcer } from './render/announcer';
-import { Composer, type ComposerState } from './render/composer';
+import { Composer } from './render/composer';
+import type { ComposerState } from './render/composerContract';
 import { acceptDrops } from './render/droppedItems';
 import { signalComposing } from './composingSignal';
 import { el } from './render/dom';

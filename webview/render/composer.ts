@@ -16,7 +16,6 @@ import { SlashMenu } from './slashMenu';
 /** The protocol's limit for one prompt. */
 const MAX_PROMPT_CHARS = 1_000_000;
 
-export type { ComposerState } from './composerContract';
 export type { TurnOutcome } from './composerOutbox';
 
 /**
