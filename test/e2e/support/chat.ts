@@ -33,19 +33,10 @@ export async function openChat(page: Page, { timeout = 30_000 } = {}): Promise<F
   const deadline = Date.now() + timeout;
   const item = page.locator('.activitybar a.action-label[aria-label^="ACP Agents"]');
   await item.waitFor({ state: 'visible', timeout });
-  const webview = page.locator('iframe.webview');
-  for (;;) {
-    const selected = await item.evaluate((element) =>
-      element.closest('[role="tab"]')?.getAttribute('aria-selected'),
-    );
-    if (selected !== 'true') {
-      await item.click();
-    }
+  let frame: Frame | undefined;
+  while (!frame) {
     try {
-      // Visible, not only attached: a click while the sidebar restores after a reload can close it again,
-      // leaving the view's frame in the page but off screen (seen: the composer 'outside of the viewport').
-      await webview.first().waitFor({ state: 'visible', timeout: 5_000 });
-      break;
+      frame = await tryOpenChat(page, item);
     } catch (error) {
       if (Date.now() > deadline) {
         throw new Error('the ACP Agents view did not open', { cause: error });
@@ -55,9 +46,26 @@ export async function openChat(page: Page, { timeout = 30_000 } = {}): Promise<F
   // Off the item, so its hover does not cover screenshots.
   const viewport = page.viewportSize();
   await page.mouse.move((viewport?.width ?? 1400) / 2, (viewport?.height ?? 900) / 2);
-  const frame = await webviewFrame(page, hasRenderedApp, { timeout: Math.max(deadline - Date.now(), 5_000) });
   await frame.locator('.composer-input').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   return frame;
+}
+
+/**
+ * One attempt: the container clicked open unless it is, then the view's frame visible and rendered. Both
+ * are checked on each attempt: the sidebar's restore can close the container after its frame was visible
+ * for a moment, leaving a frame that never renders (seen in the bench after its reload).
+ */
+async function tryOpenChat(page: Page, item: Locator): Promise<Frame> {
+  const selected = await item.evaluate((element) =>
+    element.closest('[role="tab"]')?.getAttribute('aria-selected'),
+  );
+  if (selected !== 'true') {
+    await item.click();
+  }
+  // Visible, not only attached: a click while the sidebar restores after a reload can close it again,
+  // leaving the view's frame in the page but off screen (seen: the composer 'outside of the viewport').
+  await page.locator('iframe.webview').first().waitFor({ state: 'visible', timeout: 5_000 });
+  return webviewFrame(page, hasRenderedApp, { timeout: 10_000 });
 }
 
 /** A chat webview shown in the editor area (an editor tab): a rendered chat frame whose iframe lies there. */
