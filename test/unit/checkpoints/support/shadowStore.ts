@@ -131,12 +131,20 @@ export function realGit(): string {
 
 /**
  * A git for the store that logs each command line to `log` (under `root`), running `before` (shell, with
- * the arguments as `$*`) first: to see which commands a checkpoint ran, or to act at one of them.
+ * the arguments as `$*`) first: to see which commands a checkpoint ran, or to act at one of them. `first`
+ * runs before the line is logged (a trap that must be in place before anything can be seen).
  */
-export function loggingGit(root: string, before = ''): { readonly git: string; readonly log: string } {
+export function loggingGit(
+  root: string,
+  before = '',
+  first = '',
+): { readonly git: string; readonly log: string } {
   const log = path.join(root, 'git.log');
   const git = path.join(root, 'git-logging');
-  fs.writeFileSync(git, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n${before}\n'${realGit()}' "$@"\n`);
+  fs.writeFileSync(
+    git,
+    `#!/bin/sh\n${first}\nprintf '%s\\n' "$*" >> '${log}'\n${before}\n'${realGit()}' "$@"\n`,
+  );
   fs.chmodSync(git, 0o755);
   return { git, log };
 }
