@@ -3,7 +3,7 @@ import FakeTimers from '@sinonjs/fake-timers';
 
 type InstalledClock = ReturnType<typeof FakeTimers.install>;
 import type { ThreadEvent } from '../../src/core/thread/threadTypes';
-import { EventBatcher } from '../../src/chat/eventBatcher';
+import { EventBatcher, LONG_ANSWER_CHARS } from '../../src/chat/eventBatcher';
 import { until } from './support/chatHarness';
 
 describe('event batcher', () => {
@@ -109,6 +109,65 @@ describe('event batcher', () => {
       [{ type: 'text_appended', entryId: 'e1', text: 'ab' }],
       [{ type: 'text_appended', entryId: 'e1', text: 'cd' }],
     ]);
+    batcher.dispose();
+  });
+  /** Streams 100-character chunks, one a millisecond, for `ms`; returns when each flush happened. */
+  async function streamFor(
+    clock: InstalledClock,
+    batcher: EventBatcher,
+    ms: number,
+    flushedAt: number[],
+  ): Promise<string> {
+    let pushed = '';
+    for (let at = 0; at < ms; at++) {
+      const text = `${at % 10}`.repeat(100);
+      batcher.push({ type: 'text_appended', entryId: 'e1', text });
+      pushed += text;
+      await clock.tickAsync(1);
+    }
+    assert.ok(flushedAt.length > 0);
+    return pushed;
+  }
+
+  const gapsOf = (times: readonly number[]): number[] =>
+    times.slice(1).map((time, i) => time - (times[i] ?? time));
+
+  it('flushes a long answer at most 20 times a second, losing no chunk, and a new turn at 60 again', async () => {
+    const clock = fakeClock();
+    const flushed: ThreadEvent[][] = [];
+    const flushedAt: number[] = [];
+    const batcher = new EventBatcher((events) => {
+      flushed.push(events);
+      flushedAt.push(performance.now());
+    });
+    const turn = (id: string): ThreadEvent => ({
+      type: 'turn_started',
+      turn: { id, status: 'running', startedAt: 0 },
+    });
+    batcher.push(turn('t1'));
+    // 100 characters a millisecond: the answer is long after LONG_ANSWER_CHARS / 100 ms.
+    const longAfter = LONG_ANSWER_CHARS / 100;
+    const pushed = await streamFor(clock, batcher, 2000, flushedAt);
+    batcher.flush();
+    const early = gapsOf(flushedAt.filter((time) => time < longAfter - 20));
+    const late = gapsOf(flushedAt.filter((time) => time > longAfter + 100)).slice(0, -1); // the last: flush()
+    assert.ok(
+      early.length >= 10 && early.every((gap) => gap >= 16 && gap <= 18),
+      `before: ${early.join(', ')}`,
+    );
+    assert.ok(late.length >= 25 && late.every((gap) => gap >= 50 && gap <= 51), `after: ${late.join(', ')}`);
+    const text = (events: ThreadEvent[]) =>
+      events.map((event) => (event.type === 'text_appended' ? event.text : ''));
+    assert.equal(flushed.flatMap(text).join(''), pushed);
+    // The next turn starts short again: its chunks go at the 60-a-second interval.
+    flushedAt.length = 0;
+    batcher.push(turn('t2'));
+    await streamFor(clock, batcher, 200, flushedAt);
+    const next = gapsOf(flushedAt.slice(1));
+    assert.ok(
+      next.length >= 8 && next.every((gap) => gap >= 16 && gap <= 18),
+      `next turn: ${next.join(', ')}`,
+    );
     batcher.dispose();
   });
 });
