@@ -23,7 +23,7 @@ import {
   latencyRows,
   reopenRows,
 } from './rows.mjs';
-import { CHUNK_CHARS, CHUNKS_PER_MESSAGE } from './workloads.mjs';
+import { CHUNK_CHARS, HOST_CADENCE } from './workloads.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const OUT = join(ROOT, 'bench-results');
@@ -303,7 +303,7 @@ async function main() {
   const chartRun = byCost[Math.floor(byCost.length / 2)];
   await frameChart(
     chartRun.frameMs,
-    `Frame times streaming ${MAIN_SIZE / MB} MB (${chartRun.messages} host messages of ${CHUNKS_PER_MESSAGE} chunks)`,
+    `Frame times streaming ${MAIN_SIZE / MB} MB (${chartRun.messages} host messages: ${HOST_CADENCE})`,
     join(OUT, 'frames.png'),
   );
   const json = {

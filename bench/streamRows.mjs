@@ -1,16 +1,22 @@
 // The webview streaming rows (bench/webviewStream.mjs's runs), as `npm run bench` and `node bench/webview.mjs`
 // print them: [figure, value, baseline, goal, met (true / false / undefined), note?].
 import { MARKDOWN_WORKER } from './webviewPage.mjs';
-import { fastestStreamVsOnce, median, ONCE_RENDERS, slowestFrames, streamVsOnce, warmingFrames } from './webviewStream.mjs';
+import { HOST_CADENCE } from './workloads.mjs';
+import {
+  fastestStreamVsOnce,
+  median,
+  ONCE_RENDERS,
+  slowestFrames,
+  streamVsOnce,
+  warmingFrames,
+} from './webviewStream.mjs';
 
 const ms = (value) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(1)} ms`);
 const ratio = (value) => `${value.toFixed(2)}×`;
 const FRAME_MS = 1000 / 60;
 
 /** Where the stream's markdown is planned in this run (BENCH_MARKDOWN_WORKER=0: on the page). */
-const DESIGN = MARKDOWN_WORKER
-  ? 'markdown planned in the worker, applied on the page'
-  : 'BENCH_MARKDOWN_WORKER=0: markdown planned on the page';
+const DESIGN = `${MARKDOWN_WORKER ? 'markdown planned in the worker, applied on the page' : 'BENCH_MARKDOWN_WORKER=0: markdown planned on the page'}; ${HOST_CADENCE}`;
 
 /** The three streaming goals for `runs` (streamOnce's) of a `chars`-character answer in `chunks` chunks. */
 export function streamingRows(runs, { chars, chunks }) {

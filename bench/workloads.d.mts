@@ -3,3 +3,8 @@
 export function longChatSnapshot(turns: number): {
   readonly view: { readonly chat: { readonly thread: unknown } };
 };
+
+/** The bench's model of the host's batching (see workloads.mjs). */
+export const CHUNKS_PER_MESSAGE: number;
+export const LONG_ANSWER_CHARS: number;
+export const CHUNKS_PER_LONG_MESSAGE: number;

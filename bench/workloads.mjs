@@ -5,6 +5,18 @@ export const CHAT_ID = 'bench-chat';
 export const CHUNK_CHARS = 100;
 /** Chunks per host message: what the host's batcher coalesces in one frame of a fast stream. */
 export const CHUNKS_PER_MESSAGE = 50;
+/**
+ * The host's pacing of a long answer (src/chat/eventBatcher.ts, LONG_ANSWER_CHARS and
+ * LONG_ANSWER_FLUSH_INTERVAL_MS): past this many characters of a turn, a message every 50 ms,
+ * three frames' chunks. `BENCH_HOST_PACING=0` streams every message as one frame's, as before it.
+ */
+export const LONG_ANSWER_CHARS = 32_000;
+export const CHUNKS_PER_LONG_MESSAGE = 150;
+export const HOST_PACING = process.env.BENCH_HOST_PACING !== '0';
+/** How the stream's messages are cut, as the rows say it. */
+export const HOST_CADENCE = HOST_PACING
+  ? `${CHUNKS_PER_MESSAGE} chunks a message, ${CHUNKS_PER_LONG_MESSAGE} past the first ${LONG_ANSWER_CHARS.toLocaleString('en-US')} characters (the host's pacing of a long answer)`
+  : `BENCH_HOST_PACING=0: ${CHUNKS_PER_MESSAGE} chunks a message throughout`;
 
 /**
  * About `bytes` characters of mixed agent markdown: prose with inline code and links, lists,
@@ -56,11 +68,12 @@ export function mixedMarkdown(bytes) {
   return parts.join('\n\n').slice(0, bytes);
 }
 
-/** The text cut into chunks of CHUNK_CHARS, grouped into `thread_events` messages. */
+/** The text cut into chunks of CHUNK_CHARS, grouped into `thread_events` messages as the host paces them. */
 export function streamMessages(text) {
   const messages = [];
-  const perMessage = CHUNK_CHARS * CHUNKS_PER_MESSAGE;
-  for (let at = 0; at < text.length; at += perMessage) {
+  for (let at = 0, perMessage = 0; at < text.length; at += perMessage) {
+    const long = HOST_PACING && at > LONG_ANSWER_CHARS;
+    perMessage = CHUNK_CHARS * (long ? CHUNKS_PER_LONG_MESSAGE : CHUNKS_PER_MESSAGE);
     const events = [];
     for (let c = at; c < Math.min(text.length, at + perMessage); c += CHUNK_CHARS) {
       events.push({ type: 'text_appended', entryId: 'a1', text: text.slice(c, c + CHUNK_CHARS) });

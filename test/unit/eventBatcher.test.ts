@@ -3,7 +3,13 @@ import FakeTimers from '@sinonjs/fake-timers';
 
 type InstalledClock = ReturnType<typeof FakeTimers.install>;
 import type { ThreadEvent } from '../../src/core/thread/threadTypes';
-import { EventBatcher, LONG_ANSWER_CHARS } from '../../src/chat/eventBatcher';
+import {
+  EventBatcher,
+  FLUSH_INTERVAL_MS,
+  LONG_ANSWER_CHARS,
+  LONG_ANSWER_FLUSH_INTERVAL_MS,
+} from '../../src/chat/eventBatcher';
+import * as benchWorkload from '../../bench/workloads.mjs';
 import { until } from './support/chatHarness';
 
 describe('event batcher', () => {
@@ -169,5 +175,15 @@ describe('event batcher', () => {
       `next turn: ${next.join(', ')}`,
     );
     batcher.dispose();
+  });
+  it('is the pacing `npm run bench` streams its answers with', () => {
+    // The webview bench feeds the host's messages as this batcher would send them: if they part, its
+    // streaming figures measure a cadence the extension no longer has.
+    assert.equal(benchWorkload.LONG_ANSWER_CHARS, LONG_ANSWER_CHARS);
+    const framesPerLongMessage = Math.round(LONG_ANSWER_FLUSH_INTERVAL_MS / FLUSH_INTERVAL_MS);
+    assert.equal(
+      benchWorkload.CHUNKS_PER_LONG_MESSAGE,
+      benchWorkload.CHUNKS_PER_MESSAGE * framesPerLongMessage,
+    );
   });
 });
