@@ -28,8 +28,11 @@ interface TraceEvent {
   readonly tid: number;
 }
 
-/** Traces `trips`, each marking its Enter as `trip N` (user timing) in its own frame. */
-async function traced(page: Page, trips: () => Promise<void>): Promise<TraceEvent[]> {
+/**
+ * Traces the window's renderer while `trips` run (a round trip marks its Enter as `trip N`, user timing, in its
+ * own frame; bench/longStreamCpu.ts traces a whole stream).
+ */
+export async function traced(page: Page, trips: () => Promise<void>): Promise<TraceEvent[]> {
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
