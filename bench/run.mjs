@@ -23,7 +23,7 @@ import {
   latencyRows,
   reopenRows,
 } from './rows.mjs';
-import { CHUNK_CHARS, HOST_CADENCE } from './workloads.mjs';
+import { CHUNK_CHARS, HOST_PACING } from './workloads.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const OUT = join(ROOT, 'bench-results');
@@ -303,7 +303,7 @@ async function main() {
   const chartRun = byCost[Math.floor(byCost.length / 2)];
   await frameChart(
     chartRun.frameMs,
-    `Frame times streaming ${MAIN_SIZE / MB} MB (${chartRun.messages} host messages: ${HOST_CADENCE})`,
+    `Frame times streaming ${MAIN_SIZE / MB} MB (${chartRun.messages} host messages, ${HOST_PACING ? 'as the host paces a long answer' : 'BENCH_HOST_PACING=0'})`,
     join(OUT, 'frames.png'),
   );
   const json = {
