@@ -117,7 +117,7 @@ describe('event batcher', () => {
     ]);
     batcher.dispose();
   });
-  /** Streams 100-character chunks, one a millisecond, for `ms`; returns when each flush happened. */
+  /** Streams 100-character chunks, one a millisecond, for `ms` (flushes recorded in `flushedAt`); returns the text. */
   async function streamFor(
     clock: InstalledClock,
     batcher: EventBatcher,
@@ -176,6 +176,7 @@ describe('event batcher', () => {
     );
     batcher.dispose();
   });
+
   it('is the pacing `npm run bench` streams its answers with', () => {
     // The webview bench feeds the host's messages as this batcher would send them: if they part, its
     // streaming figures measure a cadence the extension no longer has.
