@@ -19,7 +19,8 @@ export const LONG_ANSWER_CHARS = 32_000;
  * renders a streaming answer at. Each message costs the page a frame (its style, layout and paint,
  * ≈ 10 ms late in a 2 MB answer whatever the message adds) and the window its transport: at 60 a
  * second a fast agent kept the page's main thread busy throughout. Measured (docs/performance.md):
- * a third less of the window's main thread for a 1 MB answer in VS Code, 40 % less in the bench.
+ * a quarter to a third less of the window's main thread for a 1 MB answer in VS Code, 40 % less
+ * in the bench.
  */
 export const LONG_ANSWER_FLUSH_INTERVAL_MS = 50;
 
@@ -39,7 +40,6 @@ export class EventBatcher {
   constructor(
     private readonly flushTo: (events: ThreadEvent[]) => void,
     private readonly intervalMs = FLUSH_INTERVAL_MS,
-    private readonly longAnswerIntervalMs = LONG_ANSWER_FLUSH_INTERVAL_MS,
   ) {}
 
   push(event: ThreadEvent): void {
@@ -59,7 +59,7 @@ export class EventBatcher {
   /** The interval between flushes now: the long answer's once this turn's text is long. */
   private interval(): number {
     return this.turnChars > LONG_ANSWER_CHARS
-      ? Math.max(this.intervalMs, this.longAnswerIntervalMs)
+      ? Math.max(this.intervalMs, LONG_ANSWER_FLUSH_INTERVAL_MS)
       : this.intervalMs;
   }
 
