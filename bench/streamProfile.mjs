@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { formatTimes as format, onThreads, selfTimes, threads, totalTime as total } from './traceTimes.mjs';
-import { freshPage, startServer } from './webviewPage.mjs';
+import { freshPage, stage, startServer } from './webviewPage.mjs';
 import { changingFramesCpu } from './webviewStream.mjs';
 import { mixedMarkdown, streamingSnapshot, streamMessages } from './workloads.mjs';
 
@@ -26,20 +26,21 @@ async function traceStream(browser, origin, text) {
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
   const finished = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
   await page.evaluate((start) => window.__step(start), streamingSnapshot());
+  await stage(page, streamMessages(text));
   await cdp.send('Tracing.start', {
     categories: `devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.execute,blink.user_timing${process.env.PROBE_INVALIDATIONS ? ',disabled-by-default-devtools.timeline.invalidationTracking' : ''}`,
     transferMode: 'ReportEvents',
   });
-  const frames = await page.evaluate(async (messages) => {
+  const frames = await page.evaluate(async () => {
     const timed = [];
-    for (const [index, message] of messages.entries()) {
+    for (const [index, message] of window.__takeStaged().entries()) {
       performance.mark(`frame ${index} start`);
       const frame = await window.__step(message);
       performance.mark(`frame ${index} end`);
       timed.push(frame);
     }
     return timed;
-  }, streamMessages(text));
+  });
   await cdp.send('Tracing.end');
   await finished;
   const changing = await changingFramesCpu(page, frames.length);

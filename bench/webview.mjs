@@ -5,7 +5,15 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { freshPage, heapMb, largestRendererMb, rendererRssMb, startServer, withCpu } from './webviewPage.mjs';
+import {
+  freshPage,
+  heapMb,
+  largestRendererMb,
+  rendererRssMb,
+  stage,
+  startServer,
+  withCpu,
+} from './webviewPage.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { shortTurnRows, shortTurnsOnce } from './shortTurns.mjs';
 import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
@@ -49,7 +57,8 @@ async function longChatOnce(browser, origin, turns) {
     const emptyRenderer = largestRendererMb();
     // The idle baseline: the same page, empty, for as long (Chromium's own housekeeping).
     const emptyIdle = await withCpu(() => page.waitForTimeout(10_000));
-    const opened = await withCpu(() => page.evaluate((snapshot) => window.__step(snapshot), snapshot));
+    await stage(page, snapshot);
+    const opened = await withCpu(() => page.evaluate(() => window.__step(window.__takeStaged())));
     const openRenderer = largestRendererMb();
     const open = opened.result;
     const scroll = await withCpu(() =>

@@ -150,6 +150,25 @@ export async function heapMb(page) {
 }
 
 /**
+ * Puts `value` in the page as `window.__staged`, for a timed step to take (`takeStaged`, in the page). Playwright
+ * deserialises an evaluate's argument on the page's main thread before the function runs, in one task no trace
+ * event names — for the 2 MB stream's messages ≈ 0.6 s of the CPU a timed stream counted — so a step timed by
+ * `withCpu` carries no large argument.
+ */
+export async function stage(page, value) {
+  await page.evaluate((staged) => {
+    window.__staged = staged;
+  }, value);
+}
+
+/** In the page: what `stage` put there, taken (the page holds it no longer than the step that uses it). */
+const TAKE_STAGED = `window.__takeStaged = () => {
+  const staged = window.__staged;
+  window.__staged = undefined;
+  return staged;
+}`;
+
+/**
  * Runs `work` and returns its result with the renderers' main-thread CPU it took (ms), if known, and
  * their workers' (a worker that ended meanwhile is not counted).
  */
@@ -251,6 +270,6 @@ export async function freshPage(browser, origin, { bypassCSP = false } = {}) {
       throw new Error('the markdown worker did not start');
     }
   }
-  await page.evaluate(`window.__step = ${STEP}`);
+  await page.evaluate(`window.__step = ${STEP}; ${TAKE_STAGED}`);
   return { page, problems };
 }

@@ -2,7 +2,7 @@
 // same final text rendered once (on the same page, several times: one ≈ 0.2–0.3 s render swings with the
 // machine's load, so the baseline is the median of many); the naive re-render; the heap a streamed answer holds.
 /* global window, document */
-import { freshPage, heapMb, withCpu } from './webviewPage.mjs';
+import { freshPage, heapMb, stage, withCpu } from './webviewPage.mjs';
 import { CHAT_ID, streamingSnapshot, streamMessages } from './workloads.mjs';
 
 /** Full re-renders timed for the naive figure (evenly spread over the stream), then extrapolated. */
@@ -25,24 +25,26 @@ export async function streamOnce(browser, origin, text) {
   const { page, problems } = await freshPage(browser, origin);
   try {
     await page.evaluate((start) => window.__step(start), streamingSnapshot());
+    await stage(page, streamMessages(text));
     const stream = await withCpu(() =>
-      page.evaluate(async (messages) => {
+      page.evaluate(async () => {
         const frames = [];
-        for (const message of messages) {
+        for (const message of window.__takeStaged()) {
           frames.push(await window.__step(message));
         }
         const shown = document.querySelector('[data-entry-id="a1"] .markdown')?.textContent?.length ?? 0;
         return { frames, shown };
-      }, streamMessages(text)),
+      }),
     );
     const onces = [];
     let nodes = 0;
     for (let i = 0; i < ONCE_RENDERS; i++) {
+      await stage(page, streamingSnapshot(text));
       const once = await withCpu(() =>
-        page.evaluate(async (final) => {
-          const once = await window.__step(final);
+        page.evaluate(async () => {
+          const once = await window.__step(window.__takeStaged());
           return { once, nodes: document.getElementsByTagName('*').length };
-        }, streamingSnapshot(text)),
+        }),
       );
       onces.push({ ...once.result.once, cpuMs: once.cpuMs });
       nodes = once.result.nodes;
