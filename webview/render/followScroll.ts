@@ -40,14 +40,24 @@ export class FollowScroll {
       this.stick = false;
     }
     this.lastScrollTop = top;
-    this.jump.hidden = this.stick;
+    this.showFollowing();
   }
 
   /** Follows the stream again (the user sent a message, asked to jump, or a chat was opened). */
   scrollToEnd(): void {
     this.stick = true;
-    this.jump.hidden = true;
+    // Before measuring the bottom: what reading above left unlaid-out is laid out again first.
+    this.showFollowing();
     this.followBottom();
+  }
+
+  /**
+   * Offers "Jump to latest" while the user reads above, and says so to the styles
+   * (`.reading-above`: a streaming answer's newest blocks, off screen then, skip their layout).
+   */
+  private showFollowing(): void {
+    this.jump.hidden = this.stick;
+    this.log.classList.toggle('reading-above', !this.stick);
   }
 
   /** Keeps the bottom in view while following (called after layout, e.g. from a ResizeObserver). */
