@@ -12,7 +12,7 @@ import { measureActivation } from './activation.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
 import { shortTurnRows } from './shortTurns.mjs';
-import { streamingRows } from './streamRows.mjs';
+import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import {
   activationRows,
   bigWorkspaceRows,
@@ -215,6 +215,7 @@ async function main() {
       messagesPerSecond <= 60,
     ],
     ...streamingRows(main, { chars: MAIN_SIZE, chunks: MAIN_SIZE / CHUNK_CHARS }),
+    readingAboveRow(web.readingAbove, { chars: MAIN_SIZE }),
     [
       'cost growth 0.5 → 4 MB (ms per MB)',
       `${ratio(growth)} (${curve.map((c) => `${c.mb} MB ${ms(c.streamScriptMs)}`).join(', ')})`,

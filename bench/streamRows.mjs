@@ -6,6 +6,7 @@ import {
   fastestStreamVsOnce,
   median,
   ONCE_RENDERS,
+  READ_FROM_MESSAGE,
   slowestFrames,
   streamVsOnce,
   warmingFrames,
@@ -59,6 +60,30 @@ export function streamingRows(runs, { chars, chunks }) {
       slowest <= FRAME_MS,
       `each run's slowest: ${slowestFrames(runs)}`,
     ],
+  ];
+}
+
+/**
+ * The stream while the reader reads above (readingAboveOnce's runs): the page's main-thread CPU and its p95
+ * frame from message READ_FROM_MESSAGE on, beside the same messages followed at the bottom.
+ */
+export function readingAboveRow(runs, { chars }) {
+  const of = (key) => ({
+    cpu: median(runs.map((r) => r[key].cpuMs)),
+    p95: median(runs.map((r) => percentile(r[key].frameMs, 95))),
+    slowest: median(runs.map((r) => Math.max(...r[key].frameMs))),
+  });
+  const reading = of('readingAbove');
+  const followed = of('followed');
+  const described = (figures) =>
+    `${ms(figures.cpu)}; frames p95 ${ms(figures.p95)}, slowest ${ms(figures.slowest)}`;
+  return [
+    `webview streaming, ${(chars / 1e6).toLocaleString('en-US')} MB, read from above (the reader scrolled to the top after message ${READ_FROM_MESSAGE} of ${runs[0].messages}): the renderer's main-thread CPU from there`,
+    described(reading),
+    `the same messages followed at the bottom: ${described(followed)}`,
+    '—',
+    undefined,
+    `${DESIGN}; ${ratio(followed.cpu / reading.cpu)} less while reading above: the chunk the newest blocks go into skips layout and paint off screen`,
   ];
 }
 

@@ -17,8 +17,8 @@ import {
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { shortTurnRows, shortTurnsOnce } from './shortTurns.mjs';
 import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
-import { median, naiveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
-import { streamingRows } from './streamRows.mjs';
+import { median, naiveOnce, readingAboveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
+import { readingAboveRow, streamingRows } from './streamRows.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -184,6 +184,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const naive = [];
     const long = [];
     const streamHeap = [];
+    const readingAbove = [];
     const shortTurns = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
     // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat, no short turns).
@@ -198,6 +199,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
       }
       if (!longOnly) {
         streamHeap.push(await streamHeapOnce(browser, origin, texts.get(mainSize)));
+        readingAbove.push(await readingAboveOnce(browser, origin, texts.get(mainSize)));
       }
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
@@ -209,7 +211,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         shortTurns.push(await shortTurnsOnce(browser, origin));
       }
     }
-    return { curve, naive, long, streamHeap, shortTurns };
+    return { curve, naive, long, streamHeap, readingAbove, shortTurns };
   } finally {
     await browser.close();
     server.close();
@@ -248,7 +250,14 @@ async function main() {
     ],
   );
   // BENCH_ONLY=long runs no stream: there are no stream rows to compute.
-  const streamRows = (stream.length > 0 ? streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS }) : []).map(
+  const streamRows = (
+    stream.length > 0
+      ? [
+          ...streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS }),
+          readingAboveRow(web.readingAbove, { chars: size }),
+        ]
+      : []
+  ).map(
     ([figure, value, baseline, goal, , note]) => [figure, value, `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`],
   );
   const allRows = [

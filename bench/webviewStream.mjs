@@ -1,7 +1,7 @@
 // The webview's streaming figures: the 2 MB answer streamed as the host posts it, frame by frame, against the
 // same final text rendered once (on the same page, several times: one ≈ 0.2–0.3 s render swings with the
 // machine's load, so the baseline is the median of many); the naive re-render; the heap a streamed answer holds.
-/* global window, document */
+/* global window, document, requestAnimationFrame */
 import { freshPage, heapMb, stage, withCpu } from './webviewPage.mjs';
 import { CHAT_ID, streamingSnapshot, streamMessages } from './workloads.mjs';
 
@@ -111,6 +111,58 @@ export async function changingFramesCpu(page, count) {
       { count, message: EMPTY_MESSAGE },
     ),
   );
+}
+
+/** Messages streamed at the bottom before the reader scrolls up to read (the reading-above figure). */
+export const READ_FROM_MESSAGE = 20;
+
+/**
+ * The stream's main-thread CPU and frames after READ_FROM_MESSAGE messages, on two pages: one following the
+ * answer at the bottom, one whose reader scrolled to the top to read what came first (the transcript stops
+ * following; the answer's newest blocks land off screen).
+ */
+export async function readingAboveOnce(browser, origin, text) {
+  const messages = streamMessages(text);
+  const timedRest = async (readAbove) => {
+    const { page, problems } = await freshPage(browser, origin);
+    try {
+      await page.evaluate((start) => window.__step(start), streamingSnapshot());
+      await stage(page, messages.slice(0, READ_FROM_MESSAGE));
+      await page.evaluate(async () => {
+        for (const message of window.__takeStaged()) {
+          await window.__step(message);
+        }
+      });
+      if (readAbove) {
+        // As a reader's scroll: the scroll event stops the following, then a frame.
+        await page.evaluate(async () => {
+          document.querySelector('.transcript').scrollTop = 0;
+          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        });
+      }
+      await stage(page, messages.slice(READ_FROM_MESSAGE));
+      const rest = await withCpu(() =>
+        page.evaluate(async () => {
+          const frames = [];
+          for (const message of window.__takeStaged()) {
+            const frame = await window.__step(message);
+            frames.push(frame.handle + frame.render + frame.apply + frame.layout);
+          }
+          return { frames, scrollTop: document.querySelector('.transcript').scrollTop };
+        }),
+      );
+      if (problems.length > 0) {
+        throw new Error(`page problems: ${problems.join(' | ')}`);
+      }
+      if (readAbove && rest.result.scrollTop !== 0) {
+        throw new Error(`the reader was moved to ${rest.result.scrollTop} px`);
+      }
+      return { cpuMs: rest.cpuMs, frameMs: rest.result.frames };
+    } finally {
+      await page.close();
+    }
+  };
+  return { followed: await timedRest(false), readingAbove: await timedRest(true), messages: messages.length };
 }
 
 /**
