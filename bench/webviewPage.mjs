@@ -150,10 +150,10 @@ export async function heapMb(page) {
 }
 
 /**
- * Puts `value` in the page as `window.__staged`, for a timed step to take (`takeStaged`, in the page). Playwright
- * deserialises an evaluate's argument on the page's main thread before the function runs, in one task no trace
- * event names — for the 2 MB stream's messages ≈ 0.6 s of the CPU a timed stream counted — so a step timed by
- * `withCpu` carries no large argument.
+ * Puts `value` in the page for a timed step to take (`window.__takeStaged()`). Playwright deserialises an
+ * evaluate's argument on the page's main thread before the function runs, in one task no trace event names —
+ * for the 2 MB stream's messages ≈ 0.7 s of the CPU a timed stream counted — so a step timed by `withCpu`
+ * carries no large argument.
  */
 export async function stage(page, value) {
   await page.evaluate((staged) => {
