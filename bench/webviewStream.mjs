@@ -145,8 +145,7 @@ export async function readingAboveOnce(browser, origin, text) {
         page.evaluate(async () => {
           const frames = [];
           for (const message of window.__takeStaged()) {
-            const frame = await window.__step(message);
-            frames.push(frame.handle + frame.render + frame.apply + frame.layout);
+            frames.push(await window.__step(message));
           }
           return { frames, scrollTop: document.querySelector('.transcript').scrollTop };
         }),
@@ -157,7 +156,7 @@ export async function readingAboveOnce(browser, origin, text) {
       if (readAbove && rest.result.scrollTop !== 0) {
         throw new Error(`the reader was moved to ${rest.result.scrollTop} px`);
       }
-      return { cpuMs: rest.cpuMs, frameMs: rest.result.frames };
+      return { cpuMs: rest.cpuMs, frameMs: rest.result.frames.map((frame) => script(frame) + frame.layout) };
     } finally {
       await page.close();
     }
