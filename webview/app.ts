@@ -328,7 +328,8 @@ export class ChatApp {
       this.composerShown = composerState;
     }
     // Following the bottom happens in the transcript's ResizeObserver, after the browser's own
-    // layout: reading scrollHeight here would force an extra layout of the whole transcript.
+    // layout (or, for the markdown worker's answers, at the next frame's start): reading scrollHeight
+    // here would force an extra layout of the whole transcript.
     this.focus.settle();
   }
 

@@ -68,6 +68,29 @@ describe('webview: a streaming answer read from above', () => {
     }
   });
 
+  it("while following, the markdown worker's answer is followed at the start of the next frame, before its layout", async () => {
+    const page = await openStreaming();
+    // In one step: the frame queued as the worker's answer is applied is the first frame after it, and runs
+    // before that frame's layout and its ResizeObserver.
+    const gapAtNextFrame = await page.page.evaluate(
+      (data) =>
+        new Promise<number>((resolve) => {
+          window.addEventListener(
+            'acp-markdown-settled',
+            () =>
+              requestAnimationFrame(() => {
+                const log = document.querySelector('.transcript') as HTMLElement;
+                resolve(log.scrollHeight - log.scrollTop - log.clientHeight);
+              }),
+            { once: true },
+          );
+          window.postMessage(data, '*');
+        }),
+      events(appended('a1', paragraph(FIRST) + paragraph(FIRST + 1))),
+    );
+    assert.ok(gapAtNextFrame < 2, `the bottom is ${gapAtNextFrame} px below the view at the frame's start`);
+  });
+
   it('while the reader reads above, the newest blocks skip layout; Jump to latest shows them at the bottom', async () => {
     const page = await openStreaming();
     await page.page.locator('.transcript').hover();

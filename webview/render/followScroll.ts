@@ -14,6 +14,8 @@ export class FollowScroll {
   private lastScrollTop = 0;
   /** Where followBottom last put the view. */
   private followedTo = -1;
+  /** The frame followSoon asked for, until it runs. */
+  private soon = 0;
 
   constructor(private readonly log: HTMLElement) {
     this.jump = el('button', 'jump-latest', icon('arrow-down'), el('span', '', 'Jump to latest'));
@@ -58,6 +60,19 @@ export class FollowScroll {
   private showFollowing(): void {
     this.jump.hidden = this.stick;
     this.log.classList.toggle('reading-above', !this.stick);
+  }
+
+  /**
+   * Content changed outside a frame (the markdown worker's answer): while following, the bottom is put in
+   * view at the start of the next frame, so the frame lays out and paints at the new position once.
+   */
+  followSoon(): void {
+    if (this.stick && this.soon === 0) {
+      this.soon = requestAnimationFrame(() => {
+        this.soon = 0;
+        this.followBottom();
+      });
+    }
   }
 
   /** Keeps the bottom in view while following (called after layout, e.g. from a ResizeObserver). */
