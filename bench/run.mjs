@@ -44,6 +44,8 @@ const percentile = (values, p) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 const ms = (value) => `${value.toFixed(1)} ms`;
+/** A timed stream's figures for the raw section: its main-thread CPU and its slowest frame. */
+const cpuAndSlowest = (run) => ({ cpuMs: run.cpuMs, slowestFrameMs: Math.max(...run.frameMs) });
 const ratio = (value) => `${value.toFixed(2)}×`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -214,7 +216,7 @@ async function main() {
       '≤ 60',
       messagesPerSecond <= 60,
     ],
-    ...streamingRows(main, { chars: MAIN_SIZE, chunks: MAIN_SIZE / CHUNK_CHARS }),
+    ...streamingRows(main, { chars: MAIN_SIZE, chunks: MAIN_SIZE / CHUNK_CHARS, bare: web.bare }),
     readingAboveRow(web.readingAbove, { chars: MAIN_SIZE }),
     [
       'cost growth 0.5 → 4 MB (ms per MB)',
@@ -324,6 +326,15 @@ async function main() {
       curve,
       streaming: main.map(({ frameMs, ...rest }) => ({ ...rest, slowestFrameMs: Math.max(...frameMs) })),
       naive: web.naive,
+      // Each run's CPU and slowest frame: the bare view's layouts, the stream read from above and followed.
+      bareStream: web.bare.map((run) => ({
+        chunked: cpuAndSlowest(run.chunked),
+        flat: cpuAndSlowest(run.flat),
+      })),
+      readingAbove: web.readingAbove.map((run) => ({
+        readingAbove: cpuAndSlowest(run.readingAbove),
+        followed: cpuAndSlowest(run.followed),
+      })),
       longChat: web.long.map(({ frames, ...rest }) => ({ ...rest, scrollP95Ms: percentile(frames, 95) })),
       bundles: {
         webviewJs,

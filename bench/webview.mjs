@@ -19,6 +19,7 @@ import { shortTurnRows, shortTurnsOnce } from './shortTurns.mjs';
 import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from './workloads.mjs';
 import { median, naiveOnce, readingAboveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
+import { bareStreamOnce } from './bareStream.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -185,6 +186,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const long = [];
     const streamHeap = [];
     const readingAbove = [];
+    const bare = [];
     const shortTurns = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
     // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat, no short turns).
@@ -200,6 +202,11 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
       if (!longOnly) {
         streamHeap.push(await streamHeapOnce(browser, origin, texts.get(mainSize)));
         readingAbove.push(await readingAboveOnce(browser, origin, texts.get(mainSize)));
+        const text = texts.get(mainSize);
+        bare.push({
+          chunked: await bareStreamOnce(browser, origin, text, { chunked: true }),
+          flat: await bareStreamOnce(browser, origin, text, { chunked: false }),
+        });
       }
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
@@ -211,7 +218,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         shortTurns.push(await shortTurnsOnce(browser, origin));
       }
     }
-    return { curve, naive, long, streamHeap, readingAbove, shortTurns };
+    return { curve, naive, long, streamHeap, readingAbove, bare, shortTurns };
   } finally {
     await browser.close();
     server.close();
@@ -253,7 +260,7 @@ async function main() {
   const streamRows = (
     stream.length > 0
       ? [
-          ...streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS }),
+          ...streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS, bare: web.bare }),
           readingAboveRow(web.readingAbove, { chars: size }),
         ]
       : []

@@ -161,11 +161,22 @@ export async function stage(page, value) {
   }, value);
 }
 
-/** In the page: what `stage` put there, taken (the page holds it no longer than the step that uses it). */
+/**
+ * In the page: what `stage` put there, taken (the page holds it no longer than the step that uses it); and
+ * `window.__stepStaged(step)`, which takes a staged list and steps each item in turn (`window.__step` unless
+ * told), returning what each step returned.
+ */
 const TAKE_STAGED = `window.__takeStaged = () => {
   const staged = window.__staged;
   window.__staged = undefined;
   return staged;
+};
+window.__stepStaged = async (step = window.__step) => {
+  const frames = [];
+  for (const item of window.__takeStaged()) {
+    frames.push(await step(item));
+  }
+  return frames;
 }`;
 
 /**

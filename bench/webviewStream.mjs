@@ -28,10 +28,7 @@ export async function streamOnce(browser, origin, text) {
     await stage(page, streamMessages(text));
     const stream = await withCpu(() =>
       page.evaluate(async () => {
-        const frames = [];
-        for (const message of window.__takeStaged()) {
-          frames.push(await window.__step(message));
-        }
+        const frames = await window.__stepStaged();
         const shown = document.querySelector('[data-entry-id="a1"] .markdown')?.textContent?.length ?? 0;
         return { frames, shown };
       }),
@@ -128,11 +125,7 @@ export async function readingAboveOnce(browser, origin, text) {
     try {
       await page.evaluate((start) => window.__step(start), streamingSnapshot());
       await stage(page, messages.slice(0, READ_FROM_MESSAGE));
-      await page.evaluate(async () => {
-        for (const message of window.__takeStaged()) {
-          await window.__step(message);
-        }
-      });
+      await page.evaluate(() => window.__stepStaged());
       if (readAbove) {
         // As a reader's scroll: the scroll event stops the following, then a frame.
         await page.evaluate(async () => {
@@ -143,10 +136,7 @@ export async function readingAboveOnce(browser, origin, text) {
       await stage(page, messages.slice(READ_FROM_MESSAGE));
       const rest = await withCpu(() =>
         page.evaluate(async () => {
-          const frames = [];
-          for (const message of window.__takeStaged()) {
-            frames.push(await window.__step(message));
-          }
+          const frames = await window.__stepStaged();
           return { frames, scrollTop: document.querySelector('.transcript').scrollTop };
         }),
       );
