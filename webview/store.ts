@@ -18,6 +18,7 @@ import type {
   CurrentFile,
 } from '../src/protocol';
 import { applyThreadEvent, entryOf, threadModelOf, turnOf } from '../src/protocol';
+import { nextTerminalState, type TerminalState } from './terminalText';
 import { WorkspacePaths } from './workspacePaths';
 
 /** What changed in the store, so the view updates only that. */
@@ -93,7 +94,7 @@ export class ChatStore {
   /** The agent's questions waiting in the active chat, oldest first. */
   elicitations: readonly Elicitation[] = [];
   private thread: ThreadModel = threadModelOf();
-  private readonly terminalOutputs = new Map<string, TerminalOutputMessage>();
+  private readonly terminalOutputs = new Map<string, TerminalState>();
   private changes = noChanges();
   /** Entries added or replaced since the last render: the view will read their whole text anyway. */
   private wholeSinceRender = new Set<string>();
@@ -118,7 +119,7 @@ export class ChatStore {
     return turnOf(this.thread, id);
   }
 
-  terminal(terminalId: string): TerminalOutputMessage | undefined {
+  terminal(terminalId: string): TerminalState | undefined {
     return this.terminalOutputs.get(terminalId);
   }
 
@@ -256,13 +257,8 @@ export class ChatStore {
   }
 
   setTerminal(terminal: TerminalOutputMessage): void {
-    const { append, ...message } = terminal;
     const previous = this.terminalOutputs.get(terminal.terminalId);
-    // A delta continues the output held; without a base (sent before this view existed) it is all we have.
-    this.terminalOutputs.set(
-      terminal.terminalId,
-      append && previous ? { ...message, output: previous.output + message.output } : message,
-    );
+    this.terminalOutputs.set(terminal.terminalId, nextTerminalState(previous, terminal));
     this.changes.terminals.add(terminal.terminalId);
   }
 

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import type { TerminalOutputMessage } from '../../src/protocol';
-import { events, snapshot, toolCall, turn, updated } from './support/builders';
+import {
+  events,
+  RUNNING_COMMAND,
+  snapshot,
+  terminalOutput,
+  toolCall,
+  turn,
+  updated,
+} from './support/builders';
 import { useChatPages } from './support/suite';
-
-const terminalOutput = (
-  partial: Partial<TerminalOutputMessage>,
-): { type: 'terminal_output'; terminal: TerminalOutputMessage } => ({
-  type: 'terminal_output',
-  terminal: { terminalId: 'term-1', output: '', truncated: false, ...partial },
-});
-
-/** A running command whose card shows the agent's terminal term-1. */
-const RUNNING_COMMAND = toolCall('e1', {
-  toolKind: 'execute',
-  status: 'in_progress',
-  content: [{ type: 'terminal', terminalId: 'term-1' }],
-});
 
 describe('webview: tool call cards', () => {
   const chat = useChatPages();

@@ -1,4 +1,5 @@
-import type { AgentStatus, TerminalOutputMessage, ThreadEntryMessage, ViewMessage } from '../../src/protocol';
+import type { AgentStatus, ThreadEntryMessage, ViewMessage } from '../../src/protocol';
+import type { TerminalState } from '../terminalText';
 import type { WorkspacePaths } from '../workspacePaths';
 
 /** Entry types narrowed by kind, for the renderers. */
@@ -20,7 +21,7 @@ export interface RenderContext {
   /** Moves focus to `element` after the next render, unless the user is typing elsewhere. */
   requestFocus(element: HTMLElement): void;
   /** The latest output of a terminal. */
-  terminal(terminalId: string): TerminalOutputMessage | undefined;
+  terminal(terminalId: string): TerminalState | undefined;
   /** Sign-in methods of the current agent, for auth errors. */
   authMethods(): readonly AuthMethod[];
   /** Shows paths relative to the workspace folders. */

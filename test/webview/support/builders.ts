@@ -4,6 +4,7 @@ import type {
   ErrorDetails,
   HostMessage,
   SessionStateMessage,
+  TerminalOutputMessage,
   ThreadEntryMessage,
   ThreadEventMessage,
   TurnMessage,
@@ -122,6 +123,21 @@ export function toolCall(id: string, partial: Partial<ToolCall> = {}): ToolCall 
     ...partial,
   };
 }
+
+/** The output of the agent's terminal term-1, as the host sends it (by default empty, whole, not truncated). */
+export function terminalOutput(partial: Partial<TerminalOutputMessage>): HostMessage {
+  return {
+    type: 'terminal_output',
+    terminal: { terminalId: 'term-1', output: '', truncated: false, ...partial },
+  };
+}
+
+/** A running command whose card shows the agent's terminal term-1. */
+export const RUNNING_COMMAND = toolCall('e1', {
+  toolKind: 'execute',
+  status: 'in_progress',
+  content: [{ type: 'terminal', terminalId: 'term-1' }],
+});
 
 export function turn(id: string, partial: Partial<TurnMessage> = {}): TurnMessage {
   return { id, status: 'running', startedAt: 1_700_000_000_000, ...partial };

@@ -1,5 +1,6 @@
-import type { TerminalOutputMessage } from '../../../src/protocol';
+import type { TerminalState } from '../../terminalText';
 import { el, icon, iconButton } from '../dom';
+import { TerminalLines } from './terminalLines';
 
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences start with ESC
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
@@ -25,11 +26,11 @@ export class TerminalView {
   private readonly status: HTMLElement;
   private readonly output: HTMLPreElement;
   private readonly note: HTMLElement;
-  private shown: TerminalOutputMessage | undefined;
-  /** Complete lines, cleaned; only ever appended to while the output grows. */
-  private readonly lines = document.createTextNode('');
+  private shown: TerminalState | undefined;
   /** The line still being written (a \r may rewrite it), cleaned from `rawTail`. */
   private readonly current = document.createTextNode('');
+  /** Complete lines, cleaned, before `current`; only ever appended to while the output grows. */
+  private readonly lines = new TerminalLines(this.current);
   private rawTail = '';
 
   /** `open`: the header's "Open in terminal" (VS Code's terminal panel, opened on demand). */
@@ -41,7 +42,7 @@ export class TerminalView {
     this.output = el('pre', 'terminal-output');
     this.output.tabIndex = 0;
     this.output.setAttribute('aria-label', 'Terminal output');
-    this.output.append(this.lines, this.current);
+    this.output.append(this.current);
     this.note = el('div', 'note note-truncated', icon('fold'), 'Earlier output was dropped.');
     this.element = el(
       'div',
@@ -60,21 +61,20 @@ export class TerminalView {
     this.update(undefined);
   }
 
-  update(terminal: TerminalOutputMessage | undefined): void {
+  update(terminal: TerminalState | undefined): void {
     if (terminal !== undefined && terminal === this.shown) {
       return;
     }
     const previous = this.shown;
     this.shown = terminal;
     const atBottom = this.output.scrollHeight - this.output.scrollTop - this.output.clientHeight < 8;
-    const output = terminal?.output ?? '';
-    if (previous && output.length >= previous.output.length && output.startsWith(previous.output)) {
-      // Grown: only the new part is cleaned and added, so a long output is not re-rendered per update.
-      this.write(this.rawTail + output.slice(previous.output.length), false);
+    if (previous && terminal && terminal.text === previous.text && terminal.length >= previous.length) {
+      // Grown: only the new part is read, cleaned and added, so a long output costs an update its new part.
+      this.write(this.rawTail + terminal.text.slice(previous.length, terminal.length), false);
     } else {
-      this.write(output, true);
+      this.write(terminal ? terminal.text.slice(0, terminal.length) : '', true);
     }
-    this.output.classList.toggle('empty', !terminal || terminal.output === '');
+    this.output.classList.toggle('empty', !terminal || terminal.length === 0);
     if (atBottom) {
       this.output.scrollTop = this.output.scrollHeight;
     }
@@ -88,9 +88,9 @@ export class TerminalView {
     const lineEnd = raw.lastIndexOf('\n') + 1;
     const complete = cleanTerminalText(raw.slice(0, lineEnd));
     if (replace) {
-      this.lines.data = complete;
-    } else if (complete !== '') {
-      this.lines.appendData(complete);
+      this.lines.replace(complete);
+    } else {
+      this.lines.append(complete);
     }
     this.rawTail = raw.slice(lineEnd);
     // An escape sequence still being received is not shown as text meanwhile.
@@ -98,7 +98,7 @@ export class TerminalView {
   }
 }
 
-function statusOf(terminal: TerminalOutputMessage | undefined): (Node | string)[] {
+function statusOf(terminal: TerminalState | undefined): (Node | string)[] {
   const exit = terminal?.exitStatus;
   if (!exit) {
     return [icon('loading', true), terminal ? 'Running' : 'Waiting for output'];
