@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
+import { terminalStreamRow } from './terminalStream.mjs';
 import { shortTurnRows } from './shortTurns.mjs';
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import {
@@ -218,6 +219,7 @@ async function main() {
     ],
     ...streamingRows(main, { chars: MAIN_SIZE, chunks: MAIN_SIZE / CHUNK_CHARS, bare: web.bare }),
     readingAboveRow(web.readingAbove, { chars: MAIN_SIZE }),
+    terminalStreamRow(web.terminal, median),
     [
       'cost growth 0.5 → 4 MB (ms per MB)',
       `${ratio(growth)} (${curve.map((c) => `${c.mb} MB ${ms(c.streamScriptMs)}`).join(', ')})`,
@@ -327,6 +329,7 @@ async function main() {
       streaming: main.map(({ frameMs, ...rest }) => ({ ...rest, slowestFrameMs: Math.max(...frameMs) })),
       naive: web.naive,
       // Each run's CPU and slowest frame: the bare view's layouts, the stream read from above and followed.
+      terminalStream: web.terminal,
       bareStream: web.bare.map((run) => ({
         chunked: cpuAndSlowest(run.chunked),
         flat: cpuAndSlowest(run.flat),

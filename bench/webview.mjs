@@ -20,6 +20,7 @@ import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from '.
 import { median, naiveOnce, readingAboveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import { bareStreamOnce } from './bareStream.mjs';
+import { terminalStreamOnce, terminalStreamRow } from './terminalStream.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -187,6 +188,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const streamHeap = [];
     const readingAbove = [];
     const bare = [];
+    const terminal = [];
     const shortTurns = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
     // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat, no short turns).
@@ -207,6 +209,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
           chunked: await bareStreamOnce(browser, origin, text, { chunked: true }),
           flat: await bareStreamOnce(browser, origin, text, { chunked: false }),
         });
+        terminal.push(await terminalStreamOnce(browser, origin));
       }
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
@@ -218,7 +221,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         shortTurns.push(await shortTurnsOnce(browser, origin));
       }
     }
-    return { curve, naive, long, streamHeap, readingAbove, bare, shortTurns };
+    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, shortTurns };
   } finally {
     await browser.close();
     server.close();
@@ -262,6 +265,7 @@ async function main() {
       ? [
           ...streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS, bare: web.bare }),
           readingAboveRow(web.readingAbove, { chars: size }),
+          terminalStreamRow(web.terminal, median),
         ]
       : []
   ).map(
@@ -282,7 +286,10 @@ async function main() {
     ],
   ];
   const streams = (name) =>
-    name.startsWith('webview streaming') || name.startsWith('slowest') || name.includes('streamed answer');
+    name.startsWith('webview streaming') ||
+    name.startsWith('webview terminal') ||
+    name.startsWith('slowest') ||
+    name.includes('streamed answer');
   const only = process.env.BENCH_ONLY;
   const rows =
     only === 'long'
