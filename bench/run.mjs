@@ -219,7 +219,7 @@ async function main() {
     ],
     ...streamingRows(main, { chars: MAIN_SIZE, chunks: MAIN_SIZE / CHUNK_CHARS, bare: web.bare }),
     readingAboveRow(web.readingAbove, { chars: MAIN_SIZE }),
-    terminalStreamRow(web.terminal, median),
+    terminalStreamRow(web.terminal),
     [
       'cost growth 0.5 → 4 MB (ms per MB)',
       `${ratio(growth)} (${curve.map((c) => `${c.mb} MB ${ms(c.streamScriptMs)}`).join(', ')})`,

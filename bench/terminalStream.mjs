@@ -4,6 +4,7 @@
 /* global window, document */
 import { tsImport } from 'tsx/esm/api';
 import { freshPage, stage, withCpu } from './webviewPage.mjs';
+import { median } from './webviewStream.mjs';
 
 const { RUNNING_COMMAND, snapshot, terminalOutput, turn } = await tsImport(
   '../test/webview/support/builders.ts',
@@ -61,7 +62,7 @@ export async function terminalStreamOnce(browser, origin) {
 }
 
 /** The row for terminalStreamOnce's runs (medians). */
-export function terminalStreamRow(runs, median) {
+export function terminalStreamRow(runs) {
   const first = median(runs.map((r) => r.firstMs));
   const last = median(runs.map((r) => r.lastMs));
   const growth = last / first;

@@ -202,9 +202,9 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         curve.get(size).push(await streamOnce(browser, origin, texts.get(size)));
       }
       if (!longOnly) {
-        streamHeap.push(await streamHeapOnce(browser, origin, texts.get(mainSize)));
-        readingAbove.push(await readingAboveOnce(browser, origin, texts.get(mainSize)));
         const text = texts.get(mainSize);
+        streamHeap.push(await streamHeapOnce(browser, origin, text));
+        readingAbove.push(await readingAboveOnce(browser, origin, text));
         bare.push({
           chunked: await bareStreamOnce(browser, origin, text, { chunked: true }),
           flat: await bareStreamOnce(browser, origin, text, { chunked: false }),
@@ -265,7 +265,7 @@ async function main() {
       ? [
           ...streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS, bare: web.bare }),
           readingAboveRow(web.readingAbove, { chars: size }),
-          terminalStreamRow(web.terminal, median),
+          terminalStreamRow(web.terminal),
         ]
       : []
   ).map(
