@@ -4,7 +4,7 @@
 /* global window, document */
 import { tsImport } from 'tsx/esm/api';
 import { freshPage, stage, withCpu } from './webviewPage.mjs';
-import { median } from './webviewStream.mjs';
+import { frameTotal, median } from './webviewStream.mjs';
 
 const { RUNNING_COMMAND, snapshot, terminalOutput, turn } = await tsImport(
   '../test/webview/support/builders.ts',
@@ -48,8 +48,7 @@ export async function terminalStreamOnce(browser, origin) {
     if (problems.length > 0) {
       throw new Error(`page problems: ${problems.join(' | ')}`);
     }
-    const frame = (frames) =>
-      frames.reduce((sum, f) => sum + f.handle + f.render + f.apply + f.layout, 0) / frames.length;
+    const frame = (frames) => frames.reduce((sum, f) => sum + frameTotal(f), 0) / frames.length;
     return {
       cpuMs: run.cpuMs,
       chars: shown,

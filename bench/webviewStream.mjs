@@ -17,6 +17,9 @@ export const ONCE_RENDERS = 5;
 /** The page's main thread for one message: handling it, the view's render, applying the worker's markdown. */
 const script = (frame) => frame.handle + frame.render + frame.apply;
 
+/** A stepped frame's whole time on the page's main thread: its script and the layout it caused. */
+export const frameTotal = (frame) => script(frame) + frame.layout;
+
 /**
  * Streams `text` as the host would and times every frame; then, on the same page, renders the final
  * text once ONCE_RENDERS times (each replaces what is shown, as a snapshot of the chat does).
@@ -69,7 +72,7 @@ export async function streamOnce(browser, origin, text) {
       messages: frames.length,
       streamScriptMs: frames.reduce((sum, frame) => sum + script(frame), 0),
       streamLayoutMs: frames.reduce((sum, frame) => sum + frame.layout, 0),
-      frameMs: frames.map((frame) => script(frame) + frame.layout),
+      frameMs: frames.map(frameTotal),
       frameScriptMs: frames.map(script),
       frameLayoutMs: frames.map((frame) => frame.layout),
       onceScriptsMs: onceScripts,
@@ -146,7 +149,7 @@ export async function readingAboveOnce(browser, origin, text) {
       if (readAbove && rest.result.scrollTop !== 0) {
         throw new Error(`the reader was moved to ${rest.result.scrollTop} px`);
       }
-      return { cpuMs: rest.cpuMs, frameMs: rest.result.frames.map((frame) => script(frame) + frame.layout) };
+      return { cpuMs: rest.cpuMs, frameMs: rest.result.frames.map(frameTotal) };
     } finally {
       await page.close();
     }
