@@ -1,16 +1,27 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminals';
 import { useTempFolder } from '../../support/tempFolder';
 
-/** A pid is gone when /proc has no entry for it, or only a zombie waiting to be reaped. */
+/** PF_EXITING in /proc/<pid>/stat's flags: set as the kernel starts ending the process. */
+const PF_EXITING = 0x4;
+
+/**
+ * A pid is gone when /proc has no entry for it, it is a zombie waiting to be reaped, or it is
+ * already exiting: it runs no more of its own code. The last matters because release resolves on
+ * the leader's 'close', when every process has closed its end of the output pipe — and a process
+ * closes its files partway through exiting, before it becomes a zombie.
+ */
 function gone(pid: number): boolean {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) {
-    return true;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return true; // reaped, also between a look and a read
   }
-  const state = readFileSync(stat, 'utf8').replace(/^.*\) /s, '')[0];
-  return state === 'Z' || state === 'X';
+  const fields = stat.replace(/^.*\) /s, '').split(' ');
+  const [state, flags] = [fields[0], Number(fields[6])];
+  return state === 'Z' || state === 'X' || (flags & PF_EXITING) !== 0;
 }
 
 /** Resolves when `terminalId`'s output matches `pattern` (on each change, no polling). */
