@@ -15,3 +15,67 @@ export function cleanTerminalText(output: string): string {
     })
     .join('\n');
 }
+
+/** What one pushed part of an output shows: the lines it completed, and the line still being written. */
+export interface CleanedPart {
+  /** Complete lines (each ending with its newline), cleaned. */
+  readonly lines: string;
+  /** The line still being written, as it shows now (a \r may rewrite it, an escape may be half received). */
+  readonly current: string;
+}
+
+/**
+ * Cleans a terminal's output as it arrives: each complete line once, and the line still being written on every
+ * part. That line is held raw from its last state on: a progress bar redrawn with \r thousands of times without
+ * a newline is one line, and cleaning all of it on every part cost each update the whole line so far.
+ */
+export class TerminalCleaner {
+  /** The raw line still being written, from the point its shown state depends on. */
+  private tail = '';
+
+  /** How many raw characters it holds of the line being written. */
+  get heldChars(): number {
+    return this.tail.length;
+  }
+
+  /** Cleans `raw`, which continues the output pushed before. */
+  push(raw: string): CleanedPart {
+    const text = this.tail + raw;
+    const lineEnd = text.lastIndexOf('\n') + 1;
+    this.tail = lastState(text.slice(lineEnd));
+    return {
+      lines: cleanTerminalText(text.slice(0, lineEnd)),
+      // An escape sequence still being received is not shown as text meanwhile.
+      current: cleanTerminalText(this.tail).replace(PARTIAL_ESCAPE, ''),
+    };
+  }
+}
+
+/**
+ * The end of a line being written that cleans to the same as the whole line, also once more is appended: from
+ * after its last \r after which something shows (a \r followed only by escapes shows the state before it). Not
+ * while an escape sequence may still run on: one being received at the end (a later part may hide what now
+ * shows), or an OSC (a window title, which may hold a \r) open across that \r — the line is then kept whole.
+ */
+function lastState(line: string): string {
+  if (PARTIAL_ESCAPE.test(line)) {
+    return line;
+  }
+  for (let cr = line.lastIndexOf('\r'); cr >= 0; cr = cr > 0 ? line.lastIndexOf('\r', cr - 1) : -1) {
+    const after = line.slice(cr + 1);
+    if (after.replace(ANSI, '') !== '') {
+      return inOsc(line, cr) ? line : after;
+    }
+  }
+  return line;
+}
+
+/** True when an OSC sequence opened before `at` is still open there: its end may come after it. */
+function inOsc(line: string, at: number): boolean {
+  const escape = line.lastIndexOf('\u001b', at);
+  if (escape < 0 || line[escape + 1] !== ']') {
+    return false;
+  }
+  const bell = line.indexOf('\u0007', escape);
+  return bell === -1 || bell > at;
+}

@@ -1,6 +1,6 @@
 import type { TerminalState } from '../../terminalText';
 import { el, icon, iconButton } from '../dom';
-import { cleanTerminalText, PARTIAL_ESCAPE } from './terminalCleaning';
+import { TerminalCleaner } from './terminalCleaning';
 import { TerminalLines } from './terminalLines';
 
 /** A terminal the agent runs: its latest output (sent separately by the host) and exit status. */
@@ -10,11 +10,11 @@ export class TerminalView {
   private readonly output: HTMLPreElement;
   private readonly note: HTMLElement;
   private shown: TerminalState | undefined;
-  /** The line still being written (a \r may rewrite it), cleaned from `rawTail`. */
+  /** The line still being written (a \r may rewrite it), cleaned. */
   private readonly current = document.createTextNode('');
   /** Complete lines, cleaned, before `current`; only ever appended to while the output grows. */
   private readonly lines = new TerminalLines(this.current);
-  private rawTail = '';
+  private cleaner = new TerminalCleaner();
 
   /** `open`: the header's "Open in terminal" (VS Code's terminal panel, opened on demand). */
   constructor(
@@ -53,7 +53,7 @@ export class TerminalView {
     const atBottom = this.output.scrollHeight - this.output.scrollTop - this.output.clientHeight < 8;
     if (previous && terminal && terminal.text === previous.text && terminal.length >= previous.length) {
       // Grown: only the new part is read, cleaned and added, so a long output costs an update its new part.
-      this.write(this.rawTail + terminal.text.slice(previous.length, terminal.length), false);
+      this.write(terminal.text.slice(previous.length, terminal.length), false);
     } else {
       this.write(terminal ? terminal.text.slice(0, terminal.length) : '', true);
     }
@@ -68,16 +68,16 @@ export class TerminalView {
   }
 
   private write(raw: string, replace: boolean): void {
-    const lineEnd = raw.lastIndexOf('\n') + 1;
-    const complete = cleanTerminalText(raw.slice(0, lineEnd));
     if (replace) {
-      this.lines.replace(complete);
-    } else {
-      this.lines.append(complete);
+      this.cleaner = new TerminalCleaner();
     }
-    this.rawTail = raw.slice(lineEnd);
-    // An escape sequence still being received is not shown as text meanwhile.
-    this.current.data = cleanTerminalText(this.rawTail).replace(PARTIAL_ESCAPE, '');
+    const { lines, current } = this.cleaner.push(raw);
+    if (replace) {
+      this.lines.replace(lines);
+    } else {
+      this.lines.append(lines);
+    }
+    this.current.data = current;
   }
 }
 
