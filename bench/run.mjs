@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { measureActivation } from './activation.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
-import { terminalStreamRow } from './terminalStream.mjs';
+import { terminalStreamRows } from './terminalStream.mjs';
 import { shortTurnRows } from './shortTurns.mjs';
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import {
@@ -219,7 +219,7 @@ async function main() {
     ],
     ...streamingRows(main, { chars: MAIN_SIZE, chunks: MAIN_SIZE / CHUNK_CHARS, bare: web.bare }),
     readingAboveRow(web.readingAbove, { chars: MAIN_SIZE }),
-    terminalStreamRow(web.terminal),
+    ...terminalStreamRows(web.terminal),
     [
       'cost growth 0.5 → 4 MB (ms per MB)',
       `${ratio(growth)} (${curve.map((c) => `${c.mb} MB ${ms(c.streamScriptMs)}`).join(', ')})`,

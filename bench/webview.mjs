@@ -20,7 +20,7 @@ import { CHUNK_CHARS, longChatSnapshot, mixedMarkdown, withRunningTurn } from '.
 import { median, naiveOnce, readingAboveOnce, streamHeapOnce, streamOnce } from './webviewStream.mjs';
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import { bareStreamOnce } from './bareStream.mjs';
-import { terminalStreamOnce, terminalStreamRow } from './terminalStream.mjs';
+import { terminalStreamOnce, terminalStreamRows } from './terminalStream.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -265,7 +265,7 @@ async function main() {
       ? [
           ...streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS, bare: web.bare }),
           readingAboveRow(web.readingAbove, { chars: size }),
-          terminalStreamRow(web.terminal),
+          ...terminalStreamRows(web.terminal),
         ]
       : []
   ).map(
