@@ -23,10 +23,12 @@ function shownWholeLine(parts: readonly string[]): string[] {
 function shownByCleaner(parts: readonly string[]): string[] {
   const cleaner = new TerminalCleaner();
   let lines = '';
+  let current = '';
   return parts.map((part) => {
     const cleaned = cleaner.push(part);
     lines += cleaned.lines;
-    return lines + cleaned.current;
+    current = cleaned.extends ? current + cleaned.current : cleaned.current;
+    return lines + current;
   });
 }
 
@@ -90,5 +92,25 @@ describe('webview terminal cleaning', () => {
     cleaner.push('before\u001b]0;a title\rstill the title\rmore');
     assert.ok(cleaner.heldChars > 'more'.length, 'the line is not cut inside the sequence');
     assert.equal(cleaner.push('\u0007after\n').lines, 'beforeafter\n');
+  });
+
+  it('adds to a long line only what each part adds while nothing rewrites it', () => {
+    const cleaner = new TerminalCleaner();
+    const parts = ['{"a":', '\u001b[1m1\u001b[0m,', '"b":2', '\u001b[3', '1m,"c"', '\r{', '}\n'];
+    assert.deepEqual(
+      parts.map((part) => {
+        const { extends: adds, current } = cleaner.push(part);
+        return [adds, current];
+      }),
+      [
+        [true, '{"a":'],
+        [true, '1,'],
+        [true, '"b":2'],
+        [true, ''], // half an escape: not shown, and the next part cleans the line whole
+        [false, '{"a":1,"b":2,"c"'],
+        [false, '{'],
+        [false, ''],
+      ],
+    );
   });
 });

@@ -3,8 +3,9 @@ import type { ChatPage } from './support/chatPage';
 import { RUNNING_COMMAND, snapshot, terminalOutput, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 
-/** Lines a block of the output holds (webview/render/terminals/terminalLines.ts). */
+/** Lines a block of the output holds, and characters a segment of a long line (webview/render/terminals/terminalLines.ts). */
 const LINES_PER_BLOCK = 200;
+const SEGMENT_CHARS = 8192;
 
 /** `count` short lines (none wraps in the sidebar), each ending with a newline. */
 const lines = (from: number, count: number): string =>
@@ -38,7 +39,11 @@ function measured(page: ChatPage) {
       return selection.toString();
     });
     const blocks = [...output.querySelectorAll('.terminal-lines')];
+    const segments = [...output.querySelectorAll('.terminal-segment')];
     const result = {
+      segments: segments.map((segment) => segment.textContent?.length ?? 0),
+      segmentsInline: segments.every((segment) => getComputedStyle(segment).display === 'inline-block'),
+      rowHeight: parseFloat(getComputedStyle(output).lineHeight),
       text: output.textContent,
       copied,
       plainCopied,
@@ -46,7 +51,7 @@ function measured(page: ChatPage) {
       plainHeight: plain.scrollHeight,
       blocks: blocks.length,
       full: output.querySelectorAll('.terminal-lines-full').length,
-      firstSkipped: (window as unknown as { __skipped: WeakMap<Element, boolean> }).__skipped.get(
+      firstSkipped: (window as unknown as { __skipped?: WeakMap<Element, boolean> }).__skipped?.get(
         blocks[0] as Element,
       ),
       atBottom: output.scrollHeight - output.scrollTop - output.clientHeight < 2,
@@ -99,5 +104,31 @@ describe('webview: a long terminal output', () => {
     await page.host(terminalOutput({ output: lines(500, 400), truncated: true }));
     assert.equal(await output.textContent(), lines(500, 400));
     assert.equal(await output.locator('.terminal-lines').count(), 2);
+  });
+
+  it('shows a line longer than a segment in segments, read and copied as one line, growing or complete', async () => {
+    const page = await chat.openShowing(snapshot({ entries: [RUNNING_COMMAND], turns: [turn('t1')] }));
+    const long = Array.from({ length: 3_000 }, (_, i) => `"k${i % 10}":${i % 7},`).join('');
+    const before = lines(0, 3);
+    await streamOutput(page, before + long, 997);
+    const growing = await measured(page);
+    assert.equal(growing.text, before + long);
+    assert.equal(growing.copied, growing.plainCopied, 'copied as one line');
+    const expected = Array.from({ length: Math.ceil(long.length / SEGMENT_CHARS) }, (_, i) =>
+      Math.min(SEGMENT_CHARS, long.length - i * SEGMENT_CHARS),
+    );
+    assert.deepEqual(growing.segments, expected);
+    assert.ok(growing.segmentsInline, 'each segment an inline block');
+    // A segment wraps on its own: at most a short row more each than the one text.
+    assert.ok(growing.height >= growing.plainHeight, `${growing.height} against ${growing.plainHeight}`);
+    assert.ok(growing.height <= growing.plainHeight + expected.length * growing.rowHeight + 1);
+    assert.ok(growing.atBottom, 'followed at the bottom');
+
+    await streamOutput(page, `\n${lines(3, 5)}`, 997);
+    const complete = await measured(page);
+    assert.equal(complete.text, `${before}${long}\n${lines(3, 5)}`);
+    assert.equal(complete.copied, complete.plainCopied);
+    assert.deepEqual(complete.segments, expected, 'the same segments in its block');
+    assert.ok(complete.atBottom);
   });
 });

@@ -20,18 +20,26 @@ export function cleanTerminalText(output: string): string {
 export interface CleanedPart {
   /** Complete lines (each ending with its newline), cleaned. */
   readonly lines: string;
-  /** The line still being written, as it shows now (a \r may rewrite it, an escape may be half received). */
+  /**
+   * The line still being written as it shows now (a \r may rewrite it, an escape may be half received) — or,
+   * when `extends`, what shows after what it showed before.
+   */
   readonly current: string;
+  /** The part only added to the end of the line being written: a long line costs an update its new part. */
+  readonly extends: boolean;
 }
 
 /**
- * Cleans a terminal's output as it arrives: each complete line once, and the line still being written on every
- * part. That line is held raw from its last state on: a progress bar redrawn with \r thousands of times without
- * a newline is one line, and cleaning all of it on every part cost each update the whole line so far.
+ * Cleans a terminal's output as it arrives: each complete line once, and of the line still being written what
+ * each part changes. That line is held raw from its last state on (a progress bar redrawn with \r thousands of
+ * times without a newline is one line), and a part that only adds to it is cleaned alone (a minified file printed
+ * as one line): cleaning the whole line on every part cost each update everything written on it so far.
  */
 export class TerminalCleaner {
   /** The raw line still being written, from the point its shown state depends on. */
   private tail = '';
+  /** `tail` has no \r and nothing of it may still change: a part without \r or \n only adds to it. */
+  private extendable = true;
 
   /** How many raw characters it holds of the line being written. */
   get heldChars(): number {
@@ -40,14 +48,28 @@ export class TerminalCleaner {
 
   /** Cleans `raw`, which continues the output pushed before. */
   push(raw: string): CleanedPart {
+    if (this.extendable && !/[\r\n]/.test(raw)) {
+      this.tail += raw;
+      return { lines: '', current: this.shown(raw), extends: true };
+    }
     const text = this.tail + raw;
     const lineEnd = text.lastIndexOf('\n') + 1;
     this.tail = lastState(text.slice(lineEnd));
-    return {
-      lines: cleanTerminalText(text.slice(0, lineEnd)),
-      // An escape sequence still being received is not shown as text meanwhile.
-      current: cleanTerminalText(this.tail).replace(PARTIAL_ESCAPE, ''),
-    };
+    const current = this.shown(this.tail);
+    this.extendable &&= !this.tail.includes('\r');
+    return { lines: cleanTerminalText(text.slice(0, lineEnd)), current, extends: false };
+  }
+
+  /**
+   * `raw`, the end of the line being written, cleaned as shown there. An escape sequence still being received is
+   * not shown as text meanwhile, nor is text that reads as the start of one once cleaned: a later part may show
+   * it, so the next part cannot only add to the line.
+   */
+  private shown(raw: string): string {
+    const cleaned = cleanTerminalText(raw);
+    const shown = cleaned.replace(PARTIAL_ESCAPE, '');
+    this.extendable = shown.length === cleaned.length && !PARTIAL_ESCAPE.test(raw);
+    return shown;
   }
 }
 

@@ -10,10 +10,8 @@ export class TerminalView {
   private readonly output: HTMLPreElement;
   private readonly note: HTMLElement;
   private shown: TerminalState | undefined;
-  /** The line still being written (a \r may rewrite it), cleaned. */
-  private readonly current = document.createTextNode('');
-  /** Complete lines, cleaned, before `current`; only ever appended to while the output grows. */
-  private readonly lines = new TerminalLines(this.current);
+  /** The output, cleaned: complete lines only ever appended to while it grows, then the line being written. */
+  private readonly lines: TerminalLines;
   private cleaner = new TerminalCleaner();
 
   /** `open`: the header's "Open in terminal" (VS Code's terminal panel, opened on demand). */
@@ -25,7 +23,7 @@ export class TerminalView {
     this.output = el('pre', 'terminal-output');
     this.output.tabIndex = 0;
     this.output.setAttribute('aria-label', 'Terminal output');
-    this.output.append(this.current);
+    this.lines = new TerminalLines(this.output);
     this.note = el('div', 'note note-truncated', icon('fold'), 'Earlier output was dropped.');
     this.element = el(
       'div',
@@ -71,13 +69,14 @@ export class TerminalView {
     if (replace) {
       this.cleaner = new TerminalCleaner();
     }
-    const { lines, current } = this.cleaner.push(raw);
-    if (replace) {
-      this.lines.replace(lines);
+    const { lines, current, extends: extendsLine } = this.cleaner.push(raw);
+    if (extendsLine) {
+      this.lines.extend(current);
+    } else if (replace) {
+      this.lines.replace(lines, current);
     } else {
-      this.lines.append(lines);
+      this.lines.append(lines, current);
     }
-    this.current.data = current;
   }
 }
 
