@@ -1,6 +1,6 @@
 // A long terminal output streamed into a tool card, each update one host message and one frame: 1 MB in 400
-// updates of 30 lines (a test run, an install), and a progress bar redrawn 10,000 times on one line (\r, no
-// newline; a download's). The page's main-thread CPU, and an update's frame at the start against the same at the
+// updates of 30 lines (a test run, an install), a progress bar redrawn 10,000 times on one line (\r, no
+// newline; a download's), and 1 MB on one line (a minified file, a JSON answer). The page's main-thread CPU, and an update's frame at the start against the same at the
 // end: an update should cost its new part, not the output before it.
 /* global window, document */
 import { tsImport } from 'tsx/esm/api';
@@ -49,6 +49,18 @@ function progressWorkload() {
   return { name: 'progress', updates, shown, each: `${REDRAWS_PER_UPDATE} redraws of one line` };
 }
 
+/** One line of JSON-like text, 2,500 characters an update, no newline. */
+function longLineWorkload() {
+  const updates = Array.from({ length: TERMINAL_UPDATES }, (_, update) =>
+    terminalOutput({
+      output: `{"key${update}":"${'v'.repeat(2_488 - String(update).length)}"},`,
+      append: true,
+    }),
+  );
+  const shown = updates.map((update) => update.terminal.output).join('');
+  return { name: 'one line', updates, shown, each: '2,500 characters added to one line' };
+}
+
 /** One run of a workload: the CPU, the raw output's length, and the mean frame (script + layout) of the first and last SPAN updates. */
 async function workloadOnce(browser, origin, { updates, shown }) {
   const { page, problems } = await freshPage(browser, origin);
@@ -78,7 +90,7 @@ async function workloadOnce(browser, origin, { updates, shown }) {
   }
 }
 
-const WORKLOADS = [linesWorkload(), progressWorkload()];
+const WORKLOADS = [linesWorkload(), progressWorkload(), longLineWorkload()];
 
 /** One run of each workload, by name. */
 export async function terminalStreamOnce(browser, origin) {
