@@ -104,6 +104,9 @@ describe('webview: a long terminal output', () => {
     await page.host(terminalOutput({ output: lines(500, 400), truncated: true }));
     assert.equal(await output.textContent(), lines(500, 400));
     assert.equal(await output.locator('.terminal-lines').count(), 2);
+    // Whole again, as one line being written: only it shows.
+    await page.host(terminalOutput({ output: 'only this line', truncated: true }));
+    assert.equal(await output.textContent(), 'only this line');
   });
 
   it('shows a line longer than a segment in segments, read and copied as one line, growing or complete', async () => {

@@ -70,10 +70,11 @@ export class TerminalView {
       this.cleaner = new TerminalCleaner();
     }
     const { lines, current, extends: extendsLine } = this.cleaner.push(raw);
-    if (extendsLine) {
-      this.lines.extend(current);
-    } else if (replace) {
+    if (replace) {
+      // A new cleaner's part is all there is, whether or not it only adds to a line.
       this.lines.replace(lines, current);
+    } else if (extendsLine) {
+      this.lines.extend(current);
     } else {
       this.lines.append(lines, current);
     }
