@@ -12,7 +12,14 @@ import { TerminalCards } from './terminals/terminalCards';
 import { ToolCardView } from './toolCard';
 import { TurnActions } from './turnActions';
 import { turnFooter } from './turnFooter';
-import { appendToTurn, createGroup, createView, refreshThoughts, type Group } from './turnGroup';
+import {
+  appendToTurn,
+  continuesHistory,
+  createGroup,
+  createView,
+  refreshThoughts,
+  type Group,
+} from './turnGroup';
 import type { EntryView, RenderContext } from './types';
 
 /** Turns per chunk of the transcript (see appendTurn). */
@@ -215,7 +222,7 @@ export class Transcript {
     const eagerFrom = eagerStart(entries);
     for (const [index, entry] of entries.entries()) {
       if (index < eagerFrom) {
-        this.lazy.defer(this.groupFor(entry.turnId), entry.id);
+        this.lazy.defer(this.groupOf(entry), entry.id);
       } else {
         touched.add(this.addEntry(entry));
       }
@@ -274,7 +281,7 @@ export class Transcript {
   }
 
   private addEntry(entry: ThreadEntryMessage): Group {
-    const group = this.groupFor(entry.turnId);
+    const group = this.groupOf(entry);
     // An entry added to a turn that is not built yet: build the turn first, to keep the order.
     if (this.buildDeferred(group) && this.store) {
       this.refreshCheckpoints(this.store);
@@ -327,15 +334,24 @@ export class Transcript {
     group.changes?.update(turn.changes, turn.checkpointId !== undefined ? turn.checkpointProblem : undefined);
   }
 
-  private groupFor(turnId: string | undefined): Group {
-    if (turnId === undefined && this.lastGroup?.history) {
-      return this.lastGroup;
+  /** The group `entry` goes in: its turn's, or for an entry of no turn the history group it continues. */
+  private groupOf(entry: ThreadEntryMessage): Group {
+    if (entry.turnId !== undefined) {
+      return this.groupFor(entry.turnId);
     }
-    const existing = turnId === undefined ? undefined : this.groups.get(turnId);
-    if (existing) {
-      return existing;
+    const last = this.lastGroup;
+    if (last && continuesHistory(last, entry)) {
+      return last;
     }
-    const group = createGroup(turnId);
+    return this.newGroup(undefined, last?.history === true && entry.kind !== 'user');
+  }
+
+  private groupFor(turnId: string): Group {
+    return this.groups.get(turnId) ?? this.newGroup(turnId, false);
+  }
+
+  private newGroup(turnId: string | undefined, continued: boolean): Group {
+    const group = createGroup(turnId, continued);
     this.lazy.track(group);
     if (turnId !== undefined) {
       this.groups.set(turnId, group);

@@ -33,9 +33,30 @@ export interface Group extends CheckpointSlots {
 
 let nextOrder = 0;
 
-/** An empty turn section (or the section of replayed history, when `turnId` is undefined). */
-export function createGroup(turnId: string | undefined): Group {
-  const element = el('section', turnId === undefined ? 'turn turn-history' : 'turn');
+/**
+ * Entries of no turn (a session the agent replayed: thousands of entries when it is long) are grouped
+ * as turns are, so LazyTurns builds and evicts them a group at a time: a group starts at each user
+ * message, and a long stretch without one (an agent's hour of tool calls) goes on in a group of its
+ * own after this many entries.
+ */
+const HISTORY_GROUP_ENTRIES = 30;
+
+/** Whether `entry`, of no turn, goes on in `last` (the transcript's last group) or starts a group. */
+export function continuesHistory(last: Group, entry: ThreadEntryMessage): boolean {
+  if (!last.history) {
+    return false;
+  }
+  const size = last.views.length + (last.deferred?.length ?? 0);
+  return size === 0 || (entry.kind !== 'user' && size < HISTORY_GROUP_ENTRIES);
+}
+
+/**
+ * An empty turn section, or a section of replayed history when `turnId` is undefined — `continued`
+ * when it goes on from the history group before it, without a turn's separator.
+ */
+export function createGroup(turnId: string | undefined, continued = false): Group {
+  const kind = turnId !== undefined ? '' : continued ? ' turn-history turn-continued' : ' turn-history';
+  const element = el('section', `turn${kind}`);
   if (turnId !== undefined) {
     // Not through `dataset`: its wrapper would stay with every turn's section.
     element.setAttribute('data-turn-id', turnId);
