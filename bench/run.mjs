@@ -12,6 +12,7 @@ import { measureActivation } from './activation.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
 import { terminalStreamRows } from './terminalStream.mjs';
+import { historyOpenRows } from './historyOpen.mjs';
 import { shortTurnRows } from './shortTurns.mjs';
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import {
@@ -244,6 +245,7 @@ async function main() {
       '≤ 150 ms, 60 fps',
       longOpen <= 150 && scrollP95 <= FRAME_MS * 1.2,
     ],
+    ...historyOpenRows(web.history, web.long),
     ...longChatMemoryRows(web.long, LONG_TURNS),
     ...shortTurnRows(web.shortTurns),
     ...streamMemoryRows(web.streamHeap),

@@ -21,6 +21,7 @@ import { median, naiveOnce, readingAboveOnce, streamHeapOnce, streamOnce } from 
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import { bareStreamOnce } from './bareStream.mjs';
 import { terminalStreamOnce, terminalStreamRows } from './terminalStream.mjs';
+import { historyOpenOnce, historyOpenRows } from './historyOpen.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -190,6 +191,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const bare = [];
     const terminal = [];
     const shortTurns = [];
+    const history = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
     // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat, no short turns).
     // BENCH_ONLY=turns: the short turns' alone.
@@ -216,12 +218,13 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
       }
       if (!streamOnly && !turnsOnly) {
         long.push(await longChatOnce(browser, origin, longTurns));
+        history.push(await historyOpenOnce(browser, origin, longTurns));
       }
       if (!streamOnly) {
         shortTurns.push(await shortTurnsOnce(browser, origin));
       }
     }
-    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, shortTurns };
+    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, shortTurns, history };
   } finally {
     await browser.close();
     server.close();
@@ -279,6 +282,11 @@ async function main() {
       `${ms(median(long.map((r) => r.openMs)))}; main-thread CPU ${ms(median(long.map((r) => r.openCpuMs)))}`,
       'goal ≤ 150 ms',
     ],
+    ...historyOpenRows(web.history, long).map(([figure, value, baseline, goal]) => [
+      figure,
+      value,
+      `${baseline}; goal ${goal}`,
+    ]),
     [
       'scrolling it, frame p95 (60 frames of 600 px)',
       `${ms(median(long.map((r) => p95(r.frames))))}; main-thread CPU ${ms(median(long.map((r) => r.scrollCpuMs)) / 60)} a frame`,
