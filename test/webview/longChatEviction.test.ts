@@ -6,6 +6,7 @@ import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import { fileChange, message, snapshot, toolCall, turn, turnChanges } from './support/builders';
 import type { ChatPage } from './support/chatPage';
 import { useChatPages } from './support/suite';
+import { walk } from './support/transcriptWalk';
 
 const OUT = resolve(__dirname, '../../test-results');
 const TURNS = 300;
@@ -77,52 +78,6 @@ function turnHtml(page: Page, turnId: string): Promise<string> {
     .evaluate((section) =>
       section.outerHTML.replace(/disclosure-\d+/g, 'disclosure-N').replace(/ style="[^"]*"/g, ''),
     );
-}
-
-/**
- * Scrolls by `step` until `done`. Each time, an entry in view must move on screen by exactly the
- * scroll (nothing above it grew or shrank; with scroll anchoring on, what the browser corrected
- * counts too), and the built turns stay few. Returns the heights of the content seen.
- */
-async function walk(
-  page: Page,
-  step: number,
-  done: (scrollTop: number, max: number) => boolean,
-): Promise<{ steps: number; maxBuilt: number; heights: Set<number> }> {
-  let maxBuilt = 0;
-  const heights = new Set<number>();
-  for (let steps = 0; steps < 2000; steps++) {
-    const result = await page.locator('.transcript').evaluate(async (log, step) => {
-      const view = log.getBoundingClientRect();
-      const anchor = Array.from(log.querySelectorAll<HTMLElement>('[data-entry-id]')).find((entry) => {
-        const box = entry.getBoundingClientRect();
-        return box.top >= view.top && box.top < view.bottom;
-      });
-      const before = { scrollTop: log.scrollTop, top: anchor?.getBoundingClientRect().top ?? NaN };
-      const max = log.scrollHeight - log.clientHeight;
-      const clamped = before.scrollTop + step < 0 || before.scrollTop + step > max;
-      log.scrollTop += step;
-      for (let i = 0; i < 2; i++) {
-        await new Promise((done) => requestAnimationFrame(done));
-      }
-      return {
-        id: anchor?.dataset.entryId,
-        // On screen, the anchor moves up by what the user scrolled.
-        shifted: clamped ? 0 : (anchor?.getBoundingClientRect().top ?? NaN) - (before.top - step),
-        scrollTop: log.scrollTop,
-        max: log.scrollHeight - log.clientHeight,
-        built: log.querySelectorAll('section.turn:not(.turn-deferred)').length,
-      };
-    }, step);
-    assert.ok(result.id !== undefined, `an entry is in view at step ${steps}`);
-    assert.equal(result.shifted, 0, `entry ${result.id} kept its place to the pixel at step ${steps}`);
-    maxBuilt = Math.max(maxBuilt, result.built);
-    heights.add(result.max);
-    if (done(result.scrollTop, result.max)) {
-      return { steps, maxBuilt, heights };
-    }
-  }
-  throw new Error('the walk did not end');
 }
 
 async function openLongChat(open: () => Promise<ChatPage>): Promise<ChatPage> {
