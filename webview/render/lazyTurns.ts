@@ -27,19 +27,12 @@ const KEEP_SELECTOR =
   '.permission-buttons, input, textarea, select, [contenteditable], .notice, .disclosure.user-toggled';
 
 /**
- * The index of the first entry built at once: everything in a short chat, else the entries of
- * the latest turns from about EAGER_ENTRIES back (whole turns, so a turn is never half built).
+ * The index of the first entry built at once: everything in a short chat, else the latest
+ * EAGER_ENTRIES. A turn they start in is built as any turn is (whole, or a long one's own entries and
+ * newest part: turnParts.ts) when its first of them is added.
  */
 export function eagerStart(entries: readonly ThreadEntryMessage[]): number {
-  if (entries.length <= EAGER_ENTRIES) {
-    return 0;
-  }
-  let start = entries.length - EAGER_ENTRIES;
-  const turnId = entries[start]?.turnId;
-  while (start > 0 && turnId !== undefined && entries[start - 1]?.turnId === turnId) {
-    start--;
-  }
-  return start;
+  return Math.max(0, entries.length - EAGER_ENTRIES);
 }
 
 /** What the transcript does for the turns LazyTurns builds and evicts. */
@@ -97,6 +90,26 @@ export class LazyTurns {
       this.live.delete(group);
     }
     group.deferred.push(entryId);
+  }
+
+  /** A part of a built turn (turnParts.ts) not built yet: a placeholder among the deferred, in order. */
+  deferPart(part: Group, ids: string[]): void {
+    part.deferred = ids;
+    this.live.delete(part);
+    this.insertDeferred(part);
+    part.element.classList.add('turn-deferred');
+    part.element.setAttribute('aria-hidden', 'true');
+    part.element.style.minHeight = `${ids.length * DEFERRED_ENTRY_PX}px`;
+  }
+
+  /** A part gone with its turn (evicted whole): neither built nor deferred any more. */
+  forget(group: Group): void {
+    this.live.delete(group);
+    this.queue.delete(group);
+    const index = this.groups.indexOf(group);
+    if (index >= 0) {
+      this.groups.splice(index, 1);
+    }
   }
 
   /** Gives every deferred turn a placeholder height (after a snapshot's entries were deferred). */
@@ -172,7 +185,10 @@ export class LazyTurns {
       this.queue.add(group);
     }
     for (const [group, height, contentHeight] of far) {
-      this.evict(group, height, contentHeight);
+      // A part whose turn was evicted before it in this loop went with it.
+      if (this.live.has(group)) {
+        this.evict(group, height, contentHeight);
+      }
     }
     this.drain();
   }
@@ -213,6 +229,11 @@ export class LazyTurns {
     group.element.style.height = `${height}px`;
     // An empty placeholder is not content: screen readers skip it.
     group.element.setAttribute('aria-hidden', 'true');
+    this.insertDeferred(group);
+  }
+
+  /** Puts `group` among the deferred ones, in document order. */
+  private insertDeferred(group: Group): void {
     let low = 0;
     let high = this.groups.length;
     while (low < high) {

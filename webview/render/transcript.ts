@@ -11,19 +11,11 @@ import { MessageView, ThoughtView } from './message';
 import { TerminalCards } from './terminals/terminalCards';
 import { ToolCardView } from './toolCard';
 import { TurnActions } from './turnActions';
+import { TurnSections } from './turnSections';
+import { addPart, allEntryIds, cutIds, entryTarget } from './turnParts';
 import { turnFooter } from './turnFooter';
-import {
-  appendToTurn,
-  continuesHistory,
-  createGroup,
-  createView,
-  refreshThoughts,
-  type Group,
-} from './turnGroup';
+import { appendToTurn, createView, newestView, refreshThoughts, type Group } from './turnGroup';
 import type { EntryView, RenderContext } from './types';
-
-/** Turns per chunk of the transcript (see appendTurn). */
-const TURNS_PER_CHUNK = 32;
 
 /**
  * The conversation: entry views grouped by turn, updated from the store's change sets so only
@@ -39,14 +31,11 @@ export class Transcript {
   private readonly lazy: LazyTurns;
   private readonly actions: TurnActions;
   private readonly views = new Map<string, EntryView>();
-  private readonly groups = new Map<string, Group>();
+  private readonly groups: TurnSections;
   private readonly terminals = new TerminalCards();
-  private lastGroup: Group | undefined;
   private latestTurn: Group | undefined;
   private readonly empty: EmptyStateSlot;
   private streaming: HTMLElement | undefined;
-  /** The chunk new turns go into (see appendTurn). */
-  private chunk: HTMLElement | undefined;
   private store: ChatStore | undefined;
 
   constructor(private readonly context: RenderContext) {
@@ -61,6 +50,7 @@ export class Transcript {
       (message) => this.context.post(message),
       (element) => this.content.prepend(element),
     );
+    this.groups = new TurnSections(this.content, (group) => this.lazy.track(group));
     this.lazy = new LazyTurns(this.log, {
       build: (group) => this.buildDeferred(group),
       built: () => {
@@ -70,13 +60,15 @@ export class Transcript {
       },
       evict: (group) => this.evict(group),
       // The latest turn carries the turn's live state (streaming, its footer's actions).
-      keep: (group) => group === this.latestTurn || group.turn?.status === 'running',
+      // Of a long turn's parts, the last: it takes the turn's new entries.
+      keep: (group) =>
+        group.owner ? group.owner.parts.at(-1) === group && this.isLive(group.owner) : this.isLive(group),
     });
     this.actions = new TurnActions(
       this.log,
       {
         view: (entryId) => this.views.get(entryId),
-        group: (turnId) => this.groups.get(turnId),
+        group: (turnId) => this.groups.turn(turnId),
         anyRunning: () => this.store?.runningTurn !== undefined,
       },
       context,
@@ -120,6 +112,8 @@ export class Transcript {
         if (entry && view) {
           view.update(entry);
           this.terminals.track(view);
+        } else if (entry?.kind === 'tool_call' && entry.permission?.status === 'pending') {
+          this.buildPartOf(entry);
         }
       }
       for (const [id, deltas] of changes.appended) {
@@ -152,8 +146,8 @@ export class Transcript {
           el('span', 'notice-title', notice.title),
           notice.description ? el('span', 'notice-description', notice.description) : null,
         );
-        if (this.lastGroup) {
-          appendToTurn(this.lastGroup, item);
+        if (this.groups.last) {
+          appendToTurn(this.groups.last, item);
         } else {
           this.content.append(item);
         }
@@ -200,7 +194,7 @@ export class Transcript {
 
   /** The host could not act on a change card's Keep or Undo: let the user ask again. */
   unlockChanges(): void {
-    for (const group of this.groups.values()) {
+    for (const group of this.groups.turns()) {
       group.changes?.unlock();
     }
   }
@@ -212,17 +206,15 @@ export class Transcript {
     this.lazy.clear();
     this.actions.clear();
     this.store = store;
-    this.lastGroup = undefined;
     this.latestTurn = undefined;
     this.empty.forget();
-    this.chunk = undefined;
     this.content.replaceChildren();
     const entries = store.entries;
     // Only the latest entries are built now; the turns before them are built as they near view.
     const eagerFrom = eagerStart(entries);
     for (const [index, entry] of entries.entries()) {
       if (index < eagerFrom) {
-        this.lazy.defer(this.groupOf(entry), entry.id);
+        this.lazy.defer(this.groups.of(entry), entry.id);
       } else {
         touched.add(this.addEntry(entry));
       }
@@ -244,18 +236,51 @@ export class Transcript {
     if (!ids) {
       return false;
     }
-    for (const id of ids) {
-      const entry = this.store?.entry(id);
-      if (entry) {
-        this.appendView(group, entry);
+    const { own, parts } = cutIds(group, ids);
+    this.appendViews(group, own);
+    // A long turn's parts: its newest built (they take what comes next), the others as they near view.
+    for (const [index, partIds] of parts.entries()) {
+      if (index === parts.length - 1) {
+        this.appendViews(this.newPart(group), partIds);
+      } else {
+        this.lazy.deferPart(addPart(group), partIds);
       }
     }
     if (group.turn) {
       group.footer.show(turnFooter(group.turn, this.context, group === this.latestTurn));
       this.refreshChanges(group);
     }
-    refreshThoughts(group);
+    refreshThoughts(group.owner ?? group);
     return true;
+  }
+
+  /** A question for the user is never left in a part let go far from view: its part is built again. */
+  private buildPartOf(entry: ThreadEntryMessage): void {
+    const group = entry.turnId === undefined ? undefined : this.groups.turn(entry.turnId);
+    const part = group?.parts.find((candidate) => candidate.deferred?.includes(entry.id));
+    if (part) {
+      this.buildDeferred(part);
+    }
+  }
+
+  private appendViews(group: Group, ids: readonly string[]): void {
+    for (const id of ids) {
+      const entry = this.store?.entry(id);
+      if (entry) {
+        this.appendView(group, entry);
+      }
+    }
+  }
+
+  private newPart(owner: Group): Group {
+    const part = addPart(owner);
+    this.lazy.track(part);
+    return part;
+  }
+
+  /** Whether a group carries the turn's live state (streaming, its footer's actions): never evicted. */
+  private isLive(group: Group): boolean {
+    return group === this.latestTurn || group.turn?.status === 'running';
   }
 
   /**
@@ -264,14 +289,19 @@ export class Transcript {
    * the group, stays. Returns its entry ids to build again from the store.
    */
   private evict(group: Group): string[] {
-    // Mapped, not pushed: the list is kept while the turn is away, and a pushed one holds spare room.
-    const ids = group.views.map((view) => view.entryId);
-    for (const view of group.views) {
-      this.views.delete(view.entryId);
-      this.terminals.untrack(view);
+    // An exact list, not pushed to: it is kept while the turn is away, and a pushed one holds spare room.
+    const ids = allEntryIds(group);
+    for (const part of [group, ...group.parts]) {
+      for (const view of part.views) {
+        this.views.delete(view.entryId);
+        this.terminals.untrack(view);
+      }
+      this.actions.forget(part.views.map((view) => view.element));
+      part.views.length = 0;
     }
-    this.actions.forget(group.views.map((view) => view.element));
-    group.views.length = 0;
+    // Its parts go with it: it is built again whole, cut into new ones.
+    group.parts.forEach((part) => this.lazy.forget(part));
+    group.parts.length = 0;
     group.footer.show([]);
     group.element.replaceChildren();
     group.changes = undefined;
@@ -281,12 +311,14 @@ export class Transcript {
   }
 
   private addEntry(entry: ThreadEntryMessage): Group {
-    const group = this.groupOf(entry);
+    const group = this.groups.of(entry);
     // An entry added to a turn that is not built yet: build the turn first, to keep the order.
     if (this.buildDeferred(group) && this.store) {
       this.refreshCheckpoints(this.store);
     }
-    this.appendView(group, entry);
+    const target = entryTarget(group) ?? this.newPart(group);
+    this.buildDeferred(target);
+    this.appendView(target, entry);
     return group;
   }
 
@@ -302,7 +334,7 @@ export class Transcript {
   }
 
   private updateTurn(turn: TurnMessage, latest: boolean): Group {
-    const group = this.groupFor(turn.id);
+    const group = this.groups.forTurn(turn.id);
     group.turn = turn;
     group.element.dataset.status = turn.status;
     if (latest) {
@@ -334,48 +366,8 @@ export class Transcript {
     group.changes?.update(turn.changes, turn.checkpointId !== undefined ? turn.checkpointProblem : undefined);
   }
 
-  /** The group `entry` goes in: its turn's, or for an entry of no turn the history group it continues. */
-  private groupOf(entry: ThreadEntryMessage): Group {
-    if (entry.turnId !== undefined) {
-      return this.groupFor(entry.turnId);
-    }
-    const last = this.lastGroup;
-    if (last && continuesHistory(last, entry)) {
-      return last;
-    }
-    return this.newGroup(undefined, last?.history === true && entry.kind !== 'user');
-  }
-
-  private groupFor(turnId: string): Group {
-    return this.groups.get(turnId) ?? this.newGroup(turnId, false);
-  }
-
-  private newGroup(turnId: string | undefined, continued: boolean): Group {
-    const group = createGroup(turnId, continued);
-    this.lazy.track(group);
-    if (turnId !== undefined) {
-      this.groups.set(turnId, group);
-    }
-    this.appendTurn(group.element);
-    this.lastGroup = group;
-    return group;
-  }
-
-  /**
-   * Turns go into chunks of TURNS_PER_CHUNK: a turn built, evicted or resized then costs the
-   * browser's layout, pre-paint and paint a walk of its chunk's turns and of the chunks, not of
-   * every turn of a long chat (2,000 placeholders as siblings cost a scrolled frame 6–8 ms).
-   */
-  private appendTurn(element: HTMLElement): void {
-    if (!this.chunk || this.chunk.childElementCount >= TURNS_PER_CHUNK) {
-      this.chunk = el('div', 'turn-chunk');
-      this.content.append(this.chunk);
-    }
-    this.chunk.append(element);
-  }
-
   private refreshCheckpoints(store: ChatStore): void {
-    refreshCheckpoints(store.turns, (turnId) => this.groups.get(turnId));
+    refreshCheckpoints(store.turns, (turnId) => this.groups.turn(turnId));
     this.actions.refresh();
   }
 
@@ -385,7 +377,8 @@ export class Transcript {
    */
   private refreshBusy(store: ChatStore): void {
     const running = store.runningTurn;
-    const last = running ? this.groups.get(running.id)?.views.at(-1) : undefined;
+    const group = running ? this.groups.turn(running.id) : undefined;
+    const last = group ? newestView(group) : undefined;
     const streaming = last instanceof MessageView || last instanceof ThoughtView ? last.element : undefined;
     if (streaming !== this.streaming) {
       this.streaming?.removeAttribute('aria-busy');

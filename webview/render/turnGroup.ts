@@ -29,6 +29,10 @@ export interface Group extends CheckpointSlots {
   evictedContentHeight?: number;
   /** Increases in document order (groups are only ever appended): where a placeholder goes back. */
   readonly order: number;
+  /** A long turn's later entries, in parts of their own inside its section (turnParts.ts), in order. */
+  readonly parts: Group[];
+  /** For a part: the turn's group it belongs to. */
+  readonly owner: Group | undefined;
 }
 
 let nextOrder = 0;
@@ -61,20 +65,32 @@ export function createGroup(turnId: string | undefined, continued = false): Grou
     // Not through `dataset`: its wrapper would stay with every turn's section.
     element.setAttribute('data-turn-id', turnId);
   }
+  return groupOn(element, turnId === undefined, nextOrder++, undefined);
+}
+
+/** A group on `element`; a part when `owner` is given. */
+export function groupOn(
+  element: HTMLElement,
+  history: boolean,
+  order: number,
+  owner: Group | undefined,
+): Group {
   // Every field from the start: fields added later would give each group a property array besides.
   return {
     element,
     footer: new OptionalChild('turn-footer', element),
     views: [],
     turn: undefined,
-    history: turnId === undefined,
+    history,
     deferred: undefined,
-    order: nextOrder++,
+    order,
     changes: undefined,
     evictedContentHeight: undefined,
     userMessage: undefined,
     checkpoint: undefined,
     restored: undefined,
+    parts: [],
+    owner,
   };
 }
 
@@ -106,12 +122,20 @@ export function createView(entry: ThreadEntryMessage, context: RenderContext): E
  */
 export function refreshThoughts(group: Group): void {
   const running = group.turn?.status === 'running';
-  const last = group.views.at(-1);
-  for (const view of group.views) {
-    if (view instanceof ThoughtView) {
-      view.setActive(running && view === last);
-    } else if (view instanceof ToolCardView && group.turn) {
-      view.setTurnRunning(running); // entries of no known turn are left as they say
+  const last = newestView(group);
+  for (const part of [group, ...group.parts]) {
+    for (const view of part.views) {
+      if (view instanceof ThoughtView) {
+        view.setActive(running && view === last);
+      } else if (view instanceof ToolCardView && group.turn) {
+        view.setTurnRunning(running); // entries of no known turn are left as they say
+      }
     }
   }
+}
+
+/** The newest entry's view of a group (of its last part when it has parts), if built. */
+export function newestView(group: Group): EntryView | undefined {
+  const last = group.parts.at(-1);
+  return last ? last.views.at(-1) : group.views.at(-1);
 }
