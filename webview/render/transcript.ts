@@ -14,7 +14,7 @@ import { TurnActions } from './turnActions';
 import { TurnSections } from './turnSections';
 import { addPart, allEntryIds, cutIds, entryTarget } from './turnParts';
 import { turnFooter } from './turnFooter';
-import { appendToTurn, createView, newestView, refreshThoughts, type Group } from './turnGroup';
+import { appendToTurn, createView, newestView, NO_PARTS, refreshThoughts, type Group } from './turnGroup';
 import type { EntryView, RenderContext } from './types';
 
 /**
@@ -301,7 +301,7 @@ export class Transcript {
     }
     // Its parts go with it: it is built again whole, cut into new ones.
     group.parts.forEach((part) => this.lazy.forget(part));
-    group.parts.length = 0;
+    group.parts = NO_PARTS;
     group.footer.show([]);
     group.element.replaceChildren();
     group.changes = undefined;

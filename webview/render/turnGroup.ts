@@ -29,13 +29,22 @@ export interface Group extends CheckpointSlots {
   evictedContentHeight?: number;
   /** Increases in document order (groups are only ever appended): where a placeholder goes back. */
   readonly order: number;
-  /** A long turn's later entries, in parts of their own inside its section (turnParts.ts), in order. */
-  readonly parts: Group[];
+  /**
+   * A long turn's later entries, in parts of their own inside its section (turnParts.ts), in order;
+   * NO_PARTS until it has one.
+   */
+  parts: Group[];
   /** For a part: the turn's group it belongs to. */
   readonly owner: Group | undefined;
 }
 
 let nextOrder = 0;
+
+/**
+ * The parts of every group that has none: shared, so a short turn holds no list of its own (frozen:
+ * a part is never added to it).
+ */
+export const NO_PARTS: Group[] = Object.freeze([]) as unknown as Group[];
 
 /**
  * Entries of no turn (a session the agent replayed: thousands of entries when it is long) are grouped
@@ -89,7 +98,7 @@ export function groupOn(
     userMessage: undefined,
     checkpoint: undefined,
     restored: undefined,
-    parts: [],
+    parts: NO_PARTS,
     owner,
   };
 }

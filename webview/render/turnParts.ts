@@ -1,5 +1,5 @@
 import { el } from './dom';
-import { appendToTurn, groupOn, type Group } from './turnGroup';
+import { appendToTurn, groupOn, NO_PARTS, type Group } from './turnGroup';
 
 /**
  * A turn of many entries (an agent's long run of tool calls: hundreds in one turn) is built and evicted
@@ -39,6 +39,9 @@ export function addPart(owner: Group): Group {
   const order = owner.order + (owner.parts.length + 1) / PARTS_PER_ORDER;
   const part = groupOn(element, false, order, owner);
   appendToTurn(owner, element);
+  if (owner.parts === NO_PARTS) {
+    owner.parts = [];
+  }
   owner.parts.push(part);
   return part;
 }
