@@ -2,8 +2,7 @@
 // journal): the long chat's entries with no turn, as a replay gives them. Opened from its snapshot, as the
 // chat view gets it: first paint, the page's main-thread CPU and the elements built, beside the same entries
 // in turns (the long chat's row of the same run).
-/* global window, document */
-import { freshPage, stage, withCpu } from './webviewPage.mjs';
+import { openSnapshotOnce } from './webviewPage.mjs';
 import { median } from './webviewStream.mjs';
 import { longChatSnapshot } from './workloads.mjs';
 
@@ -17,26 +16,8 @@ function replayedSnapshot(turns) {
 }
 
 /** Opens the replayed history of `turns` exchanges on a fresh page. */
-export async function historyOpenOnce(browser, origin, turns) {
-  const { page, problems } = await freshPage(browser, origin);
-  try {
-    const snapshot = replayedSnapshot(turns);
-    await stage(page, snapshot);
-    const opened = await withCpu(() => page.evaluate(() => window.__step(window.__takeStaged())));
-    const open = opened.result;
-    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
-    if (problems.length > 0) {
-      throw new Error(`page problems: ${problems.join(' | ')}`);
-    }
-    return {
-      openMs: open.handle + open.render + open.layout,
-      cpuMs: opened.cpuMs,
-      elements,
-      entries: snapshot.view.chat.thread.entries.length,
-    };
-  } finally {
-    await page.close();
-  }
+export function historyOpenOnce(browser, origin, turns) {
+  return openSnapshotOnce(browser, origin, replayedSnapshot(turns));
 }
 
 /** The row: `history` from historyOpenOnce, `long` from the long chat's runs (the same entries in turns). */

@@ -13,6 +13,7 @@ import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
 import { terminalStreamRows } from './terminalStream.mjs';
 import { historyOpenRows } from './historyOpen.mjs';
+import { longTurnOpenRows } from './longTurnOpen.mjs';
 import { shortTurnRows } from './shortTurns.mjs';
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import {
@@ -246,6 +247,7 @@ async function main() {
       longOpen <= 150 && scrollP95 <= FRAME_MS * 1.2,
     ],
     ...historyOpenRows(web.history, web.long),
+    ...longTurnOpenRows(web.longTurn),
     ...longChatMemoryRows(web.long, LONG_TURNS),
     ...shortTurnRows(web.shortTurns),
     ...streamMemoryRows(web.streamHeap),

@@ -22,6 +22,7 @@ import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import { bareStreamOnce } from './bareStream.mjs';
 import { terminalStreamOnce, terminalStreamRows } from './terminalStream.mjs';
 import { historyOpenOnce, historyOpenRows } from './historyOpen.mjs';
+import { longTurnOpenOnce, longTurnOpenRows } from './longTurnOpen.mjs';
 
 /**
  * The heap of an empty page whose code has run: a 20-turn chat opened, scrolled and switched away
@@ -192,6 +193,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const terminal = [];
     const shortTurns = [];
     const history = [];
+    const longTurn = [];
     // BENCH_ONLY=long: the long chat's figures alone (open, scroll, memory, idle), without the streams;
     // BENCH_ONLY=stream: the streams' alone (no naive re-render, no long chat, no short turns).
     // BENCH_ONLY=turns: the short turns' alone.
@@ -219,12 +221,13 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
       if (!streamOnly && !turnsOnly) {
         long.push(await longChatOnce(browser, origin, longTurns));
         history.push(await historyOpenOnce(browser, origin, longTurns));
+        longTurn.push(await longTurnOpenOnce(browser, origin));
       }
       if (!streamOnly) {
         shortTurns.push(await shortTurnsOnce(browser, origin));
       }
     }
-    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, shortTurns, history };
+    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, shortTurns, history, longTurn };
   } finally {
     await browser.close();
     server.close();
@@ -282,7 +285,7 @@ async function main() {
       `${ms(median(long.map((r) => r.openMs)))}; main-thread CPU ${ms(median(long.map((r) => r.openCpuMs)))}`,
       'goal ≤ 150 ms',
     ],
-    ...historyOpenRows(web.history, long).map(([figure, value, baseline, goal]) => [
+    ...[...historyOpenRows(web.history, long), ...longTurnOpenRows(web.longTurn)].map(([figure, value, baseline, goal]) => [
       figure,
       value,
       `${baseline}; goal ${goal}`,

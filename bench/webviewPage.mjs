@@ -1,6 +1,6 @@
 // The page the webview benchmark drives: the production dist/webview.js served with the extension's HTML and
 // CSP on 127.0.0.1, one frame-timing step, and what the renderer process uses (CPU, RSS, JS heap).
-/* global window, URL */
+/* global window, document, URL */
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -198,6 +198,31 @@ export async function withCpu(work) {
     }
   }
   return { result, cpuMs: after.size > 0 ? cpuMs : undefined, workerCpuMs: after.size > 0 ? workerCpuMs : undefined };
+}
+
+/**
+ * Opens `snapshot` (a host message) on a fresh page, as the chat view gets it: the open's frame (ms), the
+ * page's main-thread CPU for it, the elements it left and the snapshot's entries.
+ */
+export async function openSnapshotOnce(browser, origin, snapshot) {
+  const { page, problems } = await freshPage(browser, origin);
+  try {
+    await stage(page, snapshot);
+    const opened = await withCpu(() => page.evaluate(() => window.__step(window.__takeStaged())));
+    const open = opened.result;
+    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    if (problems.length > 0) {
+      throw new Error(`page problems: ${problems.join(' | ')}`);
+    }
+    return {
+      openMs: open.handle + open.render + open.layout,
+      cpuMs: opened.cpuMs,
+      elements,
+      entries: snapshot.view.chat.thread.entries.length,
+    };
+  } finally {
+    await page.close();
+  }
 }
 
 /** Serves the repository and the chat page (the extension's HTML and CSP) on 127.0.0.1. */
