@@ -6,7 +6,7 @@ import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import { fileChange, message, snapshot, toolCall, turn, turnChanges } from './support/builders';
 import type { ChatPage } from './support/chatPage';
 import { useChatPages } from './support/suite';
-import { walk } from './support/transcriptWalk';
+import { frame, walk } from './support/transcriptWalk';
 
 const OUT = resolve(__dirname, '../../test-results');
 const TURNS = 300;
@@ -55,9 +55,6 @@ function longChat(): { entries: ThreadEntryMessage[]; turns: TurnMessage[] } {
   }
   return { entries, turns };
 }
-
-const frame = (page: Page) =>
-  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(undefined))));
 
 /** Scrolls the log to the top until the first turn is built, then lets building settle. */
 async function scrollToTop(page: Page): Promise<void> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import type { ThreadEntryMessage } from '../../src/protocol';
 import { message, snapshot, toolCall } from './support/builders';
 import { useChatPages } from './support/suite';
+import { builtIds, frame, scrollUntil } from './support/transcriptWalk';
 
 const EXCHANGES = 300;
 /** The exchange in which the agent ran a long stretch of tool calls without a user message. */
@@ -29,15 +29,6 @@ function replayedHistory(): ThreadEntryMessage[] {
   return entries;
 }
 
-const frame = (page: Page) =>
-  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(undefined))));
-
-/** The ids of the entries built now, in document order. */
-const builtIds = (page: Page) =>
-  page
-    .locator('[data-entry-id]')
-    .evaluateAll((list) => list.map((entry) => entry.getAttribute('data-entry-id')));
-
 describe('webview: a long replayed history (entries of no turn)', () => {
   const chat = useChatPages();
 
@@ -53,23 +44,8 @@ describe('webview: a long replayed history (entries of no turn)', () => {
     );
     assert.equal(first.at(-1), `c${EXCHANGES}-1`, 'the latest entry is built');
 
-    const log = page.page.locator('.transcript');
     const seen = new Set(first);
-    for (let i = 0; i < 400 && !seen.has('u1'); i++) {
-      await log.evaluate((element) => (element.scrollTop = Math.max(0, element.scrollTop - 1500)));
-      await frame(page.page);
-      // Read once a frame, and the loop ends on what was read: nothing is built between the two.
-      const ids = await builtIds(page.page);
-      const indexes = ids.map((id) => order.get(id ?? '') ?? -1);
-      assert.deepEqual(
-        indexes,
-        [...indexes].sort((a, b) => a - b),
-        'built entries are in the history order',
-      );
-      for (const id of ids) {
-        seen.add(id);
-      }
-    }
+    await scrollUntil(page.page, -1500, order, seen, (ids) => ids.includes('u1'));
     assert.equal(seen.size, entries.length, 'every entry was built on the way up');
     assert.equal(
       await page.page.locator(`[data-entry-id="a${EXCHANGES}"]`).count(),

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import {
   added,
@@ -15,7 +14,7 @@ import {
   updated,
 } from './support/builders';
 import { useChatPages } from './support/suite';
-import { walk } from './support/transcriptWalk';
+import { builtIds, frame, scrollUntil, walk } from './support/transcriptWalk';
 
 /**
  * Short turns before the long one (enough that it is far from the top) and after it (it is not the
@@ -53,43 +52,6 @@ function chatWithLongTurn(): { entries: ThreadEntryMessage[]; turns: TurnMessage
 
 /** Node.DOCUMENT_POSITION_PRECEDING: the node compared with comes before. */
 const PRECEDING = 2;
-
-const frame = (page: Page) =>
-  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(undefined))));
-
-/** The ids of the entries built now, in document order. */
-const builtIds = (page: Page) =>
-  page
-    .locator('[data-entry-id]')
-    .evaluateAll((list) => list.map((entry) => entry.getAttribute('data-entry-id') ?? ''));
-
-/** Scrolls by `step` px a frame until `done` says so; checks the built entries are in order each frame. */
-async function scrollUntil(
-  page: Page,
-  step: number,
-  order: Map<string, number>,
-  seen: Set<string>,
-  done: (ids: string[], seen: Set<string>) => boolean,
-): Promise<void> {
-  const log = page.locator('.transcript');
-  for (let i = 0; i < 600; i++) {
-    await log.evaluate((element, by) => (element.scrollTop += by), step);
-    await frame(page);
-    // Read once a frame, and the loop ends on what was read: nothing is built between the two.
-    const ids = await builtIds(page);
-    const indexes = ids.map((id) => order.get(id) ?? -1);
-    assert.deepEqual(
-      indexes,
-      [...indexes].sort((a, b) => a - b),
-      'built entries are in the chat order',
-    );
-    ids.forEach((id) => seen.add(id));
-    if (done(ids, seen)) {
-      return;
-    }
-  }
-  assert.fail('scrolled 600 frames without getting there');
-}
 
 describe('webview: a turn of many entries', () => {
   const chat = useChatPages();

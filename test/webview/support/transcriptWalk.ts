@@ -46,3 +46,41 @@ export async function walk(
   }
   throw new Error('the walk did not end');
 }
+
+/** Waits for the page's next animation frame. */
+export const frame = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(undefined))));
+
+/** The ids of the entries built now, in document order. */
+export const builtIds = (page: Page) =>
+  page
+    .locator('[data-entry-id]')
+    .evaluateAll((list) => list.map((entry) => entry.getAttribute('data-entry-id') ?? ''));
+
+/** Scrolls by `step` px a frame until `done` says so; checks the built entries are in order each frame. */
+export async function scrollUntil(
+  page: Page,
+  step: number,
+  order: Map<string, number>,
+  seen: Set<string>,
+  done: (ids: string[], seen: Set<string>) => boolean,
+): Promise<void> {
+  const log = page.locator('.transcript');
+  for (let i = 0; i < 600; i++) {
+    await log.evaluate((element, by) => (element.scrollTop += by), step);
+    await frame(page);
+    // Read once a frame, and the loop ends on what was read: nothing is built between the two.
+    const ids = await builtIds(page);
+    const indexes = ids.map((id) => order.get(id) ?? -1);
+    assert.deepEqual(
+      indexes,
+      [...indexes].sort((a, b) => a - b),
+      'built entries are in the chat order',
+    );
+    ids.forEach((id) => seen.add(id));
+    if (done(ids, seen)) {
+      return;
+    }
+  }
+  assert.fail('scrolled 600 frames without getting there');
+}
