@@ -47,23 +47,6 @@ let nextOrder = 0;
 export const NO_PARTS: Group[] = Object.freeze([]) as unknown as Group[];
 
 /**
- * Entries of no turn (a session the agent replayed: thousands of entries when it is long) are grouped
- * as turns are, so LazyTurns builds and evicts them a group at a time: a group starts at each user
- * message, and a long stretch without one (an agent's hour of tool calls) goes on in a group of its
- * own after this many entries.
- */
-const HISTORY_GROUP_ENTRIES = 30;
-
-/** Whether `entry`, of no turn, goes on in `last` (the transcript's last group) or starts a group. */
-export function continuesHistory(last: Group, entry: ThreadEntryMessage): boolean {
-  if (!last.history) {
-    return false;
-  }
-  const size = last.views.length + (last.deferred?.length ?? 0);
-  return size === 0 || (entry.kind !== 'user' && size < HISTORY_GROUP_ENTRIES);
-}
-
-/**
  * An empty turn section, or a section of replayed history when `turnId` is undefined — `continued`
  * when it goes on from the history group before it, without a turn's separator.
  */

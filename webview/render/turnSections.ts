@@ -1,9 +1,26 @@
 import type { ThreadEntryMessage } from '../../src/protocol';
 import { el } from './dom';
-import { continuesHistory, createGroup, type Group } from './turnGroup';
+import { createGroup, type Group } from './turnGroup';
 
 /** Turns per chunk of the transcript (see appendSection). */
 const TURNS_PER_CHUNK = 32;
+
+/**
+ * Entries of no turn (a session the agent replayed: thousands of entries when it is long) are grouped
+ * as turns are, so LazyTurns builds and evicts them a group at a time: a group starts at each user
+ * message, and a long stretch without one (an agent's hour of tool calls) goes on in a group of its
+ * own after this many entries.
+ */
+const HISTORY_GROUP_ENTRIES = 30;
+
+/** Whether `entry`, of no turn, goes on in `last` (the transcript's last group) or starts a group. */
+function continuesHistory(last: Group, entry: ThreadEntryMessage): boolean {
+  if (!last.history) {
+    return false;
+  }
+  const size = last.views.length + (last.deferred?.length ?? 0);
+  return size === 0 || (entry.kind !== 'user' && size < HISTORY_GROUP_ENTRIES);
+}
 
 /**
  * The transcript's groups in document order: which group an entry or a turn goes in, and new groups
