@@ -20,8 +20,33 @@ export interface RoundTrip {
   readonly domMs: number;
 }
 
-/** Stamps Enter (keydown) and the frame after the answer `answer` is in the DOM; a string: tsx would add helpers to a function's source. */
-const ROUND_TRIP_PROBE = (answer: string): string => `(() => {
+/**
+ * In a page, once: `window.__whenPainted(stamp)` calls `stamp` when the frame that first shows a DOM change
+ * just made has been painted. A change made in an animation-frame callback is painted by that frame; one made
+ * in any other task (a message, a worker's answer) by the next. The page's animation-frame callbacks are
+ * wrapped to tell which: a mutation observer's callback, a microtask queued by the change, runs before the
+ * microtask the wrapper queues after the callback returns. A task posted while a frame is rendered runs once
+ * its paint is done. (Stamping the next animation frame instead, as before, put a change made in a frame's
+ * own callbacks a frame late.)
+ */
+const WHEN_PAINTED = `(() => {
+  if (window.__whenPainted) return;
+  const original = window.requestAnimationFrame.bind(window);
+  let inFrameCallback = false;
+  window.requestAnimationFrame = (callback) => original((time) => {
+    inFrameCallback = true;
+    try { callback(time); } finally { queueMicrotask(() => { inFrameCallback = false; }); }
+  });
+  const afterThisTask = (then) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => then();
+    channel.port2.postMessage(0);
+  };
+  window.__whenPainted = (stamp) => inFrameCallback ? afterThisTask(stamp) : original(() => afterThisTask(stamp));
+})();`;
+
+/** Stamps Enter (keydown) and the paint of the answer `answer` in the DOM; a string: tsx would add helpers to a function's source. */
+const ROUND_TRIP_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
   const state = { enterAt: 0, firstMessageAt: 0, turnStartedAt: 0, answerMessageAt: 0, domAt: 0, paintedAt: 0 };
   window.__roundTrip = state;
   const onMessage = (event) => {
@@ -44,7 +69,7 @@ const ROUND_TRIP_PROBE = (answer: string): string => `(() => {
     if (answers[answers.length - 1]?.textContent?.includes(${JSON.stringify(answer)})) {
       observer.disconnect();
       state.domAt = Date.now();
-      requestAnimationFrame(() => { state.paintedAt = Date.now(); });
+      window.__whenPainted(() => { state.paintedAt = Date.now(); });
     }
   });
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -54,7 +79,7 @@ const ROUND_TRIP_PROBE = (answer: string): string => `(() => {
  * The floor (bench/fixtures/echo-extension, loaded beside ours): Enter in its view's input → the echo
  * painted, stamped as the chat's are; VS Code's webview → extension host → webview trip and a paint.
  */
-const ECHO_PROBE = (answer: string): string => `(() => {
+const ECHO_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
   const state = { enterAt: 0, answerMessageAt: 0, domAt: 0, paintedAt: 0 };
   window.__echoTrip = state;
   const onKey = (event) => {
@@ -67,7 +92,7 @@ const ECHO_PROBE = (answer: string): string => `(() => {
     if (document.querySelector('#echo-log p:last-child')?.textContent !== ${JSON.stringify(answer)}) return;
     observer.disconnect();
     state.domAt = Date.now();
-    requestAnimationFrame(() => { state.paintedAt = Date.now(); });
+    window.__whenPainted(() => { state.paintedAt = Date.now(); });
   });
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
