@@ -90,8 +90,9 @@ export class ChatApp {
         bridge.queue = messages;
       },
       onSent: () => {
-        this.transcript.scrollToEnd();
         this.scheduler.request(); // the message shows pending at once
+        // After the render's frame callback (requested first), which shows the message and follows it.
+        this.transcript.scrollToEndSoon();
       },
       report: (message, severity) => this.alerts.show(message, severity),
       setAttachments: (attachments) => {

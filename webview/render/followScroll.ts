@@ -54,6 +54,17 @@ export class FollowScroll {
   }
 
   /**
+   * Follows again from the next frame on, measuring nothing now (Send): that frame adds the sent message,
+   * and is laid out once, at the bottom. Measuring in the keydown lays out the whole page before the
+   * message leaves.
+   */
+  scrollToEndSoon(): void {
+    this.stick = true;
+    this.showFollowing();
+    this.followSoon();
+  }
+
+  /**
    * Offers "Jump to latest" while the user reads above, and says so to the styles
    * (`.reading-above`: a streaming answer's newest blocks, off screen then, skip their layout).
    */

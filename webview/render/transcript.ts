@@ -94,6 +94,11 @@ export class Transcript {
     this.follow.scrollToEnd();
   }
 
+  /** Follows the stream again from the next frame on, laying nothing out now (the user sent a message). */
+  scrollToEndSoon(): void {
+    this.follow.scrollToEndSoon();
+  }
+
   /** Applies one render's worth of changes. */
   apply(changes: StoreChanges, store: ChatStore, emptyInfo: EmptyStateInfo): void {
     const touched = new Set<Group>();

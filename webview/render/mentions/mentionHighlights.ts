@@ -49,6 +49,10 @@ export class MentionHighlights {
     // A trailing newline needs a character after it to take up its line, as in the textarea.
     parts.push(`${value.slice(at)}\u200b`);
     this.element.replaceChildren(...parts);
-    this.element.scrollTop = this.input.scrollTop;
+    // An empty box and its mirror show from their top once laid out; reading the box's scroll now would
+    // lay the whole page out in Send's keydown, before the message leaves.
+    if (value !== '') {
+      this.element.scrollTop = this.input.scrollTop;
+    }
   }
 }
