@@ -89,11 +89,6 @@ export class Transcript {
     window.addEventListener(MARKDOWN_EVENTS.settled, () => this.follow.followSoon());
   }
 
-  /** Follows the stream again (the user sent a message or asked to jump). */
-  scrollToEnd(): void {
-    this.follow.scrollToEnd();
-  }
-
   /** Follows the stream again from the next frame on, laying nothing out now (the user sent a message). */
   scrollToEndSoon(): void {
     this.follow.scrollToEndSoon();
