@@ -122,22 +122,34 @@ describe('webview: a streaming answer read from above', () => {
     );
   });
 
-  it('Jump to latest hides the text beneath it, in Dark Modern too (its secondary button background is transparent)', async () => {
+  it('Jump to latest hides the text beneath it, in Dark Modern (a transparent secondary button) and in a theme setting none', async () => {
     const page = await openStreaming();
     await page.page.locator('.transcript').hover();
     await page.page.mouse.wheel(0, -100_000);
     await page.page.waitForFunction(() => !(document.querySelector('.jump-latest') as HTMLElement).hidden);
-    const painted = await page.page.evaluate(() => {
-      const jump = document.querySelector('.jump-latest') as HTMLElement;
-      const box = jump.getBoundingClientRect();
-      const beneath = document
-        .elementsFromPoint(box.left + box.width / 2, box.top + box.height / 2)
-        .some((element) => element.closest('.entry-agent') !== null);
-      return { beneath, background: getComputedStyle(jump).backgroundColor };
-    });
-    assert.equal(painted.beneath, true, 'the answer’s text lies under the button');
-    const alpha = /rgba\([^)]*,\s*([\d.]+)\)/.exec(painted.background)?.[1];
-    assert.equal(alpha ?? '1', '1', `the button is painted opaque (${painted.background})`);
+    const painted = (withoutSecondary: boolean) =>
+      page.page.evaluate((unset) => {
+        if (unset) {
+          // `initial` makes the variable unset, as a theme without the colour (High Contrast Dark) leaves it.
+          document.documentElement.style.setProperty('--vscode-button-secondaryBackground', 'initial');
+        }
+        const jump = document.querySelector('.jump-latest') as HTMLElement;
+        const box = jump.getBoundingClientRect();
+        const beneath = document
+          .elementsFromPoint(box.left + box.width / 2, box.top + box.height / 2)
+          .some((element) => element.closest('.entry-agent') !== null);
+        return { beneath, background: getComputedStyle(jump).backgroundColor };
+      }, withoutSecondary);
+    for (const withoutSecondary of [false, true]) {
+      const shown = await painted(withoutSecondary);
+      assert.equal(shown.beneath, true, 'the answer’s text lies under the button');
+      const alpha = /rgba\([^)]*,\s*([\d.]+)\)/.exec(shown.background)?.[1];
+      assert.equal(
+        alpha ?? '1',
+        '1',
+        `the button is painted opaque (${shown.background}; the theme's colour ${withoutSecondary ? 'unset' : 'transparent'})`,
+      );
+    }
   });
 
   it('a turn that ends while the reader reads above leaves its answer like any other', async () => {
