@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import { chatHtml, randomNonce } from './chatHtml';
 import type { ViewSink } from '../chat/viewSink';
-import type { HostMessage, HostPost } from '../protocol';
-import { TickBatch } from '../core/util/tickBatch';
+import type { HostMessage } from '../protocol';
+import { ViewPosts } from '../chat/viewPosts';
 
 /** How a webview joins the chat. */
 export interface ChatWebviewOptions {
@@ -44,9 +44,10 @@ export function connectChatWebview(
     markdownWorkerUri: asset(dist, 'markdownWorker.js'),
     nonce: randomNonce(),
   });
-  const posts = new TickBatch<HostMessage>((batch) => {
-    const post: HostPost = batch.length === 1 ? batch[0]! : batch;
-    webview.postMessage(post).then(undefined, (error: unknown) => log.warn(`postMessage failed: ${String(error)}`));
+  const posts = new ViewPosts((post) => {
+    webview
+      .postMessage(post)
+      .then(undefined, (error: unknown) => log.warn(`postMessage failed: ${String(error)}`));
   });
   const sink: ViewSink = {
     post: (message) => {
@@ -55,9 +56,10 @@ export function connectChatWebview(
     },
   };
   const attachment = controller.attachView(sink, options.own);
-  const received = webview.onDidReceiveMessage(
-    (message: unknown) => void controller.handleMessage(message, sink),
-  );
+  const received = webview.onDidReceiveMessage((message: unknown) => {
+    posts.received(message);
+    void controller.handleMessage(message, sink);
+  });
   const connection = vscode.Disposable.from(attachment, received, posts);
   return { sink, dispose: () => connection.dispose() };
 }

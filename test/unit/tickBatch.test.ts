@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { TickBatch } from '../../src/core/util/tickBatch';
+import { ManualClock } from '../support/manualClock';
 
 describe('TickBatch: what is posted in one turn of the event loop goes as one batch', () => {
   const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -48,5 +49,83 @@ describe('TickBatch: what is posted in one turn of the event loop goes as one ba
     batch.post('after');
     await nextTurn();
     assert.deepEqual(sent, []);
+  });
+
+  describe('hold: what is posted waits for a post that ends the wait, or for its time', () => {
+    const held = (): { sent: (readonly string[])[]; batch: TickBatch<string>; clock: ManualClock } => {
+      const sent: (readonly string[])[] = [];
+      const clock = new ManualClock();
+      const batch = new TickBatch<string>((items) => sent.push(items), undefined, clock);
+      return { sent, batch, clock };
+    };
+    const isAnswer = (item: string): boolean => item.startsWith('answer');
+
+    it('keeps the posts of later turns of the loop until the one that ends it, then sends them together', async () => {
+      const { sent, batch, clock } = held();
+      batch.post('pending before the hold');
+      batch.hold(50, isAnswer);
+      batch.post('chats');
+      await nextTurn();
+      batch.post('turn started');
+      await nextTurn();
+      assert.deepEqual(sent, [], 'held, even the post pending when the hold began');
+      batch.post('answer');
+      batch.post('turn ended');
+      assert.deepEqual(sent, [], 'the wait ends at the end of the turn of the loop, not in it');
+      await nextTurn();
+      assert.deepEqual(sent, [['pending before the hold', 'chats', 'turn started', 'answer', 'turn ended']]);
+      assert.equal(clock.pending, 0, 'the hold’s timer went with it');
+      batch.post('next chunk');
+      await nextTurn();
+      assert.deepEqual(sent.at(-1), ['next chunk'], 'after the wait, each turn of the loop goes as before');
+    });
+
+    it('sends what it kept when its time is up, not a moment before', async () => {
+      const { sent, batch, clock } = held();
+      batch.hold(50, isAnswer);
+      batch.post('turn started');
+      clock.advance(49);
+      await nextTurn();
+      assert.deepEqual(sent, []);
+      clock.advance(1);
+      assert.deepEqual(sent, [], 'still at the end of a turn of the loop');
+      await nextTurn();
+      assert.deepEqual(sent, [['turn started']]);
+    });
+
+    it('a hold with nothing posted sends nothing when its time is up', async () => {
+      const { sent, batch, clock } = held();
+      batch.hold(50, isAnswer);
+      clock.advance(50);
+      await nextTurn();
+      assert.deepEqual(sent, []);
+    });
+
+    it('a later hold replaces the earlier: its time counts from the later one', async () => {
+      const { sent, batch, clock } = held();
+      batch.hold(50, isAnswer);
+      batch.post('first send’s turn');
+      clock.advance(30);
+      batch.hold(50, isAnswer);
+      clock.advance(20);
+      await nextTurn();
+      assert.deepEqual(sent, [], 'the first hold’s timer no longer ends the wait');
+      assert.equal(clock.pending, 1);
+      clock.advance(30);
+      await nextTurn();
+      assert.deepEqual(sent, [['first send’s turn']]);
+    });
+
+    it('disposed while holding: its timer stops and nothing is sent', async () => {
+      const { sent, batch, clock } = held();
+      batch.hold(50, isAnswer);
+      batch.post('turn started');
+      batch.dispose();
+      assert.equal(clock.pending, 0);
+      batch.hold(50, isAnswer);
+      assert.equal(clock.pending, 0, 'a disposed batch holds nothing');
+      await nextTurn();
+      assert.deepEqual(sent, []);
+    });
   });
 });
