@@ -24,7 +24,10 @@ export class ViewPosts implements Disposable {
 
   constructor(send: (post: HostPost) => void, clock: Clock = systemClock) {
     this.batch = new TickBatch<HostMessage>(
-      (batch) => send(batch.length === 1 ? batch[0]! : batch),
+      (batch) => {
+        const latest = withLatestChatList(batch);
+        send(latest.length === 1 ? latest[0]! : latest);
+      },
       undefined,
       clock,
     );
@@ -44,6 +47,15 @@ export class ViewPosts implements Disposable {
   dispose(): void {
     this.batch.dispose();
   }
+}
+
+/**
+ * A batch without the chat lists a later one in it replaces: each is the whole list, and a Send's turn posts
+ * three (its title, running, done) — with fifty chats, tens of kilobytes the page would parse for nothing.
+ */
+function withLatestChatList(batch: readonly HostMessage[]): readonly HostMessage[] {
+  const last = batch.findLastIndex((message) => message.type === 'chats');
+  return batch.filter((message, index) => message.type !== 'chats' || index === last);
 }
 
 /** Whether a message from the page sends a prompt (it is parsed by the controller, after). */

@@ -42,9 +42,10 @@ describe('ViewPosts: after a Send, what the host says waits for the turn’s end
   }
 
   it('a short answer goes in one post with the chat list, the turn’s start and its end', async () => {
-    const { posts, send, events } = await batchedChat();
+    const { posts, posted, send, events } = await batchedChat();
     for (const n of [1, 2, 3]) {
       const from = posts.length;
+      const postedFrom = posted.length;
       await send(`ping ${n}`);
       await until(() => posts.slice(from).some((post) => events(post).some((e) => e.type === 'turn_ended')));
       const trip = posts.slice(from);
@@ -54,10 +55,11 @@ describe('ViewPosts: after a Send, what the host says waits for the turn’s end
         kinds.filter((kind) => kind !== 'state_updated'),
         ['turn_started', 'entry_added', 'entry_added', 'text_appended', 'turn_ended'],
       );
-      assert.ok(
-        trip[0]!.some((message) => message.type === 'chats'),
-        'the chat list went with it',
-      );
+      const lists = trip[0]!.filter((message) => message.type === 'chats');
+      assert.equal(lists.length, 1, 'the chat list went with it, once: the latest');
+      const controllerLists = posted.slice(postedFrom).filter((message) => message.type === 'chats');
+      assert.ok(controllerLists.length >= 2, `the controller posted ${controllerLists.length}`);
+      assert.deepEqual(lists[0], controllerLists.at(-1), 'the latest of the lists the controller posted');
     }
   });
 
