@@ -119,4 +119,35 @@ describe('webview: queued messages', () => {
     assert.equal(await page.page.locator('.queued-text').inputValue(), 'queued one', 'back in the queue');
     assert.match(await page.page.locator('.queue-note').innerText(), /wait for you/);
   });
+
+  it('a turn that ends with nothing queued leaves the view’s saved state alone (no write, no message to VS Code)', async () => {
+    const page = await chat.openShowing(snapshot());
+    await page.page.evaluate(() => {
+      const counted = window as unknown as { __stateWrites: number };
+      counted.__stateWrites = 0;
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (key: string, value: string) {
+        if (key === 'vscode-webview-state') {
+          counted.__stateWrites++;
+        }
+        setItem.call(this, key, value);
+      };
+    });
+    const writes = () =>
+      page.page.evaluate(() => (window as unknown as { __stateWrites: number }).__stateWrites);
+    for (const n of [1, 2, 3]) {
+      await page.send(`ping ${n}`);
+      const sent = await writes();
+      await page.host(
+        events(started(turn(`t${n}`)), added(message('user', `u${n}`, `ping ${n}`, { turnId: `t${n}` }))),
+      );
+      await page.host(events(ended(turn(`t${n}`, { status: 'completed', stopReason: 'end_turn' }))));
+      assert.equal(
+        await writes(),
+        sent,
+        `turn ${n}: its end wrote the state ${(await writes()) - sent} times`,
+      );
+    }
+    assert.equal((await page.postedOf('send')).length, 3);
+  });
 });

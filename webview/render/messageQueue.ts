@@ -53,10 +53,15 @@ export class MessageQueue {
     this.render();
   }
 
-  /** Takes the first message off the queue (to send it). */
+  /**
+   * Takes the first message off the queue (to send it). An empty queue is left as it is: every turn's
+   * end asks, and a change saves the queue in the view's state (in VS Code, a message to the window).
+   */
   shift(): QueuedMessage | undefined {
     const first = this.items.shift();
-    this.render();
+    if (first) {
+      this.render();
+    }
     return first;
   }
 
@@ -64,7 +69,9 @@ export class MessageQueue {
   take(id: number): QueuedMessage | undefined {
     const index = this.items.findIndex((item) => item.id === id);
     const [taken] = index >= 0 ? this.items.splice(index, 1) : [];
-    this.render();
+    if (taken) {
+      this.render();
+    }
     return taken;
   }
 
