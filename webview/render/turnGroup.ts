@@ -81,6 +81,7 @@ export function groupOn(
     userMessage: undefined,
     checkpoint: undefined,
     restored: undefined,
+    restoredAway: false,
     parts: NO_PARTS,
     owner,
   };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ended, events, message, snapshot, started, turn, turnUpdated } from '../support/builders';
+import { added, ended, events, message, snapshot, started, turn, turnUpdated } from '../support/builders';
 import { finishedTurn, T0 } from '../support/changeCard';
 import { useChatPages } from '../support/suite';
 
@@ -155,6 +155,36 @@ describe('webview: Restore checkpoint and the restored mark', () => {
         .evaluateAll((turns) => turns.map((t) => (t as HTMLElement).dataset.turnId)),
       ['t1', 't2', 't3', 't4'],
     );
+    page.assertClean();
+  });
+
+  it('a turn’s start and end touch no other turn’s restored mark (a long chat walks every turn each time)', async () => {
+    const page = await chat.open();
+    const turns = Array.from({ length: 50 }, (_, i) =>
+      finishedTurn({ id: `t${i + 1}`, startedAt: T0 + i * 10_000, checkpointId: `cp-${i + 1}` }),
+    );
+    await page.host(
+      snapshot({
+        entries: turns.map((t, i) => message('user', `u${i + 1}`, `message ${i + 1}`, { turnId: t.id })),
+        turns,
+      }),
+    );
+    await page.page.evaluate(() => {
+      const counted = window as unknown as { __marks: number };
+      counted.__marks = 0;
+      const toggle = DOMTokenList.prototype.toggle;
+      DOMTokenList.prototype.toggle = function (token: string, force?: boolean) {
+        if (token === 'restored-away') {
+          counted.__marks++;
+        }
+        return toggle.call(this, token, force);
+      };
+    });
+    const next = turn('t51', { checkpointId: 'cp-51', startedAt: T0 + 600_000 });
+    await page.host(events(started(next), added(message('user', 'u51', 'one more', { turnId: 't51' }))));
+    await page.host(events(ended({ ...next, status: 'completed', stopReason: 'end_turn' })));
+    assert.equal(await page.page.evaluate(() => (window as unknown as { __marks: number }).__marks), 0);
+    assert.equal(await page.page.locator('.turn.restored-away').count(), 0);
     page.assertClean();
   });
 });

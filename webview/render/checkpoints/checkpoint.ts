@@ -11,7 +11,9 @@ export function restoreCheckpointButton(
   disabled: boolean,
   post: (message: ViewMessage) => boolean,
 ): HTMLButtonElement {
-  const action = iconButton('discard', 'Restore checkpoint', () => post({ type: 'restore_checkpoint', turnId }));
+  const action = iconButton('discard', 'Restore checkpoint', () =>
+    post({ type: 'restore_checkpoint', turnId }),
+  );
   action.classList.add('restore-checkpoint');
   setRestoreDisabled(action, disabled);
   return action;
@@ -70,6 +72,8 @@ export interface CheckpointSlots {
   checkpoint?: { readonly element: HTMLElement; readonly key: string };
   /** The "Workspace restored" divider above the turn, with the time it shows. */
   restored?: { readonly element: HTMLElement; readonly at: number };
+  /** Whether the section is marked `restored-away` (a restore undid the turn). */
+  restoredAway: boolean;
 }
 
 /**
@@ -89,7 +93,12 @@ export function refreshCheckpoints(
       continue;
     }
     latestRestore = Math.max(latestRestore, turn.restoredAt ?? -Infinity);
-    slots.element.classList.toggle('restored-away', turn.startedAt <= latestRestore);
+    const away = turn.startedAt <= latestRestore;
+    // Every turn is walked at each turn's start and end: the DOM only where the mark changes.
+    if (slots.restoredAway !== away) {
+      slots.restoredAway = away;
+      slots.element.classList.toggle('restored-away', away);
+    }
     refreshRestoredMark(slots, turn.restoredAt);
     refreshProblem(slots, turn);
   }
