@@ -2,14 +2,15 @@
 // `npm run bench` makes the production one). code-server + headless Chromium as the e2e tests run them;
 // the demo agent's `timed` scenario writes chunks that each carry their write time (Date.now()); a probe
 // in the chat webview records, per chunk, when a host message carrying it arrives (`message` event),
-// when its text is inserted into the DOM (MutationObserver) and the next animation frame after that
-// (painted). Agent, code-server and Chromium share this machine's clock. Prints JSON on its last line.
+// when its text is inserted into the DOM (MutationObserver) and the end of the frame that paints it
+// (painted: bench/whenPainted.ts). Agent, code-server and Chromium share this machine's clock. Prints JSON on its last line.
 //
 //   BENCH_LATENCY_CHUNKS (default 1000)  BENCH_LATENCY_RATES (default "100,burst")
 import { loadavg } from 'node:os';
 import type { Frame } from 'playwright-core';
 import { openChat, sendPrompt, waitForTurnStatus } from '../test/e2e/support/chat';
 import { startWorkbench } from '../test/e2e/support/workbench';
+import { WHEN_PAINTED } from './whenPainted';
 
 const CHUNKS = Number(process.env.BENCH_LATENCY_CHUNKS ?? 1000);
 const RATES = (process.env.BENCH_LATENCY_RATES ?? '100,burst').split(',').map((rate) => rate.trim());
@@ -27,7 +28,7 @@ interface ProbeRecord {
  * source that do not exist in the page. `message` listeners run in the order they were added, so this
  * one runs after the app's handler, which only queues its render for the next animation frame.
  */
-const PROBE = `(() => {
+const PROBE = `${WHEN_PAINTED}(() => {
   const pattern = /c(\\d+)t(\\d+)/g;
   const probe = { sent: {}, received: {}, inDom: {}, painted: {}, seen: 0 };
   window.__latencyProbe = probe;
@@ -59,7 +60,7 @@ const PROBE = `(() => {
     }
     probe.seen += fresh.length;
     if (fresh.length > 0) {
-      requestAnimationFrame(() => {
+      window.__whenPainted(() => {
         const painted = Date.now();
         for (const id of fresh) {
           probe.painted[id] = painted;

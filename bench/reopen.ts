@@ -5,8 +5,9 @@
 //    the chat list) in the sidebar; the view hidden (a click on its activity-bar item) and shown again
 //    (the same click). From the click (its `pointerdown`, stamped in the workbench page) to the last turn
 //    painted: with the page kept while hidden (`acpAgents.chat.keepViewWhenHidden`, VS Code's
-//    `retainContextWhenHidden`), the first frame after the view's iframe shows; without it, the frame after
-//    the new page's DOM holds the last turn (a probe in every frame, installed before the page's script).
+//    `retainContextWhenHidden`), the frame that paints the view's iframe shown; without it, the frame that
+//    paints the new page's DOM holding the last turn (a probe in every frame, installed before the page's
+//    script; the paint stamped as bench/whenPainted.ts does).
 //    Both designs, each in its own code-server; beside them what Chromium's renderers hold with the view
 //    hidden (RSS) and the kept page's JS heap.
 //  - Round trip: a short prompt (`ping N`, the demo agent's echo) from Enter in the composer to the answer
@@ -32,6 +33,7 @@ import {
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
 import { bareRoundTrips, hostRoundTrips, roundTrips, type FloorTrip, type RoundTrip } from './roundTrip';
 import { roundTripCpu, type TripCpu } from './roundTripCpu';
+import { WHEN_PAINTED } from './whenPainted';
 import { formatRow, reopenRows } from './rows.mjs';
 // The workbench page's renderer holds the chat's page too: code-server serves webviews from its own site.
 import { heapMb, rendererRssMb } from './webviewPage.mjs';
@@ -73,11 +75,11 @@ function writeLongChat(dir: string): void {
 /**
  * In every frame, before its scripts (playwright init script; a string: tsx would add helpers to a
  * function's source). In the workbench: the click's time and the first frame the chat's iframe is visible.
- * In a chat webview: when its DOM first holds the last turn, and the frame after (painted). VS Code writes a
+ * In a chat webview: when its DOM first holds the last turn, and when the frame that shows it is painted. VS Code writes a
  * webview's page with document.open() into a frame that keeps its window and document, but erases its
  * listeners and observers: they are set again right after document.open().
  */
-const PROBE = (lastTurn: string): string => `(() => {
+const PROBE = (lastTurn: string): string => `${WHEN_PAINTED}(() => {
   const probe = { clickAt: 0, visibleAt: 0, visiblePaintedAt: 0, messageAt: 0, domAt: 0, paintedAt: 0 };
   window.__reopenProbe = probe;
   if (window.top === window) {
@@ -91,7 +93,7 @@ const PROBE = (lastTurn: string): string => `(() => {
         });
         if (!shown) { requestAnimationFrame(watch); return; }
         probe.visibleAt = Date.now();
-        requestAnimationFrame(() => { probe.visiblePaintedAt = Date.now(); });
+        window.__whenPainted(() => { probe.visiblePaintedAt = Date.now(); });
       };
       requestAnimationFrame(watch);
     }, true);
@@ -106,7 +108,7 @@ const PROBE = (lastTurn: string): string => `(() => {
       if (!document.querySelector(${JSON.stringify(lastTurn)})) return;
       observer.disconnect();
       probe.domAt = Date.now();
-      requestAnimationFrame(() => { probe.paintedAt = Date.now(); });
+      window.__whenPainted(() => { probe.paintedAt = Date.now(); });
     });
     observer.observe(document, { subtree: true, childList: true });
   };
