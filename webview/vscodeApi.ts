@@ -55,6 +55,12 @@ interface PersistedState {
  */
 export class HostBridge {
   private readonly api: VsCodeApi;
+  /**
+   * The state as last written, serialised: a write of the same state is not made again. In VS Code each
+   * `setState` is a message to the window (which shares its main thread with the page) carrying the whole
+   * state, drafts of fifty chats included.
+   */
+  private written: string | undefined;
 
   constructor() {
     // Outside a webview (a plain browser while developing) messages go nowhere.
@@ -84,14 +90,14 @@ export class HostBridge {
   set draft(draft: string) {
     const state = this.state();
     if (state.chatId === undefined) {
-      this.api.setState({ ...state, draft } satisfies PersistedState);
+      this.write({ ...state, draft });
       return;
     }
     const others = Object.entries(state.drafts ?? {}).filter(([chatId]) => chatId !== state.chatId);
     const drafts = Object.fromEntries(
       [...others, ...(draft ? [[state.chatId, draft]] : [])].slice(-MAX_DRAFTS),
     );
-    this.api.setState({ ...state, drafts } satisfies PersistedState);
+    this.write({ ...state, drafts });
   }
 
   /** The queued messages of a view that was hidden while they waited. */
@@ -101,7 +107,7 @@ export class HostBridge {
 
   set queue(queue: readonly PersistedQueuedMessage[]) {
     const kept = queue.map(({ text, attachments }) => ({ text, attachments: [...attachments] }));
-    this.api.setState({ ...this.state(), queue: kept } satisfies PersistedState);
+    this.write({ ...this.state(), queue: kept });
   }
 
   /** The chat the view showed last (also before a reload). */
@@ -111,8 +117,14 @@ export class HostBridge {
 
   /** Remembers the chat the view shows, for the tab to come back with it after a reload. */
   set shownChatId(chatId: string) {
-    if (this.state().chatId !== chatId) {
-      this.api.setState({ ...this.state(), chatId } satisfies PersistedState);
+    this.write({ ...this.state(), chatId });
+  }
+
+  private write(state: PersistedState): void {
+    const serialised = JSON.stringify(state);
+    if (serialised !== this.written) {
+      this.written = serialised;
+      this.api.setState(state);
     }
   }
 

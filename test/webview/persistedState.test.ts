@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { snapshot, turn } from './support/builders';
+import { added, ended, events, message, snapshot, started, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 import type { ChatPage } from './support/chatPage';
 
@@ -65,5 +65,53 @@ describe('webview: drafts kept per chat', () => {
     assert.equal(await input.inputValue(), 'typed in chat A');
     await page.host(chatSnapshot('chat-b'));
     assert.equal(await input.inputValue(), 'typed in chat B');
+  });
+});
+
+describe('webview: the saved state written only when it changes', () => {
+  const chat = useChatPages();
+
+  /** Counts the stub's state writes that repeat the state already saved (in VS Code: a message each). */
+  async function countRepeatedWrites(
+    page: ChatPage,
+  ): Promise<() => Promise<{ writes: number; repeats: number }>> {
+    await page.page.evaluate(() => {
+      const counted = window as unknown as { __writes: { writes: number; repeats: number } };
+      counted.__writes = { writes: 0, repeats: 0 };
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (key: string, value: string) {
+        if (key === 'vscode-webview-state') {
+          counted.__writes.writes++;
+          counted.__writes.repeats += this.getItem(key) === value ? 1 : 0;
+        }
+        setItem.call(this, key, value);
+      };
+    });
+    return () =>
+      page.page.evaluate(
+        () => (window as unknown as { __writes: { writes: number; repeats: number } }).__writes,
+      );
+  }
+
+  it('types, sends three turns, queues one, switches chats: no write repeats the saved state', async () => {
+    const page = await chat.openShowing(snapshot());
+    const counts = await countRepeatedWrites(page);
+    const input = page.page.locator('.composer-input');
+    for (const n of [1, 2, 3]) {
+      await input.fill(`ping ${n}`);
+      await input.fill(`ping ${n}`); // the same text again (select all, paste the same)
+      await input.press('Enter');
+      await page.host(
+        events(started(turn(`t${n}`)), added(message('user', `u${n}`, `ping ${n}`, { turnId: `t${n}` }))),
+      );
+      if (n === 3) {
+        await page.send('queued while running');
+      }
+      await page.host(events(ended(turn(`t${n}`, { status: 'completed', stopReason: 'end_turn' }))));
+    }
+    await page.host(snapshot());
+    const { writes, repeats } = await counts();
+    assert.ok(writes >= 6, `the flow saved its drafts and queue (${writes} writes)`);
+    assert.equal(repeats, 0, `${repeats} of ${writes} writes repeated the saved state`);
   });
 });
