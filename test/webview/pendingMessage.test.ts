@@ -1,12 +1,39 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { added, events, message, snapshot, started, status, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
 const FATAL =
   'Error: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
+
+/**
+ * The pending status as it is `ms` after the message was sent: its animations (the status's delayed showing
+ * and its spinner's) paused and set to that time, as an injected clock would.
+ */
+function pendingStateAt(page: Page, ms: number): Promise<{ visibility: string; spinnerDelay: unknown }> {
+  return page.evaluate((at) => {
+    const state = document.querySelector('.pending-state');
+    if (!state) {
+      throw new Error('no pending state');
+    }
+    const spinner = state.querySelector('.codicon-modifier-spin');
+    const shown = state
+      .getAnimations()
+      .find((a) => (a as CSSAnimation).animationName === 'pending-state-shown');
+    if (!shown) {
+      throw new Error('the status is not delayed');
+    }
+    shown.pause();
+    shown.currentTime = at;
+    return {
+      visibility: getComputedStyle(state).visibility,
+      spinnerDelay: spinner?.getAnimations()[0]?.effect?.getTiming().delay,
+    };
+  }, ms);
+}
 
 describe('webview: a message waiting for its agent (pending, then a card and back in the composer)', () => {
   const chat = useChatPages();
@@ -20,6 +47,9 @@ describe('webview: a message waiting for its agent (pending, then a card and bac
     const pending = page.page.locator('.transcript article.entry-user.pending');
     await pending.waitFor();
     assert.equal(await pending.locator('.user-bubble').innerText(), 'Fix the failing test');
+    // What it waits for is said once the wait lasts 400 ms: a send taken up sooner shows no status.
+    assert.deepEqual(await pendingStateAt(page.page, 399), { visibility: 'hidden', spinnerDelay: 400 });
+    assert.deepEqual(await pendingStateAt(page.page, 400), { visibility: 'visible', spinnerDelay: 400 });
     assert.match(await pending.locator('.pending-state').innerText(), /Waiting for Claude Code to start…/);
     assert.equal(await input.inputValue(), '');
     // The first message stands alone: the empty chat's tips go while it waits.
