@@ -56,11 +56,11 @@ interface PersistedState {
 export class HostBridge {
   private readonly api: VsCodeApi;
   /**
-   * The state as last written, serialised: a write of the same state is not made again. In VS Code each
-   * `setState` is a message to the window (which shares its main thread with the page) carrying the whole
-   * state, drafts of fifty chats included.
+   * The state as last written (at first, as read back), serialised: a write of the same state is not made
+   * again. In VS Code each `setState` is a message to the window (which shares its main thread with the
+   * page) carrying the whole state, drafts of fifty chats included.
    */
-  private written: string | undefined;
+  private written: string;
 
   constructor() {
     // Outside a webview (a plain browser while developing) messages go nowhere.
@@ -68,6 +68,7 @@ export class HostBridge {
       typeof acquireVsCodeApi === 'function'
         ? acquireVsCodeApi()
         : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+    this.written = JSON.stringify(this.state());
   }
 
   /** Posts a message; returns false (and warns) when it is not a valid ViewMessage. */

@@ -71,31 +71,41 @@ describe('webview: drafts kept per chat', () => {
 describe('webview: the saved state written only when it changes', () => {
   const chat = useChatPages();
 
-  /** Counts the stub's state writes that repeat the state already saved (in VS Code: a message each). */
+  /**
+   * Counts the stub's state writes that repeat the state already saved (in VS Code: a message each), from the
+   * next load of the page on and across reloads (the counts are kept beside the state).
+   */
   async function countRepeatedWrites(
     page: ChatPage,
   ): Promise<() => Promise<{ writes: number; repeats: number }>> {
-    await page.page.evaluate(() => {
-      const counted = window as unknown as { __writes: { writes: number; repeats: number } };
-      counted.__writes = { writes: 0, repeats: 0 };
+    await page.page.addInitScript(() => {
       const setItem = Storage.prototype.setItem;
       Storage.prototype.setItem = function (key: string, value: string) {
         if (key === 'vscode-webview-state') {
-          counted.__writes.writes++;
-          counted.__writes.repeats += this.getItem(key) === value ? 1 : 0;
+          const counts = JSON.parse(this.getItem('test-state-writes') ?? '{"writes":0,"repeats":0}');
+          counts.writes++;
+          counts.repeats += this.getItem(key) === value ? 1 : 0;
+          setItem.call(this, 'test-state-writes', JSON.stringify(counts));
         }
         setItem.call(this, key, value);
       };
     });
+    await page.page.reload();
+    await page.waitForReady();
     return () =>
       page.page.evaluate(
-        () => (window as unknown as { __writes: { writes: number; repeats: number } }).__writes,
+        () =>
+          JSON.parse(sessionStorage.getItem('test-state-writes') ?? '{"writes":0,"repeats":0}') as {
+            writes: number;
+            repeats: number;
+          },
       );
   }
 
-  it('types, sends three turns, queues one, switches chats: no write repeats the saved state', async () => {
+  it('types, sends three turns, queues one, gets a snapshot again, reloads: no write repeats the saved state', async () => {
     const page = await chat.openShowing(snapshot());
     const counts = await countRepeatedWrites(page);
+    await page.host(snapshot());
     const input = page.page.locator('.composer-input');
     for (const n of [1, 2, 3]) {
       await input.fill(`ping ${n}`);
@@ -109,6 +119,10 @@ describe('webview: the saved state written only when it changes', () => {
       }
       await page.host(events(ended(turn(`t${n}`, { status: 'completed', stopReason: 'end_turn' }))));
     }
+    await page.host(snapshot());
+    // Reloaded (the view hidden and shown), the page shows the chat its state names: nothing to write.
+    await page.page.reload();
+    await page.waitForReady();
     await page.host(snapshot());
     const { writes, repeats } = await counts();
     assert.ok(writes >= 6, `the flow saved its drafts and queue (${writes} writes)`);
