@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { added, ended, events, message, snapshot, started, turn } from './support/builders';
 import { useChatPages } from './support/suite';
+import { countStateWrites, stateWrites } from './support/stateWrites';
 import type { ChatPage } from './support/chatPage';
 
 /** Puts `state` where the VS Code stub keeps the webview's state, then reloads as VS Code would. */
@@ -71,40 +72,8 @@ describe('webview: drafts kept per chat', () => {
 describe('webview: the saved state written only when it changes', () => {
   const chat = useChatPages();
 
-  /**
-   * Counts the stub's state writes that repeat the state already saved (in VS Code: a message each), from the
-   * next load of the page on and across reloads (the counts are kept beside the state).
-   */
-  async function countRepeatedWrites(
-    page: ChatPage,
-  ): Promise<() => Promise<{ writes: number; repeats: number }>> {
-    await page.page.addInitScript(() => {
-      const setItem = Storage.prototype.setItem;
-      Storage.prototype.setItem = function (key: string, value: string) {
-        if (key === 'vscode-webview-state') {
-          const counts = JSON.parse(this.getItem('test-state-writes') ?? '{"writes":0,"repeats":0}');
-          counts.writes++;
-          counts.repeats += this.getItem(key) === value ? 1 : 0;
-          setItem.call(this, 'test-state-writes', JSON.stringify(counts));
-        }
-        setItem.call(this, key, value);
-      };
-    });
-    await page.page.reload();
-    await page.waitForReady();
-    return () =>
-      page.page.evaluate(
-        () =>
-          JSON.parse(sessionStorage.getItem('test-state-writes') ?? '{"writes":0,"repeats":0}') as {
-            writes: number;
-            repeats: number;
-          },
-      );
-  }
-
   it('types, sends three turns, queues one, gets a snapshot again, reloads: no write repeats the saved state', async () => {
-    const page = await chat.openShowing(snapshot());
-    const counts = await countRepeatedWrites(page);
+    const page = await chat.openShowing(snapshot(), { beforeLoad: countStateWrites });
     await page.host(snapshot());
     const input = page.page.locator('.composer-input');
     for (const n of [1, 2, 3]) {
@@ -124,7 +93,7 @@ describe('webview: the saved state written only when it changes', () => {
     await page.page.reload();
     await page.waitForReady();
     await page.host(snapshot());
-    const { writes, repeats } = await counts();
+    const { writes, repeats } = await stateWrites(page.page);
     assert.ok(writes >= 6, `the flow saved its drafts and queue (${writes} writes)`);
     assert.equal(repeats, 0, `${repeats} of ${writes} writes repeated the saved state`);
   });

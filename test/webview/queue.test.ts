@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { added, ended, events, message, snapshot, started, turn } from './support/builders';
 import { useChatPages } from './support/suite';
+import { countStateWrites, stateWrites } from './support/stateWrites';
 
 describe('webview: queued messages', () => {
   const chat = useChatPages();
@@ -121,20 +122,8 @@ describe('webview: queued messages', () => {
   });
 
   it('a turn that ends with nothing queued leaves the view’s saved state alone (no write, no message to VS Code)', async () => {
-    const page = await chat.openShowing(snapshot());
-    await page.page.evaluate(() => {
-      const counted = window as unknown as { __stateWrites: number };
-      counted.__stateWrites = 0;
-      const setItem = Storage.prototype.setItem;
-      Storage.prototype.setItem = function (key: string, value: string) {
-        if (key === 'vscode-webview-state') {
-          counted.__stateWrites++;
-        }
-        setItem.call(this, key, value);
-      };
-    });
-    const writes = () =>
-      page.page.evaluate(() => (window as unknown as { __stateWrites: number }).__stateWrites);
+    const page = await chat.openShowing(snapshot(), { beforeLoad: countStateWrites });
+    const writes = async () => (await stateWrites(page.page)).writes;
     for (const n of [1, 2, 3]) {
       await page.send(`ping ${n}`);
       const sent = await writes();
