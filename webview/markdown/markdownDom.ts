@@ -1,5 +1,6 @@
 import { LiveCodeBlock } from './codeBlock';
 import type { MarkdownOp } from './markdownPlanner';
+import { TailDom } from './tailDom';
 
 /**
  * Finished blocks are kept in chunks of this many. A long reply has thousands of blocks: as
@@ -30,10 +31,12 @@ export class MarkdownDom {
   private chunkBlocks = 0;
   /** The last chunk: the tail is what follows it (everything, without one). */
   private lastChunk: HTMLElement | undefined;
+  private readonly tail: TailDom;
 
   constructor(className: string) {
     this.element = document.createElement('div');
     this.element.className = className;
+    this.tail = new TailDom(this.element);
   }
 
   apply(ops: readonly MarkdownOp[]): void {
@@ -69,9 +72,8 @@ export class MarkdownDom {
         this.open?.live.update(op.code);
         return;
       case 'tail':
-        this.clearTail();
-        // The planner's HTML is renderMarkdown's: raw HTML escaped, links vetted (markdown/renderer.ts).
-        this.element.insertAdjacentHTML('beforeend', op.html);
+        // The pieces' HTML is the renderer's: raw HTML escaped, links vetted (markdown/renderer.ts).
+        this.tail.apply(op);
         this.tailParagraph = op.paragraph ? this.tailStart() : undefined;
         return;
       case 'tail-text':
@@ -122,6 +124,7 @@ export class MarkdownDom {
     while (element.lastChild && element.lastChild !== this.lastChunk) {
       element.lastChild.remove();
     }
+    this.tail.cleared();
   }
 
   private placeBlock(block: HTMLElement): void {

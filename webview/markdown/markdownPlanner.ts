@@ -1,7 +1,8 @@
 import { BlockSplitter, type ClosedFence, type SplitResult, type SplitterState } from './blockSplitter';
 import { languageOf, type CodeUpdate } from './codeBlock';
 import { plainContinuation } from './proseTail';
-import { renderMarkdown } from './renderer';
+import { renderMarkdown, renderTailPieces } from './renderer';
+import { tailChange, type TailChange, type TailPiece } from './tailPieces';
 
 /**
  * What changes in a streaming message's markdown DOM, as plain data: a MarkdownPlanner makes the
@@ -22,8 +23,11 @@ export type MarkdownOp =
   | { readonly op: 'open'; readonly language: string }
   /** More code in the fence shown live. */
   | { readonly op: 'code'; readonly code: CodeUpdate }
-  /** The tail rendered again; `paragraph`: the HTML is exactly one paragraph (see proseTail.ts). */
-  | { readonly op: 'tail'; readonly html: string; readonly paragraph: boolean }
+  /**
+   * The tail rendered again, shown by changing only the pieces that changed (tailPieces.ts); `paragraph`:
+   * the tail is exactly one paragraph (see proseTail.ts).
+   */
+  | ({ readonly op: 'tail'; readonly paragraph: boolean } & TailChange)
   /** Plain words after the tail's one paragraph. */
   | { readonly op: 'tail-text'; readonly text: string };
 
@@ -40,6 +44,7 @@ export interface PlannerState {
   readonly open: OpenFence | undefined;
   readonly tailText: string | undefined;
   readonly tailParagraph: boolean;
+  readonly tailPieces: readonly TailPiece[] | undefined;
 }
 
 /**
@@ -53,6 +58,8 @@ export class MarkdownPlanner {
   private open: OpenFence | undefined;
   private tailText: string | undefined;
   private tailParagraph: boolean;
+  /** The pieces the tail shows; undefined once words were added to its paragraph (see planTailText). */
+  private tailPieces: readonly TailPiece[] | undefined;
   private ops: MarkdownOp[] = [];
 
   constructor(state?: PlannerState) {
@@ -60,11 +67,18 @@ export class MarkdownPlanner {
     this.open = state?.open && { ...state.open };
     this.tailText = state?.tailText;
     this.tailParagraph = state?.tailParagraph ?? false;
+    this.tailPieces = state?.tailPieces;
   }
 
   state(): PlannerState {
-    const { open, tailText, tailParagraph } = this;
-    return { splitter: this.splitter.state(), open: open && { ...open }, tailText, tailParagraph };
+    const { open, tailText, tailParagraph, tailPieces } = this;
+    return {
+      splitter: this.splitter.state(),
+      open: open && { ...open },
+      tailText,
+      tailParagraph,
+      tailPieces,
+    };
   }
 
   /**
@@ -147,6 +161,8 @@ export class MarkdownPlanner {
       }
       this.tailText = undefined;
       this.tailParagraph = false;
+      // The fence's block took the tail's place: the tail shows nothing.
+      this.tailPieces = [];
       return;
     }
     if (this.open) {
@@ -168,13 +184,20 @@ export class MarkdownPlanner {
       if (text !== undefined) {
         if (text !== '') {
           this.ops.push({ op: 'tail-text', text });
+          // Its paragraph is no longer the HTML its piece says: the next render replaces it.
+          this.tailPieces = undefined;
         }
         return;
       }
     }
-    const html = tail.trim() === '' ? '' : renderMarkdown(tail);
-    this.tailParagraph = isOneParagraph(html);
-    this.ops.push({ op: 'tail', html, paragraph: this.tailParagraph });
+    const pieces = tail.trim() === '' ? [] : renderTailPieces(tail);
+    const only = pieces.length === 1 ? pieces[0] : undefined;
+    this.tailParagraph = only !== undefined && 'html' in only && isOneParagraph(only.html);
+    const change = tailChange(this.tailPieces, pieces);
+    this.tailPieces = pieces;
+    if (change) {
+      this.ops.push({ op: 'tail', paragraph: this.tailParagraph, ...change });
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import type { Token } from 'markdown-it';
 import { classifyLink, describeFileTarget, type LinkTarget } from '../links';
 import { codeBlockHtml, escapeHtml, languageOf } from './codeBlock';
 import { LinkifyIt } from './linkify';
+import { tailPieces, type TailPiece } from './tailPieces';
 
 /**
  * Markdown for untrusted agent text: raw HTML is disabled (it is shown as text), every link is
@@ -95,4 +96,10 @@ function linkAttrs(target: LinkTarget, href: string): [string, string][] {
 /** Renders markdown to sanitised HTML (see the module comment). */
 export function renderMarkdown(text: string): string {
   return md.render(text);
+}
+
+/** Renders markdown as renderMarkdown does, cut into the pieces a streaming tail is shown in (tailPieces.ts). */
+export function renderTailPieces(text: string): TailPiece[] {
+  const env = {};
+  return tailPieces(md.parse(text, env), (tokens) => md.renderer.render(tokens, md.options, env));
 }

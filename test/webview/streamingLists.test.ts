@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { renderMarkdown } from '../../webview/markdown/renderer';
+import { appended, events, message, snapshot, turn } from './support/builders';
+import type { ChatPage } from './support/chatPage';
+import { streamedAndOnce } from './support/streams';
+import { useChatPages } from './support/suite';
+
+const OUT = resolve(__dirname, '../../test-results');
+
+/**
+ * Lists and tables that grow in the tail (no blank line lets it split), cut where an item or a row is half
+ * written, where the list turns loose, nests, or ends in another block.
+ */
+const STREAMS: Record<string, string[]> = {
+  'a tight list': ['- one\n- tw', 'o\n- three', '\n- four\n'],
+  'an item with markup cut in the middle': [
+    '- `co',
+    'de` and **bo',
+    'ld**\n- [a link](https://exa',
+    'mple.com)',
+  ],
+  // A blank line before an item at the line's start ends the tail (blockSplitter.ts); one before an indented
+  // paragraph of the item does not, and turns the list loose.
+  'a list turning loose': ['- one\n- two', '\n\n  more of two', '\n- three'],
+  'an ordered list from three': ['3. three\n4. fo', 'ur\n5', '. five'],
+  'a nested list': ['- a\n  - nested', '\n  - more\n- b', '\n  - again'],
+  'a list that ends in a heading': ['Intro:\n- one\n- two', '\n# Heading', '\nAfter'],
+  'a list that changes its bullet': ['- one\n- two', '\n* another list', '\n* two'],
+  'a lazy line in the last item': ['- one\n- two', '\nlazy words', '\n- three'],
+  'a table growing by rows': ['| a | b |\n| --- | :-: |\n| 1', ' | 2 |\n| 3 | 4', ' |\n| 5 |'],
+  'a table whose header changes': ['| a |\n| - |\n| 1 |', '\n| 2 |'],
+  'a table then a list': ['| a |\n| - |\n| 1 |\n- after', '\n- two'],
+};
+
+/** The message's markdown when it is only a tail (no finished block): no chunk, its nodes alone. */
+const markdownOf = (page: ChatPage) =>
+  page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
+
+describe('webview: lists and tables growing in a streamed tail', () => {
+  const chat = useChatPages();
+
+  for (const [where, markdownWorker] of [
+    ['in the markdown worker', true],
+    ['on the page', false],
+  ] as const) {
+    it(`show what a render once shows after every chunk, which is the renderer's HTML (planned ${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      for (const [name, chunks] of Object.entries(STREAMS)) {
+        const { streamed, once } = await streamedAndOnce(page, chunks);
+        assert.deepEqual(streamed, once, name);
+        assert.equal(streamed.at(-1), renderMarkdown(chunks.join('')), `${name}: the renderer's HTML`);
+      }
+      page.assertClean();
+    });
+  }
+
+  it('keeps the items and rows shown while the list or table grows, and renders only the last again', async () => {
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('agent', 's', 'Files:\n- one\n- two\n- thr')], turns: [turn('t1')] }),
+    );
+    const remember = (selector: string) =>
+      page.page.evaluate((all) => {
+        (window as unknown as { __kept: Element[] }).__kept = [...document.querySelectorAll(all)];
+      }, selector);
+    const stillShown = (selector: string) =>
+      page.page.evaluate((all) => {
+        const now = [...document.querySelectorAll(all)];
+        return (window as unknown as { __kept: Element[] }).__kept.map((element) => now.includes(element));
+      }, selector);
+    await remember('[data-entry-id="s"] li');
+    await page.host(events(appended('s', 'ee\n- four'), appended('s', '\n- five')));
+    assert.deepEqual(
+      await stillShown('[data-entry-id="s"] li'),
+      [true, true, false],
+      'one, two kept; three again',
+    );
+    assert.equal(await markdownOf(page), renderMarkdown('Files:\n- one\n- two\n- three\n- four\n- five'));
+
+    await page.host(
+      events(appended('s', '\n# Rows\n| file | lines |\n| --- | ---: |\n| a.ts | 1 |\n| b.ts')),
+    );
+    await remember('[data-entry-id="s"] li, [data-entry-id="s"] tbody tr');
+    await page.host(events(appended('s', ' | 2 |\n| c.ts | 3 |')));
+    assert.deepEqual(
+      await stillShown('[data-entry-id="s"] li, [data-entry-id="s"] tbody tr'),
+      [true, true, true, true, true, true, false],
+      'the list and the first row kept; the row being written again',
+    );
+    await mkdir(OUT, { recursive: true });
+    await page.page.screenshot({ path: `${OUT}/streamed-list-and-table.png` });
+    page.assertClean();
+  });
+});

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { renderMarkdown, renderTailPieces } from '../../webview/markdown/renderer';
+import { tailChange, type TailPiece } from '../../webview/markdown/tailPieces';
+
+/** The HTML the pieces make joined: what the page shows for them. */
+function joined(pieces: readonly TailPiece[]): string {
+  return pieces
+    .map((piece) => ('html' in piece ? piece.html : piece.open + piece.items.join('') + piece.close))
+    .join('');
+}
+
+/** Tails with no blank line to split at: what stays the tail while it streams. */
+const TAILS = [
+  '- one\n- two\n- three',
+  '- one\n\n- two, a loose list\n- three',
+  '1. one\n2. two\n3. three',
+  '3. starts at three\n4. four',
+  '- a\n  - nested\n  - more\n- b',
+  '- item with `code`, **bold** and [a link](https://example.com)\n- [ ] a task\n- ![image](x.png)',
+  '- a\n> a quote after\n- b',
+  '| a | b |\n| --- | :-: |\n| 1 | 2 |\n| 3 | 4 |',
+  '| a | b |\n| --- | --- |',
+  '| a | b |\n| ---: | :--- |\n| 1 |\n| 2 | 3 | 4 |',
+  'Intro:\n- one\n- two\n# Heading\n| a |\n| - |\n| 1 |\nAfter',
+  '> quoted\n> - a list in it\n> - two',
+  '```ts\ncode();\n```\n- after a fence\n- two',
+  '    indented code\n- then a list',
+  '* one\n+ another list\n- a third',
+  '---\n- after a rule',
+  '- one\n\n\n- two after blank lines',
+  'Paragraph\nwith a line *and markup*',
+  '',
+];
+
+describe('webview: a streaming tail cut into pieces', () => {
+  it('joins to exactly the HTML of rendering the tail once, at every length of it', () => {
+    for (const tail of TAILS) {
+      for (let end = 0; end <= tail.length; end++) {
+        const text = tail.slice(0, end);
+        assert.equal(joined(renderTailPieces(text)), renderMarkdown(text), JSON.stringify(text));
+      }
+    }
+  });
+
+  it('cuts a list and a table with body rows into items, anything else into whole blocks', () => {
+    const pieces = renderTailPieces('Intro\n- one\n- two\n# Rows\n| a |\n| - |\n| 1 |\n| 2 |');
+    assert.deepEqual(
+      pieces.map((piece) => ('html' in piece ? 'block' : `${piece.container} of ${piece.items.length}`)),
+      ['block', 'list of 2', 'block', 'table of 2'],
+    );
+  });
+
+  it('keeps what is shown alike and grows the last list by its new items', () => {
+    const shown = renderTailPieces('Intro\n- one\n- two\n- thr');
+    const next = renderTailPieces('Intro\n- one\n- two\n- three\n- four');
+    assert.deepEqual(tailChange(shown, next), {
+      keep: 1,
+      grow: { keep: 2, items: ['<li>three</li>\n', '<li>four</li>\n'] },
+      pieces: [],
+    });
+    assert.equal(tailChange(next, next), undefined, 'the same pieces: nothing to change');
+    assert.deepEqual(
+      tailChange(undefined, next),
+      { keep: 0, pieces: next },
+      'nothing known shown: all of it',
+    );
+  });
+
+  it('shows the whole list again when it turns loose, and a block after a list once the list ends', () => {
+    const tight = renderTailPieces('- one\n- two');
+    const loose = renderTailPieces('- one\n- two\n\n- three');
+    const change = tailChange(tight, loose);
+    assert.equal(change?.grow?.keep, 0, 'no item of a tight list stays as it was in a loose one');
+    const after = renderTailPieces('- one\n- two\n# Done');
+    assert.deepEqual(tailChange(tight, after), { keep: 1, pieces: [{ html: '<h1>Done</h1>\n' }] });
+  });
+});

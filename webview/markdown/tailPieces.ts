@@ -1,0 +1,153 @@
+import type { Token } from 'markdown-it';
+
+/**
+ * A streaming tail's HTML cut at its top-level blocks, so the page changes only the blocks that changed.
+ * A tail has no blank line to be split at (markdown/blockSplitter.ts), so a long tight list or table is all
+ * tail until it ends: rendered anew as a whole each frame, a 300 KB list cost the page 9 s of its main thread
+ * and frames of 0.7 s. A list's items and a table's body rows are pieces of their own too: while the list
+ * grows, the items shown stay in the DOM and only the new ones (and the last, still growing) are added.
+ *
+ * The pieces joined are exactly markdown-it's HTML for the whole tail (markdown-it's renderer decides a
+ * token's line breaks from its neighbours inside the block, never across a top-level block or an item:
+ * tested in test/webview/tailPieces.test.ts).
+ */
+export type TailPiece =
+  /** A top-level block, rendered whole. */
+  | { readonly html: string }
+  /**
+   * A list or a table with body rows: its items (rows) between its start and its end. Shown, the start and
+   * end together make the element the items go into: the list itself, or the table's body.
+   */
+  | {
+      readonly container: 'list' | 'table';
+      readonly open: string;
+      readonly items: readonly string[];
+      readonly close: string;
+    };
+
+/** How to show `pieces` where the pieces shown were: see TailChange's fields. */
+export interface TailChange {
+  /** The pieces shown first that stay as they are. */
+  readonly keep: number;
+  /** The piece shown after those is a list or table that stays, growing: its first `keep` items stay. */
+  readonly grow?: { readonly keep: number; readonly items: readonly string[] };
+  /** Shown after the pieces kept (and the one grown), in place of what was shown there. */
+  readonly pieces: readonly TailPiece[];
+}
+
+/** Renders a run of tokens from one parse (with its `env`): markdown-it's renderer, as renderer.ts sets it up. */
+export type RenderTokens = (tokens: Token[]) => string;
+
+/** The tail's pieces from its tokens: one per top-level block, lists and tables by item. */
+export function tailPieces(tokens: Token[], render: RenderTokens): TailPiece[] {
+  const pieces: TailPiece[] = [];
+  for (let start = 0; start < tokens.length;) {
+    const end = blockEnd(tokens, start);
+    pieces.push(piece(tokens.slice(start, end), render));
+    start = end;
+  }
+  return pieces;
+}
+
+/** Where the block starting at `start` ends (the index after its closing token). */
+function blockEnd(tokens: readonly Token[], start: number): number {
+  const first = tokens[start] as Token;
+  if (first.nesting !== 1) {
+    return start + 1;
+  }
+  let end = start + 1;
+  while (
+    end < tokens.length &&
+    !((tokens[end] as Token).nesting === -1 && (tokens[end] as Token).level === first.level)
+  ) {
+    end++;
+  }
+  return end + 1;
+}
+
+function piece(block: Token[], render: RenderTokens): TailPiece {
+  const first = block[0] as Token;
+  if (first.type === 'bullet_list_open' || first.type === 'ordered_list_open') {
+    return container('list', block, 1, block.length - 1, render);
+  }
+  if (first.type === 'table_open') {
+    const body = block.findIndex((token) => token.type === 'tbody_open');
+    if (body >= 0) {
+      return container('table', block, body + 1, block.length - 2, render);
+    }
+  }
+  return { html: render(block) };
+}
+
+/** A list or table whose items are the blocks between `from` and `to` (indexes in `block`). */
+function container(
+  kind: 'list' | 'table',
+  block: Token[],
+  from: number,
+  to: number,
+  render: RenderTokens,
+): TailPiece {
+  const items: string[] = [];
+  for (let start = from; start < to;) {
+    const end = blockEnd(block, start);
+    items.push(render(block.slice(start, end)));
+    start = end;
+  }
+  return { container: kind, open: render(block.slice(0, from)), items, close: render(block.slice(to)) };
+}
+
+/** What changes from the pieces `shown` (undefined: not known, all of it goes) to `next`; undefined: nothing. */
+export function tailChange(
+  shown: readonly TailPiece[] | undefined,
+  next: readonly TailPiece[],
+): TailChange | undefined {
+  if (!shown) {
+    return { keep: 0, pieces: next };
+  }
+  let keep = 0;
+  while (
+    keep < shown.length &&
+    keep < next.length &&
+    samePiece(shown[keep] as TailPiece, next[keep] as TailPiece)
+  ) {
+    keep++;
+  }
+  if (keep === shown.length && keep === next.length) {
+    return undefined;
+  }
+  const was = shown[keep];
+  const is = next[keep];
+  if (
+    was &&
+    is &&
+    'container' in was &&
+    'container' in is &&
+    was.open === is.open &&
+    was.close === is.close
+  ) {
+    const items = commonItems(was.items, is.items);
+    return { keep, grow: { keep: items, items: is.items.slice(items) }, pieces: next.slice(keep + 1) };
+  }
+  return { keep, pieces: next.slice(keep) };
+}
+
+function samePiece(a: TailPiece, b: TailPiece): boolean {
+  if ('html' in a || 'html' in b) {
+    return 'html' in a && 'html' in b && a.html === b.html;
+  }
+  return (
+    a.open === b.open &&
+    a.close === b.close &&
+    a.items.length === b.items.length &&
+    commonItems(a.items, b.items) === a.items.length
+  );
+}
+
+/** How many items the two lists start with alike. */
+function commonItems(a: readonly string[], b: readonly string[]): number {
+  let same = 0;
+  while (same < a.length && same < b.length && a[same] === b[same]) {
+    same++;
+  }
+  return same;
+}
