@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { ChatPage } from './support/chatPage';
 import { appended, events, message, snapshot, turn } from './support/builders';
+import { renderMarkdown } from '../../webview/markdown/renderer';
 import { streamedAndOnce } from './support/streams';
 import { useChatPages } from './support/suite';
 
@@ -139,7 +140,11 @@ describe('webview: streamed markdown in the worker', () => {
     );
     assert.deepEqual(streamed, once);
     assert.equal(await page.page.evaluate(() => window.__markdown.worker), 'unavailable');
-    assert.equal(await page.page.evaluate(() => window.__markdown.busy), false, 'nothing waits for the worker');
+    assert.equal(
+      await page.page.evaluate(() => window.__markdown.busy),
+      false,
+      'nothing waits for the worker',
+    );
     page.assertClean();
   });
 
@@ -157,6 +162,63 @@ describe('webview: streamed markdown in the worker', () => {
     });
     assert.deepEqual(streamed, once);
     assert.equal(await page.page.evaluate(() => window.__markdown.worker), 'ready');
+    page.assertClean();
+  });
+});
+
+describe('webview: appends that wait in the markdown worker', () => {
+  const chat = useChatPages();
+
+  it('are planned together once the worker is free, and show what a render once shows', async () => {
+    const page = await chat.open({ beforeLoad: captureWorkers });
+    await waitForWorker(page, 'ready');
+    // A long tight list stays the tail: each plan parses all of it again, longer than a frame of the page.
+    const items = (from: number, count: number) =>
+      Array.from(
+        { length: count },
+        (_, i) => `- item ${from + i}: check \`file${from + i}.ts\` and **fix** it\n`,
+      ).join('');
+    const start = items(0, 4000);
+    await page.host(snapshot({ entries: [message('agent', 's', start)], turns: [turn('t1')] }));
+    const chunks = Array.from({ length: 30 }, (_, i) => items(4000 + i * 20, 20));
+    const answered = await page.page.evaluate(
+      async ({ messages }) => {
+        const worker = (window as unknown as { __workers: Worker[] }).__workers[0] as Worker;
+        const counts = { sent: 0, answers: 0, requests: 0 };
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (request: { type: string }) => {
+          counts.sent += request.type === 'append' ? 1 : 0;
+          post(request);
+        };
+        worker.addEventListener('message', (event: MessageEvent<{ type: string; requests?: number }>) => {
+          if (event.data.type === 'ops') {
+            counts.answers++;
+            counts.requests += event.data.requests ?? 1; // one, in a protocol without counts
+          }
+        });
+        // One host message a frame, as a fast stream's: the page sends each to the worker in its frame.
+        for (const data of messages) {
+          window.postMessage(data, '*');
+          await new Promise(requestAnimationFrame);
+        }
+        while (window.__markdown.busy) {
+          await new Promise(requestAnimationFrame);
+        }
+        return counts;
+      },
+      { messages: chunks.map((chunk) => events(appended('s', chunk))) },
+    );
+    assert.ok(
+      answered.sent >= chunks.length / 2,
+      `the page sent ${answered.sent} appends (a frame may take two)`,
+    );
+    assert.equal(answered.requests, answered.sent, 'every append was answered');
+    assert.ok(
+      answered.answers < answered.sent / 2,
+      `${answered.answers} answers for ${answered.sent} appends`,
+    );
+    const shown = await page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
+    assert.equal(shown, renderMarkdown(start + chunks.join('')));
     page.assertClean();
   });
 });

@@ -12,18 +12,46 @@ const scope = self as unknown as {
 
 const planners = new Map<number, MarkdownPlanner>();
 
+/**
+ * Appends not planned yet, by stream. An append waits until the requests already sent have been read, so
+ * that a worker behind the page (a long tail parsed again for every append) plans all that waited at once:
+ * the work stays a parse per moment the worker is free, not one per frame of the page.
+ */
+const waiting = new Map<number, { delta: string; requests: number }>();
+/** A message to the worker itself, read after the requests sent before it: then what waited is planned. */
+const wake = new MessageChannel();
+let awake = false;
+wake.port1.onmessage = () => {
+  awake = false;
+  for (const id of [...waiting.keys()]) {
+    planWaiting(id);
+  }
+};
+
 scope.onmessage = (event) => {
   const request = event.data;
   switch (request.type) {
     case 'adopt':
       planners.set(request.id, new MarkdownPlanner(request.state));
       return;
-    case 'drop':
+    case 'drop': {
+      // Its appends still waiting are answered (the page counts every request): the stream is not planned here.
+      const queued = waiting.get(request.id);
+      waiting.delete(request.id);
       planners.delete(request.id);
+      if (queued) {
+        const message = `markdown stream ${request.id} dropped`;
+        scope.postMessage({ type: 'failed', id: request.id, requests: queued.requests, message });
+      }
       return;
+    }
     case 'append':
+      wait(request.id, request.delta);
+      return;
     case 'set':
-      answer(request);
+      // In order: what this stream's earlier appends change comes first.
+      planWaiting(request.id);
+      answer(request.id, 1, (planner) => planner.setText(request.text));
       return;
     default: {
       const never: never = request;
@@ -32,20 +60,42 @@ scope.onmessage = (event) => {
   }
 };
 
-function answer(request: Extract<WorkerRequest, { type: 'append' | 'set' }>): void {
-  const { id } = request;
+function wait(id: number, delta: string): void {
+  const queued = waiting.get(id);
+  if (queued) {
+    queued.delta += delta;
+    queued.requests++;
+  } else {
+    waiting.set(id, { delta, requests: 1 });
+  }
+  if (!awake) {
+    awake = true;
+    wake.port2.postMessage(null);
+  }
+}
+
+function planWaiting(id: number): void {
+  const queued = waiting.get(id);
+  if (queued) {
+    waiting.delete(id);
+    answer(id, queued.requests, (planner) => planner.append(queued.delta));
+  }
+}
+
+function answer(id: number, requests: number, plan: (planner: MarkdownPlanner) => WorkerOps): void {
   try {
     const planner = planners.get(id);
     if (!planner) {
       // Never adopted, or dropped after a failure: the page plans it again itself.
       throw new Error(`no markdown stream ${id}`);
     }
-    const ops = request.type === 'append' ? planner.append(request.delta) : planner.setText(request.text);
-    scope.postMessage({ type: 'ops', id, ops });
+    scope.postMessage({ type: 'ops', id, requests, ops: plan(planner) });
   } catch (error) {
     planners.delete(id);
-    scope.postMessage({ type: 'failed', id, message: String(error) });
+    scope.postMessage({ type: 'failed', id, requests, message: String(error) });
   }
 }
+
+type WorkerOps = Extract<WorkerAnswer, { type: 'ops' }>['ops'];
 
 scope.postMessage({ type: 'ready' });

@@ -125,7 +125,7 @@ export class MarkdownWorkerClient {
     if (answer.type === 'ready') {
       return;
     }
-    this.waiting--;
+    this.waiting -= answer.requests;
     const receiver = this.streams.get(answer.id)?.deref();
     if (answer.type === 'ops') {
       const started = performance.now();

@@ -17,9 +17,18 @@ export type WorkerRequest =
 export type WorkerAnswer =
   /** Sent once, when the worker has loaded: it runs (the page's CSP let it start). */
   | { readonly type: 'ready' }
-  | { readonly type: 'ops'; readonly id: number; readonly ops: readonly MarkdownOp[] }
-  /** Planning stream `id` threw: the page plans it again itself. */
-  | { readonly type: 'failed'; readonly id: number; readonly message: string };
+  /**
+   * The answer to stream `id`'s last `requests` requests: appends that waited in the worker's queue are
+   * planned together (the tail parsed once for all of them).
+   */
+  | {
+      readonly type: 'ops';
+      readonly id: number;
+      readonly requests: number;
+      readonly ops: readonly MarkdownOp[];
+    }
+  /** Planning stream `id` threw (answering its last `requests` requests): the page plans it again itself. */
+  | { readonly type: 'failed'; readonly id: number; readonly requests: number; readonly message: string };
 
 /** Events on `window` that say what the markdown worker does (tests and the bench wait on them). */
 export const MARKDOWN_EVENTS = {
