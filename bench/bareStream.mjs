@@ -55,6 +55,35 @@ export const bareViewScript = (chunked) => `(() => {
     chunk.append(block);
     if (chunk.childElementCount === ${BLOCKS_PER_CHUNK}) { chunk.classList.add('md-chunk-full'); }
   };
+  // The tail by pieces, as the page's (webview/markdown/tailDom.ts): what a change keeps stays.
+  let pieces = [];
+  const insert = (parent, html) => {
+    const before = parent.lastChild;
+    parent.insertAdjacentHTML('beforeend', html);
+    let count = 0;
+    for (let node = before ? before.nextSibling : parent.firstChild; node; node = node.nextSibling) { count++; }
+    return count;
+  };
+  const removeLast = (parent, count) => {
+    for (let left = count; left > 0 && parent.lastChild; left--) { parent.lastChild.remove(); }
+  };
+  const total = (counts) => counts.reduce((sum, count) => sum + count, 0);
+  const addPiece = (piece) => {
+    if (piece.html !== undefined) { return { nodes: insert(tail, piece.html) }; }
+    const nodes = insert(tail, piece.open + piece.close);
+    const first = tail.childNodes[tail.childNodes.length - nodes];
+    const container = piece.container === 'list' ? first : first.querySelector(':scope > table > tbody');
+    return { nodes, container, items: piece.items.map((item) => insert(container, item)) };
+  };
+  const showTail = (op) => {
+    removeLast(tail, total(pieces.splice(op.grow ? op.keep + 1 : op.keep).map((piece) => piece.nodes)));
+    if (op.grow) {
+      const grown = pieces[op.keep];
+      removeLast(grown.container, total(grown.items.splice(op.grow.keep)));
+      for (const item of op.grow.items) { grown.items.push(insert(grown.container, item)); }
+    }
+    for (const piece of op.pieces) { pieces.push(addPiece(piece)); }
+  };
   const block = (html, open) => {
     const element = document.createElement('div');
     element.className = open ? 'md-block md-block-open' : 'md-block';
@@ -66,6 +95,7 @@ export const bareViewScript = (chunked) => `(() => {
       case 'block': place(block(op.html, false)); return;
       case 'open':
         tail.replaceChildren();
+        pieces = [];
         paragraph = undefined;
         live = block(op.html, true);
         place(live);
@@ -79,7 +109,7 @@ export const bareViewScript = (chunked) => `(() => {
       case 'finish': live.innerHTML = op.html; break;
       case 'drop-open': live.remove(); live = undefined; return;
       case 'tail':
-        tail.innerHTML = op.html;
+        showTail(op);
         paragraph = op.paragraph ? tail.firstElementChild : undefined;
         return;
       case 'tail-text': paragraph?.append(op.text); return;

@@ -21,6 +21,7 @@ import { median, naiveOnce, readingAboveOnce, streamHeapOnce, streamOnce } from 
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import { bareStreamOnce } from './bareStream.mjs';
 import { terminalStreamOnce, terminalStreamRows } from './terminalStream.mjs';
+import { tailStreamOnce, tailStreamRows } from './tailStream.mjs';
 import { historyOpenOnce, historyOpenRows } from './historyOpen.mjs';
 import { longTurnOpenOnce, longTurnOpenRows } from './longTurnOpen.mjs';
 
@@ -191,6 +192,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const readingAbove = [];
     const bare = [];
     const terminal = [];
+    const tail = [];
     const shortTurns = [];
     const history = [];
     const longTurn = [];
@@ -214,6 +216,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
           flat: await bareStreamOnce(browser, origin, text, { chunked: false }),
         });
         terminal.push(await terminalStreamOnce(browser, origin));
+        tail.push(await tailStreamOnce(browser, origin));
       }
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
@@ -227,7 +230,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         shortTurns.push(await shortTurnsOnce(browser, origin));
       }
     }
-    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, shortTurns, history, longTurn };
+    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, tail, shortTurns, history, longTurn };
   } finally {
     await browser.close();
     server.close();
@@ -272,6 +275,7 @@ async function main() {
           ...streamingRows(stream, { chars: size, chunks: size / CHUNK_CHARS, bare: web.bare }),
           readingAboveRow(web.readingAbove, { chars: size }),
           ...terminalStreamRows(web.terminal),
+          ...tailStreamRows(web.tail),
         ]
       : []
   ).map(
