@@ -10,7 +10,7 @@ import { useChatPages } from './support/suite';
 const OUT = resolve(__dirname, '../../test-results');
 
 /**
- * Lists and tables that grow in the tail (no blank line lets it split), cut where an item or a row is half
+ * Lists, tables and paragraphs of lines that grow in the tail (no blank line lets it split), cut where an item or a row is half
  * written, where the list turns loose, nests, or ends in another block.
  */
 const STREAMS: Record<string, string[]> = {
@@ -32,13 +32,16 @@ const STREAMS: Record<string, string[]> = {
   'a table growing by rows': ['| a | b |\n| --- | :-: |\n| 1', ' | 2 |\n| 3 | 4', ' |\n| 5 |'],
   'a table whose header changes': ['| a |\n| - |\n| 1 |', '\n| 2 |'],
   'a table then a list': ['| a |\n| - |\n| 1 |\n- after', '\n- two'],
+  'lines with markup': ['Line `one`\nline *tw', 'o*\nline th', 'ree `x`\nfour'],
+  'a line break inside emphasis': ['Line *one\ntw', 'o* and\nthree', '\nfour'],
+  'a hard break': ['Line one  \nline', ' two\\\nline three'],
 };
 
 /** The message's markdown when it is only a tail (no finished block): no chunk, its nodes alone. */
 const markdownOf = (page: ChatPage) =>
   page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
 
-describe('webview: lists and tables growing in a streamed tail', () => {
+describe('webview: lists, tables and lines growing in a streamed tail', () => {
   const chat = useChatPages();
 
   for (const [where, markdownWorker] of [
@@ -90,6 +93,31 @@ describe('webview: lists and tables growing in a streamed tail', () => {
     );
     await mkdir(OUT, { recursive: true });
     await page.page.screenshot({ path: `${OUT}/streamed-list-and-table.png` });
+    page.assertClean();
+  });
+
+  it('keeps the lines of a paragraph shown while it grows by lines with markup', async () => {
+    const page = await chat.openShowing(
+      snapshot({
+        entries: [message('agent', 's', 'Line `one`\nline `two`\nline `three` and')],
+        turns: [turn('t1')],
+      }),
+    );
+    await page.page.evaluate(() => {
+      (window as unknown as { __kept: Element[] }).__kept = [
+        ...document.querySelectorAll('[data-entry-id="s"] code'),
+      ];
+    });
+    await page.host(events(appended('s', ' more\nline `four`')));
+    const kept = await page.page.evaluate(() => {
+      const now = [...document.querySelectorAll('[data-entry-id="s"] code')];
+      return (window as unknown as { __kept: Element[] }).__kept.map((element) => now.includes(element));
+    });
+    assert.deepEqual(kept, [true, true, false], 'lines one and two kept; three again');
+    assert.equal(
+      await markdownOf(page),
+      renderMarkdown('Line `one`\nline `two`\nline `three` and more\nline `four`'),
+    );
     page.assertClean();
   });
 });

@@ -29,6 +29,10 @@ const TAILS = [
   '---\n- after a rule',
   '- one\n\n\n- two after blank lines',
   'Paragraph\nwith a line *and markup*',
+  'Lines with `code`\nand *emphasis\nacross* a break\nand a [link\nacross](https://example.com) one',
+  'A hard break  \nand a backslash one\\\nthen **bold**',
+  '`a code span\nacross lines` then\nmore',
+  '# Heading\nthen lines\nof a paragraph',
   '',
 ];
 
@@ -42,11 +46,14 @@ describe('webview: a streaming tail cut into pieces', () => {
     }
   });
 
-  it('cuts a list and a table with body rows into items, anything else into whole blocks', () => {
-    const pieces = renderTailPieces('Intro\n- one\n- two\n# Rows\n| a |\n| - |\n| 1 |\n| 2 |');
+  it('cuts a list, a table with body rows and a paragraph of lines into items, anything else into whole blocks', () => {
+    const pieces = renderTailPieces(
+      'Intro\n- one\n- two\n# Rows\n| a |\n| - |\n| 1 |\n| 2 |\n\nLines *one\ntwo* and\nthree',
+    );
     assert.deepEqual(
       pieces.map((piece) => ('html' in piece ? 'block' : `${piece.container} of ${piece.items.length}`)),
-      ['block', 'list of 2', 'block', 'table of 2'],
+      ['block', 'list of 2', 'block', 'table of 2', 'paragraph of 2'],
+      'a line break inside emphasis does not cut the paragraph',
     );
   });
 

@@ -192,7 +192,8 @@ export class MarkdownPlanner {
     }
     const pieces = tail.trim() === '' ? [] : renderTailPieces(tail);
     const only = pieces.length === 1 ? pieces[0] : undefined;
-    this.tailParagraph = only !== undefined && 'html' in only && isOneParagraph(only.html);
+    this.tailParagraph =
+      only !== undefined && ('html' in only ? isOneParagraph(only.html) : only.container === 'paragraph');
     const change = tailChange(this.tailPieces, pieces);
     this.tailPieces = pieces;
     if (change) {

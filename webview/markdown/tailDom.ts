@@ -54,11 +54,11 @@ export class TailDom {
     const nodes = insert(this.element, piece.open + piece.close);
     const first = before ? before.nextSibling : this.element.firstChild;
     const container =
-      piece.container === 'list' || !(first instanceof Element)
+      piece.container !== 'table' || !(first instanceof Element)
         ? first
         : first.querySelector(':scope > table > tbody');
     if (!(container instanceof Element)) {
-      // The renderer's list starts with the list's element, its table with the table's wrapper.
+      // The renderer's list or paragraph starts with its element, its table with the table's wrapper.
       throw new Error(`A ${piece.container} shown without the element its items go into`);
     }
     return { nodes, items: { container, nodes: piece.items.map((item) => insert(container, item)) } };

@@ -4,8 +4,9 @@ import type { Token } from 'markdown-it';
  * A streaming tail's HTML cut at its top-level blocks, so the page changes only the blocks that changed.
  * A tail has no blank line to be split at (markdown/blockSplitter.ts), so a long tight list or table is all
  * tail until it ends: rendered anew as a whole each frame, a 300 KB list cost the page 9 s of its main thread
- * and frames of 0.7 s. A list's items and a table's body rows are pieces of their own too: while the list
- * grows, the items shown stay in the DOM and only the new ones (and the last, still growing) are added.
+ * and frames of 0.7 s. A list's items, a table's body rows and a paragraph's lines are pieces of their own
+ * too: while the list grows, the items shown stay in the DOM and only the new ones (and the last, still
+ * growing) are added.
  *
  * The pieces joined are exactly markdown-it's HTML for the whole tail (markdown-it's renderer decides a
  * token's line breaks from its neighbours inside the block, never across a top-level block or an item:
@@ -15,11 +16,12 @@ export type TailPiece =
   /** A top-level block, rendered whole. */
   | { readonly html: string }
   /**
-   * A list or a table with body rows: its items (rows) between its start and its end. Shown, the start and
-   * end together make the element the items go into: the list itself, or the table's body.
+   * A list, a table with body rows or a paragraph of several lines: its items (rows, lines) between its start
+   * and its end. Shown, the start and end together make the element the items go into: the list itself, the
+   * table's body, the paragraph.
    */
   | {
-      readonly container: 'list' | 'table';
+      readonly container: 'list' | 'table' | 'paragraph';
       readonly open: string;
       readonly items: readonly string[];
       readonly close: string;
@@ -76,7 +78,42 @@ function piece(block: Token[], render: RenderTokens): TailPiece {
       return container('table', block, body + 1, block.length - 2, render);
     }
   }
+  if (first.type === 'paragraph_open' && block.length === 3) {
+    return paragraphLines(block, render) ?? { html: render(block) };
+  }
   return { html: render(block) };
+}
+
+/**
+ * A paragraph's lines, each up to and with its line break (where no emphasis or link is open across it);
+ * undefined for one line.
+ */
+function paragraphLines(block: Token[], render: RenderTokens): TailPiece | undefined {
+  const [start, inline, end] = block as [Token, Token, Token];
+  const children = inline.children ?? [];
+  const items: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (const [index, child] of children.entries()) {
+    depth += child.nesting;
+    if (depth === 0 && (child.type === 'softbreak' || child.type === 'hardbreak')) {
+      items.push(render(children.slice(from, index + 1)));
+      from = index + 1;
+    }
+  }
+  if (items.length === 0) {
+    return undefined;
+  }
+  if (from < children.length) {
+    items.push(render(children.slice(from)));
+  }
+  // The paragraph's own tags, as rendered around its text: with an empty inline token between them.
+  const empty = Object.assign(Object.create(Object.getPrototypeOf(inline) as object) as Token, inline, {
+    children: [],
+  });
+  const tags = render([start, empty, end]);
+  const at = tags.lastIndexOf('</');
+  return { container: 'paragraph', open: tags.slice(0, at), items, close: tags.slice(at) };
 }
 
 /** A list or table whose items are the blocks between `from` and `to` (indexes in `block`). */
