@@ -1,7 +1,7 @@
-// Long blocks that stay the stream's tail (no blank line lets the block splitter finish them): a tight list
-// and a table of 500 KB each, streamed as the host paces an answer. The page's main-thread CPU and the markdown
-// worker's, and a message's frame at the start against the same at the end: a message should cost its new
-// items, not the list before it.
+// Long blocks that stay the stream's tail (no blank line lets the block splitter finish them): a tight list,
+// a paragraph of lines with markup (a log shown as prose) and a table, 500 KB each, streamed as the host paces
+// an answer. The page's main-thread CPU and the markdown worker's, and a message's frame at the start against
+// the same at the end: a message should cost its new items, not the block before it.
 /* global window */
 import { freshPage, stage, withCpu } from './webviewPage.mjs';
 import { frameTotal, median } from './webviewStream.mjs';
@@ -23,6 +23,7 @@ function lines(head, line) {
 
 const WORKLOADS = [
   { name: 'tight list', text: () => lines([], (i) => `- item ${i}: check \`file${i}.ts\` and **fix** it`) },
+  { name: 'paragraph of lines', text: () => lines([], (i) => `Line ${i} says *this* and \`that\`.`) },
   {
     name: 'table',
     text: () =>
@@ -89,7 +90,7 @@ export function tailStreamRows(runs) {
       `the first ${SPAN} messages of the host's pace (each as long as the last): ${first.toFixed(1)} ms`,
       '≤ 1.5× (a message costs its new items)',
       growth <= 1.5,
-      `the tail shown by pieces (webview/markdown/tailPieces.ts): items kept, new ones added; frames are script + layout, as the stream's; the worker parses the whole tail again for each message`,
+      `the tail shown by pieces (webview/markdown/tailPieces.ts): items, rows or lines kept, new ones added; frames are script + layout, as the stream's; the worker parses the whole tail again for each message`,
     ];
   });
 }
