@@ -57,7 +57,12 @@ export const builtIds = (page: Page) =>
     .locator('[data-entry-id]')
     .evaluateAll((list) => list.map((entry) => entry.getAttribute('data-entry-id') ?? ''));
 
-/** Scrolls by `step` px a frame until `done` says so; checks the built entries are in order each frame. */
+/**
+ * Scrolls by `step` px at a time until `done` says so; checks the built entries are in order each frame. After
+ * each step it reads the built entries once a frame until a frame builds nothing more: the page builds what
+ * came near view within a budget a frame (LazyTurns), so a slow frame leaves some for the next ones, and a
+ * next step taken before them would pass them by unseen.
+ */
 export async function scrollUntil(
   page: Page,
   step: number,
@@ -68,8 +73,24 @@ export async function scrollUntil(
   const log = page.locator('.transcript');
   for (let i = 0; i < 600; i++) {
     await log.evaluate((element, by) => (element.scrollTop += by), step);
+    const ids = await builtWhenSettled(page, order, seen);
+    if (done(ids, seen)) {
+      return;
+    }
+  }
+  assert.fail('scrolled 600 steps without getting there');
+}
+
+/** Reads the built entries once a frame until two frames agree (at most 60), each read in order and seen. */
+async function builtWhenSettled(
+  page: Page,
+  order: Map<string, number>,
+  seen: Set<string>,
+): Promise<string[]> {
+  let last: string[] | undefined;
+  for (let frames = 0; frames < 60; frames++) {
     await frame(page);
-    // Read once a frame, and the loop ends on what was read: nothing is built between the two.
+    // Read once a frame, and the caller decides on what was read: nothing is built between the two.
     const ids = await builtIds(page);
     const indexes = ids.map((id) => order.get(id) ?? -1);
     assert.deepEqual(
@@ -78,9 +99,10 @@ export async function scrollUntil(
       'built entries are in the chat order',
     );
     ids.forEach((id) => seen.add(id));
-    if (done(ids, seen)) {
-      return;
+    if (last !== undefined && last.join('\n') === ids.join('\n')) {
+      return ids;
     }
+    last = ids;
   }
-  assert.fail('scrolled 600 frames without getting there');
+  assert.fail('the page went on building for 60 frames after a step');
 }
