@@ -1,6 +1,6 @@
 import type { TailChange, TailPiece } from './tailPieces';
 
-/** A piece shown: how many of the message's nodes it made, and for a list or table, where its items are. */
+/** A piece shown: how many of the message's nodes it made, and for a list, table or paragraph, where its items are. */
 interface ShownPiece {
   readonly nodes: number;
   readonly items?: { readonly container: Element; readonly nodes: number[] };
@@ -31,7 +31,7 @@ export class TailDom {
     if (grow) {
       const grown = this.shown[keep]?.items;
       if (!grown) {
-        throw new Error(`The tail's piece ${keep} is not a list or table shown by its items`);
+        throw new Error(`The tail's piece ${keep} is not shown by its items`);
       }
       removeLast(
         grown.container,
