@@ -72,7 +72,7 @@ export const bareViewScript = (chunked) => `(() => {
     if (piece.html !== undefined) { return { nodes: insert(tail, piece.html) }; }
     const nodes = insert(tail, piece.open + piece.close);
     const first = tail.childNodes[tail.childNodes.length - nodes];
-    const container = piece.container === 'list' ? first : first.querySelector(':scope > table > tbody');
+    const container = piece.container === 'table' ? first.querySelector(':scope > table > tbody') : first;
     return { nodes, container, items: piece.items.map((item) => insert(container, item)) };
   };
   const showTail = (op) => {
