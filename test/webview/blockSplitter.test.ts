@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { BlockSplitter, type SplitResult } from '../../webview/markdown/blockSplitter';
+import { renderMarkdown } from '../../webview/markdown/renderer';
 
 /** Feeds `text` in chunks of `size`; returns every committed segment and the last result. */
 function stream(text: string, size: number): { segments: string[]; last: SplitResult } {
@@ -14,7 +15,93 @@ function stream(text: string, size: number): { segments: string[]; last: SplitRe
   return { segments, last: last as SplitResult };
 }
 
+/**
+ * Texts whose blocks could be cut where a later line changes how an earlier block renders: loose lists
+ * (a blank line between items), lists after a paragraph, nested and ordered ones, fences and blocks
+ * after them. (A link's reference defined after its use is out of reach of any split: not here.)
+ */
+const CUT_CANDIDATES = [
+  '- one\n\n- two\n\n- three',
+  'Steps:\n\n1. first\n\n2. second\n   more of it\n\n3. third\n\nDone.',
+  '1) a\n\n2) b\n\n* c\n\n* d\n\n+ e',
+  '- a\n  - nested\n\n- b\n\n\n- after two blank lines\n\nPara\n\n- new list',
+  'Para\n- interrupting\n\n- loose now\n\n    indented\n\n10. ten\n\n11. eleven',
+  '- item\n\n```js\nx();\n\n```\n\n- after a fence\n\n- - -\n\n- last',
+  '* a\n\n*emphasis*, not an item\n\n-not an item\n\n1.not one\n\n- x\n\n123456789. nine digits\n\n- y',
+  '> - quoted\n\n- not in the quote\n\n- same list',
+];
+
+/** Lines that start, go on with or end blocks, for texts made of them at random (seeded: the same every run). */
+const LINES = [
+  '- a',
+  '* b',
+  '+ c',
+  '1. d',
+  '2) e',
+  '10. x',
+  '-',
+  '1.',
+  '  - nested',
+  '   3. three',
+  '- - -',
+  '***',
+];
+LINES.push(
+  '',
+  '',
+  'para',
+  '  indented',
+  '    code',
+  '```',
+  '~~~',
+  '> quote',
+  '# h',
+  '---',
+  '===',
+  '| x |',
+  '| - |',
+);
+LINES.push('text *em', 'em* end');
+
+function randomTexts(count: number, seed: number): string[] {
+  let state = seed;
+  const next = (below: number) => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return Math.floor((state / 0x80000000) * below);
+  };
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 2 + next(8) }, () => LINES[next(LINES.length)]).join('\n'),
+  );
+}
+
+/** Streams `text` in chunks of `size`; after each, the blocks and the tail rendered apart must equal a render once. */
+function assertRendersAsWhole(text: string, size: number): void {
+  const splitter = new BlockSplitter();
+  const segments: string[] = [];
+  for (let at = 0; at < text.length; at += size) {
+    const result = splitter.append(text.slice(at, at + size));
+    segments.push(...result.committed);
+    const soFar = text.slice(0, at + size);
+    const shown = [...segments, result.tail].map(renderMarkdown).join('');
+    assert.equal(shown, renderMarkdown(soFar), `${JSON.stringify(soFar)} in chunks of ${size}`);
+  }
+}
+
 describe('webview markdown block splitter', () => {
+  it('renders, block by block, as the whole text renders at once, whatever the chunks', () => {
+    for (const text of CUT_CANDIDATES) {
+      for (const size of [1, 2, 3, 5, 1000]) {
+        assertRendersAsWhole(text, size);
+      }
+    }
+  });
+
+  it('renders 1,500 texts of lines drawn at random, a character at a time, as each renders at once', () => {
+    for (const text of randomTexts(1500, 42)) {
+      assertRendersAsWhole(text, 1);
+    }
+  });
+
   it('commits paragraphs once the next block starts, whatever the chunk size', () => {
     const text = 'First para.\n\nSecond para\ncontinues.\n\nThird';
     for (const size of [1, 2, 3, 7, 100]) {

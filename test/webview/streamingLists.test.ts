@@ -21,9 +21,10 @@ const STREAMS: Record<string, string[]> = {
     'ld**\n- [a link](https://exa',
     'mple.com)',
   ],
-  // A blank line before an item at the line's start ends the tail (blockSplitter.ts); one before an indented
-  // paragraph of the item does not, and turns the list loose.
+  // A blank line before an indented paragraph of the item, or before another item, turns the list loose: the
+  // blank line ends nothing (blockSplitter.ts), the whole list renders again with paragraphs.
   'a list turning loose': ['- one\n- two', '\n\n  more of two', '\n- three'],
+  'a loose list, a blank line between items': ['1. one\n\n2', '. two\n\n', '3. three\n\n- another list'],
   'an ordered list from three': ['3. three\n4. fo', 'ur\n5', '. five'],
   'a nested list': ['- a\n  - nested', '\n  - more\n- b', '\n  - again'],
   'a list that ends in a heading': ['Intro:\n- one\n- two', '\n# Heading', '\nAfter'],

@@ -5,7 +5,9 @@
  *
  * A segment ends where what follows cannot change how it renders:
  *  - at a blank line outside a fence, once the next non-blank line starts at column 0 (an indented
- *    line could continue a list item or an indented code block across the blank line);
+ *    line could continue a list item or an indented code block across the blank line) and, after a
+ *    list, is not a list item (it could go on with the list and make it loose: every item renders
+ *    again with paragraphs);
  *  - before a fence that opens at column 0 (it ends any paragraph) and after it closes.
  * Only complete lines are scanned, each once; the scan state carries over between updates.
  */
@@ -37,6 +39,7 @@ export interface SplitterState {
   readonly scanPos: number;
   readonly fence: Fence | undefined;
   readonly blankEnd: number | undefined;
+  readonly listSeen: boolean;
 }
 
 interface Fence {
@@ -54,6 +57,10 @@ interface Fence {
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const BLANK = /^[ \t]*$/;
+/** A line that may start a list item (a thematic break such as `- - -` too: holding one back only waits). */
+const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** The first character of a line that may yet turn out to start a list item at column 0. */
+const LIST_ITEM_START = /[-+*\d]/;
 
 export class BlockSplitter {
   /** Everything received so far (a rope of the deltas; only read when a whole text is compared). */
@@ -65,6 +72,11 @@ export class BlockSplitter {
   private fence: Fence | undefined;
   /** Just after the last blank line outside a fence, while waiting to see the next line. */
   private blankEnd: number | undefined;
+  /**
+   * Whether a line of the unstable part began a list item: a list item after a blank line may then
+   * belong to the same list, so the blank line ends nothing yet (an over-cautious yes only waits).
+   */
+  private listSeen = false;
 
   /** A splitter that goes on where the one whose `state()` this is left off. */
   static from(state: SplitterState): BlockSplitter {
@@ -75,12 +87,13 @@ export class BlockSplitter {
     splitter.scanPos = state.scanPos;
     splitter.fence = state.fence;
     splitter.blankEnd = state.blankEnd;
+    splitter.listSeen = state.listSeen;
     return splitter;
   }
 
   state(): SplitterState {
-    const { text, buffer, stableEnd, scanPos, fence, blankEnd } = this;
-    return { text, buffer, stableEnd, scanPos, fence, blankEnd };
+    const { text, buffer, stableEnd, scanPos, fence, blankEnd, listSeen } = this;
+    return { text, buffer, stableEnd, scanPos, fence, blankEnd, listSeen };
   }
 
   /** The stable prefix's length. */
@@ -136,6 +149,7 @@ export class BlockSplitter {
         committed.push(this.buffer.slice(0, cut));
         this.buffer = this.buffer.slice(cut);
         this.stableEnd = end;
+        this.listSeen = false;
       }
     };
 
@@ -158,13 +172,15 @@ export class BlockSplitter {
       this.scanLine(line, lineStart, next, commit);
     }
 
-    // The first character of the line being received is enough to end a block after a blank line.
+    // The first character of the line being received is enough to end a block after a blank line,
+    // unless, after a list, it may start another item.
     const partialStart = this.buffer[this.scanPos - this.stableEnd];
     if (
       this.fence === undefined &&
       this.blankEnd !== undefined &&
       partialStart !== undefined &&
-      !/\s/.test(partialStart)
+      !/\s/.test(partialStart) &&
+      !(this.listSeen && LIST_ITEM_START.test(partialStart))
     ) {
       commit(this.blankEnd);
     }
@@ -196,6 +212,7 @@ export class BlockSplitter {
     this.scanPos = position;
     this.fence = undefined;
     this.blankEnd = undefined;
+    this.listSeen = false;
   }
 
   private scanLine(
@@ -241,10 +258,12 @@ export class BlockSplitter {
       this.blankEnd = undefined;
       return;
     }
-    if (this.blankEnd !== undefined && !/^\s/.test(line)) {
+    const listItem = LIST_ITEM.test(line);
+    if (this.blankEnd !== undefined && !/^\s/.test(line) && !(this.listSeen && listItem)) {
       commit(this.blankEnd);
     }
     this.blankEnd = undefined;
+    this.listSeen ||= listItem;
   }
 }
 
