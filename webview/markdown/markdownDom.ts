@@ -29,8 +29,6 @@ export class MarkdownDom {
   /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
   private chunk: HTMLElement | undefined;
   private chunkBlocks = 0;
-  /** The last chunk: the tail is what follows it (everything, without one). */
-  private lastChunk: HTMLElement | undefined;
   private readonly tail: TailDom;
 
   constructor(className: string) {
@@ -52,7 +50,6 @@ export class MarkdownDom {
           chunk.remove();
         }
         this.chunk = undefined;
-        this.lastChunk = undefined;
         this.open = undefined;
         return;
       case 'block':
@@ -74,7 +71,7 @@ export class MarkdownDom {
       case 'tail':
         // The pieces' HTML is the renderer's: raw HTML escaped, links vetted (markdown/renderer.ts).
         this.tail.apply(op);
-        this.tailParagraph = op.paragraph ? this.tailStart() : undefined;
+        this.tailParagraph = op.paragraph ? this.tailParagraphElement() : undefined;
         return;
       case 'tail-text':
         this.tailParagraph?.append(op.text);
@@ -107,24 +104,16 @@ export class MarkdownDom {
     const block = document.createElement('div');
     block.className = 'md-block md-block-open';
     block.append(live.element);
-    this.clearTail();
+    this.tail.clear();
     this.tailParagraph = undefined;
     this.placeBlock(block);
     this.open = { block, live };
   }
 
-  /** The tail's first node (an element when the tail is one paragraph), or null when it is empty. */
-  private tailStart(): HTMLElement | undefined {
-    const first = this.lastChunk ? this.lastChunk.nextSibling : this.element.firstChild;
-    return (first as HTMLElement | null) ?? undefined;
-  }
-
-  private clearTail(): void {
-    const element = this.element;
-    while (element.lastChild && element.lastChild !== this.lastChunk) {
-      element.lastChild.remove();
-    }
-    this.tail.cleared();
+  /** The tail's paragraph, where plain words are appended (the planner says when the tail is one). */
+  private tailParagraphElement(): HTMLElement | undefined {
+    const first = this.tail.first();
+    return first instanceof HTMLElement ? first : undefined;
   }
 
   private placeBlock(block: HTMLElement): void {
@@ -132,8 +121,7 @@ export class MarkdownDom {
       this.chunk = document.createElement('div');
       this.chunk.className = 'md-chunk';
       this.chunkBlocks = 0;
-      this.element.insertBefore(this.chunk, this.tailStart() ?? null);
-      this.lastChunk = this.chunk;
+      this.element.insertBefore(this.chunk, this.tail.first() ?? null);
     }
     this.chunk.append(block);
     this.chunkBlocks++;
@@ -157,7 +145,6 @@ export class MarkdownDom {
     chunk.classList.remove('md-chunk-full');
     if (this.chunkBlocks === 0) {
       // The chunk before, if any, is full: new blocks go after it, in a chunk of their own.
-      this.lastChunk = (chunk.previousElementSibling as HTMLElement | null) ?? undefined;
       chunk.remove();
       this.chunk = undefined;
     }

@@ -16,9 +16,24 @@ export class TailDom {
 
   constructor(private readonly element: HTMLElement) {}
 
-  /** The tail's nodes were taken away (a fence opened where it was). */
-  cleared(): void {
+  /** Takes the tail's nodes away (a fence opened where it was). */
+  clear(): void {
+    removeLast(this.element, this.nodeCount());
     this.shown = [];
+  }
+
+  /** The tail's first node (its paragraph when the tail is one), or undefined when the tail is empty. */
+  first(): ChildNode | undefined {
+    const count = this.nodeCount();
+    let node = count > 0 ? this.element.lastChild : null;
+    for (let left = count - 1; left > 0 && node; left--) {
+      node = node.previousSibling;
+    }
+    return node ?? undefined;
+  }
+
+  private nodeCount(): number {
+    return this.shown.reduce((sum, piece) => sum + piece.nodes, 0);
   }
 
   apply(change: TailChange): void {
