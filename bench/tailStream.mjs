@@ -1,5 +1,5 @@
-// Long blocks that stay the stream's tail (no blank line lets the block splitter finish them): a tight list,
-// a paragraph of lines with markup (a log shown as prose) and a table, 500 KB each, streamed as the host paces
+// Long blocks that stay the stream's tail (no blank line lets the block splitter finish them): a tight list, a
+// loose one, a paragraph of lines with markup (a log shown as prose) and a table, 500 KB each, streamed as the host paces
 // an answer. The page's main-thread CPU and the markdown worker's, and a message's frame at the start against
 // the same at the end: a message should cost its new items, not the block before it.
 /* global window */
@@ -23,6 +23,11 @@ function lines(head, line) {
 
 const WORKLOADS = [
   { name: 'tight list', text: () => lines([], (i) => `- item ${i}: check \`file${i}.ts\` and **fix** it`) },
+  {
+    // A blank line between items: the splitter keeps the list whole (an item after it may make the list loose).
+    name: 'loose list',
+    text: () => lines([], (i) => `${i + 1}. step ${i}: check \`file${i}.ts\` and **fix** it\n`),
+  },
   { name: 'paragraph of lines', text: () => lines([], (i) => `Line ${i} says *this* and \`that\`.`) },
   {
     name: 'table',
