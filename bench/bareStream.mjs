@@ -69,7 +69,7 @@ export const bareViewScript = (chunked) => `(() => {
   };
   const total = (counts) => counts.reduce((sum, count) => sum + count, 0);
   const addPiece = (piece) => {
-    if (piece.html !== undefined) { return { nodes: insert(tail, piece.html) }; }
+    if (typeof piece === 'string') { return { nodes: insert(tail, piece) }; }
     const nodes = insert(tail, piece.open + piece.close);
     const first = tail.childNodes[tail.childNodes.length - nodes];
     const container = piece.container === 'table' ? first.querySelector(':scope > table > tbody') : first;

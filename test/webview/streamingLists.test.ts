@@ -58,6 +58,19 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
       }
       page.assertClean();
     });
+
+    it(`show the renderer's HTML when a text shown whole (a reopened chat) streams on (planned ${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      for (const [name, [first = '', ...rest]] of Object.entries(STREAMS)) {
+        await page.host(snapshot({ entries: [message('agent', 's', first)], turns: [turn('t1')] }));
+        for (const [index, chunk] of rest.entries()) {
+          await page.host(events(appended('s', chunk)));
+          const shown = [first, ...rest.slice(0, index + 1)].join('');
+          assert.equal(await markdownOf(page), renderMarkdown(shown), `${name}, chunk ${index + 2}`);
+        }
+      }
+      page.assertClean();
+    });
   }
 
   it('keeps the items and rows shown while the list or table grows, and renders only the last again', async () => {

@@ -5,7 +5,7 @@ import { tailChange, type TailPiece } from '../../webview/markdown/tailPieces';
 /** The HTML the pieces make joined: what the page shows for them. */
 function joined(pieces: readonly TailPiece[]): string {
   return pieces
-    .map((piece) => ('html' in piece ? piece.html : piece.open + piece.items.join('') + piece.close))
+    .map((piece) => (typeof piece === 'string' ? piece : piece.open + piece.items.join('') + piece.close))
     .join('');
 }
 
@@ -51,7 +51,9 @@ describe('webview: a streaming tail cut into pieces', () => {
       'Intro\n- one\n- two\n# Rows\n| a |\n| - |\n| 1 |\n| 2 |\n\nLines *one\ntwo* and\nthree',
     );
     assert.deepEqual(
-      pieces.map((piece) => ('html' in piece ? 'block' : `${piece.container} of ${piece.items.length}`)),
+      pieces.map((piece) =>
+        typeof piece === 'string' ? 'block' : `${piece.container} of ${piece.items.length}`,
+      ),
       ['block', 'list of 2', 'block', 'table of 2', 'paragraph of 2'],
       'a line break inside emphasis does not cut the paragraph',
     );
@@ -79,6 +81,6 @@ describe('webview: a streaming tail cut into pieces', () => {
     const change = tailChange(tight, loose);
     assert.equal(change?.grow?.keep, 0, 'no item of a tight list stays as it was in a loose one');
     const after = renderTailPieces('- one\n- two\n# Done');
-    assert.deepEqual(tailChange(tight, after), { keep: 1, pieces: [{ html: '<h1>Done</h1>\n' }] });
+    assert.deepEqual(tailChange(tight, after), { keep: 1, pieces: ['<h1>Done</h1>\n'] });
   });
 });

@@ -96,6 +96,12 @@ export class MarkdownPlanner {
     // The splitter may have scanned changed lines again: the code shown live may not be a prefix of the fence's.
     this.commit(result, false);
     this.planTail(result);
+    // A text shown whole keeps no blocks of its tail, only a list's, table's or lines' items (what a stream
+    // keeps shown as it grows): most texts never change again (each message of a reopened chat: their HTML
+    // would be held twice), and one that streams on shows its tail's few blocks anew once.
+    if (this.tailPieces?.every((piece) => typeof piece === 'string')) {
+      this.tailPieces = undefined;
+    }
     return this.take();
   }
 
@@ -193,7 +199,8 @@ export class MarkdownPlanner {
     const pieces = tail.trim() === '' ? [] : renderTailPieces(tail);
     const only = pieces.length === 1 ? pieces[0] : undefined;
     this.tailParagraph =
-      only !== undefined && ('html' in only ? isOneParagraph(only.html) : only.container === 'paragraph');
+      only !== undefined &&
+      (typeof only === 'string' ? isOneParagraph(only) : only.container === 'paragraph');
     const change = tailChange(this.tailPieces, pieces);
     this.tailPieces = pieces;
     if (change) {

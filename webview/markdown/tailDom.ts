@@ -1,10 +1,12 @@
 import type { TailChange, TailPiece } from './tailPieces';
 
-/** A piece shown: how many of the message's nodes it made, and for a list, table or paragraph, where its items are. */
-interface ShownPiece {
-  readonly nodes: number;
-  readonly items?: { readonly container: Element; readonly nodes: number[] };
-}
+/**
+ * A piece shown: how many of the message's nodes it made — a number alone for a block (a short message's whole
+ * tail: kept in every message shown, so no object), and for a list, table or paragraph where its items are.
+ */
+type ShownPiece = number | { readonly nodes: number; readonly container: Element; readonly items: number[] };
+
+const NOTHING_SHOWN: readonly ShownPiece[] = Object.freeze([]);
 
 /**
  * The tail's nodes, the last of a message's markdown element's children, as pieces (tailPieces.ts): a change
@@ -12,19 +14,19 @@ interface ShownPiece {
  * looked for in the DOM: each piece's nodes are counted as it is added.
  */
 export class TailDom {
-  private shown: ShownPiece[] = [];
+  private shown = NOTHING_SHOWN;
 
   constructor(private readonly element: HTMLElement) {}
 
   /** Takes the tail's nodes away (a fence opened where it was). */
   clear(): void {
-    removeLast(this.element, this.nodeCount());
-    this.shown = [];
+    removeLast(this.element, nodeCount(this.shown));
+    this.shown = NOTHING_SHOWN;
   }
 
   /** The tail's first node (its paragraph when the tail is one), or undefined when the tail is empty. */
   first(): ChildNode | undefined {
-    const count = this.nodeCount();
+    const count = nodeCount(this.shown);
     let node = count > 0 ? this.element.lastChild : null;
     for (let left = count - 1; left > 0 && node; left--) {
       node = node.previousSibling;
@@ -32,38 +34,30 @@ export class TailDom {
     return node ?? undefined;
   }
 
-  private nodeCount(): number {
-    return this.shown.reduce((sum, piece) => sum + piece.nodes, 0);
-  }
-
   apply(change: TailChange): void {
     const { keep, grow } = change;
     const after = grow ? keep + 1 : keep;
-    removeLast(
-      this.element,
-      this.shown.splice(after).reduce((sum, piece) => sum + piece.nodes, 0),
-    );
+    removeLast(this.element, nodeCount(this.shown.slice(after)));
     if (grow) {
-      const grown = this.shown[keep]?.items;
-      if (!grown) {
+      const grown = this.shown[keep];
+      if (typeof grown !== 'object') {
         throw new Error(`The tail's piece ${keep} is not shown by its items`);
       }
       removeLast(
         grown.container,
-        grown.nodes.splice(grow.keep).reduce((sum, nodes) => sum + nodes, 0),
+        grown.items.splice(grow.keep).reduce((sum, nodes) => sum + nodes, 0),
       );
       for (const item of grow.items) {
-        grown.nodes.push(insert(grown.container, item));
+        grown.items.push(insert(grown.container, item));
       }
     }
-    for (const piece of change.pieces) {
-      this.shown.push(this.add(piece));
-    }
+    // A list as long as its pieces (slice and map make them so; pushed ones keep room for 17).
+    this.shown = this.shown.slice(0, after).concat(change.pieces.map((piece) => this.add(piece)));
   }
 
   private add(piece: TailPiece): ShownPiece {
-    if ('html' in piece) {
-      return { nodes: insert(this.element, piece.html) };
+    if (typeof piece === 'string') {
+      return insert(this.element, piece);
     }
     const before = this.element.lastChild;
     const nodes = insert(this.element, piece.open + piece.close);
@@ -76,8 +70,12 @@ export class TailDom {
       // The renderer's list or paragraph starts with its element, its table with the table's wrapper.
       throw new Error(`A ${piece.container} shown without the element its items go into`);
     }
-    return { nodes, items: { container, nodes: piece.items.map((item) => insert(container, item)) } };
+    return { nodes, container, items: piece.items.map((item) => insert(container, item)) };
   }
+}
+
+function nodeCount(pieces: readonly ShownPiece[]): number {
+  return pieces.reduce<number>((sum, piece) => sum + (typeof piece === 'number' ? piece : piece.nodes), 0);
 }
 
 /** Adds `html` (the renderer's: raw HTML escaped, links vetted) at the end of `parent`; how many nodes it made. */

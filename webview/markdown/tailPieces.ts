@@ -13,8 +13,8 @@ import type { Token } from 'markdown-it';
  * tested in test/webview/tailPieces.test.ts).
  */
 export type TailPiece =
-  /** A top-level block, rendered whole. */
-  | { readonly html: string }
+  /** A top-level block, rendered whole (a string: a short message's tail is kept as this and nothing more). */
+  | string
   /**
    * A list, a table with body rows or a paragraph of several lines: its items (rows, lines) between its start
    * and its end. Shown, the start and end together make the element the items go into: the list itself, the
@@ -48,7 +48,8 @@ export function tailPieces(tokens: Token[], render: RenderTokens): TailPiece[] {
     pieces.push(piece(tokens.slice(start, end), render));
     start = end;
   }
-  return pieces;
+  // Kept by the planner while the message is shown: a copy holds as many slots as pieces (a pushed list has 17).
+  return pieces.slice();
 }
 
 /** Where the block starting at `start` ends (the index after its closing token). */
@@ -79,9 +80,9 @@ function piece(block: Token[], render: RenderTokens): TailPiece {
     }
   }
   if (first.type === 'paragraph_open' && block.length === 3) {
-    return paragraphLines(block, render) ?? { html: render(block) };
+    return paragraphLines(block, render) ?? render(block);
   }
-  return { html: render(block) };
+  return render(block);
 }
 
 /**
@@ -154,14 +155,7 @@ export function tailChange(
   }
   const was = shown[keep];
   const is = next[keep];
-  if (
-    was &&
-    is &&
-    'container' in was &&
-    'container' in is &&
-    was.open === is.open &&
-    was.close === is.close
-  ) {
+  if (typeof was === 'object' && typeof is === 'object' && was.open === is.open && was.close === is.close) {
     const items = commonItems(was.items, is.items);
     return { keep, grow: { keep: items, items: is.items.slice(items) }, pieces: next.slice(keep + 1) };
   }
@@ -169,8 +163,8 @@ export function tailChange(
 }
 
 function samePiece(a: TailPiece, b: TailPiece): boolean {
-  if ('html' in a || 'html' in b) {
-    return 'html' in a && 'html' in b && a.html === b.html;
+  if (typeof a === 'string' || typeof b === 'string') {
+    return a === b;
   }
   return (
     a.open === b.open &&
