@@ -44,7 +44,6 @@ export const bareViewScript = (chunked) => `(() => {
   answer.replaceChildren(tail);
   let chunk;
   let live;
-  let paragraph;
   const place = (block) => {
     if (!${chunked}) { tail.before(block); return; }
     if (!chunk || chunk.childElementCount >= ${BLOCKS_PER_CHUNK}) {
@@ -96,7 +95,6 @@ export const bareViewScript = (chunked) => `(() => {
       case 'open':
         tail.replaceChildren();
         pieces = [];
-        paragraph = undefined;
         live = block(op.html, true);
         place(live);
         return;
@@ -108,11 +106,17 @@ export const bareViewScript = (chunked) => `(() => {
       case 'finish-live': live.querySelector('code').append(op.code.text); live.append('\\n'); break;
       case 'finish': live.innerHTML = op.html; break;
       case 'drop-open': live.remove(); live = undefined; return;
-      case 'tail':
-        showTail(op);
-        paragraph = op.paragraph ? tail.firstElementChild : undefined;
+      case 'tail': showTail(op); return;
+      case 'tail-text': {
+        const only = pieces.length === 1 ? pieces[0] : undefined;
+        if (only?.container) {
+          only.container.append(op.text);
+          only.items[only.items.length - 1] += 1;
+        } else {
+          tail.firstElementChild?.append(op.text);
+        }
         return;
-      case 'tail-text': paragraph?.append(op.text); return;
+      }
       default: throw new Error('bare view: unknown operation ' + op.op);
     }
     live.className = 'md-block';

@@ -9,6 +9,12 @@ import { useChatPages } from './support/suite';
 
 const OUT = resolve(__dirname, '../../test-results');
 
+/** A long line with markup every few words: a paragraph shown by runs of its words. */
+const LONG_LINE = Array.from(
+  { length: 20 },
+  (_, i) => `word ${i} *em ${i}* and \`c${i}\` then [l${i}](https://example.com/${i}) `,
+).join('');
+
 /**
  * Lists, tables and paragraphs of lines that grow in the tail (no blank line lets it split), cut where an item or a row is half
  * written, where the list turns loose, nests, or ends in another block.
@@ -36,6 +42,14 @@ const STREAMS: Record<string, string[]> = {
   'lines with markup': ['Line `one`\nline *tw', 'o*\nline th', 'ree `x`\nfour'],
   'a line break inside emphasis': ['Line *one\ntw', 'o* and\nthree', '\nfour'],
   'a hard break': ['Line one  \nline', ' two\\\nline three'],
+  'a long line growing by markup and by plain words': [
+    LONG_LINE.slice(0, 700),
+    LONG_LINE.slice(700),
+    'plain words',
+    " and more, it's",
+    ` with *markup* ${LONG_LINE}`,
+    ' plain again',
+  ],
 };
 
 /** The message's markdown when it is only a tail (no finished block): no chunk, its nodes alone. */
@@ -132,6 +146,28 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
       await markdownOf(page),
       renderMarkdown('Line `one`\nline `two`\nline `three` and more\nline `four`'),
     );
+    page.assertClean();
+  });
+
+  it('keeps the runs of a long line shown while it grows by plain words and by words with markup', async () => {
+    const page = await chat.openShowing(
+      snapshot({ entries: [message('agent', 's', LONG_LINE)], turns: [turn('t1')] }),
+    );
+    await page.page.evaluate(() => {
+      (window as unknown as { __kept: Element[] }).__kept = [
+        ...document.querySelectorAll('[data-entry-id="s"] code'),
+      ];
+    });
+    await page.host(events(appended('s', 'plain words')));
+    await page.host(events(appended('s', ' and `more` code')));
+    const kept = await page.page.evaluate(() => {
+      const now = [...document.querySelectorAll('[data-entry-id="s"] code')];
+      return (window as unknown as { __kept: Element[] }).__kept.map((element) => now.includes(element));
+    });
+    assert.equal(kept.length, 20);
+    assert.deepEqual(kept.slice(0, 12), Array(12).fill(true), 'the first runs kept');
+    assert.equal(kept.at(-1), false, 'the last run shown again');
+    assert.equal(await markdownOf(page), renderMarkdown(`${LONG_LINE}plain words and \`more\` code`));
     page.assertClean();
   });
 });

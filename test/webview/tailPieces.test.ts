@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { renderMarkdown, renderTailPieces } from '../../webview/markdown/renderer';
-import { tailChange, type TailPiece } from '../../webview/markdown/tailPieces';
+import { renderedText, renderMarkdown, renderTailPieces } from '../../webview/markdown/renderer';
+import { tailChange, withWordsAdded, type TailPiece } from '../../webview/markdown/tailPieces';
 
 /** The HTML the pieces make joined: what the page shows for them. */
 function joined(pieces: readonly TailPiece[]): string {
@@ -8,6 +8,15 @@ function joined(pieces: readonly TailPiece[]): string {
     .map((piece) => (typeof piece === 'string' ? piece : piece.open + piece.items.join('') + piece.close))
     .join('');
 }
+
+/** One long line with markup every few words, an emphasis that opens early and closes late, and links. */
+const LONG_LINE =
+  '**Opened early ' +
+  Array.from(
+    { length: 12 },
+    (_, i) => `word ${i} *em ${i}* and \`c${i}\` see https://example.com/${i} & [l${i}](u${i}) `,
+  ).join('') +
+  'closed late** "quoted" end';
 
 /** Tails with no blank line to split at: what stays the tail while it streams. */
 const TAILS = [
@@ -33,6 +42,8 @@ const TAILS = [
   'A hard break  \nand a backslash one\\\nthen **bold**',
   '`a code span\nacross lines` then\nmore',
   '# Heading\nthen lines\nof a paragraph',
+  LONG_LINE,
+  `Lines, then a long one\n${LONG_LINE}\nand a short one`,
   '',
 ];
 
@@ -82,5 +93,30 @@ describe('webview: a streaming tail cut into pieces', () => {
     assert.equal(change?.grow?.keep, 0, 'no item of a tight list stays as it was in a loose one');
     const after = renderTailPieces('- one\n- two\n# Done');
     assert.deepEqual(tailChange(tight, after), { keep: 1, pieces: ['<h1>Done</h1>\n'] });
+  });
+
+  it('cuts a long line into runs of at most 64 tokens, never where an emphasis or a link is open', () => {
+    const [paragraph] = renderTailPieces(LONG_LINE.replace('**Opened early ', 'Opened early '));
+    assert.ok(typeof paragraph === 'object' && paragraph.container === 'paragraph');
+    assert.ok(paragraph.items.length >= 3, `${paragraph.items.length} runs`);
+    for (const run of paragraph.items) {
+      assert.equal(run.split('<em>').length, run.split('</em>').length, run);
+      assert.equal(run.split('<a ').length, run.split('</a>').length, run);
+    }
+    // The emphasis open from the first word to the last: one run, then the words after it.
+    const [strong] = renderTailPieces(LONG_LINE);
+    assert.ok(typeof strong === 'object');
+    assert.equal(strong.items.length, 2);
+    assert.match(strong.items[0] ?? '', /^<strong>Opened early .*closed late<\/strong>$/s);
+    assert.equal(typeof renderTailPieces('A short line with *markup*')[0], 'string');
+  });
+
+  it('keeps the runs of a long line shown when plain words are added to it, as a render of the longer line has them', () => {
+    const shown = `${LONG_LINE.replace('**Opened early ', 'Opened early ')} more`;
+    const added = withWordsAdded(renderTailPieces(shown), renderedText(' words, "quoted"'));
+    const rendered = renderTailPieces(`${shown} words, "quoted"`);
+    assert.deepEqual(added, rendered);
+    assert.equal(tailChange(added, rendered), undefined, 'nothing to show again');
+    assert.equal(withWordsAdded(renderTailPieces('A short line'), 'words'), undefined, 'not known');
   });
 });

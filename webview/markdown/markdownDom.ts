@@ -24,8 +24,6 @@ export class MarkdownDom {
    * nothing: moved, a long code block cost a removal and, in the browser, its text laid out anew.
    */
   private open: { readonly block: HTMLElement; readonly live: LiveCodeBlock } | undefined;
-  /** The tail's one element while the tail is one paragraph: plain words are appended to it. */
-  private tailParagraph: HTMLElement | undefined;
   /** The chunk finished blocks go into, until it holds BLOCKS_PER_CHUNK. */
   private chunk: HTMLElement | undefined;
   private chunkBlocks = 0;
@@ -71,10 +69,9 @@ export class MarkdownDom {
       case 'tail':
         // The pieces' HTML is the renderer's: raw HTML escaped, links vetted (markdown/renderer.ts).
         this.tail.apply(op);
-        this.tailParagraph = op.paragraph ? this.tailParagraphElement() : undefined;
         return;
       case 'tail-text':
-        this.tailParagraph?.append(op.text);
+        this.tail.addWords(op.text);
         return;
       default: {
         const never: never = op;
@@ -105,15 +102,8 @@ export class MarkdownDom {
     block.className = 'md-block md-block-open';
     block.append(live.element);
     this.tail.clear();
-    this.tailParagraph = undefined;
     this.placeBlock(block);
     this.open = { block, live };
-  }
-
-  /** The tail's paragraph, where plain words are appended (the planner says when the tail is one). */
-  private tailParagraphElement(): HTMLElement | undefined {
-    const first = this.tail.first();
-    return first instanceof HTMLElement ? first : undefined;
   }
 
   private placeBlock(block: HTMLElement): void {

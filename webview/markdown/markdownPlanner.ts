@@ -1,8 +1,8 @@
 import { BlockSplitter, type ClosedFence, type SplitResult, type SplitterState } from './blockSplitter';
 import { languageOf, type CodeUpdate } from './codeBlock';
 import { plainContinuation } from './proseTail';
-import { renderMarkdown, renderTailPieces } from './renderer';
-import { tailChange, type TailChange, type TailPiece } from './tailPieces';
+import { renderedText, renderMarkdown, renderTailPieces } from './renderer';
+import { tailChange, withWordsAdded, type TailChange, type TailPiece } from './tailPieces';
 
 /**
  * What changes in a streaming message's markdown DOM, as plain data: a MarkdownPlanner makes the
@@ -23,12 +23,9 @@ export type MarkdownOp =
   | { readonly op: 'open'; readonly language: string }
   /** More code in the fence shown live. */
   | { readonly op: 'code'; readonly code: CodeUpdate }
-  /**
-   * The tail rendered again, shown by changing only the pieces that changed (tailPieces.ts); `paragraph`:
-   * the tail is exactly one paragraph (see proseTail.ts).
-   */
-  | ({ readonly op: 'tail'; readonly paragraph: boolean } & TailChange)
-  /** Plain words after the tail's one paragraph. */
+  /** The tail rendered again, shown by changing only the pieces that changed (tailPieces.ts). */
+  | ({ readonly op: 'tail' } & TailChange)
+  /** Plain words after the tail's one paragraph (see proseTail.ts): sent only while the tail is one. */
   | { readonly op: 'tail-text'; readonly text: string };
 
 /** The fence shown live, as the planner knows it: its language and how much code it shows. */
@@ -58,7 +55,7 @@ export class MarkdownPlanner {
   private open: OpenFence | undefined;
   private tailText: string | undefined;
   private tailParagraph: boolean;
-  /** The pieces the tail shows; undefined once words were added to its paragraph (see planTailText). */
+  /** The pieces the tail shows; undefined when not known (see planTailText and setText). */
   private tailPieces: readonly TailPiece[] | undefined;
   private ops: MarkdownOp[] = [];
 
@@ -190,8 +187,8 @@ export class MarkdownPlanner {
       if (text !== undefined) {
         if (text !== '') {
           this.ops.push({ op: 'tail-text', text });
-          // Its paragraph is no longer the HTML its piece says: the next render replaces it.
-          this.tailPieces = undefined;
+          // A long paragraph keeps its runs shown; a short one is shown anew by the next change.
+          this.tailPieces = withWordsAdded(this.tailPieces, renderedText(text));
         }
         return;
       }
@@ -204,7 +201,7 @@ export class MarkdownPlanner {
     const change = tailChange(this.tailPieces, pieces);
     this.tailPieces = pieces;
     if (change) {
-      this.ops.push({ op: 'tail', paragraph: this.tailParagraph, ...change });
+      this.ops.push({ op: 'tail', ...change });
     }
   }
 }

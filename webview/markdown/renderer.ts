@@ -98,6 +98,11 @@ export function renderMarkdown(text: string): string {
   return md.render(text);
 }
 
+/** Plain text as the renderer writes it in a paragraph (markdown-it escapes `&<>"`, nothing else). */
+export function renderedText(text: string): string {
+  return md.utils.escapeHtml(text);
+}
+
 /** Renders markdown as renderMarkdown does, cut into the pieces a streaming tail is shown in (tailPieces.ts). */
 export function renderTailPieces(text: string): TailPiece[] {
   const env = {};

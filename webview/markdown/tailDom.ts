@@ -55,6 +55,23 @@ export class TailDom {
     this.shown = this.shown.slice(0, after).concat(change.pieces.map((piece) => this.add(piece)));
   }
 
+  /**
+   * Plain words after the tail's one paragraph (the planner sends them only then): a paragraph shown by its runs
+   * counts them in its last run, as the planner does.
+   */
+  addWords(text: string): void {
+    const only = this.shown.length === 1 ? this.shown[0] : undefined;
+    if (typeof only === 'object') {
+      only.container.append(text);
+      only.items[only.items.length - 1] = (only.items.at(-1) ?? 0) + 1;
+    } else {
+      const paragraph = this.first();
+      if (paragraph instanceof Element) {
+        paragraph.append(text);
+      }
+    }
+  }
+
   private add(piece: TailPiece): ShownPiece {
     if (typeof piece === 'string') {
       return insert(this.element, piece);

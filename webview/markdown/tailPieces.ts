@@ -4,9 +4,9 @@ import type { Token } from 'markdown-it';
  * A streaming tail's HTML cut at its top-level blocks, so the page changes only the blocks that changed.
  * A tail has no blank line to be split at (markdown/blockSplitter.ts), so a long tight list or table is all
  * tail until it ends: rendered anew as a whole each frame, a 300 KB list cost the page 9 s of its main thread
- * and frames of 0.7 s. A list's items, a table's body rows and a paragraph's lines are pieces of their own
- * too: while the list grows, the items shown stay in the DOM and only the new ones (and the last, still
- * growing) are added.
+ * and frames of 0.7 s. A list's items, a table's body rows and a paragraph's lines (or runs of a long line)
+ * are pieces of their own too: while the list grows, the items shown stay in the DOM and only the new ones
+ * (and the last, still growing) are added.
  *
  * The pieces joined are exactly markdown-it's HTML for the whole tail (markdown-it's renderer decides a
  * token's line breaks from its neighbours inside the block, never across a top-level block or an item:
@@ -16,9 +16,9 @@ export type TailPiece =
   /** A top-level block, rendered whole (a string: a short message's tail is kept as this and nothing more). */
   | string
   /**
-   * A list, a table with body rows or a paragraph of several lines: its items (rows, lines) between its start
-   * and its end. Shown, the start and end together make the element the items go into: the list itself, the
-   * table's body, the paragraph.
+   * A list, a table with body rows, or a paragraph of several lines or a long line: its items (rows, the
+   * paragraph's runs) between its start and its end. Shown, the start and end together make the element the
+   * items go into: the list itself, the table's body, the paragraph.
    */
   | {
       readonly container: 'list' | 'table' | 'paragraph';
@@ -80,16 +80,23 @@ function piece(block: Token[], render: RenderTokens): TailPiece {
     }
   }
   if (first.type === 'paragraph_open' && block.length === 3) {
-    return paragraphLines(block, render) ?? render(block);
+    return paragraphRuns(block, render) ?? render(block);
   }
   return render(block);
 }
 
 /**
- * A paragraph's lines, each up to and with its line break (where no emphasis or link is open across it);
- * undefined for one line.
+ * How many of a paragraph's inline tokens (words, code spans, emphasis…) make one of its runs at most, when no
+ * line break cuts it sooner: a long paragraph without line breaks (a log or data shown as one line) then grows
+ * by runs too. Each run is a few hundred characters of prose.
  */
-function paragraphLines(block: Token[], render: RenderTokens): TailPiece | undefined {
+const RUN_TOKENS = 64;
+
+/**
+ * A paragraph's runs: its lines, each up to and with its line break, and long lines cut every RUN_TOKENS tokens
+ * — only where no emphasis or link is open across the cut; undefined for one run.
+ */
+function paragraphRuns(block: Token[], render: RenderTokens): TailPiece | undefined {
   const [start, inline, end] = block as [Token, Token, Token];
   const children = inline.children ?? [];
   const items: string[] = [];
@@ -97,12 +104,13 @@ function paragraphLines(block: Token[], render: RenderTokens): TailPiece | undef
   let from = 0;
   for (const [index, child] of children.entries()) {
     depth += child.nesting;
-    if (depth === 0 && (child.type === 'softbreak' || child.type === 'hardbreak')) {
+    const lineEnd = child.type === 'softbreak' || child.type === 'hardbreak';
+    if (depth === 0 && (lineEnd || index + 1 - from >= RUN_TOKENS)) {
       items.push(render(children.slice(from, index + 1)));
       from = index + 1;
     }
   }
-  if (items.length === 0) {
+  if (items.length === 0 || (items.length === 1 && from === children.length)) {
     return undefined;
   }
   if (from < children.length) {
@@ -132,6 +140,24 @@ function container(
     start = end;
   }
   return { container: kind, open: render(block.slice(0, from)), items, close: render(block.slice(to)) };
+}
+
+/**
+ * The pieces shown once plain words (`html`: as the renderer writes them) were added after the tail's one
+ * paragraph (markdown/proseTail.ts): a paragraph shown by its runs has them at the end of its last run; for
+ * anything else, undefined (not known: shown anew by the next change).
+ */
+export function withWordsAdded(
+  shown: readonly TailPiece[] | undefined,
+  html: string,
+): readonly TailPiece[] | undefined {
+  const only = shown?.length === 1 ? shown[0] : undefined;
+  if (typeof only !== 'object' || only.container !== 'paragraph') {
+    return undefined;
+  }
+  const items = only.items.slice();
+  items[items.length - 1] = (items.at(-1) ?? '') + html;
+  return [{ ...only, items }];
 }
 
 /** What changes from the pieces `shown` (undefined: not known, all of it goes) to `next`; undefined: nothing. */
