@@ -82,7 +82,7 @@ function assertRendersAsWhole(text: string, size: number): void {
     const result = splitter.append(text.slice(at, at + size));
     segments.push(...result.committed);
     const soFar = text.slice(0, at + size);
-    const shown = [...segments, result.tail].map(renderMarkdown).join('');
+    const shown = [...segments, result.tail].map((markdown) => renderMarkdown(markdown)).join('');
     assert.equal(shown, renderMarkdown(soFar), `${JSON.stringify(soFar)} in chunks of ${size}`);
   }
 }

@@ -82,4 +82,32 @@ describe('webview: long replies keep finished blocks in chunks', () => {
     }
     page.assertClean();
   });
+
+  for (const [where, markdownWorker] of [
+    ['in the markdown worker', true],
+    ['on the page', false],
+  ] as const) {
+    it(`links a reference defined at the end in blocks of every chunk, streamed and shown whole (${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      const uses = PARAGRAPHS.slice(0, 40).map((paragraph, i) =>
+        i % 13 === 0 ? `${paragraph} See [the Docs].` : paragraph,
+      );
+      const text = `${uses.join('\n\n')}\n\n[the docs]: https://example.com/docs "Docs"`;
+      const links = () =>
+        page.page.locator('[data-entry-id="a1"] .markdown').evaluate((root) => ({
+          linked: root.querySelectorAll('a[href="https://example.com/docs"]').length,
+          bracketed: (root.textContent ?? '').includes('[the Docs]'),
+          definitionShown: (root.textContent ?? '').includes('https://example.com/docs'),
+        }));
+      await page.host(snapshot({ entries: [message('agent', 'a1', '')], turns: [turn('t1')] }));
+      for (let at = 0; at < text.length; at += 97) {
+        await page.host(events(appended('a1', text.slice(at, at + 97))));
+      }
+      const expected = { linked: 4, bracketed: false, definitionShown: false };
+      assert.deepEqual(await links(), expected, 'streamed: blocks 0, 13, 26 and 39 linked');
+      await page.host(snapshot({ entries: [message('agent', 'a1', text)], turns: [turn('t1')] }));
+      assert.deepEqual(await links(), expected, 'shown whole');
+      page.assertClean();
+    });
+  }
 });

@@ -73,6 +73,15 @@ export class MarkdownDom {
       case 'tail-text':
         this.tail.addWords(op.text);
         return;
+      case 'block-again': {
+        const chunk = this.element.children[Math.floor(op.index / BLOCKS_PER_CHUNK)];
+        const block = chunk?.children[op.index % BLOCKS_PER_CHUNK];
+        if (block) {
+          // The planner's HTML is renderMarkdown's: raw HTML escaped, links vetted (markdown/renderer.ts).
+          block.innerHTML = op.html;
+        }
+        return;
+      }
       default: {
         const never: never = op;
         throw new Error(`Unknown markdown operation ${JSON.stringify(never)}`);

@@ -1,7 +1,9 @@
+import type { Env } from 'markdown-it';
 import { BlockSplitter, type ClosedFence, type SplitResult, type SplitterState } from './blockSplitter';
 import { languageOf, type CodeUpdate } from './codeBlock';
 import { plainContinuation } from './proseTail';
 import { renderedText, renderMarkdown, renderTailPieces } from './renderer';
+import { LinkReferences, type BlockAgain, type ReferencesState } from './linkReferences';
 import { tailChange, withWordsAdded, type TailChange, type TailPiece } from './tailPieces';
 
 /**
@@ -26,7 +28,9 @@ export type MarkdownOp =
   /** The tail rendered again, shown by changing only the pieces that changed (tailPieces.ts). */
   | ({ readonly op: 'tail' } & TailChange)
   /** Plain words after the tail's one paragraph (see proseTail.ts): sent only while the tail is one. */
-  | { readonly op: 'tail-text'; readonly text: string };
+  | { readonly op: 'tail-text'; readonly text: string }
+  /** A finished block (the `index`th placed) rendered again: a link definition after it changed it. */
+  | { readonly op: 'block-again'; readonly index: number; readonly html: string };
 
 /** The fence shown live, as the planner knows it: its language and how much code it shows. */
 interface OpenFence {
@@ -42,6 +46,8 @@ export interface PlannerState {
   readonly tailText: string | undefined;
   readonly tailParagraph: boolean;
   readonly tailPieces: readonly TailPiece[] | undefined;
+  readonly references: ReferencesState | undefined;
+  readonly blocks: number;
 }
 
 /**
@@ -57,6 +63,10 @@ export class MarkdownPlanner {
   private tailParagraph: boolean;
   /** The pieces the tail shows; undefined when not known (see planTailText and setText). */
   private tailPieces: readonly TailPiece[] | undefined;
+  /** Made for the first block or tail that may use or define a link label (most messages: none). */
+  private references: LinkReferences | undefined;
+  /** The finished blocks placed, with the open fence's (a block rendered again is found by its index). */
+  private blocks: number;
   private ops: MarkdownOp[] = [];
 
   constructor(state?: PlannerState) {
@@ -65,6 +75,8 @@ export class MarkdownPlanner {
     this.tailText = state?.tailText;
     this.tailParagraph = state?.tailParagraph ?? false;
     this.tailPieces = state?.tailPieces;
+    this.references = state?.references && new LinkReferences(renderMarkdown, state.references);
+    this.blocks = state?.blocks ?? 0;
   }
 
   state(): PlannerState {
@@ -75,6 +87,8 @@ export class MarkdownPlanner {
       tailText,
       tailParagraph,
       tailPieces,
+      references: this.references?.state(),
+      blocks: this.blocks,
     };
   }
 
@@ -87,7 +101,8 @@ export class MarkdownPlanner {
     if (!result) {
       this.splitter.reset();
       this.open = undefined;
-      this.ops.push({ op: 'reset' });
+      this.references = undefined;
+      this.emit({ op: 'reset' });
       result = this.splitter.update(text) as SplitResult;
     }
     // The splitter may have scanned changed lines again: the code shown live may not be a prefix of the fence's.
@@ -111,6 +126,34 @@ export class MarkdownPlanner {
     return this.take();
   }
 
+  /** Adds an operation, counting the blocks it places or takes back. */
+  private emit(op: MarkdownOp): void {
+    if (op.op === 'block' || op.op === 'open') {
+      this.blocks++;
+    } else if (op.op === 'drop-open') {
+      this.blocks--;
+    } else if (op.op === 'reset') {
+      this.blocks = 0;
+    }
+    this.ops.push(op);
+  }
+
+  /** The finished blocks a link definition changed, rendered again. */
+  private emitAgain(again: readonly BlockAgain[]): void {
+    for (const { index, html } of again) {
+      this.emit({ op: 'block-again', index, html });
+    }
+  }
+
+  /** A finished block's HTML, and the blocks before it that a link label it defines changes. */
+  private renderBlock(segment: string): { html: string; again: readonly BlockAgain[] } {
+    if (!this.references && !LinkReferences.mayMatter(segment)) {
+      return { html: renderMarkdown(segment), again: [] };
+    }
+    this.references ??= new LinkReferences(renderMarkdown);
+    return this.references.block(segment, this.blocks);
+  }
+
   private take(): MarkdownOp[] {
     const ops = this.ops;
     this.ops = [];
@@ -131,7 +174,9 @@ export class MarkdownPlanner {
       if (index === 0 && open) {
         this.finishOpen(open, segment, extended ? result.closedFence : undefined);
       } else if (segment.trim() !== '') {
-        this.ops.push({ op: 'block', html: renderMarkdown(segment) });
+        const { html, again } = this.renderBlock(segment);
+        this.emit({ op: 'block', html });
+        this.emitAgain(again);
       }
     }
   }
@@ -139,11 +184,11 @@ export class MarkdownPlanner {
   /** The open fence's block becomes the segment's: its live code block kept when it may be. */
   private finishOpen(open: OpenFence, segment: string, fence?: ClosedFence): void {
     if (fence && keepsLiveBlock(open.language, fence)) {
-      this.ops.push({ op: 'finish-live', code: codeUpdate(open, fence.code) });
+      this.emit({ op: 'finish-live', code: codeUpdate(open, fence.code) });
     } else if (segment.trim() === '') {
-      this.ops.push({ op: 'drop-open' });
+      this.emit({ op: 'drop-open' });
     } else {
-      this.ops.push({ op: 'finish', html: renderMarkdown(segment) });
+      this.emit({ op: 'finish', html: renderMarkdown(segment) });
     }
   }
 
@@ -153,24 +198,26 @@ export class MarkdownPlanner {
       const language = languageOf(fence.language);
       if (this.open?.language !== language) {
         if (this.open) {
-          this.ops.push({ op: 'drop-open' });
+          this.emit({ op: 'drop-open' });
         }
-        this.ops.push({ op: 'open', language });
+        this.emit({ op: 'open', language });
         this.open = { language, shownLength: 0, lastChar: NaN };
       }
       const code = codeUpdate(this.open, fence.code);
       if (code.whole || code.text !== '') {
-        this.ops.push({ op: 'code', code });
+        this.emit({ op: 'code', code });
       }
       this.tailText = undefined;
       this.tailParagraph = false;
       // The fence's block took the tail's place: the tail shows nothing.
       this.tailPieces = [];
+      // A tail that is a fence defines no link: definitions it did are gone.
+      this.emitAgain(this.references?.tailRendered(this.references.tailEnv()) ?? []);
       return;
     }
     if (this.open) {
       // Not an open fence any more, and not closed by a segment (it ends the text, or was rewritten).
-      this.ops.push({ op: 'drop-open' });
+      this.emit({ op: 'drop-open' });
       this.open = undefined;
     }
     this.planTailText(result.tail);
@@ -186,14 +233,19 @@ export class MarkdownPlanner {
       const text = plainContinuation(shown, tail.slice(shown.length));
       if (text !== undefined) {
         if (text !== '') {
-          this.ops.push({ op: 'tail-text', text });
+          this.emit({ op: 'tail-text', text });
           // A long paragraph keeps its runs shown; a short one is shown anew by the next change.
           this.tailPieces = withWordsAdded(this.tailPieces, renderedText(text));
         }
         return;
       }
     }
-    const pieces = tail.trim() === '' ? [] : renderTailPieces(tail);
+    const env: Env = this.references?.tailEnv() ?? {};
+    const pieces = tail.trim() === '' ? [] : renderTailPieces(tail, env);
+    if (this.references || env.references) {
+      this.references ??= new LinkReferences(renderMarkdown);
+      this.emitAgain(this.references.tailRendered(env));
+    }
     const only = pieces.length === 1 ? pieces[0] : undefined;
     this.tailParagraph =
       only !== undefined &&
@@ -201,7 +253,7 @@ export class MarkdownPlanner {
     const change = tailChange(this.tailPieces, pieces);
     this.tailPieces = pieces;
     if (change) {
-      this.ops.push({ op: 'tail', ...change });
+      this.emit({ op: 'tail', ...change });
     }
   }
 }

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import type { Token } from 'markdown-it';
+import type { Env, Token } from 'markdown-it';
 import { classifyLink, describeFileTarget, type LinkTarget } from '../links';
 import { codeBlockHtml, escapeHtml, languageOf } from './codeBlock';
 import { LinkifyIt } from './linkify';
@@ -93,9 +93,12 @@ function linkAttrs(target: LinkTarget, href: string): [string, string][] {
   }
 }
 
-/** Renders markdown to sanitised HTML (see the module comment). */
-export function renderMarkdown(text: string): string {
-  return md.render(text);
+/**
+ * Renders markdown to sanitised HTML (see the module comment). `env.references`: link definitions from the
+ * rest of the text (markdown/linkReferences.ts); markdown-it adds the text's own to it.
+ */
+export function renderMarkdown(text: string, env: Env = {}): string {
+  return md.render(text, env);
 }
 
 /** Plain text as the renderer writes it in a paragraph (markdown-it escapes `&<>"`, nothing else). */
@@ -104,7 +107,6 @@ export function renderedText(text: string): string {
 }
 
 /** Renders markdown as renderMarkdown does, cut into the pieces a streaming tail is shown in (tailPieces.ts). */
-export function renderTailPieces(text: string): TailPiece[] {
-  const env = {};
+export function renderTailPieces(text: string, env: Env = {}): TailPiece[] {
   return tailPieces(md.parse(text, env), (tokens) => md.renderer.render(tokens, md.options, env));
 }

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { MarkdownPlanner, type MarkdownOp } from '../../webview/markdown/markdownPlanner';
+import { renderedText, renderMarkdown } from '../../webview/markdown/renderer';
+import type { TailPiece } from '../../webview/markdown/tailPieces';
+
+/**
+ * What a message's DOM shows for a planner's operations, as HTML: its finished blocks in order, then its tail
+ * (markdown/markdownDom.ts and tailDom.ts, without a DOM). A live fence shows its code as the block it becomes.
+ */
+class ShownHtml {
+  private blocks: string[] = [];
+  private tail: TailPiece[] = [];
+
+  apply(ops: readonly MarkdownOp[]): void {
+    for (const op of ops) {
+      if (op.op === 'reset') {
+        this.blocks = [];
+      } else if (op.op === 'block') {
+        this.blocks.push(op.html);
+      } else if (op.op === 'block-again') {
+        assert.ok(op.index < this.blocks.length, `block ${op.index} of ${this.blocks.length}`);
+        this.blocks[op.index] = op.html;
+      } else if (op.op === 'tail') {
+        const kept = this.tail.slice(0, op.grow ? op.keep + 1 : op.keep);
+        const grown = kept[op.keep];
+        if (op.grow && typeof grown === 'object') {
+          kept[op.keep] = { ...grown, items: [...grown.items.slice(0, op.grow.keep), ...op.grow.items] };
+        }
+        this.tail = [...kept, ...op.pieces];
+      } else if (op.op === 'tail-text') {
+        this.tail = this.tail.map((piece) =>
+          typeof piece === 'string'
+            ? piece.replace(/<\/p>\n$/, `${renderedText(op.text)}</p>\n`)
+            : { ...piece, items: [...piece.items.slice(0, -1), piece.items.at(-1) + renderedText(op.text)] },
+        );
+      } else {
+        assert.fail(`no fence in these texts: ${op.op}`);
+      }
+    }
+  }
+
+  html(): string {
+    const tail = this.tail.map((piece) =>
+      typeof piece === 'string' ? piece : piece.open + piece.items.join('') + piece.close,
+    );
+    return [...this.blocks, ...tail].join('');
+  }
+}
+
+/** Texts whose links are defined in another block than the one using them, before or after it. */
+const TEXTS = [
+  'See [the docs] and [more][d2].\n\nAnd [the docs][].\n\n[the docs]: https://example.com/docs "Docs"\n[d2]: https://example.com/2',
+  '[a]: https://a.example\n\nUse [a] here.\n\nAnd [A] again.',
+  'First [x].\n\n[x]: https://first.example\n\n[x]: https://second.example\n\nThen [x].',
+  'A [Label  With\nSpaces].\n\n- an item with [ref]\n- and [Label with spaces]\n\n> [ref]: https://quoted.example\n\n[label with spaces]: <https://spaced.example>',
+  'Only text with [brackets] and [a link](https://inline.example), no definition.\n\n[not]: a definition? no: it is one',
+];
+
+describe('webview: link references across the blocks of a streamed message', () => {
+  for (const text of TEXTS) {
+    it(`shows ${JSON.stringify(text.slice(0, 40))}… as rendering it once does, at every length`, () => {
+      const planner = new MarkdownPlanner();
+      const shown = new ShownHtml();
+      for (let end = 1; end <= text.length; end++) {
+        shown.apply(planner.append(text.slice(end - 1, end)));
+        assert.equal(shown.html(), renderMarkdown(text.slice(0, end)), JSON.stringify(text.slice(0, end)));
+      }
+      const whole = new ShownHtml();
+      whole.apply(new MarkdownPlanner().setText(text));
+      assert.equal(whole.html(), renderMarkdown(text), 'shown whole');
+    });
+  }
+
+  it('renders again only the blocks that use a label just defined', () => {
+    const planner = new MarkdownPlanner();
+    planner.append('Uses [x].\n\nNo label.\n\nUses [y].\n\n');
+    const ops = planner.append('[x]: https://x.example\n\nEnd');
+    const again = ops.filter((op) => op.op === 'block-again');
+    assert.deepEqual(
+      again.map((op) => op.op === 'block-again' && op.index),
+      [0],
+      'the first block only',
+    );
+  });
+
+  it('renders again at most the first 2,000 blocks that may use a label: later ones keep their brackets', () => {
+    const planner = new MarkdownPlanner();
+    planner.append(Array.from({ length: 2001 }, (_, i) => `Use [x] ${i}.\n\n`).join(''));
+    const again = planner.append('[x]: https://x.example\n\nEnd').filter((op) => op.op === 'block-again');
+    assert.equal(again.length, 2000);
+    assert.deepEqual(again.at(-1), {
+      op: 'block-again',
+      index: 1999,
+      html: renderMarkdown('Use [x] 1999.\n\n[x]: https://x.example'),
+    });
+  });
+});

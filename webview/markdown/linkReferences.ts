@@ -1,0 +1,143 @@
+import type { Env } from 'markdown-it';
+
+/**
+ * Link reference definitions across a message's blocks. markdown-it resolves `[text][label]`, `[label][]` and
+ * `[label]` against every definition in the text, before or after the use (the first definition of a label
+ * wins). A streamed message is rendered block by block (blockSplitter.ts): a block alone showed a reference
+ * defined in another as bracketed text, and the definition renders as nothing — the address was lost. Here
+ * each finished block is rendered with the definitions known so far (those before it), and a block that may
+ * use a label is rendered again when a later block, or the tail still being written, defines it.
+ */
+
+/** markdown-it's `env.references`: normalised label → the link's address and title. */
+type Definitions = NonNullable<Env['references']>;
+
+/** A block rendered again: its index among the message's finished blocks and its new HTML. */
+export interface BlockAgain {
+  readonly index: number;
+  readonly html: string;
+}
+
+/** Renders a block's markdown with an `env` whose `references` markdown-it reads and adds to. */
+export type RenderWith = (markdown: string, env: { references: Definitions }) => string;
+
+/** The references' whole state as plain data (a stream moves to the markdown worker with it). */
+export interface ReferencesState {
+  readonly known: Definitions;
+  readonly uses: readonly (readonly [number, string])[];
+  readonly fromTail: Definitions;
+}
+
+/** A `]` that does not start an inline link's destination or a definition: the block may use a label. */
+const MAY_USE = /\](?![(:])/;
+/** A line that may start a definition, at the block's start or inside a quote or list item. */
+const MAY_DEFINE = /\]:/;
+/**
+ * The blocks of a message that may use a label and are rendered again when it is defined: a message of more
+ * such blocks shows the later ones' labels as text, as before (an agent's brackets cost bounded work).
+ */
+const MAX_USES = 2000;
+
+export class LinkReferences {
+  /** Defined by the finished blocks, in order (no prototype: a label is only ever one of these). */
+  private readonly known: Definitions;
+  /** The finished blocks that may use a label (at most MAX_USES): their index and markdown. */
+  private readonly uses: [number, string][];
+  /** Defined by the tail and by no finished block, as the blocks were last rendered with them. */
+  private fromTail: Definitions;
+
+  constructor(
+    private readonly render: RenderWith,
+    state?: ReferencesState,
+  ) {
+    this.known = definitions(state?.known);
+    this.uses = state ? state.uses.map(([index, markdown]) => [index, markdown]) : [];
+    this.fromTail = definitions(state?.fromTail);
+  }
+
+  /** Whether a block may use or define a label: else it needs no references, nor they it. */
+  static mayMatter(markdown: string): boolean {
+    return MAY_USE.test(markdown) || MAY_DEFINE.test(markdown);
+  }
+
+  state(): ReferencesState {
+    return { known: { ...this.known }, uses: this.uses.slice(), fromTail: { ...this.fromTail } };
+  }
+
+  /** A finished block rendered as block `index`, and the blocks before it that its definitions change. */
+  block(markdown: string, index: number): { html: string; again: BlockAgain[] } {
+    const mayUse = MAY_USE.test(markdown);
+    let changed: string[] = [];
+    // Rendered over the labels known (its prototype), the block's own definitions are its own properties:
+    // no copy of every label for each block.
+    const own: Definitions = Object.create(this.known) as Definitions;
+    let html = this.render(markdown, { references: MAY_DEFINE.test(markdown) ? own : this.known });
+    const defined = Object.entries(own);
+    if (defined.length > 0) {
+      // A label the tail defined is the same definition now finished, unless the block defines it otherwise.
+      changed = defined
+        .filter(([label, definition]) => !sameDefinition(this.fromTail[label], definition))
+        .map(([label]) => label);
+      for (const [label, definition] of defined) {
+        this.known[label] = definition;
+        delete this.fromTail[label];
+      }
+    }
+    if (mayUse && Object.keys(this.fromTail).length > 0) {
+      // The tail after this block defines labels it may use.
+      html = this.render(markdown, { references: this.withTail() });
+    }
+    if (mayUse && this.uses.length < MAX_USES) {
+      this.uses.push([index, markdown]);
+    }
+    return { html, again: this.renderAgain(changed) };
+  }
+
+  /** The `env` to render the tail with: over the labels known, its own definitions are its own properties. */
+  tailEnv(): { references: Definitions } {
+    return { references: Object.create(this.known) as Definitions };
+  }
+
+  /** After the tail was rendered with `env` (from tailEnv): the blocks its definitions change. */
+  tailRendered(env: Env): BlockAgain[] {
+    const next = definitions(env.references);
+    const labels = new Set([...Object.keys(next), ...Object.keys(this.fromTail)]);
+    const changed = [...labels].filter((label) => !sameDefinition(next[label], this.fromTail[label]));
+    this.fromTail = next;
+    return this.renderAgain(changed);
+  }
+
+  /** The labels known and, after them, the tail's. */
+  private withTail(): Definitions {
+    return Object.assign(Object.create(this.known) as Definitions, this.fromTail);
+  }
+
+  /** Every block that may use one of `labels`, rendered again with the definitions now known. */
+  private renderAgain(labels: readonly string[]): BlockAgain[] {
+    if (labels.length === 0) {
+      return [];
+    }
+    const again: BlockAgain[] = [];
+    for (const [index, markdown] of this.uses) {
+      const words = normalised(markdown);
+      if (labels.some((label) => words.includes(`[${label}]`))) {
+        again.push({ index, html: this.render(markdown, { references: this.withTail() }) });
+      }
+    }
+    return again;
+  }
+}
+
+/** A label → definition record with no prototype, holding `from`'s own entries. */
+function definitions(from: Definitions = {}): Definitions {
+  return Object.assign(Object.create(null) as Definitions, from);
+}
+
+/** A block's text as markdown-it normalises a label: white space collapsed, case folded. */
+function normalised(markdown: string): string {
+  return markdown.replace(/\s+/g, ' ').toLowerCase().toUpperCase();
+}
+
+function sameDefinition(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
