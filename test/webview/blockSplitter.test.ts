@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { BlockSplitter, type SplitResult } from '../../webview/markdown/blockSplitter';
 import { renderMarkdown } from '../../webview/markdown/renderer';
+import { textsOfLinesAtRandom } from '../support/linesAtRandom';
 
 /** Feeds `text` in chunks of `size`; returns every committed segment and the last result. */
 function stream(text: string, size: number): { segments: string[]; last: SplitResult } {
@@ -63,17 +64,6 @@ LINES.push(
 );
 LINES.push('text *em', 'em* end');
 
-function randomTexts(count: number, seed: number): string[] {
-  let state = seed;
-  const next = (below: number) => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return Math.floor((state / 0x80000000) * below);
-  };
-  return Array.from({ length: count }, () =>
-    Array.from({ length: 2 + next(8) }, () => LINES[next(LINES.length)]).join('\n'),
-  );
-}
-
 /** Streams `text` in chunks of `size`; after each, the blocks and the tail rendered apart must equal a render once. */
 function assertRendersAsWhole(text: string, size: number): void {
   const splitter = new BlockSplitter();
@@ -97,7 +87,7 @@ describe('webview markdown block splitter', () => {
   });
 
   it('renders 1,500 texts of lines drawn at random, a character at a time, as each renders at once', () => {
-    for (const text of randomTexts(1500, 42)) {
+    for (const text of textsOfLinesAtRandom(LINES, 1500, 42, 8)) {
       assertRendersAsWhole(text, 1);
     }
   });

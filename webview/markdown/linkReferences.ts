@@ -1,4 +1,5 @@
 import type { Env } from 'markdown-it';
+import { referenceLabel } from './renderer';
 
 /**
  * Link reference definitions across a message's blocks. markdown-it resolves `[text][label]`, `[label][]` and
@@ -28,8 +29,11 @@ export interface ReferencesState {
   readonly fromTail: Definitions;
 }
 
-/** A `]` that does not start an inline link's destination or a definition: the block may use a label. */
-const MAY_USE = /\](?![(:])/;
+/**
+ * A `]` that does not start an inline link's destination: the block may use a label (`[1]: …` inside a
+ * paragraph is a use followed by a colon; a definition line matches too, and costs only a look at its labels).
+ */
+const MAY_USE = /\](?!\()/;
 /** A line that may start a definition, at the block's start or inside a quote or list item. */
 const MAY_DEFINE = /\]:/;
 /**
@@ -37,12 +41,22 @@ const MAY_DEFINE = /\]:/;
  * such blocks shows the later ones' labels as text, as before (an agent's brackets cost bounded work).
  */
 const MAX_USES = 2000;
+/**
+ * Bracketed spans remembered of a block that may use a label; a block with more is rendered again whenever any
+ * label changes (correct, only slower).
+ */
+const MAX_LABELS = 200;
+/** A bracketed span: no unescaped bracket inside (a label has none), escapes kept as markdown-it keeps them. */
+const BRACKETED = /\[((?:[^[\]\\]|\\[^])*)\]/g;
+
+/** A finished block that may use a label: its index, its markdown, and the labels it may use (all, if undefined). */
+type Use = readonly [index: number, markdown: string, labels: ReadonlySet<string> | undefined];
 
 export class LinkReferences {
   /** Defined by the finished blocks, in order (no prototype: a label is only ever one of these). */
   private readonly known: Definitions;
-  /** The finished blocks that may use a label (at most MAX_USES): their index and markdown. */
-  private readonly uses: [number, string][];
+  /** The finished blocks that may use a label (at most MAX_USES). */
+  private readonly uses: Use[];
   /** Defined by the tail and by no finished block, as the blocks were last rendered with them. */
   private fromTail: Definitions;
 
@@ -51,7 +65,7 @@ export class LinkReferences {
     state?: ReferencesState,
   ) {
     this.known = definitions(state?.known);
-    this.uses = state ? state.uses.map(([index, markdown]) => [index, markdown]) : [];
+    this.uses = state ? state.uses.map(([index, markdown]) => use(index, markdown)) : [];
     this.fromTail = definitions(state?.fromTail);
   }
 
@@ -61,7 +75,8 @@ export class LinkReferences {
   }
 
   state(): ReferencesState {
-    return { known: { ...this.known }, uses: this.uses.slice(), fromTail: { ...this.fromTail } };
+    const uses = this.uses.map(([index, markdown]) => [index, markdown] as const);
+    return { known: { ...this.known }, uses, fromTail: { ...this.fromTail } };
   }
 
   /** A finished block rendered as block `index`, and the blocks before it that its definitions change. */
@@ -87,10 +102,12 @@ export class LinkReferences {
       // The tail after this block defines labels it may use.
       html = this.render(markdown, { references: this.withTail() });
     }
+    // The blocks before this one that its definitions change (not itself: rendered with them above).
+    const again = this.renderAgain(changed);
     if (mayUse && this.uses.length < MAX_USES) {
-      this.uses.push([index, markdown]);
+      this.uses.push(use(index, markdown));
     }
-    return { html, again: this.renderAgain(changed) };
+    return { html, again };
   }
 
   /** The `env` to render the tail with: over the labels known, its own definitions are its own properties. */
@@ -107,6 +124,16 @@ export class LinkReferences {
     return this.renderAgain(changed);
   }
 
+  /** The tail became a fence, which defines nothing: the blocks its definitions changed, rendered again. */
+  tailCleared(): BlockAgain[] {
+    const labels = Object.keys(this.fromTail);
+    if (labels.length === 0) {
+      return [];
+    }
+    this.fromTail = definitions();
+    return this.renderAgain(labels);
+  }
+
   /** The labels known and, after them, the tail's. */
   private withTail(): Definitions {
     return Object.assign(Object.create(this.known) as Definitions, this.fromTail);
@@ -118,9 +145,8 @@ export class LinkReferences {
       return [];
     }
     const again: BlockAgain[] = [];
-    for (const [index, markdown] of this.uses) {
-      const words = normalised(markdown);
-      if (labels.some((label) => words.includes(`[${label}]`))) {
+    for (const [index, markdown, used] of this.uses) {
+      if (!used || labels.some((label) => used.has(label))) {
         again.push({ index, html: this.render(markdown, { references: this.withTail() }) });
       }
     }
@@ -133,9 +159,16 @@ function definitions(from: Definitions = {}): Definitions {
   return Object.assign(Object.create(null) as Definitions, from);
 }
 
-/** A block's text as markdown-it normalises a label: white space collapsed, case folded. */
-function normalised(markdown: string): string {
-  return markdown.replace(/\s+/g, ' ').toLowerCase().toUpperCase();
+/** A block that may use labels, with the labels it may use: each bracketed span, as markdown-it keys it. */
+function use(index: number, markdown: string): Use {
+  const labels = new Set<string>();
+  for (const [, label] of markdown.matchAll(BRACKETED)) {
+    labels.add(referenceLabel(label ?? ''));
+    if (labels.size > MAX_LABELS) {
+      return [index, markdown, undefined];
+    }
+  }
+  return [index, markdown, labels];
 }
 
 function sameDefinition(a: unknown, b: unknown): boolean {

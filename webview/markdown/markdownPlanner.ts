@@ -212,7 +212,7 @@ export class MarkdownPlanner {
       // The fence's block took the tail's place: the tail shows nothing.
       this.tailPieces = [];
       // A tail that is a fence defines no link: definitions it did are gone.
-      this.emitAgain(this.references?.tailRendered(this.references.tailEnv()) ?? []);
+      this.emitAgain(this.references?.tailCleared() ?? []);
       return;
     }
     if (this.open) {

@@ -106,6 +106,11 @@ export function renderedText(text: string): string {
   return md.utils.escapeHtml(text);
 }
 
+/** A link label as markdown-it keys its definitions: trimmed, white space collapsed, case folded. */
+export function referenceLabel(label: string): string {
+  return md.utils.normalizeReference(label);
+}
+
 /** Renders markdown as renderMarkdown does, cut into the pieces a streaming tail is shown in (tailPieces.ts). */
 export function renderTailPieces(text: string, env: Env = {}): TailPiece[] {
   return tailPieces(md.parse(text, env), (tokens) => md.renderer.render(tokens, md.options, env));
