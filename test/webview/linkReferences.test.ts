@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MarkdownPlanner, type MarkdownOp } from '../../webview/markdown/markdownPlanner';
 import { renderedText, renderMarkdown } from '../../webview/markdown/renderer';
-import type { TailPiece } from '../../webview/markdown/tailPieces';
+import type { ItemsChange, TailPiece } from '../../webview/markdown/tailPieces';
 import { textsOfLinesAtRandom } from '../support/linesAtRandom';
 
 /**
@@ -22,12 +22,7 @@ class ShownHtml {
         assert.ok(op.index < this.blocks.length, `block ${op.index} of ${this.blocks.length}`);
         this.blocks[op.index] = op.html;
       } else if (op.op === 'tail') {
-        const kept = this.tail.slice(0, op.grow ? op.keep + 1 : op.keep);
-        const grown = kept[op.keep];
-        if (op.grow && typeof grown === 'object') {
-          kept[op.keep] = { ...grown, items: [...grown.items.slice(0, op.grow.keep), ...op.grow.items] };
-        }
-        this.tail = [...kept, ...op.pieces];
+        this.tail = changed(this.tail, { keep: op.keep, grow: op.grow, items: op.pieces });
       } else if (op.op === 'tail-text') {
         this.tail = this.tail.map((piece) =>
           typeof piece === 'string'
@@ -41,11 +36,28 @@ class ShownHtml {
   }
 
   html(): string {
-    const tail = this.tail.map((piece) =>
-      typeof piece === 'string' ? piece : piece.open + piece.items.join('') + piece.close,
-    );
-    return [...this.blocks, ...tail].join('');
+    return this.blocks.join('') + joined(this.tail);
   }
+}
+
+/** Pieces or items after a change (tailPieces.ts): the first kept, the next grown in place, new ones after. */
+function changed(
+  pieces: readonly TailPiece[],
+  change: { keep: number; grow?: ItemsChange | undefined; items: readonly TailPiece[] },
+): TailPiece[] {
+  const kept = pieces.slice(0, change.keep);
+  const grown = pieces[change.keep];
+  if (change.grow) {
+    assert.ok(typeof grown === 'object', 'a container grows');
+    kept.push({ ...grown, items: changed(grown.items, change.grow) });
+  }
+  return [...kept, ...change.items];
+}
+
+function joined(pieces: readonly TailPiece[]): string {
+  return pieces
+    .map((piece) => (typeof piece === 'string' ? piece : piece.open + joined(piece.items) + piece.close))
+    .join('');
 }
 
 /** Texts whose links are defined in another block than the one using them, before or after it. */

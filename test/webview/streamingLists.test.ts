@@ -33,6 +33,18 @@ const STREAMS: Record<string, string[]> = {
   'a loose list, a blank line between items': ['1. one\n\n2', '. two\n\n', '3. three\n\n- another list'],
   'an ordered list from three': ['3. three\n4. fo', 'ur\n5', '. five'],
   'a nested list': ['- a\n  - nested', '\n  - more\n- b', '\n  - again'],
+  'a long list nested in one item': [
+    '- Files changed:\n  - `a.ts`: one\n  - `b',
+    '.ts`: two\n    - deeper\n    - deeper *t',
+    'wo*\n  - c\n- Next',
+    ' item\n  - its own',
+  ],
+  'a quote growing by lines, then a list in it': [
+    '> line one *em\n> across* lines\n> and',
+    ' `code`\n> more\n>\n> - a',
+    '\n>   - nested\n> - b',
+    '\n>\n> the end',
+  ],
   'a list that ends in a heading': ['Intro:\n- one\n- two', '\n# Heading', '\nAfter'],
   'a list that changes its bullet': ['- one\n- two', '\n* another list', '\n* two'],
   'a lazy line in the last item': ['- one\n- two', '\nlazy words', '\n- three'],
@@ -55,6 +67,19 @@ const STREAMS: Record<string, string[]> = {
 /** The message's markdown when it is only a tail (no finished block): no chunk, its nodes alone. */
 const markdownOf = (page: ChatPage) =>
   page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
+
+/** Remembers the elements `selector` finds now, to tell later which of them are still the ones shown. */
+const rememberShown = (page: ChatPage, selector: string) =>
+  page.page.evaluate((all) => {
+    (window as unknown as { __kept: Element[] }).__kept = [...document.querySelectorAll(all)];
+  }, selector);
+
+/** For each element remembered, whether it is still in the page (the same node, not one made again). */
+const whichStillShown = (page: ChatPage, selector: string) =>
+  page.page.evaluate((all) => {
+    const now = [...document.querySelectorAll(all)];
+    return (window as unknown as { __kept: Element[] }).__kept.map((element) => now.includes(element));
+  }, selector);
 
 describe('webview: lists, tables and lines growing in a streamed tail', () => {
   const chat = useChatPages();
@@ -91,15 +116,8 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
     const page = await chat.openShowing(
       snapshot({ entries: [message('agent', 's', 'Files:\n- one\n- two\n- thr')], turns: [turn('t1')] }),
     );
-    const remember = (selector: string) =>
-      page.page.evaluate((all) => {
-        (window as unknown as { __kept: Element[] }).__kept = [...document.querySelectorAll(all)];
-      }, selector);
-    const stillShown = (selector: string) =>
-      page.page.evaluate((all) => {
-        const now = [...document.querySelectorAll(all)];
-        return (window as unknown as { __kept: Element[] }).__kept.map((element) => now.includes(element));
-      }, selector);
+    const remember = (selector: string) => rememberShown(page, selector);
+    const stillShown = (selector: string) => whichStillShown(page, selector);
     await remember('[data-entry-id="s"] li');
     await page.host(events(appended('s', 'ee\n- four'), appended('s', '\n- five')));
     assert.deepEqual(
@@ -121,6 +139,40 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
     );
     await mkdir(OUT, { recursive: true });
     await page.page.screenshot({ path: `${OUT}/streamed-list-and-table.png` });
+    page.assertClean();
+  });
+
+  it('keeps the items of a list nested in one item, and the lines of a quote, shown while they grow', async () => {
+    const page = await chat.openShowing(
+      snapshot({
+        entries: [message('agent', 's', '- Files:\n  - one\n  - two\n  - thr')],
+        turns: [turn('t1')],
+      }),
+    );
+    const keep = (selector: string) => rememberShown(page, selector);
+    const kept = (selector: string) => whichStillShown(page, selector);
+    await keep('[data-entry-id="s"] li li');
+    await page.host(events(appended('s', 'ee\n  - four'), appended('s', '\n  - five')));
+    assert.deepEqual(
+      await kept('[data-entry-id="s"] li li'),
+      [true, true, false],
+      'one, two kept; three again',
+    );
+    assert.equal(
+      await markdownOf(page),
+      renderMarkdown('- Files:\n  - one\n  - two\n  - three\n  - four\n  - five'),
+    );
+
+    await page.host(
+      snapshot({ entries: [message('agent', 's', '> Line `one`\n> line `two`\n> li')], turns: [turn('t1')] }),
+    );
+    await keep('[data-entry-id="s"] blockquote code');
+    await page.host(events(appended('s', 'ne `three`\n> line `four`')));
+    assert.deepEqual(await kept('[data-entry-id="s"] blockquote code'), [true, true], 'the first lines kept');
+    assert.equal(
+      await markdownOf(page),
+      renderMarkdown('> Line `one`\n> line `two`\n> line `three`\n> line `four`'),
+    );
     page.assertClean();
   });
 

@@ -5,7 +5,7 @@ import { tailChange, withWordsAdded, type TailPiece } from '../../webview/markdo
 /** The HTML the pieces make joined: what the page shows for them. */
 function joined(pieces: readonly TailPiece[]): string {
   return pieces
-    .map((piece) => (typeof piece === 'string' ? piece : piece.open + piece.items.join('') + piece.close))
+    .map((piece) => (typeof piece === 'string' ? piece : piece.open + joined(piece.items) + piece.close))
     .join('');
 }
 
@@ -44,6 +44,16 @@ const TAILS = [
   '# Heading\nthen lines\nof a paragraph',
   LONG_LINE,
   `Lines, then a long one\n${LONG_LINE}\nand a short one`,
+  '- Files changed:\n  - `a.ts`: one\n  - `b.ts`: two\n    - deeper\n    - deeper *two*\n  - c',
+  '1. Step:\n   1. sub *one*\n   2. sub two\n2. next',
+  '- loose item\n\n  - nested in a loose item\n  - two',
+  '- a\n  text after\n  - nested\n\n  para in the item',
+  '> line one *em\n> across* lines\n> and `code`',
+  '> quoted\n>\n> second paragraph\n> - list\n>   - nested\n> - two',
+  '- item\n  > quote in an item\n  > more',
+  '> > nested quote\n> > more\n> back',
+  'lazy\n> quote\nlazy continuation\n- list after',
+  '> | a |\n> | - |\n> | 1 |\n> | 2 |',
   '',
 ];
 
@@ -100,6 +110,7 @@ describe('webview: a streaming tail cut into pieces', () => {
     assert.ok(typeof paragraph === 'object' && paragraph.container === 'paragraph');
     assert.ok(paragraph.items.length >= 3, `${paragraph.items.length} runs`);
     for (const run of paragraph.items) {
+      assert.ok(typeof run === 'string');
       assert.equal(run.split('<em>').length, run.split('</em>').length, run);
       assert.equal(run.split('<a ').length, run.split('</a>').length, run);
     }
@@ -107,7 +118,7 @@ describe('webview: a streaming tail cut into pieces', () => {
     const [strong] = renderTailPieces(LONG_LINE);
     assert.ok(typeof strong === 'object');
     assert.equal(strong.items.length, 2);
-    assert.match(strong.items[0] ?? '', /^<strong>Opened early .*closed late<\/strong>$/s);
+    assert.match(String(strong.items[0]), /^<strong>Opened early .*closed late<\/strong>$/s);
     assert.equal(typeof renderTailPieces('A short line with *markup*')[0], 'string');
   });
 

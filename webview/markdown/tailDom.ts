@@ -1,10 +1,16 @@
-import type { TailChange, TailPiece } from './tailPieces';
+import type { ItemsChange, TailChange, TailContainer, TailPiece } from './tailPieces';
 
 /**
- * A piece shown: how many of the message's nodes it made — a number alone for a block (a short message's whole
- * tail: kept in every message shown, so no object), and for a list, table or paragraph where its items are.
+ * A piece shown: how many of its parent's nodes it made — a number alone for a block (a short message's whole
+ * tail: kept in every message shown, so no object), and for a container where its items are, as pieces shown.
  */
-type ShownPiece = number | { readonly nodes: number; readonly container: Element; readonly items: number[] };
+type ShownPiece = number | ShownContainer;
+
+interface ShownContainer {
+  readonly nodes: number;
+  readonly container: Element;
+  readonly items: ShownPiece[];
+}
 
 const NOTHING_SHOWN: readonly ShownPiece[] = Object.freeze([]);
 
@@ -39,20 +45,10 @@ export class TailDom {
     const after = grow ? keep + 1 : keep;
     removeLast(this.element, nodeCount(this.shown.slice(after)));
     if (grow) {
-      const grown = this.shown[keep];
-      if (typeof grown !== 'object') {
-        throw new Error(`The tail's piece ${keep} is not shown by its items`);
-      }
-      removeLast(
-        grown.container,
-        grown.items.splice(grow.keep).reduce((sum, nodes) => sum + nodes, 0),
-      );
-      for (const item of grow.items) {
-        grown.items.push(insert(grown.container, item));
-      }
+      changeItems(this.shown[keep], grow);
     }
     // A list as long as its pieces (slice and map make them so; pushed ones keep room for 17).
-    this.shown = this.shown.slice(0, after).concat(change.pieces.map((piece) => this.add(piece)));
+    this.shown = this.shown.slice(0, after).concat(change.pieces.map((piece) => add(this.element, piece)));
   }
 
   /**
@@ -63,7 +59,9 @@ export class TailDom {
     const only = this.shown.length === 1 ? this.shown[0] : undefined;
     if (typeof only === 'object') {
       only.container.append(text);
-      only.items[only.items.length - 1] = (only.items.at(-1) ?? 0) + 1;
+      // A paragraph's runs are text: numbers of nodes, never containers.
+      const last = only.items.at(-1);
+      only.items[only.items.length - 1] = (typeof last === 'number' ? last : 0) + 1;
     } else {
       const paragraph = this.first();
       if (paragraph instanceof Element) {
@@ -71,24 +69,46 @@ export class TailDom {
       }
     }
   }
+}
 
-  private add(piece: TailPiece): ShownPiece {
-    if (typeof piece === 'string') {
-      return insert(this.element, piece);
-    }
-    const before = this.element.lastChild;
-    const nodes = insert(this.element, piece.open + piece.close);
-    const first = before ? before.nextSibling : this.element.firstChild;
-    const container =
-      piece.container !== 'table' || !(first instanceof Element)
-        ? first
-        : first.querySelector(':scope > table > tbody');
-    if (!(container instanceof Element)) {
-      // The renderer's list or paragraph starts with its element, its table with the table's wrapper.
-      throw new Error(`A ${piece.container} shown without the element its items go into`);
-    }
-    return { nodes, container, items: piece.items.map((item) => insert(container, item)) };
+/** Changes a container shown in place: its items after the ones kept go, the one grown changes, new ones follow. */
+function changeItems(shown: ShownPiece | undefined, change: ItemsChange): void {
+  if (typeof shown !== 'object') {
+    throw new Error("The tail's piece to grow is not shown by its items");
   }
+  const { keep, grow } = change;
+  const after = grow ? keep + 1 : keep;
+  removeLast(shown.container, nodeCount(shown.items.splice(after)));
+  if (grow) {
+    changeItems(shown.items[keep], grow);
+  }
+  for (const item of change.items) {
+    shown.items.push(add(shown.container, item));
+  }
+}
+
+/** Adds a piece at the end of `parent`: a block's nodes, or a container's element and then each of its items. */
+function add(parent: Element, piece: TailPiece): ShownPiece {
+  if (typeof piece === 'string') {
+    return insert(parent, piece);
+  }
+  const before = parent.lastChild;
+  const nodes = insert(parent, piece.open + piece.close);
+  const first = before ? before.nextSibling : parent.firstChild;
+  const container = first instanceof Element ? itemsElement(first, piece) : undefined;
+  if (!container) {
+    // The renderer's list, quote or paragraph starts with its element, its table with the table's wrapper.
+    throw new Error(`A ${piece.container} shown without the element its items go into`);
+  }
+  return { nodes, container, items: piece.items.map((item) => add(container, item)) };
+}
+
+/** The element a container's items go into, from the first element its start and end made. */
+function itemsElement(first: Element, piece: TailContainer): Element | undefined {
+  if (piece.container === 'table') {
+    return first.querySelector(':scope > table > tbody') ?? undefined;
+  }
+  return (piece.inItem ? first.lastElementChild : first) ?? undefined;
 }
 
 function nodeCount(pieces: readonly ShownPiece[]): number {

@@ -4,35 +4,49 @@ import type { Token } from 'markdown-it';
  * A streaming tail's HTML cut at its top-level blocks, so the page changes only the blocks that changed.
  * A tail has no blank line to be split at (markdown/blockSplitter.ts), so a long tight list or table is all
  * tail until it ends: rendered anew as a whole each frame, a 300 KB list cost the page 9 s of its main thread
- * and frames of 0.7 s. A list's items, a table's body rows and a paragraph's lines (or runs of a long line)
- * are pieces of their own too: while the list grows, the items shown stay in the DOM and only the new ones
- * (and the last, still growing) are added.
+ * and frames of 0.7 s. A list's items, a table's body rows, a quote's blocks and a paragraph's lines (or runs of
+ * a long line) are pieces of their own too: while the list grows, the items shown stay in the DOM and only the
+ * new ones (and the last, still growing) are added. The last item may itself grow so (a list nested in a list's
+ * last item, a quote's last paragraph or list): a long list under one bullet costs its new items too.
  *
  * The pieces joined are exactly markdown-it's HTML for the whole tail (markdown-it's renderer decides a
  * token's line breaks from its neighbours inside the block, never across a top-level block or an item:
  * tested in test/webview/tailPieces.test.ts).
  */
-export type TailPiece =
-  /** A top-level block, rendered whole (a string: a short message's tail is kept as this and nothing more). */
-  | string
+export type TailPiece = string | TailContainer;
+
+/**
+ * A list, a table with body rows, a quote, or a paragraph of several lines or a long line: its items (rows, the
+ * quote's blocks, the paragraph's runs) between its start and its end. Shown, the start and end together make the
+ * element the items go into: the list itself, the table's body, the quote, the paragraph. Its last item may be a
+ * container of its own (a list's last item ending in a nested list, a quote's last block), growing as the tail does.
+ */
+export interface TailContainer {
+  readonly container: 'list' | 'table' | 'paragraph' | 'quote';
+  readonly open: string;
+  readonly items: readonly TailPiece[];
+  readonly close: string;
   /**
-   * A list, a table with body rows, or a paragraph of several lines or a long line: its items (rows, the
-   * paragraph's runs) between its start and its end. Shown, the start and end together make the element the
-   * items go into: the list itself, the table's body, the paragraph.
+   * A list in a list's item: its `open` starts with the item's. Its element is the item's last element (the item
+   * ends with it); otherwise the container's element is the first that `open` makes.
    */
-  | {
-      readonly container: 'list' | 'table' | 'paragraph';
-      readonly open: string;
-      readonly items: readonly string[];
-      readonly close: string;
-    };
+  readonly inItem?: true;
+}
+
+/** How a container's items change: the first `keep` stay; the one after them (if `grow`) stays and changes so. */
+export interface ItemsChange {
+  readonly keep: number;
+  readonly grow?: ItemsChange;
+  /** Shown after the items kept (and the one grown), in place of what was shown there. */
+  readonly items: readonly TailPiece[];
+}
 
 /** How to show `pieces` where the pieces shown were: see TailChange's fields. */
 export interface TailChange {
   /** The pieces shown first that stay as they are. */
   readonly keep: number;
-  /** The piece shown after those is a list or table that stays, growing: its first `keep` items stay. */
-  readonly grow?: { readonly keep: number; readonly items: readonly string[] };
+  /** The piece shown after those is a container that stays, its items changed so. */
+  readonly grow?: ItemsChange;
   /** Shown after the pieces kept (and the one grown), in place of what was shown there. */
   readonly pieces: readonly TailPiece[];
 }
@@ -73,6 +87,9 @@ function piece(block: Token[], render: RenderTokens): TailPiece {
   if (first.type === 'bullet_list_open' || first.type === 'ordered_list_open') {
     return container('list', block, 1, block.length - 1, render);
   }
+  if (first.type === 'blockquote_open') {
+    return container('quote', block, 1, block.length - 1, render);
+  }
   if (first.type === 'table_open') {
     const body = block.findIndex((token) => token.type === 'tbody_open');
     if (body >= 0) {
@@ -83,6 +100,30 @@ function piece(block: Token[], render: RenderTokens): TailPiece {
     return paragraphRuns(block, render) ?? render(block);
   }
   return render(block);
+}
+
+/**
+ * A container's last item, which may still grow: a quote's last block as a piece of its own; a list item that
+ * ends with a nested list as that list, its `open` starting with the item's (one slice: markdown-it writes a line
+ * break before a block that follows a tight item's hidden paragraph, seen only with both in the slice).
+ */
+function lastItem(kind: TailContainer['container'], item: Token[], render: RenderTokens): TailPiece {
+  if (kind === 'quote') {
+    return piece(item, render);
+  }
+  if (kind !== 'list' || item.length < 3) {
+    return render(item);
+  }
+  let last = 1;
+  for (let start = 1; start < item.length - 1; start = blockEnd(item, start)) {
+    last = start;
+  }
+  const type = (item[last] as Token).type;
+  if (type !== 'bullet_list_open' && type !== 'ordered_list_open') {
+    return render(item);
+  }
+  const nested = container('list', item, last + 1, item.length - 2, render);
+  return typeof nested === 'string' ? nested : { ...nested, inItem: true };
 }
 
 /**
@@ -125,18 +166,25 @@ function paragraphRuns(block: Token[], render: RenderTokens): TailPiece | undefi
   return { container: 'paragraph', open: tags.slice(0, at), items, close: tags.slice(at) };
 }
 
-/** A list or table whose items are the blocks between `from` and `to` (indexes in `block`). */
+/**
+ * A list, table or quote whose items are the blocks between `from` and `to` (indexes in `block`); an empty quote
+ * is one block (markdown-it writes its start and end on one line then).
+ */
 function container(
-  kind: 'list' | 'table',
+  kind: 'list' | 'table' | 'quote',
   block: Token[],
   from: number,
   to: number,
   render: RenderTokens,
 ): TailPiece {
-  const items: string[] = [];
+  if (from >= to) {
+    return render(block);
+  }
+  const items: TailPiece[] = [];
   for (let start = from; start < to;) {
     const end = blockEnd(block, start);
-    items.push(render(block.slice(start, end)));
+    const item = block.slice(start, end);
+    items.push(end < to ? render(item) : lastItem(kind, item, render));
     start = end;
   }
   return { container: kind, open: render(block.slice(0, from)), items, close: render(block.slice(to)) };
@@ -168,24 +216,31 @@ export function tailChange(
   if (!shown) {
     return { keep: 0, pieces: next };
   }
-  let keep = 0;
-  while (
-    keep < shown.length &&
-    keep < next.length &&
-    samePiece(shown[keep] as TailPiece, next[keep] as TailPiece)
-  ) {
-    keep++;
-  }
-  if (keep === shown.length && keep === next.length) {
+  const change = itemsChange(shown, next);
+  if (change.keep === shown.length && change.keep === next.length) {
     return undefined;
   }
-  const was = shown[keep];
-  const is = next[keep];
-  if (typeof was === 'object' && typeof is === 'object' && was.open === is.open && was.close === is.close) {
-    const items = commonItems(was.items, is.items);
-    return { keep, grow: { keep: items, items: is.items.slice(items) }, pieces: next.slice(keep + 1) };
+  const { keep, grow, items } = change;
+  return grow ? { keep, grow, pieces: items } : { keep, pieces: items };
+}
+
+/** How the pieces or items `was` become `is`: the same first ones kept, the next one grown when it can be. */
+function itemsChange(was: readonly TailPiece[], is: readonly TailPiece[]): ItemsChange {
+  let keep = 0;
+  while (keep < was.length && keep < is.length && samePiece(was[keep] as TailPiece, is[keep] as TailPiece)) {
+    keep++;
   }
-  return { keep, pieces: next.slice(keep) };
+  const from = was[keep];
+  const to = is[keep];
+  if (typeof from === 'object' && typeof to === 'object' && sameContainer(from, to)) {
+    return { keep, grow: itemsChange(from.items, to.items), items: is.slice(keep + 1) };
+  }
+  return { keep, items: is.slice(keep) };
+}
+
+/** Whether `a` and `b` are the same element: its items, then, can change in place. */
+function sameContainer(a: TailContainer, b: TailContainer): boolean {
+  return a.container === b.container && a.open === b.open && a.close === b.close && a.inItem === b.inItem;
 }
 
 function samePiece(a: TailPiece, b: TailPiece): boolean {
@@ -193,18 +248,8 @@ function samePiece(a: TailPiece, b: TailPiece): boolean {
     return a === b;
   }
   return (
-    a.open === b.open &&
-    a.close === b.close &&
+    sameContainer(a, b) &&
     a.items.length === b.items.length &&
-    commonItems(a.items, b.items) === a.items.length
+    a.items.every((item, i) => samePiece(item, b.items[i] as TailPiece))
   );
-}
-
-/** How many items the two lists start with alike. */
-function commonItems(a: readonly string[], b: readonly string[]): number {
-  let same = 0;
-  while (same < a.length && same < b.length && a[same] === b[same]) {
-    same++;
-  }
-  return same;
 }
