@@ -66,22 +66,25 @@ export const bareViewScript = (chunked) => `(() => {
   const removeLast = (parent, count) => {
     for (let left = count; left > 0 && parent.lastChild; left--) { parent.lastChild.remove(); }
   };
-  const total = (counts) => counts.reduce((sum, count) => sum + count, 0);
-  const addPiece = (piece) => {
-    if (typeof piece === 'string') { return { nodes: insert(tail, piece) }; }
-    const nodes = insert(tail, piece.open + piece.close);
-    const first = tail.childNodes[tail.childNodes.length - nodes];
-    const container = piece.container === 'table' ? first.querySelector(':scope > table > tbody') : first;
-    return { nodes, container, items: piece.items.map((item) => insert(container, item)) };
+  const count = (piece) => (typeof piece === 'number' ? piece : piece.nodes);
+  const total = (shown) => shown.reduce((sum, piece) => sum + count(piece), 0);
+  const add = (parent, piece) => {
+    if (typeof piece === 'string') { return insert(parent, piece); }
+    const nodes = insert(parent, piece.open + piece.close);
+    const first = parent.childNodes[parent.childNodes.length - nodes];
+    const container = piece.container === 'table' ? first.querySelector(':scope > table > tbody')
+      : piece.inItem ? first.lastElementChild : first;
+    return { nodes, container, items: piece.items.map((item) => add(container, item)) };
+  };
+  const changeItems = (shown, change) => {
+    removeLast(shown.container, total(shown.items.splice(change.grow ? change.keep + 1 : change.keep)));
+    if (change.grow) { changeItems(shown.items[change.keep], change.grow); }
+    for (const item of change.items) { shown.items.push(add(shown.container, item)); }
   };
   const showTail = (op) => {
-    removeLast(tail, total(pieces.splice(op.grow ? op.keep + 1 : op.keep).map((piece) => piece.nodes)));
-    if (op.grow) {
-      const grown = pieces[op.keep];
-      removeLast(grown.container, total(grown.items.splice(op.grow.keep)));
-      for (const item of op.grow.items) { grown.items.push(insert(grown.container, item)); }
-    }
-    for (const piece of op.pieces) { pieces.push(addPiece(piece)); }
+    removeLast(tail, total(pieces.splice(op.grow ? op.keep + 1 : op.keep)));
+    if (op.grow) { changeItems(pieces[op.keep], op.grow); }
+    for (const piece of op.pieces) { pieces.push(add(tail, piece)); }
   };
   const block = (html, open) => {
     const element = document.createElement('div');
@@ -109,7 +112,7 @@ export const bareViewScript = (chunked) => `(() => {
       case 'tail': showTail(op); return;
       case 'tail-text': {
         const only = pieces.length === 1 ? pieces[0] : undefined;
-        if (only?.container) {
+        if (typeof only === 'object') {
           only.container.append(op.text);
           only.items[only.items.length - 1] += 1;
         } else {
