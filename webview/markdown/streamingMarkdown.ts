@@ -17,14 +17,20 @@ export class StreamingMarkdown {
   private readonly dom: MarkdownDom;
   /** The text shown, or being shown (a rope: V8 joins the pieces only if the whole text is ever read). */
   private text = '';
-  /** Planning on the page: until the stream moves to the worker, and again if the worker fails. */
-  private planner: MarkdownPlanner | undefined = new MarkdownPlanner();
+  /**
+   * Planning on the page: until the stream moves to the worker, and again if the worker fails. Let go while the
+   * text shown is what a new planner shows for it at once (`derivable`): made again from the text when it changes.
+   */
+  private planner: MarkdownPlanner | undefined;
+  /**
+   * The DOM shows exactly a new planner's `setText(this.text)`: a planner made so again plans on from the same
+   * state, so none is kept meanwhile (most messages are shown whole once and never change: a user's message, each
+   * of a reopened chat's).
+   */
+  private derivable = true;
   private remote: RemoteStream | undefined;
-  /** Held only here: the worker's client holds it weakly, so the stream goes when this view does. */
-  private readonly receiver: RemoteReceiver = {
-    apply: (ops) => this.dom.apply(ops),
-    lost: () => this.planAgain(),
-  };
+  /** Held only here, while the stream is in the worker: its client holds it weakly, so it goes with this view. */
+  private receiver: RemoteReceiver | undefined;
 
   /** Whether this stream may move to the worker: not if asked not to, nor once the worker lost it. */
   private offThread: boolean;
@@ -43,11 +49,18 @@ export class StreamingMarkdown {
     if (text === this.text) {
       return;
     }
-    this.text = text;
     if (this.remote) {
+      this.text = text;
       this.remote.setText(text);
+    } else if (this.derivable && this.text === '') {
+      // Shown whole for the first time: what a new planner shows, so none needs to stay.
+      this.text = text;
+      this.dom.apply(new MarkdownPlanner().setText(text));
     } else {
-      this.dom.apply(this.local().setText(text));
+      const planner = this.local();
+      this.text = text;
+      this.derivable = false;
+      this.dom.apply(planner.setText(text));
     }
   }
 
@@ -56,17 +69,25 @@ export class StreamingMarkdown {
     if (delta === '') {
       return;
     }
-    this.text += delta;
     const remote = this.remote ?? this.moveToWorker();
     if (remote) {
+      this.text += delta;
       remote.append(delta);
     } else {
-      this.dom.apply(this.local().append(delta));
+      const planner = this.local();
+      this.text += delta;
+      this.derivable = false;
+      this.dom.apply(planner.append(delta));
     }
   }
 
+  /** The page's planner for the text shown: made again from it when it was let go. */
   private local(): MarkdownPlanner {
-    this.planner ??= new MarkdownPlanner();
+    if (!this.planner) {
+      this.planner = new MarkdownPlanner();
+      // The DOM shows this text as a new planner shows it (`derivable`): its operations are already applied.
+      this.planner.setText(this.text);
+    }
     return this.planner;
   }
 
@@ -75,8 +96,11 @@ export class StreamingMarkdown {
     if (!worker) {
       return undefined;
     }
-    this.remote = worker.adopt(this.receiver, this.local().state());
+    const state = this.local().state();
+    this.receiver = { apply: (ops) => this.dom.apply(ops), lost: () => this.planAgain() };
+    this.remote = worker.adopt(this.receiver, state);
     this.planner = undefined;
+    this.derivable = false;
     return this.remote;
   }
 
@@ -85,6 +109,7 @@ export class StreamingMarkdown {
     // On the page from now on: a text the worker failed on would fail it again, each time planned whole.
     this.offThread = false;
     this.remote = undefined;
+    this.receiver = undefined;
     this.planner = new MarkdownPlanner();
     this.dom.apply([{ op: 'reset' }, ...this.planner.setText(this.text)]);
   }
