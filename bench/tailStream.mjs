@@ -1,8 +1,8 @@
 // Long blocks that stay the stream's tail (no blank line lets the block splitter finish them): a tight list, a
-// loose one, a paragraph of lines with markup (a log shown as prose), one line with no break and a table, 500 KB
-// each, streamed as the host paces an answer. The page's main-thread CPU and the markdown worker's, and a
-// message's frame at the start against the same at the end: a message should cost its new items, not the block
-// before it.
+// loose one, a list under one bullet, a paragraph of lines with markup (a log shown as prose), the same quoted,
+// one line with no break and a table, 500 KB each, streamed as the host paces an answer. The page's main-thread
+// CPU and the markdown worker's, and a message's frame at the start against the same at the end: a message
+// should cost its new items, not the block before it.
 /* global window */
 import { freshPage, stage, withCpu } from './webviewPage.mjs';
 import { frameTotal, median } from './webviewStream.mjs';
@@ -29,7 +29,13 @@ const WORKLOADS = [
     name: 'loose list',
     text: () => lines([], (i) => `${i + 1}. step ${i}: check \`file${i}.ts\` and **fix** it\n`),
   },
+  {
+    // One bullet holding a long list (files changed under a heading item): grown by the nested list's items.
+    name: 'list in one item',
+    text: () => lines(['- Files changed:'], (i) => `  - item ${i}: check \`file${i}.ts\` and **fix** it`),
+  },
   { name: 'paragraph of lines', text: () => lines([], (i) => `Line ${i} says *this* and \`that\`.`) },
+  { name: 'quote of lines', text: () => lines([], (i) => `> Line ${i} says *this* and \`that\`.`) },
   {
     // No line break at all (a log or data shown as one line): shown by runs of its words.
     name: 'line with no break',
