@@ -45,6 +45,12 @@ const STREAMS: Record<string, string[]> = {
     '\n>   - nested\n> - b',
     '\n>\n> the end',
   ],
+  'a table in a quote, then a list in an item in it': [
+    '> | a | b |\n> | - | - |\n> | 1',
+    ' | 2 |\n> | 3 | 4',
+    ' |\n> - x\n>   - y',
+    '\n>   - z',
+  ],
   'a list that ends in a heading': ['Intro:\n- one\n- two', '\n# Heading', '\nAfter'],
   'a list that changes its bullet': ['- one\n- two', '\n* another list', '\n* two'],
   'a lazy line in the last item': ['- one\n- two', '\nlazy words', '\n- three'],
