@@ -20,7 +20,7 @@ export interface BlockAgain {
 }
 
 /** Renders a block's markdown with an `env` whose `references` markdown-it reads and adds to. */
-export type RenderWith = (markdown: string, env: { references: Definitions }) => string;
+type RenderWith = (markdown: string, env: { references: Definitions }) => string;
 
 /** The references' whole state as plain data (a stream moves to the markdown worker with it). */
 export interface ReferencesState {
