@@ -12,6 +12,13 @@ import { markdownWorker, type RemoteReceiver, type RemoteStream } from './markdo
  * operations that come back (after the frame that sent it). If the worker fails, the page plans
  * the whole text again itself.
  */
+/**
+ * The longest text a view shows whole without keeping its planner: making it again costs a plan of the whole text,
+ * paid on the page's main thread if the text changes — under a millisecond at this length (0.3–0.6 ms in Node), a
+ * tenth of a second for the 1.25 MB the host sends at most; a longer text keeps its planner.
+ */
+const DERIVE_MAX_CHARS = 8192;
+
 export class StreamingMarkdown {
   readonly element: HTMLElement;
   private readonly dom: MarkdownDom;
@@ -25,7 +32,7 @@ export class StreamingMarkdown {
   /**
    * The DOM shows exactly a new planner's `setText(this.text)`: a planner made so again plans on from the same
    * state, so none is kept meanwhile (most messages are shown whole once and never change: a user's message, each
-   * of a reopened chat's).
+   * of a reopened chat's). Only for a text of at most DERIVE_MAX_CHARS.
    */
   private derivable = true;
   private remote: RemoteStream | undefined;
@@ -52,7 +59,7 @@ export class StreamingMarkdown {
     if (this.remote) {
       this.text = text;
       this.remote.setText(text);
-    } else if (this.derivable && this.text === '') {
+    } else if (this.derivable && this.text === '' && text.length <= DERIVE_MAX_CHARS) {
       // Shown whole for the first time: what a new planner shows, so none needs to stay.
       this.text = text;
       this.dom.apply(new MarkdownPlanner().setText(text));
