@@ -3,6 +3,13 @@ import { MarkdownPlanner } from './markdownPlanner';
 import { markdownWorker, type RemoteReceiver, type RemoteStream } from './markdownWorkerClient';
 
 /**
+ * The longest text a view shows whole without keeping its planner: making it again costs a plan of the whole text,
+ * paid on the page's main thread if the text changes — under a millisecond at this length (0.3–0.6 ms in Node), a
+ * tenth of a second for the 1.25 MB the host sends at most; a longer text keeps its planner.
+ */
+const DERIVE_MAX_CHARS = 8192;
+
+/**
  * A message body that grows while the agent streams. What to change in its DOM is planned by a
  * MarkdownPlanner (stable blocks rendered once, only the tail again); the DOM only applies it.
  *
@@ -12,13 +19,6 @@ import { markdownWorker, type RemoteReceiver, type RemoteStream } from './markdo
  * operations that come back (after the frame that sent it). If the worker fails, the page plans
  * the whole text again itself.
  */
-/**
- * The longest text a view shows whole without keeping its planner: making it again costs a plan of the whole text,
- * paid on the page's main thread if the text changes — under a millisecond at this length (0.3–0.6 ms in Node), a
- * tenth of a second for the 1.25 MB the host sends at most; a longer text keeps its planner.
- */
-const DERIVE_MAX_CHARS = 8192;
-
 export class StreamingMarkdown {
   readonly element: HTMLElement;
   private readonly dom: MarkdownDom;
