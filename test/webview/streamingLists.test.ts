@@ -122,12 +122,10 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
     const page = await chat.openShowing(
       snapshot({ entries: [message('agent', 's', 'Files:\n- one\n- two\n- thr')], turns: [turn('t1')] }),
     );
-    const remember = (selector: string) => rememberShown(page, selector);
-    const stillShown = (selector: string) => whichStillShown(page, selector);
-    await remember('[data-entry-id="s"] li');
+    await rememberShown(page, '[data-entry-id="s"] li');
     await page.host(events(appended('s', 'ee\n- four'), appended('s', '\n- five')));
     assert.deepEqual(
-      await stillShown('[data-entry-id="s"] li'),
+      await whichStillShown(page, '[data-entry-id="s"] li'),
       [true, true, false],
       'one, two kept; three again',
     );
@@ -136,10 +134,10 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
     await page.host(
       events(appended('s', '\n# Rows\n| file | lines |\n| --- | ---: |\n| a.ts | 1 |\n| b.ts')),
     );
-    await remember('[data-entry-id="s"] li, [data-entry-id="s"] tbody tr');
+    await rememberShown(page, '[data-entry-id="s"] li, [data-entry-id="s"] tbody tr');
     await page.host(events(appended('s', ' | 2 |\n| c.ts | 3 |')));
     assert.deepEqual(
-      await stillShown('[data-entry-id="s"] li, [data-entry-id="s"] tbody tr'),
+      await whichStillShown(page, '[data-entry-id="s"] li, [data-entry-id="s"] tbody tr'),
       [true, true, true, true, true, true, false],
       'the list and the first row kept; the row being written again',
     );
@@ -155,12 +153,10 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
         turns: [turn('t1')],
       }),
     );
-    const keep = (selector: string) => rememberShown(page, selector);
-    const kept = (selector: string) => whichStillShown(page, selector);
-    await keep('[data-entry-id="s"] li li');
+    await rememberShown(page, '[data-entry-id="s"] li li');
     await page.host(events(appended('s', 'ee\n  - four'), appended('s', '\n  - five')));
     assert.deepEqual(
-      await kept('[data-entry-id="s"] li li'),
+      await whichStillShown(page, '[data-entry-id="s"] li li'),
       [true, true, false],
       'one, two kept; three again',
     );
@@ -172,9 +168,13 @@ describe('webview: lists, tables and lines growing in a streamed tail', () => {
     await page.host(
       snapshot({ entries: [message('agent', 's', '> Line `one`\n> line `two`\n> li')], turns: [turn('t1')] }),
     );
-    await keep('[data-entry-id="s"] blockquote code');
+    await rememberShown(page, '[data-entry-id="s"] blockquote code');
     await page.host(events(appended('s', 'ne `three`\n> line `four`')));
-    assert.deepEqual(await kept('[data-entry-id="s"] blockquote code'), [true, true], 'the first lines kept');
+    assert.deepEqual(
+      await whichStillShown(page, '[data-entry-id="s"] blockquote code'),
+      [true, true],
+      'the first lines kept',
+    );
     assert.equal(
       await markdownOf(page),
       renderMarkdown('> Line `one`\n> line `two`\n> line `three`\n> line `four`'),
