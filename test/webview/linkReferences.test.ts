@@ -70,6 +70,7 @@ const TEXTS = [
   'Note [1]: the first, as in [2]:\n\n[1]: https://one.example\n[2]: https://two.example',
   'Escaped [a\\]b] and \\[not one] and [c\\[d].\n\n[a\\]b]: https://ab.example\n[c\\[d]: https://cd.example',
   'Only text with [brackets] and [a link](https://inline.example), no definition.\n\n[not]: a definition? no: it is one',
+  'Read [a](not a link, which falls back to the label.\n\n[a]: https://a.example',
 ];
 
 /** Lines that use, define or only look like labels, for texts made of them at random (seeded: the same every run). */

@@ -30,10 +30,11 @@ export interface ReferencesState {
 }
 
 /**
- * A `]` that does not start an inline link's destination: the block may use a label (`[1]: …` inside a
- * paragraph is a use followed by a colon; a definition line matches too, and costs only a look at its labels).
+ * Any `]`: the block may use a label. `[1]: …` inside a paragraph is a use followed by a colon, and
+ * `[docs](not a link` an inline link that fails and falls back to the label `docs`; a definition line and a
+ * whole inline link match too, and cost only a look at their labels when one is defined.
  */
-const MAY_USE = /\](?!\()/;
+const MAY_USE = /\]/;
 /** A line that may start a definition, at the block's start or inside a quote or list item. */
 const MAY_DEFINE = /\]:/;
 /**
