@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { LinkReferences } from '../../webview/markdown/linkReferences';
 import { MarkdownPlanner, type MarkdownOp } from '../../webview/markdown/markdownPlanner';
 import { renderedText, renderMarkdown } from '../../webview/markdown/renderer';
 import type { ItemsChange, TailPiece } from '../../webview/markdown/tailPieces';
@@ -148,6 +149,88 @@ describe('webview: link references across the blocks of a streamed message', () 
     assert.deepEqual(again, [
       { op: 'block-again', index: 0, html: renderMarkdown(`${many} and [x].\n\n[x]: https://x.example`) },
     ]);
+  });
+
+  it('shows a definition being written in each of the 100 finished blocks that use its label, at every character', () => {
+    const users = Array.from({ length: 100 }, (_, i) => `Cites [a] in ${i}.\n\n`).join('');
+    const text = `${users}[a]: https://a.example/docs "The docs"`;
+    const planner = new MarkdownPlanner();
+    const shown = new ShownHtml();
+    shown.apply(planner.append(users));
+    for (let end = users.length + 1; end <= text.length; end++) {
+      shown.apply(planner.append(text.slice(end - 1, end)));
+      assert.equal(
+        shown.html(),
+        renderMarkdown(text.slice(0, end)),
+        JSON.stringify(text.slice(users.length, end)),
+      );
+    }
+  });
+
+  it('shows a label used by 101 finished blocks as text in them while its definition is written, then as a link in all', () => {
+    const users = Array.from({ length: 101 }, (_, i) => `Cites [a] in ${i}.\n\n`).join('');
+    const definition = '[a]: https://a.example/docs "The docs"';
+    const planner = new MarkdownPlanner();
+    const shown = new ShownHtml();
+    shown.apply(planner.append(users));
+    let again = 0;
+    for (const char of definition) {
+      const ops = planner.append(char);
+      again += ops.filter((op) => op.op === 'block-again').length;
+      shown.apply(ops);
+    }
+    assert.equal(again, 0, 'no block rendered again while the definition grows');
+    assert.ok(
+      !shown.html().includes('href'),
+      'the users show the label as text, not an address not yet written',
+    );
+    const ops = planner.append('\n\nEnd.');
+    shown.apply(ops);
+    assert.equal(ops.filter((op) => op.op === 'block-again').length, 101, 'each user rendered again once');
+    assert.equal(shown.html(), renderMarkdown(`${users}${definition}\n\nEnd.`));
+  });
+
+  it('never shows in a finished block an address a render once does not, as blocks crowd the labels the tail defines', function () {
+    this.timeout(120_000);
+    const users = Array.from({ length: 98 }, (_, i) => `Cites [a] and [b] in ${i}.\n\n`).join('');
+    const addresses = (html: string) =>
+      new Set([...html.matchAll(/href="([^"]*)"/g)].map(([, href]) => href));
+    for (const lines of textsOfLinesAtRandom(LINES, 60, 11, 12)) {
+      const text = `${users}${lines}\n\nThe end.`;
+      const planner = new MarkdownPlanner();
+      const shown = new ShownHtml();
+      shown.apply(planner.append(users));
+      for (let end = users.length + 1; end <= text.length; end++) {
+        shown.apply(planner.append(text.slice(end - 1, end)));
+        const whole = addresses(renderMarkdown(text.slice(0, end)));
+        for (const href of addresses(shown.html())) {
+          assert.ok(whole.has(href), `${href} after ${JSON.stringify(text.slice(users.length, end))}`);
+        }
+      }
+      assert.equal(shown.html(), renderMarkdown(text), JSON.stringify(lines));
+    }
+  });
+
+  it('takes the tail’s definition away from the blocks that use its label once a block makes them more than 100', () => {
+    const references = new LinkReferences(renderMarkdown);
+    for (let i = 0; i < 100; i++) {
+      references.block(`Cites [a] in ${i}.`, i);
+    }
+    const env = references.tailEnv();
+    renderMarkdown('[a]: https://a.example', env);
+    assert.equal(references.tailRendered(env).length, 100, 'the users show the tail’s definition');
+    const { html, again } = references.block('Cites [a] in 100.', 100);
+    assert.equal(html, renderMarkdown('Cites [a] in 100.'));
+    assert.deepEqual(
+      again.map(({ index, html: shown }) => [index, shown]),
+      Array.from({ length: 100 }, (_, i) => [i, renderMarkdown(`Cites [a] in ${i}.`)]),
+    );
+    renderMarkdown('[a]: https://a.example/longer', env);
+    assert.deepEqual(
+      references.tailRendered(env),
+      [],
+      'a crowded label is not rendered again as the tail grows',
+    );
   });
 
   it('renders again at most the first 2,000 blocks that may use a label: later ones keep their brackets', () => {

@@ -47,6 +47,14 @@ const MAX_USES = 2000;
  * label changes (correct, only slower).
  */
 const MAX_LABELS = 200;
+/**
+ * Finished blocks a definition still being written (in the tail) may render again as it grows, for one label: its
+ * address changes with every frame that adds to it, and each change renders every user again (an answer citing one
+ * label in 2,000 paragraphs, its definition streamed in 47 chunks, rendered 88,000 blocks). A label with more users
+ * shows in them as text until its definition is finished, then once as a link in all of them; the tail itself
+ * shows it as a render once does.
+ */
+const TAIL_USERS_MAX = 100;
 /** A bracketed span: no unescaped bracket inside (a label has none), escapes kept as markdown-it keeps them. */
 const BRACKETED = /\[((?:[^[\]\\]|\\[^])*)\]/g;
 
@@ -58,15 +66,23 @@ export class LinkReferences {
   private readonly known: Definitions;
   /** The finished blocks that may use a label (at most MAX_USES). */
   private readonly uses: Use[];
-  /** Defined by the tail and by no finished block, as the blocks were last rendered with them. */
+  /** Defined by the tail and by no finished block, as the blocks were last rendered with them (crowded ones not). */
   private fromTail: Definitions;
+  /** How many of the uses may use each label, and how many may use any (more bracketed spans than MAX_LABELS). */
+  private readonly users = new Map<string, number>();
+  private anyLabelUsers = 0;
 
   constructor(
     private readonly render: RenderWith,
     state?: ReferencesState,
   ) {
     this.known = definitions(state?.known);
-    this.uses = state ? state.uses.map(([index, markdown]) => use(index, markdown)) : [];
+    this.uses = [];
+    for (const [index, markdown] of state?.uses ?? []) {
+      const user = use(index, markdown);
+      this.count(user);
+      this.uses.push(user);
+    }
     this.fromTail = definitions(state?.fromTail);
   }
 
@@ -83,7 +99,13 @@ export class LinkReferences {
   /** A finished block rendered as block `index`, and the blocks before it that its definitions change. */
   block(markdown: string, index: number): { html: string; again: BlockAgain[] } {
     const mayUse = MAY_USE.test(markdown);
-    let changed: string[] = [];
+    const user = mayUse && this.uses.length < MAX_USES ? use(index, markdown) : undefined;
+    // The tail's labels this block crowds: the blocks before it that show them lose them (once a label).
+    const crowded = user ? this.crowdedBy(user) : [];
+    if (user) {
+      this.count(user);
+    }
+    let changed: string[] = crowded;
     // Rendered over the labels known (its prototype), the block's own definitions are its own properties:
     // no copy of every label for each block.
     const own: Definitions = Object.create(this.known) as Definitions;
@@ -92,8 +114,9 @@ export class LinkReferences {
     if (defined.length > 0) {
       // A label the tail defined is the same definition now finished, unless the block defines it otherwise.
       changed = defined
-        .filter(([label, definition]) => !sameDefinition(this.fromTail[label], definition))
-        .map(([label]) => label);
+        .filter(([label, definition]) => !sameDefinition(this.tailShown(label), definition))
+        .map(([label]) => label)
+        .concat(crowded);
       for (const [label, definition] of defined) {
         this.known[label] = definition;
         delete this.fromTail[label];
@@ -105,8 +128,8 @@ export class LinkReferences {
     }
     // The blocks before this one that its definitions change (not itself: rendered with them above).
     const again = this.renderAgain(changed);
-    if (mayUse && this.uses.length < MAX_USES) {
-      this.uses.push(use(index, markdown));
+    if (user) {
+      this.uses.push(user);
     }
     return { html, again };
   }
@@ -120,24 +143,66 @@ export class LinkReferences {
   tailRendered(env: Env): BlockAgain[] {
     const next = definitions(env.references);
     const labels = new Set([...Object.keys(next), ...Object.keys(this.fromTail)]);
-    const changed = [...labels].filter((label) => !sameDefinition(next[label], this.fromTail[label]));
+    // A crowded label's users show it as text whatever the tail defines: nothing to render again for it.
+    const changed = [...labels].filter(
+      (label) => !this.crowded(label) && !sameDefinition(next[label], this.fromTail[label]),
+    );
     this.fromTail = next;
     return this.renderAgain(changed);
   }
 
   /** The tail became a fence, which defines nothing: the blocks its definitions changed, rendered again. */
   tailCleared(): BlockAgain[] {
-    const labels = Object.keys(this.fromTail);
+    const labels = Object.keys(this.fromTail).filter((label) => !this.crowded(label));
+    this.fromTail = definitions();
     if (labels.length === 0) {
       return [];
     }
-    this.fromTail = definitions();
     return this.renderAgain(labels);
   }
 
-  /** The labels known and, after them, the tail's. */
+  /** The labels known and, after them, the tail's that are not crowded. */
   private withTail(): Definitions {
-    return Object.assign(Object.create(this.known) as Definitions, this.fromTail);
+    const references = Object.create(this.known) as Definitions;
+    for (const [label, definition] of Object.entries(this.fromTail)) {
+      if (!this.crowded(label)) {
+        references[label] = definition;
+      }
+    }
+    return references;
+  }
+
+  /** How the finished blocks show the tail's definition of `label`: not at all when it is crowded. */
+  private tailShown(label: string): unknown {
+    return this.crowded(label) ? undefined : this.fromTail[label];
+  }
+
+  /** Whether the tail's definition of `label` has more users than it may render again as it grows. */
+  private crowded(label: string): boolean {
+    return (this.users.get(label) ?? 0) + this.anyLabelUsers > TAIL_USERS_MAX;
+  }
+
+  /** The labels the tail defines that `user`, once remembered, makes crowded. */
+  private crowdedBy(user: Use): string[] {
+    const [, , labels] = user;
+    return Object.keys(this.fromTail).filter(
+      (label) =>
+        !this.crowded(label) &&
+        (labels === undefined || labels.has(label)) &&
+        (this.users.get(label) ?? 0) + this.anyLabelUsers + 1 > TAIL_USERS_MAX,
+    );
+  }
+
+  /** Counts a block that may use labels among its labels' users. */
+  private count(user: Use): void {
+    const [, , labels] = user;
+    if (labels === undefined) {
+      this.anyLabelUsers++;
+      return;
+    }
+    for (const label of labels) {
+      this.users.set(label, (this.users.get(label) ?? 0) + 1);
+    }
   }
 
   /** Every block that may use one of `labels`, rendered again with the definitions now known. */
