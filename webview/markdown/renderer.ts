@@ -25,10 +25,43 @@ md.renderer.rules.fence = (tokens, idx) => {
 };
 md.renderer.rules.code_block = (tokens, idx) => codeBlockHtml('', (tokens[idx] as Token).content);
 
-md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+/**
+ * The characters of link addresses one render may write: LINK_ADDRESSES_PER_CHAR for each character of its text,
+ * and LINK_ADDRESSES_SLACK more. A label defined once is written out at each use: 2,000 uses of a 100 KB address made
+ * 410 MB of HTML of a 122 KB answer (the address twice a link: its `href` and its title) and stalled the page.
+ * Inline links and autolinks never reach it: their addresses are in the text, at most 9 characters each once
+ * percent-encoded (a character of 3 UTF-8 bytes). Past it a link is shown inert, its text without its address.
+ */
+export const LINK_ADDRESSES_PER_CHAR = 10;
+export const LINK_ADDRESSES_SLACK = 16_384;
+/** What is left of each render's link addresses, by the `env` markdown-it hands every rule of that render. */
+const linkBudgets = new WeakMap<Env, { left: number }>();
+
+/** `env`, given the link addresses a render of `text` may write. */
+function withLinkBudget(text: string, env: Env): Env {
+  linkBudgets.set(env, { left: text.length * LINK_ADDRESSES_PER_CHAR + LINK_ADDRESSES_SLACK });
+  return env;
+}
+
+/** A link's attributes: what its address allows while the render's addresses fit, else inert. */
+function shownLinkAttrs(href: string, env: Env | undefined): [string, string][] {
+  const budget = env && linkBudgets.get(env);
+  if (budget && href.length > budget.left) {
+    return [
+      ['class', 'md-link-inert'],
+      ['title', 'Link not shown: this message’s link addresses are too long'],
+    ];
+  }
+  if (budget) {
+    budget.left -= href.length;
+  }
+  return linkAttrs(classifyLink(href), href);
+}
+
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx] as Token;
   const href = String(token.attrGet('href') ?? '');
-  token.attrs = linkAttrs(classifyLink(href), href);
+  token.attrs = shownLinkAttrs(href, env);
   return self.renderToken(tokens, idx, options);
 };
 
@@ -36,7 +69,7 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx] as Token;
   const alt = self.renderInlineAsText(token.children ?? [], options, env) || 'image';
   const src = String(token.attrGet('src') ?? '');
-  const attrs = linkAttrs(classifyLink(src), src)
+  const attrs = shownLinkAttrs(src, env)
     .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join('');
   return `<a${attrs}><span class="codicon codicon-file-media" aria-hidden="true"></span>${escapeHtml(alt)}</a>`;
@@ -98,7 +131,7 @@ function linkAttrs(target: LinkTarget, href: string): [string, string][] {
  * rest of the text (markdown/linkReferences.ts); markdown-it adds the text's own to it.
  */
 export function renderMarkdown(text: string, env: Env = {}): string {
-  return md.render(text, env);
+  return md.render(text, withLinkBudget(text, env));
 }
 
 /** Plain text as the renderer writes it in a paragraph (markdown-it escapes `&<>"`, nothing else). */
@@ -113,5 +146,6 @@ export function referenceLabel(label: string): string {
 
 /** Renders markdown as renderMarkdown does, cut into the pieces a streaming tail is shown in (tailPieces.ts). */
 export function renderTailPieces(text: string, env: Env = {}): TailPiece[] {
-  return tailPieces(md.parse(text, env), (tokens) => md.renderer.render(tokens, md.options, env));
+  const budgeted = withLinkBudget(text, env);
+  return tailPieces(md.parse(text, budgeted), (tokens) => md.renderer.render(tokens, md.options, budgeted));
 }
