@@ -211,6 +211,28 @@ describe('webview: link references across the blocks of a streamed message', () 
     }
   });
 
+  it('links every one of 101 users when the text is shown whole, and a stream changing the definition unlinks them once', () => {
+    const users = Array.from({ length: 101 }, (_, i) => `Cites [a] in ${i}.\n\n`).join('');
+    const text = `${users}[a]: https://a.example/docs`;
+    const planner = new MarkdownPlanner();
+    const shown = new ShownHtml();
+    shown.apply(planner.setText(text));
+    assert.equal(shown.html(), renderMarkdown(text), 'shown whole as a render once');
+    // The stream goes on in the worker, from the planner's state.
+    const moved = new MarkdownPlanner(planner.state());
+    const againOf = (ops: readonly MarkdownOp[]) => ops.filter((op) => op.op === 'block-again').length;
+    const first = moved.append('/more');
+    shown.apply(first);
+    assert.equal(againOf(first), 101, 'each user shows the label as text again');
+    assert.ok(!shown.html().includes('href'));
+    const next = moved.append('/and more');
+    assert.equal(againOf(next), 0, 'then nothing more while the definition grows');
+    shown.apply(next);
+    const end = moved.append('\n\nEnd.');
+    shown.apply(end);
+    assert.equal(shown.html(), renderMarkdown(`${text}/more/and more\n\nEnd.`));
+  });
+
   it('takes the tail’s definition away from the blocks that use its label once a block makes them more than 100', () => {
     const references = new LinkReferences(renderMarkdown);
     for (let i = 0; i < 100; i++) {

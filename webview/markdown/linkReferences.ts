@@ -27,6 +27,7 @@ export interface ReferencesState {
   readonly known: Definitions;
   readonly uses: readonly (readonly [number, string])[];
   readonly fromTail: Definitions;
+  readonly settled: readonly string[];
 }
 
 /**
@@ -51,8 +52,8 @@ const MAX_LABELS = 200;
  * Finished blocks a definition still being written (in the tail) may render again as it grows, for one label: its
  * address changes with every frame that adds to it, and each change renders every user again (an answer citing one
  * label in 2,000 paragraphs, its definition streamed in 47 chunks, rendered 88,000 blocks). A label with more users
- * shows in them as text until its definition is finished, then once as a link in all of them; the tail itself
- * shows it as a render once does.
+ * shows in them as text until its definition is finished or the text is shown whole (`settle`), then once as a link
+ * in all of them; the tail itself shows it as a render once does.
  */
 const TAIL_USERS_MAX = 100;
 /** A bracketed span: no unescaped bracket inside (a label has none), escapes kept as markdown-it keeps them. */
@@ -66,8 +67,10 @@ export class LinkReferences {
   private readonly known: Definitions;
   /** The finished blocks that may use a label (at most MAX_USES). */
   private readonly uses: Use[];
-  /** Defined by the tail and by no finished block, as the blocks were last rendered with them (crowded ones not). */
+  /** Defined by the tail and by no finished block (the blocks show them, or not: `tailShown`). */
   private fromTail: Definitions;
+  /** Crowded labels whose users show the tail's definition all the same: the text was shown whole since. */
+  private readonly settled: Set<string>;
   /** How many of the uses may use each label, and how many may use any (more bracketed spans than MAX_LABELS). */
   private readonly users = new Map<string, number>();
   private anyLabelUsers = 0;
@@ -84,6 +87,7 @@ export class LinkReferences {
       this.uses.push(user);
     }
     this.fromTail = definitions(state?.fromTail);
+    this.settled = new Set(state?.settled);
   }
 
   /** Whether a block may use or define a label: else it needs no references, nor they it. */
@@ -93,7 +97,7 @@ export class LinkReferences {
 
   state(): ReferencesState {
     const uses = this.uses.map(([index, markdown]) => [index, markdown] as const);
-    return { known: { ...this.known }, uses, fromTail: { ...this.fromTail } };
+    return { known: { ...this.known }, uses, fromTail: { ...this.fromTail }, settled: [...this.settled] };
   }
 
   /** A finished block rendered as block `index`, and the blocks before it that its definitions change. */
@@ -120,6 +124,7 @@ export class LinkReferences {
       for (const [label, definition] of defined) {
         this.known[label] = definition;
         delete this.fromTail[label];
+        this.settled.delete(label);
       }
     }
     if (mayUse && Object.keys(this.fromTail).length > 0) {
@@ -142,39 +147,62 @@ export class LinkReferences {
   /** After the tail was rendered with `env` (from tailEnv): the blocks its definitions change. */
   tailRendered(env: Env): BlockAgain[] {
     const next = definitions(env.references);
-    const labels = new Set([...Object.keys(next), ...Object.keys(this.fromTail)]);
-    // A crowded label's users show it as text whatever the tail defines: nothing to render again for it.
-    const changed = [...labels].filter(
-      (label) => !this.crowded(label) && !sameDefinition(next[label], this.fromTail[label]),
-    );
+    const labels = [...new Set([...Object.keys(next), ...Object.keys(this.fromTail)])];
+    const before = labels.map((label) => this.tailShown(label));
+    for (const label of labels) {
+      // A definition that changes is no longer the one a text shown whole showed: its users show text again.
+      if (!sameDefinition(next[label], this.fromTail[label])) {
+        this.settled.delete(label);
+      }
+    }
     this.fromTail = next;
+    // A crowded label's users show it as text whatever the tail defines: nothing to render again for it.
+    const changed = labels.filter((label, at) => !sameDefinition(before[at], this.tailShown(label)));
     return this.renderAgain(changed);
   }
 
   /** The tail became a fence, which defines nothing: the blocks its definitions changed, rendered again. */
   tailCleared(): BlockAgain[] {
-    const labels = Object.keys(this.fromTail).filter((label) => !this.crowded(label));
-    this.fromTail = definitions();
+    const labels = Object.keys(this.fromTail);
     if (labels.length === 0) {
       return [];
     }
+    const shown = labels.filter((label) => this.tailShown(label) !== undefined);
+    this.fromTail = definitions();
+    this.settled.clear();
+    return this.renderAgain(shown);
+  }
+
+  /**
+   * The text is shown whole (a render once shows every link): the users of a crowded label show the tail's
+   * definition too, rendered again once; the next change to it in a stream takes it from them again, once.
+   */
+  settle(): BlockAgain[] {
+    const labels = Object.keys(this.fromTail).filter(
+      (label) => this.crowded(label) && !this.settled.has(label),
+    );
+    for (const label of labels) {
+      this.settled.add(label);
+    }
+    return this.renderAgain(labels);
     return this.renderAgain(labels);
   }
 
-  /** The labels known and, after them, the tail's that are not crowded. */
+  /** The labels known and, after them, the tail's the finished blocks show. */
   private withTail(): Definitions {
     const references = Object.create(this.known) as Definitions;
-    for (const [label, definition] of Object.entries(this.fromTail)) {
-      if (!this.crowded(label)) {
+    for (const label of Object.keys(this.fromTail)) {
+      const definition = this.tailShown(label);
+      if (definition) {
         references[label] = definition;
       }
     }
     return references;
   }
 
-  /** How the finished blocks show the tail's definition of `label`: not at all when it is crowded. */
-  private tailShown(label: string): unknown {
-    return this.crowded(label) ? undefined : this.fromTail[label];
+  /** The tail's definition of `label` as the finished blocks show it: not at all when crowded (unless settled). */
+  private tailShown(label: string): Definitions[string] | undefined {
+    return !this.crowded(label) || this.settled.has(label) ? this.fromTail[label] : undefined;
   }
 
   /** Whether the tail's definition of `label` has more users than it may render again as it grows. */
