@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appended, events, message, snapshot, turn } from './support/builders';
+import { appended, ended, events, message, snapshot, turn } from './support/builders';
 import { useChatPages } from './support/suite';
 
 /** What `contain: layout style paint` computes to. */
@@ -107,6 +107,31 @@ describe('webview: long replies keep finished blocks in chunks', () => {
       assert.deepEqual(await links(), expected, 'streamed: blocks 0, 13, 26 and 39 linked');
       await page.host(snapshot({ entries: [message('agent', 'a1', text)], turns: [turn('t1')] }));
       assert.deepEqual(await links(), expected, 'shown whole');
+      page.assertClean();
+    });
+
+    it(`links a label used in 101 blocks, defined as the answer ends, once its turn ends (${where})`, async () => {
+      const page = await chat.open({ markdownWorker });
+      const uses = Array.from({ length: 101 }, (_, i) => `Paragraph ${i} cites [the docs].`);
+      const text = `${uses.join('\n\n')}\n\n[the docs]: https://example.com/docs`;
+      const html = () =>
+        page.page.locator('[data-entry-id="a1"] .markdown').evaluate((root) => root.innerHTML);
+      const linked = () =>
+        page.page
+          .locator('[data-entry-id="a1"] .markdown')
+          .evaluate((root) => root.querySelectorAll('a[href="https://example.com/docs"]').length);
+      await page.host(snapshot({ entries: [message('agent', 'a1', '')], turns: [turn('t1')] }));
+      for (let at = 0; at < text.length; at += 211) {
+        await page.host(events(appended('a1', text.slice(at, at + 211))));
+      }
+      assert.equal(await linked(), 0, 'more users than a frame renders again: text while the turn runs');
+      await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn', endedAt: 1 }))));
+      assert.equal(await linked(), 101, 'every use linked once the turn ended');
+      const streamed = await html();
+      await page.host(
+        snapshot({ entries: [message('agent', 'a1', text)], turns: [turn('t1', { status: 'completed' })] }),
+      );
+      assert.equal(streamed, await html(), 'as the answer shown whole');
       page.assertClean();
     });
   }

@@ -53,6 +53,10 @@ scope.onmessage = (event) => {
       planWaiting(request.id);
       answer(request.id, 1, (planner) => planner.setText(request.text));
       return;
+    case 'settle':
+      planWaiting(request.id);
+      answer(request.id, 1, (planner) => planner.settle());
+      return;
     default: {
       const never: never = request;
       throw new Error(`Unknown markdown worker request ${JSON.stringify(never)}`);

@@ -15,6 +15,7 @@ export interface RemoteReceiver {
 export interface RemoteStream {
   append(delta: string): void;
   setText(text: string): void;
+  settle(): void;
 }
 
 let running: MarkdownWorkerClient | undefined;
@@ -48,7 +49,9 @@ export async function startMarkdownWorker(url: string): Promise<void> {
     announce({ state: 'ready' });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    console.warn(`Markdown is rendered on the page's main thread: the markdown worker did not start (${reason}).`);
+    console.warn(
+      `Markdown is rendered on the page's main thread: the markdown worker did not start (${reason}).`,
+    );
     announce({ state: 'unavailable', reason });
   }
 }
@@ -111,10 +114,11 @@ export class MarkdownWorkerClient {
     return {
       append: (delta) => this.request({ type: 'append', id, delta }),
       setText: (text) => this.request({ type: 'set', id, text }),
+      settle: () => this.request({ type: 'settle', id }),
     };
   }
 
-  private request(request: Extract<WorkerRequest, { type: 'append' | 'set' }>): void {
+  private request(request: Extract<WorkerRequest, { type: 'append' | 'set' | 'settle' }>): void {
     if (this.waiting++ === 0) {
       window.dispatchEvent(new CustomEvent(MARKDOWN_EVENTS.busy));
     }

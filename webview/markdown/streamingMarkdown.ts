@@ -39,6 +39,9 @@ export class StreamingMarkdown {
   /** Held only here, while the stream is in the worker: its client holds it weakly, so it goes with this view. */
   private receiver: RemoteReceiver | undefined;
 
+  /** Text was appended since the stream was last settled (or shown whole, which settles it). */
+  private unsettled = false;
+
   /** Whether this stream may move to the worker: not if asked not to, nor once the worker lost it. */
   private offThread: boolean;
 
@@ -56,6 +59,7 @@ export class StreamingMarkdown {
     if (text === this.text) {
       return;
     }
+    this.unsettled = false;
     if (this.remote) {
       this.text = text;
       this.remote.setText(text);
@@ -76,6 +80,7 @@ export class StreamingMarkdown {
     if (delta === '') {
       return;
     }
+    this.unsettled = true;
     const remote = this.remote ?? this.moveToWorker();
     if (remote) {
       this.text += delta;
@@ -85,6 +90,22 @@ export class StreamingMarkdown {
       this.text += delta;
       this.derivable = false;
       this.dom.apply(planner.append(delta));
+    }
+  }
+
+  /**
+   * The stream is done (its turn ended): shown from now on as a render once of its text shows it — what a stream
+   * holds back while it goes on (links whose definition was being written, in more blocks than a frame re-renders).
+   */
+  settle(): void {
+    if (!this.unsettled) {
+      return;
+    }
+    this.unsettled = false;
+    if (this.remote) {
+      this.remote.settle();
+    } else if (this.planner) {
+      this.dom.apply(this.planner.settle());
     }
   }
 

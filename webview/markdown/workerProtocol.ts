@@ -11,6 +11,8 @@ export type WorkerRequest =
   | { readonly type: 'append'; readonly id: number; readonly delta: string }
   /** Stream `id`'s whole text (extended or replaced): answered with its operations. */
   | { readonly type: 'set'; readonly id: number; readonly text: string }
+  /** Stream `id` is done (its turn ended): answered with what showing it as a render once still changes. */
+  | { readonly type: 'settle'; readonly id: number }
   /** Stream `id` is gone from the page; no answer. */
   | { readonly type: 'drop'; readonly id: number };
 

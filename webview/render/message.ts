@@ -72,6 +72,11 @@ export class MessageView implements EntryView {
   appendText(_entry: MessageEntry, delta: string): void {
     this.markdown.append(delta);
   }
+
+  /** Its turn ended: the text is shown as a render once of it shows it (see StreamingMarkdown.settle). */
+  settle(): void {
+    this.markdown.settle();
+  }
 }
 
 /**

@@ -111,7 +111,8 @@ export function createView(entry: ThreadEntryMessage, context: RenderContext): E
 
 /**
  * Thinking stays open only while it is the newest entry of a running turn; a step the turn left pending
- * or running when it ended shows as ended (no spinner that turns for ever).
+ * or running when it ended shows as ended (no spinner that turns for ever); a message of an ended turn is
+ * shown as a render once of its text shows it.
  */
 export function refreshThoughts(group: Group): void {
   const running = group.turn?.status === 'running';
@@ -122,6 +123,8 @@ export function refreshThoughts(group: Group): void {
         view.setActive(running && view === last);
       } else if (view instanceof ToolCardView && group.turn) {
         view.setTurnRunning(running); // entries of no known turn are left as they say
+      } else if (view instanceof MessageView && group.turn && !running) {
+        view.settle();
       }
     }
   }
