@@ -52,8 +52,8 @@ const MAX_LABELS = 200;
  * Finished blocks a definition still being written (in the tail) may render again as it grows, for one label: its
  * address changes with every frame that adds to it, and each change renders every user again (an answer citing one
  * label in 2,000 paragraphs, its definition streamed in 47 chunks, rendered 88,000 blocks). A label with more users
- * shows in them as text until its definition is finished or the text is shown whole (`settle`), then once as a link
- * in all of them; the tail itself shows it as a render once does.
+ * shows in them as text until its definition is finished, the stream settles (its turn ended) or the text is shown
+ * whole (`settle`), then once as a link in all of them; the tail itself shows it as a render once does.
  */
 const TAIL_USERS_MAX = 100;
 /** A bracketed span: no unescaped bracket inside (a label has none), escapes kept as markdown-it keeps them. */
