@@ -185,7 +185,6 @@ export class LinkReferences {
       this.settled.add(label);
     }
     return this.renderAgain(labels);
-    return this.renderAgain(labels);
   }
 
   /** The labels known and, after them, the tail's the finished blocks show. */
