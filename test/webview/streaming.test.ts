@@ -127,6 +127,24 @@ describe('webview: streaming', () => {
     assert.equal(await header.getAttribute('aria-expanded'), 'true', 'the user can open it again');
   });
 
+  it('shows thinking done as a render once shows it: a label its end defines links every one of 101 uses', async () => {
+    const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
+    const uses = Array.from({ length: 101 }, (_, i) => `Option ${i} per [the notes].`);
+    const text = `${uses.join('\n\n')}\n\n[the notes]: https://example.com/notes`;
+    await page.host(events(added(message('thought', 'th', ''))));
+    for (let at = 0; at < text.length; at += 499) {
+      await page.host(events(appended('th', text.slice(at, at + 499))));
+    }
+    const linked = () =>
+      page.page
+        .locator('[data-entry-id="th"] .markdown')
+        .evaluate((root) => root.querySelectorAll('a[href="https://example.com/notes"]').length);
+    assert.equal(await linked(), 0, 'text while it streams: more uses than a frame renders again');
+    await page.host(events(added(message('agent', 'ans', 'The answer'))));
+    await page.page.locator('[data-entry-id="th"] .disclosure-header').click();
+    assert.equal(await linked(), 101, 'linked once the answer started');
+  });
+
   it('folds thinking when the turn ends, and marks only the streaming message busy', async () => {
     const page = await chat.openShowing(snapshot({ turns: [turn('t1')] }));
     await page.host(events(added(message('thought', 'th', 'Hmm'))));

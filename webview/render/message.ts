@@ -133,10 +133,13 @@ export class ThoughtView implements EntryView {
     }
   }
 
-  /** Active while it is the newest thing in a running turn. */
+  /** Active while it is the newest thing in a running turn; done thinking, it is settled as a message is. */
   setActive(active: boolean): void {
     this.spinner.hidden = !active;
     this.disclosure.setAutoOpen(active);
+    if (!active) {
+      this.markdown.settle();
+    }
   }
 }
 
