@@ -190,7 +190,7 @@ describe('webview: link references across the blocks of a streamed message', () 
     assert.equal(shown.html(), renderMarkdown(`${users}${definition}\n\nEnd.`));
   });
 
-  it('links the 101 users of a definition the answer ends with once the stream is settled, and only once', () => {
+  it('links the 101 users of a definition the answer ends with once the stream ends, and only once', () => {
     const users = Array.from({ length: 101 }, (_, i) => `Cites [a] in ${i}.\n\n`).join('');
     const text = `${users}[a]: https://a.example/docs`;
     const planner = new MarkdownPlanner();
@@ -199,11 +199,11 @@ describe('webview: link references across the blocks of a streamed message', () 
       shown.apply(planner.append(text.slice(at, at + 7)));
     }
     assert.ok(!shown.html().includes('href'));
-    const settled = planner.settle();
-    assert.equal(settled.length, 101);
-    shown.apply(settled);
+    const ended = planner.end();
+    assert.equal(ended.length, 101);
+    shown.apply(ended);
     assert.equal(shown.html(), renderMarkdown(text));
-    assert.deepEqual(planner.settle(), [], 'settled already');
+    assert.deepEqual(planner.end(), [], 'linked already');
   });
 
   it('never shows in a finished block an address a render once does not, as blocks crowd the labels the tail defines', function () {

@@ -27,7 +27,7 @@ export interface ReferencesState {
   readonly known: Definitions;
   readonly uses: readonly (readonly [number, string])[];
   readonly fromTail: Definitions;
-  readonly settled: readonly string[];
+  readonly crowdedShown: readonly string[];
 }
 
 /**
@@ -52,8 +52,8 @@ const MAX_LABELS = 200;
  * Finished blocks a definition still being written (in the tail) may render again as it grows, for one label: its
  * address changes with every frame that adds to it, and each change renders every user again (an answer citing one
  * label in 2,000 paragraphs, its definition streamed in 47 chunks, rendered 88,000 blocks). A label with more users
- * shows in them as text until its definition is finished, the stream settles (its turn ended) or the text is shown
- * whole (`settle`), then once as a link in all of them; the tail itself shows it as a render once does.
+ * shows in them as text until its definition is finished, the stream ends (its turn did) or the text is shown
+ * whole (`linkEveryUse`), then once as a link in all of them; the tail itself shows it as a render once does.
  */
 const TAIL_USERS_MAX = 100;
 /** A bracketed span: no unescaped bracket inside (a label has none), escapes kept as markdown-it keeps them. */
@@ -69,8 +69,8 @@ export class LinkReferences {
   private readonly uses: Use[];
   /** Defined by the tail and by no finished block (the blocks show them, or not: `tailShown`). */
   private fromTail: Definitions;
-  /** Crowded labels whose users show the tail's definition all the same: the text was shown whole since. */
-  private readonly settled: Set<string>;
+  /** Crowded labels whose users show the tail's definition all the same: the text was shown whole, or ended, since. */
+  private readonly crowdedShown: Set<string>;
   /** How many of the uses may use each label, and how many may use any (more bracketed spans than MAX_LABELS). */
   private readonly users = new Map<string, number>();
   private anyLabelUsers = 0;
@@ -87,7 +87,7 @@ export class LinkReferences {
       this.uses.push(user);
     }
     this.fromTail = definitions(state?.fromTail);
-    this.settled = new Set(state?.settled);
+    this.crowdedShown = new Set(state?.crowdedShown);
   }
 
   /** Whether a block may use or define a label: else it needs no references, nor they it. */
@@ -97,7 +97,12 @@ export class LinkReferences {
 
   state(): ReferencesState {
     const uses = this.uses.map(([index, markdown]) => [index, markdown] as const);
-    return { known: { ...this.known }, uses, fromTail: { ...this.fromTail }, settled: [...this.settled] };
+    return {
+      known: { ...this.known },
+      uses,
+      fromTail: { ...this.fromTail },
+      crowdedShown: [...this.crowdedShown],
+    };
   }
 
   /** A finished block rendered as block `index`, and the blocks before it that its definitions change. */
@@ -124,7 +129,7 @@ export class LinkReferences {
       for (const [label, definition] of defined) {
         this.known[label] = definition;
         delete this.fromTail[label];
-        this.settled.delete(label);
+        this.crowdedShown.delete(label);
       }
     }
     if (mayUse && Object.keys(this.fromTail).length > 0) {
@@ -152,7 +157,7 @@ export class LinkReferences {
     for (const label of labels) {
       // A definition that changes is no longer the one a text shown whole showed: its users show text again.
       if (!sameDefinition(next[label], this.fromTail[label])) {
-        this.settled.delete(label);
+        this.crowdedShown.delete(label);
       }
     }
     this.fromTail = next;
@@ -169,7 +174,7 @@ export class LinkReferences {
     }
     const shown = labels.filter((label) => this.tailShown(label) !== undefined);
     this.fromTail = definitions();
-    this.settled.clear();
+    this.crowdedShown.clear();
     return this.renderAgain(shown);
   }
 
@@ -177,12 +182,12 @@ export class LinkReferences {
    * The text is shown whole (a render once shows every link): the users of a crowded label show the tail's
    * definition too, rendered again once; the next change to it in a stream takes it from them again, once.
    */
-  settle(): BlockAgain[] {
+  linkEveryUse(): BlockAgain[] {
     const labels = Object.keys(this.fromTail).filter(
-      (label) => this.crowded(label) && !this.settled.has(label),
+      (label) => this.crowded(label) && !this.crowdedShown.has(label),
     );
     for (const label of labels) {
-      this.settled.add(label);
+      this.crowdedShown.add(label);
     }
     return this.renderAgain(labels);
   }
@@ -199,9 +204,9 @@ export class LinkReferences {
     return references;
   }
 
-  /** The tail's definition of `label` as the finished blocks show it: not at all when crowded (unless settled). */
+  /** The tail's definition of `label` as the finished blocks show it: none when crowded, unless shown all the same. */
   private tailShown(label: string): Definitions[string] | undefined {
-    return !this.crowded(label) || this.settled.has(label) ? this.fromTail[label] : undefined;
+    return !this.crowded(label) || this.crowdedShown.has(label) ? this.fromTail[label] : undefined;
   }
 
   /** Whether the tail's definition of `label` has more users than it may render again as it grows. */

@@ -108,7 +108,7 @@ export class MarkdownPlanner {
     // The splitter may have scanned changed lines again: the code shown live may not be a prefix of the fence's.
     this.commit(result, false);
     this.planTail(result);
-    this.settleReferences();
+    this.linkEveryUse();
     // A text shown whole keeps no blocks of its tail, only a list's, table's or lines' items (what a stream
     // keeps shown as it grows): most texts never change again (each message of a reopened chat: their HTML
     // would be held twice), and one that streams on shows its tail's few blocks anew once.
@@ -128,14 +128,14 @@ export class MarkdownPlanner {
   }
 
   /** The stream is done (its turn ended): shown from now on as a render once of its text shows it. */
-  settle(): MarkdownOp[] {
-    this.settleReferences();
+  end(): MarkdownOp[] {
+    this.linkEveryUse();
     return this.take();
   }
 
   /** Links a stream leaves as text while their definition is being written are shown as a render once's are. */
-  private settleReferences(): void {
-    this.emitAgain(this.references?.settle() ?? []);
+  private linkEveryUse(): void {
+    this.emitAgain(this.references?.linkEveryUse() ?? []);
   }
 
   /** Adds an operation, counting the blocks it places or takes back. */

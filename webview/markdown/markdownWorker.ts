@@ -53,9 +53,9 @@ scope.onmessage = (event) => {
       planWaiting(request.id);
       answer(request.id, 1, (planner) => planner.setText(request.text));
       return;
-    case 'settle':
+    case 'end':
       planWaiting(request.id);
-      answer(request.id, 1, (planner) => planner.settle());
+      answer(request.id, 1, (planner) => planner.end());
       return;
     default: {
       const never: never = request;

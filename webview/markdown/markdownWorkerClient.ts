@@ -15,7 +15,8 @@ export interface RemoteReceiver {
 export interface RemoteStream {
   append(delta: string): void;
   setText(text: string): void;
-  settle(): void;
+  /** The stream ended (its turn did): shown from now on as a render once of its text shows it. */
+  end(): void;
 }
 
 let running: MarkdownWorkerClient | undefined;
@@ -114,11 +115,11 @@ export class MarkdownWorkerClient {
     return {
       append: (delta) => this.request({ type: 'append', id, delta }),
       setText: (text) => this.request({ type: 'set', id, text }),
-      settle: () => this.request({ type: 'settle', id }),
+      end: () => this.request({ type: 'end', id }),
     };
   }
 
-  private request(request: Extract<WorkerRequest, { type: 'append' | 'set' | 'settle' }>): void {
+  private request(request: Extract<WorkerRequest, { type: 'append' | 'set' | 'end' }>): void {
     if (this.waiting++ === 0) {
       window.dispatchEvent(new CustomEvent(MARKDOWN_EVENTS.busy));
     }

@@ -39,8 +39,8 @@ export class StreamingMarkdown {
   /** Held only here, while the stream is in the worker: its client holds it weakly, so it goes with this view. */
   private receiver: RemoteReceiver | undefined;
 
-  /** Text was appended since the stream was last settled (or shown whole, which settles it). */
-  private unsettled = false;
+  /** Text was appended since the stream last ended (or was shown whole, which needs no end). */
+  private appendedSinceEnd = false;
 
   /** Whether this stream may move to the worker: not if asked not to, nor once the worker lost it. */
   private offThread: boolean;
@@ -59,7 +59,7 @@ export class StreamingMarkdown {
     if (text === this.text) {
       return;
     }
-    this.unsettled = false;
+    this.appendedSinceEnd = false;
     if (this.remote) {
       this.text = text;
       this.remote.setText(text);
@@ -80,7 +80,7 @@ export class StreamingMarkdown {
     if (delta === '') {
       return;
     }
-    this.unsettled = true;
+    this.appendedSinceEnd = true;
     const remote = this.remote ?? this.moveToWorker();
     if (remote) {
       this.text += delta;
@@ -97,15 +97,15 @@ export class StreamingMarkdown {
    * The stream is done (its turn ended): shown from now on as a render once of its text shows it — what a stream
    * holds back while it goes on (links whose definition was being written, in more blocks than a frame re-renders).
    */
-  settle(): void {
-    if (!this.unsettled) {
+  end(): void {
+    if (!this.appendedSinceEnd) {
       return;
     }
-    this.unsettled = false;
+    this.appendedSinceEnd = false;
     if (this.remote) {
-      this.remote.settle();
+      this.remote.end();
     } else if (this.planner) {
-      this.dom.apply(this.planner.settle());
+      this.dom.apply(this.planner.end());
     }
   }
 

@@ -12,7 +12,7 @@ export type WorkerRequest =
   /** Stream `id`'s whole text (extended or replaced): answered with its operations. */
   | { readonly type: 'set'; readonly id: number; readonly text: string }
   /** Stream `id` is done (its turn ended): answered with what showing it as a render once still changes. */
-  | { readonly type: 'settle'; readonly id: number }
+  | { readonly type: 'end'; readonly id: number }
   /** Stream `id` is gone from the page; no answer. */
   | { readonly type: 'drop'; readonly id: number };
 

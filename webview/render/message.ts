@@ -73,9 +73,9 @@ export class MessageView implements EntryView {
     this.markdown.append(delta);
   }
 
-  /** Its turn ended: the text is shown as a render once of it shows it (see StreamingMarkdown.settle). */
-  settle(): void {
-    this.markdown.settle();
+  /** Its turn ended: the text is shown as a render once of it shows it (see StreamingMarkdown.end). */
+  streamEnded(): void {
+    this.markdown.end();
   }
 }
 
@@ -133,12 +133,12 @@ export class ThoughtView implements EntryView {
     }
   }
 
-  /** Active while it is the newest thing in a running turn; done thinking, it is settled as a message is. */
+  /** Active while it is the newest thing in a running turn; done thinking, its stream ends as a message's does. */
   setActive(active: boolean): void {
     this.spinner.hidden = !active;
     this.disclosure.setAutoOpen(active);
     if (!active) {
-      this.markdown.settle();
+      this.markdown.end();
     }
   }
 }

@@ -124,7 +124,7 @@ export function refreshThoughts(group: Group): void {
       } else if (view instanceof ToolCardView && group.turn) {
         view.setTurnRunning(running); // entries of no known turn are left as they say
       } else if (view instanceof MessageView && group.turn && !running) {
-        view.settle();
+        view.streamEnded();
       }
     }
   }
