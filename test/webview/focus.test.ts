@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Elicitation, HostMessage, ThreadEntryMessage } from '../../src/protocol';
-import { added, CHAT_ID, chatSummary, events, snapshot, toolCall, turn, updated } from './support/builders';
+import { added, CHAT_ID, events, snapshot, toolCall, turn, updated } from './support/builders';
 import type { ChatPage } from './support/chatPage';
 import { useChatPages } from './support/suite';
 
@@ -187,12 +187,9 @@ describe('webview: focus follows what the agent asks', () => {
     await page.page.locator('.empty-add-agent').focus();
     // Add Agent… opened VS Code's picker: the page no longer has the focus (its iframe lost it).
     await leavePage(page);
-    // The empty state is made again (a recent chat listed), its button with it.
-    await page.host({
-      type: 'chats',
-      chats: [chatSummary({ chatId: 'other', title: 'Earlier chat' })],
-      activeChatId: CHAT_ID,
-    });
+    // The empty state is made again without that button (another agent chosen: Add another agent…).
+    await page.host(snapshot({}, { selectedAgentId: 'copilot', status: { state: 'idle' } }));
+    assert.match(await page.page.locator('.empty-add-agent').innerText(), /Add another agent/);
     assert.equal(
       await page.page.locator('.empty-add-agent').evaluate((button) => button === document.activeElement),
       false,

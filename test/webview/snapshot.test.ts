@@ -4,6 +4,7 @@ import {
   added,
   appended,
   CHAT_ID,
+  chatSummary,
   events,
   message,
   snapshot,
@@ -135,10 +136,10 @@ describe('webview: handshake, snapshot and store', () => {
       events(added(message('agent', 'b2', 'second'))),
     ]);
     assert.equal(await page.page.locator('.alert-warning').count(), 1, 'only the bad one is reported');
-    assert.deepEqual(
-      await page.page.locator('[data-entry-id^="b"] .markdown').allInnerTexts(),
-      ['first', 'second'],
-    );
+    assert.deepEqual(await page.page.locator('[data-entry-id^="b"] .markdown').allInnerTexts(), [
+      'first',
+      'second',
+    ]);
   });
 
   it('shows a short empty state with Add Agent… first, naming the agent and the offline demo (300 px)', async () => {
@@ -171,6 +172,28 @@ describe('webview: handshake, snapshot and store', () => {
     );
     await page.host(events(added(message('user', 'e1', 'hi'))));
     assert.equal(await page.page.locator('.empty-state').count(), 0);
+  });
+
+  it('a click on Add Agent… is not lost when the empty state is made again under it', async () => {
+    const page = await chat.openShowing(snapshot({}, { selectedAgentId: 'demo', status: { state: 'idle' } }));
+    const add = await page.page.locator('.empty-add-agent').boundingBox();
+    assert.ok(add);
+    await page.page.mouse.move(add.x + add.width / 2, add.y + add.height / 2);
+    await page.page.mouse.down();
+    // What the empty state says changes between the press and the release (the chat list arrived).
+    const twins = [
+      chatSummary({ chatId: 'older', title: 'New chat' }),
+      chatSummary({ chatId: 'newer', title: 'New chat' }),
+    ];
+    await page.host({ type: 'chats', chats: twins, activeChatId: CHAT_ID });
+    assert.equal(await page.page.locator('.recent-chat').count(), 2, 'the empty state was made again');
+    await page.page.mouse.up();
+    const asked = (type: string) => page.posted().then((all) => all.filter((posted) => posted.type === type));
+    assert.deepEqual(await asked('add_agent'), [{ type: 'add_agent' }]);
+    // Two recent chats that read the same, listed the other way round: each still opens its own chat.
+    await page.host({ type: 'chats', chats: [...twins].reverse(), activeChatId: CHAT_ID });
+    await page.page.locator('.recent-chat').first().click();
+    assert.deepEqual(await asked('switch_chat'), [{ type: 'switch_chat', chatId: 'newer' }]);
   });
 
   it('with a real agent, the tips come first and Add another agent… after them', async () => {

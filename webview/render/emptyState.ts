@@ -44,18 +44,65 @@ export class EmptyStateSlot {
     if (this.shown?.key === key) {
       return;
     }
-    const element = emptyState(info, this.post);
-    if (this.shown) {
-      this.shown.element.replaceWith(element);
-    } else {
-      this.prepend(element);
+    const fresh = emptyState(info, this.post);
+    for (const child of fresh.children) {
+      builtMarkup.set(child, child.outerHTML);
     }
-    this.shown = { element, key };
+    const shown = this.shown?.element;
+    if (shown?.className === fresh.className) {
+      keepUnchangedChildren(shown, fresh);
+      this.shown = { element: shown, key };
+      return;
+    }
+    if (shown) {
+      shown.replaceWith(fresh);
+    } else {
+      this.prepend(fresh);
+    }
+    this.shown = { element: fresh, key };
   }
 
   /** The transcript was emptied: the next update builds it afresh. */
   forget(): void {
     this.shown = undefined;
+  }
+}
+
+/**
+ * Each shown child's markup as it was built: a component adds attributes of its own once connected
+ * (and while pressed), which are not a change in what the empty state says.
+ */
+const builtMarkup = new WeakMap<Element, string>();
+
+/**
+ * Makes `shown`'s children those of `fresh`, keeping each shown child whose markup is unchanged: the
+ * button under the pointer or holding the focus stays the same element, so a click landing while the
+ * empty state is made again (the agent's commands or the chat list arrive as a newcomer clicks Add
+ * Agent…) is not lost. The markup names what a child's click acts on (a recent chat's id).
+ */
+function keepUnchangedChildren(shown: HTMLElement, fresh: HTMLElement): void {
+  let at = shown.firstElementChild;
+  for (const next of [...fresh.children]) {
+    const markup = builtMarkup.get(next);
+    let same = at;
+    while (same && builtMarkup.get(same) !== markup) {
+      same = same.nextElementSibling;
+    }
+    if (!same) {
+      shown.insertBefore(next, at);
+      continue;
+    }
+    while (at && at !== same) {
+      const gone: Element = at;
+      at = gone.nextElementSibling;
+      gone.remove();
+    }
+    at = same.nextElementSibling;
+  }
+  while (at) {
+    const gone: Element = at;
+    at = gone.nextElementSibling;
+    gone.remove();
   }
 }
 
@@ -109,6 +156,7 @@ export function emptyState(info: EmptyStateInfo, post: (message: ViewMessage) =>
       el('span', 'chat-meta', relativeTime(chat.updatedAt)),
     );
     item.type = 'button';
+    item.dataset.chatId = chat.chatId;
     item.title = `${chat.title} · ${chat.agentLabel}`;
     item.addEventListener('click', () => post({ type: 'switch_chat', chatId: chat.chatId }));
     return el('li', '', item);
