@@ -97,9 +97,7 @@ export class LazyTurns {
     part.deferred = ids;
     this.live.delete(part);
     this.insertDeferred(part);
-    part.element.classList.add('turn-deferred');
-    part.element.setAttribute('aria-hidden', 'true');
-    part.element.style.minHeight = `${ids.length * DEFERRED_ENTRY_PX}px`;
+    showPlaceholder(part.element, { minHeight: `${ids.length * DEFERRED_ENTRY_PX}px` });
   }
 
   /** A part gone with its turn (evicted whole): neither built nor deferred any more. */
@@ -115,9 +113,7 @@ export class LazyTurns {
   /** Gives every deferred turn a placeholder height (after a snapshot's entries were deferred). */
   sizePlaceholders(): void {
     for (const group of this.groups) {
-      group.element.classList.add('turn-deferred');
-      group.element.setAttribute('aria-hidden', 'true');
-      group.element.style.minHeight = `${(group.deferred?.length ?? 0) * DEFERRED_ENTRY_PX}px`;
+      showPlaceholder(group.element, { minHeight: `${(group.deferred?.length ?? 0) * DEFERRED_ENTRY_PX}px` });
     }
   }
 
@@ -136,14 +132,10 @@ export class LazyTurns {
     if (index >= 0) {
       this.groups.splice(index, 1);
     }
-    group.element.classList.remove('turn-deferred');
-    group.element.style.minHeight = '';
-    const evicted = group.element.style.height;
-    group.element.style.height = '';
     // Off screen, a built turn skips layout at contain-intrinsic-size's estimate; the browser's
     // remembered size went with eviction, so give back the one measured: nothing moves.
-    group.element.style.containIntrinsicSize = evicted ? `auto ${group.evictedContentHeight ?? 0}px` : '';
-    group.element.removeAttribute('aria-hidden');
+    const evicted = group.evictedContentHeight;
+    showBuilt(group.element, evicted === undefined ? '' : `auto ${evicted}px`);
     this.live.add(group);
     return ids;
   }
@@ -225,10 +217,7 @@ export class LazyTurns {
     group.evictedContentHeight = contentHeight;
     this.live.delete(group);
     group.deferred = ids;
-    group.element.classList.add('turn-deferred');
-    group.element.style.height = `${height}px`;
-    // An empty placeholder is not content: screen readers skip it.
-    group.element.setAttribute('aria-hidden', 'true');
+    showPlaceholder(group.element, { height: `${height}px` });
     this.insertDeferred(group);
   }
 
@@ -286,4 +275,30 @@ function holdsUserState(element: HTMLElement): boolean {
     }
   }
   return element.querySelector(KEEP_SELECTOR) !== null;
+}
+
+/*
+ * A section's look as a placeholder or built. Its class is set through `className`: the wrapper of
+ * `classList` would stay with every turn's section for as long as the chat is open. Its size needs
+ * `style` (the page's CSP allows no style attribute), and nothing else styles a turn's section inline.
+ */
+const PLACEHOLDER_CLASS = ' turn-deferred';
+
+/** Shows `element` as an empty placeholder of `height` or `minHeight`, which screen readers skip. */
+function showPlaceholder(element: HTMLElement, size: { height: string } | { minHeight: string }): void {
+  if (!element.className.endsWith(PLACEHOLDER_CLASS)) {
+    element.className += PLACEHOLDER_CLASS;
+  }
+  Object.assign(element.style, size);
+  // An empty placeholder is not content: screen readers skip it.
+  element.setAttribute('aria-hidden', 'true');
+}
+
+/** Shows `element` built again, sized (off screen) by `containIntrinsicSize`. */
+function showBuilt(element: HTMLElement, containIntrinsicSize: string): void {
+  if (element.className.endsWith(PLACEHOLDER_CLASS)) {
+    element.className = element.className.slice(0, -PLACEHOLDER_CLASS.length);
+  }
+  Object.assign(element.style, { height: '', minHeight: '', containIntrinsicSize });
+  element.removeAttribute('aria-hidden');
 }

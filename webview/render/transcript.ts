@@ -336,7 +336,8 @@ export class Transcript {
   private updateTurn(turn: TurnMessage, latest: boolean): Group {
     const group = this.groups.forTurn(turn.id);
     group.turn = turn;
-    group.element.dataset.status = turn.status;
+    // Not through `dataset`: its wrapper would stay with every turn's section.
+    group.element.setAttribute('data-status', turn.status);
     if (latest) {
       const previous = this.latestTurn;
       this.latestTurn = group;
