@@ -109,34 +109,31 @@ export class LinkReferences {
   block(markdown: string, index: number): { html: string; again: BlockAgain[] } {
     const mayUse = MAY_USE.test(markdown);
     const user = mayUse && this.uses.length < MAX_USES ? use(index, markdown) : undefined;
-    // The tail's labels this block crowds: the blocks before it that show them lose them (once a label).
-    const crowded = user ? this.crowdedBy(user) : [];
+    const tailLabels = Object.keys(this.fromTail);
+    const before = tailLabels.map((label) => this.tailShown(label));
     if (user) {
       this.count(user);
     }
-    let changed: string[] = crowded;
     // Rendered over the labels known (its prototype), the block's own definitions are its own properties:
     // no copy of every label for each block.
     const own: Definitions = Object.create(this.known) as Definitions;
     let html = this.render(markdown, { references: MAY_DEFINE.test(markdown) ? own : this.known });
     const defined = Object.entries(own);
-    if (defined.length > 0) {
-      // A label the tail defined is the same definition now finished, unless the block defines it otherwise.
-      changed = defined
-        .filter(([label, definition]) => !sameDefinition(this.tailShown(label), definition))
-        .map(([label]) => label)
-        .concat(crowded);
-      for (const [label, definition] of defined) {
-        this.known[label] = definition;
-        delete this.fromTail[label];
-        this.crowdedShown.delete(label);
-      }
+    for (const [label, definition] of defined) {
+      this.known[label] = definition;
+      delete this.fromTail[label];
+      this.crowdedShown.delete(label);
     }
     if (mayUse && Object.keys(this.fromTail).length > 0) {
       // The tail after this block defines labels it may use.
       html = this.render(markdown, { references: this.withTail() });
     }
-    // The blocks before this one that its definitions change (not itself: rendered with them above).
+    // The blocks before this one that show a label otherwise now: one the block defines (a label the tail
+    // defined is the same definition now finished, unless the block defines it otherwise), or one of the
+    // tail's this block crowds (they lose it, once a label). Not itself: rendered with them above.
+    const labels =
+      defined.length === 0 ? tailLabels : [...new Set([...tailLabels, ...defined.map(([label]) => label)])];
+    const changed = labels.filter((label, at) => !sameDefinition(before[at], this.shown(label)));
     const again = this.renderAgain(changed);
     if (user) {
       this.uses.push(user);
@@ -209,20 +206,14 @@ export class LinkReferences {
     return !this.crowded(label) || this.crowdedShown.has(label) ? this.fromTail[label] : undefined;
   }
 
+  /** The definition of `label` the finished blocks show: a finished block's, else the tail's as `tailShown`. */
+  private shown(label: string): Definitions[string] | undefined {
+    return this.known[label] ?? this.tailShown(label);
+  }
+
   /** Whether the tail's definition of `label` has more users than it may render again as it grows. */
   private crowded(label: string): boolean {
     return (this.users.get(label) ?? 0) + this.anyLabelUsers > TAIL_USERS_MAX;
-  }
-
-  /** The labels the tail defines that `user`, once remembered, makes crowded. */
-  private crowdedBy(user: Use): string[] {
-    const [, , labels] = user;
-    return Object.keys(this.fromTail).filter(
-      (label) =>
-        !this.crowded(label) &&
-        (labels === undefined || labels.has(label)) &&
-        (this.users.get(label) ?? 0) + this.anyLabelUsers + 1 > TAIL_USERS_MAX,
-    );
   }
 
   /** Counts a block that may use labels among its labels' users. */
