@@ -192,6 +192,7 @@ describe('webview: handshake, snapshot and store', () => {
     assert.deepEqual(await asked('add_agent'), [{ type: 'add_agent' }]);
     // Two recent chats that read the same, listed the other way round: each still opens its own chat.
     await page.host({ type: 'chats', chats: [...twins].reverse(), activeChatId: CHAT_ID });
+    await page.page.screenshot({ path: `${OUT}/empty-state-made-again.png` });
     await page.page.locator('.recent-chat').first().click();
     assert.deepEqual(await asked('switch_chat'), [{ type: 'switch_chat', chatId: 'newer' }]);
   });
