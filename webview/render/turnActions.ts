@@ -78,8 +78,9 @@ export class TurnActions {
 
   /** Restore checkpoint, first in the bar, while the turn the message started offers one. */
   private refreshRestore(bar: Bar): void {
-    const section = bar.message.closest<HTMLElement>('section.turn');
-    const group = section?.dataset.turnId === undefined ? undefined : this.host.group(section.dataset.turnId);
+    // Not through `dataset`: its wrapper would stay with the turn's section.
+    const turnId = bar.message.closest('section.turn')?.getAttribute('data-turn-id') ?? undefined;
+    const group = turnId === undefined ? undefined : this.host.group(turnId);
     const turn = group?.userMessage === bar.message ? group.turn : undefined;
     const checkpointId = turn && restorable(turn) ? turn.checkpointId : undefined;
     const disabled = this.host.anyRunning();
