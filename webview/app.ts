@@ -208,6 +208,9 @@ export class ChatApp {
       case 'show_chat_list':
         this.header.toggleChatList();
         return;
+      case 'take_focus':
+        this.focus.userAsked();
+        return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);
         this.composer.sendFailed();

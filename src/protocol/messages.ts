@@ -240,6 +240,12 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), message: z.string(), details: z.optional(ErrorDetailsSchema) }),
   /** Open the chat list, or close it when open (the view title's, or the chat tab's, Show Chats). */
   z.object({ type: z.literal('show_chat_list') }),
+  /**
+   * The user brought the chat forward (Open Chat, a chat picked, a file added): the page takes the focus.
+   * VS Code focuses the view's frame itself, but not always: a focus it hands on while its own view state
+   * still says "blurred" is dropped, and the frame stays without it (seen under load).
+   */
+  z.object({ type: z.literal('take_focus') }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
   z.object({
     type: z.literal('mention_results'),

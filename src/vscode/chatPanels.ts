@@ -70,7 +70,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
   open(chatId?: string): ChatTab {
     const showing = chatId === undefined ? undefined : this.tabs.find((tab) => tab.chatId === chatId);
     if (showing) {
-      showing.panel.reveal();
+      void showing.reveal();
       return showing;
     }
     const panel = vscode.window.createWebviewPanel(

@@ -69,9 +69,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.view?.webview.postMessage(message);
   }
 
-  /** Shows the chat view (and its container). */
+  /** Shows the chat view (and its container) with the focus in it: see `take_focus`. */
   async reveal(): Promise<void> {
     await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    const message: HostMessage = { type: 'take_focus' };
+    await this.view?.webview.postMessage(message);
   }
 
   dispose(): void {

@@ -34,7 +34,8 @@ export class AgentStatusBar implements vscode.Disposable {
     private readonly clock: Clock = systemClock,
   ) {
     this.item.name = 'ACP Agent';
-    this.item.command = 'acpAgents.chat.focus';
+    // Ours, not the view's own focus command: it also sees that the focus reaches the message box.
+    this.item.command = 'acpAgents.focusChat';
     this.subscriptions = [
       chat.onStatus(() => this.render()),
       chat.onWorking((working) => this.workingChanged(working)),

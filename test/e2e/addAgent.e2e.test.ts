@@ -127,4 +127,38 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
       { timeout: UI_TIMEOUT },
     );
   });
+
+  it('the key puts the cursor in the message box also when VS Code leaves the chat’s frame without the focus', async () => {
+    // Under load VS Code drops the focus it hands on to the view's frame (its "focus" to the frame is sent only
+    // while its own state says focused, and a late "blurred" resets that): its host page gets the focus, the
+    // chat's frame never does. Seen once in 30 presses with the CPU busy; here made certain by taking away
+    // the frame's window.focus, the one call VS Code's host page makes to pass the focus on.
+    await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    // Strings: a function made inside a function given to evaluate() would carry the test build's naming helper.
+    await frame.evaluate(`(() => {
+      window.acpRealFocus = Object.getOwnPropertyDescriptor(window, 'focus');
+      Object.defineProperty(window, 'focus', { value() {}, configurable: true, writable: true });
+    })()`);
+    try {
+      await page.locator('.monaco-workbench .part.editor').click();
+      assert.equal(
+        await frame.evaluate(() => document.hasFocus()),
+        false,
+        'the chat has no focus to start with',
+      );
+      await page.keyboard.press('Control+Alt+Shift+A');
+      await frame.waitForFunction(
+        () => document.hasFocus() && document.activeElement?.classList.contains('composer-input') === true,
+        undefined,
+        { timeout: UI_TIMEOUT },
+      );
+    } finally {
+      await frame.evaluate(`Object.defineProperty(window, 'focus', window.acpRealFocus)`);
+    }
+    assert.equal(
+      await frame.evaluate(() => Function.prototype.toString.call(window.focus).includes('[native code]')),
+      true,
+      'the frame’s own focus is back',
+    );
+  });
 });

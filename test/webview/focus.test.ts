@@ -247,6 +247,40 @@ describe('webview: focus follows what the agent asks', () => {
     assert.equal(await focused(page), 'the page', 'a picker opened meanwhile would have closed');
   });
 
+  it('Open Chat while VS Code left the page without the focus: the message box takes it', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot());
+    // VS Code showed the view but its frame never got the focus (no focus event, the page says it has none).
+    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await leavePage(page);
+    await page.host({ type: 'take_focus' });
+    assert.equal(await focused(page), 'the composer');
+  });
+
+  it('Open Chat after the agent asked something meanwhile: its question takes the focus', async () => {
+    const page = await chat.open({ width: 300 });
+    await sendFromComposer(page);
+    await leavePage(page);
+    await page.host(events(added(withPermission('pending'))));
+    assert.equal(await focused(page), 'the composer', 'asked while the user was outside the page');
+    await page.host({ type: 'take_focus' });
+    assert.equal(await focused(page), 'Allow once');
+  });
+
+  it('Open Chat while a control of the chat has the focus: it keeps it', async () => {
+    const page = await chat.open({ width: 300 });
+    await sendFromComposer(page);
+    await page.host(events(added(withPermission('pending'))));
+    assert.equal(await focused(page), 'Allow once');
+    await page.page.keyboard.press('Tab');
+    const chosen = await focused(page);
+    assert.notEqual(chosen, 'Allow once');
+    assert.notEqual(chosen, 'the page');
+    await leavePage(page);
+    await page.host({ type: 'take_focus' });
+    assert.equal(await focused(page), chosen);
+  });
+
   it('a click on the page itself leaves the focus where the user put it', async () => {
     const page = await chat.open({ width: 300 });
     await sendFromComposer(page);

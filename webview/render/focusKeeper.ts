@@ -84,6 +84,16 @@ export class FocusKeeper {
     this.catchingUp = requestAnimationFrame(again);
   }
 
+  /**
+   * The user brought the chat forward (Open Chat…): the page takes the focus whether or not it has it yet —
+   * the ask is theirs, and VS Code may have left the frame without it. What the agent asked meanwhile
+   * takes it, else the message box unless a control in the chat has it.
+   */
+  userAsked(): void {
+    this.stopCatchingUp();
+    this.takeBackFocus();
+  }
+
   private takeBackFocus(): void {
     const waiting = this.waiting;
     this.waiting = undefined;
