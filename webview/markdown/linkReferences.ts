@@ -110,7 +110,7 @@ export class LinkReferences {
     const mayUse = MAY_USE.test(markdown);
     const user = mayUse && this.uses.length < MAX_USES ? use(index, markdown) : undefined;
     const tailLabels = Object.keys(this.fromTail);
-    const before = tailLabels.map((label) => this.tailShown(label));
+    const before = this.shownOf(tailLabels);
     if (user) {
       this.count(user);
     }
@@ -133,8 +133,7 @@ export class LinkReferences {
     // tail's this block crowds (they lose it, once a label). Not itself: rendered with them above.
     const labels =
       defined.length === 0 ? tailLabels : [...new Set([...tailLabels, ...defined.map(([label]) => label)])];
-    const changed = labels.filter((label, at) => !sameDefinition(before[at], this.shown(label)));
-    const again = this.renderAgain(changed);
+    const again = this.renderAgain(this.changedSince(labels, before));
     if (user) {
       this.uses.push(user);
     }
@@ -150,7 +149,7 @@ export class LinkReferences {
   tailRendered(env: Env): BlockAgain[] {
     const next = definitions(env.references);
     const labels = [...new Set([...Object.keys(next), ...Object.keys(this.fromTail)])];
-    const before = labels.map((label) => this.tailShown(label));
+    const before = this.shownOf(labels);
     for (const label of labels) {
       // A definition that changes is no longer the one a text shown whole showed: its users show text again.
       if (!sameDefinition(next[label], this.fromTail[label])) {
@@ -159,8 +158,7 @@ export class LinkReferences {
     }
     this.fromTail = next;
     // A crowded label's users show it as text whatever the tail defines: nothing to render again for it.
-    const changed = labels.filter((label, at) => !sameDefinition(before[at], this.tailShown(label)));
-    return this.renderAgain(changed);
+    return this.renderAgain(this.changedSince(labels, before));
   }
 
   /** The tail became a fence, which defines nothing: the blocks its definitions changed, rendered again. */
@@ -209,6 +207,22 @@ export class LinkReferences {
   /** The definition of `label` the finished blocks show: a finished block's, else the tail's as `tailShown`. */
   private shown(label: string): Definitions[string] | undefined {
     return this.known[label] ?? this.tailShown(label);
+  }
+
+  /** What the finished blocks show of each of `labels`, to tell after a change which it changed. */
+  private shownOf(labels: readonly string[]): Array<Definitions[string] | undefined> {
+    return labels.map((label) => this.shown(label));
+  }
+
+  /**
+   * The labels the finished blocks show otherwise than `before` (from `shownOf` on the first of them; a label
+   * past those showed nothing).
+   */
+  private changedSince(
+    labels: readonly string[],
+    before: ReadonlyArray<Definitions[string] | undefined>,
+  ): string[] {
+    return labels.filter((label, at) => !sameDefinition(before[at], this.shown(label)));
   }
 
   /** Whether the tail's definition of `label` has more users than it may render again as it grows. */
