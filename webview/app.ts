@@ -208,8 +208,12 @@ export class ChatApp {
       case 'show_chat_list':
         this.header.toggleChatList();
         return;
-      case 'take_focus':
-        this.focus.userAsked();
+      case 'focus_handoff':
+        if (message.step === 'start') {
+          this.focus.handOffStarted();
+        } else {
+          this.focus.handOffEnded();
+        }
         return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);

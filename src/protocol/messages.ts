@@ -241,11 +241,11 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** Open the chat list, or close it when open (the view title's, or the chat tab's, Show Chats). */
   z.object({ type: z.literal('show_chat_list') }),
   /**
-   * The user brought the chat forward (Open Chat, a chat picked, a file added): the page takes the focus.
-   * VS Code focuses the view's frame itself, but not always: a focus it hands on while its own view state
-   * still says "blurred" is dropped, and the frame stays without it (seen under load).
+   * Open Chat: VS Code is asked to focus the view between `start` and `end`. It hands the focus on to the view's
+   * page itself, but not always: a focus it hands on while its own state still says "blurred" is dropped, and stays
+   * in the frame hosting the page (seen under load). A page the focus did not reach between the two takes it.
    */
-  z.object({ type: z.literal('take_focus') }),
+  z.object({ type: z.literal('focus_handoff'), step: z.enum(['start', 'end']) }),
   /** The answer to the view's `mention_query` with the same `requestId`, best first. */
   z.object({
     type: z.literal('mention_results'),

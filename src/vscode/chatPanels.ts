@@ -70,7 +70,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
   open(chatId?: string): ChatTab {
     const showing = chatId === undefined ? undefined : this.tabs.find((tab) => tab.chatId === chatId);
     if (showing) {
-      void showing.reveal();
+      showing.panel.reveal();
       return showing;
     }
     const panel = vscode.window.createWebviewPanel(

@@ -66,16 +66,9 @@ export class ChatTab implements vscode.Disposable {
     return this.handle({ type: 'new_chat' });
   }
 
-  /** The tab comes forward with the focus in it: see `take_focus`. */
-  async reveal(): Promise<void> {
-    this.panel.reveal(undefined, false);
-    const message: HostMessage = { type: 'take_focus' };
-    await this.panel.webview.postMessage(message);
-  }
-
   /** The tab title's Show Chats: the tab comes forward and its chat list opens (or closes). */
   async showChatList(): Promise<void> {
-    await this.reveal();
+    this.panel.reveal(undefined, false);
     const message: HostMessage = { type: 'show_chat_list' };
     await this.panel.webview.postMessage(message);
   }

@@ -65,14 +65,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The view title's Show Chats: the view comes forward with focus and its chat list opens (or closes). */
   async showChatList(): Promise<void> {
     await this.reveal();
-    const message: HostMessage = { type: 'show_chat_list' };
-    await this.view?.webview.postMessage(message);
+    await this.post({ type: 'show_chat_list' });
   }
 
-  /** Shows the chat view (and its container) with the focus in it: see `take_focus`. */
+  /** Shows the chat view (and its container). */
   async reveal(): Promise<void> {
     await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-    const message: HostMessage = { type: 'take_focus' };
+  }
+
+  /**
+   * Open Chat: the view shown with the cursor in its message box, also when VS Code drops the focus it hands on to
+   * the view's page (see `focus_handoff`). Only here, where the focus is what the user asked for.
+   */
+  async focus(): Promise<void> {
+    await this.post({ type: 'focus_handoff', step: 'start' });
+    await this.reveal();
+    await this.post({ type: 'focus_handoff', step: 'end' });
+  }
+
+  private async post(message: HostMessage): Promise<void> {
     await this.view?.webview.postMessage(message);
   }
 

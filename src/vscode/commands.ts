@@ -92,7 +92,7 @@ function chatCommands({ chat, view, log }: CommandDeps, run: Run): vscode.Dispos
     register('acpAgents.signOut', 'Sign Out of Agent', () => chat.signOut()),
     vscode.commands.registerCommand('acpAgents.showLog', () => log.show(true)),
     // Shows the chat and puts the cursor in its message box (the webview focuses it when focused).
-    register('acpAgents.focusChat', 'Open Chat', () => view.reveal()),
+    register('acpAgents.focusChat', 'Open Chat', () => view.focus()),
     register(
       'acpAgents.addFileToChat',
       'Add File to Chat',

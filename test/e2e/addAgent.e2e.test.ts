@@ -109,49 +109,21 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
     await screenshot(page, 'add-agent-custom-ready');
   });
 
-  it('the key opens the chat with the cursor in the message box', async () => {
-    // Focus somewhere else first, and leave nothing focused inside the chat (the message box would keep
-    // being the frame's active element otherwise, and the check below would prove nothing).
-    await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.locator('.monaco-workbench .part.editor').click();
-    assert.equal(
-      await frame.evaluate(() => document.hasFocus()),
-      false,
-      'the chat has no focus to start with',
-    );
-    assert.equal(await frame.evaluate(() => document.activeElement === document.body), true);
-    await page.keyboard.press('Control+Alt+Shift+A');
-    await frame.waitForFunction(
-      () => document.hasFocus() && document.activeElement?.classList.contains('composer-input') === true,
-      undefined,
-      { timeout: UI_TIMEOUT },
-    );
-  });
-
-  it('the key puts the cursor in the message box also when VS Code leaves the chat’s frame without the focus', async () => {
-    // Under load VS Code drops the focus it hands on to the view's frame (its "focus" to the frame is sent only
-    // while its own state says focused, and a late "blurred" resets that): its host page gets the focus, the
-    // chat's frame never does. Seen once in 30 presses with the CPU busy; here made certain by taking away
-    // the frame's window.focus, the one call VS Code's host page makes to pass the focus on.
-    await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  /**
+   * Runs `work` while VS Code cannot pass the focus on to the chat's frame. Under load it drops the focus it hands
+   * on to a view's frame (its "focus" to the frame is sent only while its own state says focused, and a late
+   * "blurred" resets that): its host page gets the focus, the chat's frame never does. Seen once in 30 presses
+   * with the CPU busy; made certain here by taking away the frame's window.focus, the one call VS Code's host
+   * page makes to pass the focus on.
+   */
+  async function withFrameFocusDropped(work: () => Promise<void>): Promise<void> {
     // Strings: a function made inside a function given to evaluate() would carry the test build's naming helper.
     await frame.evaluate(`(() => {
       window.acpRealFocus = Object.getOwnPropertyDescriptor(window, 'focus');
       Object.defineProperty(window, 'focus', { value() {}, configurable: true, writable: true });
     })()`);
     try {
-      await page.locator('.monaco-workbench .part.editor').click();
-      assert.equal(
-        await frame.evaluate(() => document.hasFocus()),
-        false,
-        'the chat has no focus to start with',
-      );
-      await page.keyboard.press('Control+Alt+Shift+A');
-      await frame.waitForFunction(
-        () => document.hasFocus() && document.activeElement?.classList.contains('composer-input') === true,
-        undefined,
-        { timeout: UI_TIMEOUT },
-      );
+      await work();
     } finally {
       await frame.evaluate(`Object.defineProperty(window, 'focus', window.acpRealFocus)`);
     }
@@ -160,5 +132,51 @@ describe('a first run: Add Agent from the empty chat (real VS Code)', () => {
       true,
       'the frame’s own focus is back',
     );
+  }
+
+  /**
+   * The editor has the focus, and nothing inside the chat (the message box would keep being the frame's active
+   * element otherwise, and a check that it has the focus would prove nothing).
+   */
+  async function focusTheEditor(): Promise<void> {
+    await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.locator('.monaco-workbench .part.editor').click();
+    assert.equal(
+      await frame.evaluate(() => document.hasFocus()),
+      false,
+      'the chat has no focus to start with',
+    );
+    assert.equal(await frame.evaluate(() => document.activeElement === document.body), true);
+  }
+
+  /** The chat's frame has the focus, and in it the message box. */
+  function waitForCursorInMessageBox(): Promise<unknown> {
+    return frame.waitForFunction(
+      () => document.hasFocus() && document.activeElement?.classList.contains('composer-input') === true,
+      undefined,
+      { timeout: UI_TIMEOUT },
+    );
+  }
+
+  it('the key opens the chat with the cursor in the message box', async () => {
+    await focusTheEditor();
+    await page.keyboard.press('Control+Alt+Shift+A');
+    await waitForCursorInMessageBox();
+  });
+
+  it('the key puts the cursor in the message box also when VS Code leaves the chat’s frame without the focus', async () => {
+    await withFrameFocusDropped(async () => {
+      await focusTheEditor();
+      await page.keyboard.press('Control+Alt+Shift+A');
+      await waitForCursorInMessageBox();
+    });
+  });
+
+  it('a click on the agent in the status bar puts the cursor in the message box, also then', async () => {
+    await withFrameFocusDropped(async () => {
+      await focusTheEditor();
+      await page.locator('.statusbar-item', { hasText: 'My local agent: ready' }).click();
+      await waitForCursorInMessageBox();
+    });
   });
 });

@@ -91,6 +91,34 @@ function focusEventAheadOfThePage(page: ChatPage): Promise<void> {
   });
 }
 
+/** The host asks VS Code to focus the view for the user (Open Chat…), and `meanwhile` is what the page hears. */
+async function openChatCommand(
+  page: ChatPage,
+  meanwhile: () => Promise<void> = async () => {},
+): Promise<void> {
+  await page.host({ type: 'focus_handoff', step: 'start' });
+  await meanwhile();
+  await page.host({ type: 'focus_handoff', step: 'end' });
+}
+
+/**
+ * From now on every focus() in the page is counted in `window.focusCalls`. A string: a function made inside a
+ * function given to evaluate() would carry the test build's naming helper.
+ */
+function countFocusCalls(page: ChatPage): Promise<void> {
+  return page.page.evaluate(`(() => {
+    window.focusCalls = 0;
+    const real = HTMLElement.prototype.focus;
+    HTMLElement.prototype.focus = function (...args) { window.focusCalls++; return real.apply(this, args); };
+  })()`);
+}
+
+/** Nothing in the chat is focused, and the page has no focus: the user is in the editor. */
+async function inTheEditor(page: ChatPage): Promise<void> {
+  await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await leavePage(page);
+}
+
 /** Sends a message from the composer as a user does, and the host starts its turn. */
 async function sendFromComposer(page: ChatPage): Promise<void> {
   await page.host(snapshot());
@@ -247,24 +275,59 @@ describe('webview: focus follows what the agent asks', () => {
     assert.equal(await focused(page), 'the page', 'a picker opened meanwhile would have closed');
   });
 
-  it('Open Chat while VS Code left the page without the focus: the message box takes it', async () => {
+  it('Open Chat when VS Code drops the focus it hands on to the page: the message box takes it', async () => {
     const page = await chat.open({ width: 300 });
     await page.host(snapshot());
-    // VS Code showed the view but its frame never got the focus (no focus event, the page says it has none).
-    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await leavePage(page);
-    await page.host({ type: 'take_focus' });
+    await inTheEditor(page);
+    // No focus event comes: VS Code focused the frame hosting the page and dropped the hand-on.
+    await openChatCommand(page);
     assert.equal(await focused(page), 'the composer');
   });
 
-  it('Open Chat after the agent asked something meanwhile: its question takes the focus', async () => {
+  it('Open Chat when VS Code drops the focus, after the agent asked something meanwhile: its question takes it', async () => {
     const page = await chat.open({ width: 300 });
     await sendFromComposer(page);
     await leavePage(page);
     await page.host(events(added(withPermission('pending'))));
     assert.equal(await focused(page), 'the composer', 'asked while the user was outside the page');
-    await page.host({ type: 'take_focus' });
+    await openChatCommand(page);
     assert.equal(await focused(page), 'Allow once');
+  });
+
+  it('Open Chat, the page focused, then the user went on (a picker opened) before the host was done: nothing is taken', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot());
+    await inTheEditor(page);
+    await openChatCommand(page, async () => {
+      await comeBack(page);
+      assert.equal(await focused(page), 'the composer');
+      // A click on the page's empty part, then on to a picker: nothing in the page keeps the focus it had.
+      await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await leavePage(page);
+      await countFocusCalls(page);
+    });
+    assert.equal(await page.page.evaluate('window.focusCalls'), 0, 'the picker would have closed');
+  });
+
+  it('Open Chat while the page has the focus, then the user went on (a picker opened) before the host was done: nothing is taken', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot());
+    // The page has the focus, nothing in it does (a click on its empty part): no focus event is to come.
+    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await openChatCommand(page, async () => {
+      await leavePage(page);
+      await countFocusCalls(page);
+    });
+    assert.equal(await page.page.evaluate('window.focusCalls'), 0, 'the picker would have closed');
+  });
+
+  it('Open Chat while the page has the focus and nothing in it: the message box takes it', async () => {
+    const page = await chat.open({ width: 300 });
+    await page.host(snapshot());
+    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    assert.equal(await focused(page), 'the page');
+    await openChatCommand(page);
+    assert.equal(await focused(page), 'the composer');
   });
 
   it('Open Chat while a control of the chat has the focus: it keeps it', async () => {
@@ -276,8 +339,7 @@ describe('webview: focus follows what the agent asks', () => {
     const chosen = await focused(page);
     assert.notEqual(chosen, 'Allow once');
     assert.notEqual(chosen, 'the page');
-    await leavePage(page);
-    await page.host({ type: 'take_focus' });
+    await openChatCommand(page);
     assert.equal(await focused(page), chosen);
   });
 

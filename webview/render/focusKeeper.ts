@@ -21,6 +21,8 @@ export class FocusKeeper {
   private lastFocused: EventTarget | null = null;
   /** The next look at whether a focus event's page has the focus yet (see `pageFocused`). */
   private catchingUp: number | undefined;
+  /** While VS Code is asked to focus the view (`handOffStarted` to `handOffEnded`): whether the focus reached the page. */
+  private handOff: { reached: boolean } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -67,6 +69,9 @@ export class FocusKeeper {
    * meanwhile would close).
    */
   pageFocused(): void {
+    if (this.handOff !== undefined) {
+      this.handOff.reached = true;
+    }
     this.stopCatchingUp();
     if (document.hasFocus()) {
       this.takeBackFocus();
@@ -84,14 +89,24 @@ export class FocusKeeper {
     this.catchingUp = requestAnimationFrame(again);
   }
 
+  /** Open Chat: VS Code is being asked to focus the view. A page that has the focus has it already. */
+  handOffStarted(): void {
+    this.handOff = { reached: document.hasFocus() };
+  }
+
   /**
-   * The user brought the chat forward (Open Chat…): the page takes the focus whether or not it has it yet —
-   * the ask is theirs, and VS Code may have left the frame without it. What the agent asked meanwhile
-   * takes it, else the message box unless a control in the chat has it.
+   * VS Code was asked to focus the view (Open Chat). A page that has the focus puts it where `pageFocused` does (it
+   * may have had it all along: no event). One the focus never reached was left without it — VS Code under load drops
+   * the focus it hands on to the view's page — and takes it: the keys reach nothing else meanwhile. One the focus
+   * reached and left again since: the user went on (a picker opened, which would close), and nothing is done.
    */
-  userAsked(): void {
-    this.stopCatchingUp();
-    this.takeBackFocus();
+  handOffEnded(): void {
+    const reached = this.handOff?.reached;
+    this.handOff = undefined;
+    if (document.hasFocus() || reached === false) {
+      this.stopCatchingUp();
+      this.takeBackFocus();
+    }
   }
 
   private takeBackFocus(): void {
