@@ -209,11 +209,7 @@ export class ChatApp {
         this.header.toggleChatList();
         return;
       case 'focus_handoff':
-        if (message.step === 'start') {
-          this.focus.handOffStarted();
-        } else {
-          this.focus.handOffEnded();
-        }
+        this.focus.handOff(message.step);
         return;
       case 'error':
         this.alerts.show(message.message, 'error', message.details);

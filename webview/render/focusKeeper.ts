@@ -21,8 +21,8 @@ export class FocusKeeper {
   private lastFocused: EventTarget | null = null;
   /** The next look at whether a focus event's page has the focus yet (see `pageFocused`). */
   private catchingUp: number | undefined;
-  /** While VS Code is asked to focus the view (`handOffStarted` to `handOffEnded`): whether the focus reached the page. */
-  private handOff: { reached: boolean } | undefined;
+  /** While VS Code is asked to focus the view (`handOff` start to end): whether the focus reached the page. */
+  private handingOff: { reached: boolean } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -69,8 +69,8 @@ export class FocusKeeper {
    * meanwhile would close).
    */
   pageFocused(): void {
-    if (this.handOff !== undefined) {
-      this.handOff.reached = true;
+    if (this.handingOff !== undefined) {
+      this.handingOff.reached = true;
     }
     this.stopCatchingUp();
     if (document.hasFocus()) {
@@ -89,9 +89,18 @@ export class FocusKeeper {
     this.catchingUp = requestAnimationFrame(again);
   }
 
-  /** Open Chat: VS Code is being asked to focus the view. A page that has the focus has it already. */
-  handOffStarted(): void {
-    this.handOff = { reached: document.hasFocus() };
+  /** Open Chat: VS Code is asked to focus the view between `start` and `end` (see the two steps below). */
+  handOff(step: 'start' | 'end'): void {
+    if (step === 'start') {
+      this.handOffStarted();
+    } else {
+      this.handOffEnded();
+    }
+  }
+
+  /** VS Code is being asked to focus the view. A page that has the focus has it already. */
+  private handOffStarted(): void {
+    this.handingOff = { reached: document.hasFocus() };
   }
 
   /**
@@ -100,9 +109,9 @@ export class FocusKeeper {
    * the focus it hands on to the view's page — and takes it: the keys reach nothing else meanwhile. One the focus
    * reached and left again since: the user went on (a picker opened, which would close), and nothing is done.
    */
-  handOffEnded(): void {
-    const reached = this.handOff?.reached;
-    this.handOff = undefined;
+  private handOffEnded(): void {
+    const reached = this.handingOff?.reached;
+    this.handingOff = undefined;
     if (document.hasFocus() || reached === false) {
       this.stopCatchingUp();
       this.takeBackFocus();
