@@ -101,6 +101,38 @@ describe('webview: a turn of many entries', () => {
     assert.deepEqual(await layout(), { first: 'u-big', cardLast: PRECEDING });
   });
 
+  it('is its real size from the chat’s first frame: a view scrolled into its end at once is not carried to its start', async () => {
+    const page = await chat.open();
+    const { entries, turns } = chatWithLongTurn();
+    await page.host(snapshot({ entries, turns }));
+    // At once, as the chat opens: the top of the view 300 px above the end of the long turn, as it is laid out
+    // now. Sized at an estimate (a few hundred pixels), the turn would grow to its real size once in view,
+    // held at its top: the view would show the turn's first entries, not its last.
+    await page.page.locator(`section[data-turn-id="${BIG}"]`).evaluate((element) => {
+      const log = element.closest('.transcript') as HTMLElement;
+      log.scrollTop += element.getBoundingClientRect().bottom - log.getBoundingClientRect().top - 300;
+    });
+    const order = new Map(entries.map((entry, index) => [entry.id, index]));
+    await scrollUntil(page.page, 0, order, new Set(), () => true);
+    const shown = await page.page.locator('.transcript').evaluate((log) => {
+      const view = log.getBoundingClientRect();
+      return Array.from(log.querySelectorAll<HTMLElement>('[data-entry-id]'))
+        .filter((entry) => {
+          const box = entry.getBoundingClientRect();
+          return box.bottom > view.top && box.top < view.bottom;
+        })
+        .map((entry) => entry.dataset.entryId ?? '');
+    });
+    // Where the view settles also depends on the short turns below, laid out only now (the view may end at
+    // the bottom of the chat); it is never at the long turn's start, 100,000 px away.
+    const start = new Set(['u-big', ...Array.from({ length: 60 }, (_, index) => `c${index + 1}`)]);
+    assert.deepEqual(
+      shown.filter((id) => start.has(id)),
+      [],
+      `the view is not at the turn's start: ${shown.join(', ')}`,
+    );
+  });
+
   it('while it runs: keeps its newest entries, evicts its far parts, and shows steps left running as ended once it ends', async () => {
     const page = await chat.open();
     await page.host(snapshot({ entries: [], turns: [] }));

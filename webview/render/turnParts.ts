@@ -12,6 +12,13 @@ const OWN_ENTRIES = 30;
 const PART_ENTRIES = 30;
 /** Parts' orders lie between their turn's and the next group's (one more): this many fit. */
 const PARTS_PER_ORDER = 1_000_000;
+/**
+ * A turn with parts is always laid out (transcript.css): skipped off screen, it would be sized at the
+ * 400 px estimate until first shown, so LazyTurns would measure and evict it at that size, and a view
+ * scrolled into it would be held at its top as it grew to its real, tens of thousands of pixels. Its
+ * parts already keep its DOM small, and their placeholders are cheap to lay out.
+ */
+const LONG_TURN_CLASS = ' turn-long';
 
 /** Entries of a group, built or not. */
 function entryCount(group: Group): number {
@@ -41,6 +48,10 @@ export function addPart(owner: Group): Group {
   appendToTurn(owner, element);
   if (owner.parts === NO_PARTS) {
     owner.parts = [];
+    // Built (a part is added only to a built turn), so its class does not end with the placeholder's.
+    if (!owner.element.className.includes(LONG_TURN_CLASS)) {
+      owner.element.className += LONG_TURN_CLASS;
+    }
   }
   owner.parts.push(part);
   return part;
