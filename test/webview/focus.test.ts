@@ -113,9 +113,14 @@ function countFocusCalls(page: ChatPage): Promise<void> {
   })()`);
 }
 
+/** Nothing in the chat keeps the focus, the page may (a click on its empty part): no focus event is to come. */
+function focusNothingInThePage(page: ChatPage): Promise<void> {
+  return page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
 /** Nothing in the chat is focused, and the page has no focus: the user is in the editor. */
 async function inTheEditor(page: ChatPage): Promise<void> {
-  await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await focusNothingInThePage(page);
   await leavePage(page);
 }
 
@@ -301,9 +306,8 @@ describe('webview: focus follows what the agent asks', () => {
     await openChatCommand(page, async () => {
       await comeBack(page);
       assert.equal(await focused(page), 'the composer');
-      // A click on the page's empty part, then on to a picker: nothing in the page keeps the focus it had.
-      await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      await leavePage(page);
+      // A click on the page's empty part, then on to a picker.
+      await inTheEditor(page);
       await countFocusCalls(page);
     });
     assert.equal(await page.page.evaluate('window.focusCalls'), 0, 'the picker would have closed');
@@ -312,8 +316,7 @@ describe('webview: focus follows what the agent asks', () => {
   it('Open Chat while the page has the focus, then the user went on (a picker opened) before the host was done: nothing is taken', async () => {
     const page = await chat.open({ width: 300 });
     await page.host(snapshot());
-    // The page has the focus, nothing in it does (a click on its empty part): no focus event is to come.
-    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await focusNothingInThePage(page);
     await openChatCommand(page, async () => {
       await leavePage(page);
       await countFocusCalls(page);
@@ -324,7 +327,7 @@ describe('webview: focus follows what the agent asks', () => {
   it('Open Chat while the page has the focus and nothing in it: the message box takes it', async () => {
     const page = await chat.open({ width: 300 });
     await page.host(snapshot());
-    await page.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await focusNothingInThePage(page);
     assert.equal(await focused(page), 'the page');
     await openChatCommand(page);
     assert.equal(await focused(page), 'the composer');
