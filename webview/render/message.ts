@@ -3,7 +3,7 @@ import { StreamingMarkdown } from '../markdown/streamingMarkdown';
 import { attachmentChips } from './attachments';
 import { Disclosure } from './disclosure';
 import { linkMentions } from './mentions/mentionLinks';
-import { el, icon, iconButton, OptionalChild } from './dom';
+import { el, icon, iconButton, OptionalChild, setIdAttribute } from './dom';
 import type { EntryView, MessageEntry, RenderContext } from './types';
 
 /** A user or agent message: markdown (streamed incrementally), attachments, truncation note. */
@@ -30,7 +30,7 @@ export class MessageView implements EntryView {
     this.element = el('article', `entry entry-${entry.kind}`, body ?? this.markdown.element);
     this.extras = new OptionalChild('message-extras', body ?? this.element);
     this.entryId = entry.id;
-    this.element.setAttribute('data-entry-id', entry.id);
+    setIdAttribute(this.element, 'data-entry-id', entry.id);
     this.element.setAttribute('aria-label', entry.kind === 'user' ? 'You' : 'Agent');
     if (entry.kind === 'user') {
       // Its actions are made when the keyboard reaches it, or the pointer (render/turnActions.ts).
@@ -107,7 +107,7 @@ export class ThoughtView implements EntryView {
     this.disclosure.body.append(this.markdown.element);
     this.element = el('div', 'entry entry-thought', this.disclosure.element);
     this.entryId = entry.id;
-    this.element.setAttribute('data-entry-id', entry.id);
+    setIdAttribute(this.element, 'data-entry-id', entry.id);
     this.update(entry);
   }
 

@@ -1,7 +1,7 @@
 import type { ThreadEntryMessage } from '../../src/protocol';
 import { describeFileTarget } from '../links';
 import { Disclosure } from './disclosure';
-import { el, icon } from './dom';
+import { el, icon, setIdAttribute } from './dom';
 import { TOOL_KIND_ICONS, TOOL_STATUS } from './icons';
 import { PermissionView } from './permissions/permission';
 import { ToolContentList } from './toolContent';
@@ -42,7 +42,7 @@ export class ToolCardView implements EntryView {
     this.disclosure.body.append(this.locations, this.content.element, this.permission.element);
     this.element = el('div', 'entry entry-tool', this.disclosure.element);
     this.entryId = entry.id;
-    this.element.setAttribute('data-entry-id', entry.id);
+    setIdAttribute(this.element, 'data-entry-id', entry.id);
     this.render(entry, undefined);
     this.disclosure.onToggle = (open) => {
       if (open) {

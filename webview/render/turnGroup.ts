@@ -1,7 +1,7 @@
 import type { ThreadEntryMessage, TurnMessage } from '../../src/protocol';
 import type { ChangeCardView } from './checkpoints/changeCard';
 import type { CheckpointSlots } from './checkpoints/checkpoint';
-import { el, OptionalChild } from './dom';
+import { el, OptionalChild, setIdAttribute } from './dom';
 import { MessageView, ThoughtView } from './message';
 import { ToolCardView } from './toolCard';
 import type { EntryView, RenderContext } from './types';
@@ -55,7 +55,7 @@ export function createGroup(turnId: string | undefined, continued = false): Grou
   const element = el('section', `turn${kind}`);
   if (turnId !== undefined) {
     // Not through `dataset`: its wrapper would stay with every turn's section.
-    element.setAttribute('data-turn-id', turnId);
+    setIdAttribute(element, 'data-turn-id', turnId);
   }
   return groupOn(element, turnId === undefined, nextOrder++, undefined);
 }

@@ -2,7 +2,7 @@ import type { TurnChangesMessage, ViewMessage } from '../../../src/protocol';
 import { Disclosure } from '../disclosure';
 import { changeRow, type ChangeAction } from './changeRow';
 import type { WorkspacePaths } from '../../workspacePaths';
-import { button, el, icon } from '../dom';
+import { button, el, icon, setIdAttribute } from '../dom';
 
 /** More files than this and the card starts folded: a long list would push the answer away. */
 const FOLD_ABOVE_FILES = 8;
@@ -69,7 +69,7 @@ export class ChangeCardView {
     this.element = el('div', 'turn-changes', this.disclosure.element);
     // A group, not a landmark region: a long chat has one card per turn.
     this.element.setAttribute('role', 'group');
-    this.element.dataset.turnId = turnId;
+    setIdAttribute(this.element, 'data-turn-id', turnId);
     this.element.hidden = true;
   }
 

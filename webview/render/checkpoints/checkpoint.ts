@@ -1,5 +1,5 @@
 import type { TurnMessage, ViewMessage } from '../../../src/protocol';
-import { el, icon, iconButton } from '../dom';
+import { el, icon, iconButton, setIdAttribute } from '../dom';
 
 /**
  * Restore checkpoint, among a user message's actions (render/turnActions.ts): asks the host to put the
@@ -150,6 +150,6 @@ function checkpointProblemRow(turnId: string, problem: string, late: boolean): H
     el('span', '', problem),
   );
   row.setAttribute('role', 'note');
-  row.dataset.turnId = turnId;
+  setIdAttribute(row, 'data-turn-id', turnId);
   return row;
 }
