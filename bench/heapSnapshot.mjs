@@ -43,3 +43,17 @@ export function codeBytes({ summary }) {
   }
   return bytes;
 }
+
+/**
+ * The bytes of Blink's own objects in a `snapshotSummary` (the DOM, its layout and style, in Blink's
+ * garbage-collected heap): what the JS heap's figure leaves out. V8's internals, also "native", are not.
+ */
+export function blinkBytes({ summary }) {
+  let bytes = 0;
+  for (const [key, entry] of summary) {
+    if (key.startsWith('native:') && !key.startsWith('native:system / ')) {
+      bytes += entry.size;
+    }
+  }
+  return bytes;
+}

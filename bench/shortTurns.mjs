@@ -1,8 +1,8 @@
 // Short turns (issue 34): 200 "ping" turns streamed into the chat page as a live chat gets them, against a
 // bare message list holding the same 400 messages (what a plain chat view keeps: the messages as data and a
-// paragraph each). Elements and JS heap per turn, both over the empty page they started from.
+// paragraph each). Elements, JS heap and Blink's objects per turn, all over the empty page they started from.
 /* global window, document */
-import { codeBytes, snapshotSummary } from './heapSnapshot.mjs';
+import { blinkBytes, codeBytes, snapshotSummary } from './heapSnapshot.mjs';
 import { freshPage, heapMb } from './webviewPage.mjs';
 import { CHAT_ID, viewWith } from './workloads.mjs';
 
@@ -40,16 +40,23 @@ function pingTurn(n) {
 const elements = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
 /**
- * V8's compiled code in the page's heap (MB), from a heap snapshot taken after the heap was read: the
- * functions V8 optimises while turns stream, and compiles again after the measuring GCs flush them.
+ * From a heap snapshot taken after the heap was read (MB): V8's compiled code in the page's heap (the
+ * functions V8 optimises while turns stream, and compiles again after the measuring GCs flush them) and
+ * Blink's objects beside the JS heap (the DOM, its layout and style).
  */
-async function codeMb(page) {
+async function snapshotMb(page) {
   const cdp = await page.context().newCDPSession(page);
   try {
-    return codeBytes(await snapshotSummary(cdp)) / (1024 * 1024);
+    const summary = await snapshotSummary(cdp);
+    return { codeMb: codeBytes(summary) / (1024 * 1024), blinkMb: blinkBytes(summary) / (1024 * 1024) };
   } finally {
     await cdp.detach();
   }
+}
+
+/** Elements, the JS heap after a GC, and the snapshot's figures. */
+async function measure(page) {
+  return { elements: await elements(page), heapMb: await heapMb(page), ...(await snapshotMb(page)) };
 }
 
 /** Steps `count` ping turns from turn `from + 1` into the page, each message in a frame of its own. */
@@ -73,9 +80,9 @@ async function ourTurns(browser, origin) {
     await page.evaluate((empty) => window.__step(empty), viewWith([], []));
     await stepTurns(page, 0, 20);
     await page.evaluate((empty) => window.__step(empty), viewWith([], []));
-    const before = { elements: await elements(page), heapMb: await heapMb(page), codeMb: await codeMb(page) };
+    const before = await measure(page);
     await stepTurns(page, 0, SHORT_TURNS);
-    const after = { elements: await elements(page), heapMb: await heapMb(page), codeMb: await codeMb(page) };
+    const after = await measure(page);
     const built = await page.evaluate(
       () => document.querySelectorAll('section.turn:not(.turn-deferred)').length,
     );
@@ -84,11 +91,19 @@ async function ourTurns(browser, origin) {
       return turn ? turn.getElementsByTagName('*').length + 1 : 0;
     });
     await stepTurns(page, SHORT_TURNS, SHORT_TURNS);
-    const evictedKbPerTurn = ((await heapMb(page)) - after.heapMb) * (1024 / SHORT_TURNS);
+    const evicted = await measure(page);
+    const perEvicted = (key) => (evicted[key] - after[key]) * (1024 / SHORT_TURNS);
     if (problems.length > 0) {
       throw new Error(`page problems: ${problems.join(' | ')}`);
     }
-    return { before, after, built, perBuiltTurn, evictedKbPerTurn };
+    return {
+      before,
+      after,
+      built,
+      perBuiltTurn,
+      evictedKbPerTurn: perEvicted('heapMb'),
+      evictedBlinkKbPerTurn: perEvicted('blinkMb'),
+    };
   } finally {
     await page.close();
   }
@@ -99,7 +114,7 @@ async function bareList(browser) {
   const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
   try {
     await page.setContent('<!DOCTYPE html><html><body><div id="list"></div></body></html>');
-    const before = { elements: await elements(page), heapMb: await heapMb(page), codeMb: await codeMb(page) };
+    const before = await measure(page);
     await page.evaluate((count) => {
       const messages = [];
       const list = document.getElementById('list');
@@ -119,10 +134,7 @@ async function bareList(browser) {
       }
       window.__messages = messages;
     }, SHORT_TURNS);
-    return {
-      before,
-      after: { elements: await elements(page), heapMb: await heapMb(page), codeMb: await codeMb(page) },
-    };
+    return { before, after: await measure(page) };
   } finally {
     await page.close();
   }
@@ -140,6 +152,9 @@ export async function shortTurnsOnce(browser, origin) {
     builtTurns: ours.built,
     elementsPerBuiltTurn: ours.perBuiltTurn,
     evictedHeapKbPerTurn: ours.evictedKbPerTurn,
+    evictedBlinkKbPerTurn: ours.evictedBlinkKbPerTurn,
+    blinkKbPerTurn: per(ours, 'blinkMb') * 1024,
+    bareBlinkKbPerTurn: per(bare, 'blinkMb') * 1024,
     bareElementsPerTurn: per(bare, 'elements'),
     bareHeapKbPerTurn: per(bare, 'heapMb') * 1024,
     bareCodeKbPerTurn: per(bare, 'codeMb') * 1024,
@@ -160,6 +175,8 @@ export function shortTurnRows(runs) {
   const bareHeap = of('bareHeapKbPerTurn');
   const code = of('codeKbPerTurn');
   const bareCode = of('bareCodeKbPerTurn');
+  const blink = of('blinkKbPerTurn');
+  const bareBlink = of('bareBlinkKbPerTurn');
   const turns = `${SHORT_TURNS} short turns ("ping N" → "You said: ping N")`;
   return [
     [
@@ -175,6 +192,13 @@ export function shortTurnRows(runs) {
       `the bare list (the messages as data, a paragraph each): ${bareHeap.toFixed(2)} KB, without its compiled code ${(bareHeap - bareCode).toFixed(2)} KB`,
       '≤ the bare list',
       heap <= bareHeap,
+    ],
+    [
+      `${turns}, streamed live: Blink's objects per turn (heap snapshot: the DOM, its layout and style)`,
+      `${blink.toFixed(2)} KB; with the JS heap ${(blink + heap).toFixed(2)} KB, ${(blink + heap - code).toFixed(2)} KB without the compiled code; a turn evicted far from view: ${of('evictedBlinkKbPerTurn').toFixed(2)} KB — its placeholder's box, attributes and inline style`,
+      `the bare list: ${bareBlink.toFixed(2)} KB, with its JS heap ${(bareBlink + bareHeap).toFixed(2)} KB`,
+      "none of its own: what the JS heap's row leaves out",
+      undefined,
     ],
   ];
 }
