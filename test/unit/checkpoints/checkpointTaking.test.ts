@@ -80,3 +80,34 @@ describe('the checkpoint before a prompt: its time limit', () => {
     assert.match(outcome.problem, /No checkpoint for this turn: an Undo or Restore was still writing files/);
   });
 });
+
+describe('the checkpoints taken in the background: idle', () => {
+  const turnOfEvents = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  it('waits for the warm-up and the checkpoint ahead of Send while they are taken (the storage is removed after it)', async () => {
+    const finish = new Map<string, () => void>();
+    const held = <T>(name: string, value: T): Promise<T> =>
+      new Promise((resolve) => finish.set(name, () => resolve(value)));
+    const store = {
+      coverage: 'full',
+      create: () => held('warm-up', 'cp-1'),
+      speculate: () => held('ahead', undefined),
+    } as unknown as CheckpointStore;
+    const taking = takingOf(store, new WritesInFlight(), 60_000);
+    taking.warmUp();
+    taking.speculate();
+    while (finish.size < 2) {
+      await turnOfEvents();
+    }
+    let idle = false;
+    const waiting = taking.idle().then(() => (idle = true));
+    await turnOfEvents();
+    assert.equal(idle, false, 'idle before either is done');
+    finish.get('warm-up')?.();
+    await turnOfEvents();
+    assert.equal(idle, false, 'idle before the checkpoint ahead is done');
+    finish.get('ahead')?.();
+    await waiting;
+    assert.equal(idle, true);
+  });
+});

@@ -272,6 +272,7 @@ export class ChatHarness {
     this.controller.dispose();
     this.elicitations.dispose();
     this.changes?.dispose();
+    await this.changes?.idle();
     this.hunks?.dispose();
     this.notes.dispose();
     await this.terminals.dispose();

@@ -97,6 +97,16 @@ export class ChangeReview implements Disposable {
     }
   }
 
+  /**
+   * Resolves once the checkpoints taken in the background (the warm-up, one ahead of Send) are done and the
+   * store has no git work left: whoever removes the storage (a test's cleanup) waits for it, or git still
+   * writing there makes the removal fail.
+   */
+  async idle(): Promise<void> {
+    await this.taking.idle();
+    await (await this.store()).idle?.();
+  }
+
   /** Records the workspace before a prompt (see `CheckpointTaking.take`; `follow` takes a late one up). */
   checkpoint(stopped?: AbortSignal): Promise<TakenCheckpoint> {
     return this.taking.take(stopped);

@@ -67,6 +67,11 @@ export class CheckpointTaking {
       .finally(() => (this.speculating = undefined));
   }
 
+  /** Resolves once the warm-up and a checkpoint ahead of Send, when one is being taken, are done. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([this.warming, this.speculating]);
+  }
+
   /**
    * Records the workspace before a prompt: its id, or why there is none (logged, shown on the turn; the
    * prompt goes on). A checkpoint that takes longer than the limit (the first of a large folder on a busy

@@ -63,6 +63,8 @@ export interface CheckpointStore extends Disposable {
    * answers with it, without looking again, only while it can prove nothing changed since.
    */
   speculate?(): Promise<void>;
+  /** Resolves when every operation it has queued is done (tests, shutdown): nothing writes its storage then. */
+  idle?(): Promise<void>;
   /**
    * Files that differ between checkpoint `from` and checkpoint `to` (default: the workspace now). Rejects
    * with `CheckpointNotFoundError` (./errors) for an id this store does not know (another store, pruned).
