@@ -25,9 +25,10 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 
 /**
  * Sets attribute `name` to one of the chat's ids (an entry's, a turn's). Blink makes a string it is handed
- * external, which more than triples a short one in V8's heap (16 → 56 bytes, and a native record beside it)
- * for as long as the string lives, and the store keeps its ids as long as the chat is open: three a short
- * turn, evicted or not. Blink is handed a copy instead, which goes with the element.
+ * external: its characters move to Blink's allocator with a 16-byte record beside them (a heap snapshot
+ * counts a short id at 56 bytes instead of 16), for as long as the string lives — and the store keeps its
+ * ids as long as the chat is open, three a short turn, evicted or not. Blink is handed a copy instead,
+ * which goes with the element.
  */
 export function setIdAttribute(element: Element, name: string, id: string): void {
   // Joined, a new string (`slice()` or a template of the id alone would hand over the same one).
