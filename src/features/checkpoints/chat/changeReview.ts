@@ -104,7 +104,9 @@ export class ChangeReview implements Disposable {
    */
   async idle(): Promise<void> {
     await this.taking.idle();
-    await (await this.store()).idle?.();
+    // A store that cannot open (its storage over the cap, no folder) has nothing queued.
+    const store = await this.store().catch(() => undefined);
+    await store?.idle?.();
   }
 
   /** Records the workspace before a prompt (see `CheckpointTaking.take`; `follow` takes a late one up). */
