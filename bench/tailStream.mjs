@@ -66,7 +66,8 @@ async function streamTail(browser, origin, text) {
     await page.evaluate((start) => window.__step(start), streamingSnapshot());
     const messages = streamMessages(text);
     // The first messages are smaller: the host paces a long answer's later ones (three frames' chunks each).
-    const paced = messages.findIndex((message) => message.events.length > messages[0].events.length);
+    const size = (message) => message.events.reduce((sum, event) => sum + event.text.length, 0);
+    const paced = messages.findIndex((message) => size(message) > size(messages[0]));
     await stage(page, messages);
     const {
       result: frames,

@@ -8,3 +8,10 @@ export function longChatSnapshot(turns: number): {
 export const CHUNKS_PER_MESSAGE: number;
 export const LONG_ANSWER_CHARS: number;
 export const CHUNKS_PER_LONG_MESSAGE: number;
+export const CHUNK_CHARS: number;
+/** `text` as the host's `thread_events` messages of one streamed answer (see workloads.mjs). */
+export function streamMessages(text: string): Array<{
+  readonly type: 'thread_events';
+  readonly chatId: string;
+  readonly events: Array<{ readonly type: 'text_appended'; readonly entryId: string; readonly text: string }>;
+}>;

@@ -68,16 +68,17 @@ export function mixedMarkdown(bytes) {
   return parts.join('\n\n').slice(0, bytes);
 }
 
-/** The text cut into chunks of CHUNK_CHARS, grouped into `thread_events` messages as the host paces them. */
+/**
+ * The text cut into chunks of CHUNK_CHARS, grouped into `thread_events` messages as the host paces them,
+ * each message's chunks joined into one delta as the host's batcher joins consecutive deltas to one entry
+ * (src/chat/coalescedEvents.ts).
+ */
 export function streamMessages(text) {
   const messages = [];
   for (let at = 0, perMessage = 0; at < text.length; at += perMessage) {
     const long = HOST_PACING && at > LONG_ANSWER_CHARS;
     perMessage = CHUNK_CHARS * (long ? CHUNKS_PER_LONG_MESSAGE : CHUNKS_PER_MESSAGE);
-    const events = [];
-    for (let c = at; c < Math.min(text.length, at + perMessage); c += CHUNK_CHARS) {
-      events.push({ type: 'text_appended', entryId: 'a1', text: text.slice(c, c + CHUNK_CHARS) });
-    }
+    const events = [{ type: 'text_appended', entryId: 'a1', text: text.slice(at, at + perMessage) }];
     messages.push({ type: 'thread_events', chatId: CHAT_ID, events });
   }
   return messages;

@@ -9,6 +9,7 @@ import {
   LONG_ANSWER_CHARS,
   LONG_ANSWER_FLUSH_INTERVAL_MS,
 } from '../../src/chat/eventBatcher';
+import { CoalescedEvents } from '../../src/chat/coalescedEvents';
 import * as benchWorkload from '../../bench/workloads.mjs';
 import { until } from './support/chatHarness';
 
@@ -175,6 +176,28 @@ describe('event batcher', () => {
       `next turn: ${next.join(', ')}`,
     );
     batcher.dispose();
+  });
+
+  it("joins a message's chunks as `npm run bench` streams them to the page", () => {
+    // The webview bench's messages stand for what this batcher posts: its chunks of CHUNK_CHARS, a message's
+    // worth pushed one by one, come out as the message's events (one delta, not one a chunk).
+    const text = Array.from({ length: 40_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+    const messages = benchWorkload.streamMessages(text);
+    let at = 0;
+    for (const message of messages) {
+      const queue = new CoalescedEvents();
+      const end = at + message.events.reduce((sum, event) => sum + event.text.length, 0);
+      for (; at < end; at += benchWorkload.CHUNK_CHARS) {
+        queue.push({
+          type: 'text_appended',
+          entryId: 'a1',
+          text: text.slice(at, at + benchWorkload.CHUNK_CHARS),
+        });
+      }
+      assert.deepEqual(message.events, queue.take());
+    }
+    assert.equal(at, text.length);
+    assert.ok(messages.length > 1);
   });
 
   it('is the pacing `npm run bench` streams its answers with', () => {
