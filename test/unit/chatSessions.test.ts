@@ -68,6 +68,8 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     const oldSession = sessionOf(chat);
     chat = await chat.restarted({ agents: [testAgent('a')] });
     await chat.ready();
+    // The notice goes to the view with the thread's next post, which may come after the new session answers.
+    await until(() => (chat?.view.notices().length ?? 0) > 0, 'the notice');
     const notices = chat.view.notices();
     assert.equal(notices.length, 1, 'said once');
     assert.equal(notices[0]?.severity, 'info');
@@ -96,6 +98,7 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     // Only once: the prompt after carries no transcript again.
     await chat.send('and now?');
     assert.match(chat.transcript(), /\|user:and now\?\|agent:You said: and now\?$/);
+    assert.equal(chat.view.notices().length, 1, 'still said once, two turns later');
   });
 
   it('gives the transcript to the new session even after another reload before the next message', async () => {
