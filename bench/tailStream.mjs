@@ -6,7 +6,7 @@
 /* global window */
 import { freshPage, stage, withCpu } from './webviewPage.mjs';
 import { frameTotal, median } from './webviewStream.mjs';
-import { streamingSnapshot, streamMessages } from './workloads.mjs';
+import { messageChars, streamingSnapshot, streamMessages } from './workloads.mjs';
 
 const TAIL_CHARS = 500_000;
 /** Messages whose frames are averaged at the start and at the end of the stream. */
@@ -66,8 +66,7 @@ async function streamTail(browser, origin, text) {
     await page.evaluate((start) => window.__step(start), streamingSnapshot());
     const messages = streamMessages(text);
     // The first messages are smaller: the host paces a long answer's later ones (three frames' chunks each).
-    const size = (message) => message.events.reduce((sum, event) => sum + event.text.length, 0);
-    const paced = messages.findIndex((message) => size(message) > size(messages[0]));
+    const paced = messages.findIndex((message) => messageChars(message) > messageChars(messages[0]));
     await stage(page, messages);
     const {
       result: frames,

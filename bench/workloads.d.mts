@@ -15,3 +15,5 @@ export function streamMessages(text: string): Array<{
   readonly chatId: string;
   readonly events: Array<{ readonly type: 'text_appended'; readonly entryId: string; readonly text: string }>;
 }>;
+/** How many characters of the answer one of `streamMessages`' messages carries. */
+export function messageChars(message: ReturnType<typeof streamMessages>[number]): number;

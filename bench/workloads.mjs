@@ -68,6 +68,9 @@ export function mixedMarkdown(bytes) {
   return parts.join('\n\n').slice(0, bytes);
 }
 
+/** How many characters of the answer one of `streamMessages`' messages carries. */
+export const messageChars = (message) => message.events.reduce((sum, event) => sum + event.text.length, 0);
+
 /**
  * The text cut into chunks of CHUNK_CHARS, grouped into `thread_events` messages as the host paces them,
  * each message's chunks joined into one delta as the host's batcher joins consecutive deltas to one entry

@@ -186,7 +186,7 @@ describe('event batcher', () => {
     let at = 0;
     for (const message of messages) {
       const queue = new CoalescedEvents();
-      const end = at + message.events.reduce((sum, event) => sum + event.text.length, 0);
+      const end = at + benchWorkload.messageChars(message);
       for (; at < end; at += benchWorkload.CHUNK_CHARS) {
         queue.push({
           type: 'text_appended',
