@@ -16,6 +16,8 @@
 // Prints JSON on its last line.
 //
 //   BENCH_RUNS (default 5)  BENCH_REOPEN_TURNS (default 200)  BENCH_REOPEN_DESIGNS (default "keep,rebuild")
+//   BENCH_WEBVIEW_SITE=own: webviews served from a site of their own, so Chromium runs them in a renderer of
+//   their own (as VS Code desktop and vscode.dev do) rather than on the workbench's main thread (code-server)
 import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -42,6 +44,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TURNS = Number(process.env.BENCH_REOPEN_TURNS ?? 200);
 const DESIGNS = (process.env.BENCH_REOPEN_DESIGNS ?? 'keep,rebuild').split(',').map((d) => d.trim());
 const TITLE = `Bench: ${TURNS} turns`;
+const WEBVIEWS_OWN_SITE = process.env.BENCH_WEBVIEW_SITE === 'own';
 const LONG_CHAT_ID = 'bench-reopen-long';
 /** The last turn's answer, once built. */
 const LAST_TURN = `section.turn[data-turn-id="t${TURNS}"] article.entry-agent`;
@@ -289,6 +292,7 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
   const workbench = await startWorkbench({
     settings: { 'acpAgents.chat.keepViewWhenHidden': keep },
     otherExtensions: withRoundTrips ? [ECHO_EXTENSION] : [],
+    webviewsOwnSite: WEBVIEWS_OWN_SITE,
   });
   try {
     const { page } = workbench;
@@ -372,6 +376,7 @@ async function main(): Promise<void> {
   }
   const figures = {
     turns: TURNS,
+    webviewSite: WEBVIEWS_OWN_SITE ? 'own' : 'workbench',
     designs,
     bareRoundTripMs: await bareRoundTrips(),
     hostRoundTripMs: await hostRoundTrips(),

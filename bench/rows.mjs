@@ -152,7 +152,9 @@ export function reopenRows(reopen, problem) {
   if (trips) {
     rows.push(...roundTripRows(reopen, design));
   }
-  return rows;
+  // BENCH_WEBVIEW_SITE=own: the pages ran in a renderer of their own, which the heap and RSS figures leave out.
+  const own = ' — webviews on a site of their own (BENCH_WEBVIEW_SITE=own)';
+  return reopen.webviewSite === 'own' ? rows.map(([label, ...rest]) => [label + own, ...rest]) : rows;
 }
 
 /**
@@ -363,7 +365,16 @@ export function worktreeRows(worktrees) {
 /** The idle cost of chats' status (bench/statusIdle.ts writes bench-results/statusidle.json). */
 export function statusIdleRows(idle) {
   if (!idle) {
-    return [['idle cost of ten running chats’ status', 'n/a', 'zero chats', 'no timer', undefined, 'BENCH_ONLY=statusidle npm run bench']];
+    return [
+      [
+        'idle cost of ten running chats’ status',
+        'n/a',
+        'zero chats',
+        'no timer',
+        undefined,
+        'BENCH_ONLY=statusidle npm run bench',
+      ],
+    ];
   }
   const others = (run) => run.wakeUps - (run.lockHeartbeats ?? 0);
   const text = (run) =>

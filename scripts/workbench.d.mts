@@ -23,10 +23,16 @@ export interface OpenWorkbenchOptions {
   showAll?: boolean;
   /** The browser's user agent: the web workbench takes its OS (and so Mac or Windows keybindings) from it. */
   userAgent?: string;
+  /**
+   * Serve webviews from a site of their own, so Chromium gives them a renderer of their own, as VS Code
+   * desktop and vscode.dev do (code-server serves them from the workbench's origin).
+   */
+  webviewsOwnSite?: boolean;
 }
 
 export interface Workbench {
-  readonly browser: Browser;
+  /** null with `webviewsOwnSite` (a persistent profile, closed by `close`). */
+  readonly browser: Browser | null;
   readonly page: Page;
   /** Lines that passed the noise filter. */
   readonly logs: WorkbenchLog[];

@@ -10,7 +10,7 @@
  *   await screenshot(wb.page, 'my-shot');
  *   await wb.close();
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { URL } from 'node:url';
@@ -64,9 +64,12 @@ const NOISE = [
  * @property {boolean} [showAll]                 Pass the noise to onLog too (debugging).
  * @property {string} [userAgent]                The browser's user agent: the web workbench takes its OS (and
  *                                               so Mac or Windows keybindings) from it.
+ * @property {boolean} [webviewsOwnSite]         Serve webviews from a site of their own (see
+ *                                               `webviewsOnOwnSite`), so Chromium gives them a renderer of
+ *                                               their own, as VS Code desktop and vscode.dev do.
  *
  * @typedef {object} Workbench
- * @property {import('playwright-core').Browser} browser
+ * @property {import('playwright-core').Browser | null} browser  null with `webviewsOwnSite` (a persistent profile)
  * @property {import('playwright-core').Page} page
  * @property {WorkbenchLog[]} logs       Lines that passed the noise filter.
  * @property {WorkbenchLog[]} allLogs    Every line the workbench logged.
@@ -84,7 +87,15 @@ process.once('exit', () => liveHomeDirs.forEach((dir) => rmSync(dir, { recursive
  * @param {OpenWorkbenchOptions} options
  * @returns {Promise<Workbench>}
  */
-export async function openWorkbench({ server, folder, payload, onLog, showAll = false, userAgent }) {
+export async function openWorkbench({
+  server,
+  folder,
+  payload,
+  onLog,
+  showAll = false,
+  userAgent,
+  webviewsOwnSite = false,
+}) {
   const print = onLog ?? printLog;
   /** @type {WorkbenchLog[]} */
   const logs = [];
@@ -100,14 +111,16 @@ export async function openWorkbench({ server, folder, payload, onLog, showAll = 
   const homeDir = mkdtempSync(join(tmpdir(), 'acp-chromium-'));
   liveHomeDirs.add(homeDir);
   const close = async () => {
-    await browser?.close().catch(() => {});
+    await (browser ?? context)?.close().catch(() => {});
     rmSync(homeDir, { recursive: true, force: true });
     liveHomeDirs.delete(homeDir);
   };
   /** @type {import('playwright-core').Browser | undefined} */
   let browser;
+  /** @type {import('playwright-core').BrowserContext | undefined} */
+  let context;
   try {
-    browser = await chromium.launch({
+    const launch = {
       executablePath: chromiumPath(),
       args: CHROMIUM_ARGS,
       env: { ...process.env, XDG_CONFIG_HOME: homeDir, XDG_CACHE_HOME: homeDir },
@@ -118,8 +131,15 @@ export async function openWorkbench({ server, folder, payload, onLog, showAll = 
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-    });
-    const page = await browser.newPage({ viewport: VIEWPORT, ...(userAgent ? { userAgent } : {}) });
+    };
+    const pageOptions = { viewport: VIEWPORT, ...(userAgent ? { userAgent } : {}) };
+    if (webviewsOwnSite) {
+      context = await ownSiteContext(homeDir, launch, pageOptions, new URL(server.url).port);
+    } else {
+      browser = await chromium.launch(launch);
+      context = await browser.newContext(pageOptions);
+    }
+    const page = await context.newPage();
     await page.exposeFunction(
       'codeAutomationLog',
       (/** @type {string} */ type, /** @type {unknown} */ args) => {
@@ -139,11 +159,57 @@ export async function openWorkbench({ server, folder, payload, onLog, showAll = 
       timeout: 60_000,
     });
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    return { browser, page, logs, allLogs, exitCode, close };
+    return { browser: browser ?? null, page, logs, allLogs, exitCode, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * A browser whose workbench serves webviews from `<hash>.localhost` (Chromium resolves every `*.localhost`
+ * to this machine) while the workbench is on 127.0.0.1: another site, so Chromium gives the webviews a
+ * renderer of their own — code-server serves them from the workbench's own origin, where they share its
+ * main thread. The webview's loader accepts a host named by the hash of the workbench's origin, which the
+ * workbench puts in place of `{{uuid}}`. The workbench's CSP allows webview frames from vscode-cdn.net only
+ * (bypassed), and the webview registers a service worker on its site, which Chromium allows a third-party
+ * frame only where third-party cookies are: a persistent profile that allows them.
+ * @param {string} homeDir
+ * @param {import('playwright-core').LaunchOptions} launch
+ * @param {import('playwright-core').BrowserContextOptions} pageOptions
+ * @param {string} port  the workbench's
+ */
+async function ownSiteContext(homeDir, launch, pageOptions, port) {
+  const profile = join(homeDir, 'profile');
+  mkdirSync(join(profile, 'Default'), { recursive: true });
+  writeFileSync(
+    join(profile, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }),
+  );
+  const context = await chromium.launchPersistentContext(profile, {
+    ...launch,
+    ...pageOptions,
+    bypassCSP: true,
+  });
+  /* global window, Element */
+  // The workbench reads its configuration from this element's attribute as it starts.
+  await context.addInitScript((workbenchPort) => {
+    const getAttribute = Element.prototype.getAttribute;
+    Element.prototype.getAttribute = function (name) {
+      const value = getAttribute.call(this, name);
+      if (this.id !== 'vscode-workbench-web-configuration' || name !== 'data-settings' || !value) {
+        return value;
+      }
+      const settings = JSON.parse(value);
+      // `window.URL`: a bare `URL` would be this module's import, not the page's.
+      const path = new window.URL(settings.webviewEndpoint, window.location.href).pathname;
+      return JSON.stringify({
+        ...settings,
+        webviewEndpoint: `http://{{uuid}}.localhost:${workbenchPort}${path}`,
+      });
+    };
+  }, port);
+  return context;
 }
 
 /** `http://127.0.0.1:<port>/?folder=<abs>&payload=<json>` */

@@ -42,6 +42,8 @@ export interface StartWorkbenchOptions {
   readonly printLogs?: boolean;
   /** The browser's user agent: the web workbench takes its OS (Mac or Windows keybindings) from it. */
   readonly userAgent?: string;
+  /** Webviews on a site of their own, in a renderer of their own (scripts/workbench.mjs `ownSiteContext`). */
+  readonly webviewsOwnSite?: boolean;
 }
 
 export interface RunningWorkbench {
@@ -69,6 +71,7 @@ export async function startWorkbench(options: StartWorkbenchOptions = {}): Promi
       }),
       onLog: options.printLogs ? (log) => console.log(`[workbench ${log.type}] ${log.text}`) : () => {},
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+      webviewsOwnSite: options.webviewsOwnSite === true,
     });
     let stopped = false;
     return {
@@ -107,7 +110,9 @@ function installedExtensions(folders: readonly string[]): string | undefined {
       name: string;
       version: string;
     };
-    cpSync(folder, join(dir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+    cpSync(folder, join(dir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), {
+      recursive: true,
+    });
   }
   return dir;
 }
