@@ -8,7 +8,6 @@ import { findOnAbsolutePath } from '../../../src/core/connection/spawnProgram';
 import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
 import { createCheckpointStore, type CheckpointStore } from '../../../src/features/checkpoints/core';
 import {
-  PLAN_REUSE_MS,
   WorkspaceService,
   type StorePlan,
   type WorkspaceHost,
@@ -23,8 +22,6 @@ class TestHost implements WorkspaceHost {
   open: string[] = [];
   candidates: string[] = [];
   capBytes = 2048 * 1024 * 1024;
-  /** How often the service read the folders: once per plan it made. */
-  foldersRead = 0;
   readonly informed: string[] = [];
   private readonly granted = new Set<() => void>();
   private readonly changed = new Set<() => void>();
@@ -39,7 +36,6 @@ class TestHost implements WorkspaceHost {
     return { dispose: () => this.granted.delete(listener) };
   }
   folders(): readonly string[] {
-    this.foldersRead++;
     return this.open;
   }
   onDidChangeFolders(listener: () => void): Disposable {
@@ -188,31 +184,6 @@ describe('workspace service: checkpoints only where and when they may be taken',
       plans.map((plan) => plan.folders.map((f) => path.relative(root, f))),
       [[path.join('home', 'project')], [path.join('home', 'project'), 'other'], ['other']],
     );
-  });
-
-  it('a checkpoint plans once; the plan is made again when the folders change or after PLAN_REUSE_MS', async () => {
-    const first = await checkpointId();
-    const plansMade = (): number => host.foldersRead;
-    const before = plansMade();
-    now += PLAN_REUSE_MS;
-    await checkpointId();
-    assert.equal(plansMade() - before, 1, 'one plan for the cap and the store');
-    now += PLAN_REUSE_MS - 1;
-    await checkpointId();
-    assert.equal(plansMade() - before, 1, 'a recent plan is used again');
-    now += 1;
-    await checkpointId();
-    assert.equal(plansMade() - before, 2, 'an old one is made again');
-
-    const other = folder('other');
-    host.setFolders([host.open[0]!, other]);
-    fs.writeFileSync(path.join(other, 'new.txt'), 'new\n');
-    const id = await checkpointId();
-    assert.equal(plansMade() - before, 3, 'the folders changed: a new plan at once');
-    assert.deepEqual(plans.at(-1)?.folders, [host.open[0], other].sort());
-    fs.writeFileSync(path.join(other, 'new.txt'), 'changed\n');
-    assert.deepEqual(await changedFiles(id), [path.join('other', 'new.txt')]);
-    assert.notEqual(id, first);
   });
 
   it('never stores checkpoints inside a workspace folder: storage that lies inside one moves outside', async () => {

@@ -41,17 +41,6 @@ export interface WorkspaceServiceOptions {
 }
 
 /**
- * A plan made this recently is used again unless trust or the folders changed since: a Send asks for it
- * twice (the cap, then the store) and the click into the message box just before it once more, and each
- * plan resolves every folder's links on the file system's threads — a few milliseconds each on the send
- * path of a busy machine. What else could change a plan (a folder's own path re-pointed by a link) is seen
- * this much later.
- */
-export const PLAN_REUSE_MS = 2_000;
-
-type PlanOrProblem = StorePlan | { readonly problem: string };
-
-/**
  * What every change-related feature asks about the workspace, answered in one place: whether it is
  * trusted, which folders it has now (added and removed at runtime), which of them may be checkpointed
  * (never the home folder, Desktop, Documents or Downloads), where their storage may live (never inside a
@@ -62,7 +51,6 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
   private current: { readonly key: string; readonly store: Promise<S> } | undefined;
   private readonly told = new Set<string>();
   private measured: { readonly at: number; readonly dir: string; readonly bytes: number } | undefined;
-  private planned: { readonly at: number; readonly plan: Promise<PlanOrProblem> } | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly subscriptions: Disposable[];
   private disposed = false;
@@ -75,10 +63,7 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
     private readonly logger: Logger,
     private readonly options: WorkspaceServiceOptions,
   ) {
-    const changed = (): void => {
-      this.planned = undefined;
-      this.listeners.forEach((listener) => listener());
-    };
+    const changed = (): void => this.listeners.forEach((listener) => listener());
     this.subscriptions = [host.onDidGrantTrust(changed), host.onDidChangeFolders(changed)];
   }
 
@@ -89,26 +74,10 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
   }
 
   /**
-   * Where checkpoints go now, or why there are none (the words a turn shows); made again when trust or
-   * the folders change, otherwise used again for PLAN_REUSE_MS.
+   * Where checkpoints go now, or why there are none (the words a turn shows). Refused folders are left
+   * out, with a one-time notice each.
    */
-  plan(): Promise<PlanOrProblem> {
-    const now = (this.options.now ?? Date.now)();
-    if (this.planned === undefined || now - this.planned.at >= PLAN_REUSE_MS) {
-      const plan = this.makePlan();
-      const planned = { at: now, plan };
-      this.planned = planned;
-      plan.catch(() => {
-        if (this.planned === planned) {
-          this.planned = undefined; // a plan that failed is made again next time
-        }
-      });
-    }
-    return this.planned.plan;
-  }
-
-  /** The plan (see `plan`). Refused folders are left out, with a one-time notice each. */
-  private async makePlan(): Promise<PlanOrProblem> {
+  async plan(): Promise<StorePlan | { readonly problem: string }> {
     if (!this.host.trusted()) {
       return { problem: 'the workspace is not trusted (Restricted Mode)' };
     }
