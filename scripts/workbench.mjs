@@ -65,7 +65,7 @@ const NOISE = [
  * @property {string} [userAgent]                The browser's user agent: the web workbench takes its OS (and
  *                                               so Mac or Windows keybindings) from it.
  * @property {boolean} [webviewsOwnSite]         Serve webviews from a site of their own (see
- *                                               `webviewsOnOwnSite`), so Chromium gives them a renderer of
+ *                                               `ownSiteContext`), so Chromium gives them a renderer of
  *                                               their own, as VS Code desktop and vscode.dev do.
  *
  * @typedef {object} Workbench
@@ -139,7 +139,8 @@ export async function openWorkbench({
       browser = await chromium.launch(launch);
       context = await browser.newContext(pageOptions);
     }
-    const page = await context.newPage();
+    // A persistent profile opens with a blank page: that one, not a second.
+    const page = context.pages()[0] ?? (await context.newPage());
     await page.exposeFunction(
       'codeAutomationLog',
       (/** @type {string} */ type, /** @type {unknown} */ args) => {
