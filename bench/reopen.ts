@@ -37,7 +37,8 @@ import { bareRoundTrips, hostRoundTrips, roundTrips, type FloorTrip, type RoundT
 import { roundTripCpu, type TripCpu } from './roundTripCpu';
 import { WHEN_PAINTED } from './whenPainted';
 import { formatRow, reopenRows } from './rows.mjs';
-// The workbench page's renderer holds the chat's page too: code-server serves webviews from its own site.
+// The workbench page's renderer holds the chat's page too: code-server serves webviews from its own site
+// (not with BENCH_WEBVIEW_SITE=own, whose rows say that the heap and RSS figures leave the pages out).
 import { heapMb, rendererRssMb } from './webviewPage.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
