@@ -2,6 +2,7 @@
 // CSP on 127.0.0.1, one frame-timing step, and what the renderer process uses (CPU, RSS, JS heap).
 /* global window, document, URL */
 import { readdirSync, readFileSync } from 'node:fs';
+import { descendants, threadCpuMs } from './processCpu.mjs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -16,38 +17,6 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
  * (as when the worker cannot start; the design before it), to set beside the default.
  */
 export const MARKDOWN_WORKER = process.env.BENCH_MARKDOWN_WORKER !== '0';
-
-/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
-const TICK_MS = 10;
-
-/** The ids of this process's descendants (Chromium's processes), from /proc; empty elsewhere. */
-function descendants() {
-  const children = new Map();
-  let pids = [];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-      children.set(parent, [...(children.get(parent) ?? []), pid]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  const found = [];
-  const stack = [String(process.pid)];
-  while (stack.length > 0) {
-    for (const child of children.get(stack.pop()) ?? []) {
-      found.push(child);
-      stack.push(child);
-    }
-  }
-  return found;
-}
 
 /**
  * CPU time used so far by the main thread of each Chromium renderer (pid → ms), and by its dedicated
@@ -75,21 +44,6 @@ function rendererMainThreadCpu() {
     }
   }
   return cpu;
-}
-
-/**
- * A thread's CPU time (ms): the scheduler's exact count in nanoseconds (`schedstat`), else the
- * `stat` ticks — 10 ms each and charged to whichever thread a tick finds running, too coarse for
- * an idle page's few milliseconds a second.
- */
-function threadCpuMs(task) {
-  try {
-    return Number(readFileSync(`${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    const stat = readFileSync(`${task}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  }
 }
 
 /** The renderers' resident memory (MB, VmRSS from /proc), if known: the page's process as the OS counts it. */
@@ -197,7 +151,11 @@ export async function withCpu(work) {
       cpuMs += used;
     }
   }
-  return { result, cpuMs: after.size > 0 ? cpuMs : undefined, workerCpuMs: after.size > 0 ? workerCpuMs : undefined };
+  return {
+    result,
+    cpuMs: after.size > 0 ? cpuMs : undefined,
+    workerCpuMs: after.size > 0 ? workerCpuMs : undefined,
+  };
 }
 
 /**
