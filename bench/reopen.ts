@@ -33,7 +33,14 @@ import {
   waitForTurnStatus,
 } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
-import { bareRoundTrips, hostRoundTrips, roundTrips, type FloorTrip, type RoundTrip } from './roundTrip';
+import {
+  bareRoundTrips,
+  hostRoundTrips,
+  roundTrips,
+  type FloorTrip,
+  type RoundTrip,
+  type TripCpuByRole,
+} from './roundTrip';
 import { roundTripCpu, type TripCpu } from './roundTripCpu';
 import { WHEN_PAINTED } from './whenPainted';
 import { formatRow, reopenRows } from './rows.mjs';
@@ -272,6 +279,8 @@ interface DesignFigures {
   readonly roundTrips?: RoundTrip[];
   /** The empty extension's round trips, alternating with ours in the same window. */
   readonly floorTrips?: FloorTrip[];
+  /** What the processes used in windows of a trip's length with no trip, between the trips. */
+  readonly idleCpu?: TripCpuByRole[];
   /** What a trip costs the window's renderer main thread: ours and the empty extension's. */
   readonly tripCpu?: { readonly ours: TripCpu; readonly floor: TripCpu };
   readonly loadAverage: number[];
@@ -359,6 +368,7 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
       shownHeapMb,
       roundTrips: trips?.ours,
       floorTrips: trips?.floor,
+      idleCpu: trips?.idle,
       ...(tripCpu ? { tripCpu } : {}),
       loadAverage: [loadBefore, loadavg()[0] ?? 0],
     };

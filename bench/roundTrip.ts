@@ -3,13 +3,22 @@
 // same prompts to the bare agent (a bare SDK client over stdio) and through the host pipeline alone.
 import type { Frame } from 'playwright-core';
 import type { HostMessage } from '../src/protocol';
-import { sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
+import { UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { bareSession, benchChat } from './benchClients';
+import { cpuByRole, cpuSince, type CpuByRole } from './processCpu.mjs';
 import { WHEN_PAINTED } from './whenPainted';
 
 /** How long the simulated user takes to type the message, after clicking into the box. */
 const TYPING_MS = 1_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/**
+ * Each trip's CPU is counted from Enter for this long: the trip and the work it leaves behind (the turn's end,
+ * its journal, the checkpoint after it), the same window for ours and the floor's.
+ */
+const CPU_WINDOW_MS = 1_000;
+
+/** What each of the bench's processes used in a trip's window (ms, by role: `processCpu.mjs`). */
+export type TripCpuByRole = Readonly<Record<string, number>>;
 
 /** One round trip, ms after Enter: the first host message, the turn started, the answer's first chunk, the DOM, the paint. */
 export interface RoundTrip {
@@ -19,6 +28,7 @@ export interface RoundTrip {
   readonly turnStartedMs: number;
   readonly answerMessageMs: number;
   readonly domMs: number;
+  readonly cpu: TripCpuByRole;
 }
 
 /** Stamps Enter (keydown) and the paint of the answer `answer` in the DOM; a string: tsx would add helpers to a function's source. */
@@ -78,6 +88,27 @@ export interface FloorTrip {
   readonly ms: number;
   readonly answerMessageMs: number;
   readonly domMs: number;
+  readonly cpu: TripCpuByRole;
+}
+
+/**
+ * Presses Enter in `input` and waits for `done`; then, the window from Enter waited out, what each process
+ * used in it. Nothing of the bench's talks to the page meanwhile but `done`'s own wait, as in the floor's trip.
+ */
+async function pressAndCount(frame: Frame, input: string, done: () => Promise<void>): Promise<TripCpuByRole> {
+  const before: CpuByRole = cpuByRole();
+  const start = Date.now();
+  await frame.locator(input).press('Enter');
+  await done();
+  await frame.waitForTimeout(Math.max(0, start + CPU_WINDOW_MS - Date.now()));
+  return cpuSince(before);
+}
+
+/** What the processes use in a window of the same length with no trip: what both trips' windows hold anyway. */
+async function idleCpu(frame: Frame): Promise<TripCpuByRole> {
+  const before = cpuByRole();
+  await frame.waitForTimeout(CPU_WINDOW_MS);
+  return cpuSince(before);
 }
 
 /** One round trip in the empty extension's view (its frame: the one with `#echo-input`). */
@@ -86,12 +117,13 @@ async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
   const input = echo.locator('#echo-input');
   await input.click();
   await input.fill(text);
-  await input.press('Enter');
-  await echo.waitForFunction(
-    () => (window as unknown as { __echoTrip: { paintedAt: number } }).__echoTrip.paintedAt > 0,
-    undefined,
-    { timeout: UI_TIMEOUT },
-  );
+  const cpu = await pressAndCount(echo, '#echo-input', async () => {
+    await echo.waitForFunction(
+      () => (window as unknown as { __echoTrip: { paintedAt: number } }).__echoTrip.paintedAt > 0,
+      undefined,
+      { timeout: UI_TIMEOUT },
+    );
+  });
   const stamps = (await echo.evaluate('window.__echoTrip')) as Record<
     'enterAt' | 'answerMessageAt' | 'domAt' | 'paintedAt',
     number
@@ -100,6 +132,7 @@ async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
     ms: stamps.paintedAt - stamps.enterAt,
     answerMessageMs: stamps.answerMessageAt - stamps.enterAt,
     domMs: stamps.domAt - stamps.enterAt,
+    cpu,
   };
 }
 
@@ -107,10 +140,18 @@ async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
  * Round trips of `ping N` in the open chat: Enter → the answer painted (a probe in the chat page); each
  * followed by one in the empty extension's view (`echo`), so both see the same load.
  */
-export async function roundTrips(chat: Frame, echo: Frame): Promise<{ ours: RoundTrip[]; floor: FloorTrip[] }> {
+export async function roundTrips(
+  chat: Frame,
+  echo: Frame,
+): Promise<{ ours: RoundTrip[]; floor: FloorTrip[]; idle: TripCpuByRole[] }> {
   const times: RoundTrip[] = [];
   const floor: FloorTrip[] = [];
+  const idle: TripCpuByRole[] = [];
   for (let run = 0; run <= RUNS; run++) {
+    const quiet = await idleCpu(echo);
+    if (run > 0) {
+      idle.push(quiet);
+    }
     const echoed = await echoTrip(echo, `ping ${run}-${Date.now()}`);
     if (run > 0) {
       floor.push(echoed);
@@ -118,15 +159,19 @@ export async function roundTrips(chat: Frame, echo: Frame): Promise<{ ours: Roun
     const text = `ping ${run}-${Date.now()}`;
     await chat.evaluate(ROUND_TRIP_PROBE(`You said: ${text}`));
     // A user clicks into the box and takes a moment to type: the checkpoint is taken meanwhile (ahead of Send).
-    await chat.locator('.composer-input').click();
+    const input = chat.locator('.composer-input');
+    await input.click();
     await chat.waitForTimeout(TYPING_MS);
-    const turnId = await sendPrompt(chat, text);
-    await chat.waitForFunction(
-      () => (window as unknown as { __roundTrip: { paintedAt: number } }).__roundTrip.paintedAt > 0,
-      undefined,
-      { timeout: UI_TIMEOUT },
-    );
-    await waitForTurnStatus(chat, turnId, 'completed');
+    await input.fill(text);
+    const cpu = await pressAndCount(chat, '.composer-input', async () => {
+      await chat.waitForFunction(
+        () => (window as unknown as { __roundTrip: { paintedAt: number } }).__roundTrip.paintedAt > 0,
+        undefined,
+        { timeout: UI_TIMEOUT },
+      );
+      const turnId = await chat.locator('section.turn[data-turn-id]').last().getAttribute('data-turn-id');
+      await waitForTurnStatus(chat, turnId ?? '', 'completed');
+    });
     const stamps = (await chat.evaluate('window.__roundTrip')) as Record<
       'enterAt' | 'firstMessageAt' | 'turnStartedAt' | 'answerMessageAt' | 'domAt' | 'paintedAt',
       number
@@ -139,10 +184,11 @@ export async function roundTrips(chat: Frame, echo: Frame): Promise<{ ours: Roun
         turnStartedMs: stamps.turnStartedAt - stamps.enterAt,
         answerMessageMs: stamps.answerMessageAt - stamps.enterAt,
         domMs: stamps.domAt - stamps.enterAt,
+        cpu,
       });
     }
   }
-  return { ours: times, floor };
+  return { ours: times, floor, idle };
 }
 
 /** The same prompts to the bare agent: request → prompt response, over stdio through the SDK. */

@@ -189,10 +189,43 @@ function roundTripRows(reopen, design) {
     floor === undefined ? undefined : ours <= floor + 5,
     `the bare agent (the same prompt over stdio to a bare SDK client) ${ms(bare)}, runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; the host pipeline alone (no checkpoint, no VS Code: send → the answer's view message) ${reopen.hostRoundTripMs ? ms(median(reopen.hostRoundTripMs)) : 'n/a'}; ${loadText(design)}`,
   ]);
+  if (floorTrips.length > 0 && [...trips, ...floorTrips].every((t) => t.cpu)) {
+    rows.push(tripCpuByRoleRow(trips, floorTrips, design.idleCpu ?? []));
+  }
   if (design.tripCpu) {
     rows.push(tripCpuRow(design.tripCpu));
   }
   return rows;
+}
+
+/**
+ * What a short prompt's trip costs every process (CPU on all cores, from Enter for 1 s: the trip and the work
+ * it leaves), beside the empty extension's: on a machine with few cores, what runs meanwhile is what the
+ * trip waits for.
+ */
+function tripCpuByRoleRow(trips, floorTrips, idle) {
+  const windows = (list) => list.map((t) => t.cpu);
+  const all = (cpus) => median(cpus.map((cpu) => cpu.all));
+  const roles = (cpus) =>
+    [...new Set(cpus.flatMap((cpu) => Object.keys(cpu)))]
+      .filter((role) => role !== 'all' && role !== 'bench')
+      .map((role) => [role, median(cpus.map((cpu) => cpu[role] ?? 0))])
+      .filter(([, value]) => value >= 0.5)
+      .sort((a, b) => b[1] - a[1])
+      .map(([role, value]) => `${role} ${value.toFixed(1)}`)
+      .join(', ');
+  const figure = (cpus) =>
+    `${ms(all(cpus))} (runs ${list(cpus.map((cpu) => cpu.all))}); by role, medians: ${roles(cpus)}`;
+  const [ours, floor] = [windows(trips), windows(floorTrips)];
+  const bench = (cpus) => ms(median(cpus.map((cpu) => cpu.bench ?? 0)));
+  return [
+    "  the trip's CPU in every process (all cores), Enter + 1 s",
+    `${figure(ours)}; the floor's + ${ms(all(ours) - all(floor))}`,
+    `the empty extension's trip: ${figure(floor)}`,
+    '—',
+    undefined,
+    `${idle.length > 0 ? `the same window with no trip (between them): ${figure(idle)}; ` : ''}the scheduler's own count (/proc schedstat; "other": the rest of the machine by its cpuacct, such as processes that ended), so it holds on a loaded machine; the bench's own process (Playwright) left out: ${bench(ours)} and ${bench(floor)}`,
+  ];
 }
 
 /**
