@@ -1,5 +1,6 @@
 import { IGNORED_TRAILER, IgnoredFiles } from './ignoredFiles';
 import { LinkList } from './linkTargets';
+import { keepingObjectReads } from './objectReads';
 import { TrailerList } from './trailerList';
 import type { DiffEnds } from './treeDiff';
 
@@ -47,11 +48,13 @@ export class CheckpointLists {
   private readonly links: LinkList;
 
   constructor(git: Git) {
-    this.ignored = new IgnoredFiles(git);
-    this.skipped = new TrailerList(SKIPPED_TRAILER, git);
-    this.unsure = new TrailerList(UNSURE_TRAILER, git);
-    this.unrecorded = new TrailerList(UNRECORDED_TRAILER, git, true);
-    this.links = new LinkList(git);
+    // Each list reads the commit message of the checkpoint it is asked about: read once, not once a list.
+    const reads = keepingObjectReads(git);
+    this.ignored = new IgnoredFiles(reads);
+    this.skipped = new TrailerList(SKIPPED_TRAILER, reads);
+    this.unsure = new TrailerList(UNSURE_TRAILER, reads);
+    this.unrecorded = new TrailerList(UNRECORDED_TRAILER, reads, true);
+    this.links = new LinkList(reads);
   }
 
   /** The trailer lines of a checkpoint of a snapshot with `lists` (and the ignored files now). */

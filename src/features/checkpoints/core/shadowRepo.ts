@@ -172,6 +172,10 @@ export class ShadowRepo {
 
   /** Files that differ between commit `from` and commit `to`, or the folder as it is now. */
   changes(from: string, to?: string): Promise<TreeChange[]> {
+    if (to === from) {
+      // A turn that changed nothing ends on the checkpoint it began with: no git process need say so.
+      return Promise.resolve([]);
+    }
     return this.queue.run(async () => {
       const target = to ?? (await this.snapshotTree(false));
       const changes = await this.diff(from, target);
