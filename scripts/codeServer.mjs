@@ -30,6 +30,10 @@ export const QUIET_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'update.mode': 'none',
   'telemetry.telemetryLevel': 'off',
+  // Port forwarding's detection by process: every few seconds the extension host lists every process's
+  // open files and runs ps (≈ 100 ms of CPU each time), landing in whatever a test or bench times.
+  'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
   'security.workspace.trust.enabled': false,
   // Tests edit buffers and expect them dirty until the extension saves them.
   'files.autoSave': 'off',
