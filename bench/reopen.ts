@@ -21,7 +21,6 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
 import {
@@ -35,7 +34,9 @@ import {
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
 import {
   bareRoundTrips,
+  ECHO_EXTENSION,
   hostRoundTrips,
+  openEcho,
   roundTrips,
   type FloorTrip,
   type RoundTrip,
@@ -43,7 +44,8 @@ import {
 } from './roundTrip';
 import { roundTripCpu, type TripCpu } from './roundTripCpu';
 import { WHEN_PAINTED } from './whenPainted';
-import { formatRow, reopenRows } from './rows.mjs';
+import { reopenRows } from './reopenRows.mjs';
+import { formatRow } from './rows.mjs';
 // The workbench page's renderer holds the chat's page too: code-server serves webviews from its own site
 // (not with BENCH_WEBVIEW_SITE=own, whose rows say that the heap and RSS figures leave the pages out).
 import { heapMb, rendererRssMb } from './webviewPage.mjs';
@@ -284,17 +286,6 @@ interface DesignFigures {
   /** What a trip costs the window's renderer main thread: ours and the empty extension's. */
   readonly tripCpu?: { readonly ours: TripCpu; readonly floor: TripCpu };
   readonly loadAverage: number[];
-}
-
-/** The empty extension whose round trip is the floor of ours (bench/fixtures/echo-extension). */
-const ECHO_EXTENSION = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'echo-extension');
-
-/** Shows the empty extension's view in the panel (the chat stays in the side bar) and returns its frame. */
-async function openEcho(page: Page): Promise<Frame> {
-  await runCommand(page, 'Bench Echo: Focus on Bench Echo View');
-  return webviewFrame(page, async (frame) => (await frame.locator('#echo-input').count()) > 0, {
-    timeout: UI_TIMEOUT,
-  });
 }
 
 async function measureDesign(design: string, withRoundTrips: boolean): Promise<DesignFigures> {

@@ -1,9 +1,12 @@
 // A short prompt's round trip (bench/reopen.ts runs it in its code-server): `ping N`, the demo agent's echo,
 // from Enter in the chat's composer to the answer painted, with the host messages between stamped; and the
 // same prompts to the bare agent (a bare SDK client over stdio) and through the host pipeline alone.
-import type { Frame } from 'playwright-core';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Frame, Page } from 'playwright-core';
 import type { HostMessage } from '../src/protocol';
-import { UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
+import { runCommand, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
+import { webviewFrame } from '../test/e2e/support/workbench';
 import { bareSession, benchChat } from './benchClients';
 import { cpuByRole, cpuSince, type CpuByRole } from './processCpu.mjs';
 import { WHEN_PAINTED } from './whenPainted';
@@ -16,6 +19,17 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
  * its journal, the checkpoint after it), the same window for ours and the floor's.
  */
 const CPU_WINDOW_MS = 1_000;
+
+/** The empty extension whose round trip is the floor of ours (bench/fixtures/echo-extension). */
+export const ECHO_EXTENSION = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'echo-extension');
+
+/** Shows the empty extension's view in the panel (the chat stays in the side bar) and returns its frame. */
+export async function openEcho(page: Page): Promise<Frame> {
+  await runCommand(page, 'Bench Echo: Focus on Bench Echo View');
+  return webviewFrame(page, async (frame) => (await frame.locator('#echo-input').count()) > 0, {
+    timeout: UI_TIMEOUT,
+  });
+}
 
 /** What each of the bench's processes used in a trip's window (ms, by role: `processCpu.mjs`). */
 export type TripCpuByRole = Readonly<Record<string, number>>;

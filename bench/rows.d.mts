@@ -1,6 +1,5 @@
 // Types of what TypeScript benches import from rows.mjs.
 export type Row = [string, string, string, string, boolean | undefined, string?];
 export function formatRow(row: Row): string;
-export function reopenRows(reopen: unknown, problem?: string): Row[];
 export function hostMemoryRows(figures: unknown, problem?: string): Row[];
 export function statusIdleRows(idle: unknown): Row[];

@@ -25,8 +25,8 @@ import {
   formatRow,
   hostMemoryRows,
   latencyRows,
-  reopenRows,
 } from './rows.mjs';
+import { reopenRows } from './reopenRows.mjs';
 import { CHUNK_CHARS, HOST_PACING } from './workloads.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
