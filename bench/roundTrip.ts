@@ -97,6 +97,9 @@ const ECHO_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
 
+/** The globals the probes above stamp a trip in: the chat page's and the empty extension's. */
+type TripProbe = '__roundTrip' | '__echoTrip';
+
 /** The floor's round trip, ms after Enter: the echo's message, in the DOM, painted. */
 export interface FloorTrip {
   readonly ms: number;
@@ -125,25 +128,60 @@ async function idleCpu(frame: Frame): Promise<TripCpuByRole> {
   return cpuSince(before);
 }
 
+/** Waits until the page's probe (`window[probe]`) has stamped the frame that painted the answer. */
+async function waitForPainted(frame: Frame, probe: TripProbe): Promise<void> {
+  await frame.waitForFunction(
+    (name) => ((window as unknown as Record<string, { paintedAt?: number }>)[name]?.paintedAt ?? 0) > 0,
+    probe,
+    { timeout: UI_TIMEOUT },
+  );
+}
+
+/** The stamps the page's probe took (`Date.now()` in the page): Enter, the answer painted and `K`. */
+async function readStamps<K extends string>(
+  frame: Frame,
+  probe: TripProbe,
+): Promise<Record<K | 'enterAt' | 'paintedAt', number>> {
+  return (await frame.evaluate(`window.${probe}`)) as Record<K | 'enterAt' | 'paintedAt', number>;
+}
+
 /** One round trip in the empty extension's view (its frame: the one with `#echo-input`). */
 async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
   await echo.evaluate(ECHO_PROBE(`You said: ${text}`));
   const input = echo.locator('#echo-input');
   await input.click();
   await input.fill(text);
-  const cpu = await pressAndCount(echo, '#echo-input', async () => {
-    await echo.waitForFunction(
-      () => (window as unknown as { __echoTrip: { paintedAt: number } }).__echoTrip.paintedAt > 0,
-      undefined,
-      { timeout: UI_TIMEOUT },
-    );
-  });
-  const stamps = (await echo.evaluate('window.__echoTrip')) as Record<
-    'enterAt' | 'answerMessageAt' | 'domAt' | 'paintedAt',
-    number
-  >;
+  const cpu = await pressAndCount(echo, '#echo-input', () => waitForPainted(echo, '__echoTrip'));
+  const stamps = await readStamps<'answerMessageAt' | 'domAt'>(echo, '__echoTrip');
   return {
     ms: stamps.paintedAt - stamps.enterAt,
+    answerMessageMs: stamps.answerMessageAt - stamps.enterAt,
+    domMs: stamps.domAt - stamps.enterAt,
+    cpu,
+  };
+}
+
+/** One round trip of `text` in the chat, to the answer painted; the turn's end waited for in its CPU window. */
+async function chatTrip(chat: Frame, text: string): Promise<RoundTrip> {
+  await chat.evaluate(ROUND_TRIP_PROBE(`You said: ${text}`));
+  // A user clicks into the box and takes a moment to type: the checkpoint is taken meanwhile (ahead of Send).
+  const input = chat.locator('.composer-input');
+  await input.click();
+  await chat.waitForTimeout(TYPING_MS);
+  await input.fill(text);
+  const cpu = await pressAndCount(chat, '.composer-input', async () => {
+    await waitForPainted(chat, '__roundTrip');
+    const turnId = await chat.locator('section.turn[data-turn-id]').last().getAttribute('data-turn-id');
+    await waitForTurnStatus(chat, turnId ?? '', 'completed');
+  });
+  const stamps = await readStamps<'firstMessageAt' | 'turnStartedAt' | 'answerMessageAt' | 'domAt'>(
+    chat,
+    '__roundTrip',
+  );
+  return {
+    ms: stamps.paintedAt - stamps.enterAt,
+    firstMessageMs: stamps.firstMessageAt - stamps.enterAt,
+    turnStartedMs: stamps.turnStartedAt - stamps.enterAt,
     answerMessageMs: stamps.answerMessageAt - stamps.enterAt,
     domMs: stamps.domAt - stamps.enterAt,
     cpu,
@@ -170,36 +208,9 @@ export async function roundTrips(
     if (run > 0) {
       floor.push(echoed);
     }
-    const text = `ping ${run}-${Date.now()}`;
-    await chat.evaluate(ROUND_TRIP_PROBE(`You said: ${text}`));
-    // A user clicks into the box and takes a moment to type: the checkpoint is taken meanwhile (ahead of Send).
-    const input = chat.locator('.composer-input');
-    await input.click();
-    await chat.waitForTimeout(TYPING_MS);
-    await input.fill(text);
-    const cpu = await pressAndCount(chat, '.composer-input', async () => {
-      await chat.waitForFunction(
-        () => (window as unknown as { __roundTrip: { paintedAt: number } }).__roundTrip.paintedAt > 0,
-        undefined,
-        { timeout: UI_TIMEOUT },
-      );
-      const turnId = await chat.locator('section.turn[data-turn-id]').last().getAttribute('data-turn-id');
-      await waitForTurnStatus(chat, turnId ?? '', 'completed');
-    });
-    const stamps = (await chat.evaluate('window.__roundTrip')) as Record<
-      'enterAt' | 'firstMessageAt' | 'turnStartedAt' | 'answerMessageAt' | 'domAt' | 'paintedAt',
-      number
-    >;
+    const ours = await chatTrip(chat, `ping ${run}-${Date.now()}`);
     if (run > 0) {
-      // The first warms both ends.
-      times.push({
-        ms: stamps.paintedAt - stamps.enterAt,
-        firstMessageMs: stamps.firstMessageAt - stamps.enterAt,
-        turnStartedMs: stamps.turnStartedAt - stamps.enterAt,
-        answerMessageMs: stamps.answerMessageAt - stamps.enterAt,
-        domMs: stamps.domAt - stamps.enterAt,
-        cpu,
-      });
+      times.push(ours); // the first warms both ends
     }
   }
   return { ours: times, floor, idle };
