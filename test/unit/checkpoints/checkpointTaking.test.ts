@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { silentLogger } from '../../../src/core/ports';
 import { CheckpointTaking } from '../../../src/features/checkpoints/chat/checkpointTaking';
-import type { CheckpointWorkspace } from '../../../src/features/checkpoints/chat/checkpointWorkspace';
 import type { WorkspaceChangesPort } from '../../../src/features/checkpoints/chat/workspaceChanges';
 import { WritesInFlight } from '../../../src/features/checkpoints/chat/writesInFlight';
 import type { CheckpointStore } from '../../../src/features/checkpoints/core/types';
@@ -10,8 +9,7 @@ import { collectGarbage } from '../../support/collectGarbage';
 /** Taking checkpoints of `store` (`timeoutMs` as given), with Undo's writes known to `writes`. */
 function takingOf(store: CheckpointStore, writes = new WritesInFlight(), timeoutMs = 50): CheckpointTaking {
   return new CheckpointTaking({
-    stores: { mayCheckpoint: () => Promise.resolve() } as unknown as CheckpointWorkspace,
-    store: () => Promise.resolve(store),
+    checkpointStore: () => Promise.resolve(store),
     workspace: { inform: () => undefined } as unknown as WorkspaceChangesPort,
     logger: silentLogger,
     writes,

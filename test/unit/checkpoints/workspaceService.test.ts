@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { Disposable } from '../../../src/core/util/disposable';
 import { findOnAbsolutePath } from '../../../src/core/connection/spawnProgram';
 import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
+import type { CheckpointWorkspace } from '../../../src/features/checkpoints/chat/checkpointWorkspace';
 import { createCheckpointStore, type CheckpointStore } from '../../../src/features/checkpoints/core';
 import {
   WorkspaceService,
@@ -35,7 +36,10 @@ class TestHost implements WorkspaceHost {
     this.granted.add(listener);
     return { dispose: () => this.granted.delete(listener) };
   }
+  /** How often the service looked at the folders: once per look at the whole workspace. */
+  looks = 0;
   folders(): readonly string[] {
+    this.looks++;
     return this.open;
   }
   onDidChangeFolders(listener: () => void): Disposable {
@@ -256,20 +260,36 @@ describe('workspace service: checkpoints only where and when they may be taken',
     assert.ok(fs.readdirSync(path.join(root, 'storage', 'workspace', 'checkpoints')).length > 0);
   });
 
+  it('a checkpoint before a prompt looks at the workspace once (trust, folders, storage, the cap)', async () => {
+    await checkpointId(); // the store opened
+    host.looks = 0;
+    await checkpointId();
+    assert.equal(host.looks, 1, 'a Send waits for each look (links resolved, storage chosen)');
+  });
+
   it('Stop while the storage is measured against its cap gives the checkpoint up at once, opening no store', async () => {
-    const measuring = {
+    let asked: AbortSignal | undefined;
+    const stop = new AbortController();
+    const measuring: CheckpointWorkspace = {
       ...oneStore(() => service.store()),
-      mayCheckpoint: () => new Promise<void>(() => undefined),
+      checkpointStore: (stopped) => {
+        asked = stopped;
+        stop.abort(new Error('Stopped before the message was sent.')); // while it measures
+        return new Promise<CheckpointStore>(() => undefined);
+      },
     };
     const held = new ChangeReview(measuring, port, console);
-    const stop = new AbortController();
     const result = held.checkpoint(stop.signal);
-    stop.abort(new Error('Stopped before the message was sent.'));
     assert.deepEqual(await result, {
       problem: 'No checkpoint for this turn: Stopped before the message was sent.',
     });
     held.dispose();
+    assert.equal(asked?.aborted, true, 'the workspace was not told of the Stop');
+    // Told of it once the storage is measured, the service opens no store for the checkpoint.
+    await assert.rejects(service.checkpointStore(asked), /Stopped before the message was sent/);
     assert.equal(plans.length, 0, 'a store was opened');
+    await service.checkpointStore();
+    assert.equal(plans.length, 1, 'no store opened when not stopped');
   });
 
   it('a turn over the cap says on the turn why it has no checkpoint, the user is told once, the chat goes on', async () => {

@@ -14,9 +14,10 @@ import { perTest } from '../../support/perTest';
  */
 export function oneStore(open: () => Promise<CheckpointStore>): CheckpointWorkspace {
   let opened: Promise<CheckpointStore> | undefined;
+  const store = (): Promise<CheckpointStore> => (opened ??= open());
   return {
-    store: () => (opened ??= open()),
-    mayCheckpoint: async () => undefined,
+    store,
+    checkpointStore: store,
     onDidChange: () => ({ dispose: () => undefined }),
     running: new RunningTurns(),
   };

@@ -64,8 +64,7 @@ export class ChangeReview implements Disposable {
       writes: this.writes,
     });
     this.taking = new CheckpointTaking({
-      stores,
-      store: () => this.store(),
+      checkpointStore: async (stopped) => this.noted(await stores.checkpointStore(stopped)),
       workspace,
       logger,
       writes: this.writes,
@@ -305,7 +304,11 @@ export class ChangeReview implements Disposable {
 
   /** The workspace's store of this moment (opened again when its folders change). */
   private async store(): Promise<CheckpointStore> {
-    const store = await this.stores.store();
+    return this.noted(await this.stores.store());
+  }
+
+  /** Notes what `store` records (its coverage, its folders), as the rows and a running turn ask. */
+  private noted(store: CheckpointStore): CheckpointStore {
     this.coverage = store.coverage;
     this.folders = store.folders;
     this.untracked = () => store.untrackedFolders?.() ?? [];

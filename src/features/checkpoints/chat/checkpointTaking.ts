@@ -2,7 +2,6 @@ import { abortable, isTimeout } from '../../../core/util/abortable';
 import { deadlineSignal } from '../../../core/util/clock';
 import type { Logger } from '../../../core/ports';
 import type { CheckpointStore } from '../core/types';
-import type { CheckpointWorkspace } from './checkpointWorkspace';
 import type { WorkspaceChangesPort } from './workspaceChanges';
 import type { WritesInFlight } from './writesInFlight';
 
@@ -11,9 +10,11 @@ export type TakenCheckpoint =
   { readonly id: string } | { readonly problem: string; readonly late?: Promise<string> };
 
 export interface CheckpointTakingDeps {
-  readonly stores: CheckpointWorkspace;
-  /** The store of this moment (the change review's, which notes its folders). */
-  readonly store: () => Promise<CheckpointStore>;
+  /**
+   * The store of this moment when a new checkpoint may be taken in it, else rejects with why not
+   * (`CheckpointWorkspace.checkpointStore`, through the change review, which notes its folders).
+   */
+  readonly checkpointStore: (stopped?: AbortSignal) => Promise<CheckpointStore>;
   readonly workspace: WorkspaceChangesPort;
   readonly logger: Logger;
   /** Undo's and Restore's writes: a checkpoint is taken once those in flight are done. */
@@ -60,8 +61,7 @@ export class CheckpointTaking {
     }
     this.speculating = (async () => {
       await this.deps.writes.settled();
-      await this.deps.stores.mayCheckpoint();
-      await (await this.deps.store()).speculate?.();
+      await (await this.deps.checkpointStore()).speculate?.();
     })()
       .catch((error: unknown) => this.deps.logger.trace(`No checkpoint ahead: ${String(error)}`))
       .finally(() => (this.speculating = undefined));
@@ -92,8 +92,7 @@ export class CheckpointTaking {
       // takes a moment: Stop and the limit apply to them too.
       await within(this.deps.writes.settled());
       writing = false;
-      await within(this.deps.stores.mayCheckpoint());
-      const store = await this.deps.store();
+      const store = await within(this.deps.checkpointStore(deadline.signal));
       this.tellLimited(store);
       creating = store.create();
       creating.catch(() => undefined); // awaited below, or by the turn that follows it

@@ -11,8 +11,11 @@ import type { CheckpointStore } from '../core/types';
 export interface CheckpointWorkspace {
   /** The store of this moment: opened again when folders are added or removed. */
   store(): Promise<CheckpointStore>;
-  /** Rejects when no new checkpoint may be taken (e.g. the storage is over its cap). */
-  mayCheckpoint(): Promise<void>;
+  /**
+   * The store, when a new checkpoint may be taken in it now: rejects when not (e.g. the storage is over its
+   * cap). `stopped` while that is found out: no store is opened for it.
+   */
+  checkpointStore(stopped?: AbortSignal): Promise<CheckpointStore>;
   /** Trust was granted or the folders changed. */
   onDidChange(listener: () => void): Disposable;
   /** Every chat's running turn in this window, per folder: Undo and Restore ask before racing one. */

@@ -126,7 +126,25 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
 
   /** The store for the folders of this moment; rejects with the reason when there may be none. */
   async store(): Promise<S> {
+    return this.storeOf(await this.plan());
+  }
+
+  /**
+   * The store, when a new checkpoint may be taken in it now: rejects with the reason when there may be no
+   * store, or the storage is over its cap (measured at most every `measureEveryMs`) — reading, listing and
+   * undoing still work then. One look at the workspace for both, as a Send waits for it. `stopped` (a Stop,
+   * the checkpoint's time limit) while the storage is measured: no store is opened for it.
+   */
+  async checkpointStore(stopped?: AbortSignal): Promise<S> {
     const plan = await this.plan();
+    if (!('problem' in plan)) {
+      await this.underCap(plan);
+      stopped?.throwIfAborted();
+    }
+    return this.storeOf(plan);
+  }
+
+  private storeOf(plan: StorePlan | { readonly problem: string }): Promise<S> {
     if (this.disposed) {
       throw new Error('The workspace service is closed.');
     }
@@ -150,15 +168,8 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
     return this.current!.store;
   }
 
-  /**
-   * Rejects with the reason when no new checkpoint may be taken: the storage is over its cap (measured
-   * at most every `measureEveryMs`). Reading, listing and undoing still work then.
-   */
-  async mayCheckpoint(): Promise<void> {
-    const plan = await this.plan();
-    if ('problem' in plan) {
-      throw new Error(plan.problem);
-    }
+  /** Rejects with the reason (told to the user once) when the storage of `plan` is over its cap. */
+  private async underCap(plan: StorePlan): Promise<void> {
     const cap = this.host.maxStorageBytes();
     const dir = path.join(plan.storageDir, this.options.storeSubdir);
     const now = (this.options.now ?? Date.now)();
