@@ -88,8 +88,8 @@ export class CheckpointTaking {
     let writing = true;
     let creating: Promise<string> | undefined;
     try {
-      // An Undo still writing (the message sent at once), or measuring a large storage against its cap,
-      // takes a moment: Stop and the limit apply to them too.
+      // An Undo still writing (the message sent at once), measuring a large storage against its cap, or
+      // opening the store on a slow disk takes a moment: Stop and the limit apply to them too.
       await within(this.deps.writes.settled());
       writing = false;
       const store = await within(this.deps.checkpointStore(deadline.signal));

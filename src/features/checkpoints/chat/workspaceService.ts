@@ -144,7 +144,8 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
     return this.storeOf(plan);
   }
 
-  private storeOf(plan: StorePlan | { readonly problem: string }): Promise<S> {
+  /** The store `plan` names, opened on first use (the one open is closed when it names another). */
+  private async storeOf(plan: StorePlan | { readonly problem: string }): Promise<S> {
     if (this.disposed) {
       throw new Error('The workspace service is closed.');
     }
