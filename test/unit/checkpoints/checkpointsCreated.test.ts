@@ -8,6 +8,7 @@ import {
 } from '../../../src/features/checkpoints/core/shadowGit';
 import { HELD_SAVE_MS } from '../../../src/features/checkpoints/core/heldSave';
 import type { Clock } from '../../../src/core/util/clock';
+import type { AnswerTimer } from '../../../src/features/checkpoints/core/stampTaker';
 import type { FileChangeStat } from '../../../src/features/checkpoints/core/types';
 import { silentLogger } from '../../../src/core/ports';
 import { loggingGit, realGit } from './support/shadowStore';
@@ -83,7 +84,7 @@ describe('checkpoints: a file that existed is never "created"', function () {
   async function open(
     storage: string,
     git?: string,
-    clocks: Pick<ShadowGitStoreOptions, 'now' | 'clock'> = {},
+    clocks: Pick<ShadowGitStoreOptions, 'now' | 'clock' | 'stampAnswerTimer'> = {},
   ): Promise<ShadowGitCheckpointStore> {
     const store = await ShadowGitCheckpointStore.open({
       folders: [workspace],
@@ -126,11 +127,8 @@ describe('checkpoints: a file that existed is never "created"', function () {
     assert.ok(seen.size > 0, JSON.stringify([...seen]));
   });
 
-  it('unreadable to git at the first checkpoint (its add fails for that file): modified and unrecorded, never created', async () => {
-    const file = path.join(workspace, 'flaky.txt');
-    writeFileSync(file, 'existed\n');
-    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
-    // A git whose `add` cannot read flaky.txt (as a short read under a save makes it say), the first time.
+  /** A git whose first `add` cannot read `rel` (as a short read under a save makes it say). */
+  function gitUnableToReadOnce(rel: string): string {
     const failed = path.join(temp.path, 'failed-once');
     const git = path.join(temp.path, 'git');
     writeFileSync(
@@ -140,9 +138,9 @@ case " $* " in
   *' add '*)
     if [ ! -e '${failed}' ]; then
       : > '${failed}'
-      { cat; printf ':(exclude,literal)flaky.txt\\000'; } | '${realGit()}' "$@"
-      echo "error: short read while indexing flaky.txt" >&2
-      echo "error: flaky.txt: failed to insert into database" >&2
+      { cat; printf ':(exclude,literal)${rel}\\000'; } | '${realGit()}' "$@"
+      echo "error: short read while indexing ${rel}" >&2
+      echo "error: ${rel}: failed to insert into database" >&2
       exit 1
     fi;;
 esac
@@ -150,7 +148,14 @@ exec '${realGit()}' "$@"
 `,
       { mode: 0o755 },
     );
-    const store = await open('storage', git);
+    return git;
+  }
+
+  it('unreadable to git at the first checkpoint (its add fails for that file): modified and unrecorded, never created', async () => {
+    const file = path.join(workspace, 'flaky.txt');
+    writeFileSync(file, 'existed\n');
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    const store = await open('storage', gitUnableToReadOnce('flaky.txt'));
     const first = await store.create();
     assert.equal(await store.read(first, file), undefined, 'not recorded at the first checkpoint');
     writeFileSync(file, 'changed by the turn\n');
@@ -197,6 +202,37 @@ exec '${realGit()}' "$@"
     assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
     assert.equal(waited.length, 1, 'the first checkpoint waited once for the folder to stay quiet');
     assert.ok(waited[0]! > 0 && waited[0]! <= HELD_SAVE_MS, String(waited));
+  });
+
+  it('deleted by a save held half way as git fails to read another file, written anew while it waits: never created', async () => {
+    const file = path.join(workspace, 'saved.txt');
+    writeFileSync(file, 'existed\n');
+    writeFileSync(path.join(workspace, 'flaky.txt'), 'existed\n');
+    const writer = heldWriter(file);
+    const store = await open('storage', gitUnableToReadOnce('flaky.txt'), { clock: writer.clock });
+    rmSync(file); // the save's first half: the folder has just changed
+    const first = await store.create();
+    const waited = writer.waits.length;
+    writer.goOn(); // (when the checkpoint did not wait)
+    const final = await store.create();
+    assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
+    assert.equal(waited, 1, 'the checkpoint waited for the folder to stay quiet, though git failed');
+  });
+
+  it('no stamp could be taken at the first checkpoint (a stat that hangs): no file is known absent then, none is created', async () => {
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    // Every answer of the stamps' worker comes too late, as from a mount that does not answer.
+    const late: AnswerTimer = (expire) => {
+      queueMicrotask(expire);
+      return { cancel: () => undefined };
+    };
+    const store = await open('storage', undefined, { stampAnswerTimer: late });
+    const first = await store.create();
+    const file = path.join(workspace, 'new.txt');
+    writeFileSync(file, 'new\n');
+    const final = await store.create();
+    // Undo leaves it: the checkpoint could not see whether a save had it half way.
+    assert.equal(verdict(await store.changes(first, final), file), 'modified (unrecorded)');
   });
 
   it('a folder whose entries last changed longer ago than a held save is not waited for: a new file is created', async () => {

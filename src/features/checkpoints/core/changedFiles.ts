@@ -6,7 +6,7 @@ import type { IgnoredFiles } from './ignoredFiles';
 import { leaveOutUnreadableRules } from './ruleFiles';
 import type { SkipList, SkippedFile } from './skipList';
 import { toExcludePattern } from './excludeFile';
-import { StampTaker } from './stampTaker';
+import { StampTaker, type AnswerTimer } from './stampTaker';
 
 /** Runs git in the shadow repository; resolves with its stdout. `stop` ends it (it then rejects). */
 type Git = (args: readonly string[], stop?: AbortSignal) => Promise<string>;
@@ -23,6 +23,8 @@ export interface ChangeListingInput {
   readonly now?: () => number;
   /** Times the wait for a held save (see ./folderStamps). */
   readonly clock?: Clock;
+  /** Starts the wait for the stamps' answer (see ./stampTaker). */
+  readonly answerTimer?: AnswerTimer;
 }
 
 /** A full look's stamps of the folders and rule files, with the exclude file then. */
@@ -47,7 +49,7 @@ export class ChangeListing {
   private readonly taker: StampTaker;
 
   constructor(private readonly input: ChangeListingInput) {
-    this.taker = new StampTaker(input.logger);
+    this.taker = new StampTaker(input.logger, input.answerTimer);
   }
 
   /** `ls-files -t` entries (`<tag> <path>`; `?` for untracked) of the files to look at. */

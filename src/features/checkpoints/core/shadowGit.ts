@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { isInside, isLexicallyWithin } from '../../../core/files/pathConfinement';
 import type { Logger } from '../../../core/ports';
 import type { Clock } from '../../../core/util/clock';
+import type { AnswerTimer } from './stampTaker';
 import { CheckpointNotFoundError } from './errors';
 import { ShadowRepo, type TreeChange } from './shadowRepo';
 import type { CheckpointStore, FileChangeStat } from './types';
@@ -27,6 +28,8 @@ export interface ShadowGitStoreOptions {
   readonly now?: () => number;
   /** Times the wait for a save held half way (see ./folderStamps); tests move it by hand. */
   readonly clock?: Clock;
+  /** Starts the wait for the folder stamps' answer (see ./stampTaker); tests expire it at will. */
+  readonly stampAnswerTimer?: AnswerTimer;
   /** Loose objects that make a shadow repository due for packing (default git's `gc.auto`; tests). */
   readonly packLooseObjects?: number;
 }
@@ -84,6 +87,7 @@ export class ShadowGitCheckpointStore implements CheckpointStore {
           ...(options.gitTimeoutMs === undefined ? {} : { gitTimeoutMs: options.gitTimeoutMs }),
           ...(options.now === undefined ? {} : { now: options.now }),
           ...(options.clock === undefined ? {} : { clock: options.clock }),
+          ...(options.stampAnswerTimer === undefined ? {} : { stampAnswerTimer: options.stampAnswerTimer }),
           ...(options.packLooseObjects === undefined ? {} : { packLooseObjects: options.packLooseObjects }),
         }),
       );

@@ -84,6 +84,7 @@ export class ShadowRepo {
       forgetFolders: (dirs) => this.forgetFolders(dirs),
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.stampAnswerTimer === undefined ? {} : { answerTimer: options.stampAnswerTimer }),
     });
     this.ahead = new CheckpointsAhead(this.listing, async (commit) => {
       await this.runGit(['update-ref', '-d', `${CHECKPOINT_REFS}${commit}`, commit]);
@@ -342,21 +343,23 @@ export class ShadowRepo {
    * (`/`-separated): the files there now but not in the tree (git could not read them, or they appeared
    * while the snapshot read their folder), and the folders whose entries went on changing (ending in `/`;
    * `''` for the root) — a file saved by deleting and writing it anew may have been missing at every look.
-   * Only the folders whose entries changed are looked at.
+   * Only the folders whose entries changed are looked at; all of them when git could not read a file (it
+   * does not say which). The stamps are asked either way: a list of the files there now is one look, and
+   * a save held half way hides its file from it. Stamps that cannot say make the root still changing.
    */
   private async unrecordedFiles(): Promise<string[]> {
-    const folders = this.unreadable ? 'all' : await this.listing.changedFolders();
-    if (folders !== 'all' && folders.changed.length === 0) {
+    const folders = await this.listing.changedFolders();
+    const changed = this.unreadable || folders === 'all' ? 'all' : folders.changed;
+    if (changed !== 'all' && changed.length === 0) {
       return [];
     }
-    const changed = folders === 'all' ? 'all' : folders.changed;
     const specs =
       changed === 'all' || changed.length > UNRECORDED_LOOK_LIMIT || changed.includes('')
         ? []
         : changed.map(toLiteralPathspec);
     const listed = await this.git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs]);
     const files = splitNul(listed).filter((rel) => !rel.endsWith('/'));
-    return [...files, ...(folders === 'all' ? [] : folders.restless)];
+    return [...files, ...(folders === 'all' ? [''] : folders.restless)];
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Logger } from '../../../core/ports';
 import type { Clock } from '../../../core/util/clock';
+import type { AnswerTimer } from './stampTaker';
 
 /** What a shadow repository is opened with (`ShadowRepo.open`). */
 export interface ShadowRepoOptions {
@@ -21,6 +22,8 @@ export interface ShadowRepoOptions {
   readonly now?: () => number;
   /** Times the wait for a save held half way (see ./folderStamps); tests move it by hand. */
   readonly clock?: Clock;
+  /** Starts the wait for the folder stamps' answer (see ./stampTaker); tests expire it at will. */
+  readonly stampAnswerTimer?: AnswerTimer;
   /** `gc.auto`: loose objects that make the repository due for packing (default git's, 6,700). */
   readonly packLooseObjects?: number;
 }
