@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitCommandError } from '../../../src/features/checkpoints/core/gitRunner';
@@ -102,22 +102,72 @@ describe('checkpoints: staging while files move under git', () => {
     assert.deepEqual([...unsure], ['busy.txt'], 'still within the gap after the wait: unsure');
   });
 
-  it('an empty file untouched for longer than that is taken as emptied, and stored', async () => {
-    writeFileSync(path.join(folder, 'busy.txt'), '');
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(path.join(folder, 'busy.txt'), past, past);
+  /** Stages the whole folder, reading `reading` (git not run): what it is unsure of, and its waits. */
+  async function stageWhole(reading: readonly string[], now?: () => number) {
     const waits: number[] = [];
     const { unsure } = await stageSteadily({
       folder,
       add: async () => {},
       pathspecs: ['.'],
-      reading: ['busy.txt', 'calm.txt'],
+      reading,
       unsureBefore: new Set(),
       wait: async (ms) => {
         waits.push(ms);
       },
+      ...(now === undefined ? {} : { now }),
     });
-    assert.deepEqual(waits, []);
-    assert.deepEqual([...unsure], []);
+    return { unsure: [...unsure], waits };
+  }
+
+  it('an empty file untouched for longer than that is taken as emptied, and stored', async () => {
+    writeFileSync(path.join(folder, 'busy.txt'), '');
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(path.join(folder, 'busy.txt'), past, past);
+    assert.deepEqual(await stageWhole(['busy.txt', 'calm.txt']), { unsure: [], waits: [] });
+  });
+
+  it('a file deleted within half a second (a save held half way) is not taken as deleted: it waits that long, then takes it written anew', async () => {
+    const busy = path.join(folder, 'busy.txt');
+    rmSync(busy); // the save's first half: the folder's entries change now
+    const waits: number[] = [];
+    const calls: (readonly string[])[] = [];
+    const { unsure } = await stageSteadily({
+      folder,
+      add: async (specs) => {
+        calls.push(specs);
+      },
+      pathspecs: [':(literal)busy.txt', ':(literal)calm.txt'],
+      reading: ['busy.txt', 'calm.txt'],
+      unsureBefore: new Set(),
+      wait: async (ms) => {
+        waits.push(ms);
+        writeFileSync(busy, 'v2\n'); // the save goes on while we wait
+        const past = new Date(Date.now() - 60_000);
+        utimesSync(busy, past, past);
+      },
+    });
+    assert.deepEqual(waits, [HELD_SAVE_MS]);
+    assert.deepEqual(calls.slice(1), [[':(literal)busy.txt'], [':(literal)busy.txt']], 'read again by name');
+    assert.deepEqual([...unsure], [], 'written anew and still: taken as it is');
+  });
+
+  it('a file still gone after that wait, its folder’s change still within the gap: unsure, never taken as deleted', async () => {
+    rmSync(path.join(folder, 'busy.txt'));
+    assert.deepEqual(await stageWhole(['busy.txt', 'calm.txt']), {
+      unsure: ['busy.txt'],
+      waits: [HELD_SAVE_MS],
+    });
+  });
+
+  it('a file gone with its folder: the nearest folder still there says when; long ago, it is deleted', async () => {
+    const sub = path.join(folder, 'sub');
+    mkdirSync(sub);
+    writeFileSync(path.join(sub, 'gone.txt'), 'gone\n');
+    rmSync(sub, { recursive: true });
+    const reading = ['sub/gone.txt', 'calm.txt'];
+    assert.deepEqual(await stageWhole(reading), { unsure: ['sub/gone.txt'], waits: [HELD_SAVE_MS] });
+    // A minute later: the folder has not changed since; the file was deleted, not saved.
+    const later = () => Date.now() + 60_000;
+    assert.deepEqual(await stageWhole(reading, later), { unsure: [], waits: [] });
   });
 });

@@ -27,6 +27,8 @@ export interface SteadyStagingInput {
   readonly unsureBefore: ReadonlySet<string>;
   /** Waits `ms` (a clock tick to pass); injectable for tests. */
   readonly wait?: (ms: number) => Promise<void>;
+  /** The wall clock, in ms (default `Date.now`); tests run it ahead. */
+  readonly now?: () => number;
 }
 
 export interface SteadyStagingResult {
@@ -43,11 +45,14 @@ export interface SteadyStagingResult {
 /**
  * Stages the folder and makes sure every file git read held still while it was read: each file's
  * lstat (size, times, inode) is taken before and after `git add`; a file that moved — or was written
- * too recently for its time to tell — is staged once more after its clock tick has passed. Files still
- * moving then are the unsure ones.
+ * too recently for its time to tell — is staged once more after its clock tick has passed. One empty,
+ * or gone, within a held save's gap (./heldSave) of its last write — or of its folder's last change of
+ * entries — is staged once more after that gap: a save held between deleting a file and writing it anew
+ * hides it from every look at its name. Files still moving then are the unsure ones.
  */
 export async function stageSteadily(input: SteadyStagingInput): Promise<SteadyStagingResult> {
   const wait = input.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = input.now ?? Date.now;
   const again = [...input.unsureBefore];
   const watched = [...new Set([...input.reading, ...again])];
   const stage = (pathspecs: readonly string[], rereads: readonly string[]) => async () => {
@@ -58,7 +63,7 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<SteadySt
       await input.add(rereads.map(toLiteralPathspec), true);
     }
   };
-  const first = await watch(input.folder, watched, stage(input.pathspecs, again));
+  const first = await watch(input.folder, watched, stage(input.pathspecs, again), now);
   if (first.failure !== undefined) {
     // Git was killed (after its one retry) while files moved under it — a file it mapped was truncated:
     // the others are staged without those, which keep their last staged bytes and are marked unsure.
@@ -71,6 +76,7 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<SteadySt
         withoutFiles(input.pathspecs, first.moved),
         again.filter((rel) => !moving.has(rel)),
       ),
+      now,
     );
     if (second.failure !== undefined) {
       throw second.failure;
@@ -81,12 +87,17 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<SteadySt
     return { unsure: new Set(), recent: new Set(first.recent) };
   }
   const moved = first.moved;
-  await wait(first.emptyMoved ? HELD_SAVE_MS : RACY_MS);
+  await wait(first.heldMoved ? HELD_SAVE_MS : RACY_MS);
   const literal = moved.map(toLiteralPathspec);
-  const settled = await watch(input.folder, moved, async () => {
-    await input.add(literal, false); // created or deleted meanwhile
-    await input.add(literal, true); // read again even where git's stat cache calls it clean
-  });
+  const settled = await watch(
+    input.folder,
+    moved,
+    async () => {
+      await input.add(literal, false); // created or deleted meanwhile
+      await input.add(literal, true); // read again even where git's stat cache calls it clean
+    },
+    now,
+  );
   // Killed again while re-reading them: they keep what was staged, and the checkpoint is unsure of them.
   const movedSet = new Set(moved);
   return {
@@ -112,13 +123,15 @@ async function watch(
   folder: string,
   rels: readonly string[],
   work: () => Promise<void>,
+  now: () => number,
 ): Promise<{
   readonly moved: string[];
-  readonly emptyMoved?: boolean;
+  /** Some file that moved is empty or gone: perhaps a save held half way. */
+  readonly heldMoved?: boolean;
   readonly recent: string[];
   readonly failure?: unknown;
 }> {
-  const startedAt = Date.now();
+  const startedAt = now();
   const before = await stamps(folder, rels);
   let failure: unknown;
   try {
@@ -138,16 +151,21 @@ async function watch(
     }
     return { moved: changed, recent: [], failure };
   }
-  let emptyMoved = false;
+  const gone = rels.filter((_rel, index) => after[index] === undefined);
+  const goneAt = await entriesChangedAt(folder, gone, now);
+  let heldMoved = false;
   const moved = rels.filter((rel, index) => {
     const then = before[index];
     const now = after[index];
+    // Gone, the time its folder's entries last changed: a save that deleted it may be held before writing.
+    const changedAt = now === undefined ? goneAt.get(rel)! : now.mtimeMs;
+    const held = now === undefined || now.empty;
     const moving =
       then?.key !== now?.key ||
-      // Unchanged, but written within a clock tick of our first look (or, empty, within a held save's
-      // gap): a later write may not show.
-      (now !== undefined && Math.abs(startedAt - now.mtimeMs) < (now.empty ? HELD_SAVE_MS : RACY_MS));
-    emptyMoved ||= moving && now?.empty === true;
+      // Unchanged, but written within a clock tick of our first look (or, empty or gone, within a held
+      // save's gap): a later write may not show.
+      Math.abs(startedAt - changedAt) < (held ? HELD_SAVE_MS : RACY_MS);
+    heldMoved ||= moving && held;
     return moving;
   });
   // ctime: moved by every write, set back by nobody. A kernel clock a tick behind ours is allowed for.
@@ -156,7 +174,37 @@ async function watch(
     const now = after[index];
     return now !== undefined && Math.floor(now.ctimeMs / 1000) >= firstSecond;
   });
-  return { moved, emptyMoved, recent };
+  return { moved, heldMoved, recent };
+}
+
+/**
+ * For each of `rels` (gone), when the entries of the nearest folder above it that is still there last
+ * changed (its ctime, ms): deleting the file, or a folder above it, moved that, and no process can set a
+ * ctime back. Each folder is looked at once.
+ */
+async function entriesChangedAt(
+  folder: string,
+  rels: readonly string[],
+  now: () => number,
+): Promise<Map<string, number>> {
+  const folders = new Map<string, number | undefined>();
+  const changedAt = async (dir: string): Promise<number> => {
+    if (!folders.has(dir)) {
+      const info = await lstat(path.join(folder, dir)).catch(() => undefined);
+      folders.set(dir, info?.isDirectory() === true ? info.ctimeMs : undefined);
+    }
+    const at = folders.get(dir);
+    if (at !== undefined) {
+      return at;
+    }
+    // Not even the folder itself is there: it changed just now, as far as anyone can tell.
+    return dir === '.' ? now() : changedAt(path.posix.dirname(dir));
+  };
+  const times = new Map<string, number>();
+  for (const rel of rels) {
+    times.set(rel, await changedAt(path.posix.dirname(rel)));
+  }
+  return times;
 }
 
 interface Stamp {
