@@ -1,19 +1,22 @@
 import { rm } from 'node:fs/promises';
 import { GitCommandError, type GitResult, type GitRunOptions } from './gitRunner';
+import { excludePathspec, toLiteralPathspec } from './pathspecs';
 
 /** Runs git in the shadow repository, with the folder as work tree. */
 type RunGit = (args: readonly string[], options?: GitRunOptions) => Promise<GitResult>;
 
-/** Named files that vanish between the listing and `git add` are dropped this many times, then it fails. */
+/** Files that vanish under `git add` are left out of it this many times, then it fails. */
 const VANISHED_RETRIES = 8;
 
 /**
  * `git add -A` (or `--renormalize`: read again even where the stat looks clean) of the pathspecs into
  * the shadow index; resolves whether some file could not be read (left out with a warning rather than
  * failing the checkpoint). A named file gone since the listing — neither on disk nor in the index, so
- * there is nothing to stage — makes git refuse the whole command: it is dropped and the rest staged. A git
- * killed by the timeout leaves the index lock behind: it is removed here, since only the store's queue
- * ever runs git on this repository.
+ * there is nothing to stage — makes git refuse the whole command, and so does one git saw and then found
+ * gone when it looked at it (a save deleting it and writing it anew): it is left out and the rest staged
+ * (the caller's watch sees it moved, and stages it again by name). A git killed by the timeout leaves
+ * the index lock behind: it is removed here, since only the store's queue ever runs git on this
+ * repository.
  */
 export async function addToIndex(
   runGit: RunGit,
@@ -29,14 +32,14 @@ export async function addToIndex(
       if (error instanceof GitCommandError && error.exitCode === null) {
         await rm(`${indexFile}.lock`, { force: true });
       }
-      const vanished = retry < VANISHED_RETRIES ? vanishedPathspec(error, specs) : undefined;
-      if (vanished === undefined) {
+      const without = retry < VANISHED_RETRIES ? withoutVanished(error, specs) : undefined;
+      if (without === undefined) {
         throw error;
       }
-      specs = specs.filter((spec) => spec !== vanished);
-      if (specs.length === 0) {
+      if (without.length === 0) {
         return { unreadable: false };
       }
+      specs = without;
     }
   }
 }
@@ -62,10 +65,27 @@ async function addOnce(
   return { unreadable: exitCode === 1 && /^(error|warning|fatal):/m.test(stderr) };
 }
 
-/** The pathspec of `specs` that git refused as matching nothing, if that is why it failed. */
-function vanishedPathspec(error: unknown, specs: readonly string[]): string | undefined {
+/**
+ * `specs` without the file git failed the command for because it was gone: a named file that matched
+ * nothing, or one git saw and could then not stat (left out by name, or, matched by a wider pathspec,
+ * excluded). `undefined` when that is not why it failed.
+ */
+function withoutVanished(error: unknown, specs: readonly string[]): string[] | undefined {
   if (!(error instanceof GitCommandError) || error.exitCode !== 128) {
     return undefined;
   }
-  return specs.find((spec) => error.stderr.includes(`pathspec '${spec}' did not match any files`));
+  const unmatched = specs.find((spec) => error.stderr.includes(`pathspec '${spec}' did not match any files`));
+  if (unmatched !== undefined) {
+    return specs.filter((spec) => spec !== unmatched);
+  }
+  const gone = /^fatal: unable to stat '(.+)': No such file or directory$/m.exec(error.stderr)?.[1];
+  if (gone === undefined) {
+    return undefined;
+  }
+  const named = toLiteralPathspec(gone);
+  if (specs.includes(named)) {
+    return specs.filter((spec) => spec !== named);
+  }
+  const excluded = excludePathspec(gone);
+  return specs.includes(excluded) ? undefined : [...specs, excluded];
 }

@@ -1,0 +1,103 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { addToIndex } from '../../../src/features/checkpoints/core/gitAdd';
+import {
+  GitCommandError,
+  type GitResult,
+  type GitRunOptions,
+} from '../../../src/features/checkpoints/core/gitRunner';
+import { ShadowGitCheckpointStore } from '../../../src/features/checkpoints/core/shadowGit';
+import { silentLogger } from '../../../src/core/ports';
+import { loggingGit } from './support/shadowStore';
+import { useTempFolder } from '../../support/tempFolder';
+
+/** What git says when a file it matched is gone by the time it stats it (git's own words, LC_ALL=C). */
+const goneUnder = (rel: string) => `fatal: unable to stat '${rel}': No such file or directory\n`;
+
+const ok: GitResult = { exitCode: 0, stdout: Buffer.alloc(0), stderr: '' };
+
+/**
+ * A save that deletes a file and writes it anew, caught by `git add` between its look at the folder and its
+ * stat of the file, makes git fail the whole command. The checkpoint is still made: the file is left out
+ * of that add (staging watches it, and stages it again by name).
+ */
+describe('checkpoints: a file gone under git add', function () {
+  this.timeout(30_000);
+  const temp = useTempFolder('acp-git-add-');
+
+  it('a named file gone as git stats it: the checkpoint is made without it, the other files in it', async () => {
+    const workspace = path.join(temp.path, 'workspace');
+    const busy = path.join(workspace, 'busy.txt');
+    mkdirSync(workspace);
+    writeFileSync(busy, 'existed\n');
+    writeFileSync(path.join(workspace, 'other.txt'), 'other\n');
+    // git's race, on demand: the first two adds find busy.txt gone (a save's first half) and fail as git
+    // does — twice, so that the snapshot's one retry from scratch meets it again, as a saver in a loop does.
+    const count = path.join(temp.path, 'adds-failed');
+    const { git } = loggingGit(
+      temp.path,
+      `case " $* " in *' add '*)
+        n=$(cat '${count}' 2>/dev/null || echo 0)
+        if [ "$n" -lt 2 ]; then
+          echo $((n + 1)) > '${count}'; rm -f '${busy}'
+          printf "${goneUnder('busy.txt').trim()}\\n" >&2; exit 128
+        fi;;
+      esac`,
+    );
+    const store = await ShadowGitCheckpointStore.open({
+      folders: [workspace],
+      storageDir: path.join(temp.path, 'storage'),
+      logger: silentLogger,
+      git,
+    });
+    try {
+      const checkpoint = await store.create();
+      assert.deepEqual(
+        Buffer.from((await store.read(checkpoint, path.join(workspace, 'other.txt')))!).toString(),
+        'other\n',
+      );
+      assert.equal(await store.read(checkpoint, busy), undefined, 'gone when the checkpoint was taken');
+    } finally {
+      await store.idle();
+      store.dispose();
+    }
+  });
+
+  /** A git that fails its first `failures` adds as `stderr` says, then stages; the pathspecs of each add. */
+  function gitFailing(failures: number, stderr: string) {
+    const calls: string[][] = [];
+    const run = async (args: readonly string[], options?: GitRunOptions): Promise<GitResult> => {
+      calls.push(
+        String(options?.input ?? '')
+          .split('\0')
+          .filter((spec) => spec !== ''),
+      );
+      if (calls.length <= failures) {
+        throw new GitCommandError([...args], 128, stderr);
+      }
+      return ok;
+    };
+    return { run, calls };
+  }
+
+  it('a file gone under an add of the whole folder is excluded from it, and the rest staged', async () => {
+    const git = gitFailing(1, goneUnder('tmp/a b.txt'));
+    assert.deepEqual(await addToIndex(git.run, path.join(temp.path, 'index'), ['.'], false), {
+      unreadable: false,
+    });
+    assert.deepEqual(git.calls, [['.'], ['.', ':(exclude,literal)tmp/a b.txt']]);
+  });
+
+  it('gone again with that exclusion, or another failure, the add fails with git’s error', async () => {
+    const again = gitFailing(2, goneUnder('tmp/x.txt'));
+    await assert.rejects(
+      addToIndex(again.run, path.join(temp.path, 'index'), ['.'], false),
+      /unable to stat/,
+    );
+    assert.equal(again.calls.length, 2);
+    const other = gitFailing(1, "fatal: unable to stat 'x.txt': Permission denied\n");
+    await assert.rejects(addToIndex(other.run, path.join(temp.path, 'index'), ['.'], false), /Permission/);
+    assert.equal(other.calls.length, 1);
+  });
+});
