@@ -109,22 +109,18 @@ describe('checkpoints: a file that existed is never "created"', function () {
     for (let run = 0; run < 16; run++) {
       // A first checkpoint each time: a new shadow repository, every file read.
       const store = await open(`storage-${run}`);
-      let first: string;
-      try {
-        first = await store.create();
-      } catch {
-        continue; // no checkpoint at all: the turn says so, nothing is listed
-      }
+      // Made every time: a file gone under git add (a save's first half) is left out of that add only.
+      const first = await store.create();
       const stopped = saver;
       stopped.kill('SIGSTOP');
       const final = await store.create();
       const said = verdict(await store.changes(first, final), file);
+      // What the runs said (the race decides): e.g. unlisted, modified, modified (unsure).
       seen.set(said, (seen.get(said) ?? 0) + 1);
-      assert.notEqual(said, 'created', `run ${run}: ${file} existed before the turn`);
+      const runs = JSON.stringify([...seen]);
+      assert.notEqual(said, 'created', `run ${run}: ${file} existed before the turn (${runs})`);
       stopped.kill('SIGCONT');
     }
-    // What the runs said (the race decides): e.g. unlisted, modified, modified (unsure).
-    assert.ok(seen.size > 0, JSON.stringify([...seen]));
   });
 
   /** A git whose first `add` cannot read `rel` (as a short read under a save makes it say). */
