@@ -6,7 +6,11 @@ import type { IgnoredFiles } from './ignoredFiles';
 import { leaveOutUnreadableRules } from './ruleFiles';
 import type { SkipList, SkippedFile } from './skipList';
 import { toExcludePattern } from './excludeFile';
+import { toLiteralPathspec } from './pathspecs';
 import { StampTaker, type AnswerTimer } from './stampTaker';
+
+/** Up to this many changed folders are looked at by name for unrecorded files; more, the whole folder. */
+const UNRECORDED_LOOK_LIMIT = 1000;
 
 /** Runs git in the shadow repository; resolves with its stdout. `stop` ends it (it then rejects). */
 type Git = (args: readonly string[], stop?: AbortSignal) => Promise<string>;
@@ -124,6 +128,31 @@ export class ChangeListing {
    */
   changedFolders(): Promise<FolderChanges | 'all'> {
     return this.candidate?.stamps.changedFolders() ?? Promise.resolve({ changed: [], restless: [] });
+  }
+
+  /**
+   * What the tree may lack of what was there, by name, so that none of it is ever taken for absent
+   * (`/`-separated): the files there now but not in the tree (git could not read them, or they appeared
+   * while the snapshot read their folder), and the folders whose entries went on changing (ending in `/`;
+   * `''` for the root) — a file saved by deleting and writing it anew may have been missing at every look.
+   * Only the folders whose entries changed are looked at; all of them when git could not read a file
+   * (`unreadable`: it does not say which). The stamps are asked either way: a list of the files there now
+   * is one look, and a save held half way hides its file from it. Stamps that cannot say make the root
+   * still changing. Call after the snapshot of the last `list()`.
+   */
+  async unrecordedFiles(unreadable: boolean): Promise<string[]> {
+    const folders = await this.changedFolders();
+    const changed = unreadable || folders === 'all' ? 'all' : folders.changed;
+    if (changed !== 'all' && changed.length === 0) {
+      return [];
+    }
+    const specs =
+      changed === 'all' || changed.length > UNRECORDED_LOOK_LIMIT || changed.includes('')
+        ? []
+        : changed.map(toLiteralPathspec);
+    const listed = await this.input.git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs]);
+    const files = splitNul(listed).filter((rel) => !rel.endsWith('/'));
+    return [...files, ...(folders === 'all' ? [''] : folders.restless)];
   }
 
   /** After git listed the ignored folders: their stamps are not needed (git does not enter them). */

@@ -26,8 +26,6 @@ export type { ShadowRepoOptions } from './shadowRepoOptions';
 const CHECKPOINT_REFS = 'refs/checkpoints/';
 /** Up to this many changed files are staged by name; more, as the whole folder. */
 const NAMED_STAGING_LIMIT = 2000;
-/** Up to this many changed folders are looked at by name for unrecorded files; more, the whole folder. */
-const UNRECORDED_LOOK_LIMIT = 1000;
 /** Pruning old refs runs once per this many checkpoints (and when the repository opens). */
 const MAINTENANCE_EVERY = 25;
 
@@ -314,7 +312,7 @@ export class ShadowRepo {
       }
     }
     // Only a checkpoint's list (a look for unrecorded files may wait for a save held half way).
-    this.unrecorded = forCheckpoint ? await this.unrecordedFiles() : [];
+    this.unrecorded = forCheckpoint ? await this.listing.unrecordedFiles(this.unreadable) : [];
     this.links = await readLinks(this.options.folder, [...this.skipList.links(), ...linkedNow]);
     // Untracked files left out (newly skipped or unnameable) are looked at again by a full look.
     const leftOut = listed.some((entry, index) => entry.startsWith('?') && reasons[index] !== undefined);
@@ -336,30 +334,6 @@ export class ShadowRepo {
       this.unreadable = true;
       this.options.logger.warn(`Some files of ${this.options.folder} could not be read for the checkpoint.`);
     }
-  }
-
-  /**
-   * What the tree may lack of what was there, by name, so that none of it is ever taken for absent
-   * (`/`-separated): the files there now but not in the tree (git could not read them, or they appeared
-   * while the snapshot read their folder), and the folders whose entries went on changing (ending in `/`;
-   * `''` for the root) — a file saved by deleting and writing it anew may have been missing at every look.
-   * Only the folders whose entries changed are looked at; all of them when git could not read a file (it
-   * does not say which). The stamps are asked either way: a list of the files there now is one look, and
-   * a save held half way hides its file from it. Stamps that cannot say make the root still changing.
-   */
-  private async unrecordedFiles(): Promise<string[]> {
-    const folders = await this.listing.changedFolders();
-    const changed = this.unreadable || folders === 'all' ? 'all' : folders.changed;
-    if (changed !== 'all' && changed.length === 0) {
-      return [];
-    }
-    const specs =
-      changed === 'all' || changed.length > UNRECORDED_LOOK_LIMIT || changed.includes('')
-        ? []
-        : changed.map(toLiteralPathspec);
-    const listed = await this.git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs]);
-    const files = splitNul(listed).filter((rel) => !rel.endsWith('/'));
-    return [...files, ...(folders === 'all' ? [''] : folders.restless)];
   }
 
   /**
