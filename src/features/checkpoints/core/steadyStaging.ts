@@ -52,7 +52,7 @@ export interface SteadyStagingResult {
  */
 export async function stageSteadily(input: SteadyStagingInput): Promise<SteadyStagingResult> {
   const wait = input.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const now = input.now ?? Date.now;
+  const wallClock = input.now ?? Date.now;
   const again = [...input.unsureBefore];
   const watched = [...new Set([...input.reading, ...again])];
   const stage = (pathspecs: readonly string[], rereads: readonly string[]) => async () => {
@@ -63,7 +63,7 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<SteadySt
       await input.add(rereads.map(toLiteralPathspec), true);
     }
   };
-  const first = await watch(input.folder, watched, stage(input.pathspecs, again), now);
+  const first = await watch(input.folder, watched, stage(input.pathspecs, again), wallClock);
   if (first.failure !== undefined) {
     // Git was killed (after its one retry) while files moved under it — a file it mapped was truncated:
     // the others are staged without those, which keep their last staged bytes and are marked unsure.
@@ -76,7 +76,7 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<SteadySt
         withoutFiles(input.pathspecs, first.moved),
         again.filter((rel) => !moving.has(rel)),
       ),
-      now,
+      wallClock,
     );
     if (second.failure !== undefined) {
       throw second.failure;
@@ -96,7 +96,7 @@ export async function stageSteadily(input: SteadyStagingInput): Promise<SteadySt
       await input.add(literal, false); // created or deleted meanwhile
       await input.add(literal, true); // read again even where git's stat cache calls it clean
     },
-    now,
+    wallClock,
   );
   // Killed again while re-reading them: they keep what was staged, and the checkpoint is unsure of them.
   const movedSet = new Set(moved);
@@ -123,7 +123,7 @@ async function watch(
   folder: string,
   rels: readonly string[],
   work: () => Promise<void>,
-  now: () => number,
+  wallClock: () => number,
 ): Promise<{
   readonly moved: string[];
   /** Some file that moved is empty or gone: perhaps a save held half way. */
@@ -131,7 +131,7 @@ async function watch(
   readonly recent: string[];
   readonly failure?: unknown;
 }> {
-  const startedAt = now();
+  const startedAt = wallClock();
   const before = await stamps(folder, rels);
   let failure: unknown;
   try {
@@ -152,7 +152,7 @@ async function watch(
     return { moved: changed, recent: [], failure };
   }
   const gone = rels.filter((_rel, index) => after[index] === undefined);
-  const goneAt = await entriesChangedAt(folder, gone, now);
+  const goneAt = await entriesChangedAt(folder, gone, wallClock);
   let heldMoved = false;
   const moved = rels.filter((rel, index) => {
     const then = before[index];
@@ -185,7 +185,7 @@ async function watch(
 async function entriesChangedAt(
   folder: string,
   rels: readonly string[],
-  now: () => number,
+  wallClock: () => number,
 ): Promise<Map<string, number>> {
   const folders = new Map<string, number | undefined>();
   const changedAt = async (dir: string): Promise<number> => {
@@ -198,7 +198,7 @@ async function entriesChangedAt(
       return at;
     }
     // Not even the folder itself is there: it changed just now, as far as anyone can tell.
-    return dir === '.' ? now() : changedAt(path.posix.dirname(dir));
+    return dir === '.' ? wallClock() : changedAt(path.posix.dirname(dir));
   };
   const times = new Map<string, number>();
   for (const rel of rels) {
