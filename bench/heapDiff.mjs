@@ -4,16 +4,14 @@
 // `node bench/heapDiff.mjs` after `node esbuild.mjs --production`; prints the 25 largest growths
 // (WARM=1: the code warmed first; JS_ONLY=1: V8's objects only, not Blink's).
 /* global window, document, requestAnimationFrame */
-import { chromium } from 'playwright-core';
+import { tsImport } from 'tsx/esm/api';
 import { snapshotSummary } from './heapSnapshot.mjs';
 import { freshPage, startServer } from './webviewPage.mjs';
 import { longChatSnapshot } from './workloads.mjs';
 
 const { server, origin } = await startServer();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const { launchChromium } = await tsImport('../test/webview/support/chromium.ts', import.meta.url);
+const browser = await launchChromium();
 try {
   const { page } = await freshPage(browser, origin);
   const cdp = await page.context().newCDPSession(page);

@@ -1,14 +1,19 @@
 // Heap snapshots of a bench page through the DevTools protocol, summed by kind of object.
 
-/** Self size and count per "type:name" of a heap snapshot taken through `cdp`. */
-export async function snapshotSummary(cdp) {
+/** A heap snapshot taken through `cdp` after a garbage collection, parsed (V8's JSON format). */
+export async function takeSnapshot(cdp) {
   const chunks = [];
   const onChunk = ({ chunk }) => chunks.push(chunk);
   cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
   cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  const snapshot = JSON.parse(chunks.join(''));
+  return JSON.parse(chunks.join(''));
+}
+
+/** Self size and count per "type:name" of a heap snapshot taken through `cdp`. */
+export async function snapshotSummary(cdp) {
+  const snapshot = await takeSnapshot(cdp);
   const fields = snapshot.snapshot.meta.node_fields;
   const types = snapshot.snapshot.meta.node_types[0];
   const width = fields.length;

@@ -12,7 +12,7 @@ export const SHORT_TURNS = 200;
  * One "ping" turn as the host sends it: the turn starts (its checkpoint taken) with the user's message,
  * the answer streams in as one chunk, the turn ends.
  */
-function pingTurn(n) {
+export function pingTurn(n) {
   const turnId = `t${n}`;
   const started = { id: turnId, status: 'running', startedAt: n * 10, checkpointId: `cp${n}` };
   const events = (list) => ({ type: 'thread_events', chatId: CHAT_ID, events: list });
@@ -60,7 +60,7 @@ async function measure(page) {
 }
 
 /** Steps `count` ping turns from turn `from + 1` into the page, each message in a frame of its own. */
-async function stepTurns(page, from, count) {
+export async function stepTurns(page, from, count) {
   const messages = Array.from({ length: count }, (_, i) => pingTurn(from + i + 1)).flat();
   await page.evaluate(async (list) => {
     for (const message of list) {
