@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { ChatPage } from './support/chatPage';
-import { appended, events, message, snapshot, turn } from './support/builders';
+import { appended, ended, events, message, snapshot, turn } from './support/builders';
 import { renderMarkdown } from '../../webview/markdown/renderer';
 import { streamedAndOnce } from './support/streams';
 import { useChatPages } from './support/suite';
@@ -162,6 +162,129 @@ describe('webview: streamed markdown in the worker', () => {
     });
     assert.deepEqual(streamed, once);
     assert.equal(await page.page.evaluate(() => window.__markdown.worker), 'ready');
+    page.assertClean();
+  });
+});
+
+/**
+ * Records the requests the page sends the worker in `window.__requests`, and holds them back while `window.__held`
+ * is a list (`window.__release()` sends what it holds, in order).
+ */
+async function recordRequests(page: ChatPage): Promise<void> {
+  await page.page.evaluate(() => {
+    const w = window as unknown as {
+      __workers: Worker[];
+      __requests: { type: string; id: number; end?: boolean }[];
+      __held: unknown[] | null;
+      __release: () => void;
+    };
+    const worker = w.__workers[0] as Worker;
+    const post = worker.postMessage.bind(worker);
+    w.__requests = [];
+    w.__held = null;
+    w.__release = () => {
+      const held = w.__held ?? [];
+      w.__held = null;
+      held.forEach((request) => post(request));
+    };
+    worker.postMessage = (request: { type: string; id: number; end?: boolean }) => {
+      w.__requests.push(request);
+      if (w.__held) {
+        w.__held.push(request);
+      } else {
+        post(request);
+      }
+    };
+  });
+}
+
+/** Posts host messages as the host does, a frame each, without waiting for the worker's answers. */
+async function postInFrames(page: ChatPage, messages: readonly unknown[]): Promise<void> {
+  await page.page.evaluate(async (list) => {
+    for (const data of list) {
+      window.postMessage(data, '*');
+      await new Promise(requestAnimationFrame);
+    }
+  }, messages);
+}
+
+const shownAnswer = (page: ChatPage): Promise<string> =>
+  page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
+
+/** What the page shows for `text` rendered once (a snapshot holding the whole answer). */
+async function renderedOnce(page: ChatPage, text: string): Promise<string> {
+  await page.host(snapshot({ entries: [message('agent', 's', text)] }));
+  return shownAnswer(page);
+}
+
+describe('webview: a finished answer and the markdown worker', () => {
+  const chat = useChatPages();
+
+  it('is let go by the worker when its turn ends, and shows what a render once shows', async () => {
+    const page = await chat.open({ beforeLoad: captureWorkers });
+    await waitForWorker(page, 'ready');
+    await recordRequests(page);
+    const lastAnswers: boolean[] = [];
+    await page.page.exposeFunction('__answered', (last: boolean) => lastAnswers.push(last));
+    await page.page.evaluate(() => {
+      const worker = (window as unknown as { __workers: Worker[] }).__workers[0] as Worker;
+      const answered = (window as unknown as { __answered: (last: boolean) => void }).__answered;
+      worker.addEventListener('message', (event: MessageEvent<{ type: string; last?: boolean }>) => {
+        if (event.data.type === 'ops') {
+          answered(event.data.last === true);
+        }
+      });
+    });
+    await page.host(snapshot({ entries: [message('agent', 's', '')], turns: [turn('t1')] }));
+    for (const chunk of TEXT) {
+      await page.host(events(appended('s', chunk)));
+    }
+    await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
+    const requests = await page.page.evaluate(
+      () => (window as unknown as { __requests: { type: string; id: number }[] }).__requests,
+    );
+    const streamId = requests.find((request) => request.type === 'append')?.id;
+    const ofStream = requests.filter((request) => request.id === streamId).map((request) => request.type);
+    assert.equal(ofStream.at(-1), 'finish', `the stream's requests: ${ofStream.join(', ')}`);
+    assert.equal(lastAnswers.at(-1), true, 'the worker answered the finish as the stream’s last');
+    const shown = await shownAnswer(page);
+    assert.equal(shown, await renderedOnce(page, TEXT.join('')));
+    page.assertClean();
+  });
+
+  it('shows an answer changed after its turn ended whole, though the worker answers its stream late', async () => {
+    const page = await chat.open({ beforeLoad: captureWorkers });
+    await waitForWorker(page, 'ready');
+    await recordRequests(page);
+    await page.host(snapshot({ entries: [message('agent', 's', '')], turns: [turn('t1')] }));
+    for (const chunk of TEXT) {
+      await page.host(events(appended('s', chunk)));
+    }
+    // A chunk that finishes blocks and the turn's end reach the worker only after the answer changed again: the
+    // page has shown the whole text afresh by then, and what the worker answers for the old stream (those
+    // blocks, placed again) must not touch it.
+    await page.page.evaluate(() => {
+      (window as unknown as { __held: unknown[] | null }).__held = [];
+    });
+    const last = '\n\nA paragraph that ends the answer.\n\nIts last';
+    const later = ' words, sent after the turn ended.';
+    await postInFrames(page, [
+      events(appended('s', last)),
+      events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))),
+      events(appended('s', later)),
+    ]);
+    const held = await page.page.evaluate(() =>
+      ((window as unknown as { __held: { type: string }[] }).__held ?? []).map((request) => request.type),
+    );
+    assert.deepEqual(held.slice(0, 2), ['append', 'finish'], `held: ${held.join(', ')}`);
+    await page.page.evaluate(async () => {
+      (window as unknown as { __release: () => void }).__release();
+      while (window.__markdown.busy) {
+        await new Promise(requestAnimationFrame);
+      }
+    });
+    const shown = await shownAnswer(page);
+    assert.equal(shown, await renderedOnce(page, TEXT.join('') + last + later));
     page.assertClean();
   });
 });

@@ -57,6 +57,11 @@ scope.onmessage = (event) => {
       planWaiting(request.id);
       answer(request.id, 1, (planner) => planner.end());
       return;
+    case 'finish':
+      planWaiting(request.id);
+      answer(request.id, 1, (planner) => (request.end ? planner.end() : []), true);
+      planners.delete(request.id);
+      return;
     default: {
       const never: never = request;
       throw new Error(`Unknown markdown worker request ${JSON.stringify(never)}`);
@@ -86,14 +91,19 @@ function planWaiting(id: number): void {
   }
 }
 
-function answer(id: number, requests: number, plan: (planner: MarkdownPlanner) => WorkerOps): void {
+function answer(
+  id: number,
+  requests: number,
+  plan: (planner: MarkdownPlanner) => WorkerOps,
+  last = false,
+): void {
   try {
     const planner = planners.get(id);
     if (!planner) {
       // Never adopted, or dropped after a failure: the page plans it again itself.
       throw new Error(`no markdown stream ${id}`);
     }
-    scope.postMessage({ type: 'ops', id, requests, ops: plan(planner) });
+    scope.postMessage({ type: 'ops', id, requests, ops: plan(planner), ...(last ? { last } : {}) });
   } catch (error) {
     planners.delete(id);
     scope.postMessage({ type: 'failed', id, requests, message: String(error) });

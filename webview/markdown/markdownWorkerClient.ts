@@ -9,6 +9,8 @@ export interface RemoteReceiver {
   apply(ops: readonly MarkdownOp[]): void;
   /** The worker cannot plan this stream any more (it threw, or the worker stopped): plan it on the page. */
   lost(): void;
+  /** The stream's last answer is applied (it was finished): the worker holds it no longer. */
+  finished(): void;
 }
 
 /** A stream's requests to the worker; each is answered, in order, through its receiver. */
@@ -17,6 +19,8 @@ export interface RemoteStream {
   setText(text: string): void;
   /** The stream ended (its turn did): shown from now on as a render once of its text shows it. */
   end(): void;
+  /** The stream is done for good: ended as `end` does when `end` says it is due, then let go by the worker. */
+  finish(end: boolean): void;
 }
 
 let running: MarkdownWorkerClient | undefined;
@@ -110,16 +114,17 @@ export class MarkdownWorkerClient {
   adopt(receiver: RemoteReceiver, state: PlannerState): RemoteStream {
     const id = this.nextId++;
     this.streams.set(id, new WeakRef(receiver));
-    this.finalized.register(receiver, id);
+    this.finalized.register(receiver, id, receiver);
     this.worker.postMessage({ type: 'adopt', id, state } satisfies WorkerRequest);
     return {
       append: (delta) => this.request({ type: 'append', id, delta }),
       setText: (text) => this.request({ type: 'set', id, text }),
       end: () => this.request({ type: 'end', id }),
+      finish: (end) => this.request({ type: 'finish', id, end }),
     };
   }
 
-  private request(request: Extract<WorkerRequest, { type: 'append' | 'set' | 'end' }>): void {
+  private request(request: Extract<WorkerRequest, { type: 'append' | 'set' | 'end' | 'finish' }>): void {
     if (this.waiting++ === 0) {
       window.dispatchEvent(new CustomEvent(MARKDOWN_EVENTS.busy));
     }
@@ -136,6 +141,9 @@ export class MarkdownWorkerClient {
       const started = performance.now();
       receiver?.apply(answer.ops);
       this.applyMs += performance.now() - started;
+      if (answer.last) {
+        this.forget(answer.id, receiver);
+      }
     } else {
       // Later answers for it fail too (the worker forgot it): it is planned on the page from now on.
       this.streams.delete(answer.id);
@@ -143,6 +151,15 @@ export class MarkdownWorkerClient {
     }
     if (this.waiting === 0) {
       this.settle();
+    }
+  }
+
+  /** A stream the worker let go after its last answer: nothing to drop there when its view goes. */
+  private forget(id: number, receiver: RemoteReceiver | undefined): void {
+    this.streams.delete(id);
+    if (receiver) {
+      this.finalized.unregister(receiver);
+      receiver.finished();
     }
   }
 

@@ -45,6 +45,12 @@ export class StreamingMarkdown {
   /** Whether this stream may move to the worker: not if asked not to, nor once the worker lost it. */
   private offThread: boolean;
 
+  /**
+   * The stream was finished in the worker (`finish`), which let it go: no planner is kept for what the DOM shows,
+   * so a later change shows the whole text afresh (`planFresh`).
+   */
+  private unplanned = false;
+
   constructor(className = 'markdown', offThread = false) {
     this.offThread = offThread;
     this.dom = new MarkdownDom(className);
@@ -60,7 +66,10 @@ export class StreamingMarkdown {
       return;
     }
     this.appendedSinceEnd = false;
-    if (this.remote) {
+    if (this.unplanned) {
+      this.text = text;
+      this.planFresh();
+    } else if (this.remote) {
       this.text = text;
       this.remote.setText(text);
     } else if (this.derivable && this.text === '' && text.length <= DERIVE_MAX_CHARS) {
@@ -79,6 +88,9 @@ export class StreamingMarkdown {
   append(delta: string): void {
     if (delta === '') {
       return;
+    }
+    if (this.unplanned) {
+      this.planFresh();
     }
     this.appendedSinceEnd = true;
     const remote = this.remote ?? this.moveToWorker();
@@ -109,6 +121,23 @@ export class StreamingMarkdown {
     }
   }
 
+  /**
+   * The message is done for good (its turn ended): ended as `end` does, and a stream in the worker is let go there
+   * — the worker kept its whole text and planner for appends that will not come, until the view was collected.
+   * A change after it (rare: the message replaced) shows the whole text afresh.
+   */
+  finish(): void {
+    const remote = this.remote;
+    if (!remote) {
+      this.end();
+      return;
+    }
+    remote.finish(this.appendedSinceEnd);
+    this.appendedSinceEnd = false;
+    this.remote = undefined;
+    this.unplanned = true;
+  }
+
   /** The page's planner for the text shown: made again from it when it was let go. */
   private local(): MarkdownPlanner {
     if (!this.planner) {
@@ -125,8 +154,26 @@ export class StreamingMarkdown {
       return undefined;
     }
     const state = this.local().state();
-    this.receiver = { apply: (ops) => this.dom.apply(ops), lost: () => this.planAgain() };
-    this.remote = worker.adopt(this.receiver, state);
+    // Answers for a receiver this view no longer holds (a stream finished, then shown afresh) are not applied.
+    const receiver: RemoteReceiver = {
+      apply: (ops) => {
+        if (this.receiver === receiver) {
+          this.dom.apply(ops);
+        }
+      },
+      lost: () => {
+        if (this.receiver === receiver) {
+          this.planAgain();
+        }
+      },
+      finished: () => {
+        if (this.receiver === receiver) {
+          this.receiver = undefined;
+        }
+      },
+    };
+    this.receiver = receiver;
+    this.remote = worker.adopt(receiver, state);
     this.planner = undefined;
     this.derivable = false;
     return this.remote;
@@ -137,7 +184,15 @@ export class StreamingMarkdown {
     // On the page from now on: a text the worker failed on would fail it again, each time planned whole.
     this.offThread = false;
     this.remote = undefined;
+    this.planFresh();
+  }
+
+  /** The whole text shown afresh, planned on the page: what the DOM showed had no planner to go on from. */
+  private planFresh(): void {
+    this.unplanned = false;
+    // Its answers still on their way (a finish's last) would change the DOM this replaces.
     this.receiver = undefined;
+    this.derivable = false;
     this.planner = new MarkdownPlanner();
     this.dom.apply([{ op: 'reset' }, ...this.planner.setText(this.text)]);
   }

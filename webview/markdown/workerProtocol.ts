@@ -13,6 +13,11 @@ export type WorkerRequest =
   | { readonly type: 'set'; readonly id: number; readonly text: string }
   /** Stream `id` is done (its turn ended): answered with what showing it as a render once still changes. */
   | { readonly type: 'end'; readonly id: number }
+  /**
+   * Stream `id` is done for good: ended as `end` does when `end` says it is due, then forgotten (its text and
+   * planner with it). Answered with those operations, marked `last`.
+   */
+  | { readonly type: 'finish'; readonly id: number; readonly end: boolean }
   /** Stream `id` is gone from the page; no answer. */
   | { readonly type: 'drop'; readonly id: number };
 
@@ -28,6 +33,8 @@ export type WorkerAnswer =
       readonly id: number;
       readonly requests: number;
       readonly ops: readonly MarkdownOp[];
+      /** The stream's last answer (it was finished): the worker holds it no longer. */
+      readonly last?: true;
     }
   /** Planning stream `id` threw (answering its last `requests` requests): the page plans it again itself. */
   | { readonly type: 'failed'; readonly id: number; readonly requests: number; readonly message: string };

@@ -73,9 +73,12 @@ export class MessageView implements EntryView {
     this.markdown.append(delta);
   }
 
-  /** Its turn ended: the text is shown as a render once of it shows it (see StreamingMarkdown.end). */
+  /**
+   * Its turn ended: the text is shown as a render once of it shows it, and the markdown worker lets it go (see
+   * StreamingMarkdown.finish).
+   */
   streamEnded(): void {
-    this.markdown.end();
+    this.markdown.finish();
   }
 }
 
