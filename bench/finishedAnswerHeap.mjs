@@ -1,7 +1,8 @@
 // A one-off probe (issue 34), not part of `npm run bench`: what a finished answer leaves in the page's JS heap and
-// in the markdown worker's, after their garbage collections. One answer (50 paragraphs, ≈ 195 KB) streams into a
-// running turn a message a frame, then the turn ends; the two heaps are read before and after through the
-// DevTools protocol (the worker's through the page's session, attached as a child target).
+// in the markdown worker's, after their garbage collections. One answer (50 paragraphs, ≈ 194 KB) streams into a
+// running turn a message a frame, then the turn ends; the two heaps are read before and after (a short answer streamed
+// and finished first, to warm the code) through the DevTools protocol (the worker's through the page's session,
+// attached as a child target).
 // `node bench/finishedAnswerHeap.mjs` after `node esbuild.mjs --production`.
 /* global window */
 import { tsImport } from 'tsx/esm/api';
