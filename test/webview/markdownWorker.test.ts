@@ -208,6 +208,15 @@ async function postInFrames(page: ChatPage, messages: readonly unknown[]): Promi
   }, messages);
 }
 
+/** The types of the requests `recordRequests` saw for the first stream the page sent the worker, in order. */
+async function requestsOfFirstStream(page: ChatPage): Promise<string[]> {
+  const requests = await page.page.evaluate(
+    () => (window as unknown as { __requests: { type: string; id: number }[] }).__requests,
+  );
+  const streamId = requests.find((request) => request.type === 'adopt')?.id;
+  return requests.filter((request) => request.id === streamId).map((request) => request.type);
+}
+
 const shownAnswer = (page: ChatPage): Promise<string> =>
   page.page.locator('[data-entry-id="s"] .markdown').evaluate((root) => root.innerHTML);
 
@@ -240,15 +249,27 @@ describe('webview: a finished answer and the markdown worker', () => {
       await page.host(events(appended('s', chunk)));
     }
     await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
-    const requests = await page.page.evaluate(
-      () => (window as unknown as { __requests: { type: string; id: number }[] }).__requests,
-    );
-    const streamId = requests.find((request) => request.type === 'append')?.id;
-    const ofStream = requests.filter((request) => request.id === streamId).map((request) => request.type);
+    const ofStream = await requestsOfFirstStream(page);
     assert.equal(ofStream.at(-1), 'finish', `the stream's requests: ${ofStream.join(', ')}`);
     assert.equal(lastAnswers.at(-1), true, 'the worker answered the finish as the stream’s last');
     const shown = await shownAnswer(page);
     assert.equal(shown, await renderedOnce(page, TEXT.join('')));
+    page.assertClean();
+  });
+
+  it('lets a thought go too when its turn ends', async () => {
+    const page = await chat.open({ beforeLoad: captureWorkers });
+    await waitForWorker(page, 'ready');
+    await recordRequests(page);
+    // The newest entry of a running turn: open, its text streamed to the worker.
+    await page.host(snapshot({ entries: [message('thought', 'th', '')], turns: [turn('t1')] }));
+    for (const chunk of TEXT.slice(0, MIDDLE)) {
+      await page.host(events(appended('th', chunk)));
+    }
+    await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
+    const ofStream = await requestsOfFirstStream(page);
+    assert.ok(ofStream.includes('append'), `the thought streamed in the worker: ${ofStream.join(', ')}`);
+    assert.equal(ofStream.at(-1), 'finish', `the stream's requests: ${ofStream.join(', ')}`);
     page.assertClean();
   });
 

@@ -136,6 +136,11 @@ export class ThoughtView implements EntryView {
     }
   }
 
+  /** Its turn ended: let go by the markdown worker, as a message is (see StreamingMarkdown.finish). */
+  streamEnded(): void {
+    this.markdown.finish();
+  }
+
   /** Active while it is the newest thing in a running turn; done thinking, its stream ends as a message's does. */
   setActive(active: boolean): void {
     this.spinner.hidden = !active;

@@ -111,8 +111,8 @@ export function createView(entry: ThreadEntryMessage, context: RenderContext): E
 
 /**
  * Thinking stays open only while it is the newest entry of a running turn; a step the turn left pending
- * or running when it ended shows as ended (no spinner that turns for ever); a message of an ended turn is
- * shown as a render once of its text shows it.
+ * or running when it ended shows as ended (no spinner that turns for ever); a message or a thought of an ended
+ * turn is shown as a render once of its text shows it, and let go by the markdown worker.
  */
 export function refreshThoughts(group: Group): void {
   const running = group.turn?.status === 'running';
@@ -121,6 +121,9 @@ export function refreshThoughts(group: Group): void {
     for (const view of part.views) {
       if (view instanceof ThoughtView) {
         view.setActive(running && view === last);
+        if (group.turn && !running) {
+          view.streamEnded();
+        }
       } else if (view instanceof ToolCardView && group.turn) {
         view.setTurnRunning(running); // entries of no known turn are left as they say
       } else if (view instanceof MessageView && group.turn && !running) {
