@@ -45,12 +45,6 @@ export class StreamingMarkdown {
   /** Whether this stream may move to the worker: not if asked not to, nor once the worker lost it. */
   private offThread: boolean;
 
-  /**
-   * The stream was finished in the worker (`finish`), which let it go: no planner is kept for what the DOM shows,
-   * so a later change shows the whole text afresh (`planFresh`).
-   */
-  private unplanned = false;
-
   constructor(className = 'markdown', offThread = false) {
     this.offThread = offThread;
     this.dom = new MarkdownDom(className);
@@ -66,10 +60,7 @@ export class StreamingMarkdown {
       return;
     }
     this.appendedSinceEnd = false;
-    if (this.unplanned) {
-      this.text = text;
-      this.planFresh();
-    } else if (this.remote) {
+    if (this.remote) {
       this.text = text;
       this.remote.setText(text);
     } else if (this.derivable && this.text === '' && text.length <= DERIVE_MAX_CHARS) {
@@ -88,9 +79,6 @@ export class StreamingMarkdown {
   append(delta: string): void {
     if (delta === '') {
       return;
-    }
-    if (this.unplanned) {
-      this.planFresh();
     }
     this.appendedSinceEnd = true;
     const remote = this.remote ?? this.moveToWorker();
@@ -134,17 +122,24 @@ export class StreamingMarkdown {
     }
     remote.finish(this.appendedSinceEnd);
     this.appendedSinceEnd = false;
+    // No planner is kept for what the DOM shows now, anywhere: `local` shows the text afresh if it changes.
     this.remote = undefined;
-    this.unplanned = true;
   }
 
-  /** The page's planner for the text shown: made again from it when it was let go. */
+  /**
+   * The page's planner for the text shown: made again from it when it was let go (`derivable`), or shown afresh
+   * from the whole text when the DOM was left by a stream no planner is kept for (finished in the worker).
+   */
   private local(): MarkdownPlanner {
-    if (!this.planner) {
-      this.planner = new MarkdownPlanner();
-      // The DOM shows this text as a new planner shows it (`derivable`): its operations are already applied.
-      this.planner.setText(this.text);
+    if (this.planner) {
+      return this.planner;
     }
+    if (!this.derivable) {
+      return this.planFresh();
+    }
+    this.planner = new MarkdownPlanner();
+    // The DOM shows this text as a new planner shows it: its operations are already applied.
+    this.planner.setText(this.text);
     return this.planner;
   }
 
@@ -188,12 +183,12 @@ export class StreamingMarkdown {
   }
 
   /** The whole text shown afresh, planned on the page: what the DOM showed had no planner to go on from. */
-  private planFresh(): void {
-    this.unplanned = false;
+  private planFresh(): MarkdownPlanner {
     // Its answers still on their way (a finish's last) would change the DOM this replaces.
     this.receiver = undefined;
     this.derivable = false;
-    this.planner = new MarkdownPlanner();
-    this.dom.apply([{ op: 'reset' }, ...this.planner.setText(this.text)]);
+    const planner = (this.planner = new MarkdownPlanner());
+    this.dom.apply([{ op: 'reset' }, ...planner.setText(this.text)]);
+    return planner;
   }
 }
