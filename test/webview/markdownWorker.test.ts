@@ -198,6 +198,17 @@ async function recordRequests(page: ChatPage): Promise<void> {
   });
 }
 
+/** A chat page whose worker runs, its requests recorded (`recordRequests`). */
+async function openRecording(chat: ReturnType<typeof useChatPages>): Promise<ChatPage> {
+  const page = await chat.open({ beforeLoad: captureWorkers });
+  await waitForWorker(page, 'ready');
+  await recordRequests(page);
+  return page;
+}
+
+/** The running turn t1 ends. */
+const TURN_ENDED = events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' })));
+
 /** Posts host messages as the host does, a frame each, without waiting for the worker's answers. */
 async function postInFrames(page: ChatPage, messages: readonly unknown[]): Promise<void> {
   await page.page.evaluate(async (list) => {
@@ -230,9 +241,7 @@ describe('webview: a finished answer and the markdown worker', () => {
   const chat = useChatPages();
 
   it('is let go by the worker when its turn ends, and shows what a render once shows', async () => {
-    const page = await chat.open({ beforeLoad: captureWorkers });
-    await waitForWorker(page, 'ready');
-    await recordRequests(page);
+    const page = await openRecording(chat);
     const lastAnswers: boolean[] = [];
     await page.page.exposeFunction('__answered', (last: boolean) => lastAnswers.push(last));
     await page.page.evaluate(() => {
@@ -248,7 +257,7 @@ describe('webview: a finished answer and the markdown worker', () => {
     for (const chunk of TEXT) {
       await page.host(events(appended('s', chunk)));
     }
-    await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
+    await page.host(TURN_ENDED);
     const ofStream = await requestsOfFirstStream(page);
     assert.equal(ofStream.at(-1), 'finish', `the stream's requests: ${ofStream.join(', ')}`);
     assert.equal(lastAnswers.at(-1), true, 'the worker answered the finish as the stream’s last');
@@ -258,15 +267,13 @@ describe('webview: a finished answer and the markdown worker', () => {
   });
 
   it('lets a thought go too when its turn ends', async () => {
-    const page = await chat.open({ beforeLoad: captureWorkers });
-    await waitForWorker(page, 'ready');
-    await recordRequests(page);
+    const page = await openRecording(chat);
     // The newest entry of a running turn: open, its text streamed to the worker.
     await page.host(snapshot({ entries: [message('thought', 'th', '')], turns: [turn('t1')] }));
     for (const chunk of TEXT.slice(0, MIDDLE)) {
       await page.host(events(appended('th', chunk)));
     }
-    await page.host(events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))));
+    await page.host(TURN_ENDED);
     const ofStream = await requestsOfFirstStream(page);
     assert.ok(ofStream.includes('append'), `the thought streamed in the worker: ${ofStream.join(', ')}`);
     assert.equal(ofStream.at(-1), 'finish', `the stream's requests: ${ofStream.join(', ')}`);
@@ -274,9 +281,7 @@ describe('webview: a finished answer and the markdown worker', () => {
   });
 
   it('shows an answer changed after its turn ended whole, though the worker answers its stream late', async () => {
-    const page = await chat.open({ beforeLoad: captureWorkers });
-    await waitForWorker(page, 'ready');
-    await recordRequests(page);
+    const page = await openRecording(chat);
     await page.host(snapshot({ entries: [message('agent', 's', '')], turns: [turn('t1')] }));
     for (const chunk of TEXT) {
       await page.host(events(appended('s', chunk)));
@@ -289,11 +294,7 @@ describe('webview: a finished answer and the markdown worker', () => {
     });
     const last = '\n\nA paragraph that ends the answer.\n\nIts last';
     const later = ' words, sent after the turn ended.';
-    await postInFrames(page, [
-      events(appended('s', last)),
-      events(ended(turn('t1', { status: 'completed', stopReason: 'end_turn' }))),
-      events(appended('s', later)),
-    ]);
+    await postInFrames(page, [events(appended('s', last)), TURN_ENDED, events(appended('s', later))]);
     const held = await page.page.evaluate(() =>
       ((window as unknown as { __held: { type: string }[] }).__held ?? []).map((request) => request.type),
     );
