@@ -5,8 +5,7 @@
 // attached as a child target).
 // `node bench/finishedAnswerHeap.mjs` after `node esbuild.mjs --production`.
 /* global window */
-import { tsImport } from 'tsx/esm/api';
-import { freshPage, startServer } from './webviewPage.mjs';
+import { stepAll, withProbePage } from './webviewPage.mjs';
 import { CHAT_ID, viewWith } from './workloads.mjs';
 
 const PARAGRAPHS = 50;
@@ -67,33 +66,19 @@ async function heaps(cdp, worker) {
   return { page, worker: (await inWorker(cdp, worker, 'Runtime.getHeapUsage')).usedSize };
 }
 
-const { server, origin } = await startServer();
-const { launchChromium } = await tsImport('../test/webview/support/chromium.ts', import.meta.url);
-const browser = await launchChromium();
-try {
-  const { page } = await freshPage(browser, origin);
-  const cdp = await page.context().newCDPSession(page);
+await withProbePage(async ({ page, cdp }) => {
   const attached = workerSession(cdp);
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
   const worker = await attached;
-  const stream = (list) =>
-    page.evaluate(async (messages) => {
-      for (const message of messages) {
-        await window.__step(message);
-      }
-    }, list);
   await page.evaluate((empty) => window.__step(empty), viewWith([], []));
   // The code warmed first (a short answer streamed and finished), so the heaps count what the answer leaves.
-  await stream(answerMessages(1, 5));
+  await stepAll(page, answerMessages(1, 5));
   const before = await heaps(cdp, worker);
-  await stream(answerMessages(2, PARAGRAPHS));
+  await stepAll(page, answerMessages(2, PARAGRAPHS));
   const after = await heaps(cdp, worker);
   const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
   const answer = PARAGRAPHS * (PARAGRAPH.length + 16);
   console.log(`a finished answer of ${kb(answer)}, streamed in ${PARAGRAPHS} messages, its turn ended:`);
   console.log(`  the page's JS heap grew ${kb(after.page - before.page)}`);
   console.log(`  the markdown worker's JS heap grew ${kb(after.worker - before.worker)}`);
-} finally {
-  await browser.close();
-  server.close();
-}
+});

@@ -4,17 +4,11 @@
 // `node bench/heapDiff.mjs` after `node esbuild.mjs --production`; prints the 25 largest growths
 // (WARM=1: the code warmed first; JS_ONLY=1: V8's objects only, not Blink's).
 /* global window, document, requestAnimationFrame */
-import { tsImport } from 'tsx/esm/api';
 import { snapshotSummary } from './heapSnapshot.mjs';
-import { freshPage, startServer } from './webviewPage.mjs';
+import { withProbePage } from './webviewPage.mjs';
 import { longChatSnapshot } from './workloads.mjs';
 
-const { server, origin } = await startServer();
-const { launchChromium } = await tsImport('../test/webview/support/chromium.ts', import.meta.url);
-const browser = await launchChromium();
-try {
-  const { page } = await freshPage(browser, origin);
-  const cdp = await page.context().newCDPSession(page);
+await withProbePage(async ({ page, cdp }) => {
   // The code warmed first (a 20-turn chat opened, scrolled and switched away from), so what is
   // left after the long chat is what its size holds, not the code it compiled.
   for (const turns of process.env.WARM ? [20, 0] : []) {
@@ -54,7 +48,4 @@ try {
   for (const row of shown.slice(0, 25)) {
     console.log(`${row.kb.toFixed(1).padStart(9)} KB ${String(row.count).padStart(7)}  ${row.key}`);
   }
-} finally {
-  await browser.close();
-  server.close();
-}
+});

@@ -6,10 +6,9 @@
 // evicted by the end, so the second ledger is a turn far from view. V8's compiled code and Blink's objects are left out.
 // `node bench/heapPerTurn.mjs` after `node esbuild.mjs --production` (TURNS=200, ROWS=25).
 /* global window */
-import { tsImport } from 'tsx/esm/api';
 import { takeSnapshot } from './heapSnapshot.mjs';
 import { stepTurns } from './shortTurns.mjs';
-import { freshPage, startServer } from './webviewPage.mjs';
+import { withProbePage } from './webviewPage.mjs';
 import { viewWith } from './workloads.mjs';
 
 const TURNS = Number(process.env.TURNS ?? 200);
@@ -91,12 +90,7 @@ function printGrowth(title, before, after) {
   }
 }
 
-const { server, origin } = await startServer();
-const { launchChromium } = await tsImport('../test/webview/support/chromium.ts', import.meta.url);
-const browser = await launchChromium();
-try {
-  const { page } = await freshPage(browser, origin);
-  const cdp = await page.context().newCDPSession(page);
+await withProbePage(async ({ page, cdp }) => {
   // The code warmed first, as the short-turn rows do: 20 turns, then the empty chat again.
   await page.evaluate((empty) => window.__step(empty), viewWith([], []));
   await stepTurns(page, 0, 20);
@@ -108,7 +102,4 @@ try {
   const next = ledger(await takeSnapshot(cdp));
   printGrowth(`the first ${TURNS} turns (the latest built near the view)`, empty, first);
   printGrowth(`the next ${TURNS} turns (a turn far from view)`, first, next);
-} finally {
-  await browser.close();
-  server.close();
-}
+});

@@ -3,7 +3,7 @@
 // paragraph each). Elements, JS heap and Blink's objects per turn, all over the empty page they started from.
 /* global window, document */
 import { blinkBytes, codeBytes, snapshotSummary } from './heapSnapshot.mjs';
-import { freshPage, heapMb } from './webviewPage.mjs';
+import { freshPage, heapMb, stepAll } from './webviewPage.mjs';
 import { CHAT_ID, viewWith } from './workloads.mjs';
 
 export const SHORT_TURNS = 200;
@@ -61,12 +61,7 @@ async function measure(page) {
 
 /** Steps `count` ping turns from turn `from + 1` into the page, each message in a frame of its own. */
 export async function stepTurns(page, from, count) {
-  const messages = Array.from({ length: count }, (_, i) => pingTurn(from + i + 1)).flat();
-  await page.evaluate(async (list) => {
-    for (const message of list) {
-      await window.__step(message);
-    }
-  }, messages);
+  await stepAll(page, Array.from({ length: count }, (_, i) => pingTurn(from + i + 1)).flat());
 }
 
 /**

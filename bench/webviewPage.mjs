@@ -267,3 +267,29 @@ export async function freshPage(browser, origin, { bypassCSP = false } = {}) {
   await page.evaluate(`window.__step = ${STEP}; ${TAKE_STAGED}`);
   return { page, problems };
 }
+
+/** Steps each host message into the page in turn (`window.__step`: each in a frame of its own). */
+export async function stepAll(page, messages) {
+  await page.evaluate(async (list) => {
+    for (const message of list) {
+      await window.__step(message);
+    }
+  }, messages);
+}
+
+/**
+ * For a one-off probe: the chat page served on 127.0.0.1 and opened in the system Chromium, with a DevTools
+ * session on it; `work({ page, cdp })` runs, then the browser and the server are closed.
+ */
+export async function withProbePage(work) {
+  const { server, origin } = await startServer();
+  const { launchChromium } = await tsImport('../test/webview/support/chromium.ts', import.meta.url);
+  const browser = await launchChromium();
+  try {
+    const { page } = await freshPage(browser, origin);
+    return await work({ page, cdp: await page.context().newCDPSession(page) });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
