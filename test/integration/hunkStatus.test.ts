@@ -38,7 +38,10 @@ describe('hunk review status bar: its cost follows the cursor, not the turn', ()
     held = undefined;
   });
 
-  afterEach(() => restore());
+  afterEach(async () => {
+    restore();
+    await closeAllEditors();
+  });
 
   /** A finished turn that changed the second line of FILES files itself, left to decide; their paths. */
   async function turnChangingMany(): Promise<string[]> {

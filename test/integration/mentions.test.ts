@@ -36,7 +36,9 @@ describe('mentions: the @ picker and what the agent receives (issue 11)', () => 
     assert.equal(existsSync(gitignore), false, 'the sample workspace has no .gitignore of its own');
   });
 
-  beforeEach(() => {
+  beforeEach(async () => {
+    // Open editors are offered first: one an earlier suite left open would come before the files asked for.
+    await closeAllEditors();
     folder = new TempFolder('mentions');
   });
 
