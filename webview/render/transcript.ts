@@ -14,7 +14,17 @@ import { TurnActions } from './turnActions';
 import { TurnSections } from './turnSections';
 import { addPart, allEntryIds, cutIds, entryTarget } from './turnParts';
 import { turnFooter } from './turnFooter';
-import { appendToTurn, createView, newestView, NO_PARTS, refreshThoughts, type Group } from './turnGroup';
+import {
+  addView,
+  appendToTurn,
+  createView,
+  newestView,
+  NO_PARTS,
+  NO_VIEWS,
+  refreshThoughts,
+  showFooter,
+  type Group,
+} from './turnGroup';
 import type { EntryView, RenderContext } from './types';
 
 /**
@@ -247,7 +257,7 @@ export class Transcript {
       }
     }
     if (group.turn) {
-      group.footer.show(turnFooter(group.turn, this.context, group === this.latestTurn));
+      showFooter(group, turnFooter(group.turn, this.context, group === this.latestTurn));
       this.refreshChanges(group);
     }
     refreshThoughts(group.owner ?? group);
@@ -297,12 +307,12 @@ export class Transcript {
         this.terminals.untrack(view);
       }
       this.actions.forget(part.views.map((view) => view.element));
-      part.views.length = 0;
+      part.views = NO_VIEWS;
     }
     // Its parts go with it: it is built again whole, cut into new ones.
     group.parts.forEach((part) => this.lazy.forget(part));
     group.parts = NO_PARTS;
-    group.footer.show([]);
+    showFooter(group, []);
     group.element.replaceChildren();
     group.changes = undefined;
     group.userMessage = undefined;
@@ -328,7 +338,7 @@ export class Transcript {
     if (entry.kind === 'user' && !group.history && group.userMessage === undefined) {
       group.userMessage = view.element;
     }
-    group.views.push(view);
+    addView(group, view);
     appendToTurn(group, view.element);
     this.terminals.track(view);
   }
@@ -343,11 +353,11 @@ export class Transcript {
       this.latestTurn = group;
       if (previous && previous !== group && previous.turn && !previous.deferred) {
         // No longer the latest: its footer loses the actions that only apply to the latest turn.
-        previous.footer.show(turnFooter(previous.turn, this.context, false));
+        showFooter(previous, turnFooter(previous.turn, this.context, false));
       }
     }
     if (!group.deferred) {
-      group.footer.show(turnFooter(turn, this.context, latest));
+      showFooter(group, turnFooter(turn, this.context, latest));
       this.refreshChanges(group);
     }
     return group;
@@ -361,7 +371,7 @@ export class Transcript {
     }
     if (!group.changes && turn.changes && turn.changes.files.length > 0) {
       group.changes = new ChangeCardView(turn.id, this.context.post, () => this.context.paths());
-      group.element.insertBefore(group.changes.element, group.footer.element ?? null);
+      group.element.insertBefore(group.changes.element, group.footer?.element ?? null);
     }
     // A checkpoint taken late says so on the card too: what changed before it is not listed.
     group.changes?.update(turn.changes, turn.checkpointId !== undefined ? turn.checkpointProblem : undefined);

@@ -13,11 +13,15 @@ import type { EntryView, RenderContext } from './types';
  */
 export interface Group extends CheckpointSlots {
   readonly element: HTMLElement;
-  /** The working indicator, a note or an error at the turn's end: made when there is one. */
-  readonly footer: OptionalChild;
+  /**
+   * The working indicator, a note or an error at the turn's end: made when there is one, let go when there is
+   * none (`showFooter`), as most finished turns have none.
+   */
+  footer: OptionalChild | undefined;
   /** Made when the turn first changes a file: most turns never do. */
   changes?: ChangeCardView;
-  readonly views: EntryView[];
+  /** Its entries' views, in order; NO_VIEWS until it has one (a turn not built, or evicted). */
+  views: EntryView[];
   turn: TurnMessage | undefined;
   readonly history: boolean;
   /**
@@ -47,6 +51,12 @@ let nextOrder = 0;
 export const NO_PARTS: Group[] = Object.freeze([]) as unknown as Group[];
 
 /**
+ * The views of every group that has none (not built yet, or evicted far from view): shared, so such a turn holds
+ * no list of its own (frozen: a group's first view gives it its own list, `addView`).
+ */
+export const NO_VIEWS: EntryView[] = Object.freeze([]) as unknown as EntryView[];
+
+/**
  * An empty turn section, or a section of replayed history when `turnId` is undefined — `continued`
  * when it goes on from the history group before it, without a turn's separator.
  */
@@ -70,8 +80,8 @@ export function groupOn(
   // Every field from the start: fields added later would give each group a property array besides.
   return {
     element,
-    footer: new OptionalChild('turn-footer', element),
-    views: [],
+    footer: undefined,
+    views: NO_VIEWS,
     turn: undefined,
     history,
     deferred: undefined,
@@ -89,7 +99,26 @@ export function groupOn(
 
 /** Adds an entry's element (or a notice) after the turn's entries, before its change card and footer. */
 export function appendToTurn(group: Group, node: Node): void {
-  group.element.insertBefore(node, group.changes?.element ?? group.footer.element ?? null);
+  group.element.insertBefore(node, group.changes?.element ?? group.footer?.element ?? null);
+}
+
+/** Adds an entry's view after the group's views (its element goes in with `appendToTurn`). */
+export function addView(group: Group, view: EntryView): void {
+  if (group.views === NO_VIEWS) {
+    group.views = [view];
+  } else {
+    group.views.push(view);
+  }
+}
+
+/** Shows `nodes` as the turn's footer: made when there are some, and let go with the last of them. */
+export function showFooter(group: Group, nodes: Node[]): void {
+  if (nodes.length > 0) {
+    (group.footer ??= new OptionalChild('turn-footer', group.element)).show(nodes);
+  } else if (group.footer) {
+    group.footer.show(nodes);
+    group.footer = undefined;
+  }
 }
 
 /** The view of one entry, by its kind. */
