@@ -18,7 +18,6 @@ import type {
   CurrentFile,
 } from '../src/protocol';
 import { applyThreadEvent, entryOf, threadModelOf, turnOf } from '../src/protocol';
-import { compactEvent, compactSnapshot } from './compactEntries';
 import { nextTerminalState, type TerminalState } from './terminalText';
 import { WorkspacePaths } from './workspacePaths';
 
@@ -165,7 +164,7 @@ export class ChatStore {
     this.pathsFollowPlace();
     this.worktreeOffer = view.worktreeOffer;
     this.elicitations = view.elicitations ?? [];
-    this.thread = threadModelOf(view.chat && compactSnapshot(view.chat.thread));
+    this.thread = threadModelOf(view.chat?.thread);
     // Terminal output is kept: terminals outlive a re-sent snapshot of the same chat.
     this.changes = noChanges();
     this.changes.reset = true;
@@ -275,7 +274,7 @@ export class ChatStore {
   }
 
   private applyEvent(event: ThreadEventMessage): void {
-    const change = applyThreadEvent(this.thread, compactEvent(event));
+    const change = applyThreadEvent(this.thread, event);
     switch (change.type) {
       case 'rebuilt':
         if (event.type === 'text_appended') {

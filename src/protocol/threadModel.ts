@@ -135,14 +135,39 @@ function appendText(model: ThreadModel, entryId: string, text: string): ThreadCh
 
 /** Adds the entry, or replaces the one with its id; true when it was added. */
 function putEntry(model: ThreadModel, entry: ThreadEntry): boolean {
+  const kept = compactEntry(entry);
   const index = model.entryIndex.get(entry.id);
   if (index !== undefined) {
-    model.entries[index] = entry;
+    model.entries[index] = kept;
     return false;
   }
   model.entryIndex.set(entry.id, model.entries.length);
-  model.entries.push(entry);
+  model.entries.push(kept);
   return true;
+}
+
+/** The attachments of every message that has none: frozen, as every entry is a value never changed. */
+const NO_ATTACHMENTS: readonly never[] = Object.freeze([]);
+
+/**
+ * The entry as a model keeps it — for as long as its chat is open, however far from view: the same fields,
+ * each the object's own. zod's parse (the page's boundary, a journal read back) builds an object a field at a
+ * time, and V8 gives such an object room for four fields of its own: a message's fifth (its turn id) went to a
+ * property array besides. Made in one object literal it has none; and the empty attachments list nearly every
+ * message has is one list for all.
+ */
+function compactEntry(entry: ThreadEntry): ThreadEntry {
+  if (entry.kind === 'tool_call') {
+    // Fewer than messages, of many shapes, and replaced while they run.
+    return entry;
+  }
+  const attachments = entry.attachments.length === 0 ? NO_ATTACHMENTS : entry.attachments;
+  const { kind, id, turnId, text } = entry;
+  if (entry.truncated !== undefined || entry.messageId !== undefined) {
+    // Rare (agents seldom send a message id): kept in its own shape, with the shared list.
+    return { ...entry, attachments };
+  }
+  return turnId === undefined ? { kind, id, text, attachments } : { kind, id, turnId, text, attachments };
 }
 
 function putTurn(model: ThreadModel, turn: Turn): void {

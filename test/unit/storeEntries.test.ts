@@ -10,8 +10,9 @@ import {
 import { ChatStore } from '../../webview/store';
 
 /*
- * The page keeps its own copy of every entry (webview/compactEntries.ts): what it keeps must be what the host
- * sent, field for field, while every message with no attachments shares one empty list.
+ * A thread model keeps its own copy of every entry (`compactEntry`, src/protocol/threadModel.ts); the page's store,
+ * which gets them from zod's parse, must keep what the host sent, field for field, while every message with no
+ * attachments shares one empty list.
  */
 
 const user = (n: number): UserMessageEntry => ({
@@ -49,7 +50,7 @@ function apply(store: ChatStore, events: ThreadEvent[]): void {
   assert.equal(store.applyEvents('c', message.events), true);
 }
 
-describe('the webview store keeps compact copies of entries', () => {
+describe('the webview store keeps compact copies of entries (through its thread model)', () => {
   it('keeps what arrived, field for field, from a snapshot and from events', () => {
     const history: ThreadEntry = { kind: 'agent', id: 'h1', text: 'from before', attachments: [] };
     const store = storeWith({
