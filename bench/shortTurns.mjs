@@ -40,9 +40,10 @@ export function pingTurn(n) {
 const elements = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
 /**
- * From a heap snapshot taken after the heap was read (MB): V8's compiled code in the page's heap (the
- * functions V8 optimises while turns stream, and compiles again after the measuring GCs flush them) and
- * Blink's objects beside the JS heap (the DOM, its layout and style).
+ * From a heap snapshot taken after the heap was read (MB): V8's compiled code in the page's heap (machine
+ * code for the functions V8 tiers up while the turns stream; not bytecode flushed by the measuring GCs: the
+ * figure is the same with `--no-flush-bytecode`) and Blink's objects beside the JS heap (the DOM, its layout
+ * and style).
  */
 async function snapshotMb(page) {
   const cdp = await page.context().newCDPSession(page);
