@@ -15,8 +15,9 @@ const BUILD_BUDGET_MS = 6;
 const DEFERRED_ENTRY_PX = 120;
 /**
  * How far outside the visible part of the transcript built turns are evicted back to placeholders:
- * two screens past LAZY_MARGIN_PX, so a turn is not built and evicted back and forth. Three screens and
- * 5,000 px kept 62 short turns built (41 now): more heap and elements, and scrolling no smoother.
+ * two screens or 1,000 px (the larger) past LAZY_MARGIN_PX, so a turn is not built and evicted back and forth.
+ * Three screens and 5,000 px kept 62 of the bench's 200 short turns built (41 now): more heap and elements,
+ * and scrolling no smoother.
  */
 const EVICT_MIN_MARGIN_PX = 2500;
 const EVICT_SCREENS = 2;
