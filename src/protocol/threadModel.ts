@@ -56,7 +56,7 @@ export function threadModelOf(snapshot?: ThreadSnapshot): ThreadModel {
     state: snapshot?.state ?? EMPTY_SESSION_STATE,
   };
   for (const entry of snapshot?.entries ?? []) {
-    putEntry(model, entry);
+    putEntry(model, entry, 'added');
   }
   for (const turn of snapshot?.turns ?? []) {
     putTurn(model, turn);
@@ -87,14 +87,10 @@ export function turnOf(model: ThreadModel, id: string): Turn | undefined {
 export function applyThreadEvent(model: ThreadModel, event: ThreadEvent): ThreadChange {
   switch (event.type) {
     case 'entry_added':
-      return putEntry(model, event.entry)
-        ? { type: 'added', entry: event.entry }
-        : { type: 'replaced', entry: event.entry };
+      return putEntry(model, event.entry, 'added');
     case 'entry_updated':
       // The update carries the whole entry: when the line adding it was lost, it is all there is.
-      return putEntry(model, event.entry)
-        ? { type: 'rebuilt', entry: event.entry }
-        : { type: 'replaced', entry: event.entry };
+      return putEntry(model, event.entry, 'rebuilt');
     case 'text_appended':
       return appendText(model, event.entryId, event.text);
     case 'state_updated':
@@ -119,9 +115,7 @@ function appendText(model: ThreadModel, entryId: string, text: string): ThreadCh
   const index = model.entryIndex.get(entryId);
   if (index === undefined) {
     // Only the text is known: it was the agent's (appends come from streamed chunks).
-    const entry: TextEntry = { kind: 'agent', id: entryId, text, attachments: [] };
-    putEntry(model, entry);
-    return { type: 'rebuilt', entry };
+    return putEntry(model, { kind: 'agent', id: entryId, text, attachments: [] }, 'rebuilt');
   }
   const entry = model.entries[index] as ThreadEntry;
   if (!('text' in entry)) {
@@ -133,17 +127,20 @@ function appendText(model: ThreadModel, entryId: string, text: string): ThreadCh
   return { type: 'appended', entry: appended, text };
 }
 
-/** Adds the entry, or replaces the one with its id; true when it was added. */
-function putEntry(model: ThreadModel, entry: ThreadEntry): boolean {
+/**
+ * Adds the entry (a change of the type `added` names), or replaces the one with its id. The change carries
+ * the entry as the model keeps it, so whoever holds on to it (a view) holds the model's copy, not another.
+ */
+function putEntry(model: ThreadModel, entry: ThreadEntry, added: 'added' | 'rebuilt'): ThreadChange {
   const kept = compactEntry(entry);
   const index = model.entryIndex.get(entry.id);
   if (index !== undefined) {
     model.entries[index] = kept;
-    return false;
+    return { type: 'replaced', entry: kept };
   }
   model.entryIndex.set(entry.id, model.entries.length);
   model.entries.push(kept);
-  return true;
+  return { type: added, entry: kept };
 }
 
 /** The attachments of every message that has none: frozen, as every entry is a value never changed. */

@@ -112,6 +112,28 @@ describe('applyThreadEvent', () => {
     assertIndexed(model);
   });
 
+  it("carries each entry it adds, replaces or rebuilds as the model keeps it, not the event's copy", () => {
+    const model = threadModelOf();
+    const user: ThreadEntry = { kind: 'user', id: 'u1', turnId: 't1', text: 'hi', attachments: [] };
+    const events: ThreadEvent[] = [
+      { type: 'entry_added', entry: user },
+      { type: 'entry_added', entry: { ...user, text: 'hi again' } },
+      { type: 'entry_updated', entry: agent('a1', 'update first') },
+      { type: 'entry_updated', entry: agent('a1', 'updated') },
+      { type: 'text_appended', entryId: 'a2', text: 'lost start' },
+      { type: 'entry_added', entry: tool('c1') },
+    ];
+    for (const event of events) {
+      const change = applyThreadEvent(model, event);
+      assert.ok('entry' in change, change.type);
+      assert.equal(change.entry, entryOf(model, change.entry.id), `${event.type} ${change.type}`);
+    }
+    assert.deepEqual(
+      model.entries.map((entry) => entry.kind === 'tool_call' || entry.text),
+      ['hi again', 'updated', 'lost start', true],
+    );
+  });
+
   it('ignores text appended to a tool call, leaving the tool call as it was', () => {
     const model = threadModelOf();
     applyThreadEvent(model, { type: 'entry_added', entry: tool('e1') });
