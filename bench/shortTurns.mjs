@@ -8,13 +8,22 @@ import { CHAT_ID, viewWith } from './workloads.mjs';
 
 export const SHORT_TURNS = 200;
 
+/** When the first ping turn starts: an epoch time in ms, as the host's `Date.now()` gives (not a small integer). */
+const FIRST_STARTED_AT = Date.UTC(2026, 11, 4, 9, 0, 0);
+
+/** A checkpoint id of the shape the shadow-git store makes: `git1:<folder key>.<commit>`. */
+function checkpointIdOf(n) {
+  return `git1:5f0c3a9e1b7d2c64.${n.toString(16).padStart(40, 'c')}`;
+}
+
 /**
- * One "ping" turn as the host sends it: the turn starts (its checkpoint taken) with the user's message,
- * the answer streams in as one chunk, the turn ends.
+ * One "ping" turn as the host sends it, with the fields a real one has: the turn starts (its checkpoint taken,
+ * its start time stamped) with the user's message, the answer streams in as one chunk, the turn ends.
  */
 export function pingTurn(n) {
   const turnId = `t${n}`;
-  const started = { id: turnId, status: 'running', startedAt: n * 10, checkpointId: `cp${n}` };
+  const startedAt = FIRST_STARTED_AT + n * 2000;
+  const started = { id: turnId, status: 'running', startedAt, checkpointId: checkpointIdOf(n) };
   const events = (list) => ({ type: 'thread_events', chatId: CHAT_ID, events: list });
   return [
     events([
@@ -31,7 +40,12 @@ export function pingTurn(n) {
     events([
       {
         type: 'turn_ended',
-        turn: { ...started, status: 'completed', stopReason: 'end_turn', endedAt: n * 10 + 5 },
+        turn: {
+          ...started,
+          status: 'completed',
+          stopReason: 'end_turn',
+          endedAt: startedAt + 1500 + (n % 7),
+        },
       },
     ]),
   ];
