@@ -128,10 +128,10 @@ function appendText(model: ThreadModel, entryId: string, text: string): ThreadCh
 }
 
 /**
- * Adds the entry (a change of the type `added` names), or replaces the one with its id. The change carries
- * the entry as the model keeps it, so whoever holds on to it (a view) holds the model's copy, not another.
+ * Adds the entry (a change of type `typeIfNew`), or replaces the one with its id (`replaced`). The change
+ * carries the entry as the model keeps it, so whoever holds on to it (a view) holds the model's copy.
  */
-function putEntry(model: ThreadModel, entry: ThreadEntry, added: 'added' | 'rebuilt'): ThreadChange {
+function putEntry(model: ThreadModel, entry: ThreadEntry, typeIfNew: 'added' | 'rebuilt'): ThreadChange {
   const kept = compactEntry(entry);
   const index = model.entryIndex.get(entry.id);
   if (index !== undefined) {
@@ -140,7 +140,7 @@ function putEntry(model: ThreadModel, entry: ThreadEntry, added: 'added' | 'rebu
   }
   model.entryIndex.set(entry.id, model.entries.length);
   model.entries.push(kept);
-  return { type: added, entry: kept };
+  return { type: typeIfNew, entry: kept };
 }
 
 /** The attachments of every message that has none: frozen, as every entry is a value never changed. */
