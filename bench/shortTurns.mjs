@@ -40,12 +40,7 @@ export function pingTurn(n) {
     events([
       {
         type: 'turn_ended',
-        turn: {
-          ...started,
-          status: 'completed',
-          stopReason: 'end_turn',
-          endedAt: startedAt + 1500 + (n % 7),
-        },
+        turn: { ...started, status: 'completed', stopReason: 'end_turn', endedAt: startedAt + 1500 },
       },
     ]),
   ];
