@@ -2,6 +2,7 @@
 // messages off the page's main thread — the block splitter and markdown-it — and answers each
 // request with the DOM operations, which the page only applies.
 import { MarkdownPlanner } from './markdownPlanner';
+import { PlanPacer } from './planPacing';
 import type { WorkerAnswer, WorkerRequest } from './workerProtocol';
 
 /** The worker's global scope, as much of it as is used (the project's types are the page's). */
@@ -15,18 +16,29 @@ const planners = new Map<number, MarkdownPlanner>();
 /**
  * Appends not planned yet, by stream. An append waits until the requests already sent have been read, so
  * that a worker behind the page (a long tail parsed again for every append) plans all that waited at once:
- * the work stays a parse per moment the worker is free, not one per frame of the page.
+ * the work stays a parse per moment the worker is free, not one per frame of the page — and after a long plan,
+ * until the worker has rested (planPacing.ts).
  */
 const waiting = new Map<number, { delta: string; requests: number }>();
-/** A message to the worker itself, read after the requests sent before it: then what waited is planned. */
+/** A message to the worker itself, read after the requests sent before it; the pacer queues one at a time. */
 const wake = new MessageChannel();
-let awake = false;
-wake.port1.onmessage = () => {
-  awake = false;
-  for (const id of [...waiting.keys()]) {
-    planWaiting(id);
-  }
-};
+let onWake = (): void => {};
+wake.port1.onmessage = () => onWake();
+const pacer = new PlanPacer(
+  {
+    now: () => performance.now(),
+    soon: (then) => {
+      onWake = then;
+      wake.port2.postMessage(null);
+    },
+    after: (ms, then) => setTimeout(then, ms),
+  },
+  () => {
+    for (const id of [...waiting.keys()]) {
+      planWaiting(id);
+    }
+  },
+);
 
 scope.onmessage = (event) => {
   const request = event.data;
@@ -47,6 +59,9 @@ scope.onmessage = (event) => {
     }
     case 'append':
       wait(request.id, request.delta);
+      return;
+    case 'shown':
+      pacer.shown(request.ms);
       return;
     case 'set':
       // In order: what this stream's earlier appends change comes first.
@@ -77,10 +92,7 @@ function wait(id: number, delta: string): void {
   } else {
     waiting.set(id, { delta, requests: 1 });
   }
-  if (!awake) {
-    awake = true;
-    wake.port2.postMessage(null);
-  }
+  pacer.appendsWait();
 }
 
 function planWaiting(id: number): void {
@@ -103,7 +115,8 @@ function answer(
       // Never adopted, or dropped after a failure: the page plans it again itself.
       throw new Error(`no markdown stream ${id}`);
     }
-    scope.postMessage({ type: 'ops', id, requests, ops: plan(planner), ...(last ? { last } : {}) });
+    const ops = pacer.timed(() => plan(planner));
+    scope.postMessage({ type: 'ops', id, requests, ops, ...(last ? { last } : {}) });
   } catch (error) {
     planners.delete(id);
     scope.postMessage({ type: 'failed', id, requests, message: String(error) });

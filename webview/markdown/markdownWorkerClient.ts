@@ -101,8 +101,13 @@ export class MarkdownWorkerClient {
   private waiting = 0;
   /** The page's time applying answers since every answer was last applied. */
   private applyMs = 0;
+  /** The page's time applying answers the next frame shows; undefined while no frame is being measured. */
+  private shownMs: number | undefined;
+  /** A message to the page itself: read once the frame being measured has been painted. */
+  private readonly afterFrame = new MessageChannel();
 
   constructor(private readonly worker: Worker) {
+    this.afterFrame.port1.onmessage = (event: MessageEvent<number>) => this.reportShown(event.data);
     worker.onmessage = (event: MessageEvent<WorkerAnswer>) => this.receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
@@ -140,7 +145,9 @@ export class MarkdownWorkerClient {
     if (answer.type === 'ops') {
       const started = performance.now();
       receiver?.apply(answer.ops);
-      this.applyMs += performance.now() - started;
+      const applied = performance.now() - started;
+      this.applyMs += applied;
+      this.measureShown(applied);
       if (answer.last) {
         this.forget(answer.id, receiver);
       }
@@ -152,6 +159,30 @@ export class MarkdownWorkerClient {
     if (this.waiting === 0) {
       this.settle();
     }
+  }
+
+  /**
+   * Times what showing answers costs the page: their apply, and the frame that draws them — from its animation
+   * frame callbacks to its paint. The worker rests after a long one (planPacing.ts): a long block the page lays out
+   * and paints again at every answer is then sent fewer of them.
+   */
+  private measureShown(applyMs: number): void {
+    if (document.hidden) {
+      // No frame shows it now; what the page does meanwhile is no frame's cost.
+      return;
+    }
+    if (this.shownMs !== undefined) {
+      this.shownMs += applyMs;
+      return;
+    }
+    this.shownMs = applyMs;
+    requestAnimationFrame(() => this.afterFrame.port2.postMessage(performance.now()));
+  }
+
+  private reportShown(frameStarted: number): void {
+    const ms = (this.shownMs ?? 0) + performance.now() - frameStarted;
+    this.shownMs = undefined;
+    this.worker.postMessage({ type: 'shown', ms } satisfies WorkerRequest);
   }
 
   /** A stream the worker let go after its last answer: nothing to drop there when its view goes. */

@@ -19,7 +19,9 @@ export type WorkerRequest =
    */
   | { readonly type: 'finish'; readonly id: number; readonly end: boolean }
   /** Stream `id` is gone from the page; no answer. */
-  | { readonly type: 'drop'; readonly id: number };
+  | { readonly type: 'drop'; readonly id: number }
+  /** The page's time applying answers and showing them in a frame (ms): the worker paces itself by it; no answer. */
+  | { readonly type: 'shown'; readonly ms: number };
 
 export type WorkerAnswer =
   /** Sent once, when the worker has loaded: it runs (the page's CSP let it start). */
