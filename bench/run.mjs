@@ -12,7 +12,7 @@ import { measureActivation } from './activation.mjs';
 import { longChatMemoryRows, streamMemoryRows } from './longChatRows.mjs';
 import { measureWebview } from './webview.mjs';
 import { terminalStreamRows } from './terminalStream.mjs';
-import { tailStreamRows } from './tailStream.mjs';
+import { pacedTailRows, tailStreamRows } from './tailStream.mjs';
 import { historyOpenRows } from './historyOpen.mjs';
 import { longTurnOpenRows } from './longTurnOpen.mjs';
 import { shortTurnRows } from './shortTurns.mjs';
@@ -224,6 +224,7 @@ async function main() {
     readingAboveRow(web.readingAbove, { chars: MAIN_SIZE }),
     ...terminalStreamRows(web.terminal),
     ...tailStreamRows(web.tail),
+    ...pacedTailRows(web.pacedTail),
     [
       'cost growth 0.5 → 4 MB (ms per MB)',
       `${ratio(growth)} (${curve.map((c) => `${c.mb} MB ${ms(c.streamScriptMs)}`).join(', ')})`,
@@ -337,6 +338,7 @@ async function main() {
       // Each run's CPU and slowest frame: the bare view's layouts, the stream read from above and followed.
       terminalStream: web.terminal,
       tailStream: web.tail,
+      pacedTail: web.pacedTail,
       bareStream: web.bare.map((run) => ({
         chunked: cpuAndSlowest(run.chunked),
         flat: cpuAndSlowest(run.flat),

@@ -3,7 +3,7 @@
 // one line with no break and a table, 500 KB each, streamed as the host paces an answer. The page's main-thread
 // CPU and the markdown worker's, and a message's frame at the start against the same at the end: a message
 // should cost its new items, not the block before it.
-/* global window */
+/* global window, document, performance, requestAnimationFrame, MutationObserver, MessageEvent, Worker, URL, Blob */
 import { freshPage, stage, withCpu } from './webviewPage.mjs';
 import { frameTotal, median } from './webviewStream.mjs';
 import { messageChars, streamingSnapshot, streamMessages } from './workloads.mjs';
@@ -108,6 +108,112 @@ export function tailStreamRows(runs) {
       '≤ 1.5× (a message costs its new items)',
       growth <= 1.5,
       `the tail shown by pieces (webview/markdown/tailPieces.ts): items, rows or lines kept, new ones added; frames are script + layout, as the stream's; the worker parses the whole tail again for each message`,
+    ];
+  });
+}
+
+/** A fast model's pace, sustained: 400 characters a message, a message every 50 ms (8 KB a second). */
+const PACED_CHARS = 400;
+const PACED_EVERY_MS = 50;
+/** A long block of that answer: about 80 KB (a table of ≈ 2,000 rows, a list of ≈ 1,800 items). */
+const PACED_BLOCK_CHARS = 80_000;
+/** The workloads streamed at that pace as well. */
+const PACED = ['tight list', 'table'];
+
+/**
+ * One run: the tight list and the table, ≈ 80 KB each, streamed at a fast model's pace, the page not waited for —
+ * its messages are posted by a worker on a clock of its own and wait in the page's queue while it is busy, as
+ * the host's do — then the turn's end. What the page's main thread and the workers (the markdown worker, and the
+ * posting one's few ms) spent, how often the answer changed, its longest wait between changes, and when it was
+ * whole after the turn's end.
+ */
+export async function pacedTailOnce(browser, origin) {
+  const run = {};
+  for (const name of PACED) {
+    const text = WORKLOADS.find((workload) => workload.name === name)
+      .text()
+      .slice(0, PACED_BLOCK_CHARS);
+    run[name] = await streamPaced(browser, origin, text.slice(0, text.lastIndexOf('\n')));
+  }
+  return run;
+}
+
+async function streamPaced(browser, origin, text) {
+  const { page, problems } = await freshPage(browser, origin);
+  try {
+    await page.evaluate((start) => window.__step(start), streamingSnapshot());
+    const [first] = streamMessages('x');
+    const messages = [];
+    for (let at = 0; at < text.length; at += PACED_CHARS) {
+      messages.push({ ...first, events: [{ ...first.events[0], text: text.slice(at, at + PACED_CHARS) }] });
+    }
+    const turn = { id: 't1', status: 'completed', stopReason: 'end_turn', startedAt: 0, endedAt: 1 };
+    messages.push({ ...first, events: [{ type: 'turn_ended', turn }] });
+    await stage(page, messages);
+    const { result, cpuMs, workerCpuMs } = await withCpu(() => page.evaluate(postPaced, PACED_EVERY_MS));
+    if (problems.length > 0) {
+      throw new Error(`page problems: ${problems.join(' | ')}`);
+    }
+    return { chars: text.length, cpuMs, workerCpuMs, ...result };
+  } finally {
+    await page.close();
+  }
+}
+
+/** In the page: posts the staged messages from a worker every `every` ms and watches the answer change. */
+async function postPaced(every) {
+  const messages = window.__takeStaged();
+  const answer = document.querySelector('[data-entry-id="a1"] .markdown');
+  const changes = [];
+  const observer = new MutationObserver(() => changes.push(performance.now()));
+  observer.observe(answer, { childList: true, subtree: true, characterData: true });
+  const source = `onmessage = (event) => {
+    for (let n = 0; n < event.data; n++) {
+      setTimeout(() => postMessage(n), ${every} * n);
+    }
+  };`;
+  const poster = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+  const started = performance.now();
+  const ended = await new Promise((done) => {
+    poster.onmessage = (event) => {
+      window.dispatchEvent(new MessageEvent('message', { data: messages[event.data] }));
+      if (event.data === messages.length - 1) {
+        done(performance.now());
+      }
+    };
+    poster.postMessage(messages.length);
+  });
+  poster.terminate();
+  await new Promise((done) => requestAnimationFrame(done));
+  while (window.__markdown.busy) {
+    await new Promise((done) => window.addEventListener('acp-markdown-settled', done, { once: true }));
+  }
+  await new Promise((done) => requestAnimationFrame(done));
+  observer.disconnect();
+  const gaps = changes.map((at, index) => at - (index === 0 ? started : changes[index - 1]));
+  return {
+    messages: messages.length - 1,
+    streamMs: ended - started,
+    changes: changes.length,
+    longestGapMs: Math.max(...gaps),
+    wholeAfterMs: Math.max(0, changes.at(-1) - ended),
+  };
+}
+
+/** The rows: the page's share of the stream's time, beside how often the answer changed. */
+export function pacedTailRows(runs) {
+  return PACED.map((name) => {
+    const of = runs.map((run) => run[name]);
+    const figure = (key) => median(of.map((r) => r[key]));
+    const share = figure('cpuMs') / figure('streamMs');
+    const kb = Math.round(of[0].chars / 1000);
+    return [
+      `webview streaming, a ${name} of ${kb} KB that stays the tail, at a fast model's pace (${of[0].messages} messages of ${PACED_CHARS} characters, the page not waited for): the page's main thread`,
+      `${(share * 100).toFixed(0)}% of the stream's time (CPU ${figure('cpuMs').toFixed(0)} ms; the workers' ${figure('workerCpuMs').toFixed(0)} ms); the answer changed ${figure('changes').toFixed(0)} times, at most ${figure('longestGapMs').toFixed(0)} ms apart, whole ${figure('wholeAfterMs').toFixed(0)} ms after the turn's end`,
+      `the stream's time: ${figure('streamMs').toFixed(0)} ms (a message every ${PACED_EVERY_MS} ms, then the turn's end)`,
+      '≤ 50% (the window sharing the thread stays usable)',
+      share <= 0.5,
+      'the markdown worker rests after a long plan or a long frame of the page (webview/markdown/planPacing.ts); each change of a long table or list is laid out whole by Chromium',
     ];
   });
 }

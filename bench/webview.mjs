@@ -21,7 +21,7 @@ import { median, naiveOnce, readingAboveOnce, streamHeapOnce, streamOnce } from 
 import { readingAboveRow, streamingRows } from './streamRows.mjs';
 import { bareStreamOnce } from './bareStream.mjs';
 import { terminalStreamOnce, terminalStreamRows } from './terminalStream.mjs';
-import { tailStreamOnce, tailStreamRows } from './tailStream.mjs';
+import { pacedTailOnce, pacedTailRows, tailStreamOnce, tailStreamRows } from './tailStream.mjs';
 import { historyOpenOnce, historyOpenRows } from './historyOpen.mjs';
 import { longTurnOpenOnce, longTurnOpenRows } from './longTurnOpen.mjs';
 
@@ -193,6 +193,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
     const bare = [];
     const terminal = [];
     const tail = [];
+    const pacedTail = [];
     const shortTurns = [];
     const history = [];
     const longTurn = [];
@@ -217,6 +218,7 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         });
         terminal.push(await terminalStreamOnce(browser, origin));
         tail.push(await tailStreamOnce(browser, origin));
+        pacedTail.push(await pacedTailOnce(browser, origin));
       }
       if (!longOnly && !streamOnly) {
         naive.push(await naiveOnce(browser, origin, texts.get(mainSize)));
@@ -230,7 +232,20 @@ export async function measureWebview({ runs, sizes, mainSize, longTurns }) {
         shortTurns.push(await shortTurnsOnce(browser, origin));
       }
     }
-    return { curve, naive, long, streamHeap, readingAbove, bare, terminal, tail, shortTurns, history, longTurn };
+    return {
+      curve,
+      naive,
+      long,
+      streamHeap,
+      readingAbove,
+      bare,
+      terminal,
+      tail,
+      pacedTail,
+      shortTurns,
+      history,
+      longTurn,
+    };
   } finally {
     await browser.close();
     server.close();
@@ -261,13 +276,11 @@ async function main() {
     ...longChatMemoryRows(long, turns),
     ...streamMemoryRows(web.streamHeap),
     ...(web.shortTurns.length > 0 ? shortTurnRows(web.shortTurns) : []),
-  ].map(
-    ([figure, value, baseline, goal, , note]) => [
-      figure,
-      value,
-      `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
-    ],
-  );
+  ].map(([figure, value, baseline, goal, , note]) => [
+    figure,
+    value,
+    `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
+  ]);
   // BENCH_ONLY=long runs no stream: there are no stream rows to compute.
   const streamRows = (
     stream.length > 0
@@ -276,11 +289,14 @@ async function main() {
           readingAboveRow(web.readingAbove, { chars: size }),
           ...terminalStreamRows(web.terminal),
           ...tailStreamRows(web.tail),
+          ...pacedTailRows(web.pacedTail),
         ]
       : []
-  ).map(
-    ([figure, value, baseline, goal, , note]) => [figure, value, `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`],
-  );
+  ).map(([figure, value, baseline, goal, , note]) => [
+    figure,
+    value,
+    `${baseline}; goal ${goal}${note ? `; ${note}` : ''}`,
+  ]);
   const allRows = [
     ...longRows,
     ...streamRows,
@@ -289,11 +305,9 @@ async function main() {
       `${ms(median(long.map((r) => r.openMs)))}; main-thread CPU ${ms(median(long.map((r) => r.openCpuMs)))}`,
       'goal ≤ 150 ms',
     ],
-    ...[...historyOpenRows(web.history, long), ...longTurnOpenRows(web.longTurn)].map(([figure, value, baseline, goal]) => [
-      figure,
-      value,
-      `${baseline}; goal ${goal}`,
-    ]),
+    ...[...historyOpenRows(web.history, long), ...longTurnOpenRows(web.longTurn)].map(
+      ([figure, value, baseline, goal]) => [figure, value, `${baseline}; goal ${goal}`],
+    ),
     [
       'scrolling it, frame p95 (60 frames of 600 px)',
       `${ms(median(long.map((r) => p95(r.frames))))}; main-thread CPU ${ms(median(long.map((r) => r.scrollCpuMs)) / 60)} a frame`,
