@@ -25,8 +25,11 @@ export interface BareSession {
 export async function bareSession(
   name: string,
   onUpdate: (update: acp.SessionUpdate) => void,
+  /** Where the agent keeps its sessions, as VS Code starts it (`TEST_AGENT_STATE_DIR`); none by default. */
+  stateDir?: string,
 ): Promise<BareSession> {
-  const child = spawn(process.execPath, [AGENT_JS], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const env = stateDir === undefined ? process.env : { ...process.env, TEST_AGENT_STATE_DIR: stateDir };
+  const child = spawn(process.execPath, [AGENT_JS], { stdio: ['pipe', 'pipe', 'ignore'], env });
   const stream = ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,

@@ -92,11 +92,11 @@ function roundTripRows(reopen, design) {
   }
   rows.push([
     'short prompt round trip: Enter → the answer painted (real VS Code, demo agent)',
-    `${ms(ours)}${floor === undefined ? '' : `: the floor + ${ms(ours - floor)}`} (runs ${list(trips.map((t) => t.ms))}); after Enter: the first host message ${part('firstMessageMs')}, the turn started (the checkpoint taken, the prompt sent) ${part('turnStartedMs')}, the answer's message ${part('answerMessageMs')}, in the DOM ${part('domMs')}`,
+    `${ms(ours)}${floor === undefined ? '' : `: the floor + ${ms(ours - floor)}${agentPart(reopen, ours - floor)}`} (runs ${list(trips.map((t) => t.ms))}); after Enter: the first host message ${part('firstMessageMs')}, the turn started (the checkpoint taken, the prompt sent) ${part('turnStartedMs')}, the answer's message ${part('answerMessageMs')}, in the DOM ${part('domMs')}`,
     floor === undefined ? 'the floor: not measured' : `the floor above, ${ms(floor)}`,
     '≤ the floor + 5 ms',
     floor === undefined ? undefined : ours <= floor + 5,
-    `the bare agent (the same prompt over stdio to a bare SDK client) ${ms(bare)}, runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; the host pipeline alone (no checkpoint, no VS Code: send → the answer's view message) ${reopen.hostRoundTripMs ? ms(median(reopen.hostRoundTripMs)) : 'n/a'}; ${loadText(design)}`,
+    `the bare agent (the same prompt over stdio to a bare SDK client, no sessions kept) ${ms(bare)}, runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; the host pipeline alone (no checkpoint, no VS Code: send → the answer's view message) ${reopen.hostRoundTripMs ? ms(median(reopen.hostRoundTripMs)) : 'n/a'}; ${loadText(design)}`,
   ]);
   if (floorTrips.length > 0 && [...trips, ...floorTrips].every((t) => t.cpu)) {
     rows.push(tripCpuByRoleRow(trips, floorTrips, design.idleCpu ?? []));
@@ -105,6 +105,18 @@ function roundTripRows(reopen, design) {
     rows.push(tripCpuRow(design.tripCpu));
   }
   return rows;
+}
+
+/**
+ * Of the trip above the floor, the agent's own part: the demo agent's trip as VS Code starts it (its sessions kept
+ * in a folder, written before it answers), to a bare SDK client — not ours — and what is left, ours.
+ */
+function agentPart(reopen, aboveFloor) {
+  if (!reopen.agentRoundTripMs?.length) {
+    return '';
+  }
+  const agent = median(reopen.agentRoundTripMs);
+  return ` (the agent's own trip as VS Code starts it ${ms(agent)}, runs ${reopen.agentRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms: ours the other ${ms(aboveFloor - agent)})`;
 }
 
 /**

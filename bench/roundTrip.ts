@@ -216,9 +216,12 @@ export async function roundTrips(
   return { ours: times, floor, idle };
 }
 
-/** The same prompts to the bare agent: request → prompt response, over stdio through the SDK. */
-export async function bareRoundTrips(): Promise<number[]> {
-  const session = await bareSession('bench-round-trip', () => {});
+/**
+ * The same prompts to the bare agent: request → prompt response, over stdio through the SDK. With `stateDir`, the
+ * agent as VS Code starts it (src/vscode/agentCatalog.ts): keeping its sessions there, written before it answers.
+ */
+export async function bareRoundTrips(stateDir?: string): Promise<number[]> {
+  const session = await bareSession('bench-round-trip', () => {}, stateDir);
   try {
     const times: number[] = [];
     for (let run = 0; run <= RUNS; run++) {
