@@ -81,8 +81,13 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
     if (!this.host.trusted()) {
       return { problem: 'the workspace is not trusted (Restricted Mode)' };
     }
-    const home = await realOrResolved(this.host.home);
-    const all = [...new Set(await Promise.all(this.host.folders().map(realOrResolved)))].sort();
+    // One wait for every path a Send resolves (each on libuv's threads), not one after another.
+    const [home, folderPaths, candidates] = await Promise.all([
+      realOrResolved(this.host.home),
+      Promise.all(this.host.folders().map(realOrResolved)),
+      Promise.all(this.host.storageCandidates().map(realOrResolved)),
+    ]);
+    const all = [...new Set(folderPaths)].sort();
     if (all.length === 0) {
       return { problem: 'no folder is open' };
     }
@@ -103,7 +108,6 @@ export class WorkspaceService<S extends Disposable> implements Disposable {
     if (folders.length === 0) {
       return { problem: `no folder here may be checkpointed (${refused.join('; ')})` };
     }
-    const candidates = await Promise.all(this.host.storageCandidates().map(realOrResolved));
     const storage = storageOutside(candidates, all);
     if ('problem' in storage) {
       this.tellOnce('storage', `No checkpoints: ${storage.problem}.`);
