@@ -18,8 +18,8 @@
 //   BENCH_RUNS (default 5)  BENCH_REOPEN_TURNS (default 200)  BENCH_REOPEN_DESIGNS (default "keep,rebuild")
 //   BENCH_WEBVIEW_SITE=own: webviews served from a site of their own, so Chromium runs them in a renderer of
 //   their own (as VS Code desktop and vscode.dev do) rather than on the workbench's main thread (code-server)
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
@@ -33,6 +33,7 @@ import {
 } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame, hasRenderedApp } from '../test/e2e/support/workbench';
 import {
+  agentRoundTrips,
   bareRoundTrips,
   ECHO_EXTENSION,
   hostRoundTrips,
@@ -368,16 +369,6 @@ async function measureDesign(design: string, withRoundTrips: boolean): Promise<D
   }
 }
 
-/** The bare agent's round trips with its sessions kept in a folder, as VS Code starts it: the agent's own part. */
-async function agentAsVsCodeStartsIt(): Promise<number[]> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'bench-agent-state-'));
-  try {
-    return await bareRoundTrips(stateDir);
-  } finally {
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-}
-
 async function main(): Promise<void> {
   const designs: DesignFigures[] = [];
   for (const [i, design] of DESIGNS.entries()) {
@@ -391,7 +382,7 @@ async function main(): Promise<void> {
     webviewSite: WEBVIEWS_OWN_SITE ? 'own' : 'workbench',
     designs,
     bareRoundTripMs: await bareRoundTrips(),
-    agentRoundTripMs: await agentAsVsCodeStartsIt(),
+    agentRoundTripMs: await agentRoundTrips(),
     hostRoundTripMs: await hostRoundTrips(),
   };
   if (process.env.BENCH_ONLY === 'reopen') {

@@ -1,6 +1,8 @@
 // A short prompt's round trip (bench/reopen.ts runs it in its code-server): `ping N`, the demo agent's echo,
 // from Enter in the chat's composer to the answer painted, with the host messages between stamped; and the
 // same prompts to the bare agent (a bare SDK client over stdio) and through the host pipeline alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
@@ -217,8 +219,21 @@ export async function roundTrips(
 }
 
 /**
- * The same prompts to the bare agent: request → prompt response, over stdio through the SDK. With `stateDir`, the
- * agent as VS Code starts it (src/vscode/agentCatalog.ts): keeping its sessions there, written before it answers.
+ * The bare agent's round trips as VS Code starts it (src/vscode/agentCatalog.ts): its sessions kept in a folder of
+ * its own, written before it answers — the agent's own part of the trip.
+ */
+export async function agentRoundTrips(): Promise<number[]> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'bench-agent-state-'));
+  try {
+    return await bareRoundTrips(stateDir);
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same prompts to the bare agent: request → prompt response, over stdio through the SDK; with `stateDir`, its
+ * sessions kept there (`agentRoundTrips`).
  */
 export async function bareRoundTrips(stateDir?: string): Promise<number[]> {
   const session = await bareSession('bench-round-trip', () => {}, stateDir);
