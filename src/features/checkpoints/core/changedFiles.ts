@@ -176,8 +176,12 @@ export class ChangeListing {
       return false;
     }
     const { skipList } = this.input;
-    await skipList.refresh();
-    return look.exclude === (await skipList.excludeText()) && (await look.stamps.unchanged());
+    // The folders' stamps are taken while the skip list is looked at again (both wait on other threads).
+    const [exclude, stamped] = await Promise.all([
+      skipList.refresh().then(() => skipList.excludeText()),
+      look.stamps.unchanged(),
+    ]);
+    return look.exclude === exclude && stamped;
   }
 
   /** Empty stamps of entries of this folder, taken on the listing's worker thread. */

@@ -49,9 +49,13 @@ export class CheckpointProof {
     return { commit, proof: new CheckpointProof(commit, files, look) };
   }
 
-  /** Whether the folder is provably as `commit` recorded it: every stamp as it was. */
+  /**
+   * Whether the folder is provably as `commit` recorded it: every stamp as it was. The look and the files are
+   * asked at once: this runs between Send and the prompt, and each is a wait on other threads.
+   */
   async holds(listing: ChangeListing): Promise<boolean> {
-    return (await listing.stillHolds(this.look)) && (await this.files.unchanged());
+    const [looked, stamped] = await Promise.all([listing.stillHolds(this.look), this.files.unchanged()]);
+    return looked && stamped;
   }
 }
 
