@@ -148,9 +148,13 @@ export class AgentPool implements Disposable {
       clearTimeout(runtime.idleTimer);
       runtime.idleTimer = undefined;
     }
-    const idleMs = this.host.idleStopMs?.() ?? 0;
     const client = runtime.client;
-    if (busy || idleMs <= 0 || !client) {
+    if (busy || !client) {
+      return;
+    }
+    // Read only when the agent goes idle: a Send marks it busy on the path its prompt waits for.
+    const idleMs = this.host.idleStopMs?.() ?? 0;
+    if (idleMs <= 0) {
       return;
     }
     const caps = client.info.capabilities;

@@ -9,6 +9,7 @@ import { PolicyPermissions } from '../../src/features/permissions/core/policyPer
 import { testAgent, until } from './support/chatHarness';
 import { RecordingLogger, TEST_AGENT_JS } from './support/testAgent';
 import { AgentClient } from '../../src/core/connection/agentClient';
+import FakeTimers from '@sinonjs/fake-timers';
 
 /** This process's children running the test agent, from /proc (the test machine is Linux). */
 function agentProcesses(): string[] {
@@ -92,6 +93,62 @@ describe('agent pool: a stop while the agent is starting', () => {
     await until(() => agentProcesses().length === 1, 'the agent process to run');
     await pool.stopAll();
     await starting;
+    await until(() => agentProcesses().length === 0, 'the agent process to end');
+  });
+});
+
+describe('agent pool: an idle agent is stopped after the idle time', () => {
+  let dir: string;
+  let pool: AgentPool;
+  let clock: FakeTimers.InstalledClock | undefined;
+  /** How often the pool read the idle time. */
+  let reads = 0;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'acp-pool-idle-'));
+    reads = 0;
+    pool = new AgentPool({
+      agents: () => ({ agents: [testAgent('idle')], errors: [] }),
+      cwd: () => dir,
+      startClient: (options) => AgentClient.start(options),
+      idleStopMs: () => {
+        reads++;
+        return 60_000;
+      },
+      ports: {
+        fileSystem: new NodeFileSystem(),
+        permissions: new PolicyPermissions(() => undefined),
+        terminals: new NodeTerminals(dir),
+        logger: new RecordingLogger(),
+      },
+    });
+  });
+
+  afterEach(async () => {
+    clock?.uninstall();
+    clock = undefined;
+    await pool.stopAll();
+    pool.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops the agent once idle for the idle time, and never while a turn runs', async () => {
+    await pool.client('idle');
+    // Only the idle timer is faked: the agent's pipes and the stop itself run as they do.
+    clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+    pool.setBusy('idle', true);
+    assert.equal(reads, 0, 'a Send marks the agent busy without reading the setting');
+    clock.tick(120_000);
+    assert.equal(pool.status('idle').state, 'ready', 'a busy agent is kept');
+
+    pool.setBusy('idle', false);
+    assert.equal(reads, 1);
+    clock.tick(59_999);
+    assert.equal(pool.status('idle').state, 'ready');
+    clock.tick(1);
+    clock.uninstall();
+    clock = undefined;
+    await until(() => pool.status('idle').state === 'idle', 'the idle agent to stop');
     await until(() => agentProcesses().length === 0, 'the agent process to end');
   });
 });
