@@ -100,7 +100,7 @@ describe('agent pool: a stop while the agent is starting', () => {
 describe('agent pool: an idle agent is stopped after the idle time', () => {
   let dir: string;
   let pool: AgentPool;
-  let clock: FakeTimers.InstalledClock | undefined;
+  let clock: ReturnType<typeof FakeTimers.install> | undefined;
   /** How often the pool read the idle time. */
   let reads = 0;
 
