@@ -119,6 +119,32 @@ describe('changes by an agent that writes files itself: change card, Keep / Undo
     }
   });
 
+  it('lists a running turn’s changes as the agent makes them, in one turn and the next', async () => {
+    // Each turn writes its file, then waits for a file outside the workspace that the test makes once the
+    // list showed the write: only the workspace's watcher can list it before the turn ends.
+    const signals = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-live-'));
+    try {
+      for (const name of ['first.txt', 'second.txt']) {
+        const go = path.join(signals, `${name}.go`);
+        const running = await suite.begin(
+          `own write ${folder.file(name)} made ; shell until [ -e ${go} ]; do sleep 0.05; done`,
+        );
+        try {
+          await eventually(`${name} listed while its turn runs`, () => {
+            const changes = suite.thread().turns.find((turn) => turn.id === running.turnId)?.changes;
+            return changes?.live && mine(changes).includes(`created ${name} pending`) ? true : undefined;
+          });
+        } finally {
+          fs.writeFileSync(go, '');
+        }
+        await running.done;
+        assert.deepEqual(mine(await finalChanges(running.turnId)), [`created ${name} pending`]);
+      }
+    } finally {
+      fs.rmSync(signals, { recursive: true, force: true });
+    }
+  });
+
   it('Undo all after the agent swaps a folder for a link to outside: nothing outside changes, the card says why', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
     try {

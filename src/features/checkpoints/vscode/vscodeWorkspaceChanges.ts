@@ -21,6 +21,9 @@ const NO_FILE = 'none';
  */
 export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disposable {
   private readonly registration: vscode.Disposable;
+  /** Who is told of the workspace's file changes (the turns followed now). */
+  private readonly changeListeners = new Set<(path: string) => void>();
+  private workspaceWatcher: vscode.Disposable | undefined;
 
   constructor(
     /** A file's bytes at a checkpoint (the change review reads them from its store). */
@@ -127,20 +130,33 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
     return (await this.prompts.modal(message, detail, [action])) === action;
   }
 
+  /**
+   * One watcher for the window's life, made at the first turn followed: each turn's start only adds a
+   * listener. Making a watcher (and its three events) took a Send's turn start ≈ 0.2 ms before the prompt
+   * went out; VS Code sends the workspace's file events to the extension host whether or not one listens.
+   */
   watch(onChange: (path: string) => void): Disposable {
+    this.changeListeners.add(onChange);
+    this.workspaceWatcher ??= this.watchWorkspace();
+    return { dispose: () => this.changeListeners.delete(onChange) };
+  }
+
+  private watchWorkspace(): vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const report = (uri: vscode.Uri): void => {
-      if (uri.scheme === 'file' && !uri.fsPath.split(/[\\/]/).includes('.git')) {
-        onChange(uri.fsPath);
+      if (this.changeListeners.size === 0 || uri.scheme !== 'file') {
+        return;
+      }
+      if (!uri.fsPath.split(/[\\/]/).includes('.git')) {
+        this.changeListeners.forEach((listener) => listener(uri.fsPath));
       }
     };
-    const subscriptions = [
+    return vscode.Disposable.from(
       watcher,
       watcher.onDidCreate(report),
       watcher.onDidChange(report),
       watcher.onDidDelete(report),
-    ];
-    return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+    );
   }
 
   inform(message: string): void {
@@ -149,6 +165,8 @@ export class VsCodeWorkspaceChanges implements WorkspaceChangesPort, vscode.Disp
 
   dispose(): void {
     this.registration.dispose();
+    this.workspaceWatcher?.dispose();
+    this.changeListeners.clear();
   }
 
   /** The diff's sides: the file at the checkpoint (empty when created) and now (empty when deleted). */
