@@ -7,23 +7,32 @@ import * as path from 'node:path';
 import { RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
 
 const OTHER = path.join(__dirname, 'support', 'otherWindowTurn.ts');
+const spawned: ChildProcessWithoutNullStreams[] = [];
 
-/** Another window (a real process) whose chat `title` runs a turn on `folder`; resolves once it runs. */
+/**
+ * Another window (a real process) whose chat `title` runs a turn on `folder`; resolves once it says `word`
+ * ("running": its turn's file is written). `fifo`: a FIFO waits where that file goes.
+ */
 async function otherWindow(
   dir: string,
   folder: string,
   title: string,
+  { word = 'running', fifo = false }: { readonly word?: string; readonly fifo?: boolean } = {},
 ): Promise<ChildProcessWithoutNullStreams> {
-  const child = spawn(process.execPath, ['--import', 'tsx', OTHER, dir, folder, title], { stdio: 'pipe' });
+  const args = ['--import', 'tsx', OTHER, dir, folder, title, ...(fifo ? ['fifo'] : [])];
+  const child = spawn(process.execPath, args, { stdio: 'pipe' });
+  spawned.push(child); // killed after the test, also when it never said the word
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (data: Buffer) => {
       out += data.toString();
-      if (out.includes('running\n')) {
+      if (out.includes(`${word}\n`)) {
         resolve();
       }
     });
-    child.once('exit', (code) => reject(new Error(`the other window exited (${code}) before its turn ran`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the other window exited (${code}) before it said ${word}`)),
+    );
   });
   return child;
 }
@@ -38,7 +47,7 @@ describe('running turns across windows: Undo in one window sees a turn running i
     shared = path.join(root, 'running-turns');
   });
   afterEach(() => {
-    child?.kill('SIGKILL');
+    spawned.splice(0).forEach((process) => process.kill('SIGKILL'));
     child = undefined;
     rmSync(root, { recursive: true, force: true });
   });
@@ -48,15 +57,15 @@ describe('running turns across windows: Undo in one window sees a turn running i
     here.shareIn(shared);
     const chat = {};
     child = await otherWindow(shared, '/work/project', 'Refactor the parser');
-    const others = here.othersOn(chat, ['/work/project']);
+    const others = await here.othersOn(chat, ['/work/project']);
     assert.deepEqual(
       others.map((turn) => turn.title()),
       ['Refactor the parser (in another window)'],
     );
-    assert.deepEqual(here.othersOn(chat, ['/work/elsewhere']), [], 'another folder is not raced');
+    assert.deepEqual(await here.othersOn(chat, ['/work/elsewhere']), [], 'another folder is not raced');
     child.stdin.end();
     await once(child, 'exit');
-    assert.deepEqual(here.othersOn(chat, ['/work/project']), []);
+    assert.deepEqual(await here.othersOn(chat, ['/work/project']), []);
     assert.deepEqual(readdirSync(shared), [], 'the ended turn left nothing behind');
   });
 
@@ -67,11 +76,11 @@ describe('running turns across windows: Undo in one window sees a turn running i
     child.kill('SIGKILL');
     await once(child, 'exit');
     assert.equal(readdirSync(shared).length, 1, 'the dead window could not clean up');
-    assert.deepEqual(here.othersOn({}, ['/work/project']), []);
+    assert.deepEqual(await here.othersOn({}, ['/work/project']), []);
     assert.deepEqual(readdirSync(shared), []);
   });
 
-  it('this window’s own turns are known from memory, not read back from the shared folder', () => {
+  it('this window’s own turns are known from memory, not read back from the shared folder', async () => {
     const here = new RunningTurns();
     here.shareIn(shared);
     const mine = {};
@@ -84,12 +93,20 @@ describe('running turns across windows: Undo in one window sees a turn running i
       since: 1,
     });
     assert.deepEqual(
-      here.othersOn(mine, ['/p']).map((turn) => turn.title()),
+      (await here.othersOn(mine, ['/p'])).map((turn) => turn.title()),
       ['Other chat'],
       'listed once, by its live title',
     );
-    assert.deepEqual(here.othersOn(theirs, ['/p']), [], 'a chat never races itself');
+    assert.deepEqual(await here.othersOn(theirs, ['/p']), [], 'a chat never races itself');
     handle.dispose();
+    await here.settled();
     assert.deepEqual(readdirSync(shared), []);
+  });
+
+  it('a FIFO where a turn’s file goes holds no window: the turn starts at once, just unshared', async () => {
+    // The other window makes the FIFO where its first turn's file goes, starts that turn, then reads the
+    // folder back. Opening the FIFO to write would wait for a reader for ever, to read for a writer.
+    child = await otherWindow(shared, '/work/project', 'Held chat', { word: 'others 0', fifo: true });
+    assert.equal(readdirSync(shared).length, 1, 'the FIFO is left where it is');
   });
 });

@@ -27,5 +27,5 @@ export interface RunningTurnsRegistry {
   /** Registers turn `turnId` of `thread` on `folders` until it ends (or the handle is disposed). */
   follow(thread: Thread, turnId: string, title: () => string, folders: readonly string[]): Disposable;
   /** The running turns of chats other than `chat` on any of `folders`, oldest first. */
-  othersOn(chat: object, folders: Iterable<string>): readonly { readonly title: () => string }[];
+  othersOn(chat: object, folders: Iterable<string>): Promise<readonly { readonly title: () => string }[]>;
 }

@@ -15,7 +15,7 @@ export async function confirmDespiteRunning(
   action: 'Undo' | 'Restore',
 ): Promise<boolean> {
   const folders = paths.map((p) => port.folderOf(p)).filter((f): f is string => f !== undefined);
-  const others = turns.othersOn(chat, folders);
+  const others = await turns.othersOn(chat, folders);
   if (others.length === 0 || paths.length === 0) {
     return true;
   }

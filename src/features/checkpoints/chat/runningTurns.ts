@@ -1,9 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import type { Disposable } from '../../../core/util/disposable';
 import type { Thread } from '../../../core/thread/thread';
 import { processRuns } from '../../../core/connection/processRuns';
+import { readRegularFile } from '../core/fileContent';
+
+/** What another window's file may weigh: ours are well under (a title and the folders' paths). */
+const MAX_SHARED_TURN_BYTES = 1024 * 1024;
 
 /** A turn running now: which chat, on which workspace folders, since when. */
 export interface RunningTurn {
@@ -37,24 +41,35 @@ export class RunningTurns {
   private readonly running = new Set<RunningTurn>();
   private shared: string | undefined;
   private sequence = 0;
+  /** The files being written or removed now. */
+  private readonly pending = new Set<Promise<unknown>>();
 
   /** Shares this window's running turns with the other windows using `dir` (the workspace's storage). */
   shareIn(dir: string): void {
     this.shared = dir;
   }
 
-  /** Registers a turn that started; disposing the handle says it ended. */
+  /**
+   * Registers a turn that started; disposing the handle says it ended. Its file for the other windows is
+   * written and removed off the thread (a Send's turn starts here, before its prompt goes out; the storage
+   * may be a slow disk): for the few milliseconds a write takes, another window does not see the turn yet.
+   */
   start(turn: RunningTurn): Disposable {
     this.running.add(turn);
-    const file = this.publish(turn);
+    const file = this.track(this.publish(turn));
     return {
       dispose: () => {
         this.running.delete(turn);
-        if (file !== undefined) {
-          removeQuietly(file);
-        }
+        void this.track(file.then((written) => written !== undefined && unlink(written).catch(() => false)));
       },
     };
+  }
+
+  /** Resolves once the files written or removed so far are (what a test, or a process about to exit, waits for). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) {
+      await Promise.all(this.pending);
+    }
   }
 
   /** Registers turn `turnId` of `thread` until it ends (or the handle is disposed). */
@@ -75,82 +90,81 @@ export class RunningTurns {
   }
 
   /** The running turns of chats other than `chat` on any of `folders` (other windows' too), oldest first. */
-  othersOn(chat: object, folders: Iterable<string>): RunningTurn[] {
+  async othersOn(chat: object, folders: Iterable<string>): Promise<RunningTurn[]> {
     const wanted = new Set(folders);
-    return [...this.running, ...this.otherWindows()]
+    return [...this.running, ...(await this.otherWindows())]
       .filter((turn) => turn.chat !== chat && turn.folders.some((folder) => wanted.has(folder)))
       .sort((a, b) => a.since - b.since);
   }
 
   /** Writes `turn` for the other windows to see; its file, or undefined when there is no shared storage. */
-  private publish(turn: RunningTurn): string | undefined {
+  private async publish(turn: RunningTurn): Promise<string | undefined> {
     if (this.shared === undefined) {
       return undefined;
     }
     const file = path.join(this.shared, `${process.pid}-${++this.sequence}.json`);
+    const entry = {
+      pid: process.pid,
+      title: turn.title().slice(0, 500),
+      folders: turn.folders,
+      since: turn.since,
+    };
     try {
-      mkdirSync(this.shared, { recursive: true });
-      const entry = {
-        pid: process.pid,
-        title: turn.title().slice(0, 500),
-        folders: turn.folders,
-        since: turn.since,
-      };
-      writeFileSync(file, JSON.stringify(entry));
+      await mkdir(this.shared, { recursive: true });
+      // Made new, never opened if something is there already: a FIFO put in its place would hold the write.
+      await writeFile(file, JSON.stringify(entry), { flag: 'wx' });
       return file;
     } catch {
       return undefined; // storage not writable: this window's own turns are still known here
     }
   }
 
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+    return work;
+  }
+
   /** The turns other processes published that are still running (their process lives). */
-  private otherWindows(): RunningTurn[] {
+  private async otherWindows(): Promise<RunningTurn[]> {
     if (this.shared === undefined) {
       return [];
     }
-    let names: string[];
-    try {
-      names = readdirSync(this.shared).filter((name) => name.endsWith('.json'));
-    } catch {
-      return [];
-    }
-    const turns: RunningTurn[] = [];
-    for (const name of names) {
-      const file = path.join(this.shared, name);
-      let parsed: z.infer<typeof SharedTurn>;
-      try {
-        const result = SharedTurn.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-        if (!result.success) {
-          continue; // being written, or not ours to judge: never blocks, never removed
-        }
-        parsed = result.data;
-      } catch {
-        continue;
-      }
-      if (parsed.pid === process.pid) {
-        continue; // this window's own turns are in memory
-      }
-      if (!processRuns(parsed.pid)) {
-        removeQuietly(file); // that window is gone without saying its turn ended
-        continue;
-      }
-      const title = `${parsed.title} (in another window)`;
-      turns.push({
-        chat: {},
-        turnId: name,
-        title: () => title,
-        folders: parsed.folders,
-        since: parsed.since,
-      });
-    }
-    return turns;
+    const shared = this.shared;
+    const names = await readdir(shared).catch(() => [] as string[]);
+    const read = await Promise.all(
+      names.filter((name) => name.endsWith('.json')).map(async (name) => otherWindowTurn(shared, name)),
+    );
+    return read.filter((turn): turn is RunningTurn => turn !== undefined);
   }
 }
 
-function removeQuietly(file: string): void {
+/**
+ * The turn another window wrote in `dir/name`, if that window still runs; a file whose process is gone is
+ * removed. Read untrusted: never blocking (a FIFO in its place), bounded, and torn or foreign files are
+ * neither counted nor removed.
+ */
+async function otherWindowTurn(dir: string, name: string): Promise<RunningTurn | undefined> {
+  const file = path.join(dir, name);
+  let parsed: z.infer<typeof SharedTurn>;
   try {
-    unlinkSync(file);
+    const result = SharedTurn.safeParse(
+      JSON.parse((await readRegularFile(file, MAX_SHARED_TURN_BYTES)).toString('utf8')),
+    );
+    if (!result.success) {
+      return undefined; // being written, or not ours to judge: never blocks, never removed
+    }
+    parsed = result.data;
   } catch {
-    // already gone
+    return undefined;
   }
+  if (parsed.pid === process.pid) {
+    return undefined; // this window's own turns are in memory
+  }
+  if (!processRuns(parsed.pid)) {
+    await unlink(file).catch(() => undefined); // that window is gone without saying its turn ended
+    return undefined;
+  }
+  const title = `${parsed.title} (in another window)`;
+  return { chat: {}, turnId: name, title: () => title, folders: parsed.folders, since: parsed.since };
 }
