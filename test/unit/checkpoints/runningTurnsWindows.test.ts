@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
+import { MAX_SHARED_TURN_FILES, RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
 
 const OTHER = path.join(__dirname, 'support', 'otherWindowTurn.ts');
 const spawned: ChildProcessWithoutNullStreams[] = [];
@@ -108,5 +108,18 @@ describe('running turns across windows: Undo in one window sees a turn running i
     // folder back. Opening the FIFO to write would wait for a reader for ever, to read for a writer.
     child = await otherWindow(shared, '/work/project', 'Held chat', { word: 'others 0', fifo: true });
     assert.equal(readdirSync(shared).length, 1, 'the FIFO is left where it is');
+  });
+
+  it('reads at most MAX_SHARED_TURN_FILES files of the shared folder in one look', async () => {
+    // Files as other live windows would write them (the parent process runs): a folder flooded with them
+    // is read only so far, never all at once.
+    mkdirSync(shared, { recursive: true });
+    for (let i = 0; i < MAX_SHARED_TURN_FILES + 50; i++) {
+      const turn = { pid: process.ppid, title: `Chat ${i}`, folders: ['/p'], since: i };
+      writeFileSync(path.join(shared, `${process.ppid}-${i}.json`), JSON.stringify(turn));
+    }
+    const here = new RunningTurns();
+    here.shareIn(shared);
+    assert.equal((await here.othersOn({}, ['/p'])).length, MAX_SHARED_TURN_FILES);
   });
 });

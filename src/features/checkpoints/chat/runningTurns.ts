@@ -9,6 +9,9 @@ import { readRegularFile } from '../core/fileContent';
 /** What another window's file may weigh: ours are well under (a title and the folders' paths). */
 const MAX_SHARED_TURN_BYTES = 1024 * 1024;
 
+/** How many files of the shared folder one look reads (each window writes one per running turn). */
+export const MAX_SHARED_TURN_FILES = 256;
+
 /** A turn running now: which chat, on which workspace folders, since when. */
 export interface RunningTurn {
   /** The chat's thread (identity: one registration per running turn of a chat). */
@@ -132,9 +135,8 @@ export class RunningTurns {
     }
     const shared = this.shared;
     const names = await readdir(shared).catch(() => [] as string[]);
-    const read = await Promise.all(
-      names.filter((name) => name.endsWith('.json')).map(async (name) => otherWindowTurn(shared, name)),
-    );
+    const files = names.filter((name) => name.endsWith('.json')).slice(0, MAX_SHARED_TURN_FILES);
+    const read = await Promise.all(files.map(async (name) => otherWindowTurn(shared, name)));
     return read.filter((turn): turn is RunningTurn => turn !== undefined);
   }
 }
