@@ -149,17 +149,11 @@ export class AgentPool implements Disposable {
       runtime.idleTimer = undefined;
     }
     const client = runtime.client;
-    if (busy || !client) {
-      return;
-    }
     // Read only when the agent goes idle: a Send marks it busy on the path its prompt waits for.
-    const idleMs = this.host.idleStopMs?.() ?? 0;
-    if (idleMs <= 0) {
-      return;
-    }
-    const caps = client.info.capabilities;
+    const idleMs = busy || !client ? 0 : (this.host.idleStopMs?.() ?? 0);
+    const caps = client?.info.capabilities;
     // An agent that cannot load or resume its sessions would lose them: keep it running.
-    if (!caps.loadSession && !caps.sessionCapabilities?.resume) {
+    if (!client || idleMs <= 0 || (!caps?.loadSession && !caps?.sessionCapabilities?.resume)) {
       return;
     }
     runtime.idleTimer = setTimeout(() => {
