@@ -1,8 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import FakeTimers from '@sinonjs/fake-timers';
 import { createCheckpointStore } from '../../../src/features/checkpoints/core';
 import { CheckpointNotFoundError } from '../../../src/features/checkpoints/core/errors';
 import { countLineChanges } from '../../../src/features/checkpoints/core/fileContent';
@@ -96,6 +105,43 @@ describe('checkpoints: limited store (no git)', () => {
       ['deleted gone.txt true', 'created new.txt false', 'modified race.txt true'],
     );
     assert.equal(await store.read(checkpoint, appended), undefined, 'never the new bytes as the old ones');
+  });
+
+  it('a file written in the same millisecond just before the checkpoint counts as it was then', async () => {
+    // Its ctime has a fraction past the whole millisecond `Date.now()` gives the checkpoint: held at that
+    // millisecond, the checkpoint's clock reads just "before" the write, as it does when both fall in one.
+    const file = path.join(workspace, 'same.txt');
+    writeFileSync(file, 'before\n');
+    const written = statSync(file).ctimeMs;
+    assert.notEqual(written, Math.floor(written), 'a whole-millisecond ctime would not show it');
+    const clock = FakeTimers.install({ toFake: ['Date'], now: Math.floor(written) });
+    let checkpoint: string;
+    try {
+      checkpoint = await store.create();
+    } finally {
+      clock.uninstall();
+    }
+    await store.note(file);
+    writeFileSync(file, 'after\n');
+    assert.deepEqual(summary(await store.changes(checkpoint), workspace), ['modified same.txt +1 -1']);
+    assert.deepEqual(await store.read(checkpoint, file), bytes('before\n'));
+  });
+
+  it('a file changed right after the checkpoint, in its millisecond, is never taken for what it held', async () => {
+    // The checkpoint's clock held at the file-system clock's millisecond now: the checkpoint returns only once
+    // a write gets a later one, or a write right after it would look as old as the checkpoint.
+    const file = path.join(workspace, 'next.txt');
+    writeFileSync(file, 'before\n');
+    const clock = FakeTimers.install({ toFake: ['Date'], now: Math.floor(statSync(file).ctimeMs) });
+    let checkpoint: string;
+    try {
+      checkpoint = await store.create();
+    } finally {
+      clock.uninstall();
+    }
+    writeFileSync(file, 'after\n');
+    await store.note(file);
+    assert.equal(await store.read(checkpoint, file), undefined, 'never the new bytes as the old ones');
   });
 
   it('a file named before it changes is read then: its bytes, and a new file is new', async () => {

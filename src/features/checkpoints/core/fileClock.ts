@@ -33,16 +33,26 @@ export async function lastChange(file: string, root: string): Promise<number | u
 }
 
 /**
- * Resolves once a change made now gets a ctime after `at` (ms). File times come from a coarse clock (a
- * tick of 1–10 ms behind the wall clock): until it passes `at`, a write after a checkpoint could look as
- * old as it. Waiting here, before the prompt goes out, makes every change the turn makes later than its
- * checkpoint. Measured on a marker in `folder` (the store's own folder).
+ * Whether a change at `changedAt` (a ctime, ms with a fraction) was made before the checkpoint of `at` (whole
+ * ms, `Date.now()`): in its millisecond or earlier. A write in the same millisecond just before the checkpoint
+ * has a ctime past `at` by a fraction; `passFileClock` puts every later change in a later millisecond.
+ */
+export function changedBy(changedAt: number | undefined, at: number): boolean {
+  return changedAt !== undefined && Math.floor(changedAt) <= at;
+}
+
+/**
+ * Resolves once a change made now gets a ctime in a millisecond after `at` (whole ms). File times come from
+ * a coarse clock (a tick of 1–10 ms behind the wall clock): until it passes `at`'s millisecond, a write after
+ * a checkpoint could look as old as it. Waiting here, before the prompt goes out, makes every change the
+ * turn makes later than its checkpoint (`changedBy`). Measured on a marker in `folder` (the store's own
+ * folder).
  */
 export async function passFileClock(folder: string, at: number): Promise<void> {
   const marker = path.join(folder, CLOCK_MARKER);
   for (let look = 0; look < CLOCK_LOOKS; look++) {
     await writeFile(marker, String(look));
-    if ((await stat(marker)).ctimeMs > at) {
+    if (Math.floor((await stat(marker)).ctimeMs) > at) {
       return;
     }
     await sleep(1);
