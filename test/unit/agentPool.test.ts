@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentPool } from '../../src/chat/agentPool';
+import { AgentPool, type AgentPoolDeps } from '../../src/chat/agentPool';
+import type { AgentDefinition } from '../../src/chat/agentSettings';
 import { NodeFileSystem } from '../../src/core/node/nodeFileSystem';
 import { NodeTerminals } from '../../src/features/terminals/core/nodeTerminals';
 import { PolicyPermissions } from '../../src/features/permissions/core/policyPermissions';
@@ -33,24 +34,30 @@ function agentProcesses(): string[] {
   return found;
 }
 
+/** A pool of one test agent in `dir`, on real ports (`more`: the pool's other settings). */
+function testPool(agent: AgentDefinition, dir: string, more: Partial<AgentPoolDeps> = {}): AgentPool {
+  return new AgentPool({
+    agents: () => ({ agents: [agent], errors: [] }),
+    cwd: () => dir,
+    startClient: (options) => AgentClient.start(options),
+    ports: {
+      fileSystem: new NodeFileSystem(),
+      permissions: new PolicyPermissions(() => undefined),
+      terminals: new NodeTerminals(dir),
+      logger: new RecordingLogger(),
+    },
+    ...more,
+  });
+}
+
 describe('agent pool: a stop while the agent is starting', () => {
   let dir: string;
   let pool: AgentPool;
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'acp-pool-'));
-    pool = new AgentPool({
-      // The agent answers initialize after 2 s: the stop lands while its process runs and starts.
-      agents: () => ({ agents: [testAgent('slow', { TEST_AGENT_INIT_DELAY_MS: '2000' })], errors: [] }),
-      cwd: () => dir,
-      startClient: (options) => AgentClient.start(options),
-      ports: {
-        fileSystem: new NodeFileSystem(),
-        permissions: new PolicyPermissions(() => undefined),
-        terminals: new NodeTerminals(dir),
-        logger: new RecordingLogger(),
-      },
-    });
+    // The agent answers initialize after 2 s: the stop lands while its process runs and starts.
+    pool = testPool(testAgent('slow', { TEST_AGENT_INIT_DELAY_MS: '2000' }), dir);
   });
 
   afterEach(async () => {
@@ -107,19 +114,10 @@ describe('agent pool: an idle agent is stopped after the idle time', () => {
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'acp-pool-idle-'));
     reads = 0;
-    pool = new AgentPool({
-      agents: () => ({ agents: [testAgent('idle')], errors: [] }),
-      cwd: () => dir,
-      startClient: (options) => AgentClient.start(options),
+    pool = testPool(testAgent('idle'), dir, {
       idleStopMs: () => {
         reads++;
         return 60_000;
-      },
-      ports: {
-        fileSystem: new NodeFileSystem(),
-        permissions: new PolicyPermissions(() => undefined),
-        terminals: new NodeTerminals(dir),
-        logger: new RecordingLogger(),
       },
     });
   });
