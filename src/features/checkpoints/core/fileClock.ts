@@ -33,11 +33,11 @@ export async function lastChange(file: string, root: string): Promise<number | u
 }
 
 /**
- * Whether a change at `changedAt` (a ctime, ms with a fraction) was made before the checkpoint of `at` (whole
- * ms, `Date.now()`): in its millisecond or earlier. A write in the same millisecond just before the checkpoint
+ * Whether a file whose last change is `changedAt` (a ctime, ms with a fraction) is unchanged since the
+ * checkpoint of `at` (whole ms, `Date.now()`): changed in its millisecond or earlier. A write in the same millisecond just before the checkpoint
  * has a ctime past `at` by a fraction; `passFileClock` puts every later change in a later millisecond.
  */
-export function changedBy(changedAt: number | undefined, at: number): boolean {
+export function unchangedSince(changedAt: number | undefined, at: number): boolean {
   return changedAt !== undefined && Math.floor(changedAt) <= at;
 }
 
@@ -45,7 +45,7 @@ export function changedBy(changedAt: number | undefined, at: number): boolean {
  * Resolves once a change made now gets a ctime in a millisecond after `at` (whole ms). File times come from
  * a coarse clock (a tick of 1–10 ms behind the wall clock): until it passes `at`'s millisecond, a write after
  * a checkpoint could look as old as it. Waiting here, before the prompt goes out, makes every change the
- * turn makes later than its checkpoint (`changedBy`). Measured on a marker in `folder` (the store's own
+ * turn makes later than its checkpoint (`unchangedSince`). Measured on a marker in `folder` (the store's own
  * folder).
  */
 export async function passFileClock(folder: string, at: number): Promise<void> {

@@ -6,7 +6,7 @@ import { CheckpointNotFoundError } from './errors';
 import { looksBinary } from '../../../core/files/binaryContent';
 import { countLineChanges, NotARegularFileError, readRegularFile } from './fileContent';
 import { LimitedLog, UNKNOWN, type BlobRef, type LimitedCheckpoint } from './limitedLog';
-import { changedBy, lastChange, passFileClock } from './fileClock';
+import { lastChange, passFileClock, unchangedSince } from './fileClock';
 import { SerialQueue } from '../../../core/util/serialQueue';
 import type { CheckpointStore, FileChangeKind, FileChangeStat } from './types';
 
@@ -126,9 +126,10 @@ export class LimitedCheckpointStore implements CheckpointStore {
         return;
       }
       const changedAt = await changed;
-      const steady = (at: number) => changedBy(changedAt, at);
       for (const still of [true, false]) {
-        const ids = waiting.filter(([, checkpoint]) => steady(checkpoint.at) === still).map(([id]) => id);
+        const ids = waiting
+          .filter(([, checkpoint]) => unchangedSince(changedAt, checkpoint.at) === still)
+          .map(([id]) => id);
         if (ids.length > 0) {
           await this.record(ids, absolute, beforeBytes(disk, claimed, still));
         }
