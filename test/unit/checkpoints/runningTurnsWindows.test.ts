@@ -47,7 +47,7 @@ describe('running turns across windows: Undo in one window sees a turn running i
     shared = path.join(root, 'running-turns');
   });
   afterEach(() => {
-    spawned.splice(0).forEach((process) => process.kill('SIGKILL'));
+    spawned.splice(0).forEach((other) => other.kill('SIGKILL'));
     child = undefined;
     rmSync(root, { recursive: true, force: true });
   });
