@@ -101,9 +101,14 @@ export class ChatCollection implements Disposable {
     await this.journal.delete(chatId);
   }
 
-  /** Writes everything pending to the journal. */
-  async flush(): Promise<void> {
-    await Promise.all([...this.chats.values()].map((chat) => chat.flush()));
+  /**
+   * The window closes: writes everything pending to the journal, then nothing more. Each chat queues its
+   * pending events at once (`flush` appends before it awaits), so they are in before the journal closes.
+   */
+  async close(): Promise<void> {
+    const recorded = [...this.chats.values()].map((chat) => chat.flush());
+    this.journal.close();
+    await Promise.all(recorded);
     await this.journal.flush();
   }
 

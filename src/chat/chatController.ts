@@ -388,9 +388,9 @@ export class ChatController implements Disposable {
     this.windowSignals.threadEvent(chat, event);
   }
 
-  /** Writes every journal and stops every agent (deactivation). */
+  /** Writes every journal, then stops every agent: what their stop ends is not written (deactivation). */
   async shutdown(): Promise<void> {
-    await this.chats.flush();
+    await this.chats.close();
     await this.pool.stopAll();
   }
 

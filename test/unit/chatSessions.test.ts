@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { useTempFolder } from '../support/tempFolder';
 import { ChatHarness, testAgent, until } from './support/chatHarness';
@@ -157,6 +157,30 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     assert.deepEqual(
       chat.controller.viewState().chat?.thread.turns.map((t) => t.status),
       ['completed', 'interrupted', 'cancelled'],
+    );
+  });
+
+  it('closing the window mid-turn saves what was shown, writes nothing after, and reads the turn back as cut off', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    const sending = chat.send('hang');
+    // The chunk is shown at once and journaled with the next batch: the close must write it.
+    await until(() => (chat?.transcript() ?? '').endsWith('agent:waiting '), 'the answer to start');
+    await chat.controller.shutdown();
+    const journal = path.join(chat.storageDir, 'chats', `${chat.controller.viewState().chat?.chatId}.jsonl`);
+    const saved = readFileSync(journal, 'utf8');
+    // Stopping the agent ends the turn here; then anything that would write has had its chance.
+    await sending;
+    await chat.controller.shutdown();
+    assert.equal(readFileSync(journal, 'utf8'), saved, 'nothing written after the window closed');
+
+    chat = await chat.restarted({ agents: [testAgent('a')] });
+    await chat.controller.restored;
+    assert.equal(chat.transcript(), 'user:hang|agent:waiting ');
+    const turns = chat.controller.viewState().chat?.thread.turns ?? [];
+    assert.deepEqual(
+      turns.map((turn) => [turn.status, turn.error?.message]),
+      [['interrupted', 'VS Code closed during the answer.']],
     );
   });
 

@@ -209,6 +209,31 @@ describe('chat journal', () => {
     );
   });
 
+  it('once closed, writes what was queued before and nothing asked after: no line, meta or compaction', async () => {
+    const thread = await recordThread('chat-a');
+    const queued = journal.saveMeta(meta('chat-a', 20));
+    journal.close();
+    await queued;
+    const file = path.join(storage.path, 'chats', 'chat-a.jsonl');
+    const closed = readFileSync(file, 'utf8');
+    assert.equal((await journal.read('chat-a'))?.meta.updatedAt, 20);
+    await journal.saveMeta(meta('chat-a', 30));
+    const late: ThreadEvent[] = [];
+    thread.onEvent((event) => late.push(event));
+    thread.applyUpdate({ sessionUpdate: 'session_info_update', title: 'Late' });
+    assert.equal(late.length > 0, true);
+    await journal.appendEvents('chat-a', late);
+    await journal.compact(meta('chat-a', 40), new Thread().snapshot());
+    await journal.saveMeta(meta('chat-new', 1));
+    await journal.flush();
+    assert.equal(readFileSync(file, 'utf8'), closed);
+    assert.deepEqual(readdirSync(path.join(storage.path, 'chats')).sort(), [
+      'chat-a.jsonl',
+      'chat-a.jsonl.lock',
+    ]);
+    assert.equal((await journal.read('chat-a'))?.thread.state.title, 'Greeting');
+  });
+
   it('keeps the newest chats within the count and size limits and deletes the rest', async () => {
     for (const [id, at] of [
       ['old', 1],

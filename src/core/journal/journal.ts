@@ -86,6 +86,8 @@ export class ChatJournal implements Disposable {
   readonly onDidChangeSaving = this.savingEmitter.event;
   private readonly maxHeldBytes: number;
   private readonly retryMs: number;
+  /** Set once the window closes: later writes are dropped (`close`). */
+  private closed = false;
 
   constructor(storageDir: string, options: JournalOptions = {}) {
     this.folder = path.join(storageDir, 'chats');
@@ -137,6 +139,9 @@ export class ChatJournal implements Disposable {
    * The snapshot holds every line held so far, so those are dropped for it.
    */
   compact(meta: ChatMeta, thread: ThreadSnapshot): Promise<void> {
+    if (this.closed) {
+      return Promise.resolve();
+    }
     this.file(meta.chatId);
     const writes = this.writes(meta.chatId);
     writes.rewrite = lines([
@@ -269,6 +274,14 @@ export class ChatJournal implements Disposable {
     return Promise.all([...this.chats.keys()].map((chatId) => this.drainLater(chatId))).then(() => undefined);
   }
 
+  /**
+   * The window closes: what is queued is still written (`flush`), nothing asked later is. A turn still
+   * running is then read back as cut off by the close, whatever stopping its agent makes of it here.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
   /** Stops retrying and gives up this window's locks (the window closes; another may write). */
   dispose(): void {
     for (const writes of this.chats.values()) {
@@ -281,6 +294,9 @@ export class ChatJournal implements Disposable {
   }
 
   private append(chatId: string, records: readonly WrittenRecord[]): Promise<void> {
+    if (this.closed) {
+      return Promise.resolve();
+    }
     try {
       this.file(chatId);
     } catch (error) {
