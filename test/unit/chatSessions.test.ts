@@ -184,6 +184,30 @@ describe('chats that survive: several chats, the journal, resume and retry', () 
     );
   });
 
+  it('reloading while a permission is asked reads the request back as cancelled: no answer is offered for it', async () => {
+    chat = new ChatHarness({ agents: [testAgent('a')] });
+    await chat.ready();
+    void chat.send('permissions 3');
+    const asked = (harness: ChatHarness) =>
+      harness.controller
+        .viewState()
+        .chat?.thread.entries.flatMap((entry) =>
+          entry.kind === 'tool_call' && entry.permission
+            ? [[entry.title, entry.permission.status, entry.permission.waiting]]
+            : [],
+        );
+    await until(() => asked(chat!)?.[0]?.[2] === 2, 'the first of three permissions to be asked');
+    chat = await chat.restarted({ agents: [testAgent('a')] });
+    await chat.controller.restored;
+    // The one shown is cancelled, and says no more of "2 more requests"; the two behind it were never shown.
+    assert.deepEqual(asked(chat), [['Step 1', 'cancelled', undefined]]);
+    const thread = chat.controller.viewState().chat?.thread;
+    assert.deepEqual(
+      thread?.turns.map((turn) => turn.status),
+      ['interrupted'],
+    );
+  });
+
   it('streams two chats at the same time without mixing them', async () => {
     chat = new ChatHarness({ agents: [testAgent('a', { TEST_AGENT_CHUNK_DELAY_MS: '5' })] });
     await chat.ready();

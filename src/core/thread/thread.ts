@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { Emitter } from '../util/disposable';
 import { continuesMessage, MessageTail } from './messageTail';
-import { carriedOver, cutOff, numberOf } from './turnRecords';
+import { carriedOver, numberOf, takenUp } from './turnRecords';
 import { SessionStateWriter } from '../session/sessionStateWriter';
 import { boundToolContent, mergeToolCall, newToolCallEntry } from './toolCallEntries';
 import { assertNever, attachmentOf, locationOf, noticeOf, textOf, toolContentOf } from './normalize';
@@ -90,7 +90,8 @@ export class Thread {
 
   /**
    * A thread continued from a saved snapshot (the journal). A turn that was still running when
-   * it was saved was cut off (VS Code closed or crashed): it ends as interrupted with `reason`.
+   * it was saved was cut off (VS Code closed or crashed): it ends as interrupted with `reason`, and
+   * a permission it still asked is cancelled.
    */
   static restore(
     snapshot: ThreadSnapshot,
@@ -98,7 +99,7 @@ export class Thread {
     reason = 'VS Code closed during the answer.',
   ): Thread {
     const thread = new Thread(limits);
-    thread.model = threadModelOf({ ...snapshot, turns: snapshot.turns.map((turn) => cutOff(turn, reason)) });
+    thread.model = threadModelOf(takenUp(snapshot, reason));
     for (const entry of snapshot.entries) {
       if (entry.kind === 'tool_call') {
         thread.toolEntryIds.set(entry.toolCallId, entry.id);

@@ -1,4 +1,4 @@
-import type { Turn } from './threadTypes';
+import type { ThreadEntry, ThreadSnapshot, Turn } from './threadTypes';
 
 /** The number in a generated id (`e12`, `t3`), 0 when there is none. */
 export function numberOf(id: string): number {
@@ -18,9 +18,30 @@ export function carriedOver(
   };
 }
 
+/** A saved thread as it is taken up again: what was still running or asked then was cut off (`reason`). */
+export function takenUp(snapshot: ThreadSnapshot, reason: string): ThreadSnapshot {
+  return {
+    ...snapshot,
+    entries: snapshot.entries.map(settledPermission),
+    turns: snapshot.turns.map((turn) => cutOff(turn, reason)),
+  };
+}
+
 /** A saved turn as it is taken up again: one still running then was cut off (`reason`) and ends interrupted. */
-export function cutOff(turn: Turn, reason: string): Turn {
+function cutOff(turn: Turn, reason: string): Turn {
   return turn.status === 'running'
     ? { ...turn, status: 'interrupted', error: { kind: 'process_exited', message: reason } }
     : turn;
+}
+
+/**
+ * A saved entry as it is taken up again: a permission still asked then can no longer be answered (its request
+ * went with the agent), so it reads as cancelled, as Stop leaves it.
+ */
+function settledPermission(entry: ThreadEntry): ThreadEntry {
+  if (entry.kind !== 'tool_call' || entry.permission?.status !== 'pending') {
+    return entry;
+  }
+  const { waiting: _waiting, ...permission } = entry.permission;
+  return { ...entry, permission: { ...permission, status: 'cancelled' } };
 }
