@@ -5,6 +5,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_SHARED_TURN_FILES, RunningTurns } from '../../../src/features/checkpoints/chat/runningTurns';
+import { ChangeReview } from '../../../src/features/checkpoints/chat/changeReview';
+import { silentLogger } from '../../../src/core/ports';
+import { NodeWorkspaceChanges } from '../support/nodeWorkspaceChanges';
+import { oneStore } from '../support/oneStore';
 
 const OTHER = path.join(__dirname, 'support', 'otherWindowTurn.ts');
 const spawned: ChildProcessWithoutNullStreams[] = [];
@@ -100,6 +104,25 @@ describe('running turns across windows: Undo in one window sees a turn running i
     assert.deepEqual(await here.othersOn(theirs, ['/p']), [], 'a chat never races itself');
     handle.dispose();
     await here.settled();
+    assert.deepEqual(readdirSync(shared), []);
+  });
+
+  it('the change review is idle only once its turns’ files are written and removed (the storage may go then)', async () => {
+    const here = new RunningTurns();
+    here.shareIn(shared);
+    // The registry as the review sees it, telling whether it was waited for.
+    let waited = false;
+    const running = {
+      follow: here.follow.bind(here),
+      othersOn: here.othersOn.bind(here),
+      settled: () => here.settled().then(() => void (waited = true)),
+    };
+    const workspace = { ...oneStore(() => Promise.reject(new Error('no store here'))), running };
+    const review = new ChangeReview(workspace, new NodeWorkspaceChanges(root), silentLogger);
+    // A turn that ends at once: its file is still being written when its removal is asked for.
+    here.start({ chat: {}, turnId: 't1', title: () => 'Short', folders: [root], since: 0 }).dispose();
+    await review.idle();
+    assert.equal(waited, true, 'idle waited for the files');
     assert.deepEqual(readdirSync(shared), []);
   });
 

@@ -97,12 +97,13 @@ export class ChangeReview implements Disposable {
   }
 
   /**
-   * Resolves once the checkpoints taken in the background (the warm-up, one ahead of Send) are done and the
-   * store has no git work left: whoever removes the storage (a test's cleanup) waits for it, or git still
-   * writing there makes the removal fail.
+   * Resolves once the checkpoints taken in the background (the warm-up, one ahead of Send) are done, the
+   * running turns' notes for other windows are written or removed, and the store has no git work left:
+   * whoever removes the storage (a test's cleanup) waits for it, or a write still going on there makes the
+   * removal fail.
    */
   async idle(): Promise<void> {
-    await this.taking.idle();
+    await Promise.all([this.taking.idle(), this.stores.running.settled()]);
     // A store that cannot open (its storage over the cap, no folder) has nothing queued.
     const store = await this.store().catch(() => undefined);
     await store?.idle?.();

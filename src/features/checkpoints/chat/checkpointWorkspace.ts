@@ -28,4 +28,6 @@ export interface RunningTurnsRegistry {
   follow(thread: Thread, turnId: string, title: () => string, folders: readonly string[]): Disposable;
   /** The running turns of chats other than `chat` on any of `folders`, oldest first. */
   othersOn(chat: object, folders: Iterable<string>): Promise<readonly { readonly title: () => string }[]>;
+  /** Resolves once this window's notes to the others are written or removed. */
+  settled(): Promise<void>;
 }
