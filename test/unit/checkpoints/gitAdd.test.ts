@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { addToIndex } from '../../../src/features/checkpoints/core/gitAdd';
 import {
@@ -64,8 +64,11 @@ describe('checkpoints: a file gone under git add', function () {
     }
   });
 
-  /** A git that fails its first `failures` adds as `stderr` says, then stages; the pathspecs of each add. */
-  function gitFailing(failures: number, stderr: string) {
+  /**
+   * A git that fails its first `failures` adds as `stderr` says (or is killed by `signal`), then stages; the
+   * pathspecs of each add.
+   */
+  function gitFailing(failures: number, stderr: string, signal: NodeJS.Signals | null = null) {
     const calls: string[][] = [];
     const run = async (args: readonly string[], options?: GitRunOptions): Promise<GitResult> => {
       calls.push(
@@ -74,7 +77,7 @@ describe('checkpoints: a file gone under git add', function () {
           .filter((spec) => spec !== ''),
       );
       if (calls.length <= failures) {
-        throw new GitCommandError([...args], 128, stderr);
+        throw new GitCommandError([...args], signal === null ? 128 : null, stderr, signal);
       }
       return ok;
     };
@@ -99,5 +102,54 @@ describe('checkpoints: a file gone under git add', function () {
     const other = gitFailing(1, "fatal: unable to stat 'x.txt': Permission denied\n");
     await assert.rejects(addToIndex(other.run, path.join(temp.path, 'index'), ['.'], false), /Permission/);
     assert.equal(other.calls.length, 1);
+  });
+
+  it('a git killed by SIGBUS (a file truncated while it maps it) adds again, eight times at most', async () => {
+    const index = path.join(temp.path, 'index');
+    const bus = gitFailing(8, '', 'SIGBUS');
+    assert.deepEqual(await addToIndex(bus.run, index, ['.'], false), { unreadable: false });
+    assert.deepEqual(
+      bus.calls,
+      Array.from({ length: 9 }, () => ['.']),
+    );
+    writeFileSync(`${index}.lock`, '');
+    const always = gitFailing(Infinity, '', 'SIGBUS');
+    await assert.rejects(addToIndex(always.run, index, ['.'], false), /SIGBUS/);
+    assert.equal(always.calls.length, 9);
+    assert.equal(existsSync(`${index}.lock`), false, 'the lock the killed git left is removed');
+    // Another signal is someone stopping git: not made again here.
+    const killed = gitFailing(1, '', 'SIGKILL');
+    await assert.rejects(addToIndex(killed.run, index, ['.'], false), /SIGKILL/);
+    assert.equal(killed.calls.length, 1);
+  });
+
+  it('a real git that dies of SIGBUS on its first adds, as a save in a loop makes it: the checkpoint is made', async () => {
+    const workspace = path.join(temp.path, 'workspace');
+    mkdirSync(workspace);
+    writeFileSync(path.join(workspace, 'busy.txt'), 'saved\n');
+    // Three in a row: more than the one try again every git command gets.
+    const count = path.join(temp.path, 'adds-killed');
+    const { git } = loggingGit(
+      temp.path,
+      `case " $* " in *' add '*)
+        n=$(cat '${count}' 2>/dev/null || echo 0)
+        if [ "$n" -lt 3 ]; then echo $((n + 1)) > '${count}'; kill -BUS $$; fi;;
+      esac`,
+    );
+    const store = await ShadowGitCheckpointStore.open({
+      folders: [workspace],
+      storageDir: path.join(temp.path, 'storage'),
+      logger: silentLogger,
+      git,
+    });
+    try {
+      const checkpoint = await store.create();
+      const saved = await store.read(checkpoint, path.join(workspace, 'busy.txt'));
+      assert.equal(Buffer.from(saved!).toString(), 'saved\n');
+      assert.equal(readFileSync(count, 'utf8').trim(), '3', 'git was killed three times');
+    } finally {
+      await store.idle();
+      store.dispose();
+    }
   });
 });

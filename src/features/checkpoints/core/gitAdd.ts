@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
-import { GitCommandError, type GitResult, type GitRunOptions } from './gitRunner';
+import { GitCommandError, killedBySignal, type GitResult, type GitRunOptions } from './gitRunner';
 import { excludePathspec, toLiteralPathspec } from './pathspecs';
 
 /** Runs git in the shadow repository, with the folder as work tree. */
 type RunGit = (args: readonly string[], options?: GitRunOptions) => Promise<GitResult>;
 
-/** Files that vanish under `git add` are left out of it this many times, then it fails. */
+/** Files that vanish or are truncated under `git add` make it try again this many times, then it fails. */
 const VANISHED_RETRIES = 8;
 
 /**
@@ -14,9 +14,10 @@ const VANISHED_RETRIES = 8;
  * failing the checkpoint). A named file gone since the listing — neither on disk nor in the index, so
  * there is nothing to stage — makes git refuse the whole command, and so does one git saw and then found
  * gone when it looked at it (a save deleting it and writing it anew): it is left out and the rest staged
- * (the caller's watch sees it moved, and stages it again by name). A git killed by the timeout leaves
- * the index lock behind: it is removed here, since only the store's queue ever runs git on this
- * repository.
+ * (the caller's watch sees it moved, and stages it again by name). A file truncated while git maps it
+ * kills git with SIGBUS: a save in a loop can do that to both tries `runGit` makes, so the add is made
+ * again. A git killed by a signal or the timeout leaves the index lock behind: it is removed here, since
+ * only the store's queue ever runs git on this repository.
  */
 export async function addToIndex(
   runGit: RunGit,
@@ -31,6 +32,9 @@ export async function addToIndex(
     } catch (error) {
       if (error instanceof GitCommandError && error.exitCode === null) {
         await rm(`${indexFile}.lock`, { force: true });
+      }
+      if (killedBySignal(error) && error.signal === 'SIGBUS' && retry < VANISHED_RETRIES) {
+        continue;
       }
       const without = retry < VANISHED_RETRIES ? withoutVanished(error, specs) : undefined;
       if (without === undefined) {
