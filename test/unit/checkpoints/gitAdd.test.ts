@@ -17,6 +17,28 @@ const goneUnder = (rel: string) => `fatal: unable to stat '${rel}': No such file
 
 const ok: GitResult = { exitCode: 0, stdout: Buffer.alloc(0), stderr: '' };
 
+/** The first checkpoint of `workspace` taken with `git`: what it holds of each of `files` (undefined: none). */
+async function firstCheckpointOf(
+  workspace: string,
+  git: string,
+  files: readonly string[],
+): Promise<(string | undefined)[]> {
+  const store = await ShadowGitCheckpointStore.open({
+    folders: [workspace],
+    storageDir: path.join(path.dirname(workspace), 'storage'),
+    logger: silentLogger,
+    git,
+  });
+  try {
+    const checkpoint = await store.create();
+    const held = await Promise.all(files.map((file) => store.read(checkpoint, path.join(workspace, file))));
+    return held.map((bytes) => (bytes === undefined ? undefined : Buffer.from(bytes).toString()));
+  } finally {
+    await store.idle();
+    store.dispose();
+  }
+}
+
 /**
  * A save that deletes a file and writes it anew, caught by `git add` between its look at the folder and its
  * stat of the file, makes git fail the whole command. The checkpoint is still made: the file is left out
@@ -45,23 +67,11 @@ describe('checkpoints: a file gone under git add', function () {
         fi;;
       esac`,
     );
-    const store = await ShadowGitCheckpointStore.open({
-      folders: [workspace],
-      storageDir: path.join(temp.path, 'storage'),
-      logger: silentLogger,
-      git,
-    });
-    try {
-      const checkpoint = await store.create();
-      assert.deepEqual(
-        Buffer.from((await store.read(checkpoint, path.join(workspace, 'other.txt')))!).toString(),
-        'other\n',
-      );
-      assert.equal(await store.read(checkpoint, busy), undefined, 'gone when the checkpoint was taken');
-    } finally {
-      await store.idle();
-      store.dispose();
-    }
+    assert.deepEqual(
+      await firstCheckpointOf(workspace, git, ['other.txt', 'busy.txt']),
+      ['other\n', undefined],
+      'busy.txt gone when the checkpoint was taken',
+    );
   });
 
   /**
@@ -136,20 +146,7 @@ describe('checkpoints: a file gone under git add', function () {
         if [ "$n" -lt 3 ]; then echo $((n + 1)) > '${count}'; kill -BUS $$; fi;;
       esac`,
     );
-    const store = await ShadowGitCheckpointStore.open({
-      folders: [workspace],
-      storageDir: path.join(temp.path, 'storage'),
-      logger: silentLogger,
-      git,
-    });
-    try {
-      const checkpoint = await store.create();
-      const saved = await store.read(checkpoint, path.join(workspace, 'busy.txt'));
-      assert.equal(Buffer.from(saved!).toString(), 'saved\n');
-      assert.equal(readFileSync(count, 'utf8').trim(), '3', 'git was killed three times');
-    } finally {
-      await store.idle();
-      store.dispose();
-    }
+    assert.deepEqual(await firstCheckpointOf(workspace, git, ['busy.txt']), ['saved\n']);
+    assert.equal(readFileSync(count, 'utf8').trim(), '3', 'git was killed three times');
   });
 });
