@@ -212,10 +212,22 @@ exec '${realGit()}' "$@"
     );
   });
 
-  it('only once: a git killed again fails the checkpoint with the signal named', async () => {
-    const { git, deaths } = dyingGit(2);
+  it('killed again, as a save in a loop can: the add is made again, and the checkpoint holds the folder', async () => {
+    // Three in a row: more than the one try again every git command gets.
+    const { git, deaths } = dyingGit(3);
+    const s = await open(git);
+    const checkpoint = await s.create();
+    assert.equal(deaths(), 3);
+    assert.deepEqual(
+      await s.read(checkpoint, path.join(temp.path, 'workspace', 'a.txt')),
+      new TextEncoder().encode('a\n'),
+    );
+  });
+
+  it('killed every time: eight tries of the add at most, then the checkpoint fails with the signal named', async () => {
+    const { git, deaths } = dyingGit(1_000);
     const s = await open(git);
     await assert.rejects(s.create(), /SIGBUS/);
-    assert.equal(deaths(), 2);
+    assert.equal(deaths(), 8);
   });
 });

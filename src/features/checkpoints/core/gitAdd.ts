@@ -5,8 +5,13 @@ import { excludePathspec, toLiteralPathspec } from './pathspecs';
 /** Runs git in the shadow repository, with the folder as work tree. */
 type RunGit = (args: readonly string[], options?: GitRunOptions) => Promise<GitResult>;
 
-/** Files that vanish or are truncated under `git add` make it try again this many times, then it fails. */
+/** Files that vanish under `git add` are left out of it this many times, then it fails. */
 const VANISHED_RETRIES = 8;
+/**
+ * A git killed by SIGBUS is run again this many times (each after `runGit`'s own try again); a file that
+ * keeps killing it is then left to steady staging, which stages the folder without it.
+ */
+const TRUNCATED_RETRIES = 3;
 
 /**
  * `git add -A` (or `--renormalize`: read again even where the stat looks clean) of the pathspecs into
@@ -16,8 +21,10 @@ const VANISHED_RETRIES = 8;
  * gone when it looked at it (a save deleting it and writing it anew): it is left out and the rest staged
  * (the caller's watch sees it moved, and stages it again by name). A file truncated while git maps it
  * kills git with SIGBUS: a save in a loop can do that to both tries `runGit` makes, so the add is made
- * again. A git killed by a signal or the timeout leaves the index lock behind: it is removed here, since
- * only the store's queue ever runs git on this repository.
+ * again — that file may not even be among those listed (a save between deleting and writing it), and
+ * steady staging, which leaves out a file seen moving, cannot tell which one it was. A git killed by a
+ * signal or the timeout leaves the index lock behind: it is removed here, since only the store's queue
+ * ever runs git on this repository.
  */
 export async function addToIndex(
   runGit: RunGit,
@@ -33,7 +40,7 @@ export async function addToIndex(
       if (error instanceof GitCommandError && error.exitCode === null) {
         await rm(`${indexFile}.lock`, { force: true });
       }
-      if (killedBySignal(error) && error.signal === 'SIGBUS' && retry < VANISHED_RETRIES) {
+      if (killedBySignal(error) && error.signal === 'SIGBUS' && retry < TRUNCATED_RETRIES) {
         continue;
       }
       const without = retry < VANISHED_RETRIES ? withoutVanished(error, specs) : undefined;
