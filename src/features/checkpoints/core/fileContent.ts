@@ -12,11 +12,14 @@ export class NotARegularFileError extends Error {
 }
 
 /**
- * Opens `file` to read only if it is a regular file of at most `maxBytes`. Opened without blocking
- * and checked on the open handle: a FIFO put in a file's place would otherwise hang the read forever
- * (and a check before opening could be raced). Links are followed, as any read would.
+ * Opens `file` to read only if it is a regular file of at most `maxBytes`; resolves with its size then.
+ * Opened without blocking and checked on the open handle: a FIFO put in a file's place would otherwise
+ * hang the read forever (and a check before opening could be raced). Links are followed, as any read would.
  */
-async function openRegularFile(file: string, maxBytes: number): Promise<FileHandle> {
+async function openRegularFile(
+  file: string,
+  maxBytes: number,
+): Promise<{ handle: FileHandle; size: number }> {
   const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const info = await handle.stat();
@@ -26,26 +29,62 @@ async function openRegularFile(file: string, maxBytes: number): Promise<FileHand
     if (info.size > maxBytes) {
       throw new NotARegularFileError(file, `is larger than ${maxBytes} bytes`);
     }
-    return handle;
+    return { handle, size: info.size };
   } catch (error) {
     await handle.close();
     throw error;
   }
 }
 
-/** A regular file's bytes (see `openRegularFile`); rejects for anything else or a larger file. */
+/**
+ * A regular file's bytes (see `openRegularFile`); rejects for anything else or a larger file. The size the
+ * open handle gave is read, no more (the file is not asked for its size again: one step less); a file that
+ * reports no size (as /proc's do) is read to its end, as long as that is within `maxBytes`.
+ */
 export async function readRegularFile(file: string, maxBytes: number): Promise<Buffer> {
-  const handle = await openRegularFile(file, maxBytes);
+  const { handle, size } = await openRegularFile(file, maxBytes);
   try {
-    return await handle.readFile();
+    if (size === 0) {
+      return await readToEnd(handle, file, maxBytes);
+    }
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const { bytesRead } = await handle.read(bytes, read, size - read, read);
+      if (bytesRead === 0) {
+        break; // cut short since it was opened
+      }
+      read += bytesRead;
+    }
+    return bytes.subarray(0, read);
   } finally {
     await handle.close();
   }
 }
 
+/** Read at a time from a file that reports no size. */
+const UNSIZED_CHUNK_BYTES = 64 * 1024;
+
+async function readToEnd(handle: FileHandle, file: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(UNSIZED_CHUNK_BYTES, maxBytes - total + 1));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+    if (bytesRead === 0) {
+      return Buffer.concat(chunks, total);
+    }
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) {
+      throw new NotARegularFileError(file, `is larger than ${maxBytes} bytes`);
+    }
+  }
+}
+
 /** Reads only the start of a file to tell whether it is binary (never blocking on a FIFO). */
 export async function fileLooksBinary(filePath: string): Promise<boolean> {
-  const handle = await openRegularFile(filePath, Number.MAX_SAFE_INTEGER);
+  const { handle } = await openRegularFile(filePath, Number.MAX_SAFE_INTEGER);
   try {
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
