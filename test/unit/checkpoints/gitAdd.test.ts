@@ -8,6 +8,7 @@ import {
   type GitRunOptions,
 } from '../../../src/features/checkpoints/core/gitRunner';
 import { ShadowGitCheckpointStore } from '../../../src/features/checkpoints/core/shadowGit';
+import { toLiteralPathspec } from '../../../src/features/checkpoints/core/pathspecs';
 import { silentLogger } from '../../../src/core/ports';
 import { loggingGit } from './support/shadowStore';
 import { useTempFolder } from '../../support/tempFolder';
@@ -121,5 +122,31 @@ describe('checkpoints: a file gone under git add', function () {
     const killed = gitFailing(1, '', 'SIGKILL');
     await assert.rejects(addToIndex(killed.run, index, ['.'], false), /SIGKILL/);
     assert.equal(killed.calls.length, 1);
+  });
+
+  it('each cause keeps its own bound: three SIGBUS deaths leave the eight tries for files gone', async () => {
+    const gone = Array.from({ length: 8 }, (_, index) => `gone-${index}.txt`);
+    // Three deaths, then each add finds the first file it still names gone, as a save in a loop would.
+    const calls: string[][] = [];
+    const run = async (args: readonly string[], options?: GitRunOptions): Promise<GitResult> => {
+      const specs = String(options?.input ?? '')
+        .split('\0')
+        .filter((spec) => spec !== '');
+      calls.push(specs);
+      if (calls.length <= 3) {
+        throw new GitCommandError([...args], null, '', 'SIGBUS');
+      }
+      const vanished = gone.map(toLiteralPathspec).find((spec) => specs.includes(spec));
+      if (vanished !== undefined) {
+        throw new GitCommandError([...args], 128, `fatal: pathspec '${vanished}' did not match any files\n`);
+      }
+      return ok;
+    };
+    const specs = ['kept.txt', ...gone].map(toLiteralPathspec);
+    assert.deepEqual(await addToIndex(run, path.join(temp.path, 'index'), specs, false), {
+      unreadable: false,
+    });
+    assert.equal(calls.length, 3 + 8 + 1);
+    assert.deepEqual(calls.at(-1), [toLiteralPathspec('kept.txt')]);
   });
 });

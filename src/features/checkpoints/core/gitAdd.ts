@@ -33,23 +33,28 @@ export async function addToIndex(
   renormalize: boolean,
 ): Promise<{ readonly unreadable: boolean }> {
   let specs = [...pathspecs];
-  for (let retry = 0; ; retry++) {
+  // Each cause has its own bound: a file truncated under git once does not use up a vanished file's tries.
+  let truncated = 0;
+  let vanished = 0;
+  for (;;) {
     try {
       return await addOnce(runGit, specs, renormalize);
     } catch (error) {
       if (error instanceof GitCommandError && error.exitCode === null) {
         await rm(`${indexFile}.lock`, { force: true });
       }
-      if (killedBySignal(error) && error.signal === 'SIGBUS' && retry < TRUNCATED_RETRIES) {
+      if (killedBySignal(error) && error.signal === 'SIGBUS' && truncated < TRUNCATED_RETRIES) {
+        truncated++;
         continue;
       }
-      const without = retry < VANISHED_RETRIES ? withoutVanished(error, specs) : undefined;
+      const without = vanished < VANISHED_RETRIES ? withoutVanished(error, specs) : undefined;
       if (without === undefined) {
         throw error;
       }
       if (without.length === 0) {
         return { unreadable: false };
       }
+      vanished++;
       specs = without;
     }
   }
