@@ -34,8 +34,9 @@ export async function lastChange(file: string, root: string): Promise<number | u
 
 /**
  * Whether a file whose last change is `changedAt` (a ctime, ms with a fraction) is unchanged since the
- * checkpoint of `at` (whole ms, `Date.now()`): changed in its millisecond or earlier. A write in the same millisecond just before the checkpoint
- * has a ctime past `at` by a fraction; `passFileClock` puts every later change in a later millisecond.
+ * checkpoint of `at` (whole ms, `Date.now()`): changed in its millisecond or earlier. A write in the same
+ * millisecond just before the checkpoint has a ctime past `at` by a fraction; `passFileClock` puts every
+ * later change in a later millisecond.
  */
 export function unchangedSince(changedAt: number | undefined, at: number): boolean {
   return changedAt !== undefined && Math.floor(changedAt) <= at;
