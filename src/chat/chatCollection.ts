@@ -102,13 +102,13 @@ export class ChatCollection implements Disposable {
   }
 
   /**
-   * The window closes: writes everything pending to the journal, then nothing more. Each chat queues its
-   * pending events at once (`flush` appends before it awaits), so they are in before the journal closes.
+   * The window closes: writes everything pending to the journal, then nothing more. The chats' pending
+   * events are handed to the journal first (what comes meanwhile goes with them), then it closes and its
+   * writes in flight are awaited.
    */
   async close(): Promise<void> {
-    const recorded = [...this.chats.values()].map((chat) => chat.flush());
+    await Promise.all([...this.chats.values()].map((chat) => chat.flush()));
     this.journal.close();
-    await Promise.all(recorded);
     await this.journal.flush();
   }
 
