@@ -1,4 +1,4 @@
-import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/protocol';
+import { HostMessageSchema, withChatAt, type HostMessage, type ViewMessage } from '../src/protocol';
 import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
 import { Announcer } from './render/announcer';
@@ -167,6 +167,9 @@ export class ChatApp {
         return;
       case 'chats':
         this.store.setChats(message.chats);
+        return;
+      case 'chat_changed':
+        this.store.setChats(withChatAt(this.store.chats, message.chat, message.index));
         return;
       case 'save_problem':
         this.store.setSaveProblem(message.chatId, message.message, message.readOnly === true);

@@ -1,5 +1,6 @@
 import type { Disposable } from '../core/util/disposable';
-import type { HostMessage } from '../protocol';
+import type { ChatSummary, HostMessage } from '../protocol';
+import { chatListChange, heldChatList, type HeldChatList } from './chatListChange';
 import type { ViewSlot } from './viewSlot';
 import type { ViewSink } from './viewSink';
 
@@ -11,6 +12,8 @@ interface Connection {
    * is not posted again. Forgotten on `ready` and on a snapshot, which replace the view's whole state.
    */
   readonly holds: Map<string, string>;
+  /** The chat list the view holds (`postChatList`); forgotten as `holds` is. */
+  chatList: HeldChatList | undefined;
 }
 
 /**
@@ -22,7 +25,7 @@ export class ViewConnections {
 
   /** A view (re)connected, showing `slot`; `onDetached` runs when it goes. */
   attach(sink: ViewSink, slot: ViewSlot, onDetached: () => void): Disposable {
-    this.sinks.set(sink, { ready: false, slot, holds: new Map() });
+    this.sinks.set(sink, { ready: false, slot, holds: new Map(), chatList: undefined });
     return {
       dispose: () => {
         if (this.sinks.delete(sink)) {
@@ -40,7 +43,7 @@ export class ViewConnections {
     for (const [sink, connection] of this.sinks) {
       if (from === undefined || sink === from) {
         connection.ready = true;
-        connection.holds.clear();
+        forget(connection);
       }
     }
   }
@@ -88,7 +91,9 @@ export class ViewConnections {
     for (const [sink, connection] of this.sinks) {
       if (connection.ready && (to === undefined || to(connection.slot))) {
         if (message.type === 'snapshot') {
-          connection.holds.clear();
+          forget(connection);
+          // The page takes the snapshot's list as its own: the next change of one chat is that chat alone.
+          connection.chatList = heldChatList(message.view.chats ?? [], connection.slot.chatId);
         }
         sink.post(message);
       }
@@ -114,4 +119,32 @@ export class ViewConnections {
       }
     }
   }
+
+  /**
+   * Posts the chat list (`chats`, the view's chat `activeChatId`) to the ready views `to` accepts that do not
+   * hold it already: to a view whose list differs in one chat only — a turn's start and end touch one chat,
+   * and move it to the top — that chat and its place, not the whole list (a hundred chats are ≈ 17 KB, twice a
+   * turn, for the window to relay and the page to parse).
+   */
+  postChatList(chats: readonly ChatSummary[], activeChatId: string, to?: (slot: ViewSlot) => boolean): void {
+    const next = heldChatList(chats, activeChatId);
+    for (const [sink, connection] of this.sinks) {
+      if (!connection.ready || (to !== undefined && !to(connection.slot))) {
+        continue;
+      }
+      const change = chatListChange(connection.chatList, next);
+      connection.chatList = next;
+      if (change === 'whole') {
+        sink.post({ type: 'chats', chats: [...chats], activeChatId });
+      } else if (change !== 'same') {
+        sink.post({ type: 'chat_changed', chat: chats[change.index]!, index: change.index });
+      }
+    }
+  }
+}
+
+/** The view's whole state is replaced (it said `ready`, or gets a snapshot): nothing posted before counts. */
+function forget(connection: Connection): void {
+  connection.holds.clear();
+  connection.chatList = undefined;
 }

@@ -50,8 +50,8 @@ export class ViewPosts implements Disposable {
 }
 
 /**
- * A batch without the chat lists a later one in it replaces: each is the whole list, and a Send's turn posts
- * three (its title, running, done) — with fifty chats, tens of kilobytes the page would parse for nothing.
+ * A batch without the chat lists a later one in it replaces: each is the whole list (a change of one chat
+ * before it, made to a list the later one replaces, does no harm and is kept).
  */
 function withLatestChatList(batch: readonly HostMessage[]): readonly HostMessage[] {
   const last = batch.findLastIndex((message) => message.type === 'chats');
@@ -77,7 +77,7 @@ const QUIET_EVENTS: ReadonlySet<ThreadEventMessage['type']> = new Set([
  * events — the turn's end, a permission asked, an error, a question, a snapshot.
  */
 export function endsAnswerWait(message: HostMessage): boolean {
-  if (message.type === 'chats' || message.type === 'save_problem') {
+  if (message.type === 'chats' || message.type === 'chat_changed' || message.type === 'save_problem') {
     return false;
   }
   if (message.type !== 'thread_events') {

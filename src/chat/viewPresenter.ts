@@ -195,11 +195,7 @@ export class ViewPresenter implements Disposable {
   chats(): void {
     const chats = this.chatList();
     for (const slot of this.views.readySlots()) {
-      this.views.postChanged(
-        'chats',
-        { type: 'chats', chats, activeChatId: slot.chatId },
-        (shown) => shown === slot,
-      );
+      this.views.postChatList(chats, slot.chatId, (shown) => shown === slot);
     }
   }
 

@@ -4,3 +4,4 @@ export * from './threadModel';
 export * from './elicitation';
 export * from './agentSessions';
 export * from './worktrees';
+export * from './chatList';

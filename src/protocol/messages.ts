@@ -209,6 +209,15 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('add_attachment'), attachment: AttachmentRefSchema }),
   /** The chat list changed (a title, a running turn, a chat added or deleted). */
   z.object({ type: z.literal('chats'), chats: z.array(ChatSummarySchema), activeChatId: z.string() }),
+  /**
+   * One chat of the list the view holds changed, moved, or both (a turn's start and end touch one chat): it goes
+   * to `index` (`withChatAt`). Sent instead of the whole list only when that gives the host's list exactly.
+   */
+  z.object({
+    type: z.literal('chat_changed'),
+    chat: ChatSummarySchema,
+    index: z.int().check(z.nonnegative()),
+  }),
   /** The active chat's "not being saved" notice appeared or went away (no `message`). */
   z.object({
     type: z.literal('save_problem'),

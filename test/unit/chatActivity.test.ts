@@ -28,9 +28,9 @@ describe('chat status: running, waiting for you, finished unread, failed', funct
   /** The chat's line in the last chat list the view got. */
   const listed = () =>
     harness.view
-      .of('chats')
+      .chatLists()
       .at(-1)
-      ?.chats.find((chat) => chat.chatId === chatId());
+      ?.find((chat) => chat.chatId === chatId());
 
   /** Whether the chat runs (a prompt on its way or a turn running), whatever its status shows. */
   const chatRuns = (): boolean => harness.controller.activeChatRunning;
@@ -60,7 +60,7 @@ describe('chat status: running, waiting for you, finished unread, failed', funct
     clock.advance(RUNNING_SHOWN_AFTER_MS);
     assert.deepEqual(changes, []);
     assert.equal(
-      harness.view.of('chats').filter((message) => message.chats.some((chat) => chat.activity === 'running')).length,
+      harness.view.chatLists().filter((list) => list.some((chat) => chat.activity === 'running')).length,
       0,
     );
   });
@@ -102,7 +102,11 @@ describe('chat status: running, waiting for you, finished unread, failed', funct
     onScreen.add(chatId());
     harness.controller.screenChanged();
     assert.equal(state(), undefined);
-    assert.deepEqual(changes, ['unread', undefined], 'a turn shorter than a moment is never shown as running');
+    assert.deepEqual(
+      changes,
+      ['unread', undefined],
+      'a turn shorter than a moment is never shown as running',
+    );
   });
 
   it('is failed when a turn fails off screen', async () => {

@@ -1,5 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { ChatHarness, RecordingView, testAgent, until, useReadyChats } from './support/chatHarness';
+import {
+  ChatHarness,
+  chatListsOf,
+  RecordingView,
+  testAgent,
+  until,
+  useReadyChats,
+} from './support/chatHarness';
 import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('chat controller (host side of the chat view)', () => {
@@ -81,19 +88,30 @@ describe('chat controller (host side of the chat view)', () => {
   it('posts the chat list and the save problem only when they changed: a send repeats neither', async () => {
     const chat = await readyChat({ agents: [testAgent('a')] });
     const from = chat.view.messages.length;
+    const before = chat.view.chatLists().at(-1);
     await chat.send('stream 3');
     const sent = chat.view.messages.slice(from);
-    for (const type of ['chats', 'save_problem'] as const) {
-      const posted = sent
-        .filter((message) => message.type === type)
-        .map((message) => JSON.stringify(message));
+    const saveProblems = sent
+      .filter((message) => message.type === 'save_problem')
+      .map((message) => JSON.stringify(message));
+    const held = chatListsOf(sent, before);
+    const lists = held.map((list) => JSON.stringify(list));
+    for (const [what, posted] of [
+      ['save_problem', saveProblems],
+      ['the chat list', lists],
+    ] as const) {
       const repeats = posted.filter((text, index) => index > 0 && text === posted[index - 1]);
-      assert.deepEqual(repeats, [], `${type} posted again unchanged`);
+      assert.deepEqual(repeats, [], `${what} posted again unchanged`);
     }
+    assert.ok(
+      !sent.some((message) => message.type === 'chats'),
+      'a turn changes one chat of the list: only that chat goes, not the whole list again',
+    );
     // Each change still goes: the list showed the chat running, then ended where the host's chat is.
-    const running = sent.flatMap((message) => (message.type === 'chats' ? [message.chats[0]?.running] : []));
+    const running = held.map((list) => list[0]?.running);
     assert.ok(running.includes(true), 'the running chat was listed');
     assert.equal(running.at(-1), false);
+    assert.deepEqual(held.at(-1), chat.controller.viewState().chats, 'the page holds the host’s list');
   });
 
   it("shows an agent's refusal of a view action with its code in the alert's details, and logs it", async () => {

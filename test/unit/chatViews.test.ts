@@ -100,10 +100,13 @@ describe('different chats side by side (sidebar and editor tabs, issue 11 item 6
     assert.ok(!said(tab, 'from the sidebar'), 'the tab gets none of the sidebar chat’s events');
     assert.deepEqual(new Set(sidebar.of('thread_events').map((m) => m.chatId)), new Set([sidebarChat]));
     assert.deepEqual(new Set(tab.of('thread_events').map((m) => m.chatId)), new Set([tabChat]));
-    // Each view's chat list marks its own chat as the active one.
-    assert.ok(sidebar.of('chats').length > 0 && tab.of('chats').length > 0);
+    // Each view's chat list marks its own chat as the active one, and ends as the host's.
     assert.ok(sidebar.of('chats').every((m) => m.activeChatId === sidebarChat));
     assert.ok(tab.of('chats').every((m) => m.activeChatId === tabChat));
+    for (const view of [sidebar, tab]) {
+      assert.ok(view.of('chat_changed').length > 0, 'the turns changed the lists');
+      assert.deepEqual(view.chatLists().at(-1), chat.controller.viewState().chats);
+    }
     assert.equal(chat.controller.viewState().chat?.chatId, sidebarChat, 'the window’s chat is the sidebar’s');
   });
 

@@ -3,7 +3,7 @@ import type { HostMessage, HostPost, ThreadEventMessage } from '../../src/protoc
 import { ANSWER_WAIT_MS, endsAnswerWait, ViewPosts } from '../../src/chat/viewPosts';
 import type { ViewSink } from '../../src/chat/viewSink';
 import { ManualClock } from '../support/manualClock';
-import { ChatHarness, testAgent, until } from './support/chatHarness';
+import { ChatHarness, chatListsOf, testAgent, until } from './support/chatHarness';
 import { ownedPerTest } from '../support/ownedPerTest';
 
 describe('ViewPosts: after a Send, what the host says waits for the turn’s end, a little while at most, and goes with it', () => {
@@ -42,10 +42,9 @@ describe('ViewPosts: after a Send, what the host says waits for the turn’s end
   }
 
   it('a short answer goes in one post with the chat list, the turn’s start and its end', async () => {
-    const { posts, posted, send, events } = await batchedChat();
+    const { chat, posts, send, events } = await batchedChat();
     for (const n of [1, 2, 3]) {
       const from = posts.length;
-      const postedFrom = posted.length;
       await send(`ping ${n}`);
       await until(() => posts.slice(from).some((post) => events(post).some((e) => e.type === 'turn_ended')));
       const trip = posts.slice(from);
@@ -55,11 +54,14 @@ describe('ViewPosts: after a Send, what the host says waits for the turn’s end
         kinds.filter((kind) => kind !== 'state_updated'),
         ['turn_started', 'entry_added', 'entry_added', 'text_appended', 'turn_ended'],
       );
-      const lists = trip[0]!.filter((message) => message.type === 'chats');
-      assert.equal(lists.length, 1, 'the chat list went with it, once: the latest');
-      const controllerLists = posted.slice(postedFrom).filter((message) => message.type === 'chats');
-      assert.ok(controllerLists.length >= 2, `the controller posted ${controllerLists.length}`);
-      assert.deepEqual(lists[0], controllerLists.at(-1), 'the latest of the lists the controller posted');
+      // The chat's changes in the list (running, then done) went with it, and leave the page the host's list.
+      const changes = trip[0]!.filter((message) => message.type === 'chat_changed');
+      assert.ok(changes.length >= 1, 'the chat list’s change went with it');
+      assert.deepEqual(
+        chatListsOf(posts.flat()).at(-1),
+        chat.controller.viewState().chats,
+        'the page holds the host’s list',
+      );
     }
   });
 

@@ -36,7 +36,10 @@ async function same(page: ChatPage, selector: string, handle: ElementHandle): Pr
 }
 
 /** Presses the mouse on the `index`th row's open button (and keeps it down); returns where. */
-async function pressRow(page: ChatPage, index: number): Promise<{ x: number; y: number; width: number; height: number }> {
+async function pressRow(
+  page: ChatPage,
+  index: number,
+): Promise<{ x: number; y: number; width: number; height: number }> {
   const box = await rows(page).nth(index).locator('.chat-open').boundingBox();
   assert.ok(box, 'the row shows');
   await page.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -83,7 +86,34 @@ describe('webview: the chat list while the host updates it', () => {
     await page.page.waitForFunction(
       () => document.querySelector('#chat-list .chat-row .chat-title')?.textContent === 'Older question',
     );
-    assert.deepEqual(await titles(page), ['Older question', 'Old question, answered', 'Fix the parser', 'Write docs']);
+    assert.deepEqual(await titles(page), [
+      'Older question',
+      'Old question, answered',
+      'Fix the parser',
+      'Write docs',
+    ]);
+  });
+
+  it('applies one chat’s change as the whole list would: moved to the top, changed in place, keeping its row', async () => {
+    const page = await openList();
+    const row = await rows(page).nth(2).elementHandle();
+    assert.ok(row);
+    const answered = { ...CHATS[2]!, title: 'Old question, answered', updatedAt: Date.now(), running: true };
+    await page.host({ type: 'chat_changed', chat: answered, index: 0 });
+    assert.deepEqual(await titles(page), [
+      'Old question, answered',
+      'Fix the parser',
+      'Write docs',
+      'Older question',
+    ]);
+    assert.equal(await same(page, '#chat-list .chat-row', row), true, 'the chat kept its row, now first');
+    await page.host({ type: 'chat_changed', chat: { ...CHATS[1]!, title: 'Write the docs' }, index: 2 });
+    assert.deepEqual(await titles(page), [
+      'Old question, answered',
+      'Fix the parser',
+      'Write the docs',
+      'Older question',
+    ]);
   });
 
   it('keeps the keyboard on the same chat, wherever the update puts it', async () => {

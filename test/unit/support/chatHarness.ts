@@ -12,7 +12,9 @@ import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminal
 import { PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';
 import {
   HostMessageSchema,
+  withChatAt,
   type AttachmentRef,
+  type ChatSummary,
   type HostMessage,
   type ThreadEventMessage,
 } from '../../../src/protocol';
@@ -47,6 +49,31 @@ export function testAgent(id: string, env: Record<string, string> = {}): AgentDe
   return { id, label: `Test ${id}`, command: process.execPath, args: [TEST_AGENT_JS], env };
 }
 
+/**
+ * The chat list a page holds after each message of `messages` that sets it (a snapshot, the whole list, or one
+ * chat's change), in order, starting from `before`.
+ */
+export function chatListsOf(
+  messages: readonly HostMessage[],
+  before: readonly ChatSummary[] = [],
+): ChatSummary[][] {
+  const lists: ChatSummary[][] = [];
+  let held = [...before];
+  for (const message of messages) {
+    if (message.type === 'snapshot') {
+      held = [...(message.view.chats ?? [])];
+    } else if (message.type === 'chats') {
+      held = [...message.chats];
+    } else if (message.type === 'chat_changed') {
+      held = withChatAt(held, message.chat, message.index);
+    } else {
+      continue;
+    }
+    lists.push(held);
+  }
+  return lists;
+}
+
 /** A webview stand-in: records what the controller posts, checking each message against the schema. */
 export class RecordingView {
   readonly messages: HostMessage[] = [];
@@ -59,6 +86,10 @@ export class RecordingView {
   }
   events(): ThreadEventMessage[] {
     return this.of('thread_events').flatMap((m) => m.events);
+  }
+  /** The chat list the page holds after each message that changed it (see `chatListsOf`). */
+  chatLists(): ChatSummary[][] {
+    return chatListsOf(this.messages);
   }
   /** Whether the view was shown a tool card that waits for the user's permission. */
   askedPermission(): boolean {
