@@ -1,19 +1,14 @@
 import type { ChatSummary } from '../protocol';
 
-/** A chat list as a view holds it: the active chat, and each chat's id with its summary as posted (JSON). */
+/** A chat list as a view holds it: the active chat, and each chat's summary as posted. */
 export interface HeldChatList {
   readonly activeChatId: string;
-  readonly ids: readonly string[];
-  readonly texts: readonly string[];
+  readonly chats: readonly ChatSummary[];
 }
 
 /** `chats` (with `activeChatId`) as a view would hold it once posted. */
 export function heldChatList(chats: readonly ChatSummary[], activeChatId: string): HeldChatList {
-  return {
-    activeChatId,
-    ids: chats.map((chat) => chat.chatId),
-    texts: chats.map((chat) => JSON.stringify(chat)),
-  };
+  return { activeChatId, chats };
 }
 
 /**
@@ -25,43 +20,59 @@ export function chatListChange(
   held: HeldChatList | undefined,
   next: HeldChatList,
 ): 'same' | 'whole' | { readonly index: number } {
-  if (held === undefined || held.activeChatId !== next.activeChatId || held.ids.length !== next.ids.length) {
+  if (
+    held === undefined ||
+    held.activeChatId !== next.activeChatId ||
+    held.chats.length !== next.chats.length
+  ) {
     return 'whole';
   }
-  const first = next.texts.findIndex((text, index) => text !== held.texts[index]);
+  const first = next.chats.findIndex((chat, index) => !sameSummary(chat, held.chats[index]!));
   if (first === -1) {
     return 'same';
   }
   // The one chat is the first that differs: in `next` (it moved up, or changed in place) or in `held` (it moved down).
-  for (const chatId of new Set([next.ids[first]!, held.ids[first]!])) {
-    if (sameWithout(held, next, chatId)) {
-      return { index: next.ids.indexOf(chatId) };
+  for (const chatId of new Set([next.chats[first]!.chatId, held.chats[first]!.chatId])) {
+    if (sameWithout(held.chats, next.chats, chatId)) {
+      return { index: next.chats.findIndex((chat) => chat.chatId === chatId) };
     }
   }
   return 'whole';
 }
 
 /** Whether both lists hold `chatId` and, without it, the same chats in the same order, each as posted. */
-function sameWithout(held: HeldChatList, next: HeldChatList, chatId: string): boolean {
+function sameWithout(held: readonly ChatSummary[], next: readonly ChatSummary[], chatId: string): boolean {
   let at = 0;
   let seen = 0;
-  for (let index = 0; index < next.ids.length; index++) {
-    if (next.ids[index] === chatId) {
+  for (const chat of next) {
+    if (chat.chatId === chatId) {
       seen++;
       continue;
     }
-    if (held.ids[at] === chatId) {
+    if (held[at]?.chatId === chatId) {
       at++;
       seen++;
     }
-    if (held.ids[at] !== next.ids[index] || held.texts[at] !== next.texts[index]) {
+    const before = held[at];
+    if (before === undefined || !sameSummary(before, chat)) {
       return false;
     }
     at++;
   }
   // The chat was last in `held` (moved up from the end): not yet passed over.
-  if (at < held.ids.length && held.ids[at] === chatId) {
+  if (held[at]?.chatId === chatId) {
     seen++;
   }
   return seen === 2;
+}
+
+/**
+ * Whether two summaries say the same: the same fields, each the same value. A summary's fields are strings,
+ * numbers and booleans, so this is what their JSON would say — without writing a hundred of them a turn.
+ */
+function sameSummary(a: ChatSummary, b: ChatSummary): boolean {
+  const keys = Object.keys(a) as (keyof ChatSummary)[];
+  return (
+    keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key])
+  );
 }
