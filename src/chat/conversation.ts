@@ -9,6 +9,7 @@ import { keepUnsentPrompt, type PromptBlock } from '../core/session/promptBlocks
 import { Thread, type ThreadLimits } from '../core/thread/thread';
 import type { ThreadEvent, Turn } from '../core/thread/threadTypes';
 import { ChatRecording } from './chatRecording';
+import { DerivedTitle } from './derivedTitle';
 import { continueSession, resumeFailureOf } from './sessionTakeUp';
 import { withTranscript } from './transcriptMarkdown';
 
@@ -53,6 +54,8 @@ export class Conversation implements Disposable {
   private meta: ChatMeta;
   /** The chat's writes to the journal (events in batches, the meta line). */
   private readonly recording: ChatRecording;
+  /** The title when the user gave none, worked out once per change of the thread. */
+  private readonly derivedTitle: DerivedTitle;
   private connecting: Promise<AgentSession> | undefined;
   private readonly changeEmitter = new Emitter<void>();
   /** Title, running state or the resume problem changed (for the chat list and the banner). */
@@ -82,6 +85,7 @@ export class Conversation implements Disposable {
       },
       deps.compactAfterAppends,
     );
+    this.derivedTitle = new DerivedTitle(thread);
     const events = thread.onEvent((event) => this.record(event));
     const saving = deps.journal.onDidChangeSaving((chatId) => {
       if (chatId === this.id) {
@@ -136,16 +140,7 @@ export class Conversation implements Disposable {
   }
 
   get title(): string {
-    if (this.meta.customTitle) {
-      return this.meta.customTitle;
-    }
-    const snapshot = this.thread.snapshot();
-    if (snapshot.state.title) {
-      return snapshot.state.title;
-    }
-    const first = snapshot.entries.find((entry) => entry.kind === 'user');
-    const text = first && first.kind === 'user' ? first.text.trim().replace(/\s+/g, ' ') : '';
-    return text ? (text.length > 60 ? `${text.slice(0, 59)}…` : text) : 'New chat';
+    return this.meta.customTitle || this.derivedTitle.get();
   }
 
   rename(title: string): void {
@@ -213,7 +208,9 @@ export class Conversation implements Disposable {
     const oldId = this.meta.acpSessionId;
     try {
       const session =
-        oldId === undefined ? await client.newSession(params) : await this.continueOrGoOn(client, oldId, params);
+        oldId === undefined
+          ? await client.newSession(params)
+          : await this.continueOrGoOn(client, oldId, params);
       if (opening.signal.reason === SUPERSEDED) {
         // Answered just as it was abandoned: a session of the agent or folder the chat had before.
         session.dispose();
@@ -359,6 +356,7 @@ export class Conversation implements Disposable {
 
   /** Journals events in batches: at once when a turn starts, ends or a decision is made, else soon after. */
   private record(event: ThreadEvent): void {
+    this.derivedTitle.forget();
     const turnBoundary = event.type === 'turn_started' || event.type === 'turn_ended';
     if (turnBoundary) {
       this.touch();

@@ -43,4 +43,27 @@ describe('conversation journaling', () => {
     assert.equal(chat.title, 'hello');
     chat.dispose();
   });
+
+  it('follows the thread for its title, worked out once per change: the chat list asks every chat at every change', async () => {
+    const journal = new ChatJournal(dir);
+    const { chat, saved } = Conversation.create('c2', 'demo', { journal, logger: new RecordingLogger() });
+    await saved;
+    let copies = 0;
+    const snapshot = chat.thread.snapshot.bind(chat.thread);
+    chat.thread.snapshot = () => (copies++, snapshot());
+    const titles = (): string[] => [chat.title, chat.title, chat.title];
+    assert.deepEqual(titles(), ['New chat', 'New chat', 'New chat']);
+    assert.equal(copies, 1, 'the transcript copied once for three asks');
+    const long = 'Why does the parser   drop the last token when the input ends in a comment? It should not.';
+    const turn = chat.thread.startTurn(long, []);
+    assert.equal(chat.title, `${long.replace(/\s+/g, ' ').slice(0, 59)}…`);
+    chat.thread.setState('title', 'Parser drops the last token');
+    assert.deepEqual(titles(), Array(3).fill('Parser drops the last token'));
+    chat.rename('Mine');
+    assert.equal(chat.title, 'Mine');
+    chat.thread.endTurn(turn.id, { status: 'completed', stopReason: 'end_turn' });
+    assert.equal(copies, 3, 'worked out again only after the thread changed');
+    await chat.flush();
+    chat.dispose();
+  });
 });
