@@ -36,6 +36,7 @@ import {
   agentRoundTrips,
   bareRoundTrips,
   ECHO_EXTENSION,
+  HISTORY,
   hostRoundTrips,
   openEcho,
   roundTrips,
@@ -384,6 +385,8 @@ async function main(): Promise<void> {
     bareRoundTripMs: await bareRoundTrips(),
     agentRoundTripMs: await agentRoundTrips(),
     hostRoundTripMs: await hostRoundTrips(),
+    historyRoundTripMs: await hostRoundTrips(HISTORY),
+    history: HISTORY,
   };
   if (process.env.BENCH_ONLY === 'reopen') {
     // Run alone (`BENCH_ONLY=reopen npm run bench`): the rows as the whole bench prints them.

@@ -1,7 +1,7 @@
 // A short prompt's round trip (bench/reopen.ts runs it in its code-server): `ping N`, the demo agent's echo,
 // from Enter in the chat's composer to the answer painted, with the host messages between stamped; and the
 // same prompts to the bare agent (a bare SDK client over stdio) and through the host pipeline alone.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { webviewFrame } from '../test/e2e/support/workbench';
 import { bareSession, benchChat } from './benchClients';
 import { cpuByRole, cpuSince, type CpuByRole } from './processCpu.mjs';
 import { WHEN_PAINTED } from './whenPainted';
+import { longChatSnapshot } from './workloads.mjs';
 
 /** How long the simulated user takes to type the message, after clicking into the box. */
 const TYPING_MS = 1_000;
@@ -252,12 +253,37 @@ export async function bareRoundTrips(stateDir?: string): Promise<number[]> {
   }
 }
 
+/** A user's history after some weeks: the default cap of chats, none named by the user, each this many turns. */
+export const HISTORY = { chats: 100, turns: 100 } as const;
+
+/** Journals `chats` chats of `turns` finished turns each in `storageDir`, as the extension reads them back. */
+function writeHistory(storageDir: string, chats: number, turns: number): void {
+  const dir = join(storageDir, 'chats');
+  mkdirSync(dir, { recursive: true });
+  const thread = longChatSnapshot(turns).view.chat.thread;
+  const now = Date.now();
+  for (let index = 0; index < chats; index++) {
+    const meta = {
+      chatId: `history-${index}`,
+      agentId: 'bench',
+      createdAt: now - index,
+      updatedAt: now - index,
+    };
+    const lines = [JSON.stringify({ t: 'meta', meta }), JSON.stringify({ t: 'snapshot', thread })];
+    writeFileSync(join(dir, `${meta.chatId}.jsonl`), `${lines.join('\n')}\n`);
+  }
+}
+
 /**
  * The same prompts through the host pipeline alone (a real ChatController on the demo agent, no checkpoint
- * store, no VS Code): `send` → the view message carrying the answer, serialised as postMessage would.
+ * store, no VS Code): `send` → the view message carrying the answer, serialised as postMessage would; in a new
+ * chat, beside `history` (HISTORY: a user's chats) when given.
  */
-export async function hostRoundTrips(): Promise<number[]> {
-  const chat = benchChat();
+export async function hostRoundTrips(history?: {
+  readonly chats: number;
+  readonly turns: number;
+}): Promise<number[]> {
+  const chat = benchChat(history && ((storageDir) => writeHistory(storageDir, history.chats, history.turns)));
   let answer = '';
   let answered: (() => void) | undefined;
   let ended: (() => void) | undefined;
@@ -273,6 +299,9 @@ export async function hostRoundTrips(): Promise<number[]> {
   });
   try {
     await chat.controller.handleMessage({ type: 'ready' });
+    if (history) {
+      await chat.controller.handleMessage({ type: 'new_chat' });
+    }
     await chat.controller.connectActive();
     const times: number[] = [];
     for (let run = 0; run <= RUNS; run++) {
