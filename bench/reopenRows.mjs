@@ -96,7 +96,7 @@ function roundTripRows(reopen, design) {
     floor === undefined ? 'the floor: not measured' : `the floor above, ${ms(floor)}`,
     '≤ the floor + 5 ms',
     floor === undefined ? undefined : ours <= floor + 5,
-    `the bare agent (the same prompt over stdio to a bare SDK client, no sessions kept) ${ms(bare)}, runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; the host pipeline alone (no checkpoint, no VS Code: send → the answer's view message) ${reopen.hostRoundTripMs ? ms(median(reopen.hostRoundTripMs)) : 'n/a'}${reopen.historyRoundTripMs ? `, beside a user's history (${reopen.history.chats} chats of ${reopen.history.turns} turns, none named) ${ms(median(reopen.historyRoundTripMs))}` : ''}; ${loadText(design)}`,
+    `the bare agent (the same prompt over stdio to a bare SDK client, no sessions kept) ${ms(bare)}, runs ${reopen.bareRoundTripMs.map((v) => v.toFixed(1)).join(', ')} ms; the host pipeline alone (no checkpoint, no VS Code: send → the answer's view message) ${reopen.hostRoundTripMs ? ms(median(reopen.hostRoundTripMs)) : 'n/a'}${reopen.historyRoundTripMs ? `, beside a user's history (${reopen.history.chats} chats of ${reopen.history.turns} turns, none named) ${ms(median(reopen.historyRoundTripMs))}; the trips in VS Code run beside that history too` : ''}; ${loadText(design)}`,
   ]);
   if (floorTrips.length > 0 && [...trips, ...floorTrips].every((t) => t.cpu)) {
     rows.push(tripCpuByRoleRow(trips, floorTrips, design.idleCpu ?? []));

@@ -256,34 +256,32 @@ export async function bareRoundTrips(stateDir?: string): Promise<number[]> {
 /** A user's history after some weeks: the default cap of chats, none named by the user, each this many turns. */
 export const HISTORY = { chats: 100, turns: 100 } as const;
 
-/** Journals `chats` chats of `turns` finished turns each in `storageDir`, as the extension reads them back. */
-function writeHistory(storageDir: string, chats: number, turns: number): void {
-  const dir = join(storageDir, 'chats');
-  mkdirSync(dir, { recursive: true });
-  const thread = longChatSnapshot(turns).view.chat.thread;
+/**
+ * Journals HISTORY's chats (finished turns, no title given) in the journal folder `chatsDir`, with `agentId`, as the
+ * extension reads them back when its window opens.
+ */
+export function writeHistory(chatsDir: string, agentId: string): void {
+  mkdirSync(chatsDir, { recursive: true });
+  const thread = longChatSnapshot(HISTORY.turns).view.chat.thread;
   const now = Date.now();
-  for (let index = 0; index < chats; index++) {
-    const meta = {
-      chatId: `history-${index}`,
-      agentId: 'bench',
-      createdAt: now - index,
-      updatedAt: now - index,
-    };
+  for (let index = 0; index < HISTORY.chats; index++) {
+    // Older than anything the bench sends: the chat the trips run in stays the newest.
+    const at = now - 3_600_000 - index;
+    const meta = { chatId: `history-${index}`, agentId, createdAt: at, updatedAt: at };
     const lines = [JSON.stringify({ t: 'meta', meta }), JSON.stringify({ t: 'snapshot', thread })];
-    writeFileSync(join(dir, `${meta.chatId}.jsonl`), `${lines.join('\n')}\n`);
+    writeFileSync(join(chatsDir, `${meta.chatId}.jsonl`), `${lines.join('\n')}\n`);
   }
 }
 
 /**
  * The same prompts through the host pipeline alone (a real ChatController on the demo agent, no checkpoint
  * store, no VS Code): `send` → the view message carrying the answer, serialised as postMessage would; in a new
- * chat, beside `history` (HISTORY: a user's chats) when given.
+ * chat, beside a user's `history` (HISTORY) when asked.
  */
-export async function hostRoundTrips(history?: {
-  readonly chats: number;
-  readonly turns: number;
-}): Promise<number[]> {
-  const chat = benchChat(history && ((storageDir) => writeHistory(storageDir, history.chats, history.turns)));
+export async function hostRoundTrips(history = false): Promise<number[]> {
+  const chat = benchChat(
+    history ? (storageDir) => writeHistory(join(storageDir, 'chats'), 'bench') : undefined,
+  );
   let answer = '';
   let answered: (() => void) | undefined;
   let ended: (() => void) | undefined;
