@@ -1,4 +1,4 @@
-import { HostMessageSchema, withChatAt, type HostMessage, type ViewMessage } from '../src/protocol';
+import { HostMessageSchema, type HostMessage, type ViewMessage } from '../src/protocol';
 import { handleContentClicks } from './clicks';
 import { Alerts } from './render/alerts';
 import { Announcer } from './render/announcer';
@@ -22,6 +22,7 @@ import { Transcript } from './render/transcript';
 import type { RenderContext } from './render/types';
 import { FrameScheduler } from './scheduler';
 import { ChatStore } from './store';
+import { appliedToStore } from './storeMessages';
 import type { HostBridge } from './vscodeApi';
 
 const DEMO_AGENT_ID = 'demo';
@@ -149,6 +150,9 @@ export class ChatApp {
   }
 
   private apply(message: HostMessage): void {
+    if (appliedToStore(this.store, message)) {
+      return;
+    }
     switch (message.type) {
       case 'snapshot':
         this.applySnapshot(message);
@@ -159,43 +163,10 @@ export class ChatApp {
       case 'agent_status':
         this.applyAgentStatus(message);
         return;
-      case 'terminal_output':
-        this.store.setTerminal(message.terminal);
-        return;
-      case 'add_attachment':
-        this.store.addAttachment(message.attachment);
-        return;
-      case 'chats':
-        this.store.setChats(message.chats);
-        return;
-      case 'chat_changed':
-        this.store.setChats(withChatAt(this.store.chats, message.chat, message.index));
-        return;
-      case 'save_problem':
-        this.store.setSaveProblem(message.chatId, message.message, message.readOnly === true);
-        return;
-      case 'edit_reviews':
-        this.store.setEditReviews(message.reviews);
-        return;
-      case 'problems_offer':
-        this.store.setProblemsOffer(message.chatId, message.offer);
-        return;
-      case 'elicitation_added':
-        this.store.addElicitation(message.chatId, message.item);
-        return;
-      case 'elicitation_settled':
-        this.store.settleElicitation(message.chatId, message.key);
-        return;
       case 'elicitation_problems':
         if (message.chatId === this.store.chatId) {
           this.elicitations.showProblems(message.key, message.problems);
         }
-        return;
-      case 'current_file':
-        this.store.setCurrentFile(message.file);
-        return;
-      case 'worktree':
-        this.store.setWorktree(message.chatId, message.worktree, message.offer);
         return;
       case 'mention_results':
         this.composer.mentionResults(message.requestId, message.items);
