@@ -18,9 +18,9 @@
 //   BENCH_RUNS (default 5)  BENCH_REOPEN_TURNS (default 200)  BENCH_REOPEN_DESIGNS (default "keep,rebuild")
 //   BENCH_WEBVIEW_SITE=own: webviews served from a site of their own, so Chromium runs them in a renderer of
 //   their own (as VS Code desktop and vscode.dev do) rather than on the workbench's main thread (code-server)
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
 import {
@@ -36,9 +36,7 @@ import {
   agentRoundTrips,
   bareRoundTrips,
   ECHO_EXTENSION,
-  HISTORY,
   hostRoundTrips,
-  writeHistory,
   openEcho,
   roundTrips,
   type FloorTrip,
@@ -46,6 +44,7 @@ import {
   type TripCpuByRole,
 } from './roundTrip';
 import { roundTripCpu, type TripCpu } from './roundTripCpu';
+import { HISTORY, journalDir, withHistory } from './chatJournals';
 import { WHEN_PAINTED } from './whenPainted';
 import { reopenRows } from './reopenRows.mjs';
 import { formatRow } from './rows.mjs';
@@ -61,17 +60,6 @@ const WEBVIEWS_OWN_SITE = process.env.BENCH_WEBVIEW_SITE === 'own';
 const LONG_CHAT_ID = 'bench-reopen-long';
 /** The last turn's answer, once built. */
 const LAST_TURN = `section.turn[data-turn-id="t${TURNS}"] article.entry-agent`;
-
-/** The chats' journal folder in the extension's storage (the first chat has been journaled there). */
-function journalDir(userDataDir: string): string {
-  const found = readdirSync(join(userDataDir, 'User'), { recursive: true, encoding: 'utf8' }).find(
-    (path) => basename(path) === 'chats' && basename(dirname(path)) === 'acp-agents.acp-agents',
-  );
-  if (found === undefined) {
-    throw new Error(`no chat journal folder under ${userDataDir}`);
-  }
-  return join(userDataDir, 'User', found);
-}
 
 /**
  * A journal of TURNS finished turns — the webview bench's long chat: a question, an answer with code, a
@@ -258,20 +246,6 @@ async function show(page: Page, chat: Frame, keep: boolean): Promise<{ run: Reop
  * Writes the long chat's journal, reloads the window (a new extension host, which reads the journals),
  * opens the chat view and the long chat from its chat list.
  */
-/**
- * The window as a user's after some weeks: HISTORY's chats journaled beside the one just used, read back by a
- * reload; the chat shown again, its agent started by a first prompt. The round trips run in it.
- */
-async function withHistory(page: Page, userDataDir: string): Promise<Frame> {
-  writeHistory(journalDir(userDataDir), 'demo');
-  await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
-  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-  const chat = await openChat(page);
-  const again = await sendPrompt(chat, 'hello again');
-  await waitForTurnStatus(chat, again, 'completed', { timeout: 60_000 });
-  return chat;
-}
-
 async function openLongChat(page: Page, userDataDir: string): Promise<Frame> {
   writeLongChat(journalDir(userDataDir));
   await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });

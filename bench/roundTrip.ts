@@ -1,7 +1,7 @@
 // A short prompt's round trip (bench/reopen.ts runs it in its code-server): `ping N`, the demo agent's echo,
 // from Enter in the chat's composer to the answer painted, with the host messages between stamped; and the
 // same prompts to the bare agent (a bare SDK client over stdio) and through the host pipeline alone.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,9 @@ import type { HostMessage } from '../src/protocol';
 import { runCommand, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { webviewFrame } from '../test/e2e/support/workbench';
 import { bareSession, benchChat } from './benchClients';
+import { writeHistory } from './chatJournals';
 import { cpuByRole, cpuSince, type CpuByRole } from './processCpu.mjs';
 import { WHEN_PAINTED } from './whenPainted';
-import { longChatSnapshot } from './workloads.mjs';
 
 /** How long the simulated user takes to type the message, after clicking into the box. */
 const TYPING_MS = 1_000;
@@ -250,26 +250,6 @@ export async function bareRoundTrips(stateDir?: string): Promise<number[]> {
     return times;
   } finally {
     session.close();
-  }
-}
-
-/** A user's history after some weeks: the default cap of chats, none named by the user, each this many turns. */
-export const HISTORY = { chats: 100, turns: 100 } as const;
-
-/**
- * Journals HISTORY's chats (finished turns, no title given) in the journal folder `chatsDir`, with `agentId`, as the
- * extension reads them back when its window opens.
- */
-export function writeHistory(chatsDir: string, agentId: string): void {
-  mkdirSync(chatsDir, { recursive: true });
-  const thread = longChatSnapshot(HISTORY.turns).view.chat.thread;
-  const now = Date.now();
-  for (let index = 0; index < HISTORY.chats; index++) {
-    // Older than anything the bench sends: the chat the trips run in stays the newest.
-    const at = now - 3_600_000 - index;
-    const meta = { chatId: `history-${index}`, agentId, createdAt: at, updatedAt: at };
-    const lines = [JSON.stringify({ t: 'meta', meta }), JSON.stringify({ t: 'snapshot', thread })];
-    writeFileSync(join(chatsDir, `${meta.chatId}.jsonl`), `${lines.join('\n')}\n`);
   }
 }
 
