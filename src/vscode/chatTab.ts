@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import type { HostMessage } from '../protocol';
 import { connectChatWebview, type ChatWebviewConnection } from './chatWebview';
-import { shownChatTitle } from './shownChatTitle';
+import { ShownChatTitle } from './shownChatTitle';
 
 /** The title of a tab whose chat has none yet. */
 const UNTITLED = 'ACP Chat';
@@ -16,6 +16,7 @@ export class ChatTab implements vscode.Disposable {
   private readonly connection: ChatWebviewConnection;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readyNow = false;
+  private readonly titles = new ShownChatTitle(UNTITLED);
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -75,7 +76,7 @@ export class ChatTab implements vscode.Disposable {
 
   /** The tab's title follows the title of the chat it shows. */
   private retitle(message: HostMessage): void {
-    const title = shownChatTitle(message, UNTITLED);
+    const title = this.titles.of(message);
     if (title !== undefined) {
       this.panel.title = title;
     }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import type { HostMessage } from '../protocol';
 import { connectChatWebview } from './chatWebview';
-import { shownChatTitle } from './shownChatTitle';
+import { ShownChatTitle } from './shownChatTitle';
 
 /** The view's title while its chat has none yet. */
 const UNTITLED = 'New chat';
@@ -43,9 +43,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.disposeCurrent();
     this.view = view;
     view.badge = this.badge;
+    const titles = new ShownChatTitle(UNTITLED);
     const connection = connectChatWebview(view.webview, this.extensionUri, this.controller, this.log, {
       onPost: (message) => {
-        const title = shownChatTitle(message, UNTITLED);
+        const title = titles.of(message);
         if (title !== undefined) {
           view.title = title;
         }
