@@ -6,11 +6,6 @@ export interface HeldChatList {
   readonly chats: readonly ChatSummary[];
 }
 
-/** `chats` (with `activeChatId`) as a view would hold it once posted. */
-export function heldChatList(chats: readonly ChatSummary[], activeChatId: string): HeldChatList {
-  return { activeChatId, chats };
-}
-
 /**
  * What a view holding `held` needs to hold `next`: nothing (`same`); one chat's summary at its new place
  * (`{ index }` in `next`), when the lists are the same but for that chat — changed, moved, or both, as a

@@ -1,6 +1,6 @@
 import type { Disposable } from '../core/util/disposable';
 import type { ChatSummary, HostMessage } from '../protocol';
-import { chatListChange, heldChatList, type HeldChatList } from './chatListChange';
+import { chatListChange, type HeldChatList } from './chatListChange';
 import type { ViewSlot } from './viewSlot';
 import type { ViewSink } from './viewSink';
 
@@ -93,7 +93,7 @@ export class ViewConnections {
         if (message.type === 'snapshot') {
           forget(connection);
           // The page takes the snapshot's list as its own: the next change of one chat is that chat alone.
-          connection.chatList = heldChatList(message.view.chats ?? [], connection.slot.chatId);
+          connection.chatList = { activeChatId: connection.slot.chatId, chats: message.view.chats ?? [] };
         }
         sink.post(message);
       }
@@ -127,7 +127,7 @@ export class ViewConnections {
    * turn, for the window to relay and the page to parse).
    */
   postChatList(chats: readonly ChatSummary[], activeChatId: string, to?: (slot: ViewSlot) => boolean): void {
-    const next = heldChatList(chats, activeChatId);
+    const next: HeldChatList = { activeChatId, chats };
     for (const [sink, connection] of this.sinks) {
       if (!connection.ready || (to !== undefined && !to(connection.slot))) {
         continue;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { chatListChange, heldChatList } from '../../src/chat/chatListChange';
+import { chatListChange, type HeldChatList } from '../../src/chat/chatListChange';
 import { withChatAt, type ChatSummary } from '../../src/protocol';
 
 /** A small seeded generator, so that a failing case can be run again. */
@@ -10,6 +10,12 @@ function random(seed: number): (below: number) => number {
     return state % below;
   };
 }
+
+/** `chats` as a view showing chat `activeChatId` holds them. */
+const heldChatList = (chats: readonly ChatSummary[], activeChatId: string): HeldChatList => ({
+  activeChatId,
+  chats,
+});
 
 const summary = (chatId: string, updatedAt: number): ChatSummary => ({
   chatId,
