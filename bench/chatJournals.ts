@@ -31,9 +31,14 @@ export function writeHistory(chatsDir: string, agentId: string): void {
     // Older than anything the bench sends: the chat the trips run in stays the newest.
     const at = now - 3_600_000 - index;
     const meta = { chatId: `history-${index}`, agentId, createdAt: at, updatedAt: at };
-    const lines = [JSON.stringify({ t: 'meta', meta }), JSON.stringify({ t: 'snapshot', thread })];
-    writeFileSync(join(chatsDir, `${meta.chatId}.jsonl`), `${lines.join('\n')}\n`);
+    writeChatJournal(chatsDir, meta, thread);
   }
+}
+
+/** Journals one chat (its meta line, then its thread as one snapshot) in the journal folder `chatsDir`. */
+export function writeChatJournal(chatsDir: string, meta: { readonly chatId: string }, thread: unknown): void {
+  const lines = [JSON.stringify({ t: 'meta', meta }), JSON.stringify({ t: 'snapshot', thread })];
+  writeFileSync(join(chatsDir, `${meta.chatId}.jsonl`), `${lines.join('\n')}\n`);
 }
 
 /**

@@ -18,9 +18,7 @@
 //   BENCH_RUNS (default 5)  BENCH_REOPEN_TURNS (default 200)  BENCH_REOPEN_DESIGNS (default "keep,rebuild")
 //   BENCH_WEBVIEW_SITE=own: webviews served from a site of their own, so Chromium runs them in a renderer of
 //   their own (as VS Code desktop and vscode.dev do) rather than on the workbench's main thread (code-server)
-import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { longChatSnapshot } from './workloads.mjs';
 import type { Frame, Page } from 'playwright-core';
 import {
@@ -44,7 +42,7 @@ import {
   type TripCpuByRole,
 } from './roundTrip';
 import { roundTripCpu, type TripCpu } from './roundTripCpu';
-import { HISTORY, journalDir, withHistory } from './chatJournals';
+import { HISTORY, journalDir, withHistory, writeChatJournal } from './chatJournals';
 import { WHEN_PAINTED } from './whenPainted';
 import { reopenRows } from './reopenRows.mjs';
 import { formatRow } from './rows.mjs';
@@ -69,11 +67,7 @@ const LAST_TURN = `section.turn[data-turn-id="t${TURNS}"] article.entry-agent`;
 function writeLongChat(dir: string): void {
   const now = Date.now();
   const meta = { chatId: LONG_CHAT_ID, agentId: 'demo', customTitle: TITLE, createdAt: now, updatedAt: now };
-  const thread = longChatSnapshot(TURNS).view.chat.thread;
-  writeFileSync(
-    join(dir, `${LONG_CHAT_ID}.jsonl`),
-    `${JSON.stringify({ t: 'meta', meta })}\n${JSON.stringify({ t: 'snapshot', thread })}\n`,
-  );
+  writeChatJournal(dir, meta, longChatSnapshot(TURNS).view.chat.thread);
 }
 
 /**
