@@ -12,7 +12,6 @@ import { NodeTerminals } from '../../../src/features/terminals/core/nodeTerminal
 import { PolicyPermissions } from '../../../src/features/permissions/core/policyPermissions';
 import {
   HostMessageSchema,
-  withChatAt,
   type AttachmentRef,
   type ChatSummary,
   type HostMessage,
@@ -41,6 +40,8 @@ import type { DiagnosticsPort } from '../../../src/features/problems/chat/proble
 import type { MentionSource } from '../../../src/features/mentions/chat/mentionSource';
 import type { CurrentFileSource } from '../../../src/features/currentFile/chat/currentFileSource';
 import { RecordingLogger, TEST_AGENT_JS } from './testAgent';
+import { ChatStore } from '../../../webview/store';
+import { appliedToStore } from '../../../webview/storeMessages';
 import { AgentClient } from '../../../src/core/connection/agentClient';
 import type { RequestDeadlines } from '../../../src/core/connection/deadlines';
 import type { Clock } from '../../../src/core/util/clock';
@@ -51,25 +52,26 @@ export function testAgent(id: string, env: Record<string, string> = {}): AgentDe
 
 /**
  * The chat list a page holds after each message of `messages` that sets it (a snapshot, the whole list, or one
- * chat's change), in order, starting from `before`.
+ * chat's change), in order, starting from `before`: each message applied to the page's own store as the page
+ * applies it (`ChatStore.applySnapshot`, `appliedToStore`).
  */
 export function chatListsOf(
   messages: readonly HostMessage[],
   before: readonly ChatSummary[] = [],
 ): ChatSummary[][] {
+  const store = new ChatStore();
+  store.setChats(before);
   const lists: ChatSummary[][] = [];
-  let held = [...before];
   for (const message of messages) {
     if (message.type === 'snapshot') {
-      held = [...(message.view.chats ?? [])];
-    } else if (message.type === 'chats') {
-      held = [...message.chats];
-    } else if (message.type === 'chat_changed') {
-      held = withChatAt(held, message.chat, message.index);
-    } else {
+      store.applySnapshot(message.view);
+    } else if (
+      !appliedToStore(store, message) ||
+      (message.type !== 'chats' && message.type !== 'chat_changed')
+    ) {
       continue;
     }
-    lists.push(held);
+    lists.push([...store.chats]);
   }
   return lists;
 }
