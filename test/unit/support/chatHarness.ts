@@ -65,10 +65,9 @@ export function chatListsOf(
   for (const message of messages) {
     if (message.type === 'snapshot') {
       store.applySnapshot(message.view);
-    } else if (
-      !appliedToStore(store, message) ||
-      (message.type !== 'chats' && message.type !== 'chat_changed')
-    ) {
+    } else if (message.type === 'chats' || message.type === 'chat_changed') {
+      appliedToStore(store, message);
+    } else {
       continue;
     }
     lists.push([...store.chats]);
