@@ -371,7 +371,7 @@ async function main(): Promise<void> {
     bareRoundTripMs: await bareRoundTrips(),
     agentRoundTripMs: await agentRoundTrips(),
     hostRoundTripMs: await hostRoundTrips(),
-    historyRoundTripMs: await hostRoundTrips(true),
+    historyRoundTripMs: await hostRoundTrips({ besideHistory: true }),
     history: HISTORY,
   };
   if (process.env.BENCH_ONLY === 'reopen') {

@@ -256,11 +256,11 @@ export async function bareRoundTrips(stateDir?: string): Promise<number[]> {
 /**
  * The same prompts through the host pipeline alone (a real ChatController on the demo agent, no checkpoint
  * store, no VS Code): `send` → the view message carrying the answer, serialised as postMessage would; in a new
- * chat, beside a user's `history` (HISTORY) when asked.
+ * chat, beside a user's history (HISTORY) when `besideHistory`.
  */
-export async function hostRoundTrips(history = false): Promise<number[]> {
+export async function hostRoundTrips({ besideHistory = false } = {}): Promise<number[]> {
   const chat = benchChat(
-    history ? (storageDir) => writeHistory(join(storageDir, 'chats'), 'bench') : undefined,
+    besideHistory ? (storageDir) => writeHistory(join(storageDir, 'chats'), 'bench') : undefined,
   );
   let answer = '';
   let answered: (() => void) | undefined;
@@ -277,7 +277,7 @@ export async function hostRoundTrips(history = false): Promise<number[]> {
   });
   try {
     await chat.controller.handleMessage({ type: 'ready' });
-    if (history) {
+    if (besideHistory) {
       await chat.controller.handleMessage({ type: 'new_chat' });
     }
     await chat.controller.connectActive();
