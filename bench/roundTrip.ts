@@ -15,7 +15,7 @@ import { cpuByRole, cpuSince, type CpuByRole } from './processCpu.mjs';
 import { WHEN_PAINTED } from './whenPainted';
 
 /** How long the simulated user takes to type the message, after clicking into the box. */
-const TYPING_MS = 1_000;
+export const TYPING_MS = 1_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /**
  * Each trip's CPU is counted from Enter for this long: the trip and the work it leaves behind (the turn's end,
@@ -115,7 +115,11 @@ export interface FloorTrip {
  * Presses Enter in `input` and waits for `done`; then, the window from Enter waited out, what each process
  * used in it. Nothing of the bench's talks to the page meanwhile but `done`'s own wait, as in the floor's trip.
  */
-async function pressAndCount(frame: Frame, input: string, done: () => Promise<void>): Promise<TripCpuByRole> {
+export async function pressAndCount(
+  frame: Frame,
+  input: string,
+  done: () => Promise<void>,
+): Promise<TripCpuByRole> {
   const before: CpuByRole = cpuByRole();
   const start = Date.now();
   await frame.locator(input).press('Enter');
@@ -149,7 +153,7 @@ async function readStamps<K extends string>(
 }
 
 /** One round trip in the empty extension's view (its frame: the one with `#echo-input`). */
-async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
+export async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
   await echo.evaluate(ECHO_PROBE(`You said: ${text}`));
   const input = echo.locator('#echo-input');
   await input.click();
@@ -165,7 +169,7 @@ async function echoTrip(echo: Frame, text: string): Promise<FloorTrip> {
 }
 
 /** One round trip of `text` in the chat, to the answer painted; the turn's end waited for in its CPU window. */
-async function chatTrip(chat: Frame, text: string): Promise<RoundTrip> {
+export async function chatTrip(chat: Frame, text: string): Promise<RoundTrip> {
   await chat.evaluate(ROUND_TRIP_PROBE(`You said: ${text}`));
   // A user clicks into the box and takes a moment to type: the checkpoint is taken meanwhile (ahead of Send).
   const input = chat.locator('.composer-input');
