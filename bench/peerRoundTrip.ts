@@ -56,7 +56,7 @@ function peerExtension(source: string): string {
 
 /** Stamps Enter and the paint of the peer's answer `answer` (its last `.message.assistant`). */
 const PEER_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
-  const state = { enterAt: 0, domAt: 0, paintedAt: 0 };
+  const state = { enterAt: 0, paintedAt: 0 };
   window.__peerTrip = state;
   const onKey = (event) => {
     if (event.key === 'Enter') { state.enterAt = Date.now(); window.removeEventListener('keydown', onKey, true); }
@@ -66,7 +66,6 @@ const PEER_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
     const answers = document.querySelectorAll('.message.assistant');
     if (!answers[answers.length - 1]?.textContent?.includes(${JSON.stringify(answer)})) return;
     observer.disconnect();
-    state.domAt = Date.now();
     window.__whenPainted(() => { state.paintedAt = Date.now(); });
   });
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -88,8 +87,8 @@ const ourAnswered = (text: string): boolean => {
   );
 };
 
-/** One round trip in the peer's chat, as `chatTrip` runs ours: a click, a moment's typing, Enter, the answer painted. */
-async function peerTrip(peer: Frame, text: string): Promise<{ ms: number; domMs: number }> {
+/** One round trip in the peer's chat, as `chatTrip` runs ours: a click, a moment's typing, Enter, the answer painted (ms). */
+async function peerTrip(peer: Frame, text: string): Promise<number> {
   await peer.evaluate(PEER_PROBE(`You said: ${text}`));
   const input = peer.locator('#promptInput');
   await input.click();
@@ -105,12 +104,8 @@ async function peerTrip(peer: Frame, text: string): Promise<{ ms: number; domMs:
     );
     await peer.waitForFunction(peerAnswered, `You said: ${text}`, { timeout: UI_TIMEOUT });
   });
-  const stamps = (await peer.evaluate('window.__peerTrip')) as {
-    enterAt: number;
-    domAt: number;
-    paintedAt: number;
-  };
-  return { ms: stamps.paintedAt - stamps.enterAt, domMs: stamps.domAt - stamps.enterAt };
+  const stamps = (await peer.evaluate('window.__peerTrip')) as { enterAt: number; paintedAt: number };
+  return stamps.paintedAt - stamps.enterAt;
 }
 
 /** Connects the peer to the demo agent (its "Connect to Agent" command) and returns its chat's frame. */
@@ -212,7 +207,7 @@ async function main(): Promise<void> {
       const our = await chatTrip(chat, `ping ${run}-${Date.now()}`);
       if (run > 0) {
         floor.push(echoed.ms);
-        theirs.push(their.ms);
+        theirs.push(their);
         ours.push(our.ms); // the first of each warms both ends
       }
     }
