@@ -62,3 +62,19 @@ export function blinkBytes({ summary }) {
   }
   return bytes;
 }
+
+/**
+ * From a heap snapshot of `page` (a Playwright page; MB): V8's compiled code in its heap (machine
+ * code for the functions V8 tiers up while the turns stream; not bytecode flushed by the measuring GCs: the
+ * figure is the same with `--no-flush-bytecode`) and Blink's objects beside the JS heap (the DOM, its layout
+ * and style).
+ */
+export async function snapshotMb(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const summary = await snapshotSummary(cdp);
+    return { codeMb: codeBytes(summary) / (1024 * 1024), blinkMb: blinkBytes(summary) / (1024 * 1024) };
+  } finally {
+    await cdp.detach();
+  }
+}

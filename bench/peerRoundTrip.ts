@@ -18,8 +18,17 @@ import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { openChat, runCommand, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame } from '../test/e2e/support/workbench';
-import { chatTrip, ECHO_EXTENSION, echoTrip, openEcho, pressAndCount, TYPING_MS } from './roundTrip';
-import { codeBytes, snapshotSummary } from './heapSnapshot.mjs';
+import {
+  chatTrip,
+  ECHO_EXTENSION,
+  echoTrip,
+  openEcho,
+  pressAndCount,
+  readStamps,
+  TYPING_MS,
+  waitForPainted,
+} from './roundTrip';
+import { snapshotMb } from './heapSnapshot.mjs';
 import { heapMb } from './webviewPage.mjs';
 import { WHEN_PAINTED } from './whenPainted';
 
@@ -95,16 +104,10 @@ async function peerTrip(peer: Frame, text: string): Promise<number> {
   await peer.waitForTimeout(TYPING_MS);
   await input.fill(text);
   await pressAndCount(peer, '#promptInput', async () => {
-    await peer.waitForFunction(
-      () => (window as unknown as { __peerTrip: { paintedAt: number } }).__peerTrip.paintedAt > 0,
-      undefined,
-      {
-        timeout: UI_TIMEOUT,
-      },
-    );
+    await waitForPainted(peer, '__peerTrip');
     await peer.waitForFunction(peerAnswered, `You said: ${text}`, { timeout: UI_TIMEOUT });
   });
-  const stamps = (await peer.evaluate('window.__peerTrip')) as { enterAt: number; paintedAt: number };
+  const stamps = await readStamps(peer, '__peerTrip');
   return stamps.paintedAt - stamps.enterAt;
 }
 
@@ -126,13 +129,7 @@ const elements = (frame: Frame): Promise<number> =>
 
 /** The window renderer's JS heap after a GC, and V8's compiled code in it (MB): every page's and the workbench's. */
 async function heap(page: Page): Promise<{ heapMb: number; codeMb: number }> {
-  const heapNow = await heapMb(page);
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    return { heapMb: heapNow, codeMb: codeBytes(await snapshotSummary(cdp)) / (1024 * 1024) };
-  } finally {
-    await cdp.detach();
-  }
+  return { heapMb: await heapMb(page), codeMb: (await snapshotMb(page)).codeMb };
 }
 
 /** A chat as the weighing drives it: its composer's selector, and whether answer `text` is shown and its turn over. */

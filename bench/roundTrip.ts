@@ -100,8 +100,8 @@ const ECHO_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
   observer.observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
 
-/** The globals the probes above stamp a trip in: the chat page's and the empty extension's. */
-type TripProbe = '__roundTrip' | '__echoTrip';
+/** The globals the probes stamp a trip in: the chat page's, the empty extension's, the peer's (bench/peerRoundTrip.ts). */
+type TripProbe = '__roundTrip' | '__echoTrip' | '__peerTrip';
 
 /** The floor's round trip, ms after Enter: the echo's message, in the DOM, painted. */
 export interface FloorTrip {
@@ -136,7 +136,7 @@ async function idleCpu(frame: Frame): Promise<TripCpuByRole> {
 }
 
 /** Waits until the page's probe (`window[probe]`) has stamped the frame that painted the answer. */
-async function waitForPainted(frame: Frame, probe: TripProbe): Promise<void> {
+export async function waitForPainted(frame: Frame, probe: TripProbe): Promise<void> {
   await frame.waitForFunction(
     (name) => ((window as unknown as Record<string, { paintedAt?: number }>)[name]?.paintedAt ?? 0) > 0,
     probe,
@@ -145,7 +145,7 @@ async function waitForPainted(frame: Frame, probe: TripProbe): Promise<void> {
 }
 
 /** The stamps the page's probe took (`Date.now()` in the page): Enter, the answer painted and `K`. */
-async function readStamps<K extends string>(
+export async function readStamps<K extends string = never>(
   frame: Frame,
   probe: TripProbe,
 ): Promise<Record<K | 'enterAt' | 'paintedAt', number>> {

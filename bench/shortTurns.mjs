@@ -2,7 +2,7 @@
 // bare message list holding the same 400 messages (what a plain chat view keeps: the messages as data and a
 // paragraph each). Elements, JS heap and Blink's objects per turn, all over the empty page they started from.
 /* global window, document */
-import { blinkBytes, codeBytes, snapshotSummary } from './heapSnapshot.mjs';
+import { snapshotMb } from './heapSnapshot.mjs';
 import { freshPage, heapMb, stepAll } from './webviewPage.mjs';
 import { CHAT_ID, viewWith } from './workloads.mjs';
 
@@ -47,22 +47,6 @@ export function pingTurn(n) {
 }
 
 const elements = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
-
-/**
- * From a heap snapshot taken after the heap was read (MB): V8's compiled code in the page's heap (machine
- * code for the functions V8 tiers up while the turns stream; not bytecode flushed by the measuring GCs: the
- * figure is the same with `--no-flush-bytecode`) and Blink's objects beside the JS heap (the DOM, its layout
- * and style).
- */
-async function snapshotMb(page) {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const summary = await snapshotSummary(cdp);
-    return { codeMb: codeBytes(summary) / (1024 * 1024), blinkMb: blinkBytes(summary) / (1024 * 1024) };
-  } finally {
-    await cdp.detach();
-  }
-}
 
 /** Elements, the JS heap after a GC, and the snapshot's figures. */
 async function measure(page) {
