@@ -19,6 +19,7 @@ import type { Frame, Page } from 'playwright-core';
 import { openChat, runCommand, sendPrompt, UI_TIMEOUT, waitForTurnStatus } from '../test/e2e/support/chat';
 import { startWorkbench, webviewFrame } from '../test/e2e/support/workbench';
 import {
+  answerPaintProbe,
   chatTrip,
   ECHO_EXTENSION,
   echoTrip,
@@ -29,8 +30,7 @@ import {
   waitForPainted,
 } from './roundTrip';
 import { snapshotMb } from './heapSnapshot.mjs';
-import { heapMb } from './webviewPage.mjs';
-import { WHEN_PAINTED } from './whenPainted';
+import { elementCount, heapMb } from './webviewPage.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const TURNS = Number(process.env.BENCH_PEER_TURNS ?? 200);
@@ -63,23 +63,6 @@ function peerExtension(source: string): string {
   return dir;
 }
 
-/** Stamps Enter and the paint of the peer's answer `answer` (its last `.message.assistant`). */
-const PEER_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
-  const state = { enterAt: 0, paintedAt: 0 };
-  window.__peerTrip = state;
-  const onKey = (event) => {
-    if (event.key === 'Enter') { state.enterAt = Date.now(); window.removeEventListener('keydown', onKey, true); }
-  };
-  window.addEventListener('keydown', onKey, true);
-  const observer = new MutationObserver(() => {
-    const answers = document.querySelectorAll('.message.assistant');
-    if (!answers[answers.length - 1]?.textContent?.includes(${JSON.stringify(answer)})) return;
-    observer.disconnect();
-    window.__whenPainted(() => { state.paintedAt = Date.now(); });
-  });
-  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-})()`;
-
 /** In the peer's page: whether its last answer shows `text` rendered as markdown — its turn over (`promptEnd`, then the render). */
 const peerAnswered = (text: string): boolean => {
   const answers = document.querySelectorAll('.message.assistant.md-rendered');
@@ -98,7 +81,8 @@ const ourAnswered = (text: string): boolean => {
 
 /** One round trip in the peer's chat, as `chatTrip` runs ours: a click, a moment's typing, Enter, the answer painted (ms). */
 async function peerTrip(peer: Frame, text: string): Promise<number> {
-  await peer.evaluate(PEER_PROBE(`You said: ${text}`));
+  const answer = JSON.stringify(`You said: ${text}`);
+  await peer.evaluate(answerPaintProbe('__peerTrip', `lastText('.message.assistant')?.includes(${answer})`));
   const input = peer.locator('#promptInput');
   await input.click();
   await peer.waitForTimeout(TYPING_MS);
@@ -124,9 +108,6 @@ async function openPeer(page: Page): Promise<Frame> {
   return peer;
 }
 
-const elements = (frame: Frame): Promise<number> =>
-  frame.evaluate(() => document.getElementsByTagName('*').length);
-
 /** The window renderer's JS heap after a GC, and V8's compiled code in it (MB): every page's and the workbench's. */
 async function heap(page: Page): Promise<{ heapMb: number; codeMb: number }> {
   return { heapMb: await heapMb(page), codeMb: (await snapshotMb(page)).codeMb };
@@ -151,7 +132,7 @@ async function weigh(
   page: Page,
   chat: Composer,
 ): Promise<{ elements: number; heapMb: number; codeMb: number }> {
-  const before = { elements: await elements(chat.frame), ...(await heap(page)) };
+  const before = { elements: await elementCount(chat.frame), ...(await heap(page)) };
   const input = chat.frame.locator(chat.input);
   for (let n = 1; n <= TURNS; n++) {
     const text = `ping w${n}`;
@@ -160,7 +141,7 @@ async function weigh(
     await input.press('Enter');
     await chat.frame.waitForFunction(chat.answered, `You said: ${text}`, { timeout: UI_TIMEOUT });
   }
-  const after = { elements: await elements(chat.frame), ...(await heap(page)) };
+  const after = { elements: await elementCount(chat.frame), ...(await heap(page)) };
   return {
     elements: after.elements - before.elements,
     heapMb: after.heapMb - before.heapMb,

@@ -48,11 +48,49 @@ export interface RoundTrip {
   readonly cpu: TripCpuByRole;
 }
 
-/** Stamps Enter (keydown) and the paint of the answer `answer` in the DOM; a string: tsx would add helpers to a function's source. */
-const ROUND_TRIP_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
-  const state = { enterAt: 0, firstMessageAt: 0, turnStartedAt: 0, answerMessageAt: 0, domAt: 0, paintedAt: 0 };
-  window.__roundTrip = state;
-  const onMessage = (event) => {
+/** The globals the probes stamp a trip in: the chat page's, the empty extension's, the peer's (bench/peerRoundTrip.ts). */
+type TripProbe = '__roundTrip' | '__echoTrip' | '__peerTrip';
+
+/**
+ * A probe for a page (a string: tsx would add helpers to a function's source), stamping in `window[probe]` (ms,
+ * `Date.now()`) Enter's keydown, the DOM change that shows the answer (`answerShown`: an expression read at each
+ * change, which may call `lastText(selector)`, the text of the last element matching it) and the frame that paints
+ * it. `messages`, when given, also stamps its `fields` (0 until stamped) from each message the page gets: its
+ * `onMessage` is the statements run with `event` and `state` (`onMessage` itself to remove the listener).
+ */
+export function answerPaintProbe(
+  probe: TripProbe,
+  answerShown: string,
+  messages?: { readonly fields: readonly string[]; readonly onMessage: string },
+): string {
+  const fields = (messages?.fields ?? []).map((field) => `${field}: 0, `).join('');
+  const listen = messages
+    ? `const onMessage = (event) => { ${messages.onMessage} };\n  window.addEventListener('message', onMessage);`
+    : '';
+  return `${WHEN_PAINTED}(() => {
+  const state = { enterAt: 0, ${fields}domAt: 0, paintedAt: 0 };
+  window.${probe} = state;
+  const lastText = (selector) => { const all = document.querySelectorAll(selector); return all[all.length - 1]?.textContent; };
+  const onKey = (event) => {
+    if (event.key === 'Enter') { state.enterAt = Date.now(); window.removeEventListener('keydown', onKey, true); }
+  };
+  window.addEventListener('keydown', onKey, true);
+  ${listen}
+  const observer = new MutationObserver(() => {
+    if (!(${answerShown})) return;
+    observer.disconnect();
+    state.domAt = Date.now();
+    window.__whenPainted(() => { state.paintedAt = Date.now(); });
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+}
+
+/** The chat page's probe: also the first host message after Enter, the turn's start and the answer's message. */
+const ROUND_TRIP_PROBE = (answer: string): string =>
+  answerPaintProbe('__roundTrip', `lastText('article.entry-agent')?.includes(${JSON.stringify(answer)})`, {
+    fields: ['firstMessageAt', 'turnStartedAt', 'answerMessageAt'],
+    onMessage: `
     if (state.enterAt === 0) return;
     const text = JSON.stringify(event.data);
     if (state.firstMessageAt === 0) state.firstMessageAt = Date.now();
@@ -60,48 +98,22 @@ const ROUND_TRIP_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
     if (text.includes('You said: ')) {
       state.answerMessageAt = Date.now();
       window.removeEventListener('message', onMessage);
-    }
-  };
-  window.addEventListener('message', onMessage);
-  const onKey = (event) => {
-    if (event.key === 'Enter') { state.enterAt = Date.now(); window.removeEventListener('keydown', onKey, true); }
-  };
-  window.addEventListener('keydown', onKey, true);
-  const observer = new MutationObserver(() => {
-    const answers = document.querySelectorAll('article.entry-agent');
-    if (answers[answers.length - 1]?.textContent?.includes(${JSON.stringify(answer)})) {
-      observer.disconnect();
-      state.domAt = Date.now();
-      window.__whenPainted(() => { state.paintedAt = Date.now(); });
-    }
+    }`,
   });
-  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-})()`;
 
 /**
  * The floor (bench/fixtures/echo-extension, loaded beside ours): Enter in its view's input → the echo
  * painted, stamped as the chat's are; VS Code's webview → extension host → webview trip and a paint.
  */
-const ECHO_PROBE = (answer: string): string => `${WHEN_PAINTED}(() => {
-  const state = { enterAt: 0, answerMessageAt: 0, domAt: 0, paintedAt: 0 };
-  window.__echoTrip = state;
-  const onKey = (event) => {
-    if (event.key === 'Enter') { state.enterAt = Date.now(); window.removeEventListener('keydown', onKey, true); }
-  };
-  window.addEventListener('keydown', onKey, true);
-  const onMessage = () => { state.answerMessageAt = Date.now(); window.removeEventListener('message', onMessage); };
-  window.addEventListener('message', onMessage);
-  const observer = new MutationObserver(() => {
-    if (document.querySelector('#echo-log p:last-child')?.textContent !== ${JSON.stringify(answer)}) return;
-    observer.disconnect();
-    state.domAt = Date.now();
-    window.__whenPainted(() => { state.paintedAt = Date.now(); });
-  });
-  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-})()`;
-
-/** The globals the probes stamp a trip in: the chat page's, the empty extension's, the peer's (bench/peerRoundTrip.ts). */
-type TripProbe = '__roundTrip' | '__echoTrip' | '__peerTrip';
+const ECHO_PROBE = (answer: string): string =>
+  answerPaintProbe(
+    '__echoTrip',
+    `document.querySelector('#echo-log p:last-child')?.textContent === ${JSON.stringify(answer)}`,
+    {
+      fields: ['answerMessageAt'],
+      onMessage: `state.answerMessageAt = Date.now(); window.removeEventListener('message', onMessage);`,
+    },
+  );
 
 /** The floor's round trip, ms after Enter: the echo's message, in the DOM, painted. */
 export interface FloorTrip {

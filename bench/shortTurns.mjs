@@ -3,7 +3,7 @@
 // paragraph each). Elements, JS heap and Blink's objects per turn, all over the empty page they started from.
 /* global window, document */
 import { snapshotMb } from './heapSnapshot.mjs';
-import { freshPage, heapMb, stepAll } from './webviewPage.mjs';
+import { elementCount, freshPage, heapMb, stepAll } from './webviewPage.mjs';
 import { CHAT_ID, viewWith } from './workloads.mjs';
 
 export const SHORT_TURNS = 200;
@@ -46,11 +46,9 @@ export function pingTurn(n) {
   ];
 }
 
-const elements = (page) => page.evaluate(() => document.getElementsByTagName('*').length);
-
 /** Elements, the JS heap after a GC, and the snapshot's figures. */
 async function measure(page) {
-  return { elements: await elements(page), heapMb: await heapMb(page), ...(await snapshotMb(page)) };
+  return { elements: await elementCount(page), heapMb: await heapMb(page), ...(await snapshotMb(page)) };
 }
 
 /** Steps `count` ping turns from turn `from + 1` into the page, each message in a frame of its own. */

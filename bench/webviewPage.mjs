@@ -91,6 +91,11 @@ export function largestRendererMb() {
   return largest;
 }
 
+/** The elements in the document of `target` (a Playwright page or frame). */
+export function elementCount(target) {
+  return target.evaluate(() => document.getElementsByTagName('*').length);
+}
+
 /** The page's JS heap in use after a full garbage collection (MB), through the DevTools protocol. */
 export async function heapMb(page) {
   const cdp = await page.context().newCDPSession(page);
@@ -168,7 +173,7 @@ export async function openSnapshotOnce(browser, origin, snapshot) {
     await stage(page, snapshot);
     const opened = await withCpu(() => page.evaluate(() => window.__step(window.__takeStaged())));
     const open = opened.result;
-    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    const elements = await elementCount(page);
     if (problems.length > 0) {
       throw new Error(`page problems: ${problems.join(' | ')}`);
     }
