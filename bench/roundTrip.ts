@@ -55,20 +55,25 @@ type TripProbe = '__roundTrip' | '__echoTrip' | '__peerTrip';
  * A probe for a page (a string: tsx would add helpers to a function's source), stamping in `window[probe]` (ms,
  * `Date.now()`) Enter's keydown, the DOM change that shows the answer (`answerShown`: an expression read at each
  * change, which may call `lastText(selector)`, the text of the last element matching it) and the frame that paints
- * it. `messages`, when given, also stamps its `fields` (0 until stamped) from each message the page gets: its
- * `onMessage` is the statements run with `event` and `state` (`onMessage` itself to remove the listener).
+ * it. With `stampMessages`, also the messages the page gets after Enter: the first, the turn's start (a
+ * `turn_started` in it) and the answer's (a "You said: " in it, which both the chat's and the echo's carry).
  */
-export function answerPaintProbe(
-  probe: TripProbe,
-  answerShown: string,
-  messages?: { readonly fields: readonly string[]; readonly onMessage: string },
-): string {
-  const fields = (messages?.fields ?? []).map((field) => `${field}: 0, `).join('');
-  const listen = messages
-    ? `const onMessage = (event) => { ${messages.onMessage} };\n  window.addEventListener('message', onMessage);`
+export function answerPaintProbe(probe: TripProbe, answerShown: string, stampMessages = false): string {
+  const listen = stampMessages
+    ? `const onMessage = (event) => {
+    if (state.enterAt === 0) return;
+    const text = JSON.stringify(event.data);
+    if (state.firstMessageAt === 0) state.firstMessageAt = Date.now();
+    if (state.turnStartedAt === 0 && text.includes('"turn_started"')) state.turnStartedAt = Date.now();
+    if (text.includes('You said: ')) {
+      state.answerMessageAt = Date.now();
+      window.removeEventListener('message', onMessage);
+    }
+  };
+  window.addEventListener('message', onMessage);`
     : '';
   return `${WHEN_PAINTED}(() => {
-  const state = { enterAt: 0, ${fields}domAt: 0, paintedAt: 0 };
+  const state = { enterAt: 0, firstMessageAt: 0, turnStartedAt: 0, answerMessageAt: 0, domAt: 0, paintedAt: 0 };
   window.${probe} = state;
   const lastText = (selector) => { const all = document.querySelectorAll(selector); return all[all.length - 1]?.textContent; };
   const onKey = (event) => {
@@ -86,20 +91,13 @@ export function answerPaintProbe(
 })()`;
 }
 
-/** The chat page's probe: also the first host message after Enter, the turn's start and the answer's message. */
+/** The chat page's probe: the answer is the last agent message's text. */
 const ROUND_TRIP_PROBE = (answer: string): string =>
-  answerPaintProbe('__roundTrip', `lastText('article.entry-agent')?.includes(${JSON.stringify(answer)})`, {
-    fields: ['firstMessageAt', 'turnStartedAt', 'answerMessageAt'],
-    onMessage: `
-    if (state.enterAt === 0) return;
-    const text = JSON.stringify(event.data);
-    if (state.firstMessageAt === 0) state.firstMessageAt = Date.now();
-    if (state.turnStartedAt === 0 && text.includes('"turn_started"')) state.turnStartedAt = Date.now();
-    if (text.includes('You said: ')) {
-      state.answerMessageAt = Date.now();
-      window.removeEventListener('message', onMessage);
-    }`,
-  });
+  answerPaintProbe(
+    '__roundTrip',
+    `lastText('article.entry-agent')?.includes(${JSON.stringify(answer)})`,
+    true,
+  );
 
 /**
  * The floor (bench/fixtures/echo-extension, loaded beside ours): Enter in its view's input → the echo
@@ -109,10 +107,7 @@ const ECHO_PROBE = (answer: string): string =>
   answerPaintProbe(
     '__echoTrip',
     `document.querySelector('#echo-log p:last-child')?.textContent === ${JSON.stringify(answer)}`,
-    {
-      fields: ['answerMessageAt'],
-      onMessage: `state.answerMessageAt = Date.now(); window.removeEventListener('message', onMessage);`,
-    },
+    true,
   );
 
 /** The floor's round trip, ms after Enter: the echo's message, in the DOM, painted. */
